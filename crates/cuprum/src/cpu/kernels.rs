@@ -1,0 +1,764 @@
+//! CPU implementations of the backend primitives: assignment with casting, fill, ufuncs,
+//! `where`, reductions and ranges.
+
+use super::{domain, load, par_walk, store, walk, Domain, Ptr, Wide, CHUNK, PAR_THRESHOLD};
+use crate::array::Array;
+use crate::dtype::{DType, Scalar};
+use crate::error::{Error, Result};
+use crate::layout;
+use crate::storage::CpuLocks;
+use crate::ufunc::{BinaryOp, ReduceOp, UnaryOp};
+use rayon::prelude::*;
+
+fn ptr(a: &Array) -> Ptr {
+    Ptr(unsafe { a.storage.cpu().expect("CPU array").ptr().add(a.offset) })
+}
+
+fn dom_dispatch<R>(d: Domain, i: impl FnOnce() -> R, u: impl FnOnce() -> R, f: impl FnOnce() -> R) -> R {
+    match d {
+        Domain::I => i(),
+        Domain::U => u(),
+        Domain::F => f(),
+    }
+}
+
+/// Views `x` with the shape of `out` (broadcasting) and collapses both.
+fn plan(out: &Array, ins: &[&Array]) -> (Vec<usize>, Vec<Vec<isize>>) {
+    let mut st: Vec<Vec<isize>> = vec![out.strides.clone()];
+    for x in ins {
+        st.push(layout::broadcast_strides(&x.shape, &x.strides, &out.shape).expect("shapes checked by caller"));
+    }
+    let refs: Vec<&[isize]> = st.iter().map(|v| v.as_slice()).collect();
+    layout::collapse(&out.shape, &refs)
+}
+
+/// `out[...] = src` with `src` broadcast to `out`'s shape and converted to `out`'s dtype.
+pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
+    let _l = CpuLocks::new(&[&src.storage], &[&out.storage]);
+    let (shape, st) = plan(out, &[src]);
+    if src.dtype == out.dtype {
+        unsafe { super::copy_same(out.dtype.itemsize(), &shape, (ptr(out), &st[0]), (ptr(src), &st[1])) };
+        return Ok(());
+    }
+    let (od, sd) = (out.dtype, src.dtype);
+    let strides = [st[0].clone(), st[1].clone()];
+    fn go<W: Wide>(od: DType, sd: DType, shape: &[usize], strides: &[Vec<isize>; 2], base: [Ptr; 2]) {
+        let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
+            let mut buf = [W::default(); CHUNK];
+            unsafe {
+                load(sd, p[1], s[1], &mut buf[..n]);
+                store(od, p[0], s[0], &buf[..n]);
+            }
+        };
+        unsafe { par_walk(shape, strides, base, &f) };
+    }
+    let base = [ptr(out), ptr(src)];
+    // Convert through the destination's domain (a float source into an int destination
+    // truncates; anything into bool tests for non-zero in the source's own domain).
+    let d = if od == DType::Bool { domain(sd) } else { domain(od) };
+    dom_dispatch(
+        d,
+        || go::<i64>(od, sd, &shape, &strides, base),
+        || go::<u64>(od, sd, &shape, &strides, base),
+        || go::<f64>(od, sd, &shape, &strides, base),
+    );
+    Ok(())
+}
+
+/// Sets every element of `out` to `v` (converted to `out`'s dtype).
+pub(crate) fn fill(out: &Array, v: Scalar) -> Result<()> {
+    let src = Array::scalar_cpu(v, out.dtype)?;
+    assign(out, &src)
+}
+
+// ------------------------------------------------------------------------------ ufuncs
+
+/// Per-domain ufunc arithmetic with NumPy's semantics.
+pub(crate) trait Arith: Wide {
+    fn unary(op: UnaryOp, x: &[Self], out: &mut [Self]);
+    fn binary(op: BinaryOp, a: &[Self], b: &[Self], out: &mut [Self]);
+}
+
+macro_rules! lp1 {
+    ($x:ident, $out:ident, |$v:ident| $e:expr) => {
+        for (o, &$v) in $out.iter_mut().zip($x) {
+            *o = $e;
+        }
+    };
+}
+macro_rules! lp2 {
+    ($a:ident, $b:ident, $out:ident, |$x:ident, $y:ident| $e:expr) => {
+        for ((o, &$x), &$y) in $out.iter_mut().zip($a).zip($b) {
+            *o = $e;
+        }
+    };
+}
+
+fn b2<W: Wide>(b: bool) -> W {
+    W::from_i64(b as i64)
+}
+
+macro_rules! int_common {
+    ($t:ty, $op:ident, $a:ident, $b:ident, $out:ident, $signed:expr) => {
+        match $op {
+            BinaryOp::Add => lp2!($a, $b, $out, |x, y| x.wrapping_add(y)),
+            BinaryOp::Subtract => lp2!($a, $b, $out, |x, y| x.wrapping_sub(y)),
+            BinaryOp::Multiply => lp2!($a, $b, $out, |x, y| x.wrapping_mul(y)),
+            BinaryOp::FloorDivide => lp2!($a, $b, $out, |x, y| {
+                if y == 0 {
+                    0
+                } else {
+                    let q = x.wrapping_div(y);
+                    if $signed && (x.wrapping_rem(y) != 0) && ((x < 0 as $t) != (y < 0 as $t)) { q.wrapping_sub(1) } else { q }
+                }
+            }),
+            BinaryOp::Remainder => lp2!($a, $b, $out, |x, y| {
+                if y == 0 {
+                    0
+                } else {
+                    let r = x.wrapping_rem(y);
+                    if $signed && r != 0 && ((r < 0 as $t) != (y < 0 as $t)) { r.wrapping_add(y) } else { r }
+                }
+            }),
+            BinaryOp::Power => lp2!($a, $b, $out, |x, y| {
+                if $signed && y < 0 as $t {
+                    // Only reachable with a negative exponent that the front end rejected.
+                    0
+                } else {
+                    x.wrapping_pow(y.min(u32::MAX as $t) as u32)
+                }
+            }),
+            BinaryOp::Maximum | BinaryOp::Fmax => lp2!($a, $b, $out, |x, y| if x >= y { x } else { y }),
+            BinaryOp::Minimum | BinaryOp::Fmin => lp2!($a, $b, $out, |x, y| if x <= y { x } else { y }),
+            BinaryOp::Equal => lp2!($a, $b, $out, |x, y| (x == y) as $t),
+            BinaryOp::NotEqual => lp2!($a, $b, $out, |x, y| (x != y) as $t),
+            BinaryOp::Less => lp2!($a, $b, $out, |x, y| (x < y) as $t),
+            BinaryOp::LessEqual => lp2!($a, $b, $out, |x, y| (x <= y) as $t),
+            BinaryOp::Greater => lp2!($a, $b, $out, |x, y| (x > y) as $t),
+            BinaryOp::GreaterEqual => lp2!($a, $b, $out, |x, y| (x >= y) as $t),
+            BinaryOp::LogicalAnd => lp2!($a, $b, $out, |x, y| (x != 0 && y != 0) as $t),
+            BinaryOp::LogicalOr => lp2!($a, $b, $out, |x, y| (x != 0 || y != 0) as $t),
+            BinaryOp::LogicalXor => lp2!($a, $b, $out, |x, y| ((x != 0) != (y != 0)) as $t),
+            BinaryOp::BitwiseAnd => lp2!($a, $b, $out, |x, y| x & y),
+            BinaryOp::BitwiseOr => lp2!($a, $b, $out, |x, y| x | y),
+            BinaryOp::BitwiseXor => lp2!($a, $b, $out, |x, y| x ^ y),
+            BinaryOp::LeftShift => lp2!($a, $b, $out, |x, y| if y < 0 as $t || y >= 64 as $t { 0 } else { x << y }),
+            BinaryOp::RightShift => lp2!($a, $b, $out, |x, y| {
+                if y < 0 as $t || y >= 64 as $t {
+                    if x < 0 as $t { (0 as $t).wrapping_sub(1) } else { 0 }
+                } else {
+                    x >> y
+                }
+            }),
+            // Float-only functions never resolve to an integer loop.
+            BinaryOp::TrueDivide | BinaryOp::Arctan2 | BinaryOp::Hypot => lp2!($a, $b, $out, |x, _y| x),
+        }
+    };
+}
+
+impl Arith for i64 {
+    fn unary(op: UnaryOp, x: &[i64], out: &mut [i64]) {
+        use UnaryOp::*;
+        match op {
+            Negative => lp1!(x, out, |v| v.wrapping_neg()),
+            Absolute => lp1!(x, out, |v| v.wrapping_abs()),
+            Sign => lp1!(x, out, |v| v.signum()),
+            Square => lp1!(x, out, |v| v.wrapping_mul(v)),
+            Reciprocal => lp1!(x, out, |v| if v == 0 { 0 } else { 1i64.wrapping_div(v) }),
+            LogicalNot => lp1!(x, out, |v| (v == 0) as i64),
+            Invert => lp1!(x, out, |v| !v),
+            IsNan | IsInf => lp1!(x, out, |_v| 0),
+            IsFinite => lp1!(x, out, |_v| 1),
+            _ => lp1!(x, out, |v| v),
+        }
+    }
+    fn binary(op: BinaryOp, a: &[i64], b: &[i64], out: &mut [i64]) {
+        int_common!(i64, op, a, b, out, true)
+    }
+}
+
+impl Arith for u64 {
+    fn unary(op: UnaryOp, x: &[u64], out: &mut [u64]) {
+        use UnaryOp::*;
+        match op {
+            Negative => lp1!(x, out, |v| v.wrapping_neg()),
+            Sign => lp1!(x, out, |v| (v != 0) as u64),
+            Square => lp1!(x, out, |v| v.wrapping_mul(v)),
+            Reciprocal => lp1!(x, out, |v| if v == 0 { 0 } else { 1 / v }),
+            LogicalNot => lp1!(x, out, |v| (v == 0) as u64),
+            Invert => lp1!(x, out, |v| !v),
+            IsNan | IsInf => lp1!(x, out, |_v| 0),
+            IsFinite => lp1!(x, out, |_v| 1),
+            _ => lp1!(x, out, |v| v),
+        }
+    }
+    fn binary(op: BinaryOp, a: &[u64], b: &[u64], out: &mut [u64]) {
+        #[allow(unused_comparisons)]
+        {
+            int_common!(u64, op, a, b, out, false)
+        }
+    }
+}
+
+/// NumPy's float `divmod`: (floor quotient, remainder with the divisor's sign).
+pub(crate) fn float_divmod(a: f64, b: f64) -> (f64, f64) {
+    if b == 0.0 {
+        return (a / b, a % b);
+    }
+    let m = a % b;
+    let mut div = (a - m) / b;
+    let mut m2 = m;
+    if m != 0.0 {
+        if (b < 0.0) != (m < 0.0) {
+            m2 += b;
+            div -= 1.0;
+        }
+    } else {
+        m2 = 0.0f64.copysign(b);
+    }
+    let fd = if div != 0.0 {
+        let f = div.floor();
+        if div - f > 0.5 { f + 1.0 } else { f }
+    } else {
+        0.0f64.copysign(a / b)
+    };
+    (fd, m2)
+}
+
+impl Arith for f64 {
+    fn unary(op: UnaryOp, x: &[f64], out: &mut [f64]) {
+        use UnaryOp::*;
+        match op {
+            Negative => lp1!(x, out, |v| -v),
+            Positive => lp1!(x, out, |v| v),
+            Absolute => lp1!(x, out, |v| v.abs()),
+            Sign => lp1!(x, out, |v| if v > 0.0 { 1.0 } else if v < 0.0 { -1.0 } else if v == 0.0 { 0.0 } else { v }),
+            Square => lp1!(x, out, |v| v * v),
+            Sqrt => lp1!(x, out, |v| v.sqrt()),
+            Cbrt => lp1!(x, out, |v| v.cbrt()),
+            Reciprocal => lp1!(x, out, |v| 1.0 / v),
+            Exp => lp1!(x, out, |v| v.exp()),
+            Exp2 => lp1!(x, out, |v| v.exp2()),
+            Expm1 => lp1!(x, out, |v| v.exp_m1()),
+            Log => lp1!(x, out, |v| v.ln()),
+            Log2 => lp1!(x, out, |v| v.log2()),
+            Log10 => lp1!(x, out, |v| v.log10()),
+            Log1p => lp1!(x, out, |v| v.ln_1p()),
+            Sin => lp1!(x, out, |v| v.sin()),
+            Cos => lp1!(x, out, |v| v.cos()),
+            Tan => lp1!(x, out, |v| v.tan()),
+            Arcsin => lp1!(x, out, |v| v.asin()),
+            Arccos => lp1!(x, out, |v| v.acos()),
+            Arctan => lp1!(x, out, |v| v.atan()),
+            Sinh => lp1!(x, out, |v| v.sinh()),
+            Cosh => lp1!(x, out, |v| v.cosh()),
+            Tanh => lp1!(x, out, |v| v.tanh()),
+            Floor => lp1!(x, out, |v| v.floor()),
+            Ceil => lp1!(x, out, |v| v.ceil()),
+            Rint => lp1!(x, out, |v| v.round_ties_even()),
+            Trunc => lp1!(x, out, |v| v.trunc()),
+            LogicalNot => lp1!(x, out, |v| b2::<f64>(v == 0.0)),
+            Invert => lp1!(x, out, |v| v),
+            IsNan => lp1!(x, out, |v| b2::<f64>(v.is_nan())),
+            IsInf => lp1!(x, out, |v| b2::<f64>(v.is_infinite())),
+            IsFinite => lp1!(x, out, |v| b2::<f64>(v.is_finite())),
+        }
+    }
+    fn binary(op: BinaryOp, a: &[f64], b: &[f64], out: &mut [f64]) {
+        use BinaryOp::*;
+        match op {
+            Add => lp2!(a, b, out, |x, y| x + y),
+            Subtract => lp2!(a, b, out, |x, y| x - y),
+            Multiply => lp2!(a, b, out, |x, y| x * y),
+            TrueDivide => lp2!(a, b, out, |x, y| x / y),
+            FloorDivide => lp2!(a, b, out, |x, y| float_divmod(x, y).0),
+            Remainder => lp2!(a, b, out, |x, y| float_divmod(x, y).1),
+            Power => lp2!(a, b, out, |x, y| x.powf(y)),
+            Arctan2 => lp2!(a, b, out, |x, y| x.atan2(y)),
+            Hypot => lp2!(a, b, out, |x, y| x.hypot(y)),
+            Maximum => lp2!(a, b, out, |x, y| if x >= y || x.is_nan() { x } else { y }),
+            Minimum => lp2!(a, b, out, |x, y| if x <= y || x.is_nan() { x } else { y }),
+            Fmax => lp2!(a, b, out, |x, y| if x >= y || y.is_nan() { x } else { y }),
+            Fmin => lp2!(a, b, out, |x, y| if x <= y || y.is_nan() { x } else { y }),
+            Equal => lp2!(a, b, out, |x, y| b2::<f64>(x == y)),
+            NotEqual => lp2!(a, b, out, |x, y| b2::<f64>(x != y)),
+            Less => lp2!(a, b, out, |x, y| b2::<f64>(x < y)),
+            LessEqual => lp2!(a, b, out, |x, y| b2::<f64>(x <= y)),
+            Greater => lp2!(a, b, out, |x, y| b2::<f64>(x > y)),
+            GreaterEqual => lp2!(a, b, out, |x, y| b2::<f64>(x >= y)),
+            LogicalAnd => lp2!(a, b, out, |x, y| b2::<f64>(x != 0.0 && y != 0.0)),
+            LogicalOr => lp2!(a, b, out, |x, y| b2::<f64>(x != 0.0 || y != 0.0)),
+            LogicalXor => lp2!(a, b, out, |x, y| b2::<f64>((x != 0.0) != (y != 0.0))),
+            BitwiseAnd | BitwiseOr | BitwiseXor | LeftShift | RightShift => lp2!(a, b, out, |x, _y| x),
+        }
+    }
+}
+
+/// Rounds a wide buffer to the loop dtype, so that float32/float16 loops see the same values
+/// as NumPy's (a float64 scalar becomes a float32 before the arithmetic, results are rounded
+/// per operation).
+fn round_to<W: Wide>(l: DType, buf: &mut [W]) {
+    match l {
+        DType::Float32 => buf.iter_mut().for_each(|v| *v = W::from_f64(v.to_f64() as f32 as f64)),
+        DType::Float16 => buf.iter_mut().for_each(|v| *v = W::from_f64(half::f16::from_f64(v.to_f64()).to_f64())),
+        _ => {}
+    }
+}
+
+/// `out = op(x)` computed in loop dtype `l`; `x` is broadcast to `out`.
+pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()> {
+    let op = if op == UnaryOp::Invert && l == DType::Bool { UnaryOp::LogicalNot } else { op };
+    let _l = CpuLocks::new(&[&x.storage], &[&out.storage]);
+    let (shape, st) = plan(out, &[x]);
+    let strides = [st[0].clone(), st[1].clone()];
+    let (od, xd) = (out.dtype, x.dtype);
+    fn go<W: Arith>(op: UnaryOp, l: DType, od: DType, xd: DType, shape: &[usize], strides: &[Vec<isize>; 2], base: [Ptr; 2]) {
+        let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
+            let mut a = [W::default(); CHUNK];
+            let mut o = [W::default(); CHUNK];
+            unsafe { load(xd, p[1], s[1], &mut a[..n]) };
+            round_to(l, &mut a[..n]);
+            W::unary(op, &a[..n], &mut o[..n]);
+            round_to(l, &mut o[..n]);
+            unsafe { store(od, p[0], s[0], &o[..n]) };
+        };
+        unsafe { par_walk(shape, strides, base, &f) };
+    }
+    let base = [ptr(out), ptr(x)];
+    dom_dispatch(
+        domain(l),
+        || go::<i64>(op, l, od, xd, &shape, &strides, base),
+        || go::<u64>(op, l, od, xd, &shape, &strides, base),
+        || go::<f64>(op, l, od, xd, &shape, &strides, base),
+    );
+    Ok(())
+}
+
+/// `out = op(a, b)` computed in loop dtype `l`; inputs are broadcast to `out`.
+pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) -> Result<()> {
+    let op = match (op, l) {
+        // Bool loops: + is "or", * is "and", max/min likewise.
+        (BinaryOp::Add, DType::Bool) => BinaryOp::LogicalOr,
+        (BinaryOp::Multiply, DType::Bool) => BinaryOp::LogicalAnd,
+        (o, _) => o,
+    };
+    let _l = CpuLocks::new(&[&a.storage, &b.storage], &[&out.storage]);
+    let (shape, st) = plan(out, &[a, b]);
+    let strides = [st[0].clone(), st[1].clone(), st[2].clone()];
+    let dts = (out.dtype, a.dtype, b.dtype);
+    fn go<W: Arith>(op: BinaryOp, l: DType, dts: (DType, DType, DType), shape: &[usize], strides: &[Vec<isize>; 3], base: [Ptr; 3]) {
+        let f = move |p: [*mut u8; 3], n: usize, s: [isize; 3]| {
+            let mut x = [W::default(); CHUNK];
+            let mut y = [W::default(); CHUNK];
+            let mut o = [W::default(); CHUNK];
+            unsafe {
+                load(dts.1, p[1], s[1], &mut x[..n]);
+                load(dts.2, p[2], s[2], &mut y[..n]);
+            }
+            round_to(l, &mut x[..n]);
+            round_to(l, &mut y[..n]);
+            W::binary(op, &x[..n], &y[..n], &mut o[..n]);
+            if dts.0 != DType::Bool {
+                round_to(l, &mut o[..n]);
+            }
+            unsafe { store(dts.0, p[0], s[0], &o[..n]) };
+        };
+        unsafe { par_walk(shape, strides, base, &f) };
+    }
+    let base = [ptr(out), ptr(a), ptr(b)];
+    dom_dispatch(
+        domain(l),
+        || go::<i64>(op, l, dts, &shape, &strides, base),
+        || go::<u64>(op, l, dts, &shape, &strides, base),
+        || go::<f64>(op, l, dts, &shape, &strides, base),
+    );
+    Ok(())
+}
+
+/// `out = where(cond, x, y)`, converting `x` and `y` to `out`'s dtype.
+pub(crate) fn where_(cond: &Array, x: &Array, y: &Array, out: &Array) -> Result<()> {
+    let _l = CpuLocks::new(&[&cond.storage, &x.storage, &y.storage], &[&out.storage]);
+    let (shape, st) = plan(out, &[cond, x, y]);
+    let strides = [st[0].clone(), st[1].clone(), st[2].clone(), st[3].clone()];
+    let dts = [out.dtype, cond.dtype, x.dtype, y.dtype];
+    fn go<W: Wide>(dts: [DType; 4], shape: &[usize], strides: &[Vec<isize>; 4], base: [Ptr; 4]) {
+        let f = move |p: [*mut u8; 4], n: usize, s: [isize; 4]| {
+            let mut c = [0i64; CHUNK];
+            let mut a = [W::default(); CHUNK];
+            let mut b = [W::default(); CHUNK];
+            unsafe {
+                load(dts[1], p[1], s[1], &mut c[..n]);
+                load(dts[2], p[2], s[2], &mut a[..n]);
+                load(dts[3], p[3], s[3], &mut b[..n]);
+            }
+            for i in 0..n {
+                if c[i] == 0 {
+                    a[i] = b[i];
+                }
+            }
+            unsafe { store(dts[0], p[0], s[0], &a[..n]) };
+        };
+        unsafe { par_walk(shape, strides, base, &f) };
+    }
+    let base = [ptr(out), ptr(cond), ptr(x), ptr(y)];
+    dom_dispatch(
+        domain(out.dtype),
+        || go::<i64>(dts, &shape, &strides, base),
+        || go::<u64>(dts, &shape, &strides, base),
+        || go::<f64>(dts, &shape, &strides, base),
+    );
+    Ok(())
+}
+
+/// `out[i] = start + i * step` (and `out[n-1] = last` when given, as `linspace` does).
+pub(crate) fn iota(out: &Array, start: f64, step: f64, last: Option<f64>) -> Result<()> {
+    let _l = CpuLocks::new(&[], &[&out.storage]);
+    let n = out.size();
+    let p = ptr(out);
+    let dt = out.dtype;
+    let chunks: Vec<usize> = (0..n).step_by(CHUNK).collect();
+    let work = |&c: &usize| {
+        let m = CHUNK.min(n - c);
+        let mut buf = [0f64; CHUNK];
+        for i in 0..m {
+            let k = (c + i) as f64;
+            buf[i] = start + k * step;
+            if c + i == n - 1 {
+                if let Some(l) = last {
+                    buf[i] = l;
+                }
+            }
+        }
+        let isz = dt.itemsize();
+        unsafe {
+            if dt.is_float() {
+                store(dt, p.get().add(c * isz), isz as isize, &buf[..m]);
+            } else {
+                // Integer ranges are computed exactly in i64.
+                let mut ib = [0i64; CHUNK];
+                for i in 0..m {
+                    ib[i] = (start as i64).wrapping_add(((c + i) as i64).wrapping_mul(step as i64));
+                }
+                store(dt, p.get().add(c * isz), isz as isize, &ib[..m]);
+            }
+        }
+    };
+    if n >= PAR_THRESHOLD {
+        chunks.par_iter().for_each(work);
+    } else {
+        chunks.iter().for_each(work);
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------------------ reductions
+
+/// NumPy's pairwise summation of a contiguous block (8 accumulators below 128 elements,
+/// halves above), in f64.
+pub(crate) fn pairwise_sum(x: &[f64]) -> f64 {
+    let n = x.len();
+    if n < 8 {
+        return x.iter().fold(0.0, |a, &b| a + b);
+    }
+    if n <= 128 {
+        let mut r = [0f64; 8];
+        r.copy_from_slice(&x[..8]);
+        let mut i = 8;
+        while i + 8 <= n {
+            for k in 0..8 {
+                r[k] += x[i + k];
+            }
+            i += 8;
+        }
+        let mut s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for &v in &x[i..] {
+            s += v;
+        }
+        return s;
+    }
+    let half = (n / 2) / 8 * 8;
+    pairwise_sum(&x[..half]) + pairwise_sum(&x[half..])
+}
+
+/// A running reduction over one output element.
+#[derive(Clone)]
+struct Acc {
+    op: ReduceOp,
+    /// Pairwise partial sums of completed chunks (floats) / running value.
+    parts: Vec<f64>,
+    i: i64,
+    u: u64,
+    f: f64,
+    idx: i64,
+    seen: u64,
+    done: bool,
+}
+
+impl Acc {
+    fn new(op: ReduceOp) -> Acc {
+        let (i, u, f) = match op {
+            ReduceOp::Prod => (1, 1, 1.0),
+            ReduceOp::All => (1, 1, 1.0),
+            _ => (0, 0, 0.0),
+        };
+        Acc { op, parts: Vec::new(), i, u, f, idx: -1, seen: 0, done: false }
+    }
+}
+
+/// Feeds a chunk (already loaded in domain `d`) into `acc`; `base` is the chunk's position.
+fn feed(acc: &mut Acc, d: Domain, ib: &[i64], ub: &[u64], fb: &[f64], base: u64, mean: f64) {
+    use ReduceOp::*;
+    let n = match d {
+        Domain::I => ib.len(),
+        Domain::U => ub.len(),
+        Domain::F => fb.len(),
+    };
+    match (acc.op, d) {
+        (Sum | Mean, Domain::I) => acc.i = ib.iter().fold(acc.i, |a, &b| a.wrapping_add(b)),
+        (Sum | Mean, Domain::U) => acc.u = ub.iter().fold(acc.u, |a, &b| a.wrapping_add(b)),
+        (Sum | Mean, Domain::F) => acc.parts.push(pairwise_sum(fb)),
+        (Var | Std, _) => {
+            let mut sq = [0f64; CHUNK];
+            for k in 0..n {
+                let v = match d {
+                    Domain::I => ib[k] as f64,
+                    Domain::U => ub[k] as f64,
+                    Domain::F => fb[k],
+                };
+                let dv = v - mean;
+                sq[k] = dv * dv;
+            }
+            acc.parts.push(pairwise_sum(&sq[..n]));
+        }
+        (Prod, Domain::I) => acc.i = ib.iter().fold(acc.i, |a, &b| a.wrapping_mul(b)),
+        (Prod, Domain::U) => acc.u = ub.iter().fold(acc.u, |a, &b| a.wrapping_mul(b)),
+        (Prod, Domain::F) => acc.f = fb.iter().fold(acc.f, |a, &b| a * b),
+        (Any, _) | (All, _) | (CountNonzero, _) => {
+            for k in 0..n {
+                let nz = match d {
+                    Domain::I => ib[k] != 0,
+                    Domain::U => ub[k] != 0,
+                    Domain::F => fb[k] != 0.0,
+                };
+                match acc.op {
+                    Any => acc.i |= nz as i64,
+                    All => acc.i &= nz as i64,
+                    _ => acc.i += nz as i64,
+                }
+            }
+        }
+        (Min | Max | ArgMin | ArgMax, _) => {
+            let want_max = matches!(acc.op, Max | ArgMax);
+            for k in 0..n {
+                if acc.done {
+                    break;
+                }
+                let pos = base as i64 + k as i64;
+                let better = match d {
+                    Domain::I => acc.seen == 0 || if want_max { ib[k] > acc.i } else { ib[k] < acc.i },
+                    Domain::U => acc.seen == 0 || if want_max { ub[k] > acc.u } else { ub[k] < acc.u },
+                    Domain::F => {
+                        let v = fb[k];
+                        if v.is_nan() {
+                            // NaN propagates: the first NaN is the answer.
+                            acc.f = v;
+                            acc.idx = pos;
+                            acc.done = true;
+                            acc.seen += 1;
+                            continue;
+                        }
+                        acc.seen == 0 || if want_max { v > acc.f } else { v < acc.f }
+                    }
+                };
+                if better {
+                    match d {
+                        Domain::I => acc.i = ib[k],
+                        Domain::U => acc.u = ub[k],
+                        Domain::F => acc.f = fb[k],
+                    }
+                    acc.idx = pos;
+                }
+                acc.seen += 1;
+            }
+        }
+    }
+}
+
+/// Reduces `x` over `axes` (sorted, unique) into `out`, whose shape is `x`'s shape without
+/// those axes. `ddof` is used by var/std.
+pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &Array) -> Result<()> {
+    let _l = CpuLocks::new(&[&x.storage], &[&out.storage]);
+    let nd = x.ndim();
+    let kept: Vec<usize> = (0..nd).filter(|a| !axes.contains(a)).collect();
+    let red_shape: Vec<usize> = axes.iter().map(|&a| x.shape[a]).collect();
+    let red_st: Vec<isize> = axes.iter().map(|&a| x.strides[a]).collect();
+    let (rshape, rst) = layout::collapse(&red_shape, &[&red_st]);
+    let rst = rst.into_iter().next().unwrap_or_default();
+    let rn: usize = red_shape.iter().product();
+    let kshape: Vec<usize> = kept.iter().map(|&a| x.shape[a]).collect();
+    let kst: Vec<isize> = kept.iter().map(|&a| x.strides[a]).collect();
+    let on: usize = kshape.iter().product();
+    if rn == 0 && !op.has_identity() && on > 0 {
+        return Err(Error::Value(format!(
+            "zero-size array to reduction operation {} which has no identity",
+            op.name()
+        )));
+    }
+    let xd = x.dtype;
+    let d = domain(xd);
+    let xp = ptr(x);
+    let op_ = op;
+    // Reduce the elements of output `o` (base pointer `bp`).
+    let reduce_one = |bp: Ptr| -> Acc {
+        let run = |acc: &mut Acc, mean: f64| {
+            let mut ib = [0i64; CHUNK];
+            let mut ub = [0u64; CHUNK];
+            let mut fb = [0f64; CHUNK];
+            let mut pos = 0u64;
+            let strides = [rst.clone()];
+            unsafe {
+                walk(&rshape, &strides, [bp], 0, rn, &mut |p, n, s| {
+                    match d {
+                        Domain::I => load(xd, p[0], s[0], &mut ib[..n]),
+                        Domain::U => load(xd, p[0], s[0], &mut ub[..n]),
+                        Domain::F => load(xd, p[0], s[0], &mut fb[..n]),
+                    }
+                    feed(acc, d, &ib[..n], &ub[..n], &fb[..n], pos, mean);
+                    pos += n as u64;
+                });
+            }
+        };
+        match op_ {
+            ReduceOp::Var | ReduceOp::Std => {
+                let mut m = Acc::new(ReduceOp::Mean);
+                run(&mut m, 0.0);
+                let mean = finish_f64(&m, d) / rn as f64;
+                let mut acc = Acc::new(op_);
+                run(&mut acc, mean);
+                acc
+            }
+            _ => {
+                let mut acc = Acc::new(op_);
+                run(&mut acc, 0.0);
+                acc
+            }
+        }
+    };
+    let od = out.dtype;
+    let op_base = ptr(out);
+    let ost = out.strides.clone();
+    let write = |k: usize, acc: &Acc| {
+        // Position of output k (C order over the kept dims) in `out` and in `x`.
+        let mut rem = k;
+        let mut ooff = 0isize;
+        for dd in (0..kshape.len()).rev() {
+            let i = rem % kshape[dd];
+            rem /= kshape[dd];
+            ooff += i as isize * ost[dd];
+        }
+        let v = finish(op_, acc, d, rn, ddof);
+        unsafe {
+            let p = op_base.get().offset(ooff);
+            match v {
+                Scalar::Int(i) => store(od, p, 0, &[i]),
+                Scalar::UInt(u) => store(od, p, 0, &[u]),
+                Scalar::Float(f) => store(od, p, 0, &[f]),
+                Scalar::Bool(b) => store(od, p, 0, &[b as i64]),
+            }
+        }
+    };
+    let xbase = |k: usize| -> Ptr {
+        let mut rem = k;
+        let mut off = 0isize;
+        for dd in (0..kshape.len()).rev() {
+            let i = rem % kshape[dd];
+            rem /= kshape[dd];
+            off += i as isize * kst[dd];
+        }
+        Ptr(unsafe { xp.get().offset(off) })
+    };
+    if on * rn.max(1) >= PAR_THRESHOLD && on >= 2 * rayon::current_num_threads() {
+        (0..on).into_par_iter().for_each(|k| write(k, &reduce_one(xbase(k))));
+    } else if on == 1 && rn >= PAR_THRESHOLD && !matches!(op, ReduceOp::Var | ReduceOp::Std | ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax) {
+        // One big reduction: split the reduced range over threads and combine the partials.
+        let parts = rayon::current_num_threads() * 4;
+        let per = rn.div_ceil(parts).div_ceil(CHUNK) * CHUNK;
+        let partials: Vec<Acc> = (0..parts)
+            .into_par_iter()
+            .map(|t| {
+                let (s, e) = (t * per, ((t + 1) * per).min(rn));
+                let mut acc = Acc::new(op);
+                let mut ib = [0i64; CHUNK];
+                let mut ub = [0u64; CHUNK];
+                let mut fb = [0f64; CHUNK];
+                let mut pos = s as u64;
+                if s < e {
+                    unsafe {
+                        walk(&rshape, &[rst.clone()], [xbase(0)], s, e, &mut |p, n, st| {
+                            match d {
+                                Domain::I => load(xd, p[0], st[0], &mut ib[..n]),
+                                Domain::U => load(xd, p[0], st[0], &mut ub[..n]),
+                                Domain::F => load(xd, p[0], st[0], &mut fb[..n]),
+                            }
+                            feed(&mut acc, d, &ib[..n], &ub[..n], &fb[..n], pos, 0.0);
+                            pos += n as u64;
+                        });
+                    }
+                }
+                acc
+            })
+            .collect();
+        let mut total = Acc::new(op);
+        for p in &partials {
+            total.parts.extend_from_slice(&p.parts);
+            match op {
+                ReduceOp::Prod => {
+                    total.i = total.i.wrapping_mul(p.i);
+                    total.u = total.u.wrapping_mul(p.u);
+                    total.f *= p.f;
+                }
+                ReduceOp::All => total.i &= p.i,
+                ReduceOp::Any => total.i |= p.i,
+                _ => {
+                    total.i = total.i.wrapping_add(p.i);
+                    total.u = total.u.wrapping_add(p.u);
+                }
+            }
+        }
+        write(0, &total);
+    } else {
+        for k in 0..on {
+            write(k, &reduce_one(xbase(k)));
+        }
+    }
+    Ok(())
+}
+
+fn finish_f64(acc: &Acc, d: Domain) -> f64 {
+    match d {
+        Domain::I => acc.i as f64,
+        Domain::U => acc.u as f64,
+        Domain::F => pairwise_sum(&acc.parts),
+    }
+}
+
+fn finish(op: ReduceOp, acc: &Acc, d: Domain, n: usize, ddof: f64) -> Scalar {
+    use ReduceOp::*;
+    match op {
+        Sum | Prod | Min | Max => match (op, d) {
+            (Sum, Domain::F) => Scalar::Float(pairwise_sum(&acc.parts)),
+            (Prod, Domain::F) | (Min, Domain::F) | (Max, Domain::F) => Scalar::Float(acc.f),
+            (_, Domain::I) => Scalar::Int(acc.i),
+            (_, Domain::U) => Scalar::UInt(acc.u),
+            _ => unreachable!(),
+        },
+        Mean => Scalar::Float(finish_f64(acc, d) / n as f64),
+        Var | Std => {
+            let v = pairwise_sum(&acc.parts) / (n as f64 - ddof).max(0.0);
+            Scalar::Float(if op == Std { v.sqrt() } else { v })
+        }
+        ArgMin | ArgMax => Scalar::Int(acc.idx.max(0)),
+        Any | All => Scalar::Bool(acc.i != 0),
+        CountNonzero => Scalar::Int(acc.i),
+    }
+}

@@ -1,0 +1,232 @@
+//! Creating arrays on any device: zeros, ones, full, empty and their `_like` forms, ranges,
+//! meshgrid, eye/identity, and arrays from Rust data.
+
+use crate::array::Array;
+use crate::backend;
+use crate::device::Device;
+use crate::dtype::{DType, Element, Scalar};
+use crate::error::{Error, Result};
+use crate::layout;
+
+/// An array of `shape` whose contents are unspecified (NumPy's `empty`; on the CPU it is zeroed).
+pub fn empty(shape: &[usize], dtype: DType, device: &Device) -> Result<Array> {
+    Array::alloc(shape, dtype, *device, false)
+}
+
+/// An array of zeros.
+pub fn zeros(shape: &[usize], dtype: DType, device: &Device) -> Result<Array> {
+    Array::alloc(shape, dtype, *device, true)
+}
+
+/// An array of ones.
+pub fn ones(shape: &[usize], dtype: DType, device: &Device) -> Result<Array> {
+    full(shape, 1, dtype, device)
+}
+
+/// An array filled with `value` (converted to `dtype`).
+pub fn full(shape: &[usize], value: impl Into<Scalar>, dtype: DType, device: &Device) -> Result<Array> {
+    let mut a = Array::alloc(shape, dtype, *device, false)?;
+    a.fill(value)?;
+    Ok(a)
+}
+
+/// `empty` with the shape, dtype and device of `a`.
+pub fn empty_like(a: &Array) -> Result<Array> {
+    empty(a.shape(), a.dtype(), &a.device())
+}
+/// `zeros` with the shape, dtype and device of `a`.
+pub fn zeros_like(a: &Array) -> Result<Array> {
+    zeros(a.shape(), a.dtype(), &a.device())
+}
+/// `ones` with the shape, dtype and device of `a`.
+pub fn ones_like(a: &Array) -> Result<Array> {
+    ones(a.shape(), a.dtype(), &a.device())
+}
+/// `full` with the shape, dtype and device of `a`.
+pub fn full_like(a: &Array, value: impl Into<Scalar>) -> Result<Array> {
+    full(a.shape(), value, a.dtype(), &a.device())
+}
+
+/// `np.arange(n)`: int64 values `0..n`.
+pub fn arange(n: i64, device: &Device) -> Result<Array> {
+    arange_with(0, n, 1, DType::Int64, device)
+}
+
+/// `np.arange(start, stop, step, dtype=...)` for integer bounds.
+pub fn arange_with(start: i64, stop: i64, step: i64, dtype: DType, device: &Device) -> Result<Array> {
+    if step == 0 {
+        return Err(Error::InvalidArgument("arange: step must not be zero".into()));
+    }
+    let n = if (step > 0 && stop > start) || (step < 0 && stop < start) {
+        ((stop as i128 - start as i128).abs() + step.unsigned_abs() as i128 - 1) / step.unsigned_abs() as i128
+    } else {
+        0
+    } as usize;
+    let out = Array::alloc(&[n], dtype, *device, false)?;
+    backend::iota(&out, start as f64, step as f64, None)?;
+    Ok(out)
+}
+
+/// `np.arange(start, stop, step)` with float bounds (float64 unless `dtype` says otherwise);
+/// the length is `ceil((stop - start) / step)` as in NumPy.
+pub fn arange_f(start: f64, stop: f64, step: f64, dtype: DType, device: &Device) -> Result<Array> {
+    if step == 0.0 || !step.is_finite() || !start.is_finite() || !stop.is_finite() {
+        return Err(Error::InvalidArgument("arange: bounds and step must be finite and step non-zero".into()));
+    }
+    let n = ((stop - start) / step).ceil().max(0.0) as usize;
+    let out = Array::alloc(&[n], dtype, *device, false)?;
+    backend::iota(&out, start, step, None)?;
+    Ok(out)
+}
+
+/// `np.linspace(start, stop, num, endpoint=...)`, float64 (or `dtype`).
+pub fn linspace(start: f64, stop: f64, num: usize, endpoint: bool, dtype: DType, device: &Device) -> Result<Array> {
+    let div = if endpoint { num.saturating_sub(1) } else { num };
+    let step = if div > 0 { (stop - start) / div as f64 } else { f64::NAN };
+    let out = Array::alloc(&[num], dtype, *device, false)?;
+    if num == 1 {
+        backend::iota(&out, start, 0.0, None)?;
+    } else {
+        backend::iota(&out, start, step, if endpoint { Some(stop) } else { None })?;
+    }
+    Ok(out)
+}
+
+/// Indexing convention of [`meshgrid`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Indexing {
+    /// Cartesian (NumPy's default): the first two outputs are transposed.
+    Xy,
+    /// Matrix indexing.
+    Ij,
+}
+
+/// `np.meshgrid(*xs, indexing=...)`: coordinate matrices (contiguous copies, as NumPy's
+/// default `copy=True`).
+pub fn meshgrid(xs: &[&Array], indexing: Indexing) -> Result<Vec<Array>> {
+    let n = xs.len();
+    if n == 0 {
+        return Ok(vec![]);
+    }
+    for x in xs {
+        crate::ops::same_device("meshgrid", xs[0], x)?;
+    }
+    let lens: Vec<usize> = xs.iter().map(|x| x.size()).collect();
+    let mut shape = lens.clone();
+    if indexing == Indexing::Xy && n >= 2 {
+        shape.swap(0, 1);
+    }
+    let mut out = Vec::with_capacity(n);
+    for (i, x) in xs.iter().enumerate() {
+        let flat = x.ravel()?;
+        let mut pos = i;
+        if indexing == Indexing::Xy && n >= 2 && i < 2 {
+            pos = 1 - i;
+        }
+        let mut vshape = vec![1usize; n];
+        vshape[pos] = lens[i];
+        let v = flat.reshape(&vshape)?;
+        let b = v.broadcast_to(&shape)?;
+        out.push(b.copy()?);
+    }
+    Ok(out)
+}
+
+/// `np.eye(n, m, k)`: ones on the `k`-th diagonal.
+pub fn eye(n: usize, m: Option<usize>, k: isize, dtype: DType, device: &Device) -> Result<Array> {
+    let m = m.unwrap_or(n);
+    let a = zeros(&[n, m], dtype, device)?;
+    a.diagonal(k, 0, 1)?.fill(1)?;
+    Ok(a)
+}
+
+/// `np.identity(n)`.
+pub fn identity(n: usize, dtype: DType, device: &Device) -> Result<Array> {
+    eye(n, None, 0, dtype, device)
+}
+
+/// An array of `shape` from a slice of elements in C order, on `device`.
+pub fn from_slice<T: Element>(data: &[T], shape: &[usize], device: &Device) -> Result<Array> {
+    let size = layout::size_of(shape);
+    if size != data.len() {
+        return Err(Error::ShapeMismatch { op: "from_slice".into(), a: vec![data.len()], b: shape.to_vec() });
+    }
+    let host = Array::alloc(shape, T::DTYPE, Device::Cpu, true)?;
+    unsafe {
+        std::ptr::copy_nonoverlapping(data.as_ptr() as *const u8, host.storage.cpu().expect("host").ptr(), std::mem::size_of_val(data));
+    }
+    if device.is_cpu() {
+        Ok(host)
+    } else {
+        host.to_device(device)
+    }
+}
+
+/// A 1-d array from a `Vec` (or anything sliceable).
+pub fn from_vec<T: Element>(data: Vec<T>, device: &Device) -> Result<Array> {
+    let n = data.len();
+    from_slice(&data, &[n], device)
+}
+
+/// A 0-d array holding `value` (dtype of the Rust type).
+pub fn scalar<T: Element>(value: T, device: &Device) -> Result<Array> {
+    from_slice(&[value], &[], device)
+}
+
+/// Arrays of one element type that can be built from Rust data: see [`asarray`].
+pub trait AsArray {
+    fn to_array(&self, device: &Device) -> Result<Array>;
+}
+
+impl<T: Element, S: ndarray::Data<Elem = T>, D: ndarray::Dimension> AsArray for ndarray::ArrayBase<S, D> {
+    fn to_array(&self, device: &Device) -> Result<Array> {
+        let shape = self.shape().to_vec();
+        match self.as_slice() {
+            Some(s) => from_slice(s, &shape, device),
+            None => {
+                let v: Vec<T> = self.iter().copied().collect();
+                from_slice(&v, &shape, device)
+            }
+        }
+    }
+}
+
+impl<T: Element> AsArray for [T] {
+    fn to_array(&self, device: &Device) -> Result<Array> {
+        from_slice(self, &[self.len()], device)
+    }
+}
+impl<T: Element> AsArray for Vec<T> {
+    fn to_array(&self, device: &Device) -> Result<Array> {
+        from_slice(self, &[self.len()], device)
+    }
+}
+impl<T: Element, const N: usize> AsArray for [T; N] {
+    fn to_array(&self, device: &Device) -> Result<Array> {
+        from_slice(self, &[N], device)
+    }
+}
+impl AsArray for Array {
+    fn to_array(&self, device: &Device) -> Result<Array> {
+        if self.device() == *device {
+            Ok(self.view())
+        } else {
+            self.to_device(device)
+        }
+    }
+}
+
+/// CuPy's `cp.asarray`: an array on `device` from an `ndarray` array of any dimension, a
+/// slice, a `Vec`, or another [`Array`] (a view if it is already there).
+pub fn asarray<A: AsArray + ?Sized>(data: &A, device: &Device) -> Result<Array> {
+    data.to_array(device)
+}
+
+impl Array {
+    /// Copies to an `ndarray` array on the host (CuPy's `asnumpy` / `.get()`); `T` must be the
+    /// array's dtype.
+    pub fn to_ndarray<T: Element>(&self) -> Result<ndarray::ArrayD<T>> {
+        let v = self.to_vec::<T>()?;
+        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(self.shape()), v).map_err(|e| Error::InvalidArgument(e.to_string()))
+    }
+}

@@ -1,0 +1,562 @@
+//! CUDA C generation: a shared prelude (types, float16 conversion, NumPy-semantics helpers),
+//! elementwise kernels for (expression, dtypes, layout) and reduction kernels for (op,
+//! dtypes, layout).
+
+use crate::dtype::DType;
+use crate::ufunc::{BinaryOp, ReduceOp, UnaryOp};
+use std::fmt::Write;
+
+pub(crate) const PRELUDE: &str = r#"
+typedef signed char i8; typedef short i16; typedef int i32; typedef long long i64;
+typedef unsigned char u8; typedef unsigned short u16; typedef unsigned int u32; typedef unsigned long long u64;
+__device__ __forceinline__ float h2f(u16 h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
+__device__ __forceinline__ u16 f2h(float f) { u16 h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
+__device__ __forceinline__ u16 d2h(double d) { u16 h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(d)); return h; }
+template <typename T, int V> struct __align__(sizeof(T) * V) Pack { T v[V]; };
+template <typename T> __device__ __forceinline__ T fdiv_s(T a, T b) {
+  if (b == 0) return 0; if (b == (T)-1) return (T)(0ULL - (u64)a);
+  T q = a / b; if ((a % b != 0) && ((a < 0) != (b < 0))) q -= 1; return q; }
+template <typename T> __device__ __forceinline__ T fmod_s(T a, T b) {
+  if (b == 0 || b == (T)-1) return 0; T r = a % b; if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
+template <typename T> __device__ __forceinline__ T ipow(T a, T b) {
+  if (b < 0) return 0; u64 r = 1, x = (u64)a; u64 e = (u64)b;
+  while (e) { if (e & 1) r *= x; x *= x; e >>= 1; } return (T)r; }
+template <typename T> __device__ __forceinline__ T fdivmod(T a, T b, T* m) {
+  if (b == 0) { *m = fmod(a, b); return a / b; }
+  T mod = fmod(a, b); T div = (a - mod) / b;
+  if (mod != 0) { if ((b < 0) != (mod < 0)) { mod += b; div -= 1; } } else { mod = copysign((T)0, b); }
+  T fd; if (div != 0) { fd = floor(div); if (div - fd > (T)0.5) fd += 1; } else { fd = copysign((T)0, a / b); }
+  *m = mod; return fd; }
+template <typename T> __device__ __forceinline__ T ffloordiv(T a, T b) { T m; return fdivmod(a, b, &m); }
+template <typename T> __device__ __forceinline__ T fremainder(T a, T b) { T m; fdivmod(a, b, &m); return m; }
+"#;
+
+/// C type of a dtype's storage.
+pub(crate) fn storage_ty(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "bool",
+        DType::Int8 => "i8",
+        DType::Int16 => "i16",
+        DType::Int32 => "i32",
+        DType::Int64 => "i64",
+        DType::UInt8 => "u8",
+        DType::UInt16 => "u16",
+        DType::UInt32 => "u32",
+        DType::UInt64 => "u64",
+        DType::Float16 => "u16",
+        DType::Float32 => "float",
+        DType::Float64 => "double",
+    }
+}
+
+/// C type values of a dtype are computed in (float16 computes in float, as NumPy's loops).
+pub(crate) fn compute_ty(d: DType) -> &'static str {
+    match d {
+        DType::Float16 => "float",
+        _ => storage_ty(d),
+    }
+}
+
+/// Expression converting `x`, stored as `from`, to the compute type of `to`.
+pub(crate) fn load_cvt(from: DType, to: DType, x: &str) -> String {
+    let v = if from == DType::Float16 { format!("h2f({x})") } else { x.to_string() };
+    let vfrom = if from == DType::Float16 { DType::Float32 } else { from };
+    convert(vfrom, to, &v)
+}
+
+/// Expression converting a compute value `v` (of `from`'s compute type) to `to`'s compute type.
+fn convert(from: DType, to: DType, v: &str) -> String {
+    let ct = compute_ty(to);
+    if to == DType::Bool {
+        if from == DType::Bool {
+            v.to_string()
+        } else {
+            format!("(({v}) != 0)")
+        }
+    } else if compute_ty(from) == ct {
+        v.to_string()
+    } else {
+        format!("(({ct})({v}))")
+    }
+}
+
+/// Expression converting a compute value `v` of `from` into `to`'s storage.
+pub(crate) fn store_cvt(from: DType, to: DType, v: &str) -> String {
+    match to {
+        DType::Float16 => match compute_ty(from) {
+            "double" => format!("d2h({v})"),
+            "float" => format!("f2h({v})"),
+            "bool" => format!("f2h(({v}) ? 1.0f : 0.0f)"),
+            _ => format!("f2h((float)({v}))"),
+        },
+        DType::Bool => {
+            if from == DType::Bool {
+                v.to_string()
+            } else {
+                format!("(({v}) != 0)")
+            }
+        }
+        _ => {
+            if compute_ty(from) == storage_ty(to) {
+                v.to_string()
+            } else {
+                format!("(({})({v}))", storage_ty(to))
+            }
+        }
+    }
+}
+
+fn fsuffix(l: DType) -> &'static str {
+    if l == DType::Float64 {
+        ""
+    } else {
+        "f"
+    }
+}
+
+/// C expression of a unary ufunc over `a` in loop dtype `l`.
+pub(crate) fn unary_expr(op: UnaryOp, l: DType) -> String {
+    use UnaryOp::*;
+    let t = compute_ty(l);
+    if l.is_float() {
+        let f = fsuffix(l);
+        let call = |n: &str| format!("{n}{f}(a0)");
+        return match op {
+            Negative => "(-a0)".into(),
+            Positive | Invert => "a0".into(),
+            Absolute => call("fabs"),
+            Sign => format!("(a0 > 0 ? ({t})1 : (a0 < 0 ? ({t})-1 : (a0 == 0 ? ({t})0 : a0)))"),
+            Square => "(a0 * a0)".into(),
+            Sqrt => call("sqrt"),
+            Cbrt => call("cbrt"),
+            Reciprocal => format!("(({t})1 / a0)"),
+            Exp => call("exp"),
+            Exp2 => call("exp2"),
+            Expm1 => call("expm1"),
+            Log => call("log"),
+            Log2 => call("log2"),
+            Log10 => call("log10"),
+            Log1p => call("log1p"),
+            Sin => call("sin"),
+            Cos => call("cos"),
+            Tan => call("tan"),
+            Arcsin => call("asin"),
+            Arccos => call("acos"),
+            Arctan => call("atan"),
+            Sinh => call("sinh"),
+            Cosh => call("cosh"),
+            Tanh => call("tanh"),
+            Floor => call("floor"),
+            Ceil => call("ceil"),
+            Rint => call("rint"),
+            Trunc => call("trunc"),
+            LogicalNot => "(a0 == 0)".into(),
+            IsNan => "isnan(a0)".into(),
+            IsInf => "isinf(a0)".into(),
+            IsFinite => "isfinite(a0)".into(),
+        };
+    }
+    if l == DType::Bool {
+        return match op {
+            LogicalNot | Invert => "(!a0)".into(),
+            IsNan | IsInf => "false".into(),
+            IsFinite => "true".into(),
+            _ => "a0".into(),
+        };
+    }
+    let signed = l.is_signed_int();
+    match op {
+        Negative => format!("(({t})(0ULL - (u64)a0))"),
+        Absolute if signed => format!("(a0 < 0 ? ({t})(0ULL - (u64)a0) : a0)"),
+        Sign if signed => format!("(({t})((a0 > 0) - (a0 < 0)))"),
+        Sign => format!("(({t})(a0 != 0))"),
+        Square => format!("(({t})((u64)a0 * (u64)a0))"),
+        Reciprocal => format!("(a0 == 0 ? ({t})0 : ({t})(({t})1 / a0))"),
+        LogicalNot => "(a0 == 0)".into(),
+        Invert => format!("(({t})(~a0))"),
+        IsNan | IsInf => "false".into(),
+        IsFinite => "true".into(),
+        _ => "a0".into(),
+    }
+}
+
+/// C expression of a binary ufunc over `a0`, `a1` in loop dtype `l`.
+pub(crate) fn binary_expr(op: BinaryOp, l: DType) -> String {
+    use BinaryOp::*;
+    let t = compute_ty(l);
+    match op {
+        Equal => return "(a0 == a1)".into(),
+        NotEqual => return "(a0 != a1)".into(),
+        Less => return "(a0 < a1)".into(),
+        LessEqual => return "(a0 <= a1)".into(),
+        Greater => return "(a0 > a1)".into(),
+        GreaterEqual => return "(a0 >= a1)".into(),
+        LogicalAnd => return "((a0 != 0) && (a1 != 0))".into(),
+        LogicalOr => return "((a0 != 0) || (a1 != 0))".into(),
+        LogicalXor => return "((a0 != 0) != (a1 != 0))".into(),
+        _ => {}
+    }
+    if l.is_float() {
+        let f = fsuffix(l);
+        return match op {
+            Add => "(a0 + a1)".into(),
+            Subtract => "(a0 - a1)".into(),
+            Multiply => "(a0 * a1)".into(),
+            TrueDivide => "(a0 / a1)".into(),
+            FloorDivide => "ffloordiv(a0, a1)".into(),
+            Remainder => "fremainder(a0, a1)".into(),
+            Power => format!("pow{f}(a0, a1)"),
+            Arctan2 => format!("atan2{f}(a0, a1)"),
+            Hypot => format!("hypot{f}(a0, a1)"),
+            Maximum => "((a0 >= a1 || a0 != a0) ? a0 : a1)".into(),
+            Minimum => "((a0 <= a1 || a0 != a0) ? a0 : a1)".into(),
+            Fmax => "((a0 >= a1 || a1 != a1) ? a0 : a1)".into(),
+            Fmin => "((a0 <= a1 || a1 != a1) ? a0 : a1)".into(),
+            _ => "a0".into(),
+        };
+    }
+    if l == DType::Bool {
+        return match op {
+            Add | Maximum | Fmax | BitwiseOr => "(a0 || a1)".into(),
+            Multiply | Minimum | Fmin | BitwiseAnd => "(a0 && a1)".into(),
+            BitwiseXor => "(a0 != a1)".into(),
+            _ => "a0".into(),
+        };
+    }
+    let signed = l.is_signed_int();
+    match op {
+        Add => format!("(({t})((u64)a0 + (u64)a1))"),
+        Subtract => format!("(({t})((u64)a0 - (u64)a1))"),
+        Multiply => format!("(({t})((u64)a0 * (u64)a1))"),
+        FloorDivide if signed => "fdiv_s(a0, a1)".into(),
+        FloorDivide => format!("(a1 == 0 ? ({t})0 : ({t})(a0 / a1))"),
+        Remainder if signed => "fmod_s(a0, a1)".into(),
+        Remainder => format!("(a1 == 0 ? ({t})0 : ({t})(a0 % a1))"),
+        Power => "ipow(a0, a1)".into(),
+        Maximum | Fmax => "(a0 >= a1 ? a0 : a1)".into(),
+        Minimum | Fmin => "(a0 <= a1 ? a0 : a1)".into(),
+        BitwiseAnd => format!("(({t})(a0 & a1))"),
+        BitwiseOr => format!("(({t})(a0 | a1))"),
+        BitwiseXor => format!("(({t})(a0 ^ a1))"),
+        LeftShift => format!("((a1 < 0 || a1 >= 64) ? ({t})0 : ({t})((u64)a0 << a1))"),
+        RightShift if signed => format!("((a1 < 0 || a1 >= 64) ? (a0 < 0 ? ({t})-1 : ({t})0) : ({t})((i64)a0 >> a1))"),
+        RightShift => format!("((a1 >= 64) ? ({t})0 : ({t})((u64)a0 >> a1))"),
+        _ => "a0".into(),
+    }
+}
+
+/// One input of an elementwise kernel.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct EwIn {
+    /// Storage dtype (for arrays) — scalars arrive already in `compute`'s C type.
+    pub storage: DType,
+    /// The dtype whose compute type the expression sees this input in.
+    pub compute: DType,
+    pub scalar: bool,
+}
+
+/// The description of an elementwise kernel; everything that changes the generated source.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct EwSpec {
+    pub expr: String,
+    pub inputs: Vec<EwIn>,
+    /// Dtype whose compute type the expression yields.
+    pub result: DType,
+    pub out: DType,
+    /// Extra scalar parameters `(C type, name)` the expression may use (with `i`, the index).
+    pub params: Vec<(&'static str, &'static str)>,
+}
+
+/// Layout class of an elementwise launch.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum EwLayout {
+    /// All arrays C-contiguous and unbroadcast; `V` elements per vector access.
+    Contig { vec: u32 },
+    /// Collapsed `nd` dimensions, byte strides per operand.
+    Strided { nd: usize },
+}
+
+impl EwSpec {
+    pub fn key(&self, layout: EwLayout) -> String {
+        format!("ew|{self:?}|{layout:?}")
+    }
+
+    pub fn source(&self, layout: EwLayout) -> String {
+        let mut s = String::from(PRELUDE);
+        let ot = storage_ty(self.out);
+        let nin = self.inputs.len();
+        let mut params = format!("long long n, {ot}* __restrict__ out");
+        for (k, x) in self.inputs.iter().enumerate() {
+            if x.scalar {
+                write!(params, ", {} s{k}", compute_ty(x.compute)).unwrap();
+            } else {
+                write!(params, ", const {}* __restrict__ in{k}", storage_ty(x.storage)).unwrap();
+            }
+        }
+        for (t, n) in &self.params {
+            write!(params, ", {t} {n}").unwrap();
+        }
+        let body = |loads: &[String]| -> String {
+            let mut b = String::new();
+            for (k, x) in self.inputs.iter().enumerate() {
+                let ct = compute_ty(x.compute);
+                if x.scalar {
+                    writeln!(b, "      {ct} a{k} = s{k};").unwrap();
+                } else {
+                    writeln!(b, "      {ct} a{k} = {};", load_cvt(x.storage, x.compute, &loads[k])).unwrap();
+                }
+            }
+            b
+        };
+        let result = |e: &str| store_cvt(self.result, self.out, e);
+        match layout {
+            EwLayout::Contig { vec } => {
+                let v = vec;
+                writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) k({params}) {{").unwrap();
+                writeln!(s, "  long long stride = (long long)gridDim.x * blockDim.x * {v};").unwrap();
+                writeln!(s, "  for (long long i0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * {v}; i0 < n; i0 += stride) {{").unwrap();
+                if v > 1 {
+                    writeln!(s, "    if (i0 + {v} <= n) {{").unwrap();
+                    for (k, x) in self.inputs.iter().enumerate() {
+                        if !x.scalar {
+                            writeln!(s, "      Pack<{0}, {v}> p{k} = *reinterpret_cast<const Pack<{0}, {v}>*>(in{k} + i0);", storage_ty(x.storage)).unwrap();
+                        }
+                    }
+                    writeln!(s, "      Pack<{ot}, {v}> r;").unwrap();
+                    writeln!(s, "      #pragma unroll\n      for (int j = 0; j < {v}; j++) {{ long long i = i0 + j; (void)i;").unwrap();
+                    let loads: Vec<String> = (0..nin).map(|k| format!("p{k}.v[j]")).collect();
+                    s.push_str(&body(&loads));
+                    writeln!(s, "      r.v[j] = {}; }}", result(&self.expr)).unwrap();
+                    writeln!(s, "      *reinterpret_cast<Pack<{ot}, {v}>*>(out + i0) = r;").unwrap();
+                    writeln!(s, "    }} else {{").unwrap();
+                    writeln!(s, "      for (long long i = i0; i < n; i++) {{").unwrap();
+                } else {
+                    writeln!(s, "    {{ {{ long long i = i0;").unwrap();
+                }
+                let loads: Vec<String> = (0..nin).map(|k| format!("in{k}[i]")).collect();
+                s.push_str(&body(&loads));
+                writeln!(s, "      out[i] = {}; }}\n    }}\n  }}\n}}", result(&self.expr)).unwrap();
+            }
+            EwLayout::Strided { nd } => {
+                let nops = nin + 1;
+                writeln!(s, "struct Lay {{ long long shape[{nd}]; long long st[{nops}][{nd}]; }};").unwrap();
+                writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) k({params}, Lay L) {{").unwrap();
+                writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
+                writeln!(s, "    long long r = i; long long o[{nops}] = {{0}};").unwrap();
+                writeln!(s, "    #pragma unroll\n    for (int d = {nd} - 1; d >= 0; d--) {{ long long ix = r % L.shape[d]; r /= L.shape[d];").unwrap();
+                writeln!(s, "      #pragma unroll\n      for (int q = 0; q < {nops}; q++) o[q] += ix * L.st[q][d]; }}").unwrap();
+                let loads: Vec<String> = self
+                    .inputs
+                    .iter()
+                    .enumerate()
+                    .map(|(k, x)| format!("*(const {}*)((const char*)in{k} + o[{}])", storage_ty(x.storage), k + 1))
+                    .collect();
+                s.push_str(&body(&loads));
+                writeln!(s, "    *({ot}*)((char*)out + o[0]) = {};\n  }}\n}}", result(&self.expr)).unwrap();
+            }
+        }
+        s
+    }
+}
+
+// ------------------------------------------------------------------------------ reductions
+
+/// Accumulator type and code of a reduction over compute values of `xd`.
+fn acc_code(op: ReduceOp, xd: DType) -> (String, String) {
+    use ReduceOp::*;
+    let xc = compute_ty(xd);
+    // The type values are accumulated in: NumPy's accumulator dtype (float32 sums in float32,
+    // float16 in float32, ints in 64 bits).
+    let at = match op {
+        Sum | Prod | Mean => {
+            if xd.is_float() {
+                xc
+            } else if xd.is_unsigned_int() {
+                "u64"
+            } else {
+                "i64"
+            }
+        }
+        _ => xc,
+    };
+    let body = match op {
+        Sum | Mean => format!(
+            "struct Acc {{ {at} s; __device__ void init() {{ s = 0; }}
+  __device__ void add({xc} x, long long) {{ s += ({at})x; }}
+  __device__ void merge(const Acc& o) {{ s += o.s; }} }};"
+        ),
+        Prod => format!(
+            "struct Acc {{ {at} s; __device__ void init() {{ s = 1; }}
+  __device__ void add({xc} x, long long) {{ s = {mul}; }}
+  __device__ void merge(const Acc& o) {{ {{ {at} x = o.s; s = {mul}; }} }} }};",
+            mul = if xd.is_float() { "s * (".to_string() + at + ")x" } else { format!("({at})((u64)s * (u64)({at})x)") }
+        ),
+        Var | Std => format!(
+            // Per-thread sums of deviations from a shift K (the first value seen), turned into
+            // (n, mean, M2) and merged with Chan's formula.
+            "struct Acc {{ double n, mean, m2, k, s1, s2; int shifted;
+  __device__ void init() {{ n = 0; mean = 0; m2 = 0; k = 0; s1 = 0; s2 = 0; shifted = 0; }}
+  __device__ void add({xc} xv, long long) {{ double x = (double)xv; if (!shifted) {{ k = x; shifted = 1; }}
+    double d = x - k; s1 += d; s2 += d * d; n += 1; }}
+  __device__ void settle() {{ if (shifted == 1 && n > 0) {{ double dm = s1 / n; mean = k + dm; m2 = s2 - s1 * dm; shifted = 2; }} }}
+  __device__ void merge(Acc o) {{ settle(); o.settle(); if (o.n == 0) return; if (n == 0) {{ *this = o; return; }}
+    double tot = n + o.n; double d = o.mean - mean; mean += d * o.n / tot; m2 += o.m2 + d * d * n * o.n / tot; n = tot; }} }};"
+        ),
+        Min | Max | ArgMin | ArgMax => {
+            let better = match op {
+                Min | ArgMin => "x < v",
+                _ => "x > v",
+            };
+            let nan = if xd.is_float() { "x != x" } else { "false" };
+            let vnan = if xd.is_float() { "v != v" } else { "false" };
+            format!(
+                "struct Acc {{ {xc} v; long long i;
+  __device__ void init() {{ i = -1; v = 0; }}
+  __device__ void add({xc} x, long long j) {{ if (i < 0 || (!({vnan}) && (({nan}) || {better}))) {{ v = x; i = j; }} }}
+  __device__ void merge(const Acc& o) {{ if (o.i < 0) return; if (i < 0) {{ *this = o; return; }} {xc} x = o.v;
+    bool take = !({vnan}) && (({nan}) || {better} || (x == v && o.i < i)); if (({vnan}) && (o.v != o.v) && o.i < i) take = true; if (take) {{ v = x; i = o.i; }} }} }};"
+            )
+        }
+        Any => format!(
+            "struct Acc {{ int s; __device__ void init() {{ s = 0; }} __device__ void add({xc} x, long long) {{ s |= (x != 0); }}
+  __device__ void merge(const Acc& o) {{ s |= o.s; }} }};"
+        ),
+        All => format!(
+            "struct Acc {{ int s; __device__ void init() {{ s = 1; }} __device__ void add({xc} x, long long) {{ s &= (x != 0); }}
+  __device__ void merge(const Acc& o) {{ s &= o.s; }} }};"
+        ),
+        CountNonzero => format!(
+            "struct Acc {{ long long s; __device__ void init() {{ s = 0; }} __device__ void add({xc} x, long long) {{ s += (x != 0); }}
+  __device__ void merge(const Acc& o) {{ s += o.s; }} }};"
+        ),
+    };
+    (body, at.to_string())
+}
+
+/// The final value of an accumulator `a` over `nred` elements, as a C expression of the
+/// output dtype's compute type, and the dtype that expression has.
+fn finish_expr(op: ReduceOp, xd: DType, at: &str) -> (String, DType) {
+    use ReduceOp::*;
+    let at_dt = match at {
+        "float" => DType::Float32,
+        "double" => DType::Float64,
+        "u64" => DType::UInt64,
+        "i64" => DType::Int64,
+        _ => if xd == DType::Float16 { DType::Float32 } else { xd },
+    };
+    match op {
+        Sum | Prod => ("a.s".into(), at_dt),
+        Mean => {
+            if xd.is_float() {
+                (format!("(a.s / ({at})nred)"), at_dt)
+            } else {
+                ("((double)a.s / (double)nred)".into(), DType::Float64)
+            }
+        }
+        Var => ("(a.settle(), a.m2 / fmax((double)nred - ddof, 0.0))".into(), DType::Float64),
+        Std => ("(a.settle(), sqrt(a.m2 / fmax((double)nred - ddof, 0.0)))".into(), DType::Float64),
+        Min | Max => ("a.v".into(), if xd == DType::Float16 { DType::Float32 } else { xd }),
+        ArgMin | ArgMax => ("a.i".into(), DType::Int64),
+        Any | All => ("(a.s != 0)".into(), DType::Bool),
+        CountNonzero => ("a.s".into(), DType::Int64),
+    }
+}
+
+/// A reduction kernel family: (op, input dtype, output dtype, reduced dims, kept dims).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct RedSpec {
+    pub op: ReduceOp,
+    pub x: DType,
+    pub out: DType,
+    pub rnd: usize,
+    pub knd: usize,
+    /// The reduced range is one contiguous run (vector loads).
+    pub contig: bool,
+}
+
+pub(crate) const RED_THREADS: u32 = 256;
+
+impl RedSpec {
+    pub fn key(&self) -> String {
+        format!("red|{self:?}")
+    }
+
+    /// Three kernels: `rows` (a block per (output, slice of the reduced range), writing a
+    /// partial accumulator or the final value), `cols` (a thread per output) and `finish`
+    /// (merging partials).
+    pub fn source(&self) -> String {
+        let (acc, at) = acc_code(self.op, self.x);
+        let (fin, fin_dt) = finish_expr(self.op, self.x, &at);
+        let xs = storage_ty(self.x);
+        let xc_dt = if self.x == DType::Float16 { DType::Float32 } else { self.x };
+        let load = |p: &str| load_cvt(self.x, xc_dt, p);
+        let store = store_cvt(fin_dt, self.out, &fin);
+        let os = storage_ty(self.out);
+        let (rnd, knd) = (self.rnd.max(1), self.knd.max(1));
+        let mut s = String::from(PRELUDE);
+        writeln!(s, "{acc}").unwrap();
+        writeln!(s, "struct RLay {{ long long rshape[{rnd}]; long long rst[{rnd}]; long long kshape[{knd}]; long long kst[{knd}]; }};").unwrap();
+        writeln!(s, "__device__ __forceinline__ long long roff(const RLay& L, long long r) {{ long long o = 0;
+  #pragma unroll
+  for (int d = {rnd} - 1; d >= 0; d--) {{ o += (r % L.rshape[d]) * L.rst[d]; r /= L.rshape[d]; }} return o; }}").unwrap();
+        writeln!(s, "__device__ __forceinline__ long long koff(const RLay& L, long long k) {{ long long o = 0;
+  #pragma unroll
+  for (int d = {knd} - 1; d >= 0; d--) {{ o += (k % L.kshape[d]) * L.kst[d]; k /= L.kshape[d]; }} return o; }}").unwrap();
+        // rows: grid (outputs * splits); block reduces in shared memory.
+        writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) rows(const char* __restrict__ x, {os}* __restrict__ out, Acc* __restrict__ part,
+  long long nout, long long nred, long long per, int splits, double ddof, RLay L) {{
+  __shared__ Acc sh[{RED_THREADS}];
+  long long o = blockIdx.x / splits; int sp = blockIdx.x % splits;
+  long long r0 = (long long)sp * per; long long r1 = r0 + per < nred ? r0 + per : nred;
+  const char* base = x + koff(L, o);
+  Acc a; a.init();").unwrap();
+        if self.contig {
+            // Vector loads of 16 bytes over the contiguous run (r0 is a multiple of V).
+            let v = (16 / self.x.itemsize()).max(1);
+            writeln!(s, "  const {xs}* p = (const {xs}*)base;
+  long long nv = (r1 - r0) / {v};
+  bool aligned = (((unsigned long long)(p + r0)) % {al} == 0);
+  if (aligned) {{
+    for (long long q = threadIdx.x; q < nv; q += blockDim.x) {{
+      Pack<{xs}, {v}> pk = *reinterpret_cast<const Pack<{xs}, {v}>*>(p + r0 + q * {v});
+      #pragma unroll
+      for (int j = 0; j < {v}; j++) a.add({ld}, r0 + q * {v} + j);
+    }}
+    for (long long r = r0 + nv * {v} + threadIdx.x; r < r1; r += blockDim.x) a.add({ld2}, r);
+  }} else {{
+    for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) a.add({ld2}, r);
+  }}", al = v * self.x.itemsize(), ld = load("pk.v[j]"), ld2 = load("p[r]")).unwrap();
+        } else {
+            writeln!(s, "  for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) a.add({}, r);", load(&format!("*(const {xs}*)(base + roff(L, r))"))).unwrap();
+        }
+        writeln!(s, "  sh[threadIdx.x] = a; __syncthreads();
+  for (int w = blockDim.x / 2; w > 0; w >>= 1) {{ if (threadIdx.x < w) {{ Acc b = sh[threadIdx.x]; b.merge(sh[threadIdx.x + w]); sh[threadIdx.x] = b; }} __syncthreads(); }}
+  if (threadIdx.x == 0) {{ if (splits == 1) {{ Acc a = sh[0]; out[o] = {store}; }} else part[blockIdx.x] = sh[0]; }}
+}}").unwrap();
+        // cols: one thread per output.
+        writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) cols(const char* __restrict__ x, {os}* __restrict__ out, long long nout, long long nred, double ddof, RLay L) {{
+  long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x; if (o >= nout) return;
+  const char* base = x + koff(L, o);
+  Acc a; a.init();
+  for (long long r = 0; r < nred; r++) a.add({}, r);
+  out[o] = {store};
+}}", load(&format!("*(const {xs}*)(base + roff(L, r))"))).unwrap();
+        // finish: one block per output merges `splits` partials.
+        writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) finish(const Acc* __restrict__ part, {os}* __restrict__ out, long long nred, int splits, double ddof) {{
+  __shared__ Acc sh[{RED_THREADS}];
+  long long o = blockIdx.x;
+  Acc a; a.init();
+  for (int q = threadIdx.x; q < splits; q += blockDim.x) a.merge(part[o * splits + q]);
+  sh[threadIdx.x] = a; __syncthreads();
+  for (int w = blockDim.x / 2; w > 0; w >>= 1) {{ if (threadIdx.x < w) {{ Acc b = sh[threadIdx.x]; b.merge(sh[threadIdx.x + w]); sh[threadIdx.x] = b; }} __syncthreads(); }}
+  if (threadIdx.x == 0) {{ Acc a = sh[0]; out[o] = {store}; }}
+}}").unwrap();
+        writeln!(s, "extern \"C\" __global__ void accsize(long long* o) {{ *o = sizeof(Acc); }}").unwrap();
+        s
+    }
+
+    /// Size of the accumulator struct in bytes (upper bound used for partial buffers).
+    pub fn acc_bytes(&self) -> usize {
+        64
+    }
+}

@@ -1,0 +1,52 @@
+//! # cuprum — NumPy and SciPy for NVIDIA GPUs, in Rust
+//!
+//! One [`Array`] type whose device (the CPU or a CUDA GPU) is a property of the array, with
+//! NumPy's semantics: dtypes and NumPy 2 promotion (Rust scalars are weak, as Python's),
+//! broadcasting, views, `axis`/`keepdims`, `ddof`.
+//!
+//! ```
+//! use cuprum::{Device, DType, s};
+//! let dev = Device::default_device();           // the first GPU, else the CPU
+//! let ary = cuprum::arange(10, &dev)?.reshape(&[2, 5])?;
+//! assert_eq!((ary.dtype(), ary.shape(), ary.strides()), (DType::Int64, &[2usize, 5][..], &[40isize, 8][..]));
+//! let x = cuprum::linspace(0.0, 9.0, 10, true, DType::Float64, &dev)?;
+//! let y = ((-0.5 * x.square()?)?.exp())?;      // cp.exp(-0.5 * x**2)
+//! assert!((y.sum(None)?.item::<f64>()? - 1.7533141373155).abs() < 1e-12);
+//! let mut deltas = cuprum::zeros(&[64, 64], DType::Float64, &dev)?;
+//! deltas.slice_mut(s![8..;16, 8..;16])?.fill(1.0)?;  // deltas[8::16, 8::16] = 1
+//! assert_eq!(deltas.sum(None)?.item::<f64>()?, 16.0);
+//! # Ok::<(), cuprum::Error>(())
+//! ```
+//!
+//! GPU kernels are CUDA C generated per operation, dtypes and layout, compiled by NVRTC for
+//! the device's architecture and cached in memory and on disk (`CUPRUM_CACHE_DIR`). The CUDA
+//! driver and NVRTC are loaded at run time: the crate builds anywhere, and reports
+//! [`Error::NoDevice`] where no GPU is present.
+
+mod array;
+mod backend;
+mod cpu;
+mod creation;
+pub mod cuda;
+mod device;
+pub mod dtype;
+mod error;
+mod format;
+pub mod layout;
+mod ops;
+mod print;
+mod reduce;
+mod slice;
+mod storage;
+pub mod ufunc;
+
+pub use array::Array;
+pub use creation::*;
+pub use cuda::{pool_stats, release_cached, PoolStats};
+pub use device::{cuda_device_count, cuda_is_available, Device};
+pub use dtype::{promote_types, result_type, Casting, DType, Element, Scalar};
+pub use error::{Error, Result};
+pub use ops::*;
+pub use reduce::*;
+pub use slice::{SliceElem, ELLIPSIS, NEW_AXIS};
+pub use ufunc::{BinaryOp, ReduceOp, UnaryOp};
