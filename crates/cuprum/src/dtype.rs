@@ -154,14 +154,6 @@ impl DType {
         }
     }
 
-    fn float_of_size(bytes: usize) -> DType {
-        match bytes {
-            2 => DType::Float16,
-            4 => DType::Float32,
-            _ => DType::Float64,
-        }
-    }
-
     /// The smallest float that holds every value of this dtype (NumPy's safe cast target).
     pub fn smallest_float(self) -> DType {
         match self.kind() {

@@ -404,6 +404,21 @@ pub fn array_equal(a: &Array, b: &Array) -> Result<bool> {
 
 // ------------------------------------------------------------------ Rust operators
 
+/// Rust primitive scalars usable on the right of an operator with an [`Array`].
+pub trait RustScalar: Copy + sealed::Sealed {
+    fn to_scalar(self) -> Scalar;
+}
+mod sealed {
+    pub trait Sealed {}
+}
+macro_rules! rust_scalar {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl RustScalar for $t { fn to_scalar(self) -> Scalar { self.into() } }
+    )*};
+}
+rust_scalar!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64, half::f16);
+
 macro_rules! std_ops {
     ($($tr:ident $m:ident => $f:ident),*) => {$(
         impl std::ops::$tr<&Array> for &Array { type Output = Result<Array>; fn $m(self, r: &Array) -> Result<Array> { $f(self, r) } }
@@ -412,9 +427,16 @@ macro_rules! std_ops {
         impl std::ops::$tr<Array> for Array { type Output = Result<Array>; fn $m(self, r: Array) -> Result<Array> { $f(&self, &r) } }
         std_ops!(@scalar $tr $m $f; bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
     )*};
-    (@scalar $tr:ident $m:ident $f:ident; $($t:ty),*) => {$(
-        impl std::ops::$tr<$t> for &Array { type Output = Result<Array>; fn $m(self, r: $t) -> Result<Array> { $f(self, r) } }
-        impl std::ops::$tr<$t> for Array { type Output = Result<Array>; fn $m(self, r: $t) -> Result<Array> { $f(&self, r) } }
+    (@scalar $tr:ident $m:ident $f:ident; $($t:ty),*) => {
+        // A scalar on the right: generic, so that a bare literal (`x * 2`, `x * 0.5`) needs no
+        // suffix; scalars are weak, so `f32_array * 2.0` stays float32.
+        impl<T: RustScalar> std::ops::$tr<T> for &Array { type Output = Result<Array>; fn $m(self, r: T) -> Result<Array> { $f(self, r.to_scalar()) } }
+        impl<T: RustScalar> std::ops::$tr<T> for Array { type Output = Result<Array>; fn $m(self, r: T) -> Result<Array> { $f(&self, r.to_scalar()) } }
+        // A scalar on the left: only `f64` and `i64`, so that a bare literal (`-0.5 * x`,
+        // `2 * x`) has one impl to pick.
+        std_ops!(@left $tr $m $f; f64, i64);
+    };
+    (@left $tr:ident $m:ident $f:ident; $($t:ty),*) => {$(
         impl std::ops::$tr<&Array> for $t { type Output = Result<Array>; fn $m(self, r: &Array) -> Result<Array> { $f(self, r) } }
         impl std::ops::$tr<Array> for $t { type Output = Result<Array>; fn $m(self, r: Array) -> Result<Array> { $f(self, &r) } }
     )*};

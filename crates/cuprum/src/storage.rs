@@ -75,6 +75,8 @@ impl Storage {
             Storage::Cuda(c) => Device::Cuda(c.dev.ordinal),
         }
     }
+    /// Size of the block in bytes.
+    #[allow(dead_code)]
     pub fn bytes(&self) -> usize {
         match self {
             Storage::Cpu(c) => c.bytes,
@@ -101,14 +103,10 @@ impl Storage {
             _ => None,
         }
     }
-    pub fn cuda(&self) -> Option<&CudaStorage> {
-        match self {
-            Storage::Cuda(c) => Some(c),
-            _ => None,
-        }
-    }
 }
 
+/// Held for its drop only.
+#[allow(dead_code)]
 enum Guard<'a> {
     _R(RwLockReadGuard<'a, ()>),
     _W(RwLockWriteGuard<'a, ()>),

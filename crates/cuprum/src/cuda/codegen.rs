@@ -267,24 +267,29 @@ pub(crate) struct EwSpec {
     pub params: Vec<(&'static str, &'static str)>,
 }
 
-/// Layout class of an elementwise launch.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum EwLayout {
-    /// All arrays C-contiguous and unbroadcast; `V` elements per vector access.
-    Contig { vec: u32 },
-    /// Collapsed `nd` dimensions, byte strides per operand.
-    Strided { nd: usize },
-}
+/// Most dimensions a strided launch takes after collapsing (each operand's strides travel
+/// in the kernel's parameters).
+pub(crate) const MAX_DIMS: usize = 16;
 
 impl EwSpec {
-    pub fn key(&self, layout: EwLayout) -> String {
-        format!("ew|{self:?}|{layout:?}")
+    pub fn key(&self) -> String {
+        format!("ew|{self:?}")
     }
 
-    pub fn source(&self, layout: EwLayout) -> String {
+    /// Elements per thread of the vector kernel: 16 bytes of the widest operand.
+    pub fn vec_width(&self) -> u32 {
+        let maxsz = self.inputs.iter().filter(|x| !x.scalar).map(|x| x.storage.itemsize()).chain([self.out.itemsize()]).max().unwrap_or(1);
+        (16 / maxsz).max(1) as u32
+    }
+
+    /// One module, three kernels: `kv` (contiguous, `vec_width` elements per vector access),
+    /// `k1` (contiguous, one element per thread, for misaligned data) and `kn` (any strides,
+    /// up to [`MAX_DIMS`] collapsed dimensions).
+    pub fn source(&self) -> String {
         let mut s = String::from(PRELUDE);
         let ot = storage_ty(self.out);
         let nin = self.inputs.len();
+        let nops = nin + 1;
         let mut params = format!("long long n, {ot}* __restrict__ out");
         for (k, x) in self.inputs.iter().enumerate() {
             if x.scalar {
@@ -308,53 +313,48 @@ impl EwSpec {
             }
             b
         };
-        let result = |e: &str| store_cvt(self.result, self.out, e);
-        match layout {
-            EwLayout::Contig { vec } => {
-                let v = vec;
-                writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) k({params}) {{").unwrap();
-                writeln!(s, "  long long stride = (long long)gridDim.x * blockDim.x * {v};").unwrap();
-                writeln!(s, "  for (long long i0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * {v}; i0 < n; i0 += stride) {{").unwrap();
-                if v > 1 {
-                    writeln!(s, "    if (i0 + {v} <= n) {{").unwrap();
-                    for (k, x) in self.inputs.iter().enumerate() {
-                        if !x.scalar {
-                            writeln!(s, "      Pack<{0}, {v}> p{k} = *reinterpret_cast<const Pack<{0}, {v}>*>(in{k} + i0);", storage_ty(x.storage)).unwrap();
-                        }
-                    }
-                    writeln!(s, "      Pack<{ot}, {v}> r;").unwrap();
-                    writeln!(s, "      #pragma unroll\n      for (int j = 0; j < {v}; j++) {{ long long i = i0 + j; (void)i;").unwrap();
-                    let loads: Vec<String> = (0..nin).map(|k| format!("p{k}.v[j]")).collect();
-                    s.push_str(&body(&loads));
-                    writeln!(s, "      r.v[j] = {}; }}", result(&self.expr)).unwrap();
-                    writeln!(s, "      *reinterpret_cast<Pack<{ot}, {v}>*>(out + i0) = r;").unwrap();
-                    writeln!(s, "    }} else {{").unwrap();
-                    writeln!(s, "      for (long long i = i0; i < n; i++) {{").unwrap();
-                } else {
-                    writeln!(s, "    {{ {{ long long i = i0;").unwrap();
-                }
-                let loads: Vec<String> = (0..nin).map(|k| format!("in{k}[i]")).collect();
-                s.push_str(&body(&loads));
-                writeln!(s, "      out[i] = {}; }}\n    }}\n  }}\n}}", result(&self.expr)).unwrap();
-            }
-            EwLayout::Strided { nd } => {
-                let nops = nin + 1;
-                writeln!(s, "struct Lay {{ long long shape[{nd}]; long long st[{nops}][{nd}]; }};").unwrap();
-                writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) k({params}, Lay L) {{").unwrap();
-                writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
-                writeln!(s, "    long long r = i; long long o[{nops}] = {{0}};").unwrap();
-                writeln!(s, "    #pragma unroll\n    for (int d = {nd} - 1; d >= 0; d--) {{ long long ix = r % L.shape[d]; r /= L.shape[d];").unwrap();
-                writeln!(s, "      #pragma unroll\n      for (int q = 0; q < {nops}; q++) o[q] += ix * L.st[q][d]; }}").unwrap();
-                let loads: Vec<String> = self
-                    .inputs
-                    .iter()
-                    .enumerate()
-                    .map(|(k, x)| format!("*(const {}*)((const char*)in{k} + o[{}])", storage_ty(x.storage), k + 1))
-                    .collect();
-                s.push_str(&body(&loads));
-                writeln!(s, "    *({ot}*)((char*)out + o[0]) = {};\n  }}\n}}", result(&self.expr)).unwrap();
+        let result = store_cvt(self.result, self.out, &self.expr);
+        let flat: Vec<String> = (0..nin).map(|k| format!("in{k}[i]")).collect();
+        let v = self.vec_width();
+        // kv
+        writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) kv({params}) {{").unwrap();
+        writeln!(s, "  long long stride = (long long)gridDim.x * blockDim.x * {v};").unwrap();
+        writeln!(s, "  for (long long i0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * {v}; i0 < n; i0 += stride) {{").unwrap();
+        writeln!(s, "    if (i0 + {v} <= n) {{").unwrap();
+        for (k, x) in self.inputs.iter().enumerate() {
+            if !x.scalar {
+                writeln!(s, "      Pack<{0}, {v}> p{k} = *reinterpret_cast<const Pack<{0}, {v}>*>(in{k} + i0);", storage_ty(x.storage)).unwrap();
             }
         }
+        writeln!(s, "      Pack<{ot}, {v}> r;").unwrap();
+        writeln!(s, "      #pragma unroll\n      for (int j = 0; j < {v}; j++) {{ long long i = i0 + j; (void)i;").unwrap();
+        let loads: Vec<String> = (0..nin).map(|k| format!("p{k}.v[j]")).collect();
+        s.push_str(&body(&loads));
+        writeln!(s, "      r.v[j] = {result}; }}").unwrap();
+        writeln!(s, "      *reinterpret_cast<Pack<{ot}, {v}>*>(out + i0) = r;").unwrap();
+        writeln!(s, "    }} else {{\n      for (long long i = i0; i < n; i++) {{").unwrap();
+        s.push_str(&body(&flat));
+        writeln!(s, "      out[i] = {result}; }}\n    }}\n  }}\n}}").unwrap();
+        // k1
+        writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) k1({params}) {{").unwrap();
+        writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
+        s.push_str(&body(&flat));
+        writeln!(s, "      out[i] = {result};\n  }}\n}}").unwrap();
+        // kn
+        writeln!(s, "struct Lay {{ long long nd; long long shape[{MAX_DIMS}]; long long st[{nops}][{MAX_DIMS}]; }};").unwrap();
+        writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) kn({params}, Lay L) {{").unwrap();
+        writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
+        writeln!(s, "    long long r = i; long long o[{nops}] = {{0}};").unwrap();
+        writeln!(s, "    for (int d = (int)L.nd - 1; d >= 0; d--) {{ long long ix = r % L.shape[d]; r /= L.shape[d];").unwrap();
+        writeln!(s, "      #pragma unroll\n      for (int q = 0; q < {nops}; q++) o[q] += ix * L.st[q][d]; }}").unwrap();
+        let loads: Vec<String> = self
+            .inputs
+            .iter()
+            .enumerate()
+            .map(|(k, x)| format!("*(const {}*)((const char*)in{k} + o[{}])", storage_ty(x.storage), k + 1))
+            .collect();
+        s.push_str(&body(&loads));
+        writeln!(s, "    *({ot}*)((char*)out + o[0]) = {result};\n  }}\n}}").unwrap();
         s
     }
 }
@@ -468,8 +468,6 @@ pub(crate) struct RedSpec {
     pub op: ReduceOp,
     pub x: DType,
     pub out: DType,
-    pub rnd: usize,
-    pub knd: usize,
     /// The reduced range is one contiguous run (vector loads).
     pub contig: bool,
 }
@@ -492,16 +490,14 @@ impl RedSpec {
         let load = |p: &str| load_cvt(self.x, xc_dt, p);
         let store = store_cvt(fin_dt, self.out, &fin);
         let os = storage_ty(self.out);
-        let (rnd, knd) = (self.rnd.max(1), self.knd.max(1));
+        let (rnd, knd) = (MAX_DIMS, MAX_DIMS);
         let mut s = String::from(PRELUDE);
         writeln!(s, "{acc}").unwrap();
-        writeln!(s, "struct RLay {{ long long rshape[{rnd}]; long long rst[{rnd}]; long long kshape[{knd}]; long long kst[{knd}]; }};").unwrap();
+        writeln!(s, "struct RLay {{ long long rnd, knd; long long rshape[{rnd}]; long long rst[{rnd}]; long long kshape[{knd}]; long long kst[{knd}]; }};").unwrap();
         writeln!(s, "__device__ __forceinline__ long long roff(const RLay& L, long long r) {{ long long o = 0;
-  #pragma unroll
-  for (int d = {rnd} - 1; d >= 0; d--) {{ o += (r % L.rshape[d]) * L.rst[d]; r /= L.rshape[d]; }} return o; }}").unwrap();
+  for (int d = (int)L.rnd - 1; d >= 0; d--) {{ o += (r % L.rshape[d]) * L.rst[d]; r /= L.rshape[d]; }} return o; }}").unwrap();
         writeln!(s, "__device__ __forceinline__ long long koff(const RLay& L, long long k) {{ long long o = 0;
-  #pragma unroll
-  for (int d = {knd} - 1; d >= 0; d--) {{ o += (k % L.kshape[d]) * L.kst[d]; k /= L.kshape[d]; }} return o; }}").unwrap();
+  for (int d = (int)L.knd - 1; d >= 0; d--) {{ o += (k % L.kshape[d]) * L.kst[d]; k /= L.kshape[d]; }} return o; }}").unwrap();
         // rows: grid (outputs * splits); block reduces in shared memory.
         writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) rows(const char* __restrict__ x, {os}* __restrict__ out, Acc* __restrict__ part,
   long long nout, long long nred, long long per, int splits, double ddof, RLay L) {{

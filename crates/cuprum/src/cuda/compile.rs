@@ -41,7 +41,8 @@ fn options(arch: (i32, i32)) -> Vec<String> {
     vec![
         format!("--gpu-architecture=sm_{}{}", arch.0, arch.1),
         "--std=c++17".into(),
-        "--use_fast_math=false".into(),
+        // No contraction of a*b+c into FMA: results round like NumPy's, operation by operation.
+        "--fmad=false".into(),
         "-default-device".into(),
     ]
 }
@@ -79,7 +80,15 @@ pub fn cubin_for(src: &str, arch: (i32, i32)) -> Result<Vec<u8>> {
     Ok(cubin)
 }
 
+static COMPILES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// How many modules NVRTC has compiled in this process (disk-cache hits do not count).
+pub fn nvrtc_compiles() -> usize {
+    COMPILES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 fn compile(src: &str, opts: &[String]) -> Result<Vec<u8>> {
+    COMPILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let csrc = CString::new(src).map_err(|_| Error::InvalidArgument("kernel source contains NUL".into()))?;
     let name = CString::new("cuprum.cu").expect("no NUL");
     let prog = nv::create_program(&csrc, Some(&name)).map_err(|e| Error::Cuda(format!("nvrtcCreateProgram: {e:?}")))?;

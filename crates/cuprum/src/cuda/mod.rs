@@ -7,6 +7,7 @@
 
 pub(crate) mod codegen;
 pub(crate) mod compile;
+pub use compile::{cache_dir, nvrtc_compiles};
 pub(crate) mod ops;
 
 use crate::device::Device;

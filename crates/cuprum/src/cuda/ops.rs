@@ -2,7 +2,7 @@
 //! the kernel up (compiling on first use), lays out the parameters and launches it on the
 //! device's stream. Nothing here waits for the GPU.
 
-use super::codegen::{self, EwIn, EwLayout, EwSpec, RedSpec, RED_THREADS};
+use super::codegen::{self, EwIn, EwSpec, RedSpec, RED_THREADS};
 use super::CudaDevice;
 use crate::array::Array;
 use crate::backend::Input;
@@ -97,21 +97,25 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: Vec<Param>) ->
     let refs: Vec<&[isize]> = strides.iter().map(|v| v.as_slice()).collect();
     let (cshape, cst) = layout::collapse(&out.shape, &refs);
     let contiguous = cshape.len() <= 1 && arrs.iter().zip(&cst).all(|(a, s)| s.first().map_or(true, |&s| s == a.itemsize() as isize));
-    let lay = if contiguous {
-        let maxsz = arrs.iter().map(|a| a.itemsize()).max().unwrap_or(1);
-        let mut v = (16 / maxsz).max(1) as u32;
+    if !contiguous && cshape.len() > codegen::MAX_DIMS {
+        return Err(Error::InvalidArgument(format!(
+            "elementwise operation over {} dimensions that cannot be merged (at most {})",
+            cshape.len(),
+            codegen::MAX_DIMS
+        )));
+    }
+    let v = spec.vec_width();
+    let mut vectorize = contiguous && v > 1;
+    if vectorize {
         for a in &arrs {
-            let al = v as u64 * a.itemsize() as u64;
-            if dptr(a)? % al != 0 {
-                v = 1;
+            if dptr(a)? % (v as u64 * a.itemsize() as u64) != 0 {
+                vectorize = false;
             }
         }
-        EwLayout::Contig { vec: v }
-    } else {
-        EwLayout::Strided { nd: cshape.len() }
-    };
-    let key = spec.key(lay);
-    let k = dev.kernel(&key, "k", || spec.source(lay))?;
+    }
+    let name = if vectorize { "kv" } else if contiguous { "k1" } else { "kn" };
+    let key = spec.key();
+    let k = dev.kernel(&key, name, || spec.source())?;
     let mut params: Vec<Param> = Vec::with_capacity(args.len() + 4 + extra.len());
     params.push(Param::of(n as i64));
     params.push(Param::of(dptr(out)?));
@@ -122,17 +126,21 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: Vec<Param>) ->
         }
     }
     params.extend(extra);
-    if let EwLayout::Strided { .. } = lay {
-        let mut v: Vec<i64> = cshape.iter().map(|&d| d as i64).collect();
-        for s in &cst {
-            v.extend(s.iter().map(|&x| x as i64));
+    if !contiguous {
+        let md = codegen::MAX_DIMS;
+        let mut lay = vec![0i64; 1 + md * (1 + cst.len())];
+        lay[0] = cshape.len() as i64;
+        for (d, &x) in cshape.iter().enumerate() {
+            lay[1 + d] = x as i64;
         }
-        params.push(Param::i64s(&v));
+        for (q, st) in cst.iter().enumerate() {
+            for (d, &x) in st.iter().enumerate() {
+                lay[1 + md * (1 + q) + d] = x as i64;
+            }
+        }
+        params.push(Param::i64s(&lay));
     }
-    let per_thread = match lay {
-        EwLayout::Contig { vec } => vec as usize,
-        _ => 1,
-    };
+    let per_thread = if vectorize { v as usize } else { 1 };
     let grid = dev.grid_for(n.div_ceil(per_thread), THREADS as usize);
     let mut ptrs: Vec<*mut c_void> = params.iter_mut().map(|p| p.ptr()).collect();
     // SAFETY: the parameters match the generated signature; the arrays outlive the launch
@@ -270,19 +278,29 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         kt = vec![0];
     }
     let contig = nred > 0 && rs.len() == 1 && rt[0] == x.itemsize() as isize;
-    let spec = RedSpec { op, x: x.dtype, out: out.dtype, rnd: rs.len(), knd: ks.len(), contig };
+    let md = codegen::MAX_DIMS;
+    if rs.len() > md || ks.len() > md {
+        return Err(Error::InvalidArgument(format!("reduction over more than {md} dimensions that cannot be merged")));
+    }
+    let spec = RedSpec { op, x: x.dtype, out: out.dtype, contig };
     let key = spec.key();
     let src = || spec.source();
-    let mut lay: Vec<i64> = Vec::new();
-    lay.extend(rs.iter().map(|&d| d as i64));
-    lay.extend(rt.iter().map(|&d| d as i64));
-    lay.extend(ks.iter().map(|&d| d as i64));
-    lay.extend(kt.iter().map(|&d| d as i64));
+    let mut lay = vec![0i64; 2 + 4 * md];
+    lay[0] = rs.len() as i64;
+    lay[1] = ks.len() as i64;
+    for d in 0..rs.len() {
+        lay[2 + d] = rs[d] as i64;
+        lay[2 + md + d] = rt[d] as i64;
+    }
+    for d in 0..ks.len() {
+        lay[2 + 2 * md + d] = ks[d] as i64;
+        lay[2 + 3 * md + d] = kt[d] as i64;
+    }
     let xp = dptr(x)?;
     let op_ = dptr(out)?;
     let use_rows = contig || nred >= 2048 || nout < dev.sm_count as usize * 64;
     if !use_rows || nred == 0 {
-        let k = dev.kernel(&format!("{key}|cols"), "cols", src)?;
+        let k = dev.kernel(&key, "cols", src)?;
         let mut params = vec![Param::of(xp), Param::of(op_), Param::of(nout as i64), Param::of(nred as i64), Param::of(ddof), Param::i64s(&lay)];
         let mut ptrs: Vec<*mut c_void> = params.iter_mut().map(|p| p.ptr()).collect();
         let grid = nout.div_ceil(RED_THREADS as usize) as u32;
@@ -294,7 +312,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     let mut splits = if nout >= target { 1 } else { target.div_ceil(nout).min(nred.div_ceil(4096)).max(1) };
     let per = nred.div_ceil(splits).div_ceil(v) * v;
     splits = nred.div_ceil(per).max(1);
-    let rows = dev.kernel(&format!("{key}|rows"), "rows", src)?;
+    let rows = dev.kernel(&key, "rows", src)?;
     let part = if splits > 1 {
         Some(Array::alloc(&[nout * splits * spec.acc_bytes()], DType::UInt8, out.device(), false)?)
     } else {
@@ -318,7 +336,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     let mut ptrs: Vec<*mut c_void> = params.iter_mut().map(|p| p.ptr()).collect();
     unsafe { dev.launch(&rows, (nout * splits) as u32, RED_THREADS, 0, &mut ptrs)? };
     if splits > 1 {
-        let fin = dev.kernel(&format!("{key}|finish"), "finish", || spec.source())?;
+        let fin = dev.kernel(&key, "finish", || spec.source())?;
         let mut params = vec![Param::of(pp), Param::of(op_), Param::of(nred as i64), Param::of(splits as i32), Param::of(ddof)];
         let mut ptrs: Vec<*mut c_void> = params.iter_mut().map(|p| p.ptr()).collect();
         unsafe { dev.launch(&fin, nout as u32, RED_THREADS, 0, &mut ptrs)? };

@@ -1,0 +1,152 @@
+//! Shared test helpers: one test body per device, fixtures, random arrays and comparisons.
+#![allow(dead_code)]
+
+use cuprum::{Array, DType, Device};
+
+/// Whether GPU cases must run (`CUPRUM_REQUIRE_GPU=1`): then a missing GPU fails the test.
+pub fn gpu_required() -> bool {
+    std::env::var("CUPRUM_REQUIRE_GPU").map(|v| v == "1").unwrap_or(false)
+}
+
+/// The GPU to test on, or `None` after printing that the case was skipped. Panics (fails the
+/// test) when no GPU is found and `CUPRUM_REQUIRE_GPU=1`.
+pub fn gpu_or_skip(test: &str) -> Option<Device> {
+    match Device::cuda(0) {
+        Ok(d) => Some(d),
+        Err(e) => {
+            if gpu_required() {
+                panic!("{test}: CUPRUM_REQUIRE_GPU=1 but no GPU is usable: {e}");
+            }
+            eprintln!("{test}: GPU case skipped (no CUDA device: {e})");
+            println!("{test}: GPU case skipped");
+            None
+        }
+    }
+}
+
+/// Defines `<name>_cpu` and `<name>_gpu` tests running one body with `dev: Device`.
+#[macro_export]
+macro_rules! device_test {
+    ($name:ident, |$dev:ident| $body:block) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+            fn run($dev: cuprum::Device) -> cuprum::Result<()> $body
+            #[test]
+            fn cpu() {
+                run(cuprum::Device::Cpu).unwrap();
+            }
+            #[test]
+            fn gpu() {
+                if let Some(d) = $crate::common::gpu_or_skip(concat!(module_path!(), "::gpu")) {
+                    run(d).unwrap();
+                }
+            }
+        }
+    };
+}
+
+/// Defines a GPU-only test (comparing the GPU with the CPU), skipped without a GPU.
+#[macro_export]
+macro_rules! gpu_test {
+    ($name:ident, |$dev:ident| $body:block) => {
+        #[test]
+        fn $name() {
+            fn run($dev: cuprum::Device) -> cuprum::Result<()> $body
+            if let Some(d) = $crate::common::gpu_or_skip(stringify!($name)) {
+                run(d).unwrap();
+            }
+        }
+    };
+}
+
+/// The fixtures directory: `CUPRUM_FIXTURES`, else `tests/fixtures` under the working
+/// directory or the crate (so bundled test binaries find them when run from the bundle).
+pub fn fixtures_dir() -> std::path::PathBuf {
+    if let Some(d) = std::env::var_os("CUPRUM_FIXTURES") {
+        return d.into();
+    }
+    for c in ["tests/fixtures", "crates/cuprum/tests/fixtures", "fixtures"] {
+        let p = std::path::PathBuf::from(c);
+        if p.is_dir() {
+            return p;
+        }
+    }
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests").join("fixtures")
+}
+
+/// A small deterministic generator (xorshift64*) for test inputs.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+    /// Uniform in [0, 1).
+    pub fn uniform(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// A random host array of `dtype`: floats in [-4, 4) with a few NaN/inf/-0 when `specials`,
+/// signed ints in [-50, 50), unsigned in [0, 100), bools.
+pub fn random(shape: &[usize], dtype: DType, rng: &mut Rng, specials: bool) -> Array {
+    let n: usize = shape.iter().product();
+    let mut v = Vec::with_capacity(n);
+    for _ in 0..n {
+        let u = rng.uniform();
+        let x = match dtype {
+            DType::Bool => (u < 0.5) as i64 as f64,
+            d if d.is_signed_int() => (u * 100.0).floor() - 50.0,
+            d if d.is_unsigned_int() => (u * 100.0).floor(),
+            _ => {
+                let r = rng.uniform();
+                if specials && r < 0.02 {
+                    [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0][(r * 200.0) as usize % 4]
+                } else {
+                    u * 8.0 - 4.0
+                }
+            }
+        };
+        v.push(x);
+    }
+    let a = cuprum::from_slice(&v, shape, &Device::Cpu).unwrap();
+    a.astype(dtype).unwrap()
+}
+
+/// Asserts `got` equals `want` in dtype, shape and values: exactly for ints and bools, within
+/// `rtol` (relative, NaNs equal) for floats.
+pub fn assert_close(got: &Array, want: &Array, rtol: f64, what: &str) {
+    assert_eq!(got.dtype(), want.dtype(), "{what}: dtype");
+    assert_eq!(got.shape(), want.shape(), "{what}: shape");
+    let g = got.to_device(&Device::Cpu).unwrap().to_vec_as::<f64>().unwrap();
+    let w = want.to_device(&Device::Cpu).unwrap().to_vec_as::<f64>().unwrap();
+    let float = got.dtype().is_float();
+    for (i, (a, b)) in g.iter().zip(&w).enumerate() {
+        let ok = if a.is_nan() || b.is_nan() {
+            a.is_nan() && b.is_nan()
+        } else if !float {
+            a == b
+        } else if a.is_infinite() || b.is_infinite() {
+            a == b
+        } else {
+            (a - b).abs() <= rtol * b.abs().max(1e-300) + rtol * 1e-3 || (a - b).abs() <= f64::MIN_POSITIVE
+        };
+        assert!(ok, "{what}: element {i}: got {a:?}, want {b:?} (rtol {rtol})");
+    }
+}
+
+/// Relative tolerance for comparing results of `dtype` computed two ways.
+pub fn rtol_for(dtype: DType) -> f64 {
+    match dtype {
+        DType::Float16 => 2e-3,
+        DType::Float32 => 2e-5,
+        _ => 1e-11,
+    }
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds everything the GPU check needs into one folder that runs without cargo:
+#   scripts/gpu-bundle.sh [DIR]        (default: gpu-bundle/, ignored by git)
+# then, on a GPU host, from that folder:  ./run.sh [OUT]
+# which runs every test binary with CUPRUM_REQUIRE_GPU=1, the tests under compute-sanitizer
+# (memcheck; racecheck on the shared-memory kernels), the examples, and the benchmark beside
+# CuPy's reference when they are present, leaving logs in OUT (default: ./out).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:-$root/gpu-bundle}
+cd "$root"
+rm -rf "$dir"
+mkdir -p "$dir/tests" "$dir/bin"
+# Test binaries (their names come from cargo's JSON messages).
+cargo test --release --no-run --message-format=json 2>/dev/null \
+  | python3 -c 'import json,sys
+for l in sys.stdin:
+    m = json.loads(l)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+        print(m["executable"])' > "$dir/tests.txt"
+while read -r exe; do
+  cp "$exe" "$dir/tests/$(basename "$exe" | sed 's/-[0-9a-f]*$//')"
+done < "$dir/tests.txt"
+rm "$dir/tests.txt"
+cargo build --release --examples --bins 2>/dev/null
+for f in target/release/examples/*; do
+  [ -f "$f" ] && [ -x "$f" ] && [[ "$f" != *-* ]] && cp "$f" "$dir/bin/"
+done
+for f in target/release/cuprum-bench; do
+  [ -f "$f" ] && cp "$f" "$dir/bin/"
+done
+strip "$dir"/tests/* "$dir"/bin/* 2>/dev/null || true
+[ -d crates/cuprum/tests/fixtures ] && cp -r crates/cuprum/tests/fixtures "$dir/fixtures"
+[ -d ../shared/bench ] && cp ../shared/bench/*.py "$dir/" || true
+cp scripts/gpu-run.sh "$dir/run.sh"
+# A kernel cache brought back from an earlier GPU run (optional; see run.sh).
+[ -f "${CUPRUM_BUNDLE_CACHE:-$root/.gpu-cache/kernel-cache.tar}" ] && cp "${CUPRUM_BUNDLE_CACHE:-$root/.gpu-cache/kernel-cache.tar}" "$dir/kernel-cache.tar" || true
+chmod +x "$dir/run.sh"
+du -sh "$dir"

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The GPU check, run from a bundle made by scripts/gpu-bundle.sh: ./run.sh [OUT]
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:-$here/out}
+mkdir -p "$out"
+cd "$here"
+# A kernel cache carried in the bundle (kernel-cache.tar) saves the first compilations.
+if [ -f kernel-cache.tar ] && [ -z "${CUPRUM_CACHE_DIR:-}" ]; then
+  mkdir -p "$out/kernel-cache" && tar -xf kernel-cache.tar -C "$out/kernel-cache"
+fi
+export CUPRUM_REQUIRE_GPU=1 CUPRUM_FIXTURES="$here/fixtures" CUPRUM_CACHE_DIR="${CUPRUM_CACHE_DIR:-$out/kernel-cache}"
+status=0
+summary="$out/summary.txt"
+: > "$summary"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
+for t in tests/*; do
+  name=$(basename "$t")
+  if "$t" > "$out/test-$name.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+  echo "test $name: $r ($(grep -E '^test result' "$out/test-$name.log" | tail -1))" | tee -a "$summary"
+done
+if command -v compute-sanitizer > /dev/null && [ "${SKIP_SANITIZER:-0}" != 1 ]; then
+  for t in tests/*; do
+    name=$(basename "$t")
+    compute-sanitizer --tool memcheck --error-exitcode 99 "$t" > "$out/memcheck-$name.log" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && status=1
+    echo "memcheck $name: rc=$rc $(grep -E 'ERROR SUMMARY' "$out/memcheck-$name.log" | tail -1)" | tee -a "$summary"
+  done
+  for t in tests/gpu_vs_cpu; do
+    [ -x "$t" ] || continue
+    compute-sanitizer --tool racecheck --error-exitcode 99 "$t" --test-threads=1 reductions large_contiguous > "$out/racecheck.log" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && status=1
+    echo "racecheck $(basename "$t"): rc=$rc $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck.log" | tail -1)" | tee -a "$summary"
+  done
+fi
+for e in bin/*; do
+  n=$(basename "$e")
+  [ "$n" = cuprum-bench ] && continue
+  if "$e" > "$out/example-$n.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+  echo "example $n: $r" | tee -a "$summary"
+done
+if [ -x bin/cuprum-bench ] && [ "${SKIP_BENCH:-0}" != 1 ]; then
+  bin/cuprum-bench --write-sky "$out/sky.npy" --out "$out/cuprum.jsonl" ${BENCH_ARGS:-} > "$out/bench.log" 2>&1 || status=1
+  if python3 -c 'import cupy' 2> /dev/null && [ -f cupy_reference.py ]; then
+    python3 cupy_reference.py --sky "$out/sky.npy" --out "$out/cupy.jsonl" ${CUPY_ARGS:-} > "$out/cupy.log" 2>&1 || status=1
+    python3 compare.py "$out/cupy.jsonl" "$out/cuprum.jsonl" | tee "$out/compare.txt"
+  fi
+fi
+# Hand the kernel cache back (one file) so that the next bundle can carry it.
+[ -d "$out/kernel-cache" ] && tar -cf "$out/kernel-cache.tar" -C "$out/kernel-cache" . && rm -rf "$out/kernel-cache"
+echo "overall: $([ $status -eq 0 ] && echo PASS || echo FAIL)" | tee -a "$summary"
+exit $status
