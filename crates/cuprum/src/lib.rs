@@ -34,6 +34,7 @@ mod error;
 mod format;
 pub mod layout;
 pub mod npy;
+pub mod profiler;
 mod ops;
 mod print;
 mod reduce;
@@ -43,8 +44,10 @@ pub mod ufunc;
 
 pub use array::Array;
 pub use creation::*;
-pub use cuda::{pool_stats, release_cached, PoolStats};
+pub use cuda::{pool_stats, release_cached, Event, PoolStats};
 pub use device::{cuda_device_count, cuda_is_available, Device};
+/// The Rust type of float16 elements (from the `half` crate).
+pub use half::f16;
 pub use dtype::{promote_types, result_type, Casting, DType, Element, Scalar};
 pub use error::{Error, Result};
 pub use npy::{load_npy, save_npy};

@@ -246,7 +246,7 @@ pub(crate) fn binary_expr(op: BinaryOp, l: DType) -> String {
 }
 
 /// One input of an elementwise kernel.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct EwIn {
     /// Storage dtype (for arrays) — scalars arrive already in `compute`'s C type.
     pub storage: DType,
@@ -255,16 +255,70 @@ pub(crate) struct EwIn {
     pub scalar: bool,
 }
 
-/// The description of an elementwise kernel; everything that changes the generated source.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// What an elementwise kernel computes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum EwOp {
+    /// `out = a0` (copies and casts; fill with a scalar input).
+    Copy,
+    Unary(UnaryOp, DType),
+    Binary(BinaryOp, DType),
+    /// `out = a0 ? a1 : a2`.
+    Where,
+    /// `out[i] = start + i * step` in float64 (last element `last` when `has_last`).
+    IotaF,
+    /// `out[i] = start + i * step` in int64.
+    IotaI,
+}
+
+impl EwOp {
+    fn expr(self) -> String {
+        match self {
+            EwOp::Copy => "a0".into(),
+            EwOp::Unary(op, l) => unary_expr(op, l),
+            EwOp::Binary(op, l) => binary_expr(op, l),
+            EwOp::Where => "(a0 ? a1 : a2)".into(),
+            EwOp::IotaF => "((has_last && i == n - 1) ? last : __dadd_rn(start, __dmul_rn((double)i, step)))".into(),
+            EwOp::IotaI => "((i64)((u64)istart + (u64)i * (u64)istep))".into(),
+        }
+    }
+    fn params(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            EwOp::IotaF => &[("double", "start"), ("double", "step"), ("double", "last"), ("int", "has_last")],
+            EwOp::IotaI => &[("long long", "istart"), ("long long", "istep")],
+            _ => &[],
+        }
+    }
+}
+
+/// The description of an elementwise kernel: everything that changes the generated source.
+/// Small and `Copy`, so that looking a kernel up costs no allocation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct EwSpec {
-    pub expr: String,
-    pub inputs: Vec<EwIn>,
+    pub op: EwOp,
+    pub inputs: [Option<EwIn>; 3],
     /// Dtype whose compute type the expression yields.
     pub result: DType,
     pub out: DType,
-    /// Extra scalar parameters `(C type, name)` the expression may use (with `i`, the index).
-    pub params: Vec<(&'static str, &'static str)>,
+}
+
+impl EwSpec {
+    pub fn new(op: EwOp, ins: &[EwIn], result: DType, out: DType) -> EwSpec {
+        let mut inputs = [None; 3];
+        for (k, x) in ins.iter().enumerate() {
+            inputs[k] = Some(*x);
+        }
+        EwSpec { op, inputs, result, out }
+    }
+    pub fn ins(&self) -> impl Iterator<Item = &EwIn> {
+        self.inputs.iter().flatten()
+    }
+}
+
+/// Identity of a generated module in a device's kernel cache.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ModKey {
+    Ew(EwSpec),
+    Red(RedSpec),
 }
 
 /// Most dimensions a strided launch takes after collapsing (each operand's strides travel
@@ -272,13 +326,9 @@ pub(crate) struct EwSpec {
 pub(crate) const MAX_DIMS: usize = 16;
 
 impl EwSpec {
-    pub fn key(&self) -> String {
-        format!("ew|{self:?}")
-    }
-
     /// Elements per thread of the vector kernel: 16 bytes of the widest operand.
     pub fn vec_width(&self) -> u32 {
-        let maxsz = self.inputs.iter().filter(|x| !x.scalar).map(|x| x.storage.itemsize()).chain([self.out.itemsize()]).max().unwrap_or(1);
+        let maxsz = self.ins().filter(|x| !x.scalar).map(|x| x.storage.itemsize()).chain([self.out.itemsize()]).max().unwrap_or(1);
         (16 / maxsz).max(1) as u32
     }
 
@@ -288,22 +338,23 @@ impl EwSpec {
     pub fn source(&self) -> String {
         let mut s = String::from(PRELUDE);
         let ot = storage_ty(self.out);
-        let nin = self.inputs.len();
+        let inputs: Vec<EwIn> = self.ins().copied().collect();
+        let nin = inputs.len();
         let nops = nin + 1;
         let mut params = format!("long long n, {ot}* __restrict__ out");
-        for (k, x) in self.inputs.iter().enumerate() {
+        for (k, x) in inputs.iter().enumerate() {
             if x.scalar {
                 write!(params, ", {} s{k}", compute_ty(x.compute)).unwrap();
             } else {
                 write!(params, ", const {}* __restrict__ in{k}", storage_ty(x.storage)).unwrap();
             }
         }
-        for (t, n) in &self.params {
+        for (t, n) in self.op.params() {
             write!(params, ", {t} {n}").unwrap();
         }
         let body = |loads: &[String]| -> String {
             let mut b = String::new();
-            for (k, x) in self.inputs.iter().enumerate() {
+            for (k, x) in inputs.iter().enumerate() {
                 let ct = compute_ty(x.compute);
                 if x.scalar {
                     writeln!(b, "      {ct} a{k} = s{k};").unwrap();
@@ -313,7 +364,7 @@ impl EwSpec {
             }
             b
         };
-        let result = store_cvt(self.result, self.out, &self.expr);
+        let result = store_cvt(self.result, self.out, &self.op.expr());
         let flat: Vec<String> = (0..nin).map(|k| format!("in{k}[i]")).collect();
         let v = self.vec_width();
         // kv
@@ -321,7 +372,7 @@ impl EwSpec {
         writeln!(s, "  long long stride = (long long)gridDim.x * blockDim.x * {v};").unwrap();
         writeln!(s, "  for (long long i0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * {v}; i0 < n; i0 += stride) {{").unwrap();
         writeln!(s, "    if (i0 + {v} <= n) {{").unwrap();
-        for (k, x) in self.inputs.iter().enumerate() {
+        for (k, x) in inputs.iter().enumerate() {
             if !x.scalar {
                 writeln!(s, "      Pack<{0}, {v}> p{k} = *reinterpret_cast<const Pack<{0}, {v}>*>(in{k} + i0);", storage_ty(x.storage)).unwrap();
             }
@@ -347,8 +398,7 @@ impl EwSpec {
         writeln!(s, "    long long r = i; long long o[{nops}] = {{0}};").unwrap();
         writeln!(s, "    for (int d = (int)L.nd - 1; d >= 0; d--) {{ long long ix = r % L.shape[d]; r /= L.shape[d];").unwrap();
         writeln!(s, "      #pragma unroll\n      for (int q = 0; q < {nops}; q++) o[q] += ix * L.st[q][d]; }}").unwrap();
-        let loads: Vec<String> = self
-            .inputs
+        let loads: Vec<String> = inputs
             .iter()
             .enumerate()
             .map(|(k, x)| format!("*(const {}*)((const char*)in{k} + o[{}])", storage_ty(x.storage), k + 1))
@@ -462,8 +512,8 @@ fn finish_expr(op: ReduceOp, xd: DType, at: &str) -> (String, DType) {
     }
 }
 
-/// A reduction kernel family: (op, input dtype, output dtype, reduced dims, kept dims).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A reduction kernel family: (op, input dtype, output dtype, contiguous run or not).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct RedSpec {
     pub op: ReduceOp,
     pub x: DType,
@@ -475,10 +525,6 @@ pub(crate) struct RedSpec {
 pub(crate) const RED_THREADS: u32 = 256;
 
 impl RedSpec {
-    pub fn key(&self) -> String {
-        format!("red|{self:?}")
-    }
-
     /// Three kernels: `rows` (a block per (output, slice of the reduced range), writing a
     /// partial accumulator or the final value), `cols` (a thread per output) and `finish`
     /// (merging partials).

@@ -2,7 +2,7 @@
 //! the kernel up (compiling on first use), lays out the parameters and launches it on the
 //! device's stream. Nothing here waits for the GPU.
 
-use super::codegen::{self, EwIn, EwSpec, RedSpec, RED_THREADS};
+use super::codegen::{self, EwIn, EwOp, EwSpec, ModKey, RedSpec, RED_THREADS};
 use super::CudaDevice;
 use crate::array::Array;
 use crate::backend::Input;
@@ -17,39 +17,49 @@ use std::sync::Arc;
 
 const THREADS: u32 = 256;
 
-/// A kernel parameter's bytes (8-byte aligned storage).
-struct Param(Vec<u64>);
-
-impl Param {
-    fn of<T: Copy>(v: T) -> Param {
-        let n = std::mem::size_of::<T>().div_ceil(8).max(1);
-        let mut buf = vec![0u64; n];
-        unsafe { std::ptr::write_unaligned(buf.as_mut_ptr() as *mut T, v) };
-        Param(buf)
-    }
-    fn i64s(v: &[i64]) -> Param {
-        Param(v.iter().map(|&x| x as u64).collect())
-    }
-    fn ptr(&mut self) -> *mut c_void {
-        self.0.as_mut_ptr() as *mut c_void
-    }
+/// Kernel parameters packed in one buffer (8-byte slots), and the pointers to each that
+/// `cuLaunchKernel` takes.
+#[derive(Default)]
+struct Params {
+    data: Vec<u64>,
+    offsets: Vec<usize>,
 }
 
-/// A scalar as a parameter of `dt`'s compute type.
-fn scalar_param(s: Scalar, dt: DType) -> Param {
-    match dt {
-        DType::Bool => Param::of(bool::from_scalar(s) as u8),
-        DType::Int8 => Param::of(i8::from_scalar(s)),
-        DType::Int16 => Param::of(i16::from_scalar(s)),
-        DType::Int32 => Param::of(i32::from_scalar(s)),
-        DType::Int64 => Param::of(i64::from_scalar(s)),
-        DType::UInt8 => Param::of(u8::from_scalar(s)),
-        DType::UInt16 => Param::of(u16::from_scalar(s)),
-        DType::UInt32 => Param::of(u32::from_scalar(s)),
-        DType::UInt64 => Param::of(u64::from_scalar(s)),
-        DType::Float16 => Param::of(f16::from_scalar(s).to_f32()),
-        DType::Float32 => Param::of(f32::from_scalar(s)),
-        DType::Float64 => Param::of(f64::from_scalar(s)),
+impl Params {
+    fn with_capacity(words: usize) -> Params {
+        Params { data: Vec::with_capacity(words), offsets: Vec::with_capacity(16) }
+    }
+    fn push<T: Copy>(&mut self, v: T) {
+        let n = std::mem::size_of::<T>().div_ceil(8).max(1);
+        let off = self.data.len();
+        self.data.resize(off + n, 0);
+        unsafe { std::ptr::write_unaligned(self.data.as_mut_ptr().add(off) as *mut T, v) };
+        self.offsets.push(off);
+    }
+    fn push_i64s(&mut self, v: &[i64]) {
+        let off = self.data.len();
+        self.data.extend(v.iter().map(|&x| x as u64));
+        self.offsets.push(off);
+    }
+    fn push_scalar(&mut self, s: Scalar, dt: DType) {
+        match dt {
+            DType::Bool => self.push(bool::from_scalar(s) as u8),
+            DType::Int8 => self.push(i8::from_scalar(s)),
+            DType::Int16 => self.push(i16::from_scalar(s)),
+            DType::Int32 => self.push(i32::from_scalar(s)),
+            DType::Int64 => self.push(i64::from_scalar(s)),
+            DType::UInt8 => self.push(u8::from_scalar(s)),
+            DType::UInt16 => self.push(u16::from_scalar(s)),
+            DType::UInt32 => self.push(u32::from_scalar(s)),
+            DType::UInt64 => self.push(u64::from_scalar(s)),
+            DType::Float16 => self.push(f16::from_scalar(s).to_f32()),
+            DType::Float32 => self.push(f32::from_scalar(s)),
+            DType::Float64 => self.push(f64::from_scalar(s)),
+        }
+    }
+    fn ptrs(&mut self) -> Vec<*mut c_void> {
+        let base = self.data.as_mut_ptr();
+        self.offsets.iter().map(|&o| unsafe { base.add(o) } as *mut c_void).collect()
     }
 }
 
@@ -73,11 +83,13 @@ enum Arg<'a> {
     Scalar(Scalar),
 }
 
-/// Generates (or finds), lays out and launches the elementwise kernel `spec` writing `out`.
-fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: Vec<Param>) -> Result<()> {
+/// Finds (compiling on first use), lays out and launches the elementwise kernel `spec`
+/// writing `out`. `extra` holds the values of the op's own parameters (iota's start, step).
+fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&mut Params)) -> Result<()> {
     let dev = dev_of(out)?;
     let n = out.size();
-    let mut arrs: Vec<&Array> = vec![out];
+    let mut arrs: Vec<&Array> = Vec::with_capacity(4);
+    arrs.push(out);
     for a in args {
         if let Arg::Arr(x) = a {
             if x.device() != out.device() {
@@ -86,17 +98,23 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: Vec<Param>) ->
             arrs.push(x);
         }
     }
-    let mut strides: Vec<Vec<isize>> = Vec::with_capacity(arrs.len());
-    for a in &arrs {
-        strides.push(layout::broadcast_strides(&a.shape, &a.strides, &out.shape).ok_or_else(|| Error::ShapeMismatch {
-            op: "elementwise".into(),
-            a: a.shape.clone(),
-            b: out.shape.clone(),
-        })?);
-    }
-    let refs: Vec<&[isize]> = strides.iter().map(|v| v.as_slice()).collect();
-    let (cshape, cst) = layout::collapse(&out.shape, &refs);
-    let contiguous = cshape.len() <= 1 && arrs.iter().zip(&cst).all(|(a, s)| s.first().map_or(true, |&s| s == a.itemsize() as isize));
+    // Fast check: every array C-contiguous with the output's shape (no broadcasting).
+    let plain = arrs.iter().all(|a| a.shape == out.shape && a.is_c_contiguous());
+    let (cshape, cst) = if plain {
+        (Vec::new(), Vec::new())
+    } else {
+        let mut strides: Vec<Vec<isize>> = Vec::with_capacity(arrs.len());
+        for a in &arrs {
+            strides.push(layout::broadcast_strides(&a.shape, &a.strides, &out.shape).ok_or_else(|| Error::ShapeMismatch {
+                op: "elementwise".into(),
+                a: a.shape.clone(),
+                b: out.shape.clone(),
+            })?);
+        }
+        let refs: Vec<&[isize]> = strides.iter().map(|v| v.as_slice()).collect();
+        layout::collapse(&out.shape, &refs)
+    };
+    let contiguous = plain || (cshape.len() <= 1 && arrs.iter().zip(&cst).all(|(a, s)| s.first().map_or(true, |&s| s == a.itemsize() as isize)));
     if !contiguous && cshape.len() > codegen::MAX_DIMS {
         return Err(Error::InvalidArgument(format!(
             "elementwise operation over {} dimensions that cannot be merged (at most {})",
@@ -114,20 +132,19 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: Vec<Param>) ->
         }
     }
     let name = if vectorize { "kv" } else if contiguous { "k1" } else { "kn" };
-    let key = spec.key();
-    let k = dev.kernel(&key, name, || spec.source())?;
-    let mut params: Vec<Param> = Vec::with_capacity(args.len() + 4 + extra.len());
-    params.push(Param::of(n as i64));
-    params.push(Param::of(dptr(out)?));
-    for (a, inp) in args.iter().zip(&spec.inputs) {
+    let k = dev.kernel(ModKey::Ew(*spec), name, || spec.source())?;
+    let md = codegen::MAX_DIMS;
+    let mut params = Params::with_capacity(if contiguous { 16 } else { 1 + md * (1 + arrs.len()) + 16 });
+    params.push(n as i64);
+    params.push(dptr(out)?);
+    for (a, inp) in args.iter().zip(spec.ins()) {
         match a {
-            Arg::Arr(x) => params.push(Param::of(dptr(x)?)),
-            Arg::Scalar(s) => params.push(scalar_param(*s, inp.compute)),
+            Arg::Arr(x) => params.push(dptr(x)?),
+            Arg::Scalar(s) => params.push_scalar(*s, inp.compute),
         }
     }
-    params.extend(extra);
+    extra(&mut params);
     if !contiguous {
-        let md = codegen::MAX_DIMS;
         let mut lay = vec![0i64; 1 + md * (1 + cst.len())];
         lay[0] = cshape.len() as i64;
         for (d, &x) in cshape.iter().enumerate() {
@@ -138,11 +155,11 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: Vec<Param>) ->
                 lay[1 + md * (1 + q) + d] = x as i64;
             }
         }
-        params.push(Param::i64s(&lay));
+        params.push_i64s(&lay);
     }
     let per_thread = if vectorize { v as usize } else { 1 };
     let grid = dev.grid_for(n.div_ceil(per_thread), THREADS as usize);
-    let mut ptrs: Vec<*mut c_void> = params.iter_mut().map(|p| p.ptr()).collect();
+    let mut ptrs = params.ptrs();
     // SAFETY: the parameters match the generated signature; the arrays outlive the launch
     // because their storage returns to the pool only in stream order.
     unsafe { dev.launch(&k, grid, THREADS, 0, &mut ptrs) }
@@ -152,25 +169,13 @@ pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
     if src.dtype == out.dtype && out.is_c_contiguous() && src.is_c_contiguous() && src.shape == out.shape {
         return dev_of(out)?.memcpy_dtod(dptr(out)?, dptr(src)?, out.nbytes());
     }
-    let spec = EwSpec {
-        expr: "a0".into(),
-        inputs: vec![EwIn { storage: src.dtype, compute: src.dtype, scalar: false }],
-        result: src.dtype,
-        out: out.dtype,
-        params: vec![],
-    };
-    launch_ew(&spec, out, &[Arg::Arr(src)], vec![])
+    let spec = EwSpec::new(EwOp::Copy, &[EwIn { storage: src.dtype, compute: src.dtype, scalar: false }], src.dtype, out.dtype);
+    launch_ew(&spec, out, &[Arg::Arr(src)], |_| {})
 }
 
 pub(crate) fn fill(out: &Array, v: Scalar) -> Result<()> {
-    let spec = EwSpec {
-        expr: "a0".into(),
-        inputs: vec![EwIn { storage: out.dtype, compute: out.dtype, scalar: true }],
-        result: out.dtype,
-        out: out.dtype,
-        params: vec![],
-    };
-    launch_ew(&spec, out, &[Arg::Scalar(v)], vec![])
+    let spec = EwSpec::new(EwOp::Copy, &[EwIn { storage: out.dtype, compute: out.dtype, scalar: true }], out.dtype, out.dtype);
+    launch_ew(&spec, out, &[Arg::Scalar(v)], |_| {})
 }
 
 fn arg<'a>(x: &'a Input<'a>) -> Arg<'a> {
@@ -189,66 +194,38 @@ fn ew_in(x: &Input<'_>, compute: DType) -> EwIn {
 
 pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()> {
     let result = if out.dtype == DType::Bool && l != DType::Bool { DType::Bool } else { l };
-    let spec = EwSpec {
-        expr: codegen::unary_expr(op, l),
-        inputs: vec![EwIn { storage: x.dtype, compute: l, scalar: false }],
-        result,
-        out: out.dtype,
-        params: vec![],
-    };
-    launch_ew(&spec, out, &[Arg::Arr(x)], vec![])
+    let spec = EwSpec::new(EwOp::Unary(op, l), &[EwIn { storage: x.dtype, compute: l, scalar: false }], result, out.dtype);
+    launch_ew(&spec, out, &[Arg::Arr(x)], |_| {})
 }
 
 pub(crate) fn binary(op: BinaryOp, l: DType, a: &Input<'_>, b: &Input<'_>, out: &Array) -> Result<()> {
     let result = if op.is_comparison() { DType::Bool } else { l };
-    let spec = EwSpec {
-        expr: codegen::binary_expr(op, l),
-        inputs: vec![ew_in(a, l), ew_in(b, l)],
-        result,
-        out: out.dtype,
-        params: vec![],
-    };
-    launch_ew(&spec, out, &[arg(a), arg(b)], vec![])
+    let spec = EwSpec::new(EwOp::Binary(op, l), &[ew_in(a, l), ew_in(b, l)], result, out.dtype);
+    launch_ew(&spec, out, &[arg(a), arg(b)], |_| {})
 }
 
 pub(crate) fn where_(cond: &Array, x: &Input<'_>, y: &Input<'_>, out: &Array) -> Result<()> {
-    let spec = EwSpec {
-        expr: "(a0 ? a1 : a2)".into(),
-        inputs: vec![EwIn { storage: DType::Bool, compute: DType::Bool, scalar: false }, ew_in(x, out.dtype), ew_in(y, out.dtype)],
-        result: out.dtype,
-        out: out.dtype,
-        params: vec![],
-    };
-    launch_ew(&spec, out, &[Arg::Arr(cond), arg(x), arg(y)], vec![])
+    let c = EwIn { storage: DType::Bool, compute: DType::Bool, scalar: false };
+    let spec = EwSpec::new(EwOp::Where, &[c, ew_in(x, out.dtype), ew_in(y, out.dtype)], out.dtype, out.dtype);
+    launch_ew(&spec, out, &[Arg::Arr(cond), arg(x), arg(y)], |_| {})
 }
 
 pub(crate) fn iota(out: &Array, start: f64, step: f64, last: Option<f64>) -> Result<()> {
-    let n = out.size() as i64;
-    let (spec, extra) = if out.dtype.is_float() {
-        (
-            EwSpec {
-                expr: "((has_last && i == n - 1) ? last : (start + (double)i * step))".into(),
-                inputs: vec![],
-                result: DType::Float64,
-                out: out.dtype,
-                params: vec![("double", "start"), ("double", "step"), ("double", "last"), ("int", "has_last")],
-            },
-            vec![Param::of(start), Param::of(step), Param::of(last.unwrap_or(0.0)), Param::of(last.is_some() as i32)],
-        )
+    if out.dtype.is_float() {
+        let spec = EwSpec::new(EwOp::IotaF, &[], DType::Float64, out.dtype);
+        launch_ew(&spec, out, &[], |p| {
+            p.push(start);
+            p.push(step);
+            p.push(last.unwrap_or(0.0));
+            p.push(last.is_some() as i32);
+        })
     } else {
-        (
-            EwSpec {
-                expr: "((i64)((u64)istart + (u64)i * (u64)istep))".into(),
-                inputs: vec![],
-                result: DType::Int64,
-                out: out.dtype,
-                params: vec![("long long", "istart"), ("long long", "istep")],
-            },
-            vec![Param::of(start as i64), Param::of(step as i64)],
-        )
-    };
-    let _ = n;
-    launch_ew(&spec, out, &[], extra)
+        let spec = EwSpec::new(EwOp::IotaI, &[], DType::Int64, out.dtype);
+        launch_ew(&spec, out, &[], |p| {
+            p.push(start as i64);
+            p.push(step as i64);
+        })
+    }
 }
 
 pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &Array) -> Result<()> {
@@ -277,14 +254,13 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         ks = vec![1];
         kt = vec![0];
     }
-    let contig = nred > 0 && rs.len() == 1 && rt[0] == x.itemsize() as isize;
     let md = codegen::MAX_DIMS;
     if rs.len() > md || ks.len() > md {
         return Err(Error::InvalidArgument(format!("reduction over more than {md} dimensions that cannot be merged")));
     }
+    let contig = nred > 0 && rs.len() == 1 && rt[0] == x.itemsize() as isize;
     let spec = RedSpec { op, x: x.dtype, out: out.dtype, contig };
-    let key = spec.key();
-    let src = || spec.source();
+    let key = ModKey::Red(spec);
     let mut lay = vec![0i64; 2 + 4 * md];
     lay[0] = rs.len() as i64;
     lay[1] = ks.len() as i64;
@@ -300,11 +276,16 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     let op_ = dptr(out)?;
     let use_rows = contig || nred >= 2048 || nout < dev.sm_count as usize * 64;
     if !use_rows || nred == 0 {
-        let k = dev.kernel(&key, "cols", src)?;
-        let mut params = vec![Param::of(xp), Param::of(op_), Param::of(nout as i64), Param::of(nred as i64), Param::of(ddof), Param::i64s(&lay)];
-        let mut ptrs: Vec<*mut c_void> = params.iter_mut().map(|p| p.ptr()).collect();
+        let k = dev.kernel(key, "cols", || spec.source())?;
+        let mut p = Params::with_capacity(8 + lay.len());
+        p.push(xp);
+        p.push(op_);
+        p.push(nout as i64);
+        p.push(nred as i64);
+        p.push(ddof);
+        p.push_i64s(&lay);
         let grid = nout.div_ceil(RED_THREADS as usize) as u32;
-        return unsafe { dev.launch(&k, grid, RED_THREADS, 0, &mut ptrs) };
+        return unsafe { dev.launch(&k, grid, RED_THREADS, 0, &mut p.ptrs()) };
     }
     // Split each output's range over several blocks when there are few outputs.
     let target = dev.sm_count as usize * 8;
@@ -312,7 +293,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     let mut splits = if nout >= target { 1 } else { target.div_ceil(nout).min(nred.div_ceil(4096)).max(1) };
     let per = nred.div_ceil(splits).div_ceil(v) * v;
     splits = nred.div_ceil(per).max(1);
-    let rows = dev.kernel(&key, "rows", src)?;
+    let rows = dev.kernel(key, "rows", || spec.source())?;
     let part = if splits > 1 {
         Some(Array::alloc(&[nout * splits * spec.acc_bytes()], DType::UInt8, out.device(), false)?)
     } else {
@@ -322,24 +303,26 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         Some(p) => dptr(p)?,
         None => 0,
     };
-    let mut params = vec![
-        Param::of(xp),
-        Param::of(op_),
-        Param::of(pp),
-        Param::of(nout as i64),
-        Param::of(nred as i64),
-        Param::of(per as i64),
-        Param::of(splits as i32),
-        Param::of(ddof),
-        Param::i64s(&lay),
-    ];
-    let mut ptrs: Vec<*mut c_void> = params.iter_mut().map(|p| p.ptr()).collect();
-    unsafe { dev.launch(&rows, (nout * splits) as u32, RED_THREADS, 0, &mut ptrs)? };
+    let mut p = Params::with_capacity(12 + lay.len());
+    p.push(xp);
+    p.push(op_);
+    p.push(pp);
+    p.push(nout as i64);
+    p.push(nred as i64);
+    p.push(per as i64);
+    p.push(splits as i32);
+    p.push(ddof);
+    p.push_i64s(&lay);
+    unsafe { dev.launch(&rows, (nout * splits) as u32, RED_THREADS, 0, &mut p.ptrs())? };
     if splits > 1 {
-        let fin = dev.kernel(&key, "finish", || spec.source())?;
-        let mut params = vec![Param::of(pp), Param::of(op_), Param::of(nred as i64), Param::of(splits as i32), Param::of(ddof)];
-        let mut ptrs: Vec<*mut c_void> = params.iter_mut().map(|p| p.ptr()).collect();
-        unsafe { dev.launch(&fin, nout as u32, RED_THREADS, 0, &mut ptrs)? };
+        let fin = dev.kernel(key, "finish", || spec.source())?;
+        let mut p = Params::with_capacity(8);
+        p.push(pp);
+        p.push(op_);
+        p.push(nred as i64);
+        p.push(splits as i32);
+        p.push(ddof);
+        unsafe { dev.launch(&fin, nout as u32, RED_THREADS, 0, &mut p.ptrs())? };
     }
     // `part` goes back to the pool now; later allocations reuse it only in stream order.
     drop(part);

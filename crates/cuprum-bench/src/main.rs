@@ -1,0 +1,370 @@
+//! The seed workloads (../shared/bench/WORKLOADS.md) written with cuprum's public API, as a
+//! user would write them, printing one JSON line per workload in the format of
+//! `cupy_reference.py` (`cuprum_ms` from CUDA events, median after warm-up; `cpu_ms` from the
+//! CPU backend; `check`: GPU result agrees with the CPU result). Workloads the library cannot
+//! do yet print `"cuprum_ms": null` with the reason.
+//!
+//! Usage: cuprum-bench [--sky sky.npy] [--write-sky sky.npy] [--out cuprum.jsonl]
+//!                     [--only name,name] [--repeat N] [--no-cpu]
+
+use cuprum::profiler::{benchmark, median};
+use cuprum::{DType, Device, Result};
+use std::io::Write;
+use std::time::Instant;
+
+struct Opts {
+    sky: Option<String>,
+    write_sky: Option<String>,
+    out: Option<std::fs::File>,
+    only: Option<Vec<String>>,
+    repeat: usize,
+    cpu: bool,
+}
+
+fn esc(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn num(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.is_finite() => format!("{:.4}", x),
+        _ => "null".into(),
+    }
+}
+
+impl Opts {
+    fn wants(&self, name: &str) -> bool {
+        self.only.as_ref().is_none_or(|o| o.iter().any(|n| n == name))
+    }
+    fn emit(&mut self, line: String) {
+        println!("{line}");
+        if let Some(f) = &mut self.out {
+            let _ = writeln!(f, "{line}");
+        }
+    }
+    fn record(&mut self, name: &str, cpu_ms: Option<f64>, gpu_ms: f64, host_ms: f64, check: Option<bool>, note: &str) {
+        let check = match check {
+            Some(b) => b.to_string(),
+            None => "null".into(),
+        };
+        self.emit(format!(
+            "{{\"name\": \"{name}\", \"cpu_ms\": {}, \"cuprum_ms\": {}, \"cuprum_host_ms\": {}, \"check\": {check}, \"note\": \"{}\"}}",
+            num(cpu_ms),
+            num(Some(gpu_ms)),
+            num(Some(host_ms)),
+            esc(note)
+        ));
+    }
+    fn missing(&mut self, name: &str, why: &str) {
+        self.emit(format!("{{\"name\": \"{name}\", \"cuprum_ms\": null, \"missing\": \"{}\"}}", esc(why)));
+    }
+}
+
+/// GPU time (median ms of CUDA-event times) and host time of `f`.
+fn gpu_time<R>(name: &str, gpu: Device, repeat: usize, f: impl FnMut() -> Result<R>) -> Result<(f64, f64)> {
+    let r = benchmark(name, gpu, 3, repeat, f)?;
+    eprintln!("{r}");
+    Ok((r.median_gpu_ms(), r.median_cpu_ms()))
+}
+
+/// Median wall time of `f` on the CPU backend (fewer repeats once it has taken `max_s`).
+fn cpu_time<R>(mut f: impl FnMut() -> Result<R>, repeat: usize, max_s: f64) -> Result<f64> {
+    let mut ts = Vec::new();
+    let end = Instant::now() + std::time::Duration::from_secs_f64(max_s);
+    for _ in 0..repeat {
+        let t = Instant::now();
+        f()?;
+        ts.push(t.elapsed().as_secs_f64());
+        if Instant::now() > end {
+            break;
+        }
+    }
+    Ok(1e3 * median(&ts))
+}
+
+/// The synthetic sky of WORKLOADS.md: N(0, 0.0133) noise, 200 Gaussian sources and a bright
+/// extended centre, as float32 (deterministic; both sides read the same file).
+fn synthetic_sky(n: usize) -> Result<cuprum::Array> {
+    let mut s: u64 = 0x5EED_0001;
+    let mut next = || {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        (s.wrapping_mul(0x2545F4914F6CDD1D) >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut img = vec![0f32; n * n];
+    for px in img.chunks_mut(2) {
+        let (u1, u2) = (next().max(1e-300), next());
+        let r = (-2.0 * u1.ln()).sqrt() * 0.0133;
+        px[0] = (r * (2.0 * std::f64::consts::PI * u2).cos()) as f32;
+        if px.len() > 1 {
+            px[1] = (r * (2.0 * std::f64::consts::PI * u2).sin()) as f32;
+        }
+    }
+    for _ in 0..200 {
+        let y = 20 + (next() * (n - 40) as f64) as usize;
+        let x = 20 + (next() * (n - 40) as f64) as usize;
+        let amp = 0.08 + next() * (2.0 - 0.08);
+        let w = 1.0 + next() * 2.0;
+        for yy in y - 12..=y + 12 {
+            for xx in x - 12..=x + 12 {
+                let d2 = ((yy as f64 - y as f64).powi(2) + (xx as f64 - x as f64).powi(2)) / (2.0 * w * w);
+                img[yy * n + xx] += (amp * (-d2).exp()) as f32;
+            }
+        }
+    }
+    let c = (n / 2) as f64;
+    for yy in 0..n {
+        for xx in 0..n {
+            let r2 = (yy as f64 - c).powi(2) + (xx as f64 - c).powi(2);
+            img[yy * n + xx] += (2.5 * (-r2 / (2.0 * 36.0)).exp()) as f32;
+        }
+    }
+    cuprum::from_slice(&img, &[n, n], &Device::Cpu)
+}
+
+fn allclose(a: &cuprum::Array, b: &cuprum::Array, rtol: f64) -> Result<bool> {
+    cuprum::allclose(&a.to_device(&Device::Cpu)?, &b.to_device(&Device::Cpu)?, rtol, 1e-6, true)
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("cuprum-bench: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("--first-call-child") {
+        return first_call_child();
+    }
+    let mut o = Opts { sky: None, write_sky: None, out: None, only: None, repeat: 20, cpu: true };
+    let mut i = 1;
+    while i < args.len() {
+        let val = || args.get(i + 1).cloned().ok_or_else(|| cuprum::Error::InvalidArgument(format!("{} needs a value", args[i])));
+        match args[i].as_str() {
+            "--sky" => o.sky = Some(val()?),
+            "--write-sky" => o.write_sky = Some(val()?),
+            "--out" => o.out = Some(std::fs::File::create(val()?).map_err(|e| cuprum::Error::Io(e.to_string()))?),
+            "--only" => o.only = Some(val()?.split(',').map(str::to_string).collect()),
+            "--repeat" => o.repeat = val()?.parse().map_err(|_| cuprum::Error::InvalidArgument("--repeat".into()))?,
+            "--no-cpu" => {
+                o.cpu = false;
+                i += 1;
+                continue;
+            }
+            "-h" | "--help" => {
+                println!("usage: cuprum-bench [--sky sky.npy] [--write-sky sky.npy] [--out cuprum.jsonl] [--only a,b] [--repeat N] [--no-cpu]");
+                return Ok(());
+            }
+            other => return Err(cuprum::Error::InvalidArgument(format!("unknown option {other}"))),
+        }
+        i += 2;
+    }
+    let gpu = Device::cuda(0)?;
+    let cpu = Device::Cpu;
+    let rep = o.repeat;
+
+    let sky = match &o.sky {
+        Some(p) => cuprum::load_npy(p, &cpu)?.astype(DType::Float32)?,
+        None => synthetic_sky(2048)?,
+    };
+    if let Some(p) = &o.write_sky {
+        cuprum::save_npy(p, &sky)?;
+    }
+    let _ = &sky;
+
+    // Copy bandwidth: device-to-device copy of 1 GiB, bytes read plus written.
+    if o.wants("copy_bandwidth") {
+        eprintln!("[copy_bandwidth]");
+        let a = cuprum::ones(&[1 << 30], DType::UInt8, &gpu)?;
+        let (ms, host) = gpu_time("copy_bandwidth", gpu, rep, || a.copy())?;
+        let gbps = 2.0 * (1u64 << 30) as f64 / (ms * 1e-3) / 1e9;
+        o.emit(format!(
+            "{{\"name\": \"copy_bandwidth\", \"cuprum_ms\": {}, \"cuprum_host_ms\": {}, \"gbps\": {:.1}, \"note\": \"1 GiB device-to-device copy, read + write bytes\"}}",
+            num(Some(ms)),
+            num(Some(host)),
+            gbps
+        ));
+    }
+
+    for (name, why) in [
+        ("convolve2d_2048_k15_f64", "signal.convolve2d not implemented yet"),
+        ("convolve2d_with_transfers", "signal.convolve2d not implemented yet"),
+        ("convolve1d_4M_k15_f64", "convolve not implemented yet"),
+        ("ks_clip_4M_f32", "median and compress not implemented yet (issue: sorting and selection)"),
+        ("segment_where_4M", "needs the clipped threshold (median, compress)"),
+        ("label_2048", "ndimage.label not implemented yet"),
+        ("measure_com_sum_labels", "ndimage measurements not implemented yet"),
+        ("pipeline_end_to_end", "needs clip, label and measurements"),
+        ("matmul_4096_f32", "linear algebra not implemented yet"),
+        ("qr_512_f64", "linear algebra not implemented yet"),
+        ("det_512_f32", "linear algebra not implemented yet"),
+        ("inv_6000_f32", "linear algebra not implemented yet"),
+        ("rand_1e8_f32", "random numbers not implemented yet"),
+    ] {
+        if o.wants(name) {
+            o.missing(name, why);
+        }
+    }
+
+    // Big vectors (1e8 float32) on both backends.
+    let n = 100_000_000usize;
+    let big = ["dot_1e8_f32", "htod_400MB_f32", "dtoh_400MB_f32", "sum_1e8_f32", "std_1e8_f32", "add_1e8_f32", "exp_1e8_f32"];
+    if big.iter().any(|w| o.wants(w)) {
+        eprintln!("[making 1e8-element vectors]");
+        let ha = cuprum::linspace(0.0, 1.0, n, false, DType::Float32, &cpu)?.multiply(7919.0)?.remainder(1.0)?;
+        let hb = cuprum::linspace(0.0, 1.0, n, false, DType::Float32, &cpu)?.multiply(104729.0)?.remainder(1.0)?;
+        let va = ha.to_device(&gpu)?;
+        let vb = hb.to_device(&gpu)?;
+        let cpu_t = |f: &dyn Fn() -> Result<cuprum::Array>, o: &Opts| -> Result<Option<f64>> {
+            if o.cpu {
+                Ok(Some(cpu_time(f, 5, 6.0)?))
+            } else {
+                Ok(None)
+            }
+        };
+        if o.wants("dot_1e8_f32") {
+            eprintln!("[dot_1e8_f32]");
+            let f = || va.multiply(&vb)?.sum(None);
+            let (g, h) = gpu_time("dot_1e8_f32", gpu, rep, f)?;
+            let c = cpu_t(&|| ha.multiply(&hb)?.sum(None), &o)?;
+            let ok = allclose(&f()?, &ha.multiply(&hb)?.sum(None)?, 1e-4)?;
+            o.record("dot_1e8_f32", c, g, h, Some(ok), "multiply then sum");
+        }
+        if o.wants("htod_400MB_f32") {
+            eprintln!("[htod_400MB_f32]");
+            let (g, h) = gpu_time("htod_400MB_f32", gpu, rep.min(10), || ha.to_device(&gpu))?;
+            let ok = cuprum::array_equal(&ha.to_device(&gpu)?.to_device(&cpu)?, &ha)?;
+            o.record("htod_400MB_f32", None, g, h, Some(ok), "pinned double-buffered staging");
+        }
+        if o.wants("dtoh_400MB_f32") {
+            eprintln!("[dtoh_400MB_f32]");
+            let (g, h) = gpu_time("dtoh_400MB_f32", gpu, rep.min(10), || va.to_device(&cpu))?;
+            let ok = cuprum::array_equal(&va.to_device(&cpu)?, &ha)?;
+            o.record("dtoh_400MB_f32", None, g, h, Some(ok), "into a new host array");
+        }
+        type Op = fn(&cuprum::Array, &cuprum::Array) -> Result<cuprum::Array>;
+        let ops: [(&str, Op, f64); 4] = [
+            ("sum_1e8_f32", |a, _| a.sum(None), 1e-4),
+            ("std_1e8_f32", |a, _| a.std(None, 0.0), 1e-4),
+            ("add_1e8_f32", |a, b| a.add(b), 1e-6),
+            ("exp_1e8_f32", |a, _| a.exp(), 1e-6),
+        ];
+        for (name, f, rtol) in ops {
+            if !o.wants(name) {
+                continue;
+            }
+            eprintln!("[{name}]");
+            let (g, h) = gpu_time(name, gpu, rep, || f(&va, &vb))?;
+            let c = cpu_t(&|| f(&ha, &hb), &o)?;
+            let ok = allclose(&f(&va, &vb)?, &f(&ha, &hb)?, rtol)?;
+            o.record(name, c, g, h, Some(ok), "");
+        }
+    }
+
+    for (name, why) in [
+        ("median_4M_f32", "median not implemented yet (issue: sorting and selection)"),
+        ("sort_4M_f32", "sort not implemented yet (issue: sorting and selection)"),
+        ("unique_4M_i32", "unique not implemented yet (issue: sorting and selection)"),
+        ("cumsum_1e8_f32", "cumsum not implemented yet (issue: sorting and selection)"),
+        ("compress_1e8_f32", "boolean masks not implemented yet (issue: sorting and selection)"),
+    ] {
+        if o.wants(name) {
+            o.missing(name, why);
+        }
+    }
+
+    // Small arrays: host overhead of separate operations.
+    if o.wants("squared_diff_10k") {
+        eprintln!("[squared_diff_10k]");
+        let xs = cuprum::arange(10000, &gpu)?;
+        let ys = xs.slice(cuprum::s![..;-1])?;
+        let f = || {
+            let d1 = xs.subtract(&ys)?;
+            let d2 = xs.subtract(&ys)?;
+            d1.multiply(&d2)
+        };
+        let (g, h) = gpu_time("squared_diff_10k", gpu, rep.max(100), f)?;
+        let (xh, yh) = (xs.to_device(&cpu)?, ys.to_device(&cpu)?);
+        let fc = || {
+            let d1 = xh.subtract(&yh)?;
+            let d2 = xh.subtract(&yh)?;
+            d1.multiply(&d2)
+        };
+        let c = cpu_time(fc, 50, 2.0)?;
+        let ok = cuprum::array_equal(&f()?.to_device(&cpu)?, &fc()?)?;
+        o.record("squared_diff_10k", Some(c), g, h, Some(ok), "three separate operations");
+    }
+    for (name, why) in [
+        ("fused_squared_diff_10k", "fuse not implemented yet"),
+        ("fused_squared_diff_1e8_i64", "fuse not implemented yet"),
+        ("gaussian_pdf_1M_f32", "user elementwise kernels not implemented yet"),
+        ("polar_distance_1M_f32", "user elementwise kernels not implemented yet"),
+        ("primes_10k", "user kernels not implemented yet"),
+    ] {
+        if o.wants(name) {
+            o.missing(name, why);
+        }
+    }
+    if o.wants("host_overhead_add_10k") {
+        eprintln!("[host_overhead_add_10k]");
+        let a = cuprum::ones(&[10_000], DType::Float32, &gpu)?;
+        let b = cuprum::ones(&[10_000], DType::Float32, &gpu)?;
+        for _ in 0..100 {
+            a.add(&b)?;
+        }
+        gpu.synchronize()?;
+        let reps = 2000;
+        let t = Instant::now();
+        for _ in 0..reps {
+            a.add(&b)?;
+        }
+        let us = t.elapsed().as_secs_f64() / reps as f64 * 1e6;
+        gpu.synchronize()?;
+        o.emit(format!(
+            "{{\"name\": \"host_overhead_add_10k\", \"cuprum_host_us\": {us:.3}, \"note\": \"host time per 10,000-element float32 add, launch to return (allocation included)\"}}"
+        ));
+    }
+    if o.wants("first_call_new_kernel") {
+        eprintln!("[first_call_new_kernel]");
+        let dir = std::env::temp_dir().join(format!("cuprum-bench-cache-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::env::set_var("CUPRUM_CACHE_DIR", &dir);
+        let x = cuprum::arange_with(0, 10, 1, DType::Float16, &gpu)?;
+        gpu.synchronize()?;
+        let t = Instant::now();
+        x.cos()?.sin()?.to_vec::<cuprum::f16>()?;
+        let cold = t.elapsed().as_secs_f64() * 1e3;
+        o.emit(format!(
+            "{{\"name\": \"first_call_new_kernel\", \"cuprum_ms\": {cold:.2}, \"note\": \"host wall time, cold kernel cache: sin(cos(arange(10, float16)))\"}}"
+        ));
+        // The same in a new process with the disk cache filled.
+        let out = std::process::Command::new(std::env::current_exe().map_err(|e| cuprum::Error::Io(e.to_string()))?)
+            .arg("--first-call-child")
+            .env("CUPRUM_CACHE_DIR", &dir)
+            .output()
+            .map_err(|e| cuprum::Error::Io(e.to_string()))?;
+        let warm = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        o.emit(format!(
+            "{{\"name\": \"first_call_cached_kernel\", \"cuprum_ms\": {}, \"note\": \"host wall time in a new process, kernels on disk, context already created\"}}",
+            if warm.is_empty() { "null".to_string() } else { warm }
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    let name = cuprum::cuda::device_name(gpu).unwrap_or_default();
+    println!("DEVICE {name} cuprum {}", env!("CARGO_PKG_VERSION"));
+    Ok(())
+}
+
+/// Child process of `first_call_new_kernel`: the first call with the disk cache filled.
+fn first_call_child() -> Result<()> {
+    let gpu = Device::cuda(0)?;
+    let x = cuprum::arange_with(0, 10, 1, DType::Float16, &gpu)?;
+    gpu.synchronize()?;
+    let t = Instant::now();
+    x.cos()?.sin()?.to_vec::<cuprum::f16>()?;
+    println!("{:.3}", t.elapsed().as_secs_f64() * 1e3);
+    Ok(())
+}

@@ -1,0 +1,98 @@
+//! Timing of GPU and CPU work, the analogue of `cupyx.profiler.benchmark`.
+
+use crate::cuda::Event;
+use crate::device::Device;
+use crate::error::Result;
+use std::fmt;
+use std::time::Instant;
+
+/// Times of each repeat of a benchmarked closure, in seconds.
+#[derive(Clone, Debug)]
+pub struct BenchmarkResult {
+    pub name: String,
+    pub device: Device,
+    /// Host wall time of each call (launch to return).
+    pub cpu_times: Vec<f64>,
+    /// GPU time of each call (CUDA events before and after, on the device's stream); empty on
+    /// the CPU.
+    pub gpu_times: Vec<f64>,
+}
+
+fn stats(v: &[f64]) -> (f64, f64, f64, f64) {
+    let n = v.len().max(1) as f64;
+    let mean = v.iter().sum::<f64>() / n;
+    let sd = (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt();
+    let min = v.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    (mean, sd, min, max)
+}
+
+/// The median of a list of times (0 for an empty list).
+pub fn median(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    let m = s.len() / 2;
+    if s.len() % 2 == 1 {
+        s[m]
+    } else {
+        0.5 * (s[m - 1] + s[m])
+    }
+}
+
+impl BenchmarkResult {
+    /// Median GPU time in milliseconds (host time on the CPU).
+    pub fn median_gpu_ms(&self) -> f64 {
+        1e3 * median(if self.gpu_times.is_empty() { &self.cpu_times } else { &self.gpu_times })
+    }
+    /// Median host time in milliseconds.
+    pub fn median_cpu_ms(&self) -> f64 {
+        1e3 * median(&self.cpu_times)
+    }
+}
+
+impl fmt::Display for BenchmarkResult {
+    /// CuPy's format: `name : CPU: 33.953 us +/- 2.536 (min: 31.489 / max: 38.734) us  GPU-0: ...`
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let part = |f: &mut fmt::Formatter<'_>, label: &str, v: &[f64]| {
+            let (m, s, lo, hi) = stats(v);
+            write!(f, "{label}: {:9.3} us +/- {:.3} (min: {:9.3} / max: {:9.3}) us", m * 1e6, s * 1e6, lo * 1e6, hi * 1e6)
+        };
+        write!(f, "{:<20}:", self.name)?;
+        part(f, "    CPU", &self.cpu_times)?;
+        if let Device::Cuda(n) = self.device {
+            part(f, &format!("    GPU-{n}"), &self.gpu_times)?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs `f` `n_warmup` times, then `n_repeat` times recording the host wall time and, on a
+/// GPU, the time between CUDA events recorded on the device's stream before and after each
+/// call (synchronising after each repeat), as `cupyx.profiler.benchmark` does.
+pub fn benchmark<R>(name: &str, device: Device, n_warmup: usize, n_repeat: usize, mut f: impl FnMut() -> Result<R>) -> Result<BenchmarkResult> {
+    for _ in 0..n_warmup {
+        f()?;
+    }
+    device.synchronize()?;
+    let mut cpu_times = Vec::with_capacity(n_repeat);
+    let mut gpu_times = Vec::with_capacity(n_repeat);
+    let events = if device.is_cuda() { Some((Event::new(device)?, Event::new(device)?)) } else { None };
+    for _ in 0..n_repeat {
+        if let Some((s, _)) = &events {
+            s.record()?;
+        }
+        let t = Instant::now();
+        let r = f()?;
+        cpu_times.push(t.elapsed().as_secs_f64());
+        if let Some((s, e)) = &events {
+            e.record()?;
+            e.synchronize()?;
+            gpu_times.push(e.elapsed_ms_since(s)? as f64 * 1e-3);
+        }
+        drop(r);
+    }
+    Ok(BenchmarkResult { name: name.to_string(), device, cpu_times, gpu_times })
+}
