@@ -11,7 +11,7 @@
 //! assert_eq!((ary.dtype(), ary.shape(), ary.strides()), (DType::Int64, &[2usize, 5][..], &[40isize, 8][..]));
 //! let x = cuprum::linspace(0.0, 9.0, 10, true, DType::Float64, &dev)?;
 //! let y = ((-0.5 * x.square()?)?.exp())?;      // cp.exp(-0.5 * x**2)
-//! assert!((y.sum(None)?.item::<f64>()? - 1.7533141373155).abs() < 1e-12);
+//! assert!((y.sum(None)?.item::<f64>()? - 1.7533141440214528).abs() < 1e-12);
 //! let mut deltas = cuprum::zeros(&[64, 64], DType::Float64, &dev)?;
 //! deltas.slice_mut(s![8..;16, 8..;16])?.fill(1.0)?;  // deltas[8::16, 8::16] = 1
 //! assert_eq!(deltas.sum(None)?.item::<f64>()?, 16.0);
