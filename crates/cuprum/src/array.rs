@@ -35,8 +35,8 @@ impl Array {
     /// host memory is zeroed, device memory holds whatever the pool block held).
     pub(crate) fn alloc(shape: &[usize], dtype: DType, device: Device, zeroed: bool) -> Result<Array> {
         let nbytes = layout::checked_nbytes(shape, dtype.itemsize())?;
-        // Host memory is always zeroed: reading uninitialised bytes would be undefined behaviour.
-        let zeroed = zeroed || device.is_cpu();
+        // Host memory is never uninitialised: small blocks and fresh large blocks are zeroed,
+        // reused pool blocks hold earlier (initialised) contents unless `zeroed` asks otherwise.
         let storage = Storage::alloc(device, nbytes, zeroed)?;
         Ok(Array { storage, dtype, shape: shape.to_vec(), strides: layout::c_strides(shape, dtype.itemsize()), offset: 0 })
     }
@@ -392,12 +392,14 @@ impl Array {
         match (&*src.storage, &*out.storage) {
             (Storage::Cpu(h), Storage::Cuda(d)) => {
                 let _l = crate::storage::CpuLocks::new(&[&src.storage], &[]);
+                let pinned = n > (4 << 20) && h.pin();
                 let bytes = unsafe { std::slice::from_raw_parts(h.ptr().add(src.offset), n) };
-                d.dev.htod(d.ptr, bytes)?;
+                d.dev.htod(d.ptr, bytes, pinned)?;
             }
             (Storage::Cuda(d), Storage::Cpu(h)) => {
+                let pinned = n > (4 << 20) && h.pin();
                 let bytes = unsafe { std::slice::from_raw_parts_mut(h.ptr(), n) };
-                d.dev.dtoh(bytes, d.ptr + src.offset as u64)?;
+                d.dev.dtoh(bytes, d.ptr + src.offset as u64, pinned)?;
             }
             (Storage::Cuda(_), Storage::Cuda(_)) => {
                 let host = src.to_device(&Device::Cpu)?;

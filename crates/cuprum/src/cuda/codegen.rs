@@ -314,11 +314,56 @@ impl EwSpec {
     }
 }
 
+/// The kernels a family generates; each is compiled as its own module on first use, so that
+/// a first call compiles only what it launches.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Variant {
+    /// Elementwise, contiguous, `vec_width` elements per vector access.
+    Kv,
+    /// Elementwise, contiguous, one element per thread (misaligned data).
+    K1,
+    /// Elementwise, any strides, up to [`MAX_DIMS`] collapsed dimensions.
+    Kn,
+    /// Reduction: a block per (output, slice of the reduced range).
+    Rows,
+    /// Reduction: a thread per output.
+    Cols,
+    /// Reduction: merges the partial accumulators of `Rows`.
+    Finish,
+}
+
+impl Variant {
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Kv => "kv",
+            Variant::K1 => "k1",
+            Variant::Kn => "kn",
+            Variant::Rows => "rows",
+            Variant::Cols => "cols",
+            Variant::Finish => "finish",
+        }
+    }
+}
+
 /// Identity of a generated module in a device's kernel cache.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum ModKey {
-    Ew(EwSpec),
-    Red(RedSpec),
+    Ew(EwSpec, Variant),
+    Red(RedSpec, Variant),
+}
+
+impl ModKey {
+    pub fn variant(self) -> Variant {
+        match self {
+            ModKey::Ew(_, v) | ModKey::Red(_, v) => v,
+        }
+    }
+    pub fn source(self) -> String {
+        match self {
+            ModKey::Ew(s, v) => s.source(v),
+            ModKey::Red(s, v) => s.source(v),
+        }
+    }
 }
 
 /// Most dimensions a strided launch takes after collapsing (each operand's strides travel
@@ -332,10 +377,8 @@ impl EwSpec {
         (16 / maxsz).max(1) as u32
     }
 
-    /// One module, three kernels: `kv` (contiguous, `vec_width` elements per vector access),
-    /// `k1` (contiguous, one element per thread, for misaligned data) and `kn` (any strides,
-    /// up to [`MAX_DIMS`] collapsed dimensions).
-    pub fn source(&self) -> String {
+    /// The source of one kernel of the family (see [`Variant`]).
+    pub fn source(&self, variant: Variant) -> String {
         let mut s = String::from(PRELUDE);
         let ot = storage_ty(self.out);
         let inputs: Vec<EwIn> = self.ins().copied().collect();
@@ -367,7 +410,7 @@ impl EwSpec {
         let result = store_cvt(self.result, self.out, &self.op.expr());
         let flat: Vec<String> = (0..nin).map(|k| format!("in{k}[i]")).collect();
         let v = self.vec_width();
-        // kv
+        if variant == Variant::Kv {
         writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) kv({params}) {{").unwrap();
         writeln!(s, "  long long stride = (long long)gridDim.x * blockDim.x * {v};").unwrap();
         writeln!(s, "  for (long long i0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * {v}; i0 < n; i0 += stride) {{").unwrap();
@@ -386,12 +429,14 @@ impl EwSpec {
         writeln!(s, "    }} else {{\n      for (long long i = i0; i < n; i++) {{").unwrap();
         s.push_str(&body(&flat));
         writeln!(s, "      out[i] = {result}; }}\n    }}\n  }}\n}}").unwrap();
-        // k1
+        }
+        if variant == Variant::K1 {
         writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) k1({params}) {{").unwrap();
         writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
         s.push_str(&body(&flat));
         writeln!(s, "      out[i] = {result};\n  }}\n}}").unwrap();
-        // kn
+        }
+        if variant == Variant::Kn {
         writeln!(s, "struct Lay {{ long long nd; long long shape[{MAX_DIMS}]; long long st[{nops}][{MAX_DIMS}]; }};").unwrap();
         writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) kn({params}, Lay L) {{").unwrap();
         writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
@@ -405,6 +450,7 @@ impl EwSpec {
             .collect();
         s.push_str(&body(&loads));
         writeln!(s, "    *({ot}*)((char*)out + o[0]) = {result};\n  }}\n}}").unwrap();
+        }
         s
     }
 }
@@ -525,10 +571,10 @@ pub(crate) struct RedSpec {
 pub(crate) const RED_THREADS: u32 = 256;
 
 impl RedSpec {
-    /// Three kernels: `rows` (a block per (output, slice of the reduced range), writing a
-    /// partial accumulator or the final value), `cols` (a thread per output) and `finish`
-    /// (merging partials).
-    pub fn source(&self) -> String {
+    /// The source of one kernel: `rows` (a block per (output, slice of the reduced range),
+    /// writing a partial accumulator or the final value), `cols` (a thread per output) or
+    /// `finish` (merging partials).
+    pub fn source(&self, variant: Variant) -> String {
         let (acc, at) = acc_code(self.op, self.x);
         let (fin, fin_dt) = finish_expr(self.op, self.x, &at);
         let xs = storage_ty(self.x);
@@ -544,7 +590,7 @@ impl RedSpec {
   for (int d = (int)L.rnd - 1; d >= 0; d--) {{ o += (r % L.rshape[d]) * L.rst[d]; r /= L.rshape[d]; }} return o; }}").unwrap();
         writeln!(s, "__device__ __forceinline__ long long koff(const RLay& L, long long k) {{ long long o = 0;
   for (int d = (int)L.knd - 1; d >= 0; d--) {{ o += (k % L.kshape[d]) * L.kst[d]; k /= L.kshape[d]; }} return o; }}").unwrap();
-        // rows: grid (outputs * splits); block reduces in shared memory.
+        if variant == Variant::Rows {
         writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) rows(const char* __restrict__ x, {os}* __restrict__ out, Acc* __restrict__ part,
   long long nout, long long nred, long long per, int splits, double ddof, RLay L) {{
   __shared__ Acc sh[{RED_THREADS}];
@@ -553,21 +599,29 @@ impl RedSpec {
   const char* base = x + koff(L, o);
   Acc a; a.init();").unwrap();
         if self.contig {
-            // Vector loads of 16 bytes over the contiguous run (r0 is a multiple of V).
+            // 16-byte vector loads over the contiguous run, four in flight per thread.
             let v = (16 / self.x.itemsize()).max(1);
+            let add = |k: &str, q: &str| format!("#pragma unroll\n      for (int j = 0; j < {v}; j++) a.add({}, r0 + ({q}) * {v} + j);", load(&format!("{k}.v[j]")));
             writeln!(s, "  const {xs}* p = (const {xs}*)base;
   long long nv = (r1 - r0) / {v};
   bool aligned = (((unsigned long long)(p + r0)) % {al} == 0);
   if (aligned) {{
-    for (long long q = threadIdx.x; q < nv; q += blockDim.x) {{
-      Pack<{xs}, {v}> pk = *reinterpret_cast<const Pack<{xs}, {v}>*>(p + r0 + q * {v});
-      #pragma unroll
-      for (int j = 0; j < {v}; j++) a.add({ld}, r0 + q * {v} + j);
+    const Pack<{xs}, {v}>* pp = reinterpret_cast<const Pack<{xs}, {v}>*>(p + r0);
+    long long q = threadIdx.x; long long b = blockDim.x;
+    for (; q + 3 * b < nv; q += 4 * b) {{
+      Pack<{xs}, {v}> k0 = pp[q], k1 = pp[q + b], k2 = pp[q + 2 * b], k3 = pp[q + 3 * b];
+      {a0}
+      {a1}
+      {a2}
+      {a3}
+    }}
+    for (; q < nv; q += b) {{ Pack<{xs}, {v}> k0 = pp[q];
+      {a0}
     }}
     for (long long r = r0 + nv * {v} + threadIdx.x; r < r1; r += blockDim.x) a.add({ld2}, r);
   }} else {{
     for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) a.add({ld2}, r);
-  }}", al = v * self.x.itemsize(), ld = load("pk.v[j]"), ld2 = load("p[r]")).unwrap();
+  }}", al = v * self.x.itemsize(), a0 = add("k0", "q"), a1 = add("k1", "q + b"), a2 = add("k2", "q + 2 * b"), a3 = add("k3", "q + 3 * b"), ld2 = load("p[r]")).unwrap();
         } else {
             writeln!(s, "  for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) a.add({}, r);", load(&format!("*(const {xs}*)(base + roff(L, r))"))).unwrap();
         }
@@ -575,7 +629,8 @@ impl RedSpec {
   for (int w = blockDim.x / 2; w > 0; w >>= 1) {{ if (threadIdx.x < w) {{ Acc b = sh[threadIdx.x]; b.merge(sh[threadIdx.x + w]); sh[threadIdx.x] = b; }} __syncthreads(); }}
   if (threadIdx.x == 0) {{ if (splits == 1) {{ Acc a = sh[0]; out[o] = {store}; }} else part[blockIdx.x] = sh[0]; }}
 }}").unwrap();
-        // cols: one thread per output.
+        }
+        if variant == Variant::Cols {
         writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) cols(const char* __restrict__ x, {os}* __restrict__ out, long long nout, long long nred, double ddof, RLay L) {{
   long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x; if (o >= nout) return;
   const char* base = x + koff(L, o);
@@ -583,7 +638,8 @@ impl RedSpec {
   for (long long r = 0; r < nred; r++) a.add({}, r);
   out[o] = {store};
 }}", load(&format!("*(const {xs}*)(base + roff(L, r))"))).unwrap();
-        // finish: one block per output merges `splits` partials.
+        }
+        if variant == Variant::Finish {
         writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) finish(const Acc* __restrict__ part, {os}* __restrict__ out, long long nred, int splits, double ddof) {{
   __shared__ Acc sh[{RED_THREADS}];
   long long o = blockIdx.x;
@@ -593,12 +649,45 @@ impl RedSpec {
   for (int w = blockDim.x / 2; w > 0; w >>= 1) {{ if (threadIdx.x < w) {{ Acc b = sh[threadIdx.x]; b.merge(sh[threadIdx.x + w]); sh[threadIdx.x] = b; }} __syncthreads(); }}
   if (threadIdx.x == 0) {{ Acc a = sh[0]; out[o] = {store}; }}
 }}").unwrap();
-        writeln!(s, "extern \"C\" __global__ void accsize(long long* o) {{ *o = sizeof(Acc); }}").unwrap();
+        }
         s
     }
 
     /// Size of the accumulator struct in bytes (upper bound used for partial buffers).
     pub fn acc_bytes(&self) -> usize {
         64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kernel's source names exactly its own entry point and is balanced.
+    #[test]
+    fn sources_are_single_kernels() {
+        let ew = EwSpec::new(
+            EwOp::Binary(BinaryOp::Add, DType::Float16),
+            &[EwIn { storage: DType::Float16, compute: DType::Float16, scalar: false }, EwIn { storage: DType::Float16, compute: DType::Float16, scalar: true }],
+            DType::Float16,
+            DType::Float16,
+        );
+        for v in [Variant::Kv, Variant::K1, Variant::Kn] {
+            let src = ew.source(v);
+            assert_eq!(src.matches("__global__").count(), 1, "{v:?}");
+            assert!(src.contains(&format!(" {}(", v.name())));
+            assert_eq!(src.matches('{').count(), src.matches('}').count(), "{src}");
+        }
+        for op in [ReduceOp::Sum, ReduceOp::Var, ReduceOp::ArgMax] {
+            let r = RedSpec { op, x: DType::Float32, out: op.out_dtype(DType::Float32), contig: true };
+            for v in [Variant::Rows, Variant::Cols, Variant::Finish] {
+                let src = r.source(v);
+                assert_eq!(src.matches("__global__").count(), 1);
+                assert_eq!(src.matches('{').count(), src.matches('}').count(), "{src}");
+            }
+        }
+        if std::env::var_os("CUPRUM_PRINT_SOURCE").is_some() {
+            println!("{}", RedSpec { op: ReduceOp::Sum, x: DType::Float32, out: DType::Float32, contig: true }.source(Variant::Rows));
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! the kernel up (compiling on first use), lays out the parameters and launches it on the
 //! device's stream. Nothing here waits for the GPU.
 
-use super::codegen::{self, EwIn, EwOp, EwSpec, ModKey, RedSpec, RED_THREADS};
+use super::codegen::{self, EwIn, EwOp, EwSpec, ModKey, RedSpec, Variant, RED_THREADS};
 use super::CudaDevice;
 use crate::array::Array;
 use crate::backend::Input;
@@ -131,8 +131,8 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&m
             }
         }
     }
-    let name = if vectorize { "kv" } else if contiguous { "k1" } else { "kn" };
-    let k = dev.kernel(ModKey::Ew(*spec), name, || spec.source())?;
+    let variant = if vectorize { Variant::Kv } else if contiguous { Variant::K1 } else { Variant::Kn };
+    let k = dev.kernel(ModKey::Ew(*spec, variant))?;
     let md = codegen::MAX_DIMS;
     let mut params = Params::with_capacity(if contiguous { 16 } else { 1 + md * (1 + arrs.len()) + 16 });
     params.push(n as i64);
@@ -260,7 +260,6 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     }
     let contig = nred > 0 && rs.len() == 1 && rt[0] == x.itemsize() as isize;
     let spec = RedSpec { op, x: x.dtype, out: out.dtype, contig };
-    let key = ModKey::Red(spec);
     let mut lay = vec![0i64; 2 + 4 * md];
     lay[0] = rs.len() as i64;
     lay[1] = ks.len() as i64;
@@ -276,7 +275,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     let op_ = dptr(out)?;
     let use_rows = contig || nred >= 2048 || nout < dev.sm_count as usize * 64;
     if !use_rows || nred == 0 {
-        let k = dev.kernel(key, "cols", || spec.source())?;
+        let k = dev.kernel(ModKey::Red(spec, Variant::Cols))?;
         let mut p = Params::with_capacity(8 + lay.len());
         p.push(xp);
         p.push(op_);
@@ -293,7 +292,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     let mut splits = if nout >= target { 1 } else { target.div_ceil(nout).min(nred.div_ceil(4096)).max(1) };
     let per = nred.div_ceil(splits).div_ceil(v) * v;
     splits = nred.div_ceil(per).max(1);
-    let rows = dev.kernel(key, "rows", || spec.source())?;
+    let rows = dev.kernel(ModKey::Red(spec, Variant::Rows))?;
     let part = if splits > 1 {
         Some(Array::alloc(&[nout * splits * spec.acc_bytes()], DType::UInt8, out.device(), false)?)
     } else {
@@ -315,7 +314,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     p.push_i64s(&lay);
     unsafe { dev.launch(&rows, (nout * splits) as u32, RED_THREADS, 0, &mut p.ptrs())? };
     if splits > 1 {
-        let fin = dev.kernel(key, "finish", || spec.source())?;
+        let fin = dev.kernel(ModKey::Red(spec, Variant::Finish))?;
         let mut p = Params::with_capacity(8);
         p.push(pp);
         p.push(op_);

@@ -78,9 +78,23 @@ pub fn fixtures_dir() -> std::path::PathBuf {
 /// A small deterministic generator (xorshift64*) for test inputs.
 pub struct Rng(u64);
 
+/// The run's base seed: `CUPRUM_TEST_SEED` if set, else fresh from the clock (printed, so a
+/// failure can be replayed).
+pub fn base_seed() -> u64 {
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SEED.get_or_init(|| {
+        let s = std::env::var("CUPRUM_TEST_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
+        });
+        eprintln!("random inputs: CUPRUM_TEST_SEED={s}");
+        s
+    })
+}
+
 impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1)
+    /// A generator for stream `stream` of this run (fresh inputs every run).
+    pub fn new(stream: u64) -> Rng {
+        Rng((base_seed() ^ stream.wrapping_mul(0xD1B54A32D192ED03)).wrapping_mul(0x9E3779B97F4A7C15) | 1)
     }
     pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
