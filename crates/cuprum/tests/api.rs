@@ -218,3 +218,35 @@ device_test!(pooled_host_blocks_are_zeroed_when_asked, |dev| {
     cuprum::release_cached(Device::Cpu)?;
     Ok(())
 });
+
+device_test!(large_reductions_ties_and_nans, |dev| {
+    let n = 300_001usize;
+    let v: Vec<f64> = (0..n).map(|i| ((i * 7919) % 10007) as f64 / 10007.0).collect();
+    let mut x = cuprum::from_slice(&v, &[n], &dev)?;
+    x.slice_mut(s![123_456])?.fill(5.0)?;
+    x.slice_mut(s![223_456])?.fill(5.0)?;
+    x.slice_mut(s![23_456])?.fill(-5.0)?;
+    x.slice_mut(s![283_456])?.fill(-5.0)?;
+    assert_eq!(x.argmax(None)?.item::<i64>()?, 123_456);
+    assert_eq!(x.argmin(None)?.item::<i64>()?, 23_456);
+    assert_eq!(x.max(None)?.item::<f64>()?, 5.0);
+    let mut w = v.clone();
+    w[123_456] = 5.0;
+    w[223_456] = 5.0;
+    w[23_456] = -5.0;
+    w[283_456] = -5.0;
+    let mean = w.iter().sum::<f64>() / n as f64;
+    let var = w.iter().map(|a| (a - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    let got: f64 = x.var(None, 1.0)?.item()?;
+    assert!((got - var).abs() < 1e-12 * var, "{got} vs {var}");
+    x.slice_mut(s![200_000])?.fill(f64::NAN)?;
+    x.slice_mut(s![250_000])?.fill(f64::NAN)?;
+    assert!(x.max(None)?.item::<f64>()?.is_nan());
+    assert_eq!(x.argmax(None)?.item::<i64>()?, 200_000);
+    assert_eq!(x.argmin(None)?.item::<i64>()?, 200_000);
+    let i = cuprum::arange_with(0, n as i64, 1, DType::Int32, &dev)?;
+    assert_eq!(i.sum(None)?.item::<i64>()?, (n as i64 - 1) * n as i64 / 2);
+    assert_eq!(i.max(None)?.item::<i32>()?, n as i32 - 1);
+    assert_eq!(i.argmin(None)?.item::<i64>()?, 0);
+    Ok(())
+});

@@ -679,52 +679,50 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     };
     if on * rn.max(1) >= PAR_THRESHOLD && on >= 2 * rayon::current_num_threads() {
         (0..on).into_par_iter().for_each(|k| write(k, &reduce_one(xbase(k))));
-    } else if on == 1 && rn >= PAR_THRESHOLD && !matches!(op, ReduceOp::Var | ReduceOp::Std | ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax) {
-        // One big reduction: split the reduced range over threads and combine the partials.
+    } else if on == 1 && rn >= PAR_THRESHOLD {
+        // One big reduction: split the reduced range over threads and merge the partials in
+        // order (so ties and NaNs resolve to the first position, as sequentially).
         let parts = rayon::current_num_threads() * 4;
         let per = rn.div_ceil(parts).div_ceil(CHUNK) * CHUNK;
-        let partials: Vec<Acc> = (0..parts)
-            .into_par_iter()
-            .map(|t| {
-                let (s, e) = (t * per, ((t + 1) * per).min(rn));
-                let mut acc = Acc::new(op);
-                let mut ib = [0i64; CHUNK];
-                let mut ub = [0u64; CHUNK];
-                let mut fb = [0f64; CHUNK];
-                let mut pos = s as u64;
-                if s < e {
-                    unsafe {
-                        walk(&rshape, &[rst.clone()], [xbase(0)], s, e, &mut |p, n, st| {
-                            match d {
-                                Domain::I => load(xd, p[0], st[0], &mut ib[..n]),
-                                Domain::U => load(xd, p[0], st[0], &mut ub[..n]),
-                                Domain::F => load(xd, p[0], st[0], &mut fb[..n]),
-                            }
-                            feed(&mut acc, d, &ib[..n], &ub[..n], &fb[..n], pos, 0.0);
-                            pos += n as u64;
-                        });
+        let run_split = |op: ReduceOp, mean: f64| -> Acc {
+            let partials: Vec<Acc> = (0..parts)
+                .into_par_iter()
+                .map(|t| {
+                    let (s, e) = (t * per, ((t + 1) * per).min(rn));
+                    let mut acc = Acc::new(op);
+                    let mut ib = [0i64; CHUNK];
+                    let mut ub = [0u64; CHUNK];
+                    let mut fb = [0f64; CHUNK];
+                    let mut pos = s as u64;
+                    if s < e {
+                        unsafe {
+                            walk(&rshape, &[rst.clone()], [xbase(0)], s, e, &mut |p, n, st| {
+                                match d {
+                                    Domain::I => load(xd, p[0], st[0], &mut ib[..n]),
+                                    Domain::U => load(xd, p[0], st[0], &mut ub[..n]),
+                                    Domain::F => load(xd, p[0], st[0], &mut fb[..n]),
+                                }
+                                feed(&mut acc, d, &ib[..n], &ub[..n], &fb[..n], pos, mean);
+                                pos += n as u64;
+                            });
+                        }
                     }
-                }
-                acc
-            })
-            .collect();
-        let mut total = Acc::new(op);
-        for p in &partials {
-            total.parts.extend_from_slice(&p.parts);
-            match op {
-                ReduceOp::Prod => {
-                    total.i = total.i.wrapping_mul(p.i);
-                    total.u = total.u.wrapping_mul(p.u);
-                    total.f *= p.f;
-                }
-                ReduceOp::All => total.i &= p.i,
-                ReduceOp::Any => total.i |= p.i,
-                _ => {
-                    total.i = total.i.wrapping_add(p.i);
-                    total.u = total.u.wrapping_add(p.u);
-                }
+                    acc
+                })
+                .collect();
+            let mut total = Acc::new(op);
+            for p in &partials {
+                merge(&mut total, p, d);
             }
-        }
+            total
+        };
+        let total = match op {
+            ReduceOp::Var | ReduceOp::Std => {
+                let m = run_split(ReduceOp::Mean, 0.0);
+                run_split(op, finish_f64(&m, d) / rn as f64)
+            }
+            _ => run_split(op, 0.0),
+        };
         write(0, &total);
     } else {
         for k in 0..on {
@@ -732,6 +730,46 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         }
     }
     Ok(())
+}
+
+/// Merges the accumulator of a later part of the range into `total`.
+fn merge(total: &mut Acc, p: &Acc, d: Domain) {
+    use ReduceOp::*;
+    total.parts.extend_from_slice(&p.parts);
+    match total.op {
+        Prod => {
+            total.i = total.i.wrapping_mul(p.i);
+            total.u = total.u.wrapping_mul(p.u);
+            total.f *= p.f;
+        }
+        All => total.i &= p.i,
+        Any => total.i |= p.i,
+        Min | Max | ArgMin | ArgMax => {
+            if p.seen == 0 || total.done {
+                return;
+            }
+            let want_max = matches!(total.op, Max | ArgMax);
+            let better = total.seen == 0
+                || p.done
+                || match d {
+                    Domain::I => if want_max { p.i > total.i } else { p.i < total.i },
+                    Domain::U => if want_max { p.u > total.u } else { p.u < total.u },
+                    Domain::F => if want_max { p.f > total.f } else { p.f < total.f },
+                };
+            if better {
+                total.i = p.i;
+                total.u = p.u;
+                total.f = p.f;
+                total.idx = p.idx;
+                total.done = p.done;
+            }
+            total.seen += p.seen;
+        }
+        _ => {
+            total.i = total.i.wrapping_add(p.i);
+            total.u = total.u.wrapping_add(p.u);
+        }
+    }
 }
 
 fn finish_f64(acc: &Acc, d: Domain) -> f64 {
