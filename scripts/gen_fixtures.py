@@ -18,11 +18,20 @@ Writes, under crates/cuprum/tests/fixtures/:
             creation, view, misc
   op        NumPy's name of the operation (UnaryOp/BinaryOp/ReduceOp::name() for ufuncs)
   params    key=value pairs separated by ';' (values may contain ',')
-  inputs    operands separated by ',': a blob name, or a Python scalar as i:<int> (fits int64),
-            u:<int> (larger), f:<float> (repr: 1.5, -0.0, inf, nan), b:0 / b:1
-  expected  'ERR:<Python exception>' when NumPy raises, else result blobs separated by ','
-            (meshgrid has several); 'name#2.1.4' means blob `name` viewed with shape (2, 1, 4)
-            ('name#' is 0-d).
+  inputs    operands separated by ',': a blob token, or a Python scalar as i:<int> (fits
+            int64), u:<int> (larger), f:<float> (repr: 1.5, -0.0, inf, nan), b:0 / b:1
+  expected  'ERR:<Python exception>' when NumPy raises, else blob tokens separated by ','
+            (meshgrid has several)
+
+  A blob token is a blob name, or 'name#2.1.4': blob `name` viewed with shape (2, 1, 4)
+  ('name#' is 0-d).
+
+  Parameters: reduce has axis=None|0|-1|0,2, keepdims=0|1, ddof; astype has to=<dtype>;
+  creation has the function's arguments (shape=2,3; m=None...); misc has rtol/atol/equal_nan
+  or decimals; view has ops=<chain> and strides=<NumPy's strides of the result> (absent for
+  errors). A chain is '/'-separated steps applied in order: '[<NumPy basic index>]', 'T',
+  or name(ints) for reshape, transpose, swapaxes, moveaxis, diagonal (offset, axis1, axis2),
+  squeeze, expand_dims, broadcast_to, ravel, flatten.
 
 Inputs are deterministic (seeded generator). NumPy >= 2 (NEP 50 promotion) is required.
 """
@@ -61,6 +70,7 @@ MIXED_PAIRS = [
     ("uint32", "int32"), ("float32", "float64"), ("float64", "float32"), ("int32", "float32"),
     ("uint8", "float16"), ("uint16", "int32"), ("bool", "float32"), ("int64", "float16"),
     ("uint64", "float32"), ("int8", "uint64"), ("int16", "uint32"), ("float16", "float32"),
+    ("int16", "uint16"), ("uint32", "float16"),
 ]
 
 RNG = np.random.default_rng(20240611)
@@ -80,7 +90,9 @@ class Fixtures:
 
     def blob(self, a):
         """The token naming array `a` (stored once per dtype and contents)."""
-        a = np.ascontiguousarray(np.asarray(a))
+        a = np.asarray(a)
+        if not a.flags.c_contiguous:  # (np.ascontiguousarray would make 0-d arrays 1-d)
+            a = a.copy(order="C")
         key = (a.dtype.str, a.tobytes())
         hit = self.by_content.get(key)
         if hit is None:
@@ -96,11 +108,13 @@ class Fixtures:
         return name + "#" + ".".join(str(d) for d in a.shape)
 
     def token(self, v):
-        if isinstance(v, (bool, np.bool_)):
+        """Python scalars become scalar tokens; arrays and NumPy scalars (strongly typed, as
+        0-d arrays) become blobs."""
+        if type(v) is bool:
             return f"b:{int(v)}"
-        if isinstance(v, int):
+        if type(v) is int:
             return f"i:{v}" if -(2**63) <= v < 2**63 else f"u:{v}"
-        if isinstance(v, float):
+        if type(v) is float:
             return f"f:{v!r}"
         return self.blob(v)
 
@@ -148,9 +162,12 @@ FX = Fixtures()
 
 
 def arr(values, dt, shape=None):
-    a = np.array(values, dtype=np.float64 if dt in FLOATS else None)
-    with np.errstate(all="ignore"):
-        a = a.astype(dt)
+    if dt in FLOATS:
+        with np.errstate(all="ignore"):
+            a = np.array(values, dtype=np.float64).astype(dt)
+    else:
+        # Integers directly (a list mixing ints above 2**63 with others would become float64).
+        a = np.array(values, dtype=dt)
     return a if shape is None else a.reshape(shape)
 
 
@@ -240,7 +257,7 @@ def bin_y(dt, op, res_dt):
     if dt in UNSIGNED:
         i = info(dt)
         return clip_to([0, 1, 2, 3, 7, 2**63, int(i.max)], dt)
-    return [np.nan, -np.inf, -2.0, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 2.0, 3.0, np.inf]
+    return [np.nan, -np.inf, -2.0, -1.0, -0.5, -0.0, 0.0, 0.1, 0.5, 1.0, 2.0, 3.0, np.inf]
 
 
 def rand(dt, shape, lo=-50, hi=50):
@@ -287,6 +304,12 @@ def gen_binary():
         y = arr([2, -1, 0], dt)
         FX.case(f"binary/power/{dt},{dt}/negexp", "power", {}, [x, y],
                 lambda x=x, y=y: np.power(x, y))
+    # Integer powers with huge exponents (wrapping: odd bases end at 1).
+    for dt, xs, ys in [("uint64", [3, 5, 7, 2, 0, 1], [2**40, 2**62, 2**63, 2**64 - 1, 65, 64]),
+                       ("int64", [3, -5, 7, 2, 0, -1], [2**40, 2**62, 2**63 - 1, 2**62 + 1, 65, 63]),
+                       ("uint8", [3, 5, 7, 2, 0, 255], [200, 255, 128, 9, 8, 7])]:
+        x, y = arr(xs, dt), arr(ys, dt)
+        FX.case(f"binary/power/{dt},{dt}/bigexp", "power", {}, [x, y], lambda x=x, y=y: np.power(x, y))
     # Shapes that do not broadcast.
     a, b = rand("float32", (2, 3)), rand("float32", (4,))
     FX.case("binary/add/float32,float32/nobcast", "add", {}, [a, b],

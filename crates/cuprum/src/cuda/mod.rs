@@ -82,6 +82,39 @@ pub(crate) const STAGING_BYTES: usize = 32 << 20;
 /// Copies up to this size skip the staging buffers (the driver stages small pageable copies).
 const DIRECT_COPY: usize = 1 << 20;
 
+/// A small, fast hasher for the kernel map (keys are short and trusted): one multiply per
+/// word, as rustc's FxHash.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Fx(u64);
+
+impl std::hash::Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(*b as u64);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(i as u64)
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64)
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64)
+    }
+    fn write_isize(&mut self, i: isize) {
+        self.write_u64(i as u64)
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+pub(crate) type BuildFx = std::hash::BuildHasherDefault<Fx>;
+
 /// A compiled kernel function (its module stays loaded for the life of the process).
 pub(crate) struct Kernel {
     pub func: sys::CUfunction,
@@ -100,7 +133,7 @@ pub(crate) struct CudaDevice {
     pub sm_count: u32,
     pool: Mutex<Pool>,
     staging: Mutex<Option<Staging>>,
-    kernels: Mutex<HashMap<codegen::ModKey, Arc<Kernel>>>,
+    kernels: Mutex<HashMap<codegen::ModKey, Arc<Kernel>, BuildFx>>,
 }
 unsafe impl Send for CudaDevice {}
 unsafe impl Sync for CudaDevice {}
@@ -138,7 +171,7 @@ impl CudaDevice {
             sm_count,
             pool: Mutex::new(Pool::default()),
             staging: Mutex::new(None),
-            kernels: Mutex::new(HashMap::new()),
+            kernels: Mutex::new(HashMap::default()),
         })
     }
 
