@@ -290,9 +290,13 @@ impl Array {
     pub fn expand_dims(&self, axis: isize) -> Result<Array> {
         let a = layout::normalize_axis(axis, self.ndim() + 1)?;
         let mut shape = self.shape.clone();
-        let mut strides = self.strides.clone();
         shape.insert(a, 1);
-        strides.insert(a, 0);
+        // The strides NumPy's reshape gives (the new axis' stride is irrelevant but visible).
+        let strides = layout::reshape_strides(&self.shape, &self.strides, &shape, self.itemsize()).unwrap_or_else(|| {
+            let mut s = self.strides.clone();
+            s.insert(a, 0);
+            s
+        });
         Ok(self.view_with(shape, strides, self.offset))
     }
 
@@ -478,7 +482,14 @@ impl Array {
 
     /// Sets every element (of this view) to `value`.
     pub fn fill(&mut self, value: impl Into<Scalar>) -> Result<()> {
-        crate::backend::fill(self, value.into())
+        let value = value.into();
+        // A Rust integer must fit an integer dtype (NumPy 2 raises OverflowError).
+        if let (Some(v), Some((lo, hi))) = (value.as_i128(), self.dtype.int_range()) {
+            if self.dtype.is_integer() && (v < lo || v > hi) {
+                return Err(Error::ScalarOverflow { value: v.to_string(), dtype: self.dtype });
+            }
+        }
+        crate::backend::fill(self, value)
     }
 
     /// `self[...] = src`: copies `src` (broadcast to this shape, cast to this dtype) into this

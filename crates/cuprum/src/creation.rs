@@ -75,12 +75,17 @@ pub fn arange_f(start: f64, stop: f64, step: f64, dtype: DType, device: &Device)
     }
     let n = ((stop - start) / step).ceil().max(0.0) as usize;
     let out = Array::alloc(&[n], dtype, *device, false)?;
-    backend::iota(&out, start, step, None)?;
+    // NumPy steps by the difference of the first two values, (start + step) - start.
+    backend::iota(&out, start, (start + step) - start, None)?;
     Ok(out)
 }
 
 /// `np.linspace(start, stop, num, endpoint=...)`, float64 (or `dtype`).
 pub fn linspace(start: f64, stop: f64, num: usize, endpoint: bool, dtype: DType, device: &Device) -> Result<Array> {
+    if !dtype.is_float() {
+        // As NumPy: computed in float64, floored, then cast.
+        return linspace(start, stop, num, endpoint, DType::Float64, device)?.floor()?.astype(dtype);
+    }
     let div = if endpoint { num.saturating_sub(1) } else { num };
     let step = if div > 0 { (stop - start) / div as f64 } else { f64::NAN };
     let out = Array::alloc(&[num], dtype, *device, false)?;

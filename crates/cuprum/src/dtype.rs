@@ -325,7 +325,14 @@ impl Scalar {
             k => k,
         };
         if sk > dk {
-            // The scalar's kind wins: array bool + int -> int64, int + float -> float64.
+            // The scalar's kind wins: array bool + int -> int64 (the int must fit int64),
+            // int + float -> float64.
+            if let Some(v) = self.as_i128() {
+                if v < i64::MIN as i128 || v > i64::MAX as i128 {
+                    return Err(Error::ScalarOverflow { value: v.to_string(), dtype: DType::Int64 });
+                }
+                return Ok(promote_types(dtype, DType::Int64));
+            }
             return Ok(promote_types(dtype, self.default_dtype()));
         }
         if let (Some(v), Some((lo, hi))) = (self.as_i128(), dtype.int_range()) {
@@ -350,6 +357,37 @@ impl From<bool> for Scalar {
         Scalar::Bool(x)
     }
 }
+/// Rounds a float64 to the nearest float16 (ties to even) in one step, as NumPy does. (Going
+/// through float32 would round twice.)
+pub(crate) fn f16_from_f64(x: f64) -> f16 {
+    let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
+    let a = x.abs();
+    if a.is_nan() {
+        return f16::from_bits(sign | 0x7e00);
+    }
+    if a >= 65520.0 {
+        // At or beyond the midpoint between the largest float16 (65504) and 2**16.
+        return f16::from_bits(sign | 0x7c00);
+    }
+    if a < 6.103515625e-05 {
+        // Subnormal range: multiples of 2**-24 (exact scaling by a power of two).
+        let r = (a * 16777216.0).round_ties_even() as u16;
+        return f16::from_bits(sign | r);
+    }
+    let e = ((a.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let q = a * f64::powi(2.0, 10 - e);
+    let mut r = q.round_ties_even() as u32;
+    let mut e = e;
+    if r == 2048 {
+        r = 1024;
+        e += 1;
+    }
+    if e + 15 >= 31 {
+        return f16::from_bits(sign | 0x7c00);
+    }
+    f16::from_bits(sign | (((e + 15) as u16) << 10) | (r - 1024) as u16)
+}
+
 impl From<f16> for Scalar {
     fn from(x: f16) -> Self {
         Scalar::Float(x.to_f64())
@@ -428,7 +466,7 @@ macro_rules! impl_element_float {
 }
 impl_element_float!(f32 => Float32, |x: f64| x as f32, |x: f32| x as f64;
                     f64 => Float64, |x: f64| x, |x: f64| x;
-                    f16 => Float16, f16::from_f64, |x: f16| x.to_f64());
+                    f16 => Float16, f16_from_f64, |x: f16| x.to_f64());
 
 #[cfg(test)]
 mod tests {
@@ -449,12 +487,29 @@ mod tests {
     }
 
     #[test]
+    fn float16_rounds_once() {
+        for (x, want) in [(1.0 + 2f64.powi(-11) + 2f64.powi(-40), 1.0009765625), (65519.9, 65504.0), (1e-8, 0.0), (3e-8, 5.960464477539063e-08), (-2.5, -2.5)] {
+            assert_eq!(f16_from_f64(x).to_f64(), want, "{x}");
+        }
+        assert!(f16_from_f64(65520.0).to_f64().is_infinite());
+        assert!(f16_from_f64(f64::NAN).is_nan());
+        // Every float16 converts back to itself, and midpoints round to even.
+        for bits in 0..0x7c00u16 {
+            let h = f16::from_bits(bits);
+            assert_eq!(f16_from_f64(h.to_f64()).to_bits(), bits);
+        }
+        assert_eq!(f16_from_f64(1.0 + 2f64.powi(-11)).to_f64(), 1.0);
+        assert_eq!(f16_from_f64(1.0 + 3.0 * 2f64.powi(-11)).to_f64(), 1.001953125);
+    }
+
+    #[test]
     fn weak_scalars() {
         assert_eq!(Scalar::Float(2.0).promote_with(Float32).unwrap(), Float32);
         assert_eq!(Scalar::Int(1).promote_with(Int32).unwrap(), Int32);
         assert_eq!(Scalar::Float(1.0).promote_with(Int32).unwrap(), Float64);
         assert_eq!(Scalar::Float(1.0).promote_with(Int8).unwrap(), Float64);
         assert_eq!(Scalar::Int(1).promote_with(Bool).unwrap(), Int64);
+        assert!(Scalar::UInt(1 << 63).promote_with(Bool).is_err());
         assert_eq!(Scalar::Int(1).promote_with(Float16).unwrap(), Float16);
         assert!(matches!(Scalar::Int(300).promote_with(UInt8), Err(Error::ScalarOverflow { .. })));
         assert!(matches!(Scalar::Int(-1).promote_with(UInt8), Err(Error::ScalarOverflow { .. })));

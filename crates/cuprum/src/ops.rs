@@ -120,6 +120,48 @@ fn check_out(op: &str, out: &Array, shape: &[usize], dev: Device, res: DType) ->
     Ok(())
 }
 
+/// The loop and output dtypes of a binary ufunc on these operands.
+fn resolve_binary(op: BinaryOp, a: &Operand<'_>, b: &Operand<'_>) -> Result<(DType, DType)> {
+    if let (Operand::Array(x), Operand::Array(y)) = (a, b) {
+        return op.resolve(x.dtype(), y.dtype());
+    }
+    match common_dtype(a, b) {
+        Ok(c) => op.resolve_common(c),
+        // True division of an integer array by a Python int that does not fit its dtype is
+        // defined in NumPy 2: it computes in float64.
+        Err(Error::ScalarOverflow { .. }) if op == BinaryOp::TrueDivide => op.resolve_common(DType::Float64),
+        Err(e) => Err(e),
+    }
+}
+
+/// NumPy 2 compares an integer array with a Python int outside its dtype's range without
+/// error: the answer is the same for every element. Returns it when that is the case.
+fn out_of_range_comparison(op: BinaryOp, a: &Operand<'_>, b: &Operand<'_>) -> Option<bool> {
+    use BinaryOp::*;
+    if !matches!(op, Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual) {
+        return None;
+    }
+    let (arr, s, scalar_left) = match (a, b) {
+        (Operand::Array(x), Operand::Scalar(s)) => (x, s, false),
+        (Operand::Scalar(s), Operand::Array(x)) => (x, s, true),
+        _ => return None,
+    };
+    let (lo, hi) = arr.dtype().int_range().filter(|_| arr.dtype().is_integer())?;
+    let v = s.as_i128()?;
+    if v >= lo && v <= hi {
+        return None;
+    }
+    // Every element x satisfies x < v (v above the range) or x > v (v below it).
+    let x_less = v > hi;
+    let (lt, gt) = if scalar_left { (!x_less, x_less) } else { (x_less, !x_less) };
+    Some(match op {
+        Equal => false,
+        NotEqual => true,
+        Less | LessEqual => lt,
+        _ => gt,
+    })
+}
+
 /// Integer `power` with a negative integer exponent is an error in NumPy.
 fn check_power(op: BinaryOp, loop_dt: DType, b: &Operand<'_>) -> Result<()> {
     if op != BinaryOp::Power || !loop_dt.is_signed_int() {
@@ -139,7 +181,11 @@ fn check_power(op: BinaryOp, loop_dt: DType, b: &Operand<'_>) -> Result<()> {
 pub fn binary<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>) -> Result<Array> {
     let (a, b) = (a.into(), b.into());
     let dev = device_of(op.name(), &[&a, &b])?;
-    let (loop_dt, out_dt) = op.resolve_common(common_dtype(&a, &b)?)?;
+    if let Some(v) = out_of_range_comparison(op, &a, &b) {
+        let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
+        return crate::full(&shape, v, DType::Bool, &dev);
+    }
+    let (loop_dt, out_dt) = resolve_binary(op, &a, &b)?;
     check_power(op, loop_dt, &b)?;
     let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
     let out = Array::alloc(&shape, out_dt, dev, false)?;
@@ -152,7 +198,13 @@ pub fn binary<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Oper
 pub fn binary_out<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>, out: &mut Array) -> Result<()> {
     let (a, b) = (a.into(), b.into());
     let dev = device_of(op.name(), &[&a, &b])?;
-    let (loop_dt, out_dt) = op.resolve_common(common_dtype(&a, &b)?)?;
+    if let Some(v) = out_of_range_comparison(op, &a, &b) {
+        let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
+        let shape = broadcast_shape(op.name(), &shape, out.shape())?;
+        check_out(op.name(), out, &shape, dev, DType::Bool)?;
+        return out.fill(v);
+    }
+    let (loop_dt, out_dt) = resolve_binary(op, &a, &b)?;
     check_power(op, loop_dt, &b)?;
     let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
     let shape = broadcast_shape(op.name(), &shape, out.shape())?;
@@ -319,8 +371,15 @@ impl Array {
 
 /// NumPy's `round`/`around`.
 pub fn round(x: &Array, decimals: i32) -> Result<Array> {
+    if x.dtype() == DType::Bool {
+        // NumPy has only a float loop for bools: decimals=0 is rint (float16), others fail.
+        if decimals == 0 {
+            return x.rint();
+        }
+        return Err(Error::UnsupportedDType { op: "round".into(), dtype: DType::Bool });
+    }
     if !x.dtype().is_float() {
-        if decimals >= 0 || x.dtype() == DType::Bool {
+        if decimals >= 0 {
             return x.copy();
         }
         let f = 10i64.checked_pow((-decimals) as u32).unwrap_or(i64::MAX);
@@ -341,8 +400,24 @@ pub fn round(x: &Array, decimals: i32) -> Result<Array> {
 
 /// NumPy's `clip`.
 pub fn clip<'a, 'b>(x: &Array, min: impl Into<Operand<'a>>, max: impl Into<Operand<'b>>) -> Result<Array> {
+    // Integer bounds outside an integer array's range clip nothing on that side (NumPy 2).
+    let (min, max) = (clamp_bound(x, min.into()), clamp_bound(x, max.into()));
     let lo = maximum(x, min)?;
     minimum(&lo, max)
+}
+
+fn clamp_bound<'a>(x: &Array, b: Operand<'a>) -> Operand<'a> {
+    if let (Operand::Scalar(s), Some((lo, hi))) = (&b, x.dtype().int_range()) {
+        if let (Some(v), true) = (s.as_i128(), x.dtype().is_integer()) {
+            if v < lo {
+                return Operand::Scalar(if lo < 0 { Scalar::Int(lo as i64) } else { Scalar::UInt(lo as u64) });
+            }
+            if v > hi {
+                return Operand::Scalar(if hi <= i64::MAX as i128 { Scalar::Int(hi as i64) } else { Scalar::UInt(hi as u64) });
+            }
+        }
+    }
+    b
 }
 
 /// NumPy's `where(cond, x, y)`: elements of `x` where `cond` is true, else of `y`; all three
@@ -353,6 +428,12 @@ pub fn where_<'a, 'b>(cond: &Array, x: impl Into<Operand<'a>>, y: impl Into<Oper
     let dev = device_of("where", &[&c, &x, &y])?;
     let dt = match (&x, &y) {
         (Operand::Scalar(a), Operand::Scalar(b)) => promote_types(a.default_dtype(), b.default_dtype()),
+        (Operand::Array(a), Operand::Scalar(_)) | (Operand::Scalar(_), Operand::Array(a)) => match common_dtype(&x, &y) {
+            // NumPy 2's where() casts an out-of-range Python int into the array's dtype
+            // (wrapping) rather than raising.
+            Err(Error::ScalarOverflow { .. }) => a.dtype(),
+            r => r?,
+        },
         _ => common_dtype(&x, &y)?,
     };
     let shape = broadcast_shape("where", cond.shape(), x.shape())?;

@@ -133,7 +133,7 @@ impl UnaryOp {
             return Ok((l, l));
         }
         match self {
-            Negative | Sign if dt == DType::Bool => unsupported(),
+            Negative | Positive | Sign if dt == DType::Bool => unsupported(),
             Square | Reciprocal if dt == DType::Bool => Ok((DType::Int8, DType::Int8)),
             LogicalNot | IsNan | IsInf | IsFinite => Ok((dt, DType::Bool)),
             Invert if dt.is_float() => unsupported(),
@@ -204,8 +204,17 @@ impl BinaryOp {
         }
     }
 
+    /// (loop dtype, output dtype) for input dtypes `a` and `b` (both arrays).
     pub fn resolve(self, a: DType, b: DType) -> Result<(DType, DType)> {
-        self.resolve_common(promote_types(a, b))
+        match self {
+            // Float-only functions: NumPy takes the first float loop both inputs cast to
+            // safely (int8 with uint8 -> float16), not the float of their promotion.
+            BinaryOp::Arctan2 | BinaryOp::Hypot => {
+                let l = promote_types(a.smallest_float(), b.smallest_float());
+                Ok((l, l))
+            }
+            _ => self.resolve_common(promote_types(a, b)),
+        }
     }
 }
 
@@ -286,6 +295,9 @@ mod tests {
         assert_eq!(BinaryOp::TrueDivide.resolve(Float16, Float16).unwrap(), (Float16, Float16));
         assert_eq!(BinaryOp::Less.resolve(Int8, UInt8).unwrap(), (Int16, Bool));
         assert_eq!(BinaryOp::Hypot.resolve(Int16, Int16).unwrap(), (Float32, Float32));
+        assert_eq!(BinaryOp::Arctan2.resolve(Int8, UInt8).unwrap(), (Float16, Float16));
+        assert_eq!(BinaryOp::Hypot.resolve(Int16, UInt16).unwrap(), (Float32, Float32));
+        assert!(UnaryOp::Positive.resolve(Bool).is_err());
         assert!(BinaryOp::BitwiseAnd.resolve(Float32, Float32).is_err());
         assert!(BinaryOp::Subtract.resolve(Bool, Bool).is_err());
         assert_eq!(ReduceOp::Sum.out_dtype(Int32), Int64);

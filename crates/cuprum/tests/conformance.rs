@@ -34,47 +34,13 @@ use std::sync::OnceLock;
 /// that covers no failure prints that it can go. The first word of a note names the bug; a
 /// note of one word refers to the entry that describes it.
 const KNOWN_DIFFS: &[(&str, &str, &str)] = &[
-    // Library bugs (NumPy is right).
-    ("unary/positive/bool*", "NumPy raises", "BUG-1 positive(bool) must raise TypeError (NumPy 2 has no bool loop); cuprum returns a copy"),
-    ("binary/arctan2/int8,uint8", "dtype float", "BUG-2 arctan2/hypot loop: NumPy picks the first loop both inputs cast to safely (int8,uint8 -> float16; int16,uint16 -> float32); cuprum promotes first (float32, float64)"),
-    ("binary/arctan2/uint8,int8", "dtype float", "BUG-2"),
-    ("binary/hypot/int8,uint8", "dtype float", "BUG-2"),
-    ("binary/hypot/uint8,int8", "dtype float", "BUG-2"),
-    ("binary/arctan2/int16,uint16", "dtype float", "BUG-2"),
-    ("binary/hypot/int16,uint16", "dtype float", "BUG-2"),
-    ("binary/*equal/int64,uint64", "1 of 63 values differ", "BUG-3 int64 vs uint64 comparisons must be exact (NumPy 2): 2**63-1 == 2**63 is False; cuprum compares in float64"),
-    ("binary/*equal/uint64,int64", "1 of 64 values differ", "BUG-3"),
-    ("binary/less/int64,uint64", "1 of 63 values differ", "BUG-3"),
-    ("binary/greater/uint64,int64", "1 of 64 values differ", "BUG-3"),
-    ("cpu:binary/power/*int64,*int64/bigexp", "values differ", "BUG-4 CPU integer power clamps the exponent to u32::MAX: 3**(2**40) in uint64 is wrong (the GPU is right)"),
-    ("cpu:scalar/power/uint64,u:9223372036854775808", "values differ", "BUG-4"),
-    ("reduce/mean/*int64/extremes/*", "values differ", "BUG-5 mean of int64/uint64 sums in wrapping integers (CPU and GPU), and the CPU var/std use that mean: mean([2**63-1, 1]) wraps; NumPy sums in float64"),
-    ("cpu:reduce/var/*int64/extremes/*", "values differ", "BUG-5"),
-    ("cpu:reduce/std/*int64/extremes/*", "values differ", "BUG-5"),
-    ("cpu:astype/float64->float16", "2 of 25 values differ", "BUG-6 CPU float64 -> float16 rounds twice (through float32): 1 + 2**-11 + 2**-40 gives 1.0, NumPy 1.0009765625"),
-    ("creation/linspace/*,int*", "values differ", "BUG-7 linspace with an integer dtype: NumPy floors (not truncates) and sets the endpoint to stop exactly"),
-    ("creation/full/*int*,i:300", "NumPy raises OverflowError", "BUG-8 full() with a Python int out of the dtype's range must raise OverflowError (NEP 50); cuprum wraps"),
-    ("creation/full/*int*,i:-1", "NumPy raises OverflowError", "BUG-8"),
-    ("scalar/*/bool,u:9223372036854775808", "NumPy raises OverflowError", "BUG-9 bool array with the Python int 2**63: NumPy raises OverflowError (int64 default); cuprum uses uint64"),
-    ("scalar/*/u:9223372036854775808,bool", "NumPy raises OverflowError", "BUG-9"),
-    ("scalar/less/*", "is out of bounds for", "BUG-10 comparisons with a Python int out of the array dtype's range are defined in NumPy 2 (uint8 < -1 is False); cuprum raises"),
-    ("scalar/equal/*", "is out of bounds for", "BUG-10"),
-    ("scalar/true_divide/*", "is out of bounds for", "BUG-11 true_divide(int array, Python int out of range) works in NumPy 2 (computes in float64); cuprum raises"),
-    ("misc/round/bool/*", "bool", "BUG-12 round(bool): NumPy gives float16 for decimals=0 and raises TypeError otherwise; cuprum returns the bools"),
-    // Differences where NumPy's own behaviour is debatable.
-    ("misc/where/u8,i:*", "is out of bounds for", "DIFF-13 where(cond, uint8 array, -1 or 300): NumPy 2.4 wraps the Python int into uint8; cuprum raises OverflowError"),
-    ("misc/clip/u8,i:-1,i:300", "is out of bounds for", "DIFF-14 clip(uint8 array, -1, 300): NumPy 2 accepts out-of-range Python int bounds; cuprum raises"),
-    ("view/*expand_dims(*", "strides", "DIFF-15 expand_dims: NumPy gives the new length-1 axis a non-zero stride (reshape's), cuprum 0 (values agree)"),
+    // None at present. BUG-1..16 found by this suite were fixed in the library.
 ];
 
 /// Runs not made on the GPU because they break its CUDA context (every later operation in the
 /// process would fail): `(pattern, note)`, the pattern matching `"<case id> [<layout>]"`.
 const GPU_SKIP: &[(&str, &str)] = &[
-    ("misc/where/i:0,u8 [*", "BUG-16 GPU elementwise kernels on the strided/broadcast path with a Python scalar before an array operand read the wrong operand's layout: wrong values (1 + strided bool array) or CUDA_ERROR_ILLEGAL_ADDRESS (where(cond (3,4), 0, uint8 (4,)); 1 ** strided bool array)"),
-    ("scalar/*/i:* [Strided]", "BUG-16"),
-    ("scalar/*/u:* [Strided]", "BUG-16"),
-    ("scalar/*/f:* [Strided]", "BUG-16"),
-    ("scalar/*/b:* [Strided]", "BUG-16"),
+    // None at present (BUG-16, scalars before arrays on the strided GPU path, is fixed).
 ];
 
 const UNARY: [UnaryOp; 33] = {

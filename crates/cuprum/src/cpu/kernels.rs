@@ -125,7 +125,16 @@ macro_rules! int_common {
                     // Only reachable with a negative exponent that the front end rejected.
                     0
                 } else {
-                    x.wrapping_pow(y.min(u32::MAX as $t) as u32)
+                    // Exponentiation by squaring over the whole (64-bit) exponent, wrapping.
+                    let (mut r, mut base, mut e) = (1 as $t, x, y as u64);
+                    while e != 0 {
+                        if e & 1 == 1 {
+                            r = r.wrapping_mul(base);
+                        }
+                        base = base.wrapping_mul(base);
+                        e >>= 1;
+                    }
+                    r
                 }
             }),
             BinaryOp::Maximum | BinaryOp::Fmax => lp2!($a, $b, $out, |x, y| if x >= y { x } else { y }),
@@ -300,7 +309,7 @@ impl Arith for f64 {
 fn round_to<W: Wide>(l: DType, buf: &mut [W]) {
     match l {
         DType::Float32 => buf.iter_mut().for_each(|v| *v = W::from_f64(v.to_f64() as f32 as f64)),
-        DType::Float16 => buf.iter_mut().for_each(|v| *v = W::from_f64(half::f16::from_f64(v.to_f64()).to_f64())),
+        DType::Float16 => buf.iter_mut().for_each(|v| *v = W::from_f64(crate::dtype::f16_from_f64(v.to_f64()).to_f64())),
         _ => {}
     }
 }
@@ -334,6 +343,56 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
     Ok(())
 }
 
+/// Whether a comparison of `a` and `b` needs NumPy 2's exact mixed signed/unsigned loop
+/// (int64 vs uint64 would otherwise compare in float64).
+pub(crate) fn mixed_int_compare(op: BinaryOp, a: DType, b: DType) -> bool {
+    matches!(op, BinaryOp::Equal | BinaryOp::NotEqual | BinaryOp::Less | BinaryOp::LessEqual | BinaryOp::Greater | BinaryOp::GreaterEqual)
+        && a.is_integer()
+        && b.is_integer()
+        && a.is_signed_int() != b.is_signed_int()
+}
+
+/// Exact comparison of a signed and an unsigned integer operand, through i128.
+fn compare_mixed(op: BinaryOp, a: &Array, b: &Array, out: &Array) -> Result<()> {
+    let _l = CpuLocks::new(&[&a.storage, &b.storage], &[&out.storage]);
+    let (shape, st) = plan(out, &[a, b]);
+    let strides = [st[0].clone(), st[1].clone(), st[2].clone()];
+    let (ad, bd, od) = (a.dtype, b.dtype, out.dtype);
+    let f = move |p: [*mut u8; 3], n: usize, s: [isize; 3]| {
+        let mut x = [0i128; CHUNK];
+        let mut y = [0i128; CHUNK];
+        for (dt, ptr, st, buf) in [(ad, p[1], s[1], &mut x), (bd, p[2], s[2], &mut y)] {
+            if dt.is_signed_int() {
+                let mut t = [0i64; CHUNK];
+                unsafe { load(dt, ptr, st, &mut t[..n]) };
+                for i in 0..n {
+                    buf[i] = t[i] as i128;
+                }
+            } else {
+                let mut t = [0u64; CHUNK];
+                unsafe { load(dt, ptr, st, &mut t[..n]) };
+                for i in 0..n {
+                    buf[i] = t[i] as i128;
+                }
+            }
+        }
+        let mut o = [0i64; CHUNK];
+        for i in 0..n {
+            o[i] = match op {
+                BinaryOp::Equal => x[i] == y[i],
+                BinaryOp::NotEqual => x[i] != y[i],
+                BinaryOp::Less => x[i] < y[i],
+                BinaryOp::LessEqual => x[i] <= y[i],
+                BinaryOp::Greater => x[i] > y[i],
+                _ => x[i] >= y[i],
+            } as i64;
+        }
+        unsafe { store(od, p[0], s[0], &o[..n]) };
+    };
+    unsafe { par_walk(&shape, &strides, [ptr(out), ptr(a), ptr(b)], &f) };
+    Ok(())
+}
+
 /// `out = op(a, b)` computed in loop dtype `l`; inputs are broadcast to `out`.
 pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) -> Result<()> {
     let op = match (op, l) {
@@ -342,6 +401,9 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) 
         (BinaryOp::Multiply, DType::Bool) => BinaryOp::LogicalAnd,
         (o, _) => o,
     };
+    if mixed_int_compare(op, a.dtype, b.dtype) {
+        return compare_mixed(op, a, b, out);
+    }
     let _l = CpuLocks::new(&[&a.storage, &b.storage], &[&out.storage]);
     let (shape, st) = plan(out, &[a, b]);
     let strides = [st[0].clone(), st[1].clone(), st[2].clone()];
@@ -514,9 +576,21 @@ fn feed(acc: &mut Acc, d: Domain, ib: &[i64], ub: &[u64], fb: &[f64], base: u64,
         Domain::F => fb.len(),
     };
     match (acc.op, d) {
-        (Sum | Mean, Domain::I) => acc.i = ib.iter().fold(acc.i, |a, &b| a.wrapping_add(b)),
-        (Sum | Mean, Domain::U) => acc.u = ub.iter().fold(acc.u, |a, &b| a.wrapping_add(b)),
-        (Sum | Mean, Domain::F) => acc.parts.push(pairwise_sum(fb)),
+        (Sum, Domain::I) => acc.i = ib.iter().fold(acc.i, |a, &b| a.wrapping_add(b)),
+        (Sum, Domain::U) => acc.u = ub.iter().fold(acc.u, |a, &b| a.wrapping_add(b)),
+        (Sum, Domain::F) => acc.parts.push(pairwise_sum(fb)),
+        // NumPy's mean accumulates integers in float64 (no wrapping).
+        (Mean, Domain::I) => {
+            let mut f = [0f64; CHUNK];
+            ib.iter().zip(f.iter_mut()).for_each(|(&v, o)| *o = v as f64);
+            acc.parts.push(pairwise_sum(&f[..n]))
+        }
+        (Mean, Domain::U) => {
+            let mut f = [0f64; CHUNK];
+            ub.iter().zip(f.iter_mut()).for_each(|(&v, o)| *o = v as f64);
+            acc.parts.push(pairwise_sum(&f[..n]))
+        }
+        (Mean, Domain::F) => acc.parts.push(pairwise_sum(fb)),
         (Var | Std, _) => {
             let mut sq = [0f64; CHUNK];
             for k in 0..n {
@@ -773,6 +847,9 @@ fn merge(total: &mut Acc, p: &Acc, d: Domain) {
 }
 
 fn finish_f64(acc: &Acc, d: Domain) -> f64 {
+    if acc.op == ReduceOp::Mean {
+        return pairwise_sum(&acc.parts);
+    }
     match d {
         Domain::I => acc.i as f64,
         Domain::U => acc.u as f64,

@@ -240,7 +240,7 @@ pub(crate) unsafe fn store<W: Wide>(dt: DType, p: *mut u8, st: isize, src: &[W])
         DType::UInt16 => stv!(u16, |v: W| v.to_u64() as u16),
         DType::UInt32 => stv!(u32, |v: W| v.to_u64() as u32),
         DType::UInt64 => stv!(u64, |v: W| v.to_u64()),
-        DType::Float16 => stv!(u16, |v: W| f16::from_f64(v.to_f64()).to_bits()),
+        DType::Float16 => stv!(u16, |v: W| crate::dtype::f16_from_f64(v.to_f64()).to_bits()),
         DType::Float32 => stv!(f32, |v: W| v.to_f64() as f32),
         DType::Float64 => stv!(f64, |v: W| v.to_f64()),
     }

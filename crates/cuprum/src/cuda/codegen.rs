@@ -27,6 +27,8 @@ template <typename T> __device__ __forceinline__ T fdivmod(T a, T b, T* m) {
   if (mod != 0) { if ((b < 0) != (mod < 0)) { mod += b; div -= 1; } } else { mod = copysign((T)0, b); }
   T fd; if (div != 0) { fd = floor(div); if (div - fd > (T)0.5) fd += 1; } else { fd = copysign((T)0, a / b); }
   *m = mod; return fd; }
+__device__ __forceinline__ int cmp3(i64 a, u64 b) { if (a < 0) return -1; u64 x = (u64)a; return x < b ? -1 : (x > b ? 1 : 0); }
+__device__ __forceinline__ int cmp3(u64 a, i64 b) { return -cmp3(b, a); }
 template <typename T> __device__ __forceinline__ T ffloordiv(T a, T b) { T m; return fdivmod(a, b, &m); }
 template <typename T> __device__ __forceinline__ T fremainder(T a, T b) { T m; fdivmod(a, b, &m); return m; }
 "#;
@@ -264,6 +266,8 @@ pub(crate) enum EwOp {
     Binary(BinaryOp, DType),
     /// `out = a0 ? a1 : a2`.
     Where,
+    /// Exact comparison of a signed and an unsigned integer (a0, a1 as i64/u64).
+    CmpMixed(BinaryOp),
     /// `out[i] = start + i * step` in float64 (last element `last` when `has_last`).
     IotaF,
     /// `out[i] = start + i * step` in int64.
@@ -277,6 +281,17 @@ impl EwOp {
             EwOp::Unary(op, l) => unary_expr(op, l),
             EwOp::Binary(op, l) => binary_expr(op, l),
             EwOp::Where => "(a0 ? a1 : a2)".into(),
+            EwOp::CmpMixed(op) => {
+                let c = match op {
+                    BinaryOp::Equal => "== 0",
+                    BinaryOp::NotEqual => "!= 0",
+                    BinaryOp::Less => "< 0",
+                    BinaryOp::LessEqual => "<= 0",
+                    BinaryOp::Greater => "> 0",
+                    _ => ">= 0",
+                };
+                format!("(cmp3(a0, a1) {c})")
+            }
             EwOp::IotaF => "((has_last && i == n - 1) ? last : __dadd_rn(start, __dmul_rn((double)i, step)))".into(),
             EwOp::IotaI => "((i64)((u64)istart + (u64)i * (u64)istep))".into(),
         }
@@ -383,7 +398,8 @@ impl EwSpec {
         let ot = storage_ty(self.out);
         let inputs: Vec<EwIn> = self.ins().copied().collect();
         let nin = inputs.len();
-        let nops = nin + 1;
+        // Operands with a layout: the output and the array inputs (scalars have none).
+        let nops = 1 + inputs.iter().filter(|x| !x.scalar).count();
         let mut params = format!("long long n, {ot}* __restrict__ out");
         for (k, x) in inputs.iter().enumerate() {
             if x.scalar {
@@ -446,7 +462,11 @@ impl EwSpec {
         let loads: Vec<String> = inputs
             .iter()
             .enumerate()
-            .map(|(k, x)| format!("*(const {}*)((const char*)in{k} + o[{}])", storage_ty(x.storage), k + 1))
+            .map(|(k, x)| {
+                // The layout slot of input k: 1 + the number of array inputs before it.
+                let slot = 1 + inputs[..k].iter().filter(|y| !y.scalar).count();
+                format!("*(const {}*)((const char*)in{k} + o[{slot}])", storage_ty(x.storage))
+            })
             .collect();
         s.push_str(&body(&loads));
         writeln!(s, "    *({ot}*)((char*)out + o[0]) = {result};\n  }}\n}}").unwrap();
@@ -464,6 +484,8 @@ fn acc_code(op: ReduceOp, xd: DType) -> (String, String) {
     // The type values are accumulated in: NumPy's accumulator dtype (float32 sums in float32,
     // float16 in float32, ints in 64 bits).
     let at = match op {
+        // NumPy's mean accumulates integers in float64.
+        Mean if !xd.is_float() => "double",
         Sum | Prod | Mean => {
             if xd.is_float() {
                 xc

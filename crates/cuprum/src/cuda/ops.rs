@@ -199,6 +199,14 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
 }
 
 pub(crate) fn binary(op: BinaryOp, l: DType, a: &Input<'_>, b: &Input<'_>, out: &Array) -> Result<()> {
+    if let (Input::Array(x), Input::Array(y)) = (a, b) {
+        if crate::cpu::kernels::mixed_int_compare(op, x.dtype, y.dtype) {
+            let wide = |d: DType| if d.is_signed_int() { DType::Int64 } else { DType::UInt64 };
+            let ins = [EwIn { storage: x.dtype, compute: wide(x.dtype), scalar: false }, EwIn { storage: y.dtype, compute: wide(y.dtype), scalar: false }];
+            let spec = EwSpec::new(EwOp::CmpMixed(op), &ins, DType::Bool, out.dtype);
+            return launch_ew(&spec, out, &[Arg::Arr(x), Arg::Arr(y)], |_| {});
+        }
+    }
     let result = if op.is_comparison() { DType::Bool } else { l };
     let spec = EwSpec::new(EwOp::Binary(op, l), &[ew_in(a, l), ew_in(b, l)], result, out.dtype);
     launch_ew(&spec, out, &[arg(a), arg(b)], |_| {})
