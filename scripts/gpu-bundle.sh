@@ -16,7 +16,7 @@ cargo test --release --no-run --message-format=json 2>/dev/null \
   | python3 -c 'import json,sys
 for l in sys.stdin:
     m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"] and m["target"]["name"] != "cuprum-bench":
         print(m["executable"])' > "$dir/tests.txt"
 while read -r exe; do
   cp "$exe" "$dir/tests/$(basename "$exe" | sed 's/-[0-9a-f]*$//')"
