@@ -35,6 +35,8 @@ fn layouts(dtype: DType, rng: &mut Rng) -> Vec<(String, Array)> {
     v.push(("0-d".into(), random(&[], dtype, rng, true)));
     v.push(("empty".into(), random(&[0, 3], dtype, rng, true)));
     v.push(("tail(1037)".into(), random(&[1037], dtype, rng, true)));
+    v.push(("reversed".into(), random(&[301], dtype, rng, true).slice(s![..;-1]).unwrap()));
+    v.push(("step3".into(), random(&[900], dtype, rng, true).slice(s![1..;3]).unwrap()));
     let off = random(&[1038], dtype, rng, true);
     v.push(("offset(1..)".into(), off.slice(s![1..]).unwrap()));
     v

@@ -337,14 +337,14 @@ pub(crate) enum Variant {
     Kv,
     /// Elementwise, contiguous, one element per thread (misaligned data).
     K1,
+    /// Elementwise, one (collapsed) dimension with arbitrary strides: no layout table.
+    Ks,
     /// Elementwise, any strides, up to [`MAX_DIMS`] collapsed dimensions.
     Kn,
     /// Reduction: a block per (output, slice of the reduced range).
     Rows,
     /// Reduction: a thread per output.
     Cols,
-    /// Reduction: merges the partial accumulators of `Rows`.
-    Finish,
 }
 
 impl Variant {
@@ -352,10 +352,10 @@ impl Variant {
         match self {
             Variant::Kv => "kv",
             Variant::K1 => "k1",
+            Variant::Ks => "ks",
             Variant::Kn => "kn",
             Variant::Rows => "rows",
             Variant::Cols => "cols",
-            Variant::Finish => "finish",
         }
     }
 }
@@ -451,6 +451,24 @@ impl EwSpec {
         writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
         s.push_str(&body(&flat));
         writeln!(s, "      out[i] = {result};\n  }}\n}}").unwrap();
+        }
+        if variant == Variant::Ks {
+        let mut sp = String::new();
+        for q in 0..nops {
+            write!(sp, ", long long st{q}").unwrap();
+        }
+        writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) ks({params}{sp}) {{").unwrap();
+        writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
+        let loads: Vec<String> = inputs
+            .iter()
+            .enumerate()
+            .map(|(k, x)| {
+                let slot = 1 + inputs[..k].iter().filter(|y| !y.scalar).count();
+                format!("*(const {}*)((const char*)in{k} + i * st{slot})", storage_ty(x.storage))
+            })
+            .collect();
+        s.push_str(&body(&loads));
+        writeln!(s, "    *({ot}*)((char*)out + i * st0) = {result};\n  }}\n}}").unwrap();
         }
         if variant == Variant::Kn {
         writeln!(s, "struct Lay {{ long long nd; long long shape[{MAX_DIMS}]; long long st[{nops}][{MAX_DIMS}]; }};").unwrap();
@@ -593,9 +611,8 @@ pub(crate) struct RedSpec {
 pub(crate) const RED_THREADS: u32 = 256;
 
 impl RedSpec {
-    /// The source of one kernel: `rows` (a block per (output, slice of the reduced range),
-    /// writing a partial accumulator or the final value), `cols` (a thread per output) or
-    /// `finish` (merging partials).
+    /// The source of one kernel: `rows` (a block per (output, slice of the reduced range);
+    /// the last block of an output merges the partials) or `cols` (a thread per output).
     pub fn source(&self, variant: Variant) -> String {
         let (acc, at) = acc_code(self.op, self.x);
         let (fin, fin_dt) = finish_expr(self.op, self.x, &at);
@@ -614,8 +631,9 @@ impl RedSpec {
   for (int d = (int)L.knd - 1; d >= 0; d--) {{ o += (k % L.kshape[d]) * L.kst[d]; k /= L.kshape[d]; }} return o; }}").unwrap();
         if variant == Variant::Rows {
         writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) rows(const char* __restrict__ x, {os}* __restrict__ out, Acc* __restrict__ part,
-  long long nout, long long nred, long long per, int splits, double ddof, RLay L) {{
+  unsigned int* __restrict__ count, long long nout, long long nred, long long per, int splits, double ddof, RLay L) {{
   __shared__ Acc sh[{RED_THREADS}];
+  __shared__ bool last;
   long long o = blockIdx.x / splits; int sp = blockIdx.x % splits;
   long long r0 = (long long)sp * per; long long r1 = r0 + per < nred ? r0 + per : nred;
   const char* base = x + koff(L, o);
@@ -647,9 +665,21 @@ impl RedSpec {
         } else {
             writeln!(s, "  for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) a.add({}, r);", load(&format!("*(const {xs}*)(base + roff(L, r))"))).unwrap();
         }
+        // With several blocks per output, each writes its partial; the last block to finish
+        // (counted with an atomic, after a fence) merges them and resets the counter, so no
+        // second kernel is launched.
         writeln!(s, "  sh[threadIdx.x] = a; __syncthreads();
   for (int w = blockDim.x / 2; w > 0; w >>= 1) {{ if (threadIdx.x < w) {{ Acc b = sh[threadIdx.x]; b.merge(sh[threadIdx.x + w]); sh[threadIdx.x] = b; }} __syncthreads(); }}
-  if (threadIdx.x == 0) {{ if (splits == 1) {{ Acc a = sh[0]; out[o] = {store}; }} else part[blockIdx.x] = sh[0]; }}
+  if (splits == 1) {{ if (threadIdx.x == 0) {{ Acc a = sh[0]; out[o] = {store}; }} return; }}
+  if (threadIdx.x == 0) {{ part[blockIdx.x] = sh[0]; __threadfence(); last = (atomicAdd(&count[o], 1u) == (unsigned)splits - 1); }}
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  Acc m; m.init();
+  for (int q = threadIdx.x; q < splits; q += blockDim.x) {{ Acc pq = part[o * splits + q]; m.merge(pq); }}
+  sh[threadIdx.x] = m; __syncthreads();
+  for (int w = blockDim.x / 2; w > 0; w >>= 1) {{ if (threadIdx.x < w) {{ Acc b = sh[threadIdx.x]; b.merge(sh[threadIdx.x + w]); sh[threadIdx.x] = b; }} __syncthreads(); }}
+  if (threadIdx.x == 0) {{ Acc a = sh[0]; out[o] = {store}; count[o] = 0; }}
 }}").unwrap();
         }
         if variant == Variant::Cols {
@@ -660,17 +690,6 @@ impl RedSpec {
   for (long long r = 0; r < nred; r++) a.add({}, r);
   out[o] = {store};
 }}", load(&format!("*(const {xs}*)(base + roff(L, r))"))).unwrap();
-        }
-        if variant == Variant::Finish {
-        writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) finish(const Acc* __restrict__ part, {os}* __restrict__ out, long long nred, int splits, double ddof) {{
-  __shared__ Acc sh[{RED_THREADS}];
-  long long o = blockIdx.x;
-  Acc a; a.init();
-  for (int q = threadIdx.x; q < splits; q += blockDim.x) a.merge(part[o * splits + q]);
-  sh[threadIdx.x] = a; __syncthreads();
-  for (int w = blockDim.x / 2; w > 0; w >>= 1) {{ if (threadIdx.x < w) {{ Acc b = sh[threadIdx.x]; b.merge(sh[threadIdx.x + w]); sh[threadIdx.x] = b; }} __syncthreads(); }}
-  if (threadIdx.x == 0) {{ Acc a = sh[0]; out[o] = {store}; }}
-}}").unwrap();
         }
         s
     }
@@ -694,7 +713,7 @@ mod tests {
             DType::Float16,
             DType::Float16,
         );
-        for v in [Variant::Kv, Variant::K1, Variant::Kn] {
+        for v in [Variant::Kv, Variant::K1, Variant::Ks, Variant::Kn] {
             let src = ew.source(v);
             assert_eq!(src.matches("__global__").count(), 1, "{v:?}");
             assert!(src.contains(&format!(" {}(", v.name())));
@@ -702,7 +721,7 @@ mod tests {
         }
         for op in [ReduceOp::Sum, ReduceOp::Var, ReduceOp::ArgMax] {
             let r = RedSpec { op, x: DType::Float32, out: op.out_dtype(DType::Float32), contig: true };
-            for v in [Variant::Rows, Variant::Cols, Variant::Finish] {
+            for v in [Variant::Rows, Variant::Cols] {
                 let src = r.source(v);
                 assert_eq!(src.matches("__global__").count(), 1);
                 assert_eq!(src.matches('{').count(), src.matches('}').count(), "{src}");

@@ -134,6 +134,8 @@ pub(crate) struct CudaDevice {
     pool: Mutex<Pool>,
     staging: Mutex<Option<Staging>>,
     kernels: Mutex<HashMap<codegen::ModKey, Arc<Kernel>, BuildFx>>,
+    /// Zeroed counters for split reductions (each launch's last block resets its own).
+    counters: OnceLock<u64>,
 }
 unsafe impl Send for CudaDevice {}
 unsafe impl Sync for CudaDevice {}
@@ -172,6 +174,7 @@ impl CudaDevice {
             pool: Mutex::new(Pool::default()),
             staging: Mutex::new(None),
             kernels: Mutex::new(HashMap::default()),
+            counters: OnceLock::new(),
         })
     }
 
@@ -422,6 +425,26 @@ impl CudaDevice {
         self.bind()?;
         cu::launch_kernel(k.func, (grid.max(1), 1, 1), (block, 1, 1), shmem, self.stream, params)
             .map_err(|e| self.err("cuLaunchKernel", e))
+    }
+
+    /// Device pointer to at least `n` zeroed `u32` counters for split reductions. They live
+    /// as long as the device; every reduction leaves them zero again.
+    pub fn reduce_counters(&self, n: usize) -> Result<u64> {
+        const COUNTERS: usize = 1 << 16;
+        if n > COUNTERS {
+            return Err(Error::InvalidArgument(format!("split reduction over {n} outputs (at most {COUNTERS})")));
+        }
+        if let Some(p) = self.counters.get() {
+            return Ok(*p);
+        }
+        let (p, block) = self.pool_alloc(COUNTERS * 4)?;
+        self.memset_zero(p, COUNTERS * 4)?;
+        // Held for the life of the process (never returned to the pool).
+        let kept = *self.counters.get_or_init(|| p);
+        if kept != p {
+            self.pool_free(p, block);
+        }
+        Ok(kept)
     }
 
     /// A grid size for `n` work items of `per_block` each, capped to a few waves.

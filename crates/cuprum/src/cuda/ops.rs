@@ -131,7 +131,15 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&m
             }
         }
     }
-    let variant = if vectorize { Variant::Kv } else if contiguous { Variant::K1 } else { Variant::Kn };
+    let variant = if vectorize {
+        Variant::Kv
+    } else if contiguous {
+        Variant::K1
+    } else if cshape.len() == 1 {
+        Variant::Ks
+    } else {
+        Variant::Kn
+    };
     let k = dev.kernel(ModKey::Ew(*spec, variant))?;
     let md = codegen::MAX_DIMS;
     let mut params = Params::with_capacity(if contiguous { 16 } else { 1 + md * (1 + arrs.len()) + 16 });
@@ -144,7 +152,11 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&m
         }
     }
     extra(&mut params);
-    if !contiguous {
+    if variant == Variant::Ks {
+        for st in &cst {
+            params.push(st[0] as i64);
+        }
+    } else if !contiguous {
         let mut lay = vec![0i64; 1 + md * (1 + cst.len())];
         lay[0] = cshape.len() as i64;
         for (d, &x) in cshape.iter().enumerate() {
@@ -310,10 +322,12 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         Some(p) => dptr(p)?,
         None => 0,
     };
+    let count = if splits > 1 { dev.reduce_counters(nout)? } else { 0 };
     let mut p = Params::with_capacity(12 + lay.len());
     p.push(xp);
     p.push(op_);
     p.push(pp);
+    p.push(count);
     p.push(nout as i64);
     p.push(nred as i64);
     p.push(per as i64);
@@ -321,16 +335,6 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     p.push(ddof);
     p.push_i64s(&lay);
     unsafe { dev.launch(&rows, (nout * splits) as u32, RED_THREADS, 0, &mut p.ptrs())? };
-    if splits > 1 {
-        let fin = dev.kernel(ModKey::Red(spec, Variant::Finish))?;
-        let mut p = Params::with_capacity(8);
-        p.push(pp);
-        p.push(op_);
-        p.push(nred as i64);
-        p.push(splits as i32);
-        p.push(ddof);
-        unsafe { dev.launch(&fin, nout as u32, RED_THREADS, 0, &mut p.ptrs())? };
-    }
     // `part` goes back to the pool now; later allocations reuse it only in stream order.
     drop(part);
     Ok(())
