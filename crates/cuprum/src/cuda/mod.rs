@@ -216,9 +216,7 @@ impl CudaDevice {
             let limit = size + (size / 8).max(POOL_ROUND);
             let hit = p.free.range_mut(size..limit).find_map(|(&s, v)| v.pop().map(|ptr| (s, ptr)));
             if let Some((s, ptr)) = hit {
-                if p.free.get(&s).is_some_and(|v| v.is_empty()) {
-                    p.free.remove(&s);
-                }
+                // Empty size classes stay in the map: the next free of this size reuses them.
                 p.in_use += s;
                 return Ok((ptr, s));
             }

@@ -17,29 +17,41 @@ use std::sync::Arc;
 
 const THREADS: u32 = 256;
 
-/// Kernel parameters packed in one buffer (8-byte slots), and the pointers to each that
-/// `cuLaunchKernel` takes.
-#[derive(Default)]
+/// Most 8-byte parameter words and parameters a launch takes (the largest is a strided
+/// kernel's layout table: 1 + MAX_DIMS * 5 words).
+const PARAM_WORDS: usize = 128;
+const PARAM_COUNT: usize = 24;
+
+/// Kernel parameters packed in one inline buffer (8-byte slots; no allocation per launch),
+/// and the pointers to each that `cuLaunchKernel` takes.
 struct Params {
-    data: Vec<u64>,
-    offsets: Vec<usize>,
+    data: [u64; PARAM_WORDS],
+    len: usize,
+    offsets: [usize; PARAM_COUNT],
+    count: usize,
 }
 
 impl Params {
-    fn with_capacity(words: usize) -> Params {
-        Params { data: Vec::with_capacity(words), offsets: Vec::with_capacity(16) }
+    fn new() -> Params {
+        Params { data: [0; PARAM_WORDS], len: 0, offsets: [0; PARAM_COUNT], count: 0 }
+    }
+    fn slot(&mut self, words: usize) -> usize {
+        let off = self.len;
+        assert!(off + words <= PARAM_WORDS && self.count < PARAM_COUNT, "kernel parameters exceed the inline buffer");
+        self.len += words;
+        self.offsets[self.count] = off;
+        self.count += 1;
+        off
     }
     fn push<T: Copy>(&mut self, v: T) {
-        let n = std::mem::size_of::<T>().div_ceil(8).max(1);
-        let off = self.data.len();
-        self.data.resize(off + n, 0);
+        let off = self.slot(std::mem::size_of::<T>().div_ceil(8).max(1));
         unsafe { std::ptr::write_unaligned(self.data.as_mut_ptr().add(off) as *mut T, v) };
-        self.offsets.push(off);
     }
     fn push_i64s(&mut self, v: &[i64]) {
-        let off = self.data.len();
-        self.data.extend(v.iter().map(|&x| x as u64));
-        self.offsets.push(off);
+        let off = self.slot(v.len());
+        for (k, &x) in v.iter().enumerate() {
+            self.data[off + k] = x as u64;
+        }
     }
     fn push_scalar(&mut self, s: Scalar, dt: DType) {
         match dt {
@@ -57,9 +69,18 @@ impl Params {
             DType::Float64 => self.push(f64::from_scalar(s)),
         }
     }
-    fn ptrs(&mut self) -> Vec<*mut c_void> {
+    /// Launches `k` with these parameters.
+    ///
+    /// # Safety
+    /// The parameters must match the kernel's signature and the memory they point to must
+    /// stay valid until the stream has run the kernel.
+    unsafe fn launch(mut self, dev: &CudaDevice, k: &super::Kernel, grid: u32, block: u32) -> Result<()> {
         let base = self.data.as_mut_ptr();
-        self.offsets.iter().map(|&o| unsafe { base.add(o) } as *mut c_void).collect()
+        let mut ptrs = [std::ptr::null_mut::<c_void>(); PARAM_COUNT];
+        for (p, &o) in ptrs.iter_mut().zip(&self.offsets[..self.count]) {
+            *p = base.add(o) as *mut c_void;
+        }
+        dev.launch(k, grid, block, 0, &mut ptrs[..self.count])
     }
 }
 
@@ -102,6 +123,10 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&m
     let plain = arrs.iter().all(|a| a.shape == out.shape && a.is_c_contiguous());
     let (cshape, cst) = if plain {
         (Vec::new(), Vec::new())
+    } else if out.ndim() == 1 && arrs.iter().all(|a| a.ndim() <= 1) {
+        // One dimension: the strides are the arrays' own (0 where broadcast).
+        let st = arrs.iter().map(|a| vec![if a.ndim() == 0 || a.shape[0] == 1 { 0 } else { a.strides[0] }]).collect();
+        (vec![out.shape[0]], st)
     } else {
         let mut strides: Vec<Vec<isize>> = Vec::with_capacity(arrs.len());
         for a in &arrs {
@@ -142,7 +167,7 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&m
     };
     let k = dev.kernel(ModKey::Ew(*spec, variant))?;
     let md = codegen::MAX_DIMS;
-    let mut params = Params::with_capacity(if contiguous { 16 } else { 1 + md * (1 + arrs.len()) + 16 });
+    let mut params = Params::new();
     params.push(n as i64);
     params.push(dptr(out)?);
     for (a, inp) in args.iter().zip(spec.ins()) {
@@ -171,10 +196,9 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&m
     }
     let per_thread = if vectorize { v as usize } else { 1 };
     let grid = dev.grid_for(n.div_ceil(per_thread), THREADS as usize);
-    let mut ptrs = params.ptrs();
     // SAFETY: the parameters match the generated signature; the arrays outlive the launch
     // because their storage returns to the pool only in stream order.
-    unsafe { dev.launch(&k, grid, THREADS, 0, &mut ptrs) }
+    unsafe { params.launch(&dev, &k, grid, THREADS) }
 }
 
 pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
@@ -296,7 +320,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     let use_rows = contig || nred >= 2048 || nout < dev.sm_count as usize * 64;
     if !use_rows || nred == 0 {
         let k = dev.kernel(ModKey::Red(spec, Variant::Cols))?;
-        let mut p = Params::with_capacity(8 + lay.len());
+        let mut p = Params::new();
         p.push(xp);
         p.push(op_);
         p.push(nout as i64);
@@ -304,7 +328,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         p.push(ddof);
         p.push_i64s(&lay);
         let grid = nout.div_ceil(RED_THREADS as usize) as u32;
-        return unsafe { dev.launch(&k, grid, RED_THREADS, 0, &mut p.ptrs()) };
+        return unsafe { p.launch(&dev, &k, grid, RED_THREADS) };
     }
     // Split each output's range over several blocks when there are few outputs.
     let target = dev.sm_count as usize * 8;
@@ -323,7 +347,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         None => 0,
     };
     let count = if splits > 1 { dev.reduce_counters(nout)? } else { 0 };
-    let mut p = Params::with_capacity(12 + lay.len());
+    let mut p = Params::new();
     p.push(xp);
     p.push(op_);
     p.push(pp);
@@ -334,7 +358,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     p.push(splits as i32);
     p.push(ddof);
     p.push_i64s(&lay);
-    unsafe { dev.launch(&rows, (nout * splits) as u32, RED_THREADS, 0, &mut p.ptrs())? };
+    unsafe { p.launch(&dev, &rows, (nout * splits) as u32, RED_THREADS)? };
     // `part` goes back to the pool now; later allocations reuse it only in stream order.
     drop(part);
     Ok(())
