@@ -142,7 +142,9 @@ fn run() -> Result<()> {
     let mut o = Opts { sky: None, write_sky: None, out: None, only: None, repeat: 20, cpu: true };
     let mut i = 1;
     while i < args.len() {
-        let val = || args.get(i + 1).cloned().ok_or_else(|| cuprum::Error::InvalidArgument(format!("{} needs a value", args[i])));
+        let val = || {
+            args.get(i + 1).cloned().ok_or_else(|| cuprum::Error::InvalidArgument(format!("{} needs a value", args[i])))
+        };
         match args[i].as_str() {
             "--sky" => o.sky = Some(val()?),
             "--write-sky" => o.write_sky = Some(val()?),
@@ -211,7 +213,8 @@ fn run() -> Result<()> {
 
     // Big vectors (1e8 float32) on both backends.
     let n = 100_000_000usize;
-    let big = ["dot_1e8_f32", "htod_400MB_f32", "dtoh_400MB_f32", "sum_1e8_f32", "std_1e8_f32", "add_1e8_f32", "exp_1e8_f32"];
+    let big =
+        ["dot_1e8_f32", "htod_400MB_f32", "dtoh_400MB_f32", "sum_1e8_f32", "std_1e8_f32", "add_1e8_f32", "exp_1e8_f32"];
     if big.iter().any(|w| o.wants(w)) {
         eprintln!("[making 1e8-element vectors]");
         let ha = cuprum::linspace(0.0, 1.0, n, false, DType::Float32, &cpu)?.multiply(7919.0)?.remainder(1.0)?;

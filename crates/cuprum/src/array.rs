@@ -38,7 +38,13 @@ impl Array {
         // Host memory is never uninitialised: small blocks and fresh large blocks are zeroed,
         // reused pool blocks hold earlier (initialised) contents unless `zeroed` asks otherwise.
         let storage = Storage::alloc(device, nbytes, zeroed)?;
-        Ok(Array { storage, dtype, shape: shape.to_vec(), strides: layout::c_strides(shape, dtype.itemsize()), offset: 0 })
+        Ok(Array {
+            storage,
+            dtype,
+            shape: shape.to_vec(),
+            strides: layout::c_strides(shape, dtype.itemsize()),
+            offset: 0,
+        })
     }
 
     /// A 0-d host array holding `v` converted to `dtype`.
@@ -233,7 +239,11 @@ impl Array {
     /// Permutes the axes (a view): `axes[i]` is the old axis that becomes axis `i`.
     pub fn permute(&self, axes: &[isize]) -> Result<Array> {
         if axes.len() != self.ndim() {
-            return Err(Error::InvalidArgument(format!("axes {:?} don't match array of {} dimensions", axes, self.ndim())));
+            return Err(Error::InvalidArgument(format!(
+                "axes {:?} don't match array of {} dimensions",
+                axes,
+                self.ndim()
+            )));
         }
         let mut seen = vec![false; self.ndim()];
         let mut shape = Vec::with_capacity(axes.len());
@@ -270,7 +280,8 @@ impl Array {
 
     /// Removes all length-1 axes (a view).
     pub fn squeeze(&self) -> Array {
-        let (shape, strides) = self.shape.iter().zip(&self.strides).filter(|(d, _)| **d != 1).map(|(d, s)| (*d, *s)).unzip();
+        let (shape, strides) =
+            self.shape.iter().zip(&self.strides).filter(|(d, _)| **d != 1).map(|(d, s)| (*d, *s)).unzip();
         self.view_with(shape, strides, self.offset)
     }
 
@@ -279,10 +290,13 @@ impl Array {
         let axes = layout::normalize_axes(axes, self.ndim())?;
         for &a in &axes {
             if self.shape[a] != 1 {
-                return Err(Error::InvalidArgument("cannot select an axis to squeeze out which has size not equal to one".into()));
+                return Err(Error::InvalidArgument(
+                    "cannot select an axis to squeeze out which has size not equal to one".into(),
+                ));
             }
         }
-        let (shape, strides) = (0..self.ndim()).filter(|a| !axes.contains(a)).map(|a| (self.shape[a], self.strides[a])).unzip();
+        let (shape, strides) =
+            (0..self.ndim()).filter(|a| !axes.contains(a)).map(|a| (self.shape[a], self.strides[a])).unzip();
         Ok(self.view_with(shape, strides, self.offset))
     }
 
@@ -292,11 +306,12 @@ impl Array {
         let mut shape = self.shape.clone();
         shape.insert(a, 1);
         // The strides NumPy's reshape gives (the new axis' stride is irrelevant but visible).
-        let strides = layout::reshape_strides(&self.shape, &self.strides, &shape, self.itemsize()).unwrap_or_else(|| {
-            let mut s = self.strides.clone();
-            s.insert(a, 0);
-            s
-        });
+        let strides =
+            layout::reshape_strides(&self.shape, &self.strides, &shape, self.itemsize()).unwrap_or_else(|| {
+                let mut s = self.strides.clone();
+                s.insert(a, 0);
+                s
+            });
         Ok(self.view_with(shape, strides, self.offset))
     }
 
@@ -419,12 +434,18 @@ impl Array {
         if T::DTYPE != self.dtype {
             return Err(Error::DTypeMismatch { expected: T::DTYPE, got: self.dtype });
         }
-        let host = if self.device().is_cpu() && self.is_c_contiguous() { self.view() } else { self.to_device(&Device::Cpu)? }.as_contiguous()?;
+        let host =
+            if self.device().is_cpu() && self.is_c_contiguous() { self.view() } else { self.to_device(&Device::Cpu)? }
+                .as_contiguous()?;
         let n = host.size();
         let mut v = vec![T::default(); n];
         let _l = crate::storage::CpuLocks::new(&[&host.storage], &[]);
         unsafe {
-            std::ptr::copy_nonoverlapping(host.storage.cpu().expect("host").ptr().add(host.offset), v.as_mut_ptr() as *mut u8, n * std::mem::size_of::<T>());
+            std::ptr::copy_nonoverlapping(
+                host.storage.cpu().expect("host").ptr().add(host.offset),
+                v.as_mut_ptr() as *mut u8,
+                n * std::mem::size_of::<T>(),
+            );
         }
         Ok(v)
     }

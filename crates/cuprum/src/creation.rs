@@ -158,7 +158,11 @@ pub fn from_slice<T: Element>(data: &[T], shape: &[usize], device: &Device) -> R
     }
     let host = Array::alloc(shape, T::DTYPE, Device::Cpu, true)?;
     unsafe {
-        std::ptr::copy_nonoverlapping(data.as_ptr() as *const u8, host.storage.cpu().expect("host").ptr(), std::mem::size_of_val(data));
+        std::ptr::copy_nonoverlapping(
+            data.as_ptr() as *const u8,
+            host.storage.cpu().expect("host").ptr(),
+            std::mem::size_of_val(data),
+        );
     }
     if device.is_cpu() {
         Ok(host)
@@ -232,6 +236,7 @@ impl Array {
     /// array's dtype.
     pub fn to_ndarray<T: Element>(&self) -> Result<ndarray::ArrayD<T>> {
         let v = self.to_vec::<T>()?;
-        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(self.shape()), v).map_err(|e| Error::InvalidArgument(e.to_string()))
+        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(self.shape()), v)
+            .map_err(|e| Error::InvalidArgument(e.to_string()))
     }
 }

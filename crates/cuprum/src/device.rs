@@ -19,7 +19,10 @@ impl Device {
         let n = cuda_device_count();
         if ordinal >= n {
             return Err(Error::NoDevice(if n == 0 {
-                format!("cuda:{ordinal} requested but no CUDA device is available ({})", crate::cuda::unavailable_reason())
+                format!(
+                    "cuda:{ordinal} requested but no CUDA device is available ({})",
+                    crate::cuda::unavailable_reason()
+                )
             } else {
                 format!("cuda:{ordinal} requested but only {n} CUDA device(s) exist")
             }));

@@ -211,10 +211,22 @@ pub fn promote_types(a: DType, b: DType) -> DType {
     match (ka, kb) {
         (Bool, _) => b,
         (_, Bool) => a,
-        (Float, Float) => if a.itemsize() >= b.itemsize() { a } else { b },
+        (Float, Float) => {
+            if a.itemsize() >= b.itemsize() {
+                a
+            } else {
+                b
+            }
+        }
         (Float, _) => promote_types(a, b.smallest_float()),
         (_, Float) => promote_types(a.smallest_float(), b),
-        (Int, Int) | (UInt, UInt) => if a.itemsize() >= b.itemsize() { a } else { b },
+        (Int, Int) | (UInt, UInt) => {
+            if a.itemsize() >= b.itemsize() {
+                a
+            } else {
+                b
+            }
+        }
         (Int, UInt) | (UInt, Int) => {
             let (s, u) = if ka == Int { (a, b) } else { (b, a) };
             if u.itemsize() < s.itemsize() {
@@ -488,7 +500,13 @@ mod tests {
 
     #[test]
     fn float16_rounds_once() {
-        for (x, want) in [(1.0 + 2f64.powi(-11) + 2f64.powi(-40), 1.0009765625), (65519.9, 65504.0), (1e-8, 0.0), (3e-8, 5.960464477539063e-08), (-2.5, -2.5)] {
+        for (x, want) in [
+            (1.0 + 2f64.powi(-11) + 2f64.powi(-40), 1.0009765625),
+            (65519.9, 65504.0),
+            (1e-8, 0.0),
+            (3e-8, 5.960464477539063e-08),
+            (-2.5, -2.5),
+        ] {
             assert_eq!(f16_from_f64(x).to_f64(), want, "{x}");
         }
         assert!(f16_from_f64(65520.0).to_f64().is_infinite());

@@ -55,12 +55,9 @@ impl fmt::Display for Error {
                  `.to_device(&other.device())` (GPU to host: `.to_device(&Device::Cpu)`, \
                  host to GPU: `cuprum::asarray(.., &gpu)`) before combining them"
             ),
-            Error::ShapeMismatch { op, a, b } => write!(
-                f,
-                "{op}: shapes {} and {} are not compatible",
-                shape_str(a),
-                shape_str(b)
-            ),
+            Error::ShapeMismatch { op, a, b } => {
+                write!(f, "{op}: shapes {} and {} are not compatible", shape_str(a), shape_str(b))
+            }
             Error::BadReshape { from, to } => {
                 let size: usize = from.iter().product();
                 write!(f, "cannot reshape array of size {size} (shape {}) into shape {:?}", shape_str(from), to)
@@ -75,12 +72,9 @@ impl fmt::Display for Error {
             Error::UnsupportedDType { op, dtype } => {
                 write!(f, "{op}: not supported for dtype {}", dtype.name())
             }
-            Error::DTypeMismatch { expected, got } => write!(
-                f,
-                "dtype mismatch: the array is {} but {} was requested",
-                got.name(),
-                expected.name()
-            ),
+            Error::DTypeMismatch { expected, got } => {
+                write!(f, "dtype mismatch: the array is {} but {} was requested", got.name(), expected.name())
+            }
             Error::ScalarOverflow { value, dtype } => {
                 write!(f, "scalar {value} is out of bounds for {}", dtype.name())
             }
@@ -102,10 +96,7 @@ impl std::error::Error for Error {}
 pub(crate) fn shape_str(s: &[usize]) -> String {
     match s.len() {
         1 => format!("({},)", s[0]),
-        _ => format!(
-            "({})",
-            s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
-        ),
+        _ => format!("({})", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
     }
 }
 

@@ -72,16 +72,7 @@ fn axis_is_cut(summarize: bool, len: usize) -> bool {
 /// items); otherwise the shape is unchanged.
 pub(crate) fn shown_shape(shape: &[usize]) -> Vec<usize> {
     let summarize = summarizes(shape);
-    shape
-        .iter()
-        .map(|&len| {
-            if axis_is_cut(summarize, len) {
-                2 * EDGEITEMS
-            } else {
-                len
-            }
-        })
-        .collect()
+    shape.iter().map(|&len| if axis_is_cut(summarize, len) { 2 * EDGEITEMS } else { len }).collect()
 }
 
 /// For every axis, the indices along that axis that are shown, ascending.
@@ -177,14 +168,10 @@ fn shape_tuple(shape: &[usize]) -> String {
 /// `str` of a 0-d array: the `str` of the NumPy scalar.
 fn scalar_str(dtype: DType, shown: &HostValues) -> String {
     match shown {
-        HostValues::Bool(v) => v
-            .first()
-            .map_or(MISSING.to_string(), |&b| bool_word(b).to_string()),
+        HostValues::Bool(v) => v.first().map_or(MISSING.to_string(), |&b| bool_word(b).to_string()),
         HostValues::I64(v) => v.first().map_or(MISSING.to_string(), |x| x.to_string()),
         HostValues::U64(v) => v.first().map_or(MISSING.to_string(), |x| x.to_string()),
-        HostValues::F64(v) => v.first().map_or(MISSING.to_string(), |&x| {
-            float_scalar_str(x, FloatKind::of(dtype))
-        }),
+        HostValues::F64(v) => v.first().map_or(MISSING.to_string(), |&x| float_scalar_str(x, FloatKind::of(dtype))),
     }
 }
 
@@ -211,10 +198,7 @@ fn render_array(
 ) -> String {
     let words = format_elements(dtype, shown, shape.is_empty());
     if shape.is_empty() {
-        return words
-            .into_iter()
-            .next()
-            .unwrap_or_else(|| MISSING.to_string());
+        return words.into_iter().next().unwrap_or_else(|| MISSING.to_string());
     }
     let shown_dims = shown_shape(shape);
     // Row-major strides of the shown part.
@@ -283,10 +267,9 @@ impl Layout<'_> {
             let mut line = indent.to_string();
             for (k, item) in items.iter().enumerate() {
                 let word = match item {
-                    Item::At(j) => self
-                        .words
-                        .get(offset.saturating_add(j.saturating_mul(stride)))
-                        .map_or(MISSING, String::as_str),
+                    Item::At(j) => {
+                        self.words.get(offset.saturating_add(j.saturating_mul(stride))).map_or(MISSING, String::as_str)
+                    }
                     Item::Ellipsis => ELLIPSIS,
                 };
                 extend_line(&mut text, &mut line, word, room, indent);
@@ -298,11 +281,7 @@ impl Layout<'_> {
         } else {
             // Outer axes: one sub-block per line, with blank lines between
             // the blocks of the third-to-last axis and beyond.
-            let line_sep = format!(
-                "{}{}",
-                self.separator.trim_end(),
-                "\n".repeat(axes_left - 1)
-            );
+            let line_sep = format!("{}{}", self.separator.trim_end(), "\n".repeat(axes_left - 1));
             let inner_indent = format!("{indent} ");
             for (k, item) in items.iter().enumerate() {
                 text.push_str(indent);
@@ -499,10 +478,7 @@ struct Decimal {
 
 impl Decimal {
     fn zero() -> Decimal {
-        Decimal {
-            digits: Vec::new(),
-            exp: 0,
-        }
+        Decimal { digits: Vec::new(), exp: 0 }
     }
 
     fn is_zero(&self) -> bool {
@@ -514,11 +490,7 @@ impl Decimal {
     fn parse(text: &str) -> Decimal {
         let (mantissa, exp) = text.split_once('e').unwrap_or((text, "0"));
         let mut exp: i32 = exp.parse().unwrap_or(0);
-        let mut digits: Vec<u8> = mantissa
-            .bytes()
-            .filter(u8::is_ascii_digit)
-            .map(|b| b - b'0')
-            .collect();
+        let mut digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).map(|b| b - b'0').collect();
         // Normalize: no leading zeros (the exponent follows), no trailing ones.
         let leading = digits.iter().take_while(|&&d| d == 0).count();
         if leading == digits.len() {
@@ -535,12 +507,7 @@ impl Decimal {
     /// The number `m × 10^e10`.
     fn from_integer(m: u64, e10: i32) -> Decimal {
         let text = m.to_string();
-        Decimal::parse(&format!(
-            "{}.{}e{}",
-            &text[..1],
-            &text[1..],
-            e10 + text.len() as i32 - 1
-        ))
+        Decimal::parse(&format!("{}.{}e{}", &text[..1], &text[1..], e10 + text.len() as i32 - 1))
     }
 
     /// The exact decimal value of `x` (non-negative, finite). Every `f64`
@@ -587,14 +554,7 @@ impl Decimal {
         let mut exp = self.exp;
         if keep == 0 {
             // Nothing kept: the result is 0 or one unit of 10^pos.
-            return if round_up {
-                Decimal {
-                    digits: vec![1],
-                    exp: pos,
-                }
-            } else {
-                Decimal::zero()
-            };
+            return if round_up { Decimal { digits: vec![1], exp: pos } } else { Decimal::zero() };
         }
         if round_up {
             // Add one at the last kept digit, carrying.
@@ -649,10 +609,7 @@ impl Decimal {
     fn scientific_parts(&self) -> (char, String) {
         match self.digits.split_first() {
             None => ('0', String::new()),
-            Some((&lead, rest)) => (
-                char::from(b'0' + lead),
-                rest.iter().map(|&d| char::from(b'0' + d)).collect(),
-            ),
+            Some((&lead, rest)) => (char::from(b'0' + lead), rest.iter().map(|&d| char::from(b'0' + d)).collect()),
         }
     }
 
@@ -714,11 +671,7 @@ fn shortest_f16(x: f64) -> Decimal {
     let exp = binary_exponent(x).max(-14);
     let gap_above = 2f64.powi(exp - 10);
     let is_power_of_two = x == 2f64.powi(exp) && exp > -14;
-    let gap_below = if is_power_of_two {
-        gap_above / 2.0
-    } else {
-        gap_above
-    };
+    let gap_below = if is_power_of_two { gap_above / 2.0 } else { gap_above };
     let (low, high) = (x - gap_below / 2.0, x + gap_above / 2.0);
     let even = ((x / gap_above).round() as u64).is_multiple_of(2);
     let reads_back = |c: f64| {
@@ -840,27 +793,14 @@ impl FloatFormat {
         // Scientific notation when the non-zero magnitudes are very large,
         // very small, or far apart (compared in the element type).
         let mut scientific = false;
-        let magnitudes: Vec<f64> = finite
-            .iter()
-            .filter(|&&x| x != 0.0)
-            .map(|x| x.abs())
-            .collect();
+        let magnitudes: Vec<f64> = finite.iter().filter(|&&x| x != 0.0).map(|x| x.abs()).collect();
         if !magnitudes.is_empty() {
             let max = magnitudes.iter().copied().fold(f64::MIN, f64::max);
             let min = magnitudes.iter().copied().fold(f64::MAX, f64::min);
-            scientific = max >= kind.array_sci_from()
-                || min < kind.narrow(1e-4)
-                || kind.div(max, min) > 1000.0;
+            scientific = max >= kind.array_sci_from() || min < kind.narrow(1e-4) || kind.div(max, min) > 1000.0;
         }
 
-        let mut format = FloatFormat {
-            kind,
-            scientific,
-            pad_left: 0,
-            pad_right: 0,
-            frac_digits: 0,
-            exp_digits: 0,
-        };
+        let mut format = FloatFormat { kind, scientific, pad_left: 0, pad_right: 0, frac_digits: 0, exp_digits: 0 };
 
         // A first pass over the digits of every value fixes the widths.
         if scientific {
@@ -958,21 +898,14 @@ fn float_scalar_str(x: f64, kind: FloatKind) -> String {
     let digits = shortest(mag, kind);
     if mag == 0.0 || (mag >= 1e-4 && mag < kind.scalar_sci_from()) {
         let (int, frac) = digits.positional_parts();
-        let frac = if frac.is_empty() {
-            "0".to_string()
-        } else {
-            frac
-        };
+        let frac = if frac.is_empty() { "0".to_string() } else { frac };
         format!("{sign}{int}.{frac}")
     } else {
         let (lead, frac) = digits.scientific_parts();
         let point = if frac.is_empty() { "" } else { "." };
         let exp = digits.sci_exp();
         let exp_sign = if exp < 0 { '-' } else { '+' };
-        format!(
-            "{sign}{lead}{point}{frac}e{exp_sign}{:02}",
-            exp.unsigned_abs()
-        )
+        format!("{sign}{lead}{point}{frac}e{exp_sign}{:02}", exp.unsigned_abs())
     }
 }
 
@@ -1013,16 +946,8 @@ mod tests {
             HostValues::U64(v) => HostValues::U64(shown_part(&v, shape)),
             HostValues::F64(v) => HostValues::F64(shown_part(&v, shape)),
         };
-        assert_eq!(
-            array_repr(dtype, shape, &shown),
-            repr,
-            "repr of {dtype:?} {shape:?}"
-        );
-        assert_eq!(
-            array_str(dtype, shape, &shown),
-            str,
-            "str of {dtype:?} {shape:?}"
-        );
+        assert_eq!(array_repr(dtype, shape, &shown), repr, "repr of {dtype:?} {shape:?}");
+        assert_eq!(array_str(dtype, shape, &shown), str, "str of {dtype:?} {shape:?}");
     }
 
     #[test]
@@ -1036,15 +961,9 @@ mod tests {
         assert_eq!(shown_shape(&[2, 1001]), vec![2, 6]);
         assert_eq!(shown_shape(&[10, 10]), vec![10, 10]);
         assert_eq!(shown_shape(&[]), Vec::<usize>::new());
-        assert_eq!(
-            shown_indices(&[2, 1001]),
-            vec![vec![0, 1], vec![0, 1, 2, 998, 999, 1000]]
-        );
+        assert_eq!(shown_indices(&[2, 1001]), vec![vec![0, 1], vec![0, 1, 2, 998, 999, 1000]]);
         assert_eq!(shown_indices(&[3]), vec![vec![0, 1, 2]]);
-        assert_eq!(
-            shown_indices(&[0, 5]),
-            vec![Vec::<usize>::new(), Vec::new()]
-        );
+        assert_eq!(shown_indices(&[0, 5]), vec![Vec::<usize>::new(), Vec::new()]);
         assert_eq!(shown_indices(&[]), Vec::<Vec<usize>>::new());
     }
 
@@ -1055,16 +974,8 @@ mod tests {
         assert_eq!(array_str(DType::Float64, &[], &none), "?");
         assert_eq!(array_repr(DType::Float64, &[2], &none), "array([?, ?])");
         let _ = array_repr(DType::Int8, &[usize::MAX, 3], &HostValues::I64(vec![1, 2]));
-        let _ = array_str(
-            DType::Float16,
-            &[3],
-            &HostValues::F64(vec![0.1, 1e300, -1e-320]),
-        );
-        let _ = array_str(
-            DType::Float32,
-            &[2],
-            &HostValues::F64(vec![1e300, f64::MIN_POSITIVE]),
-        );
+        let _ = array_str(DType::Float16, &[3], &HostValues::F64(vec![0.1, 1e300, -1e-320]));
+        let _ = array_str(DType::Float32, &[2], &HostValues::F64(vec![1e300, f64::MIN_POSITIVE]));
         let _ = array_repr(DType::Bool, &[2], &HostValues::U64(vec![u64::MAX, 0]));
         let deep = vec![1usize; 100];
         assert!(array_repr(DType::Int64, &deep, &HostValues::I64(vec![7])).contains('7'));
@@ -1076,10 +987,7 @@ mod tests {
         assert_eq!(float_scalar_str(0.1f32 as f64, FloatKind::F32), "0.1");
         assert_eq!(float_scalar_str(19781.0625, FloatKind::F32), "19781.062");
         assert_eq!(float_scalar_str(round_to_f16(0.1), FloatKind::F16), "0.1");
-        assert_eq!(
-            float_scalar_str(round_to_f16(1.0 / 3.0), FloatKind::F16),
-            "0.3333"
-        );
+        assert_eq!(float_scalar_str(round_to_f16(1.0 / 3.0), FloatKind::F16), "0.3333");
         assert_eq!(float_scalar_str(1e23, FloatKind::F64), "1e+23");
         assert_eq!(float_scalar_str(5e-324, FloatKind::F64), "5e-324");
         assert_eq!(round_to_f16(65519.0), 65504.0);
@@ -1212,13 +1120,7 @@ mod tests {
 
     #[test]
     fn bool_1d() {
-        check(
-            DType::Bool,
-            &[2],
-            HostValues::Bool(vec![true, false]),
-            "array([ True, False])",
-            "[ True False]",
-        );
+        check(DType::Bool, &[2], HostValues::Bool(vec![true, false]), "array([ True, False])", "[ True False]");
     }
 
     #[test]
@@ -1245,13 +1147,7 @@ mod tests {
 
     #[test]
     fn f64_simple() {
-        check(
-            DType::Float64,
-            &[2],
-            HostValues::F64(vec![1.0, 2.5]),
-            "array([1. , 2.5])",
-            "[1.  2.5]",
-        );
+        check(DType::Float64, &[2], HostValues::F64(vec![1.0, 2.5]), "array([1. , 2.5])", "[1.  2.5]");
     }
 
     #[test]
@@ -1289,13 +1185,7 @@ mod tests {
 
     #[test]
     fn f64_nan_only() {
-        check(
-            DType::Float64,
-            &[2],
-            HostValues::F64(vec![f64::NAN, f64::NAN]),
-            "array([nan, nan])",
-            "[nan nan]",
-        );
+        check(DType::Float64, &[2], HostValues::F64(vec![f64::NAN, f64::NAN]), "array([nan, nan])", "[nan nan]");
     }
 
     #[test]
@@ -1311,13 +1201,7 @@ mod tests {
 
     #[test]
     fn f64_neg_zero() {
-        check(
-            DType::Float64,
-            &[2],
-            HostValues::F64(vec![-0.0, 1.5]),
-            "array([-0. ,  1.5])",
-            "[-0.   1.5]",
-        );
+        check(DType::Float64, &[2], HostValues::F64(vec![-0.0, 1.5]), "array([-0. ,  1.5])", "[-0.   1.5]");
     }
 
     #[test]
@@ -1421,13 +1305,7 @@ mod tests {
 
     #[test]
     fn f64_rounds_up() {
-        check(
-            DType::Float64,
-            &[2],
-            HostValues::F64(vec![0.999999999, 1.5]),
-            "array([1. , 1.5])",
-            "[1.  1.5]",
-        );
+        check(DType::Float64, &[2], HostValues::F64(vec![0.999999999, 1.5]), "array([1. , 1.5])", "[1.  1.5]");
     }
 
     #[test]
@@ -1443,13 +1321,7 @@ mod tests {
 
     #[test]
     fn f32_simple() {
-        check(
-            DType::Float32,
-            &[2],
-            HostValues::F64(vec![1.0, 2.5]),
-            "array([1. , 2.5], dtype=float32)",
-            "[1.  2.5]",
-        );
+        check(DType::Float32, &[2], HostValues::F64(vec![1.0, 2.5]), "array([1. , 2.5], dtype=float32)", "[1.  2.5]");
     }
 
     #[test]
@@ -1457,11 +1329,7 @@ mod tests {
         check(
             DType::Float32,
             &[3],
-            HostValues::F64(vec![
-                0.10000000149011612,
-                0.20000000298023224,
-                0.30000001192092896,
-            ]),
+            HostValues::F64(vec![0.10000000149011612, 0.20000000298023224, 0.30000001192092896]),
             "array([0.1, 0.2, 0.3], dtype=float32)",
             "[0.1 0.2 0.3]",
         );
@@ -1623,24 +1491,12 @@ mod tests {
 
     #[test]
     fn scalar_int64() {
-        check(
-            DType::Int64,
-            &[],
-            HostValues::I64(vec![5i64]),
-            "array(5)",
-            "5",
-        );
+        check(DType::Int64, &[], HostValues::I64(vec![5i64]), "array(5)", "5");
     }
 
     #[test]
     fn scalar_int8_neg() {
-        check(
-            DType::Int8,
-            &[],
-            HostValues::I64(vec![-5i64]),
-            "array(-5, dtype=int8)",
-            "-5",
-        );
+        check(DType::Int8, &[], HostValues::I64(vec![-5i64]), "array(-5, dtype=int8)", "-5");
     }
 
     #[test]
@@ -1656,35 +1512,17 @@ mod tests {
 
     #[test]
     fn scalar_bool() {
-        check(
-            DType::Bool,
-            &[],
-            HostValues::Bool(vec![true]),
-            "array(True)",
-            "True",
-        );
+        check(DType::Bool, &[], HostValues::Bool(vec![true]), "array(True)", "True");
     }
 
     #[test]
     fn scalar_false() {
-        check(
-            DType::Bool,
-            &[],
-            HostValues::Bool(vec![false]),
-            "array(False)",
-            "False",
-        );
+        check(DType::Bool, &[], HostValues::Bool(vec![false]), "array(False)", "False");
     }
 
     #[test]
     fn scalar_f64_one() {
-        check(
-            DType::Float64,
-            &[],
-            HostValues::F64(vec![1.0]),
-            "array(1.)",
-            "1.0",
-        );
+        check(DType::Float64, &[], HostValues::F64(vec![1.0]), "array(1.)", "1.0");
     }
 
     #[test]
@@ -1700,90 +1538,42 @@ mod tests {
 
     #[test]
     fn scalar_f64_1e16() {
-        check(
-            DType::Float64,
-            &[],
-            HostValues::F64(vec![1e+16]),
-            "array(1.e+16)",
-            "1e+16",
-        );
+        check(DType::Float64, &[], HostValues::F64(vec![1e+16]), "array(1.e+16)", "1e+16");
     }
 
     #[test]
     fn scalar_f64_big_positional() {
-        check(
-            DType::Float64,
-            &[],
-            HostValues::F64(vec![1000000000000000.0]),
-            "array(1.e+15)",
-            "1000000000000000.0",
-        );
+        check(DType::Float64, &[], HostValues::F64(vec![1000000000000000.0]), "array(1.e+15)", "1000000000000000.0");
     }
 
     #[test]
     fn scalar_f64_small() {
-        check(
-            DType::Float64,
-            &[],
-            HostValues::F64(vec![1e-05]),
-            "array(1.e-05)",
-            "1e-05",
-        );
+        check(DType::Float64, &[], HostValues::F64(vec![1e-05]), "array(1.e-05)", "1e-05");
     }
 
     #[test]
     fn scalar_f64_nan() {
-        check(
-            DType::Float64,
-            &[],
-            HostValues::F64(vec![f64::NAN]),
-            "array(nan)",
-            "nan",
-        );
+        check(DType::Float64, &[], HostValues::F64(vec![f64::NAN]), "array(nan)", "nan");
     }
 
     #[test]
     fn scalar_f64_neg_inf() {
-        check(
-            DType::Float64,
-            &[],
-            HostValues::F64(vec![f64::NEG_INFINITY]),
-            "array(-inf)",
-            "-inf",
-        );
+        check(DType::Float64, &[], HostValues::F64(vec![f64::NEG_INFINITY]), "array(-inf)", "-inf");
     }
 
     #[test]
     fn scalar_f64_neg_zero() {
-        check(
-            DType::Float64,
-            &[],
-            HostValues::F64(vec![-0.0]),
-            "array(-0.)",
-            "-0.0",
-        );
+        check(DType::Float64, &[], HostValues::F64(vec![-0.0]), "array(-0.)", "-0.0");
     }
 
     #[test]
     fn scalar_f32_tenth() {
-        check(
-            DType::Float32,
-            &[],
-            HostValues::F64(vec![0.10000000149011612]),
-            "array(0.1, dtype=float32)",
-            "0.1",
-        );
+        check(DType::Float32, &[], HostValues::F64(vec![0.10000000149011612]), "array(0.1, dtype=float32)", "0.1");
     }
 
     #[test]
     fn scalar_f32_1e6() {
-        check(
-            DType::Float32,
-            &[],
-            HostValues::F64(vec![1000000.0]),
-            "array(1.e+06, dtype=float32)",
-            "1e+06",
-        );
+        check(DType::Float32, &[], HostValues::F64(vec![1000000.0]), "array(1.e+06, dtype=float32)", "1e+06");
     }
 
     #[test]
@@ -1799,90 +1589,42 @@ mod tests {
 
     #[test]
     fn scalar_f16_1000() {
-        check(
-            DType::Float16,
-            &[],
-            HostValues::F64(vec![1000.0]),
-            "array(1.e+03, dtype=float16)",
-            "1e+03",
-        );
+        check(DType::Float16, &[], HostValues::F64(vec![1000.0]), "array(1.e+03, dtype=float16)", "1e+03");
     }
 
     #[test]
     fn scalar_f16_third() {
-        check(
-            DType::Float16,
-            &[],
-            HostValues::F64(vec![0.333251953125]),
-            "array(0.3333, dtype=float16)",
-            "0.3333",
-        );
+        check(DType::Float16, &[], HostValues::F64(vec![0.333251953125]), "array(0.3333, dtype=float16)", "0.3333");
     }
 
     #[test]
     fn scalar_f16_max() {
-        check(
-            DType::Float16,
-            &[],
-            HostValues::F64(vec![65504.0]),
-            "array(6.55e+04, dtype=float16)",
-            "6.55e+04",
-        );
+        check(DType::Float16, &[], HostValues::F64(vec![65504.0]), "array(6.55e+04, dtype=float16)", "6.55e+04");
     }
 
     #[test]
     fn empty_f64() {
-        check(
-            DType::Float64,
-            &[0],
-            HostValues::F64(Vec::<f64>::new()),
-            "array([], dtype=float64)",
-            "[]",
-        );
+        check(DType::Float64, &[0], HostValues::F64(Vec::<f64>::new()), "array([], dtype=float64)", "[]");
     }
 
     #[test]
     fn empty_f32() {
-        check(
-            DType::Float32,
-            &[0],
-            HostValues::F64(Vec::<f64>::new()),
-            "array([], dtype=float32)",
-            "[]",
-        );
+        check(DType::Float32, &[0], HostValues::F64(Vec::<f64>::new()), "array([], dtype=float32)", "[]");
     }
 
     #[test]
     fn empty_int64_2d() {
-        check(
-            DType::Int64,
-            &[0, 3],
-            HostValues::I64(Vec::<i64>::new()),
-            "array([], shape=(0, 3), dtype=int64)",
-            "[]",
-        );
+        check(DType::Int64, &[0, 3], HostValues::I64(Vec::<i64>::new()), "array([], shape=(0, 3), dtype=int64)", "[]");
     }
 
     #[test]
     fn empty_bool_3d() {
-        check(
-            DType::Bool,
-            &[2, 0, 4],
-            HostValues::Bool(vec![]),
-            "array([], shape=(2, 0, 4), dtype=bool)",
-            "[]",
-        );
+        check(DType::Bool, &[2, 0, 4], HostValues::Bool(vec![]), "array([], shape=(2, 0, 4), dtype=bool)", "[]");
     }
 
     #[test]
     fn empty_uint8_trailing() {
-        check(
-            DType::UInt8,
-            &[3, 0],
-            HostValues::U64(Vec::<u64>::new()),
-            "array([], shape=(3, 0), dtype=uint8)",
-            "[]",
-        );
+        check(DType::UInt8, &[3, 0], HostValues::U64(Vec::<u64>::new()), "array([], shape=(3, 0), dtype=uint8)", "[]");
     }
 
     #[test]

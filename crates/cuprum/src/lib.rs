@@ -34,9 +34,9 @@ mod error;
 mod format;
 pub mod layout;
 pub mod npy;
-pub mod profiler;
 mod ops;
 mod print;
+pub mod profiler;
 mod reduce;
 mod slice;
 mod storage;
@@ -46,13 +46,13 @@ pub use array::Array;
 pub use creation::*;
 pub use cuda::{pool_stats, release_cached, Event, PoolStats};
 pub use device::{cuda_device_count, cuda_is_available, Device};
-/// The Rust type of float16 elements (from the `half` crate).
-pub use half::f16;
 pub use dtype::{promote_types, result_type, Casting, DType, Element, Scalar};
 pub use error::{Error, Result};
+/// The Rust type of float16 elements (from the `half` crate).
+pub use half::f16;
 pub use npy::{load_npy, save_npy};
 pub use ops::*;
-pub use reduce::*;
 pub use reduce::Axes;
+pub use reduce::*;
 pub use slice::{SliceElem, ELLIPSIS, NEW_AXIS};
 pub use ufunc::{BinaryOp, ReduceOp, UnaryOp};

@@ -100,7 +100,10 @@ impl Array {
     pub fn from_bytes(data: &[u8], shape: &[usize], dtype: DType, device: &Device) -> Result<Array> {
         let n = crate::layout::checked_nbytes(shape, dtype.itemsize())?;
         if data.len() != n {
-            return Err(Error::InvalidArgument(format!("{} bytes given for shape {shape:?} of {dtype} ({n} bytes)", data.len())));
+            return Err(Error::InvalidArgument(format!(
+                "{} bytes given for shape {shape:?} of {dtype} ({n} bytes)",
+                data.len()
+            )));
         }
         if dtype == DType::Bool && data.iter().any(|&b| b > 1) {
             return Err(Error::InvalidArgument("bool data must be 0 or 1".into()));

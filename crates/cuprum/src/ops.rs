@@ -78,7 +78,8 @@ fn device_of(op: &str, ops: &[&Operand<'_>]) -> Result<Device> {
             }
         }
     }
-    dev.map(|a| a.device()).ok_or_else(|| Error::InvalidArgument(format!("{op}: at least one argument must be an array")))
+    dev.map(|a| a.device())
+        .ok_or_else(|| Error::InvalidArgument(format!("{op}: at least one argument must be an array")))
 }
 
 /// The dtypes of binary operands after NEP 50 weak-scalar promotion, and their common dtype.
@@ -195,7 +196,12 @@ pub fn binary<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Oper
 
 /// Applies a binary ufunc into `out` (NumPy's `out=`; same-kind casting to `out`'s dtype).
 /// `out` may be one of the inputs.
-pub fn binary_out<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>, out: &mut Array) -> Result<()> {
+pub fn binary_out<'a, 'b>(
+    op: BinaryOp,
+    a: impl Into<Operand<'a>>,
+    b: impl Into<Operand<'b>>,
+    out: &mut Array,
+) -> Result<()> {
     let (a, b) = (a.into(), b.into());
     let dev = device_of(op.name(), &[&a, &b])?;
     if let Some(v) = out_of_range_comparison(op, &a, &b) {
@@ -209,8 +215,14 @@ pub fn binary_out<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<
     let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
     let shape = broadcast_shape(op.name(), &shape, out.shape())?;
     check_out(op.name(), out, &shape, dev, out_dt)?;
-    let ca = match a.array() { Some(x) => unalias(x, out)?, None => None };
-    let cb = match b.array() { Some(x) => unalias(x, out)?, None => None };
+    let ca = match a.array() {
+        Some(x) => unalias(x, out)?,
+        None => None,
+    };
+    let cb = match b.array() {
+        Some(x) => unalias(x, out)?,
+        None => None,
+    };
     let ia = ca.as_ref().map(Input::Array).unwrap_or_else(|| a.input());
     let ib = cb.as_ref().map(Input::Array).unwrap_or_else(|| b.input());
     backend::binary(op, loop_dt, &ia, &ib, out)
@@ -413,7 +425,11 @@ fn clamp_bound<'a>(x: &Array, b: Operand<'a>) -> Operand<'a> {
                 return Operand::Scalar(if lo < 0 { Scalar::Int(lo as i64) } else { Scalar::UInt(lo as u64) });
             }
             if v > hi {
-                return Operand::Scalar(if hi <= i64::MAX as i128 { Scalar::Int(hi as i64) } else { Scalar::UInt(hi as u64) });
+                return Operand::Scalar(if hi <= i64::MAX as i128 {
+                    Scalar::Int(hi as i64)
+                } else {
+                    Scalar::UInt(hi as u64)
+                });
             }
         }
     }
@@ -428,7 +444,8 @@ pub fn where_<'a, 'b>(cond: &Array, x: impl Into<Operand<'a>>, y: impl Into<Oper
     let dev = device_of("where", &[&c, &x, &y])?;
     let dt = match (&x, &y) {
         (Operand::Scalar(a), Operand::Scalar(b)) => promote_types(a.default_dtype(), b.default_dtype()),
-        (Operand::Array(a), Operand::Scalar(_)) | (Operand::Scalar(_), Operand::Array(a)) => match common_dtype(&x, &y) {
+        (Operand::Array(a), Operand::Scalar(_)) | (Operand::Scalar(_), Operand::Array(a)) => match common_dtype(&x, &y)
+        {
             // NumPy 2's where() casts an out-of-range Python int into the array's dtype
             // (wrapping) rather than raising.
             Err(Error::ScalarOverflow { .. }) => a.dtype(),

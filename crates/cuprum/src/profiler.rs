@@ -58,7 +58,14 @@ impl fmt::Display for BenchmarkResult {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let part = |f: &mut fmt::Formatter<'_>, label: &str, v: &[f64]| {
             let (m, s, lo, hi) = stats(v);
-            write!(f, "{label}: {:9.3} us +/- {:.3} (min: {:9.3} / max: {:9.3}) us", m * 1e6, s * 1e6, lo * 1e6, hi * 1e6)
+            write!(
+                f,
+                "{label}: {:9.3} us +/- {:.3} (min: {:9.3} / max: {:9.3}) us",
+                m * 1e6,
+                s * 1e6,
+                lo * 1e6,
+                hi * 1e6
+            )
         };
         write!(f, "{:<20}:", self.name)?;
         part(f, "    CPU", &self.cpu_times)?;
@@ -72,7 +79,13 @@ impl fmt::Display for BenchmarkResult {
 /// Runs `f` `n_warmup` times, then `n_repeat` times recording the host wall time and, on a
 /// GPU, the time between CUDA events recorded on the device's stream before and after each
 /// call (synchronising after each repeat), as `cupyx.profiler.benchmark` does.
-pub fn benchmark<R>(name: &str, device: Device, n_warmup: usize, n_repeat: usize, mut f: impl FnMut() -> Result<R>) -> Result<BenchmarkResult> {
+pub fn benchmark<R>(
+    name: &str,
+    device: Device,
+    n_warmup: usize,
+    n_repeat: usize,
+    mut f: impl FnMut() -> Result<R>,
+) -> Result<BenchmarkResult> {
     for _ in 0..n_warmup {
         f()?;
     }

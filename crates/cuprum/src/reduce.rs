@@ -49,7 +49,10 @@ impl Array {
         if matches!(op, ReduceOp::ArgMin | ReduceOp::ArgMax) {
             if let Axes::Some(v) = &axis {
                 if v.len() != 1 {
-                    return Err(Error::InvalidArgument(format!("{}: axis must be None or a single integer", op.name())));
+                    return Err(Error::InvalidArgument(format!(
+                        "{}: axis must be None or a single integer",
+                        op.name()
+                    )));
                 }
             } else {
                 // NumPy's argmin/argmax over all axes index the flattened (C-order) array.
@@ -62,12 +65,16 @@ impl Array {
         let out_shape: Vec<usize> = (0..self.ndim()).filter(|a| !axes.contains(a)).map(|a| self.shape[a]).collect();
         let red: usize = axes.iter().map(|&a| self.shape[a]).product();
         if red == 0 && !op.has_identity() {
-            return Err(Error::Value(format!("zero-size array to reduction operation {} which has no identity", op.name())));
+            return Err(Error::Value(format!(
+                "zero-size array to reduction operation {} which has no identity",
+                op.name()
+            )));
         }
         let out = Array::alloc(&out_shape, op.out_dtype(self.dtype), self.device(), false)?;
         backend::reduce(op, self, &axes, ddof, &out)?;
         if keepdims {
-            let kshape: Vec<usize> = (0..self.ndim()).map(|a| if axes.contains(&a) { 1 } else { self.shape[a] }).collect();
+            let kshape: Vec<usize> =
+                (0..self.ndim()).map(|a| if axes.contains(&a) { 1 } else { self.shape[a] }).collect();
             return out.reshape(&kshape);
         }
         Ok(out)

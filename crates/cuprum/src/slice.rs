@@ -87,7 +87,12 @@ macro_rules! s {
 }
 
 /// Python's `slice.indices(len)`: (start, step, count) of a slice over an axis of length `len`.
-pub(crate) fn slice_indices(start: Option<isize>, end: Option<isize>, step: isize, len: usize) -> Result<(isize, isize, usize)> {
+pub(crate) fn slice_indices(
+    start: Option<isize>,
+    end: Option<isize>,
+    step: isize,
+    len: usize,
+) -> Result<(isize, isize, usize)> {
     if step == 0 {
         return Err(Error::InvalidArgument("slice step cannot be zero".into()));
     }
@@ -96,15 +101,31 @@ pub(crate) fn slice_indices(start: Option<isize>, end: Option<isize>, step: isiz
     let norm = |v: isize| if v < 0 { v + len } else { v };
     let (lo, hi) = if step > 0 { (0, len) } else { (-1, len - 1) };
     let s = match start {
-        None => if step > 0 { lo } else { hi },
+        None => {
+            if step > 0 {
+                lo
+            } else {
+                hi
+            }
+        }
         Some(v) => clamp(norm(v), lo, hi),
     };
     let e = match end {
-        None => if step > 0 { hi } else { lo },
+        None => {
+            if step > 0 {
+                hi
+            } else {
+                lo
+            }
+        }
         Some(v) => clamp(norm(v), lo, hi),
     };
     let n = if step > 0 {
-        if e > s { (e - s + step - 1) / step } else { 0 }
+        if e > s {
+            (e - s + step - 1) / step
+        } else {
+            0
+        }
     } else if s > e {
         (s - e + (-step) - 1) / (-step)
     } else {

@@ -29,7 +29,11 @@ fn host_pool() -> &'static std::sync::Mutex<HostPool> {
         // Keep at most a quarter of the machine's memory (16 GiB at most) cached.
         let total = std::fs::read_to_string("/proc/meminfo")
             .ok()
-            .and_then(|m| m.lines().find(|l| l.starts_with("MemTotal:")).and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok()))
+            .and_then(|m| {
+                m.lines()
+                    .find(|l| l.starts_with("MemTotal:"))
+                    .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
+            })
             .map(|kb| kb * 1024)
             .unwrap_or(16 << 30);
         std::sync::Mutex::new(HostPool { free: Default::default(), cached: 0, limit: (total / 4).min(16 << 30) })
@@ -41,7 +45,10 @@ pub(crate) fn release_host_pool() {
     let blocks: Vec<(usize, usize, bool)> = {
         let mut p = host_pool().lock().unwrap_or_else(|e| e.into_inner());
         p.cached = 0;
-        std::mem::take(&mut p.free).into_iter().flat_map(|(cap, v)| v.into_iter().map(move |(ptr, reg)| (cap, ptr, reg))).collect()
+        std::mem::take(&mut p.free)
+            .into_iter()
+            .flat_map(|(cap, v)| v.into_iter().map(move |(ptr, reg)| (cap, ptr, reg)))
+            .collect()
     };
     for (cap, ptr, reg) in blocks {
         free_block(ptr as *mut u8, cap, reg);
@@ -241,10 +248,7 @@ impl<'a> CpuLocks<'a> {
         }
         all.sort_by_key(|(c, w)| (c.ptr() as usize, !*w));
         all.dedup_by_key(|(c, _)| c.ptr() as usize);
-        let guards = all
-            .into_iter()
-            .map(|(c, w)| if w { Guard::_W(c.write()) } else { Guard::_R(c.read()) })
-            .collect();
+        let guards = all.into_iter().map(|(c, w)| if w { Guard::_W(c.write()) } else { Guard::_R(c.read()) }).collect();
         CpuLocks { _guards: guards }
     }
 }

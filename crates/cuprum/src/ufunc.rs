@@ -75,6 +75,16 @@ pub enum BinaryOp {
 }
 
 impl UnaryOp {
+    /// Every unary ufunc.
+    pub const ALL: [UnaryOp; 33] = {
+        use UnaryOp::*;
+        [
+            Negative, Positive, Absolute, Sign, Square, Sqrt, Cbrt, Reciprocal, Exp, Exp2, Expm1, Log, Log2, Log10,
+            Log1p, Sin, Cos, Tan, Arcsin, Arccos, Arctan, Sinh, Cosh, Tanh, Floor, Ceil, Rint, Trunc, LogicalNot,
+            Invert, IsNan, IsInf, IsFinite,
+        ]
+    };
+
     pub fn name(self) -> &'static str {
         use UnaryOp::*;
         match self {
@@ -119,8 +129,24 @@ impl UnaryOp {
         use UnaryOp::*;
         matches!(
             self,
-            Sqrt | Cbrt | Exp | Exp2 | Expm1 | Log | Log2 | Log10 | Log1p | Sin | Cos | Tan | Arcsin | Arccos
-                | Arctan | Sinh | Cosh | Tanh | Rint
+            Sqrt | Cbrt
+                | Exp
+                | Exp2
+                | Expm1
+                | Log
+                | Log2
+                | Log10
+                | Log1p
+                | Sin
+                | Cos
+                | Tan
+                | Arcsin
+                | Arccos
+                | Arctan
+                | Sinh
+                | Cosh
+                | Tanh
+                | Rint
         )
     }
 
@@ -143,6 +169,40 @@ impl UnaryOp {
 }
 
 impl BinaryOp {
+    /// Every binary ufunc.
+    pub const ALL: [BinaryOp; 27] = {
+        use BinaryOp::*;
+        [
+            Add,
+            Subtract,
+            Multiply,
+            TrueDivide,
+            FloorDivide,
+            Remainder,
+            Power,
+            Arctan2,
+            Hypot,
+            Maximum,
+            Minimum,
+            Fmax,
+            Fmin,
+            Equal,
+            NotEqual,
+            Less,
+            LessEqual,
+            Greater,
+            GreaterEqual,
+            LogicalAnd,
+            LogicalOr,
+            LogicalXor,
+            BitwiseAnd,
+            BitwiseOr,
+            BitwiseXor,
+            LeftShift,
+            RightShift,
+        ]
+    };
+
     pub fn name(self) -> &'static str {
         use BinaryOp::*;
         match self {
@@ -178,7 +238,10 @@ impl BinaryOp {
 
     pub fn is_comparison(self) -> bool {
         use BinaryOp::*;
-        matches!(self, Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual | LogicalAnd | LogicalOr | LogicalXor)
+        matches!(
+            self,
+            Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual | LogicalAnd | LogicalOr | LogicalXor
+        )
     }
 
     /// (loop dtype, output dtype) for inputs already promoted to the common dtype `common`.
@@ -237,6 +300,12 @@ pub enum ReduceOp {
 }
 
 impl ReduceOp {
+    /// Every reduction.
+    pub const ALL: [ReduceOp; 12] = {
+        use ReduceOp::*;
+        [Sum, Prod, Mean, Var, Std, Min, Max, ArgMin, ArgMax, Any, All, CountNonzero]
+    };
+
     pub fn name(self) -> &'static str {
         use ReduceOp::*;
         match self {

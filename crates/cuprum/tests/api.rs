@@ -201,7 +201,6 @@ device_test!(npy_roundtrip, |dev| {
     Ok(())
 });
 
-
 device_test!(pooled_host_blocks_are_zeroed_when_asked, |dev| {
     // Large host blocks are reused: zeros must still be zeros, copies must still be exact.
     for _ in 0..3 {

@@ -26,11 +26,18 @@ fn disk_cache_serves_a_new_process() {
     let Some(gpu) = common::gpu_or_skip("disk_cache_serves_a_new_process") else { return };
     let t = std::time::Instant::now();
     let v = new_kernel_op(&gpu).unwrap();
-    println!("first call with an empty cache: {:.1} ms, {} NVRTC compiles", t.elapsed().as_secs_f64() * 1e3, cuprum::cuda::nvrtc_compiles());
+    println!(
+        "first call with an empty cache: {:.1} ms, {} NVRTC compiles",
+        t.elapsed().as_secs_f64() * 1e3,
+        cuprum::cuda::nvrtc_compiles()
+    );
     assert!(cuprum::cuda::nvrtc_compiles() > 0);
     let want: f32 = (0..1000).map(|i| ((i as f64 / 999.0) as f32).cos().sin()).sum();
     assert!((v - want).abs() < 0.5, "{v} vs {want}");
-    let files = std::fs::read_dir(&dir).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "cubin")).count();
+    let files = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "cubin"))
+        .count();
     assert!(files > 0, "no .cubin written to {}", dir.display());
     let status = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "disk_cache_serves_a_new_process", "--nocapture"])

@@ -109,7 +109,11 @@ macro_rules! int_common {
                     0
                 } else {
                     let q = x.wrapping_div(y);
-                    if $signed && (x.wrapping_rem(y) != 0) && ((x < 0 as $t) != (y < 0 as $t)) { q.wrapping_sub(1) } else { q }
+                    if $signed && (x.wrapping_rem(y) != 0) && ((x < 0 as $t) != (y < 0 as $t)) {
+                        q.wrapping_sub(1)
+                    } else {
+                        q
+                    }
                 }
             }),
             BinaryOp::Remainder => lp2!($a, $b, $out, |x, y| {
@@ -117,7 +121,11 @@ macro_rules! int_common {
                     0
                 } else {
                     let r = x.wrapping_rem(y);
-                    if $signed && r != 0 && ((r < 0 as $t) != (y < 0 as $t)) { r.wrapping_add(y) } else { r }
+                    if $signed && r != 0 && ((r < 0 as $t) != (y < 0 as $t)) {
+                        r.wrapping_add(y)
+                    } else {
+                        r
+                    }
                 }
             }),
             BinaryOp::Power => lp2!($a, $b, $out, |x, y| {
@@ -154,7 +162,11 @@ macro_rules! int_common {
             BinaryOp::LeftShift => lp2!($a, $b, $out, |x, y| if y < 0 as $t || y >= 64 as $t { 0 } else { x << y }),
             BinaryOp::RightShift => lp2!($a, $b, $out, |x, y| {
                 if y < 0 as $t || y >= 64 as $t {
-                    if x < 0 as $t { (0 as $t).wrapping_sub(1) } else { 0 }
+                    if x < 0 as $t {
+                        (0 as $t).wrapping_sub(1)
+                    } else {
+                        0
+                    }
                 } else {
                     x >> y
                 }
@@ -227,7 +239,11 @@ pub(crate) fn float_divmod(a: f64, b: f64) -> (f64, f64) {
     }
     let fd = if div != 0.0 {
         let f = div.floor();
-        if div - f > 0.5 { f + 1.0 } else { f }
+        if div - f > 0.5 {
+            f + 1.0
+        } else {
+            f
+        }
     } else {
         0.0f64.copysign(a / b)
     };
@@ -241,7 +257,15 @@ impl Arith for f64 {
             Negative => lp1!(x, out, |v| -v),
             Positive => lp1!(x, out, |v| v),
             Absolute => lp1!(x, out, |v| v.abs()),
-            Sign => lp1!(x, out, |v| if v > 0.0 { 1.0 } else if v < 0.0 { -1.0 } else if v == 0.0 { 0.0 } else { v }),
+            Sign => lp1!(x, out, |v| if v > 0.0 {
+                1.0
+            } else if v < 0.0 {
+                -1.0
+            } else if v == 0.0 {
+                0.0
+            } else {
+                v
+            }),
             Square => lp1!(x, out, |v| v * v),
             Sqrt => lp1!(x, out, |v| v.sqrt()),
             Cbrt => lp1!(x, out, |v| v.cbrt()),
@@ -309,7 +333,9 @@ impl Arith for f64 {
 fn round_to<W: Wide>(l: DType, buf: &mut [W]) {
     match l {
         DType::Float32 => buf.iter_mut().for_each(|v| *v = W::from_f64(v.to_f64() as f32 as f64)),
-        DType::Float16 => buf.iter_mut().for_each(|v| *v = W::from_f64(crate::dtype::f16_from_f64(v.to_f64()).to_f64())),
+        DType::Float16 => {
+            buf.iter_mut().for_each(|v| *v = W::from_f64(crate::dtype::f16_from_f64(v.to_f64()).to_f64()))
+        }
         _ => {}
     }
 }
@@ -321,7 +347,15 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
     let (shape, st) = plan(out, &[x]);
     let strides = [st[0].clone(), st[1].clone()];
     let (od, xd) = (out.dtype, x.dtype);
-    fn go<W: Arith>(op: UnaryOp, l: DType, od: DType, xd: DType, shape: &[usize], strides: &[Vec<isize>; 2], base: [Ptr; 2]) {
+    fn go<W: Arith>(
+        op: UnaryOp,
+        l: DType,
+        od: DType,
+        xd: DType,
+        shape: &[usize],
+        strides: &[Vec<isize>; 2],
+        base: [Ptr; 2],
+    ) {
         let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
             let mut a = [W::default(); CHUNK];
             let mut o = [W::default(); CHUNK];
@@ -346,8 +380,15 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
 /// Whether a comparison of `a` and `b` needs NumPy 2's exact mixed signed/unsigned loop
 /// (int64 vs uint64 would otherwise compare in float64).
 pub(crate) fn mixed_int_compare(op: BinaryOp, a: DType, b: DType) -> bool {
-    matches!(op, BinaryOp::Equal | BinaryOp::NotEqual | BinaryOp::Less | BinaryOp::LessEqual | BinaryOp::Greater | BinaryOp::GreaterEqual)
-        && a.is_integer()
+    matches!(
+        op,
+        BinaryOp::Equal
+            | BinaryOp::NotEqual
+            | BinaryOp::Less
+            | BinaryOp::LessEqual
+            | BinaryOp::Greater
+            | BinaryOp::GreaterEqual
+    ) && a.is_integer()
         && b.is_integer()
         && a.is_signed_int() != b.is_signed_int()
 }
@@ -408,7 +449,14 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) 
     let (shape, st) = plan(out, &[a, b]);
     let strides = [st[0].clone(), st[1].clone(), st[2].clone()];
     let dts = (out.dtype, a.dtype, b.dtype);
-    fn go<W: Arith>(op: BinaryOp, l: DType, dts: (DType, DType, DType), shape: &[usize], strides: &[Vec<isize>; 3], base: [Ptr; 3]) {
+    fn go<W: Arith>(
+        op: BinaryOp,
+        l: DType,
+        dts: (DType, DType, DType),
+        shape: &[usize],
+        strides: &[Vec<isize>; 3],
+        base: [Ptr; 3],
+    ) {
         let f = move |p: [*mut u8; 3], n: usize, s: [isize; 3]| {
             let mut x = [W::default(); CHUNK];
             let mut y = [W::default(); CHUNK];
@@ -826,9 +874,27 @@ fn merge(total: &mut Acc, p: &Acc, d: Domain) {
             let better = total.seen == 0
                 || p.done
                 || match d {
-                    Domain::I => if want_max { p.i > total.i } else { p.i < total.i },
-                    Domain::U => if want_max { p.u > total.u } else { p.u < total.u },
-                    Domain::F => if want_max { p.f > total.f } else { p.f < total.f },
+                    Domain::I => {
+                        if want_max {
+                            p.i > total.i
+                        } else {
+                            p.i < total.i
+                        }
+                    }
+                    Domain::U => {
+                        if want_max {
+                            p.u > total.u
+                        } else {
+                            p.u < total.u
+                        }
+                    }
+                    Domain::F => {
+                        if want_max {
+                            p.f > total.f
+                        } else {
+                            p.f < total.f
+                        }
+                    }
                 };
             if better {
                 total.i = p.i;

@@ -143,31 +143,73 @@ pub(crate) trait Wide: Copy + Default + Send + Sync + PartialOrd + 'static {
 }
 
 impl Wide for i64 {
-    fn from_i64(v: i64) -> Self { v }
-    fn from_u64(v: u64) -> Self { v as i64 }
-    fn from_f64(v: f64) -> Self { v as i64 }
-    fn to_i64(self) -> i64 { self }
-    fn to_u64(self) -> u64 { self as u64 }
-    fn to_f64(self) -> f64 { self as f64 }
-    fn is_nonzero(self) -> bool { self != 0 }
+    fn from_i64(v: i64) -> Self {
+        v
+    }
+    fn from_u64(v: u64) -> Self {
+        v as i64
+    }
+    fn from_f64(v: f64) -> Self {
+        v as i64
+    }
+    fn to_i64(self) -> i64 {
+        self
+    }
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn is_nonzero(self) -> bool {
+        self != 0
+    }
 }
 impl Wide for u64 {
-    fn from_i64(v: i64) -> Self { v as u64 }
-    fn from_u64(v: u64) -> Self { v }
-    fn from_f64(v: f64) -> Self { v as u64 }
-    fn to_i64(self) -> i64 { self as i64 }
-    fn to_u64(self) -> u64 { self }
-    fn to_f64(self) -> f64 { self as f64 }
-    fn is_nonzero(self) -> bool { self != 0 }
+    fn from_i64(v: i64) -> Self {
+        v as u64
+    }
+    fn from_u64(v: u64) -> Self {
+        v
+    }
+    fn from_f64(v: f64) -> Self {
+        v as u64
+    }
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+    fn to_u64(self) -> u64 {
+        self
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn is_nonzero(self) -> bool {
+        self != 0
+    }
 }
 impl Wide for f64 {
-    fn from_i64(v: i64) -> Self { v as f64 }
-    fn from_u64(v: u64) -> Self { v as f64 }
-    fn from_f64(v: f64) -> Self { v }
-    fn to_i64(self) -> i64 { self as i64 }
-    fn to_u64(self) -> u64 { self as u64 }
-    fn to_f64(self) -> f64 { self }
-    fn is_nonzero(self) -> bool { self != 0.0 }
+    fn from_i64(v: i64) -> Self {
+        v as f64
+    }
+    fn from_u64(v: u64) -> Self {
+        v as f64
+    }
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+    fn to_i64(self) -> i64 {
+        self as i64
+    }
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn is_nonzero(self) -> bool {
+        self != 0.0
+    }
 }
 
 /// Loads `out.len()` elements of dtype `dt` from `p` (byte stride `st`) into a wide buffer,

@@ -388,7 +388,13 @@ pub(crate) const MAX_DIMS: usize = 16;
 impl EwSpec {
     /// Elements per thread of the vector kernel: 16 bytes of the widest operand.
     pub fn vec_width(&self) -> u32 {
-        let maxsz = self.ins().filter(|x| !x.scalar).map(|x| x.storage.itemsize()).chain([self.out.itemsize()]).max().unwrap_or(1);
+        let maxsz = self
+            .ins()
+            .filter(|x| !x.scalar)
+            .map(|x| x.storage.itemsize())
+            .chain([self.out.itemsize()])
+            .max()
+            .unwrap_or(1);
         (16 / maxsz).max(1) as u32
     }
 
@@ -425,69 +431,79 @@ impl EwSpec {
         };
         let result = store_cvt(self.result, self.out, &self.op.expr());
         let flat: Vec<String> = (0..nin).map(|k| format!("in{k}[i]")).collect();
+        // Loads of each input at a byte offset; input k's layout slot is 1 + the number of
+        // array inputs before it (slot 0 is the output; scalars have none).
+        let strided_loads = |offset: &dyn Fn(usize) -> String| -> Vec<String> {
+            inputs
+                .iter()
+                .enumerate()
+                .map(|(k, x)| {
+                    let slot = 1 + inputs[..k].iter().filter(|y| !y.scalar).count();
+                    format!("*(const {}*)((const char*)in{k} + {})", storage_ty(x.storage), offset(slot))
+                })
+                .collect()
+        };
         let v = self.vec_width();
         if variant == Variant::Kv {
-        writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) kv({params}) {{").unwrap();
-        writeln!(s, "  long long stride = (long long)gridDim.x * blockDim.x * {v};").unwrap();
-        writeln!(s, "  for (long long i0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * {v}; i0 < n; i0 += stride) {{").unwrap();
-        writeln!(s, "    if (i0 + {v} <= n) {{").unwrap();
-        for (k, x) in inputs.iter().enumerate() {
-            if !x.scalar {
-                writeln!(s, "      Pack<{0}, {v}> p{k} = *reinterpret_cast<const Pack<{0}, {v}>*>(in{k} + i0);", storage_ty(x.storage)).unwrap();
+            writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) kv({params}) {{").unwrap();
+            writeln!(s, "  long long stride = (long long)gridDim.x * blockDim.x * {v};").unwrap();
+            writeln!(s, "  for (long long i0 = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * {v}; i0 < n; i0 += stride) {{").unwrap();
+            writeln!(s, "    if (i0 + {v} <= n) {{").unwrap();
+            for (k, x) in inputs.iter().enumerate() {
+                if !x.scalar {
+                    writeln!(
+                        s,
+                        "      Pack<{0}, {v}> p{k} = *reinterpret_cast<const Pack<{0}, {v}>*>(in{k} + i0);",
+                        storage_ty(x.storage)
+                    )
+                    .unwrap();
+                }
             }
-        }
-        writeln!(s, "      Pack<{ot}, {v}> r;").unwrap();
-        writeln!(s, "      #pragma unroll\n      for (int j = 0; j < {v}; j++) {{ long long i = i0 + j; (void)i;").unwrap();
-        let loads: Vec<String> = (0..nin).map(|k| format!("p{k}.v[j]")).collect();
-        s.push_str(&body(&loads));
-        writeln!(s, "      r.v[j] = {result}; }}").unwrap();
-        writeln!(s, "      *reinterpret_cast<Pack<{ot}, {v}>*>(out + i0) = r;").unwrap();
-        writeln!(s, "    }} else {{\n      for (long long i = i0; i < n; i++) {{").unwrap();
-        s.push_str(&body(&flat));
-        writeln!(s, "      out[i] = {result}; }}\n    }}\n  }}\n}}").unwrap();
+            writeln!(s, "      Pack<{ot}, {v}> r;").unwrap();
+            writeln!(s, "      #pragma unroll\n      for (int j = 0; j < {v}; j++) {{ long long i = i0 + j; (void)i;")
+                .unwrap();
+            let loads: Vec<String> = (0..nin).map(|k| format!("p{k}.v[j]")).collect();
+            s.push_str(&body(&loads));
+            writeln!(s, "      r.v[j] = {result}; }}").unwrap();
+            writeln!(s, "      *reinterpret_cast<Pack<{ot}, {v}>*>(out + i0) = r;").unwrap();
+            writeln!(s, "    }} else {{\n      for (long long i = i0; i < n; i++) {{").unwrap();
+            s.push_str(&body(&flat));
+            writeln!(s, "      out[i] = {result}; }}\n    }}\n  }}\n}}").unwrap();
         }
         if variant == Variant::K1 {
-        writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) k1({params}) {{").unwrap();
-        writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
-        s.push_str(&body(&flat));
-        writeln!(s, "      out[i] = {result};\n  }}\n}}").unwrap();
+            writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) k1({params}) {{").unwrap();
+            writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
+            s.push_str(&body(&flat));
+            writeln!(s, "      out[i] = {result};\n  }}\n}}").unwrap();
         }
         if variant == Variant::Ks {
-        let mut sp = String::new();
-        for q in 0..nops {
-            write!(sp, ", long long st{q}").unwrap();
-        }
-        writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) ks({params}{sp}) {{").unwrap();
-        writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
-        let loads: Vec<String> = inputs
-            .iter()
-            .enumerate()
-            .map(|(k, x)| {
-                let slot = 1 + inputs[..k].iter().filter(|y| !y.scalar).count();
-                format!("*(const {}*)((const char*)in{k} + i * st{slot})", storage_ty(x.storage))
-            })
-            .collect();
-        s.push_str(&body(&loads));
-        writeln!(s, "    *({ot}*)((char*)out + i * st0) = {result};\n  }}\n}}").unwrap();
+            let mut sp = String::new();
+            for q in 0..nops {
+                write!(sp, ", long long st{q}").unwrap();
+            }
+            writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) ks({params}{sp}) {{").unwrap();
+            writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
+            s.push_str(&body(&strided_loads(&|slot| format!("i * st{slot}"))));
+            writeln!(s, "    *({ot}*)((char*)out + i * st0) = {result};\n  }}\n}}").unwrap();
         }
         if variant == Variant::Kn {
-        writeln!(s, "struct Lay {{ long long nd; long long shape[{MAX_DIMS}]; long long st[{nops}][{MAX_DIMS}]; }};").unwrap();
-        writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) kn({params}, Lay L) {{").unwrap();
-        writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
-        writeln!(s, "    long long r = i; long long o[{nops}] = {{0}};").unwrap();
-        writeln!(s, "    for (int d = (int)L.nd - 1; d >= 0; d--) {{ long long ix = r % L.shape[d]; r /= L.shape[d];").unwrap();
-        writeln!(s, "      #pragma unroll\n      for (int q = 0; q < {nops}; q++) o[q] += ix * L.st[q][d]; }}").unwrap();
-        let loads: Vec<String> = inputs
-            .iter()
-            .enumerate()
-            .map(|(k, x)| {
-                // The layout slot of input k: 1 + the number of array inputs before it.
-                let slot = 1 + inputs[..k].iter().filter(|y| !y.scalar).count();
-                format!("*(const {}*)((const char*)in{k} + o[{slot}])", storage_ty(x.storage))
-            })
-            .collect();
-        s.push_str(&body(&loads));
-        writeln!(s, "    *({ot}*)((char*)out + o[0]) = {result};\n  }}\n}}").unwrap();
+            writeln!(
+                s,
+                "struct Lay {{ long long nd; long long shape[{MAX_DIMS}]; long long st[{nops}][{MAX_DIMS}]; }};"
+            )
+            .unwrap();
+            writeln!(s, "extern \"C\" __global__ void __launch_bounds__(256) kn({params}, Lay L) {{").unwrap();
+            writeln!(s, "  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {{").unwrap();
+            writeln!(s, "    long long r = i; long long o[{nops}] = {{0}};").unwrap();
+            writeln!(
+                s,
+                "    for (int d = (int)L.nd - 1; d >= 0; d--) {{ long long ix = r % L.shape[d]; r /= L.shape[d];"
+            )
+            .unwrap();
+            writeln!(s, "      #pragma unroll\n      for (int q = 0; q < {nops}; q++) o[q] += ix * L.st[q][d]; }}")
+                .unwrap();
+            s.push_str(&body(&strided_loads(&|slot| format!("o[{slot}]"))));
+            writeln!(s, "    *({ot}*)((char*)out + o[0]) = {result};\n  }}\n}}").unwrap();
         }
         s
     }
@@ -578,7 +594,13 @@ fn finish_expr(op: ReduceOp, xd: DType, at: &str) -> (String, DType) {
         "double" => DType::Float64,
         "u64" => DType::UInt64,
         "i64" => DType::Int64,
-        _ => if xd == DType::Float16 { DType::Float32 } else { xd },
+        _ => {
+            if xd == DType::Float16 {
+                DType::Float32
+            } else {
+                xd
+            }
+        }
     };
     match op {
         Sum | Prod => ("a.s".into(), at_dt),
@@ -625,12 +647,20 @@ impl RedSpec {
         let mut s = String::from(PRELUDE);
         writeln!(s, "{acc}").unwrap();
         writeln!(s, "struct RLay {{ long long rnd, knd; long long rshape[{rnd}]; long long rst[{rnd}]; long long kshape[{knd}]; long long kst[{knd}]; }};").unwrap();
-        writeln!(s, "__device__ __forceinline__ long long roff(const RLay& L, long long r) {{ long long o = 0;
-  for (int d = (int)L.rnd - 1; d >= 0; d--) {{ o += (r % L.rshape[d]) * L.rst[d]; r /= L.rshape[d]; }} return o; }}").unwrap();
-        writeln!(s, "__device__ __forceinline__ long long koff(const RLay& L, long long k) {{ long long o = 0;
-  for (int d = (int)L.knd - 1; d >= 0; d--) {{ o += (k % L.kshape[d]) * L.kst[d]; k /= L.kshape[d]; }} return o; }}").unwrap();
+        writeln!(
+            s,
+            "__device__ __forceinline__ long long roff(const RLay& L, long long r) {{ long long o = 0;
+  for (int d = (int)L.rnd - 1; d >= 0; d--) {{ o += (r % L.rshape[d]) * L.rst[d]; r /= L.rshape[d]; }} return o; }}"
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "__device__ __forceinline__ long long koff(const RLay& L, long long k) {{ long long o = 0;
+  for (int d = (int)L.knd - 1; d >= 0; d--) {{ o += (k % L.kshape[d]) * L.kst[d]; k /= L.kshape[d]; }} return o; }}"
+        )
+        .unwrap();
         if variant == Variant::Rows {
-        writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) rows(const char* __restrict__ x, {os}* __restrict__ out, Acc* __restrict__ part,
+            writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) rows(const char* __restrict__ x, {os}* __restrict__ out, Acc* __restrict__ part,
   unsigned int* __restrict__ count, long long nout, long long nred, long long per, int splits, double ddof, RLay L) {{
   __shared__ Acc sh[{RED_THREADS}];
   __shared__ bool last;
@@ -638,11 +668,18 @@ impl RedSpec {
   long long r0 = (long long)sp * per; long long r1 = r0 + per < nred ? r0 + per : nred;
   const char* base = x + koff(L, o);
   Acc a; a.init();").unwrap();
-        if self.contig {
-            // 16-byte vector loads over the contiguous run, four in flight per thread.
-            let v = (16 / self.x.itemsize()).max(1);
-            let add = |k: &str, q: &str| format!("#pragma unroll\n      for (int j = 0; j < {v}; j++) a.add({}, r0 + ({q}) * {v} + j);", load(&format!("{k}.v[j]")));
-            writeln!(s, "  const {xs}* p = (const {xs}*)base;
+            if self.contig {
+                // 16-byte vector loads over the contiguous run, four in flight per thread.
+                let v = (16 / self.x.itemsize()).max(1);
+                let add = |k: &str, q: &str| {
+                    format!(
+                        "#pragma unroll\n      for (int j = 0; j < {v}; j++) a.add({}, r0 + ({q}) * {v} + j);",
+                        load(&format!("{k}.v[j]"))
+                    )
+                };
+                writeln!(
+                    s,
+                    "  const {xs}* p = (const {xs}*)base;
   long long nv = (r1 - r0) / {v};
   bool aligned = (((unsigned long long)(p + r0)) % {al} == 0);
   if (aligned) {{
@@ -661,14 +698,27 @@ impl RedSpec {
     for (long long r = r0 + nv * {v} + threadIdx.x; r < r1; r += blockDim.x) a.add({ld2}, r);
   }} else {{
     for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) a.add({ld2}, r);
-  }}", al = v * self.x.itemsize(), a0 = add("k0", "q"), a1 = add("k1", "q + b"), a2 = add("k2", "q + 2 * b"), a3 = add("k3", "q + 3 * b"), ld2 = load("p[r]")).unwrap();
-        } else {
-            writeln!(s, "  for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) a.add({}, r);", load(&format!("*(const {xs}*)(base + roff(L, r))"))).unwrap();
-        }
-        // With several blocks per output, each writes its partial; the last block to finish
-        // (counted with an atomic, after a fence) merges them and resets the counter, so no
-        // second kernel is launched.
-        writeln!(s, "  sh[threadIdx.x] = a; __syncthreads();
+  }}",
+                    al = v * self.x.itemsize(),
+                    a0 = add("k0", "q"),
+                    a1 = add("k1", "q + b"),
+                    a2 = add("k2", "q + 2 * b"),
+                    a3 = add("k3", "q + 3 * b"),
+                    ld2 = load("p[r]")
+                )
+                .unwrap();
+            } else {
+                writeln!(
+                    s,
+                    "  for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) a.add({}, r);",
+                    load(&format!("*(const {xs}*)(base + roff(L, r))"))
+                )
+                .unwrap();
+            }
+            // With several blocks per output, each writes its partial; the last block to finish
+            // (counted with an atomic, after a fence) merges them and resets the counter, so no
+            // second kernel is launched.
+            writeln!(s, "  sh[threadIdx.x] = a; __syncthreads();
   for (int w = blockDim.x / 2; w > 0; w >>= 1) {{ if (threadIdx.x < w) {{ Acc b = sh[threadIdx.x]; b.merge(sh[threadIdx.x + w]); sh[threadIdx.x] = b; }} __syncthreads(); }}
   if (splits == 1) {{ if (threadIdx.x == 0) {{ Acc a = sh[0]; out[o] = {store}; }} return; }}
   if (threadIdx.x == 0) {{ part[blockIdx.x] = sh[0]; __threadfence(); last = (atomicAdd(&count[o], 1u) == (unsigned)splits - 1); }}
@@ -683,7 +733,7 @@ impl RedSpec {
 }}").unwrap();
         }
         if variant == Variant::Cols {
-        writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) cols(const char* __restrict__ x, {os}* __restrict__ out, long long nout, long long nred, double ddof, RLay L) {{
+            writeln!(s, "extern \"C\" __global__ void __launch_bounds__({RED_THREADS}) cols(const char* __restrict__ x, {os}* __restrict__ out, long long nout, long long nred, double ddof, RLay L) {{
   long long o = (long long)blockIdx.x * blockDim.x + threadIdx.x; if (o >= nout) return;
   const char* base = x + koff(L, o);
   Acc a; a.init();
@@ -709,7 +759,10 @@ mod tests {
     fn sources_are_single_kernels() {
         let ew = EwSpec::new(
             EwOp::Binary(BinaryOp::Add, DType::Float16),
-            &[EwIn { storage: DType::Float16, compute: DType::Float16, scalar: false }, EwIn { storage: DType::Float16, compute: DType::Float16, scalar: true }],
+            &[
+                EwIn { storage: DType::Float16, compute: DType::Float16, scalar: false },
+                EwIn { storage: DType::Float16, compute: DType::Float16, scalar: true },
+            ],
             DType::Float16,
             DType::Float16,
         );
@@ -728,7 +781,11 @@ mod tests {
             }
         }
         if std::env::var_os("CUPRUM_PRINT_SOURCE").is_some() {
-            println!("{}", RedSpec { op: ReduceOp::Sum, x: DType::Float32, out: DType::Float32, contig: true }.source(Variant::Rows));
+            println!(
+                "{}",
+                RedSpec { op: ReduceOp::Sum, x: DType::Float32, out: DType::Float32, contig: true }
+                    .source(Variant::Rows)
+            );
         }
     }
 }

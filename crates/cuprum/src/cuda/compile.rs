@@ -16,9 +16,7 @@ fn nvrtc_version() -> Result<(i32, i32)> {
             return Err("the NVRTC library (libnvrtc) was not found".into());
         }
         let (mut a, mut b) = (0, 0);
-        unsafe { nvsys::nvrtcVersion(&mut a, &mut b) }
-            .result()
-            .map_err(|e| format!("nvrtcVersion: {e:?}"))?;
+        unsafe { nvsys::nvrtcVersion(&mut a, &mut b) }.result().map_err(|e| format!("nvrtcVersion: {e:?}"))?;
         Ok((a, b))
     })
     .clone()

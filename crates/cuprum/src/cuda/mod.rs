@@ -163,8 +163,8 @@ impl CudaDevice {
         let sm_count = ctx
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(|e| driver_err("multiprocessor count", e))? as u32;
-        let stream = cu::stream::create(cu::stream::StreamKind::NonBlocking)
-            .map_err(|e| driver_err("creating a stream", e))?;
+        let stream =
+            cu::stream::create(cu::stream::StreamKind::NonBlocking).map_err(|e| driver_err("creating a stream", e))?;
         Ok(CudaDevice {
             ordinal,
             ctx,
@@ -293,7 +293,8 @@ impl CudaDevice {
             let mut bufs = [std::ptr::null_mut(); 2];
             let mut events = [std::ptr::null_mut(); 2];
             for i in 0..2 {
-                bufs[i] = unsafe { cu::malloc_host(STAGING_BYTES, 0) }.map_err(|e| self.err("cuMemHostAlloc", e))? as *mut u8;
+                bufs[i] =
+                    unsafe { cu::malloc_host(STAGING_BYTES, 0) }.map_err(|e| self.err("cuMemHostAlloc", e))? as *mut u8;
                 events[i] = cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)
                     .map_err(|e| self.err("cuEventCreate", e))?;
             }
@@ -329,9 +330,14 @@ impl CudaDevice {
                 let buf = unsafe { std::slice::from_raw_parts_mut(st.bufs[b], chunk.len()) };
                 crate::cpu::par_copy(buf, chunk);
                 unsafe {
-                    sys::cuMemcpyHtoDAsync_v2(dst + (i * STAGING_BYTES) as u64, buf.as_ptr() as *const c_void, chunk.len(), self.stream)
-                        .result()
-                        .map_err(|e| self.err("cuMemcpyHtoDAsync", e))?;
+                    sys::cuMemcpyHtoDAsync_v2(
+                        dst + (i * STAGING_BYTES) as u64,
+                        buf.as_ptr() as *const c_void,
+                        chunk.len(),
+                        self.stream,
+                    )
+                    .result()
+                    .map_err(|e| self.err("cuMemcpyHtoDAsync", e))?;
                     cu::event::record(st.events[b], self.stream).map_err(|e| self.err("cuEventRecord", e))?;
                 }
                 st.pending[b] = true;
@@ -402,9 +408,12 @@ impl CudaDevice {
         let src = key.source();
         let cubin = compile::cubin_for(&src, self.arch)?;
         self.bind()?;
-        let module = unsafe { cu::module::load_data(cubin.as_ptr() as *const c_void) }.map_err(|e| self.err("cuModuleLoadData", e))?;
-        let cname = std::ffi::CString::new(key.variant().name()).map_err(|_| Error::InvalidArgument("kernel name".into()))?;
-        let func = unsafe { cu::module::get_function(module, cname) }.map_err(|e| self.err("cuModuleGetFunction", e))?;
+        let module = unsafe { cu::module::load_data(cubin.as_ptr() as *const c_void) }
+            .map_err(|e| self.err("cuModuleLoadData", e))?;
+        let cname =
+            std::ffi::CString::new(key.variant().name()).map_err(|_| Error::InvalidArgument("kernel name".into()))?;
+        let func =
+            unsafe { cu::module::get_function(module, cname) }.map_err(|e| self.err("cuModuleGetFunction", e))?;
         if std::env::var_os("CUPRUM_LOG_KERNELS").is_some() {
             eprintln!("cuprum: kernel {:?} ready in {:.1} ms", key, t.elapsed().as_secs_f64() * 1e3);
         }
@@ -419,7 +428,14 @@ impl CudaDevice {
     /// # Safety
     /// `params` must match the kernel's parameter list, and every pointer in them must stay
     /// valid until the stream has run the kernel.
-    pub unsafe fn launch(&self, k: &Kernel, grid: u32, block: u32, shmem: u32, params: &mut [*mut c_void]) -> Result<()> {
+    pub unsafe fn launch(
+        &self,
+        k: &Kernel,
+        grid: u32,
+        block: u32,
+        shmem: u32,
+        params: &mut [*mut c_void],
+    ) -> Result<()> {
         self.bind()?;
         cu::launch_kernel(k.func, (grid.max(1), 1, 1), (block, 1, 1), shmem, self.stream, params)
             .map_err(|e| self.err("cuLaunchKernel", e))

@@ -87,14 +87,18 @@ impl Params {
 fn dev_of(a: &Array) -> Result<Arc<CudaDevice>> {
     match &*a.storage {
         Storage::Cuda(c) => Ok(c.dev.clone()),
-        Storage::Cpu(_) => Err(Error::DeviceMismatch { op: "cuda kernel".into(), a: a.device(), b: crate::Device::Cuda(0) }),
+        Storage::Cpu(_) => {
+            Err(Error::DeviceMismatch { op: "cuda kernel".into(), a: a.device(), b: crate::Device::Cuda(0) })
+        }
     }
 }
 
 fn dptr(a: &Array) -> Result<u64> {
     match &*a.storage {
         Storage::Cuda(c) => Ok(c.ptr + a.offset as u64),
-        Storage::Cpu(_) => Err(Error::DeviceMismatch { op: "cuda kernel".into(), a: a.device(), b: crate::Device::Cuda(0) }),
+        Storage::Cpu(_) => {
+            Err(Error::DeviceMismatch { op: "cuda kernel".into(), a: a.device(), b: crate::Device::Cuda(0) })
+        }
     }
 }
 
@@ -130,16 +134,16 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&m
     } else {
         let mut strides: Vec<Vec<isize>> = Vec::with_capacity(arrs.len());
         for a in &arrs {
-            strides.push(layout::broadcast_strides(&a.shape, &a.strides, &out.shape).ok_or_else(|| Error::ShapeMismatch {
-                op: "elementwise".into(),
-                a: a.shape.clone(),
-                b: out.shape.clone(),
+            strides.push(layout::broadcast_strides(&a.shape, &a.strides, &out.shape).ok_or_else(|| {
+                Error::ShapeMismatch { op: "elementwise".into(), a: a.shape.clone(), b: out.shape.clone() }
             })?);
         }
         let refs: Vec<&[isize]> = strides.iter().map(|v| v.as_slice()).collect();
         layout::collapse(&out.shape, &refs)
     };
-    let contiguous = plain || (cshape.len() <= 1 && arrs.iter().zip(&cst).all(|(a, s)| s.first().map_or(true, |&s| s == a.itemsize() as isize)));
+    let contiguous = plain
+        || (cshape.len() <= 1
+            && arrs.iter().zip(&cst).all(|(a, s)| s.first().map_or(true, |&s| s == a.itemsize() as isize)));
     if !contiguous && cshape.len() > codegen::MAX_DIMS {
         return Err(Error::InvalidArgument(format!(
             "elementwise operation over {} dimensions that cannot be merged (at most {})",
@@ -205,12 +209,18 @@ pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
     if src.dtype == out.dtype && out.is_c_contiguous() && src.is_c_contiguous() && src.shape == out.shape {
         return dev_of(out)?.memcpy_dtod(dptr(out)?, dptr(src)?, out.nbytes());
     }
-    let spec = EwSpec::new(EwOp::Copy, &[EwIn { storage: src.dtype, compute: src.dtype, scalar: false }], src.dtype, out.dtype);
+    let spec = EwSpec::new(
+        EwOp::Copy,
+        &[EwIn { storage: src.dtype, compute: src.dtype, scalar: false }],
+        src.dtype,
+        out.dtype,
+    );
     launch_ew(&spec, out, &[Arg::Arr(src)], |_| {})
 }
 
 pub(crate) fn fill(out: &Array, v: Scalar) -> Result<()> {
-    let spec = EwSpec::new(EwOp::Copy, &[EwIn { storage: out.dtype, compute: out.dtype, scalar: true }], out.dtype, out.dtype);
+    let spec =
+        EwSpec::new(EwOp::Copy, &[EwIn { storage: out.dtype, compute: out.dtype, scalar: true }], out.dtype, out.dtype);
     launch_ew(&spec, out, &[Arg::Scalar(v)], |_| {})
 }
 
@@ -230,7 +240,8 @@ fn ew_in(x: &Input<'_>, compute: DType) -> EwIn {
 
 pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()> {
     let result = if out.dtype == DType::Bool && l != DType::Bool { DType::Bool } else { l };
-    let spec = EwSpec::new(EwOp::Unary(op, l), &[EwIn { storage: x.dtype, compute: l, scalar: false }], result, out.dtype);
+    let spec =
+        EwSpec::new(EwOp::Unary(op, l), &[EwIn { storage: x.dtype, compute: l, scalar: false }], result, out.dtype);
     launch_ew(&spec, out, &[Arg::Arr(x)], |_| {})
 }
 
@@ -238,7 +249,10 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Input<'_>, b: &Input<'_>, out: 
     if let (Input::Array(x), Input::Array(y)) = (a, b) {
         if crate::cpu::kernels::mixed_int_compare(op, x.dtype, y.dtype) {
             let wide = |d: DType| if d.is_signed_int() { DType::Int64 } else { DType::UInt64 };
-            let ins = [EwIn { storage: x.dtype, compute: wide(x.dtype), scalar: false }, EwIn { storage: y.dtype, compute: wide(y.dtype), scalar: false }];
+            let ins = [
+                EwIn { storage: x.dtype, compute: wide(x.dtype), scalar: false },
+                EwIn { storage: y.dtype, compute: wide(y.dtype), scalar: false },
+            ];
             let spec = EwSpec::new(EwOp::CmpMixed(op), &ins, DType::Bool, out.dtype);
             return launch_ew(&spec, out, &[Arg::Arr(x), Arg::Arr(y)], |_| {});
         }
