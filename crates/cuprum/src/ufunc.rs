@@ -4,126 +4,115 @@
 use crate::dtype::{promote_types, DType, Kind};
 use crate::error::{Error, Result};
 
-/// Elementwise functions of one argument.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum UnaryOp {
-    Negative,
-    Positive,
-    Absolute,
-    Sign,
-    Square,
-    Sqrt,
-    Cbrt,
-    Reciprocal,
-    Exp,
-    Exp2,
-    Expm1,
-    Log,
-    Log2,
-    Log10,
-    Log1p,
-    Sin,
-    Cos,
-    Tan,
-    Arcsin,
-    Arccos,
-    Arctan,
-    Sinh,
-    Cosh,
-    Tanh,
-    Floor,
-    Ceil,
-    Rint,
-    Trunc,
-    LogicalNot,
-    Invert,
-    IsNan,
-    IsInf,
-    IsFinite,
+/// Defines an op enum with NumPy's name of each op (`name()`) and the list of all (`ALL`).
+macro_rules! named_ops {
+    ($(#[$m:meta])* $enum:ident, $all_doc:literal, $($v:ident => $n:literal,)*) => {
+        $(#[$m])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum $enum {
+            $($v,)*
+        }
+        impl $enum {
+            #[doc = $all_doc]
+            pub const ALL: [$enum; [$($n),*].len()] = [$($enum::$v),*];
+            /// NumPy's name of the op (`"add"`, `"arctan2"`, `"count_nonzero"`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($enum::$v => $n,)*
+                }
+            }
+        }
+    };
 }
 
-/// Elementwise functions of two arguments.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    Add,
-    Subtract,
-    Multiply,
-    TrueDivide,
-    FloorDivide,
-    Remainder,
-    Power,
-    Arctan2,
-    Hypot,
-    Maximum,
-    Minimum,
-    Fmax,
-    Fmin,
-    Equal,
-    NotEqual,
-    Less,
-    LessEqual,
-    Greater,
-    GreaterEqual,
-    LogicalAnd,
-    LogicalOr,
-    LogicalXor,
-    BitwiseAnd,
-    BitwiseOr,
-    BitwiseXor,
-    LeftShift,
-    RightShift,
+named_ops! {
+    /// Elementwise functions of one argument.
+    UnaryOp, "Every unary ufunc.",
+    Negative => "negative",
+    Positive => "positive",
+    Absolute => "absolute",
+    Sign => "sign",
+    Square => "square",
+    Sqrt => "sqrt",
+    Cbrt => "cbrt",
+    Reciprocal => "reciprocal",
+    Exp => "exp",
+    Exp2 => "exp2",
+    Expm1 => "expm1",
+    Log => "log",
+    Log2 => "log2",
+    Log10 => "log10",
+    Log1p => "log1p",
+    Sin => "sin",
+    Cos => "cos",
+    Tan => "tan",
+    Arcsin => "arcsin",
+    Arccos => "arccos",
+    Arctan => "arctan",
+    Sinh => "sinh",
+    Cosh => "cosh",
+    Tanh => "tanh",
+    Floor => "floor",
+    Ceil => "ceil",
+    Rint => "rint",
+    Trunc => "trunc",
+    LogicalNot => "logical_not",
+    Invert => "invert",
+    IsNan => "isnan",
+    IsInf => "isinf",
+    IsFinite => "isfinite",
+}
+
+named_ops! {
+    /// Elementwise functions of two arguments.
+    BinaryOp, "Every binary ufunc.",
+    Add => "add",
+    Subtract => "subtract",
+    Multiply => "multiply",
+    TrueDivide => "true_divide",
+    FloorDivide => "floor_divide",
+    Remainder => "remainder",
+    Power => "power",
+    Arctan2 => "arctan2",
+    Hypot => "hypot",
+    Maximum => "maximum",
+    Minimum => "minimum",
+    Fmax => "fmax",
+    Fmin => "fmin",
+    Equal => "equal",
+    NotEqual => "not_equal",
+    Less => "less",
+    LessEqual => "less_equal",
+    Greater => "greater",
+    GreaterEqual => "greater_equal",
+    LogicalAnd => "logical_and",
+    LogicalOr => "logical_or",
+    LogicalXor => "logical_xor",
+    BitwiseAnd => "bitwise_and",
+    BitwiseOr => "bitwise_or",
+    BitwiseXor => "bitwise_xor",
+    LeftShift => "left_shift",
+    RightShift => "right_shift",
+}
+
+named_ops! {
+    /// Reductions (var and std take `ddof` separately).
+    ReduceOp, "Every reduction.",
+    Sum => "sum",
+    Prod => "prod",
+    Mean => "mean",
+    Var => "var",
+    Std => "std",
+    Min => "min",
+    Max => "max",
+    ArgMin => "argmin",
+    ArgMax => "argmax",
+    Any => "any",
+    All => "all",
+    CountNonzero => "count_nonzero",
 }
 
 impl UnaryOp {
-    /// Every unary ufunc.
-    pub const ALL: [UnaryOp; 33] = {
-        use UnaryOp::*;
-        [
-            Negative, Positive, Absolute, Sign, Square, Sqrt, Cbrt, Reciprocal, Exp, Exp2, Expm1, Log, Log2, Log10,
-            Log1p, Sin, Cos, Tan, Arcsin, Arccos, Arctan, Sinh, Cosh, Tanh, Floor, Ceil, Rint, Trunc, LogicalNot,
-            Invert, IsNan, IsInf, IsFinite,
-        ]
-    };
-
-    pub fn name(self) -> &'static str {
-        use UnaryOp::*;
-        match self {
-            Negative => "negative",
-            Positive => "positive",
-            Absolute => "absolute",
-            Sign => "sign",
-            Square => "square",
-            Sqrt => "sqrt",
-            Cbrt => "cbrt",
-            Reciprocal => "reciprocal",
-            Exp => "exp",
-            Exp2 => "exp2",
-            Expm1 => "expm1",
-            Log => "log",
-            Log2 => "log2",
-            Log10 => "log10",
-            Log1p => "log1p",
-            Sin => "sin",
-            Cos => "cos",
-            Tan => "tan",
-            Arcsin => "arcsin",
-            Arccos => "arccos",
-            Arctan => "arctan",
-            Sinh => "sinh",
-            Cosh => "cosh",
-            Tanh => "tanh",
-            Floor => "floor",
-            Ceil => "ceil",
-            Rint => "rint",
-            Trunc => "trunc",
-            LogicalNot => "logical_not",
-            Invert => "invert",
-            IsNan => "isnan",
-            IsInf => "isinf",
-            IsFinite => "isfinite",
-        }
-    }
-
     /// Functions that NumPy only has float loops for (ints are cast to the smallest safe float).
     pub fn is_float_function(self) -> bool {
         use UnaryOp::*;
@@ -169,73 +158,6 @@ impl UnaryOp {
 }
 
 impl BinaryOp {
-    /// Every binary ufunc.
-    pub const ALL: [BinaryOp; 27] = {
-        use BinaryOp::*;
-        [
-            Add,
-            Subtract,
-            Multiply,
-            TrueDivide,
-            FloorDivide,
-            Remainder,
-            Power,
-            Arctan2,
-            Hypot,
-            Maximum,
-            Minimum,
-            Fmax,
-            Fmin,
-            Equal,
-            NotEqual,
-            Less,
-            LessEqual,
-            Greater,
-            GreaterEqual,
-            LogicalAnd,
-            LogicalOr,
-            LogicalXor,
-            BitwiseAnd,
-            BitwiseOr,
-            BitwiseXor,
-            LeftShift,
-            RightShift,
-        ]
-    };
-
-    pub fn name(self) -> &'static str {
-        use BinaryOp::*;
-        match self {
-            Add => "add",
-            Subtract => "subtract",
-            Multiply => "multiply",
-            TrueDivide => "true_divide",
-            FloorDivide => "floor_divide",
-            Remainder => "remainder",
-            Power => "power",
-            Arctan2 => "arctan2",
-            Hypot => "hypot",
-            Maximum => "maximum",
-            Minimum => "minimum",
-            Fmax => "fmax",
-            Fmin => "fmin",
-            Equal => "equal",
-            NotEqual => "not_equal",
-            Less => "less",
-            LessEqual => "less_equal",
-            Greater => "greater",
-            GreaterEqual => "greater_equal",
-            LogicalAnd => "logical_and",
-            LogicalOr => "logical_or",
-            LogicalXor => "logical_xor",
-            BitwiseAnd => "bitwise_and",
-            BitwiseOr => "bitwise_or",
-            BitwiseXor => "bitwise_xor",
-            LeftShift => "left_shift",
-            RightShift => "right_shift",
-        }
-    }
-
     pub fn is_comparison(self) -> bool {
         use BinaryOp::*;
         matches!(
@@ -281,49 +203,7 @@ impl BinaryOp {
     }
 }
 
-/// Reductions.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum ReduceOp {
-    Sum,
-    Prod,
-    Mean,
-    /// Variance with `ddof` (stored in [`ReduceSpec`]).
-    Var,
-    Std,
-    Min,
-    Max,
-    ArgMin,
-    ArgMax,
-    Any,
-    All,
-    CountNonzero,
-}
-
 impl ReduceOp {
-    /// Every reduction.
-    pub const ALL: [ReduceOp; 12] = {
-        use ReduceOp::*;
-        [Sum, Prod, Mean, Var, Std, Min, Max, ArgMin, ArgMax, Any, All, CountNonzero]
-    };
-
-    pub fn name(self) -> &'static str {
-        use ReduceOp::*;
-        match self {
-            Sum => "sum",
-            Prod => "prod",
-            Mean => "mean",
-            Var => "var",
-            Std => "std",
-            Min => "min",
-            Max => "max",
-            ArgMin => "argmin",
-            ArgMax => "argmax",
-            Any => "any",
-            All => "all",
-            CountNonzero => "count_nonzero",
-        }
-    }
-
     /// Output dtype for input `dt` (NumPy's accumulator and result rules).
     pub fn out_dtype(self, dt: DType) -> DType {
         use ReduceOp::*;
