@@ -33,6 +33,7 @@ pub mod dtype;
 mod error;
 mod format;
 pub mod layout;
+mod manip;
 pub mod npy;
 mod ops;
 mod print;
@@ -50,6 +51,7 @@ pub use dtype::{promote_types, result_type, Casting, DType, Element, Scalar};
 pub use error::{Error, Result};
 /// The Rust type of float16 elements (from the `half` crate).
 pub use half::f16;
+pub use manip::*;
 pub use npy::{load_npy, save_npy};
 pub use ops::*;
 pub use reduce::Axes;
