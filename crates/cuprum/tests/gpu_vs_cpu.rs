@@ -279,3 +279,40 @@ gpu_test!(large_contiguous_paths, |gpu| {
     }
     Ok(())
 });
+
+gpu_test!(scans_match_cpu, |gpu| {
+    // Floats are positive, so partial sums do not cancel and a relative tolerance means
+    // something: the GPU scans in parallel (in float32 for float16, more accurately than NumPy's
+    // step-by-step float16 rounding, so float16 is compared on short lanes only).
+    let mut rng = Rng::new(8);
+    for dt in ALL_DTYPES {
+        for shape in [vec![1], vec![2047], vec![2049], vec![70_001], vec![5, 3000], vec![300, 7], vec![3, 4, 5]] {
+            let size: usize = shape.iter().product();
+            if dt == DType::Float16 && size > 64 {
+                continue;
+            }
+            let mut x = random(&shape, dt, &mut rng, false);
+            if dt.is_float() {
+                x = x.abs()?;
+            }
+            let g = on(&gpu, &x);
+            let rtol = match dt {
+                DType::Float16 => 2e-2,
+                DType::Float32 => 1e-4,
+                _ => 1e-12,
+            };
+            for axis in [None, Some(0), Some(-1)] {
+                same(&gpu, &format!("cumsum({dt}, {shape:?}, {axis:?})"), rtol, x.cumsum(axis), g.cumsum(axis));
+                if size < 100 {
+                    same(&gpu, &format!("cumprod({dt}, {shape:?}, {axis:?})"), rtol, x.cumprod(axis), g.cumprod(axis));
+                }
+            }
+        }
+    }
+    // A large scan: many tiles chained by look-back.
+    let x = cuprum::ones(&[3_000_001], DType::Int32, &gpu)?;
+    let c = x.cumsum(None)?;
+    assert_eq!(c.slice(s![-1])?.item::<i64>()?, 3_000_001);
+    assert_eq!(c.slice(s![1_234_566])?.item::<i64>()?, 1_234_567);
+    Ok(())
+});

@@ -345,6 +345,8 @@ pub(crate) enum Variant {
     Rows,
     /// Reduction: a thread per output.
     Cols,
+    /// Inclusive scan of contiguous lanes (single pass, decoupled look-back).
+    Scan,
 }
 
 impl Variant {
@@ -356,6 +358,7 @@ impl Variant {
             Variant::Kn => "kn",
             Variant::Rows => "rows",
             Variant::Cols => "cols",
+            Variant::Scan => "scan",
         }
     }
 }
@@ -365,18 +368,21 @@ impl Variant {
 pub(crate) enum ModKey {
     Ew(EwSpec, Variant),
     Red(RedSpec, Variant),
+    Scan(ScanSpec),
 }
 
 impl ModKey {
     pub fn variant(self) -> Variant {
         match self {
             ModKey::Ew(_, v) | ModKey::Red(_, v) => v,
+            ModKey::Scan(_) => Variant::Scan,
         }
     }
     pub fn source(self) -> String {
         match self {
             ModKey::Ew(s, v) => s.source(v),
             ModKey::Red(s, v) => s.source(v),
+            ModKey::Scan(s) => s.source(),
         }
     }
 }
@@ -787,5 +793,98 @@ mod tests {
                     .source(Variant::Rows)
             );
         }
+    }
+}
+
+// ------------------------------------------------------------------------------ scans
+
+/// Elements per scan tile: 256 threads of 8 consecutive elements each.
+pub(crate) const SCAN_TILE: usize = 2048;
+
+/// An inclusive scan (cumsum/cumprod) of contiguous lanes: input dtype, output dtype.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ScanSpec {
+    pub prod: bool,
+    pub x: DType,
+    pub out: DType,
+}
+
+impl ScanSpec {
+    /// A single-pass scan: each block takes the next tile (a dynamic tile counter keeps the
+    /// order), scans it in registers and shared memory, publishes its aggregate, then looks
+    /// back over its predecessors' published aggregates/prefixes (decoupled look-back) for
+    /// its exclusive prefix.
+    pub fn source(&self) -> String {
+        let a = compute_ty(self.out);
+        let a_dt = if self.out == DType::Float16 { DType::Float32 } else { self.out };
+        let xs = storage_ty(self.x);
+        let os = storage_ty(self.out);
+        let ld = load_cvt(self.x, self.out, "xr[i]");
+        let st = store_cvt(self.out, self.out, "opf(pre, v[j])");
+        let (op, id) = match (self.prod, a_dt.is_float()) {
+            (false, true) => ("a + b".to_string(), "0"),
+            (true, true) => ("a * b".to_string(), "1"),
+            (false, false) => (format!("({a})((u64)a + (u64)b)"), "0"),
+            (true, false) => (format!("({a})((u64)a * (u64)b)"), "1"),
+        };
+        let mut s = String::from(PRELUDE);
+        write!(
+            s,
+            r#"typedef {a} A;
+__device__ __forceinline__ A opf(A a, A b) {{ return {op}; }}
+extern "C" __global__ void __launch_bounds__(256) scan(const {xs}* __restrict__ x, {os}* __restrict__ y, long long len,
+    long long tpr, unsigned int* flags, A* agg, A* incl, unsigned int* ctr) {{
+  __shared__ long long s_tile; __shared__ A warp_tot[8]; __shared__ A s_prefix;
+  if (threadIdx.x == 0) s_tile = atomicAdd(ctr, 1u);
+  __syncthreads();
+  const long long tile = s_tile, row = tile / tpr, t = tile % tpr;
+  const {xs}* xr = x + row * len; {os}* yr = y + row * len;
+  const long long base = t * {tile} + threadIdx.x * 8;
+  A v[8];
+  #pragma unroll
+  for (int j = 0; j < 8; j++) {{ long long i = base + j; v[j] = (i < len) ? (A){ld} : (A){id}; }}
+  #pragma unroll
+  for (int j = 1; j < 8; j++) v[j] = opf(v[j - 1], v[j]);
+  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+  A inc = v[7];
+  #pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {{ A o = __shfl_up_sync(0xffffffffu, inc, d); if (lane >= d) inc = opf(o, inc); }}
+  A wex = __shfl_up_sync(0xffffffffu, inc, 1);
+  if (lane == 0) wex = (A){id};
+  if (lane == 31) warp_tot[w] = inc;
+  __syncthreads();
+  if (threadIdx.x == 0) {{
+    A run = (A){id};
+    for (int k = 0; k < 8; k++) {{ A tk = warp_tot[k]; warp_tot[k] = run; run = opf(run, tk); }}
+    A prefix = (A){id};
+    volatile unsigned int* vf = flags;
+    if (t == 0) {{
+      incl[tile] = run; __threadfence(); vf[tile] = 2u;
+    }} else {{
+      agg[tile] = run; __threadfence(); vf[tile] = 1u;
+      long long p = tile - 1; A acc = (A){id};
+      while (true) {{
+        unsigned int f;
+        do {{ f = vf[p]; }} while (f == 0u);
+        __threadfence();
+        if (f == 2u) {{ acc = opf(((volatile A*)incl)[p], acc); break; }}
+        acc = opf(((volatile A*)agg)[p], acc);
+        p--;
+      }}
+      prefix = acc;
+      incl[tile] = opf(prefix, run); __threadfence(); vf[tile] = 2u;
+    }}
+    s_prefix = prefix;
+  }}
+  __syncthreads();
+  const A pre = opf(opf(s_prefix, warp_tot[w]), wex);
+  #pragma unroll
+  for (int j = 0; j < 8; j++) {{ long long i = base + j; if (i < len) yr[i] = {st}; }}
+}}
+"#,
+            tile = SCAN_TILE
+        )
+        .unwrap();
+        s
     }
 }
