@@ -213,8 +213,16 @@ fn run() -> Result<()> {
 
     // Big vectors (1e8 float32) on both backends.
     let n = 100_000_000usize;
-    let big =
-        ["dot_1e8_f32", "htod_400MB_f32", "dtoh_400MB_f32", "sum_1e8_f32", "std_1e8_f32", "add_1e8_f32", "exp_1e8_f32"];
+    let big = [
+        "dot_1e8_f32",
+        "htod_400MB_f32",
+        "dtoh_400MB_f32",
+        "sum_1e8_f32",
+        "std_1e8_f32",
+        "add_1e8_f32",
+        "exp_1e8_f32",
+        "cumsum_1e8_f32",
+    ];
     if big.iter().any(|w| o.wants(w)) {
         eprintln!("[making 1e8-element vectors]");
         let ha = cuprum::linspace(0.0, 1.0, n, false, DType::Float32, &cpu)?.multiply(7919.0)?.remainder(1.0)?;
@@ -248,6 +256,26 @@ fn run() -> Result<()> {
             let ok = cuprum::array_equal(&va.to_device(&cpu)?, &ha)?;
             o.record("dtoh_400MB_f32", None, g, h, Some(ok), "into a new host array");
         }
+        if o.wants("cumsum_1e8_f32") {
+            eprintln!("[cumsum_1e8_f32]");
+            let (g, h) = gpu_time("cumsum_1e8_f32", gpu, rep.min(10), || va.cumsum(None))?;
+            let c = cpu_t(&|| ha.cumsum(None), &o)?;
+            // The CPU adds sequentially in float32 (as NumPy), the GPU in a parallel scan:
+            // compare the last partial sums, relative to the total.
+            let (gl, cl) = (
+                va.cumsum(None)?.slice(cuprum::s![-1])?.item::<f64>()?,
+                ha.cumsum(None)?.slice(cuprum::s![-1])?.item::<f64>()?,
+            );
+            let exact = ha.astype(DType::Float64)?.sum(None)?.item::<f64>()?;
+            o.record(
+                "cumsum_1e8_f32",
+                c,
+                g,
+                h,
+                Some((gl - exact).abs() <= 1e-3 * exact),
+                &format!("last: gpu {gl:.1}, cpu {cl:.1} (sequential float32), exact {exact:.1}"),
+            );
+        }
         type Op = fn(&cuprum::Array, &cuprum::Array) -> Result<cuprum::Array>;
         let ops: [(&str, Op, f64); 4] = [
             ("sum_1e8_f32", |a, _| a.sum(None), 1e-4),
@@ -271,7 +299,6 @@ fn run() -> Result<()> {
         ("median_4M_f32", "median not implemented yet (issue: sorting and selection)"),
         ("sort_4M_f32", "sort not implemented yet (issue: sorting and selection)"),
         ("unique_4M_i32", "unique not implemented yet (issue: sorting and selection)"),
-        ("cumsum_1e8_f32", "cumsum not implemented yet (issue: sorting and selection)"),
         ("compress_1e8_f32", "boolean masks not implemented yet (issue: sorting and selection)"),
     ] {
         if o.wants(name) {

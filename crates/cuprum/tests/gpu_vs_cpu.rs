@@ -303,7 +303,9 @@ gpu_test!(scans_match_cpu, |gpu| {
             };
             for axis in [None, Some(0), Some(-1)] {
                 same(&gpu, &format!("cumsum({dt}, {shape:?}, {axis:?})"), rtol, x.cumsum(axis), g.cumsum(axis));
-                if size < 100 {
+                // float16 products: NumPy rounds (and overflows) at every step, the GPU's
+                // float32 accumulator does not, so only wider dtypes are compared.
+                if size < 100 && dt != DType::Float16 {
                     same(&gpu, &format!("cumprod({dt}, {shape:?}, {axis:?})"), rtol, x.cumprod(axis), g.cumprod(axis));
                 }
             }

@@ -786,6 +786,15 @@ mod tests {
                 assert_eq!(src.matches('{').count(), src.matches('}').count(), "{src}");
             }
         }
+        for (prod, x, out) in [
+            (false, DType::Float32, DType::Float32),
+            (true, DType::Int8, DType::Int64),
+            (false, DType::Float16, DType::Float16),
+        ] {
+            let src = ScanSpec { prod, x, out }.source();
+            assert_eq!(src.matches("__global__").count(), 1);
+            assert_eq!(src.matches('{').count(), src.matches('}').count(), "{src}");
+        }
         if std::env::var_os("CUPRUM_PRINT_SOURCE").is_some() {
             println!(
                 "{}",
@@ -853,28 +862,44 @@ extern "C" __global__ void __launch_bounds__(256) scan(const {xs}* __restrict__ 
   if (lane == 0) wex = (A){id};
   if (lane == 31) warp_tot[w] = inc;
   __syncthreads();
-  if (threadIdx.x == 0) {{
+  if (w == 0) {{
+    // Warp 0: publish this tile's aggregate, then look back 32 predecessors at a time.
     A run = (A){id};
-    for (int k = 0; k < 8; k++) {{ A tk = warp_tot[k]; warp_tot[k] = run; run = opf(run, tk); }}
-    A prefix = (A){id};
-    volatile unsigned int* vf = flags;
-    if (t == 0) {{
-      incl[tile] = run; __threadfence(); vf[tile] = 2u;
-    }} else {{
-      agg[tile] = run; __threadfence(); vf[tile] = 1u;
-      long long p = tile - 1; A acc = (A){id};
-      while (true) {{
-        unsigned int f;
-        do {{ f = vf[p]; }} while (f == 0u);
-        __threadfence();
-        if (f == 2u) {{ acc = opf(((volatile A*)incl)[p], acc); break; }}
-        acc = opf(((volatile A*)agg)[p], acc);
-        p--;
-      }}
-      prefix = acc;
-      incl[tile] = opf(prefix, run); __threadfence(); vf[tile] = 2u;
+    for (int k = 0; k < 8; k++) {{ A tk = warp_tot[k]; run = opf(run, tk); }}
+    __syncwarp();
+    if (lane == 0) {{
+      A r2 = (A){id};
+      for (int k = 0; k < 8; k++) {{ A tk = warp_tot[k]; warp_tot[k] = r2; r2 = opf(r2, tk); }}
     }}
-    s_prefix = prefix;
+    volatile unsigned int* vf = flags;
+    const long long row0 = row * tpr;
+    A prefix = (A){id};
+    if (t == 0) {{
+      if (lane == 0) {{ incl[tile] = run; __threadfence(); vf[tile] = 2u; }}
+    }} else {{
+      if (lane == 0) {{ agg[tile] = run; __threadfence(); vf[tile] = 1u; }}
+      long long base = tile - 1;
+      while (true) {{
+        const long long p = base - lane;
+        unsigned int f = 2u; A val = (A){id};
+        if (p >= row0) {{
+          do {{ f = vf[p]; }} while (f == 0u);
+          __threadfence();
+          val = (f == 2u) ? ((volatile A*)incl)[p] : ((volatile A*)agg)[p];
+        }}
+        const unsigned int done = __ballot_sync(0xffffffffu, f == 2u);
+        const int first = done ? __ffs(done) - 1 : 31;
+        if (lane > first) val = (A){id};
+        #pragma unroll
+        for (int d = 16; d > 0; d >>= 1) {{ A o = __shfl_down_sync(0xffffffffu, val, d); val = opf(val, o); }}
+        val = __shfl_sync(0xffffffffu, val, 0);
+        prefix = opf(val, prefix);
+        if (done) break;
+        base -= 32;
+      }}
+      if (lane == 0) {{ incl[tile] = opf(prefix, run); __threadfence(); vf[tile] = 2u; }}
+    }}
+    if (lane == 0) s_prefix = prefix;
   }}
   __syncthreads();
   const A pre = opf(opf(s_prefix, warp_tot[w]), wex);
