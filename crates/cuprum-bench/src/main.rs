@@ -222,6 +222,7 @@ fn run() -> Result<()> {
         "add_1e8_f32",
         "exp_1e8_f32",
         "cumsum_1e8_f32",
+        "compress_1e8_f32",
     ];
     if big.iter().any(|w| o.wants(w)) {
         eprintln!("[making 1e8-element vectors]");
@@ -276,6 +277,22 @@ fn run() -> Result<()> {
                 &format!("last: gpu {gl:.1}, cpu {cl:.1} (sequential float32), exact {exact:.1}"),
             );
         }
+        if o.wants("compress_1e8_f32") {
+            eprintln!("[compress_1e8_f32]");
+            let mg = va.greater(0.5)?;
+            let mh = ha.greater(0.5)?;
+            let (g, h) = gpu_time("compress_1e8_f32", gpu, rep.min(10), || vb.mask(&mg))?;
+            let c = cpu_t(&|| hb.mask(&mh), &o)?;
+            let ok = cuprum::array_equal(&vb.mask(&mg)?.to_device(&cpu)?, &hb.mask(&mh)?)?;
+            o.record(
+                "compress_1e8_f32",
+                c,
+                g,
+                h,
+                Some(ok),
+                "vb[va > 0.5]: mask scan, count read back, one compaction kernel",
+            );
+        }
         type Op = fn(&cuprum::Array, &cuprum::Array) -> Result<cuprum::Array>;
         let ops: [(&str, Op, f64); 4] = [
             ("sum_1e8_f32", |a, _| a.sum(None), 1e-4),
@@ -299,7 +316,6 @@ fn run() -> Result<()> {
         ("median_4M_f32", "median not implemented yet (issue: sorting and selection)"),
         ("sort_4M_f32", "sort not implemented yet (issue: sorting and selection)"),
         ("unique_4M_i32", "unique not implemented yet (issue: sorting and selection)"),
-        ("compress_1e8_f32", "boolean masks not implemented yet (issue: sorting and selection)"),
     ] {
         if o.wants(name) {
             o.missing(name, why);

@@ -317,6 +317,8 @@ impl Array {
 
     /// A read-only-in-spirit view with `shape` (stride 0 along broadcast axes).
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Array> {
+        // The broadcast array must have a representable size (its copies would need it).
+        layout::checked_nbytes(shape, self.itemsize())?;
         let st = layout::broadcast_strides(&self.shape, &self.strides, shape).ok_or_else(|| Error::ShapeMismatch {
             op: "broadcast_to".into(),
             a: self.shape.clone(),

@@ -318,3 +318,24 @@ gpu_test!(scans_match_cpu, |gpu| {
     assert_eq!(c.slice(s![1_234_566])?.item::<i64>()?, 1_234_567);
     Ok(())
 });
+
+gpu_test!(masks_match_cpu, |gpu| {
+    let mut rng = Rng::new(9);
+    for dt in ALL_DTYPES {
+        for shape in [vec![1], vec![4097], vec![300, 7], vec![3, 40, 5]] {
+            let x = random(&shape, dt, &mut rng, false);
+            let m = random(&shape[..1], DType::Bool, &mut rng, false);
+            let full = random(&shape, DType::Bool, &mut rng, false);
+            let (xg, mg, fg) = (on(&gpu, &x), on(&gpu, &m), on(&gpu, &full));
+            same(&gpu, &format!("mask rows {dt} {shape:?}"), 0.0, x.mask(&m), xg.mask(&mg));
+            same(&gpu, &format!("mask {dt} {shape:?}"), 0.0, x.mask(&full), xg.mask(&fg));
+            let (mut xc, mut xgc) = (x.copy()?, xg.copy()?);
+            xc.mask_fill(&full, 1)?;
+            xgc.mask_fill(&fg, 1)?;
+            assert_close(&xgc, &xc, 0.0, &format!("mask_fill {dt} {shape:?}"));
+            let nz_c = cuprum::flatnonzero(&x)?;
+            same(&gpu, &format!("flatnonzero {dt} {shape:?}"), 0.0, Ok(nz_c), cuprum::flatnonzero(&xg));
+        }
+    }
+    Ok(())
+});

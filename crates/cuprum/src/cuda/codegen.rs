@@ -347,6 +347,8 @@ pub(crate) enum Variant {
     Cols,
     /// Inclusive scan of contiguous lanes (single pass, decoupled look-back).
     Scan,
+    /// Copies the rows selected by a mask to their scanned positions (or back).
+    Compact,
 }
 
 impl Variant {
@@ -359,6 +361,7 @@ impl Variant {
             Variant::Rows => "rows",
             Variant::Cols => "cols",
             Variant::Scan => "scan",
+            Variant::Compact => "compact",
         }
     }
 }
@@ -369,6 +372,11 @@ pub(crate) enum ModKey {
     Ew(EwSpec, Variant),
     Red(RedSpec, Variant),
     Scan(ScanSpec),
+    /// Mask compaction of rows of `itemsize`-byte elements; `expand` writes the other way.
+    Compact {
+        itemsize: usize,
+        expand: bool,
+    },
 }
 
 impl ModKey {
@@ -376,6 +384,7 @@ impl ModKey {
         match self {
             ModKey::Ew(_, v) | ModKey::Red(_, v) => v,
             ModKey::Scan(_) => Variant::Scan,
+            ModKey::Compact { .. } => Variant::Compact,
         }
     }
     pub fn source(self) -> String {
@@ -383,6 +392,7 @@ impl ModKey {
             ModKey::Ew(s, v) => s.source(v),
             ModKey::Red(s, v) => s.source(v),
             ModKey::Scan(s) => s.source(),
+            ModKey::Compact { itemsize, expand } => compact_source(itemsize, expand),
         }
     }
 }
@@ -912,4 +922,31 @@ extern "C" __global__ void __launch_bounds__(256) scan(const {xs}* __restrict__ 
         .unwrap();
         s
     }
+}
+
+/// Mask compaction: element `e` of row `i` (rows of `row` elements) moves between
+/// `x[i * row + e]` and `packed[(pos[i] - 1) * row + e]` when `mask[i]`, where `pos` is the
+/// inclusive scan of the mask. Elements are copied as raw `itemsize`-byte words.
+pub(crate) fn compact_source(itemsize: usize, expand: bool) -> String {
+    let t = match itemsize {
+        1 => "u8",
+        2 => "u16",
+        4 => "u32",
+        _ => "u64",
+    };
+    let (dst, src) =
+        if expand { ("x[k]", "packed[(pos[i] - 1) * row + e]") } else { ("packed[(pos[i] - 1) * row + e]", "x[k]") };
+    format!(
+        r#"{PRELUDE}
+extern "C" __global__ void __launch_bounds__(256) compact(long long n, long long row, {c}{t}* x, const bool* __restrict__ mask,
+    const long long* __restrict__ pos, {p}{t}* packed) {{
+  for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x) {{
+    long long i = k / row, e = k - i * row;
+    if (mask[i]) {dst} = {src};
+  }}
+}}
+"#,
+        c = if expand { "" } else { "const " },
+        p = if expand { "const " } else { "" },
+    )
 }
