@@ -42,6 +42,7 @@ mod reduce;
 mod scan;
 mod select;
 mod slice;
+mod sorting;
 mod storage;
 pub mod ufunc;
 
@@ -61,4 +62,5 @@ pub use reduce::*;
 pub use scan::{cumprod, cumsum, ScanOp};
 pub use select::{argwhere, compress, extract, flatnonzero, nonzero};
 pub use slice::{SliceElem, ELLIPSIS, NEW_AXIS};
+pub use sorting::*;
 pub use ufunc::{BinaryOp, ReduceOp, UnaryOp};

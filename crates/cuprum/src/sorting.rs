@@ -1,0 +1,536 @@
+//! Sorting and order statistics with NumPy's semantics: `sort`, `argsort` (stable, NaNs last),
+//! `searchsorted`, `median`/`percentile`/`quantile` (five methods) and their NaN-ignoring
+//! forms, `unique`, `bincount`, `histogram`, `digitize`, `isin`.
+//!
+//! These run on the CPU backend. For arrays on a GPU they currently copy the data to the host
+//! and the result back (correct, not yet fast): the GPU radix sort and selection of the
+//! roadmap will replace that path.
+
+use crate::array::Array;
+use crate::cpu::{domain, Domain};
+use crate::device::Device;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+use crate::layout::normalize_axis;
+use std::cmp::Ordering;
+
+/// Element types the CPU sorts in: NumPy's order (NaN after everything, -0.0 == 0.0).
+trait Key: Copy + PartialOrd + Send + Sync + 'static {
+    fn ord(&self, other: &Self) -> Ordering;
+    fn is_nan(&self) -> bool {
+        false
+    }
+    fn to_f64(self) -> f64;
+}
+impl Key for i64 {
+    fn ord(&self, o: &Self) -> Ordering {
+        self.cmp(o)
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+}
+impl Key for u64 {
+    fn ord(&self, o: &Self) -> Ordering {
+        self.cmp(o)
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+}
+impl Key for f64 {
+    fn ord(&self, o: &Self) -> Ordering {
+        match (f64::is_nan(*self), f64::is_nan(*o)) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            _ => self.partial_cmp(o).unwrap_or(Ordering::Equal),
+        }
+    }
+    fn is_nan(&self) -> bool {
+        f64::is_nan(*self)
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+
+/// The array on the host, C-contiguous, with `axis` moved last (or flattened for `None`).
+fn host_lanes(a: &Array, axis: Option<isize>) -> Result<(Array, usize)> {
+    let (a, ax) = match axis {
+        None => (a.ravel()?, 0),
+        Some(ax) => (a.view(), normalize_axis(ax, a.ndim().max(1))?),
+    };
+    let a = if a.ndim() == 0 { a.reshape(&[1])? } else { a };
+    let moved = if ax + 1 == a.ndim() { a } else { a.moveaxis(ax as isize, -1)? };
+    let host = if moved.device().is_cpu() { moved.as_contiguous()? } else { moved.to_device(&Device::Cpu)? };
+    Ok((host, ax))
+}
+
+/// Moves the last axis back to `ax` and the result to `device`.
+fn finish(out: Array, ax: usize, device: Device) -> Result<Array> {
+    let out = if ax + 1 == out.ndim() { out } else { out.moveaxis(-1, ax as isize)?.as_contiguous()? };
+    if device.is_cpu() {
+        Ok(out)
+    } else {
+        out.to_device(&device)
+    }
+}
+
+macro_rules! by_domain {
+    ($dt:expr, $W:ident => $body:expr) => {
+        match domain($dt) {
+            Domain::I => {
+                type $W = i64;
+                $body
+            }
+            Domain::U => {
+                type $W = u64;
+                $body
+            }
+            Domain::F => {
+                type $W = f64;
+                $body
+            }
+        }
+    };
+}
+
+fn values<W: crate::cpu::Wide>(a: &Array) -> Result<Vec<W>> {
+    let host = a.as_contiguous()?;
+    let mut v = vec![W::default(); host.size()];
+    let _l = crate::storage::CpuLocks::new(&[&host.storage], &[]);
+    let p = unsafe { host.storage.cpu().expect("host array").ptr().add(host.offset) };
+    unsafe { crate::cpu::load(host.dtype(), p, host.itemsize() as isize, &mut v) };
+    Ok(v)
+}
+
+fn from_values<W: crate::cpu::Wide>(v: &[W], shape: &[usize], dtype: DType) -> Result<Array> {
+    let out = Array::alloc(shape, dtype, Device::Cpu, false)?;
+    let p = out.storage.cpu().expect("host array").ptr();
+    unsafe { crate::cpu::store(dtype, p, dtype.itemsize() as isize, v) };
+    Ok(out)
+}
+
+/// NumPy's `sort(a, axis)` (stable; NaNs last; `None` sorts the flattened array).
+pub fn sort(a: &Array, axis: Option<isize>) -> Result<Array> {
+    let (h, ax) = host_lanes(a, axis)?;
+    let len = *h.shape().last().unwrap_or(&1);
+    let out = by_domain!(h.dtype(), W => {
+        let mut v: Vec<W> = values(&h)?;
+        if len > 0 {
+            v.chunks_mut(len).for_each(|l| l.sort_by(|x, y| x.ord(y)));
+        }
+        from_values(&v, h.shape(), h.dtype())?
+    });
+    finish(out, ax, a.device())
+}
+
+/// NumPy's `argsort(a, axis, kind="stable")`: int64 indices that sort each lane.
+pub fn argsort(a: &Array, axis: Option<isize>) -> Result<Array> {
+    let (h, ax) = host_lanes(a, axis)?;
+    let len = *h.shape().last().unwrap_or(&1);
+    let idx: Vec<i64> = by_domain!(h.dtype(), W => {
+        let v: Vec<W> = values(&h)?;
+        let mut idx: Vec<i64> = Vec::with_capacity(v.len());
+        if len > 0 {
+            for lane in v.chunks(len) {
+                let mut ix: Vec<i64> = (0..len as i64).collect();
+                ix.sort_by(|&i, &j| lane[i as usize].ord(&lane[j as usize]));
+                idx.extend(ix);
+            }
+        }
+        idx
+    });
+    finish(from_values(&idx, h.shape(), DType::Int64)?, ax, a.device())
+}
+
+/// Which side of equal elements [`searchsorted`] returns.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Side {
+    Left,
+    Right,
+}
+
+/// NumPy's `searchsorted(a, v, side)`: insertion indices (int64, shape of `v`) keeping the
+/// sorted 1-d `a` sorted.
+pub fn searchsorted(a: &Array, v: &Array, side: Side) -> Result<Array> {
+    crate::ops::same_device("searchsorted", a, v)?;
+    if a.ndim() != 1 {
+        return Err(Error::InvalidArgument("searchsorted: the sorted array must be 1-d".into()));
+    }
+    let dt = crate::promote_types(a.dtype(), v.dtype());
+    let (ah, vh) = (a.to_device(&Device::Cpu)?.astype(dt)?, v.to_device(&Device::Cpu)?.astype(dt)?);
+    let res: Vec<i64> = by_domain!(dt, W => {
+        let sorted: Vec<W> = values(&ah)?;
+        let q: Vec<W> = values(&vh)?;
+        q.iter()
+            .map(|x| match side {
+                Side::Left => sorted.partition_point(|s| s.ord(x) == Ordering::Less) as i64,
+                Side::Right => sorted.partition_point(|s| s.ord(x) != Ordering::Greater) as i64,
+            })
+            .collect()
+    });
+    let out = from_values(&res, v.shape(), DType::Int64)?;
+    if a.device().is_cpu() {
+        Ok(out)
+    } else {
+        out.to_device(&a.device())
+    }
+}
+
+/// Interpolation methods of [`quantile`], as NumPy's `method=`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum QuantileMethod {
+    Linear,
+    Lower,
+    Higher,
+    Nearest,
+    Midpoint,
+}
+
+/// `a + (b - a) * t`, as NumPy's `_lerp` (exact at t = 1).
+fn lerp(a: f64, b: f64, t: f64) -> f64 {
+    let d = b - a;
+    if t >= 0.5 {
+        b - d * (1.0 - t)
+    } else {
+        a + d * t
+    }
+}
+
+fn quantile_impl(
+    a: &Array,
+    qs: &[f64],
+    axis: Option<isize>,
+    method: QuantileMethod,
+    ignore_nan: bool,
+) -> Result<Array> {
+    if qs.iter().any(|q| !(0.0..=1.0).contains(q)) {
+        return Err(Error::Value("quantiles must be in the range [0, 1]".into()));
+    }
+    let keeps = matches!(method, QuantileMethod::Lower | QuantileMethod::Higher | QuantileMethod::Nearest);
+    let out_dt = if keeps {
+        a.dtype()
+    } else if a.dtype().is_float() {
+        a.dtype()
+    } else {
+        DType::Float64
+    };
+    let (h, _) = host_lanes(a, axis)?;
+    let len = *h.shape().last().unwrap_or(&1);
+    if len == 0 {
+        return Err(Error::Value("cannot compute a quantile of an empty lane".into()));
+    }
+    let lanes = h.size() / len;
+    let res: Vec<f64> = by_domain!(h.dtype(), W => {
+        let v: Vec<W> = values(&h)?;
+        let mut res = vec![0f64; qs.len() * lanes];
+        for (l, lane) in v.chunks(len).enumerate() {
+            let mut s: Vec<W> = lane.to_vec();
+            s.sort_by(|x, y| x.ord(y));
+            let nans = s.iter().filter(|x| x.is_nan()).count();
+            let n = if ignore_nan { len - nans } else { len };
+            for (k, &q) in qs.iter().enumerate() {
+                res[k * lanes + l] = if (!ignore_nan && nans > 0) || n == 0 {
+                    f64::NAN
+                } else {
+                    let vi = q * (n - 1) as f64;
+                    let (lo, hi) = (vi.floor() as usize, vi.ceil() as usize);
+                    let (x0, x1) = (s[lo].to_f64(), s[hi.min(n - 1)].to_f64());
+                    match method {
+                        QuantileMethod::Linear => lerp(x0, x1, vi - lo as f64),
+                        QuantileMethod::Lower => x0,
+                        QuantileMethod::Higher => x1,
+                        QuantileMethod::Nearest => s[(vi.round_ties_even() as usize).min(n - 1)].to_f64(),
+                        QuantileMethod::Midpoint => (x0 + x1) / 2.0,
+                    }
+                };
+            }
+        }
+        res
+    });
+    // Shape (len(q), the other axes in order).
+    let mut shape: Vec<usize> = h.shape()[..h.ndim() - 1].to_vec();
+    shape.insert(0, qs.len());
+    let out = from_values(&res, &[qs.len(), lanes], DType::Float64)?.astype(out_dt)?.reshape(&shape)?;
+    if a.device().is_cpu() {
+        Ok(out)
+    } else {
+        out.to_device(&a.device())
+    }
+}
+
+/// NumPy's `quantile(a, q, axis, method)` for several `q` in [0, 1]: shape `(len(q), ...)`.
+pub fn quantiles(a: &Array, q: &[f64], axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
+    quantile_impl(a, q, axis, method, false)
+}
+
+/// NumPy's `quantile(a, q, axis, method)` for one `q`.
+pub fn quantile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
+    let r = quantile_impl(a, &[q], axis, method, false)?;
+    r.reshape(&r.shape()[1..].to_vec())
+}
+
+/// NumPy's `percentile(a, q, axis, method)` (`q` in [0, 100]).
+pub fn percentile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
+    quantile(a, q / 100.0, axis, method)
+}
+
+/// NumPy's `median(a, axis)` (NaN if a lane holds a NaN).
+pub fn median(a: &Array, axis: Option<isize>) -> Result<Array> {
+    quantile(a, 0.5, axis, QuantileMethod::Linear)
+}
+
+/// NumPy's `nanquantile` (NaNs ignored; all-NaN lanes give NaN).
+pub fn nanquantile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
+    let r = quantile_impl(a, &[q], axis, method, true)?;
+    r.reshape(&r.shape()[1..].to_vec())
+}
+
+/// NumPy's `nanpercentile`.
+pub fn nanpercentile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
+    nanquantile(a, q / 100.0, axis, method)
+}
+
+/// NumPy's `nanmedian`.
+pub fn nanmedian(a: &Array, axis: Option<isize>) -> Result<Array> {
+    nanquantile(a, 0.5, axis, QuantileMethod::Linear)
+}
+
+/// The result of [`unique`]: the sorted unique values and, as asked, NumPy's
+/// `return_index`, `return_inverse` and `return_counts` arrays (int64).
+pub struct Unique {
+    pub values: Array,
+    pub index: Option<Array>,
+    pub inverse: Option<Array>,
+    pub counts: Option<Array>,
+}
+
+/// NumPy's `unique` of the flattened array (NaNs collapse into one, at the end).
+pub fn unique(a: &Array, return_index: bool, return_inverse: bool, return_counts: bool) -> Result<Unique> {
+    let (h, _) = host_lanes(a, None)?;
+    let n = h.size();
+    let dev = a.device();
+    let put = |x: Array| -> Result<Array> {
+        if dev.is_cpu() {
+            Ok(x)
+        } else {
+            x.to_device(&dev)
+        }
+    };
+    by_domain!(h.dtype(), W => {
+        let v: Vec<W> = values(&h)?;
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&i, &j| v[i].ord(&v[j]));
+        let mut uniq: Vec<W> = Vec::new();
+        let mut first: Vec<i64> = Vec::new();
+        let mut counts: Vec<i64> = Vec::new();
+        let mut inverse = vec![0i64; n];
+        for &i in &order {
+            let same = uniq.last().is_some_and(|u: &W| u.ord(&v[i]) == Ordering::Equal);
+            if !same {
+                uniq.push(v[i]);
+                first.push(i as i64);
+                counts.push(0);
+            }
+            *counts.last_mut().expect("pushed above") += 1;
+            inverse[i] = uniq.len() as i64 - 1;
+        }
+        Ok(Unique {
+            values: put(from_values(&uniq, &[uniq.len()], h.dtype())?)?,
+            index: if return_index { Some(put(from_values(&first, &[first.len()], DType::Int64)?)?) } else { None },
+            inverse: if return_inverse { Some(put(from_values(&inverse, a.shape(), DType::Int64)?)?) } else { None },
+            counts: if return_counts { Some(put(from_values(&counts, &[counts.len()], DType::Int64)?)?) } else { None },
+        })
+    })
+}
+
+/// NumPy's `bincount(x, weights, minlength)`: counts (int64) or weight sums (float64) of
+/// each non-negative integer in `x`.
+pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<Array> {
+    if x.ndim() != 1 || !(x.dtype().is_integer() || x.dtype() == DType::Bool) {
+        return Err(Error::InvalidArgument("bincount: x must be a 1-d array of non-negative integers".into()));
+    }
+    let xv: Vec<i64> = values(&x.to_device(&Device::Cpu)?)?;
+    if xv.iter().any(|&v| v < 0) {
+        return Err(Error::Value("bincount: 'x' must not contain negative values".into()));
+    }
+    let n = xv.iter().map(|&v| v as usize + 1).max().unwrap_or(0).max(minlength);
+    let out = match weights {
+        None => {
+            let mut c = vec![0i64; n];
+            xv.iter().for_each(|&v| c[v as usize] += 1);
+            from_values(&c, &[n], DType::Int64)?
+        }
+        Some(w) => {
+            crate::ops::same_device("bincount", x, w)?;
+            if w.shape() != x.shape() {
+                return Err(Error::ShapeMismatch {
+                    op: "bincount".into(),
+                    a: x.shape().to_vec(),
+                    b: w.shape().to_vec(),
+                });
+            }
+            let wv: Vec<f64> = values(&w.to_device(&Device::Cpu)?)?;
+            let mut c = vec![0f64; n];
+            xv.iter().zip(&wv).for_each(|(&v, &wt)| c[v as usize] += wt);
+            from_values(&c, &[n], DType::Float64)?
+        }
+    };
+    if x.device().is_cpu() {
+        Ok(out)
+    } else {
+        out.to_device(&x.device())
+    }
+}
+
+/// Bins of [`histogram`]: a number of equal bins (over `range` or the data's min..max), or
+/// explicit monotonically increasing edges.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Bins {
+    Count(usize),
+    Edges(Vec<f64>),
+}
+
+/// NumPy's `histogram(a, bins, range, weights, density)`: (counts or densities, edges). The
+/// last bin includes its right edge.
+pub fn histogram(
+    a: &Array,
+    bins: Bins,
+    range: Option<(f64, f64)>,
+    weights: Option<&Array>,
+    density: bool,
+) -> Result<(Array, Array)> {
+    let v: Vec<f64> = values(&a.to_device(&Device::Cpu)?.ravel()?)?;
+    let edges: Vec<f64> = match bins {
+        Bins::Edges(e) => {
+            if e.len() < 2 || e.windows(2).any(|w| w[1] < w[0]) {
+                return Err(Error::Value("bins must increase monotonically and be at least two edges".into()));
+            }
+            e
+        }
+        Bins::Count(0) => return Err(Error::Value("`bins` must be positive".into())),
+        Bins::Count(n) => {
+            let (mut lo, mut hi) = match range {
+                Some((l, h)) => {
+                    if l > h || !l.is_finite() || !h.is_finite() {
+                        return Err(Error::Value("max must be larger than min in range parameter".into()));
+                    }
+                    (l, h)
+                }
+                None if v.is_empty() => (0.0, 1.0),
+                None => {
+                    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+                    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    if !lo.is_finite() || !hi.is_finite() {
+                        return Err(Error::Value(format!("autodetected range of [{lo}, {hi}] is not finite")));
+                    }
+                    (lo, hi)
+                }
+            };
+            if lo == hi {
+                lo -= 0.5;
+                hi += 0.5;
+            }
+            // NumPy's linspace(lo, hi, n + 1).
+            (0..=n).map(|i| if i == n { hi } else { lo + i as f64 * ((hi - lo) / n as f64) }).collect()
+        }
+    };
+    let w: Option<Vec<f64>> = match weights {
+        Some(w) => {
+            if w.shape() != a.shape() {
+                return Err(Error::ShapeMismatch {
+                    op: "histogram".into(),
+                    a: a.shape().to_vec(),
+                    b: w.shape().to_vec(),
+                });
+            }
+            Some(values(&w.to_device(&Device::Cpu)?.ravel()?)?)
+        }
+        None => None,
+    };
+    let nb = edges.len() - 1;
+    let mut hist = vec![0f64; nb];
+    let (lo, hi) = (edges[0], edges[nb]);
+    for (i, &x) in v.iter().enumerate() {
+        if !(x >= lo && x <= hi) {
+            continue;
+        }
+        // The bin: the last edge <= x, the right edge belonging to the last bin.
+        let b = if x == hi { nb - 1 } else { edges.partition_point(|&e| e <= x) - 1 };
+        hist[b] += w.as_ref().map_or(1.0, |w| w[i]);
+    }
+    let hist_arr = if density {
+        let total: f64 = hist.iter().sum();
+        let d: Vec<f64> = hist.iter().zip(edges.windows(2)).map(|(&h, e)| h / total / (e[1] - e[0])).collect();
+        from_values(&d, &[nb], DType::Float64)?
+    } else if w.is_some() {
+        from_values(&hist, &[nb], DType::Float64)?
+    } else {
+        let c: Vec<i64> = hist.iter().map(|&h| h as i64).collect();
+        from_values(&c, &[nb], DType::Int64)?
+    };
+    let edges_arr = from_values(&edges, &[nb + 1], DType::Float64)?;
+    if a.device().is_cpu() {
+        Ok((hist_arr, edges_arr))
+    } else {
+        Ok((hist_arr.to_device(&a.device())?, edges_arr.to_device(&a.device())?))
+    }
+}
+
+/// NumPy's `digitize(x, bins, right)` for increasing `bins`: the index of the bin of each
+/// value (int64).
+pub fn digitize(x: &Array, bins: &Array, right: bool) -> Result<Array> {
+    searchsorted(bins, x, if right { Side::Left } else { Side::Right })
+}
+
+/// NumPy's `isin(element, test_elements)`: whether each element occurs in `test_elements`.
+pub fn isin(element: &Array, test_elements: &Array) -> Result<Array> {
+    crate::ops::same_device("isin", element, test_elements)?;
+    let u = unique(test_elements, false, false, false)?.values;
+    let dt = crate::promote_types(element.dtype(), u.dtype());
+    let (e, u) = (element.astype(dt)?, u.astype(dt)?);
+    let pos = searchsorted(&u, &e, Side::Left)?;
+    let n = u.size() as i64;
+    if n == 0 {
+        return crate::zeros(element.shape(), DType::Bool, &element.device());
+    }
+    // Found where the insertion point holds an equal value.
+    let clipped = pos.clip(0, n - 1)?;
+    let at = take_flat(&u, &clipped)?;
+    let eq = at.equal(&e)?;
+    let both_nan = at.isnan()?.logical_and(&e.isnan()?)?;
+    eq.logical_or(&both_nan)
+}
+
+/// `a.ravel()[idx]` for int64 indices (host gather; used by `isin`).
+fn take_flat(a: &Array, idx: &Array) -> Result<Array> {
+    let ah = a.to_device(&Device::Cpu)?.ravel()?;
+    let ih: Vec<i64> = idx.to_device(&Device::Cpu)?.to_vec_as::<i64>()?;
+    let out = by_domain!(ah.dtype(), W => {
+        let v: Vec<W> = values(&ah)?;
+        let g: Vec<W> = ih.iter().map(|&i| v[i as usize]).collect();
+        from_values(&g, idx.shape(), ah.dtype())?
+    });
+    if a.device().is_cpu() {
+        Ok(out)
+    } else {
+        out.to_device(&a.device())
+    }
+}
+
+impl Array {
+    /// NumPy's `sort` (a sorted copy).
+    pub fn sort(&self, axis: Option<isize>) -> Result<Array> {
+        sort(self, axis)
+    }
+    /// NumPy's `argsort` (stable).
+    pub fn argsort(&self, axis: Option<isize>) -> Result<Array> {
+        argsort(self, axis)
+    }
+    /// NumPy's `median`.
+    pub fn median(&self, axis: Option<isize>) -> Result<Array> {
+        median(self, axis)
+    }
+}
