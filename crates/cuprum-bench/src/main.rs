@@ -55,6 +55,11 @@ impl Opts {
             esc(note)
         ));
     }
+    /// A workload that failed: reported, and the others still run.
+    fn failed(&mut self, name: &str, e: &cuprum::Error) {
+        eprintln!("cuprum-bench: {name} failed: {e}");
+        self.emit(format!("{{\"name\": \"{name}\", \"cuprum_ms\": null, \"error\": \"{}\"}}", esc(&e.to_string())));
+    }
     fn missing(&mut self, name: &str, why: &str) {
         self.emit(format!("{{\"name\": \"{name}\", \"cuprum_ms\": null, \"missing\": \"{}\"}}", esc(why)));
     }
@@ -196,29 +201,35 @@ fn run() -> Result<()> {
     let flat_h = sky.ravel()?;
     let flat_g = sky_g.ravel()?;
     if o.wants("ks_clip_4M_f32") || o.wants("segment_where_4M") {
-        eprintln!("[ks_clip_4M_f32]");
-        let (g, h) = gpu_time("ks_clip_4M_f32", gpu, rep.min(10), || ks_clip(&flat_g))?;
-        let c = if o.cpu { Some(cpu_time(|| ks_clip(&flat_h), 3, 6.0)?) } else { None };
-        let (kc, kg) = (ks_clip(&flat_h)?, ks_clip(&flat_g)?);
-        if o.wants("ks_clip_4M_f32") {
-            o.record(
-                "ks_clip_4M_f32",
-                c,
-                g,
-                h,
-                Some(kc.size() == kg.size()),
-                &format!("kept {} (median: host sort for GPU arrays so far)", kc.size()),
-            );
-        }
-        let thr = 5.0 * kc.std(None, 0.0)?.item::<f64>()?;
-        if o.wants("segment_where_4M") {
-            eprintln!("[segment_where_4M]");
-            let seg = || cuprum::where_(&sky_g.greater(thr)?, 1i64, 0i64);
-            let (g, h) = gpu_time("segment_where_4M", gpu, rep, seg)?;
-            let segc = || cuprum::where_(&sky.greater(thr)?, 1i64, 0i64);
-            let c = cpu_time(segc, 20, 3.0)?;
-            let ok = cuprum::array_equal(&seg()?.to_device(&cpu)?, &segc()?)?;
-            o.record("segment_where_4M", Some(c), g, h, Some(ok), "where(sky > thr, 1, 0) as int64");
+        let r = (|o: &mut Opts| -> Result<()> {
+            eprintln!("[ks_clip_4M_f32]");
+            let (g, h) = gpu_time("ks_clip_4M_f32", gpu, rep.min(10), || ks_clip(&flat_g))?;
+            let c = if o.cpu { Some(cpu_time(|| ks_clip(&flat_h), 3, 6.0)?) } else { None };
+            let (kc, kg) = (ks_clip(&flat_h)?, ks_clip(&flat_g)?);
+            if o.wants("ks_clip_4M_f32") {
+                o.record(
+                    "ks_clip_4M_f32",
+                    c,
+                    g,
+                    h,
+                    Some(kc.size() == kg.size()),
+                    &format!("kept {} (median: host sort for GPU arrays so far)", kc.size()),
+                );
+            }
+            let thr = 5.0 * kc.std(None, 0.0)?.item::<f64>()?;
+            if o.wants("segment_where_4M") {
+                eprintln!("[segment_where_4M]");
+                let seg = || cuprum::where_(&sky_g.greater(thr)?, 1i64, 0i64);
+                let (g, h) = gpu_time("segment_where_4M", gpu, rep, seg)?;
+                let segc = || cuprum::where_(&sky.greater(thr)?, 1i64, 0i64);
+                let c = cpu_time(segc, 20, 3.0)?;
+                let ok = cuprum::array_equal(&seg()?.to_device(&cpu)?, &segc()?)?;
+                o.record("segment_where_4M", Some(c), g, h, Some(ok), "where(sky > thr, 1, 0) as int64");
+            }
+            Ok(())
+        })(&mut o);
+        if let Err(e) = r {
+            o.failed("ks_clip_4M_f32", &e);
         }
     }
     for (name, f) in [
@@ -226,33 +237,45 @@ fn run() -> Result<()> {
         ("sort_4M_f32", |a: &cuprum::Array| a.sort(None)),
     ] {
         if o.wants(name) {
-            eprintln!("[{name}]");
-            let (g, h) = gpu_time(name, gpu, rep.min(10), || f(&flat_g))?;
-            let c = if o.cpu { Some(cpu_time(|| f(&flat_h), 5, 4.0)?) } else { None };
-            let ok = cuprum::allclose(&f(&flat_g)?.to_device(&cpu)?, &f(&flat_h)?, 0.0, 0.0, true)?;
-            o.record(name, c, g, h, Some(ok), "host sort for GPU arrays so far (the GPU radix sort is to come)");
+            let r = (|o: &mut Opts| -> Result<()> {
+                eprintln!("[{name}]");
+                let (g, h) = gpu_time(name, gpu, rep.min(10), || f(&flat_g))?;
+                let c = if o.cpu { Some(cpu_time(|| f(&flat_h), 5, 4.0)?) } else { None };
+                let ok = cuprum::allclose(&f(&flat_g)?.to_device(&cpu)?, &f(&flat_h)?, 0.0, 0.0, true)?;
+                o.record(name, c, g, h, Some(ok), "host sort for GPU arrays so far (the GPU radix sort is to come)");
+                Ok(())
+            })(&mut o);
+            if let Err(e) = r {
+                o.failed(name, &e);
+            }
         }
     }
     if o.wants("unique_4M_i32") {
-        eprintln!("[unique_4M_i32]");
-        // 4 * 2**20 int32 in 0..999, deterministic.
-        let ints = cuprum::arange_with(0, 4 << 20, 1, DType::Int64, &cpu)?
-            .multiply(2654435761i64)?
-            .remainder(1000)?
-            .astype(DType::Int32)?;
-        let ig = ints.to_device(&gpu)?;
-        let (g, h) =
-            gpu_time("unique_4M_i32", gpu, rep.min(10), || Ok(cuprum::unique(&ig, false, false, false)?.values))?;
-        let c = if o.cpu {
-            Some(cpu_time(|| Ok(cuprum::unique(&ints, false, false, false)?.values), 5, 4.0)?)
-        } else {
-            None
-        };
-        let ok = cuprum::array_equal(
-            &cuprum::unique(&ig, false, false, false)?.values.to_device(&cpu)?,
-            &cuprum::unique(&ints, false, false, false)?.values,
-        )?;
-        o.record("unique_4M_i32", c, g, h, Some(ok), "host sort for GPU arrays so far");
+        let r = (|o: &mut Opts| -> Result<()> {
+            eprintln!("[unique_4M_i32]");
+            // 4 * 2**20 int32 in 0..999, deterministic.
+            let ints = cuprum::arange_with(0, 4 << 20, 1, DType::Int64, &cpu)?
+                .multiply(2654435761i64)?
+                .remainder(1000)?
+                .astype(DType::Int32)?;
+            let ig = ints.to_device(&gpu)?;
+            let (g, h) =
+                gpu_time("unique_4M_i32", gpu, rep.min(10), || Ok(cuprum::unique(&ig, false, false, false)?.values))?;
+            let c = if o.cpu {
+                Some(cpu_time(|| Ok(cuprum::unique(&ints, false, false, false)?.values), 5, 4.0)?)
+            } else {
+                None
+            };
+            let ok = cuprum::array_equal(
+                &cuprum::unique(&ig, false, false, false)?.values.to_device(&cpu)?,
+                &cuprum::unique(&ints, false, false, false)?.values,
+            )?;
+            o.record("unique_4M_i32", c, g, h, Some(ok), "host sort for GPU arrays so far");
+            Ok(())
+        })(&mut o);
+        if let Err(e) = r {
+            o.failed("unique_4M_i32", &e);
+        }
     }
 
     // Copy bandwidth: device-to-device copy of 1 GiB, bytes read plus written.
@@ -334,40 +357,52 @@ fn run() -> Result<()> {
             o.record("dtoh_400MB_f32", None, g, h, Some(ok), "into a new host array");
         }
         if o.wants("cumsum_1e8_f32") {
-            eprintln!("[cumsum_1e8_f32]");
-            let (g, h) = gpu_time("cumsum_1e8_f32", gpu, rep.min(10), || va.cumsum(None))?;
-            let c = cpu_t(&|| ha.cumsum(None), &o)?;
-            // The CPU adds sequentially in float32 (as NumPy), the GPU in a parallel scan:
-            // compare the last partial sums, relative to the total.
-            let (gl, cl) = (
-                va.cumsum(None)?.slice(cuprum::s![-1])?.item::<f64>()?,
-                ha.cumsum(None)?.slice(cuprum::s![-1])?.item::<f64>()?,
-            );
-            let exact = ha.astype(DType::Float64)?.sum(None)?.item::<f64>()?;
-            o.record(
-                "cumsum_1e8_f32",
-                c,
-                g,
-                h,
-                Some((gl - exact).abs() <= 1e-3 * exact),
-                &format!("last: gpu {gl:.1}, cpu {cl:.1} (sequential float32), exact {exact:.1}"),
-            );
+            let r = (|o: &mut Opts| -> Result<()> {
+                eprintln!("[cumsum_1e8_f32]");
+                let (g, h) = gpu_time("cumsum_1e8_f32", gpu, rep.min(10), || va.cumsum(None))?;
+                let c = cpu_t(&|| ha.cumsum(None), &o)?;
+                // The CPU adds sequentially in float32 (as NumPy), the GPU in a parallel scan:
+                // compare the last partial sums, relative to the total.
+                let (gl, cl) = (
+                    va.cumsum(None)?.slice(cuprum::s![-1])?.item::<f64>()?,
+                    ha.cumsum(None)?.slice(cuprum::s![-1])?.item::<f64>()?,
+                );
+                let exact = ha.astype(DType::Float64)?.sum(None)?.item::<f64>()?;
+                o.record(
+                    "cumsum_1e8_f32",
+                    c,
+                    g,
+                    h,
+                    Some((gl - exact).abs() <= 1e-3 * exact),
+                    &format!("last: gpu {gl:.1}, cpu {cl:.1} (sequential float32), exact {exact:.1}"),
+                );
+                Ok(())
+            })(&mut o);
+            if let Err(e) = r {
+                o.failed("cumsum_1e8_f32", &e);
+            }
         }
         if o.wants("compress_1e8_f32") {
-            eprintln!("[compress_1e8_f32]");
-            let mg = va.greater(0.5)?;
-            let mh = ha.greater(0.5)?;
-            let (g, h) = gpu_time("compress_1e8_f32", gpu, rep.min(10), || vb.mask(&mg))?;
-            let c = cpu_t(&|| hb.mask(&mh), &o)?;
-            let ok = cuprum::array_equal(&vb.mask(&mg)?.to_device(&cpu)?, &hb.mask(&mh)?)?;
-            o.record(
-                "compress_1e8_f32",
-                c,
-                g,
-                h,
-                Some(ok),
-                "vb[va > 0.5]: mask scan, count read back, one compaction kernel",
-            );
+            let r = (|o: &mut Opts| -> Result<()> {
+                eprintln!("[compress_1e8_f32]");
+                let mg = va.greater(0.5)?;
+                let mh = ha.greater(0.5)?;
+                let (g, h) = gpu_time("compress_1e8_f32", gpu, rep.min(10), || vb.mask(&mg))?;
+                let c = cpu_t(&|| hb.mask(&mh), &o)?;
+                let ok = cuprum::array_equal(&vb.mask(&mg)?.to_device(&cpu)?, &hb.mask(&mh)?)?;
+                o.record(
+                    "compress_1e8_f32",
+                    c,
+                    g,
+                    h,
+                    Some(ok),
+                    "vb[va > 0.5]: mask scan, count read back, one compaction kernel",
+                );
+                Ok(())
+            })(&mut o);
+            if let Err(e) = r {
+                o.failed("compress_1e8_f32", &e);
+            }
         }
         type Op = fn(&cuprum::Array, &cuprum::Array) -> Result<cuprum::Array>;
         let ops: [(&str, Op, f64); 4] = [
