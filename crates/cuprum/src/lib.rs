@@ -32,6 +32,7 @@ mod device;
 pub mod dtype;
 mod error;
 mod format;
+mod indexing;
 pub mod layout;
 mod manip;
 pub mod npy;
@@ -54,6 +55,7 @@ pub use dtype::{promote_types, result_type, Casting, DType, Element, Scalar};
 pub use error::{Error, Result};
 /// The Rust type of float16 elements (from the `half` crate).
 pub use half::f16;
+pub use indexing::*;
 pub use manip::*;
 pub use npy::{load_npy, save_npy};
 pub use ops::*;

@@ -323,3 +323,12 @@ pub(crate) unsafe fn copy_same(itemsize: usize, shape: &[usize], dst: (Ptr, &[is
     };
     par_walk(shape, &strides, [dst.0, src.0], &f);
 }
+
+/// Rounds a float64 to the precision of float dtype `dt` (identity for float64).
+pub(crate) fn round_scalar(dt: DType, v: f64) -> f64 {
+    match dt {
+        DType::Float32 => v as f32 as f64,
+        DType::Float16 => crate::dtype::f16_from_f64(v).to_f64(),
+        _ => v,
+    }
+}
