@@ -55,23 +55,8 @@ fn bytes_of(a: &Array) -> Result<Vec<u8>> {
 /// NumPy's `a[i0, i1, ..., ik-1]` with integer index arrays on the first `k` axes (they
 /// broadcast together): shape `broadcast(i.shape) + a.shape[k:]`.
 pub fn gather(a: &Array, indices: &[&Array]) -> Result<Array> {
+    let (bshape, flat, row) = index_plan("gather", a, indices)?;
     let k = indices.len();
-    if k == 0 || k > a.ndim() {
-        return Err(Error::InvalidArgument(format!("{k} index arrays for an array of {} dimensions", a.ndim())));
-    }
-    for i in indices {
-        crate::ops::same_device("gather", a, i)?;
-    }
-    let mut bshape: Vec<usize> = indices[0].shape().to_vec();
-    for i in &indices[1..] {
-        bshape = crate::layout::broadcast_shapes(&bshape, i.shape()).ok_or_else(|| Error::ShapeMismatch {
-            op: "index arrays".into(),
-            a: bshape.clone(),
-            b: i.shape().to_vec(),
-        })?;
-    }
-    let flat = flat_positions(a, indices, &bshape)?;
-    let row: usize = a.shape()[k..].iter().product();
     let isz = a.itemsize();
     let src = bytes_of(a)?;
     let mut out = vec![0u8; flat.len() * row * isz];
@@ -81,6 +66,26 @@ pub fn gather(a: &Array, indices: &[&Array]) -> Result<Array> {
     let mut shape = bshape;
     shape.extend_from_slice(&a.shape()[k..]);
     Array::from_bytes(&out, &shape, a.dtype(), &a.device())
+}
+
+/// For index arrays on the first `k` axes of `a`: their broadcast shape, the row each selects
+/// (C order over those axes) and the length of a row (the product of the other axes).
+fn index_plan(op: &str, a: &Array, indices: &[&Array]) -> Result<(Vec<usize>, Vec<usize>, usize)> {
+    let k = indices.len();
+    if k == 0 || k > a.ndim() {
+        return Err(Error::InvalidArgument(format!("{op}: {k} index arrays for an array of {} dimensions", a.ndim())));
+    }
+    let mut bshape: Vec<usize> = indices[0].shape().to_vec();
+    for i in indices {
+        crate::ops::same_device(op, a, i)?;
+        bshape = crate::layout::broadcast_shapes(&bshape, i.shape()).ok_or_else(|| Error::ShapeMismatch {
+            op: "index arrays".into(),
+            a: bshape.clone(),
+            b: i.shape().to_vec(),
+        })?;
+    }
+    let pos = flat_positions(a, indices, &bshape)?;
+    Ok((bshape, pos, a.shape()[k..].iter().product()))
 }
 
 /// Row positions (in the C-order leading `k` axes) that broadcast index arrays select.
@@ -111,21 +116,9 @@ pub fn scatter_add(a: &mut Array, indices: &[&Array], values: &Array) -> Result<
 }
 
 fn scatter_impl(a: &mut Array, indices: &[&Array], values: &Array, add: bool) -> Result<()> {
-    let k = indices.len();
-    if k == 0 || k > a.ndim() {
-        return Err(Error::InvalidArgument(format!("{k} index arrays for an array of {} dimensions", a.ndim())));
-    }
     crate::ops::same_device("scatter", a, values)?;
-    let mut bshape: Vec<usize> = indices[0].shape().to_vec();
-    for i in &indices[1..] {
-        bshape = crate::layout::broadcast_shapes(&bshape, i.shape()).ok_or_else(|| Error::ShapeMismatch {
-            op: "index arrays".into(),
-            a: bshape.clone(),
-            b: i.shape().to_vec(),
-        })?;
-    }
-    let pos = flat_positions(a, indices, &bshape)?;
-    let row: usize = a.shape()[k..].iter().product();
+    let (bshape, pos, row) = index_plan("scatter", a, indices)?;
+    let k = indices.len();
     let mut vshape = bshape.clone();
     vshape.extend_from_slice(&a.shape()[k..]);
     let vals = host(&values.broadcast_to(&vshape)?.astype(a.dtype())?)?;
