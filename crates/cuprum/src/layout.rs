@@ -16,7 +16,7 @@ pub fn c_strides(shape: &[usize], itemsize: usize) -> Vec<isize> {
 
 /// Whether the layout is C-contiguous (NumPy's flag: size-1 axes may have any stride).
 pub fn is_c_contiguous(shape: &[usize], strides: &[isize], itemsize: usize) -> bool {
-    if shape.iter().any(|&d| d == 0) {
+    if shape.contains(&0) {
         return true;
     }
     let mut acc = itemsize as isize;
@@ -33,7 +33,7 @@ pub fn is_c_contiguous(shape: &[usize], strides: &[isize], itemsize: usize) -> b
 
 /// Whether the layout is Fortran-contiguous.
 pub fn is_f_contiguous(shape: &[usize], strides: &[isize], itemsize: usize) -> bool {
-    if shape.iter().any(|&d| d == 0) {
+    if shape.contains(&0) {
         return true;
     }
     let mut acc = itemsize as isize;
@@ -130,7 +130,7 @@ pub fn normalize_axes(axes: &[isize], ndim: usize) -> Result<Vec<usize>> {
 pub fn collapse(shape: &[usize], strides: &[&[isize]]) -> (Vec<usize>, Vec<Vec<isize>>) {
     let mut cs: Vec<usize> = Vec::with_capacity(shape.len());
     let mut cst: Vec<Vec<isize>> = vec![Vec::with_capacity(shape.len()); strides.len()];
-    if shape.iter().any(|&d| d == 0) {
+    if shape.contains(&0) {
         return (vec![0], vec![vec![0]; strides.len()]);
     }
     for i in 0..shape.len() {
@@ -226,7 +226,7 @@ pub fn resolve_shape(new_shape: &[isize], size: usize, from: &[usize]) -> Result
     }
     let mut out: Vec<usize> = new_shape.iter().map(|&d| d.max(0) as usize).collect();
     if let Some(i) = unknown {
-        if known == 0 || size % known != 0 {
+        if known == 0 || !size.is_multiple_of(known) {
             return Err(bad());
         }
         out[i] = size / known;
@@ -238,7 +238,7 @@ pub fn resolve_shape(new_shape: &[isize], size: usize, from: &[usize]) -> Result
 
 /// The byte range `[lo, hi)` relative to the offset that a layout touches (for bounds checks).
 pub fn extent(shape: &[usize], strides: &[isize], itemsize: usize) -> (isize, isize) {
-    if shape.iter().any(|&d| d == 0) {
+    if shape.contains(&0) {
         return (0, 0);
     }
     let (mut lo, mut hi) = (0isize, 0isize);

@@ -210,13 +210,8 @@ fn quantile_impl(
         return Err(Error::Value("quantiles must be in the range [0, 1]".into()));
     }
     let keeps = matches!(method, QuantileMethod::Lower | QuantileMethod::Higher | QuantileMethod::Nearest);
-    let out_dt = if keeps {
-        a.dtype()
-    } else if a.dtype().is_float() {
-        a.dtype()
-    } else {
-        DType::Float64
-    };
+    // Methods that pick an element keep the dtype; interpolating ones give floats.
+    let out_dt = if keeps || a.dtype().is_float() { a.dtype() } else { DType::Float64 };
     let (h, _) = host_lanes(a, axis)?;
     let len = *h.shape().last().unwrap_or(&1);
     if len == 0 {
@@ -269,7 +264,7 @@ pub fn quantiles(a: &Array, q: &[f64], axis: Option<isize>, method: QuantileMeth
 /// NumPy's `quantile(a, q, axis, method)` for one `q`.
 pub fn quantile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
     let r = quantile_impl(a, &[q], axis, method, false)?;
-    r.reshape(&r.shape()[1..].to_vec())
+    r.reshape(&r.shape()[1..])
 }
 
 /// NumPy's `percentile(a, q, axis, method)` (`q` in [0, 100]).
@@ -285,7 +280,7 @@ pub fn median(a: &Array, axis: Option<isize>) -> Result<Array> {
 /// NumPy's `nanquantile` (NaNs ignored; all-NaN lanes give NaN).
 pub fn nanquantile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
     let r = quantile_impl(a, &[q], axis, method, true)?;
-    r.reshape(&r.shape()[1..].to_vec())
+    r.reshape(&r.shape()[1..])
 }
 
 /// NumPy's `nanpercentile`.

@@ -143,7 +143,7 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&m
     };
     let contiguous = plain
         || (cshape.len() <= 1
-            && arrs.iter().zip(&cst).all(|(a, s)| s.first().map_or(true, |&s| s == a.itemsize() as isize)));
+            && arrs.iter().zip(&cst).all(|(a, s)| s.first().is_none_or(|&s| s == a.itemsize() as isize)));
     if !contiguous && cshape.len() > codegen::MAX_DIMS {
         return Err(Error::InvalidArgument(format!(
             "elementwise operation over {} dimensions that cannot be merged (at most {})",
