@@ -12,6 +12,7 @@ use crate::device::Device;
 use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::normalize_axis;
+use rayon::prelude::*;
 use std::cmp::Ordering;
 
 /// Element types the CPU sorts in: NumPy's order (NaN after everything, -0.0 == 0.0).
@@ -119,7 +120,12 @@ pub fn sort(a: &Array, axis: Option<isize>) -> Result<Array> {
     let out = by_domain!(h.dtype(), W => {
         let mut v: Vec<W> = values(&h)?;
         if len > 0 {
-            v.chunks_mut(len).for_each(|l| l.sort_by(|x, y| x.ord(y)));
+            // Lanes in parallel; a single long lane with a parallel (stable) merge sort.
+            if v.len() == len {
+                v.par_sort_by(|x, y| x.ord(y));
+            } else {
+                v.par_chunks_mut(len).for_each(|l| l.sort_by(|x, y| x.ord(y)));
+            }
         }
         from_values(&v, h.shape(), h.dtype())?
     });
@@ -136,7 +142,7 @@ pub fn argsort(a: &Array, axis: Option<isize>) -> Result<Array> {
         if len > 0 {
             for lane in v.chunks(len) {
                 let mut ix: Vec<i64> = (0..len as i64).collect();
-                ix.sort_by(|&i, &j| lane[i as usize].ord(&lane[j as usize]));
+                ix.par_sort_by(|&i, &j| lane[i as usize].ord(&lane[j as usize]));
                 idx.extend(ix);
             }
         }
@@ -223,7 +229,7 @@ fn quantile_impl(
         let mut res = vec![0f64; qs.len() * lanes];
         for (l, lane) in v.chunks(len).enumerate() {
             let mut s: Vec<W> = lane.to_vec();
-            s.sort_by(|x, y| x.ord(y));
+            s.par_sort_unstable_by(|x, y| x.ord(y));
             let nans = s.iter().filter(|x| x.is_nan()).count();
             let n = if ignore_nan { len - nans } else { len };
             for (k, &q) in qs.iter().enumerate() {
@@ -317,7 +323,7 @@ pub fn unique(a: &Array, return_index: bool, return_inverse: bool, return_counts
     by_domain!(h.dtype(), W => {
         let v: Vec<W> = values(&h)?;
         let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&i, &j| v[i].ord(&v[j]));
+        order.par_sort_by(|&i, &j| v[i].ord(&v[j]));
         let mut uniq: Vec<W> = Vec::new();
         let mut first: Vec<i64> = Vec::new();
         let mut counts: Vec<i64> = Vec::new();
