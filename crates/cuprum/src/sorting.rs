@@ -358,6 +358,13 @@ pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<
         return Err(Error::Value("bincount: 'x' must not contain negative values".into()));
     }
     let n = xv.iter().map(|&v| v as usize + 1).max().unwrap_or(0).max(minlength);
+    // The output length comes from the data: allocate fallibly (a huge value is an error).
+    crate::layout::checked_nbytes(&[n], 8)?;
+    let zeros = |n: usize| -> Result<()> {
+        let mut t: Vec<u64> = Vec::new();
+        t.try_reserve_exact(n).map_err(|_| Error::OutOfMemory { device: Device::Cpu, bytes: n * 8 })
+    };
+    zeros(n)?;
     let out = match weights {
         None => {
             let mut c = vec![0i64; n];

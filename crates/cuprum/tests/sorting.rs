@@ -130,3 +130,9 @@ device_test!(kappa_sigma_clip_as_in_the_lesson, |dev| {
     assert!(flat.max(None)?.item::<f32>()? < 1.0);
     Ok(())
 });
+
+#[test]
+fn bincount_of_a_huge_value_is_an_error() {
+    let x = cuprum::from_vec(vec![1i64 << 62], &cuprum::Device::Cpu).unwrap();
+    assert!(cuprum::bincount(&x, None, 0).is_err());
+}
