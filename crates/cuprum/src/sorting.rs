@@ -228,24 +228,30 @@ fn quantile_impl(
         let v: Vec<W> = values(&h)?;
         let mut res = vec![0f64; qs.len() * lanes];
         for (l, lane) in v.chunks(len).enumerate() {
-            let mut s: Vec<W> = lane.to_vec();
-            s.par_sort_unstable_by(|x, y| x.ord(y));
-            let nans = s.iter().filter(|x| x.is_nan()).count();
+            // Selection, not a full sort: NaNs (last in NumPy's order) are counted, then each
+            // needed order statistic is found with an O(n) select among the other values.
+            let nans = lane.iter().filter(|x| x.is_nan()).count();
             let n = if ignore_nan { len - nans } else { len };
+            if (!ignore_nan && nans > 0) || n == 0 {
+                for k in 0..qs.len() {
+                    res[k * lanes + l] = f64::NAN;
+                }
+                continue;
+            }
+            let mut s: Vec<W> = lane.iter().copied().filter(|x| !x.is_nan()).collect();
+            let mut nth = |i: usize| -> f64 { s.select_nth_unstable_by(i, |x, y| x.ord(y)).1.to_f64() };
             for (k, &q) in qs.iter().enumerate() {
-                res[k * lanes + l] = if (!ignore_nan && nans > 0) || n == 0 {
-                    f64::NAN
-                } else {
-                    let vi = q * (n - 1) as f64;
-                    let (lo, hi) = (vi.floor() as usize, vi.ceil() as usize);
-                    let (x0, x1) = (s[lo].to_f64(), s[hi.min(n - 1)].to_f64());
-                    match method {
-                        QuantileMethod::Linear => lerp(x0, x1, vi - lo as f64),
-                        QuantileMethod::Lower => x0,
-                        QuantileMethod::Higher => x1,
-                        QuantileMethod::Nearest => s[(vi.round_ties_even() as usize).min(n - 1)].to_f64(),
-                        QuantileMethod::Midpoint => (x0 + x1) / 2.0,
+                let vi = q * (n - 1) as f64;
+                let (lo, hi) = (vi.floor() as usize, (vi.ceil() as usize).min(n - 1));
+                res[k * lanes + l] = match method {
+                    QuantileMethod::Linear => {
+                        let (x0, x1) = (nth(lo), nth(hi));
+                        lerp(x0, x1, vi - lo as f64)
                     }
+                    QuantileMethod::Lower => nth(lo),
+                    QuantileMethod::Higher => nth(hi),
+                    QuantileMethod::Nearest => nth((vi.round_ties_even() as usize).min(n - 1)),
+                    QuantileMethod::Midpoint => (nth(lo) + nth(hi)) / 2.0,
                 };
             }
         }
