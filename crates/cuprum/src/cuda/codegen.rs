@@ -377,14 +377,24 @@ pub(crate) enum ModKey {
         itemsize: usize,
         expand: bool,
     },
+    /// Gather, scatter, search and counting kernels (`cuda/index.rs`).
+    Index(super::index::IndexKey),
+    /// Radix sort and selection kernels (`cuda/sort.rs`).
+    Sort(super::sort::SortKey),
+    /// Single-pass selection (stream compaction) kernels (`cuda/select.rs`).
+    Select(super::select::SelectKey),
 }
 
 impl ModKey {
-    pub fn variant(self) -> Variant {
+    /// The name of the module's kernel function.
+    pub fn name(self) -> &'static str {
         match self {
-            ModKey::Ew(_, v) | ModKey::Red(_, v) => v,
-            ModKey::Scan(_) => Variant::Scan,
-            ModKey::Compact { .. } => Variant::Compact,
+            ModKey::Ew(_, v) | ModKey::Red(_, v) => v.name(),
+            ModKey::Scan(_) => Variant::Scan.name(),
+            ModKey::Compact { .. } => Variant::Compact.name(),
+            ModKey::Index(k) => k.name(),
+            ModKey::Sort(k) => k.name(),
+            ModKey::Select(k) => k.name(),
         }
     }
     pub fn source(self) -> String {
@@ -393,6 +403,9 @@ impl ModKey {
             ModKey::Red(s, v) => s.source(v),
             ModKey::Scan(s) => s.source(),
             ModKey::Compact { itemsize, expand } => compact_source(itemsize, expand),
+            ModKey::Index(k) => k.source(),
+            ModKey::Sort(k) => k.source(),
+            ModKey::Select(k) => k.source(),
         }
     }
 }

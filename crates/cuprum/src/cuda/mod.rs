@@ -8,7 +8,10 @@
 pub(crate) mod codegen;
 pub(crate) mod compile;
 pub use compile::{cache_dir, nvrtc_compiles};
+pub(crate) mod index;
 pub(crate) mod ops;
+pub(crate) mod select;
+pub(crate) mod sort;
 
 use crate::device::Device;
 use crate::error::{Error, Result};
@@ -410,8 +413,7 @@ impl CudaDevice {
         self.bind()?;
         let module = unsafe { cu::module::load_data(cubin.as_ptr() as *const c_void) }
             .map_err(|e| self.err("cuModuleLoadData", e))?;
-        let cname =
-            std::ffi::CString::new(key.variant().name()).map_err(|_| Error::InvalidArgument("kernel name".into()))?;
+        let cname = std::ffi::CString::new(key.name()).map_err(|_| Error::InvalidArgument("kernel name".into()))?;
         let func =
             unsafe { cu::module::get_function(module, cname) }.map_err(|e| self.err("cuModuleGetFunction", e))?;
         if std::env::var_os("CUPRUM_LOG_KERNELS").is_some() {

@@ -15,7 +15,7 @@ use half::f16;
 use std::ffi::c_void;
 use std::sync::Arc;
 
-const THREADS: u32 = 256;
+pub(crate) const THREADS: u32 = 256;
 
 /// Most 8-byte parameter words and parameters a launch takes (the largest is a strided
 /// kernel's layout table: 1 + MAX_DIMS * 5 words).
@@ -24,7 +24,7 @@ const PARAM_COUNT: usize = 24;
 
 /// Kernel parameters packed in one inline buffer (8-byte slots; no allocation per launch),
 /// and the pointers to each that `cuLaunchKernel` takes.
-struct Params {
+pub(crate) struct Params {
     data: [u64; PARAM_WORDS],
     len: usize,
     offsets: [usize; PARAM_COUNT],
@@ -32,7 +32,7 @@ struct Params {
 }
 
 impl Params {
-    fn new() -> Params {
+    pub(crate) fn new() -> Params {
         Params { data: [0; PARAM_WORDS], len: 0, offsets: [0; PARAM_COUNT], count: 0 }
     }
     fn slot(&mut self, words: usize) -> usize {
@@ -43,17 +43,17 @@ impl Params {
         self.count += 1;
         off
     }
-    fn push<T: Copy>(&mut self, v: T) {
+    pub(crate) fn push<T: Copy>(&mut self, v: T) {
         let off = self.slot(std::mem::size_of::<T>().div_ceil(8).max(1));
         unsafe { std::ptr::write_unaligned(self.data.as_mut_ptr().add(off) as *mut T, v) };
     }
-    fn push_i64s(&mut self, v: &[i64]) {
+    pub(crate) fn push_i64s(&mut self, v: &[i64]) {
         let off = self.slot(v.len());
         for (k, &x) in v.iter().enumerate() {
             self.data[off + k] = x as u64;
         }
     }
-    fn push_scalar(&mut self, s: Scalar, dt: DType) {
+    pub(crate) fn push_scalar(&mut self, s: Scalar, dt: DType) {
         match dt {
             DType::Bool => self.push(bool::from_scalar(s) as u8),
             DType::Int8 => self.push(i8::from_scalar(s)),
@@ -74,17 +74,32 @@ impl Params {
     /// # Safety
     /// The parameters must match the kernel's signature and the memory they point to must
     /// stay valid until the stream has run the kernel.
-    unsafe fn launch(mut self, dev: &CudaDevice, k: &super::Kernel, grid: u32, block: u32) -> Result<()> {
+    pub(crate) unsafe fn launch(self, dev: &CudaDevice, k: &super::Kernel, grid: u32, block: u32) -> Result<()> {
+        self.launch_shmem(dev, k, grid, block, 0)
+    }
+
+    /// As [`launch`](Self::launch), with `shmem` bytes of dynamic shared memory.
+    ///
+    /// # Safety
+    /// As `launch`.
+    pub(crate) unsafe fn launch_shmem(
+        mut self,
+        dev: &CudaDevice,
+        k: &super::Kernel,
+        grid: u32,
+        block: u32,
+        shmem: u32,
+    ) -> Result<()> {
         let base = self.data.as_mut_ptr();
         let mut ptrs = [std::ptr::null_mut::<c_void>(); PARAM_COUNT];
         for (p, &o) in ptrs.iter_mut().zip(&self.offsets[..self.count]) {
             *p = base.add(o) as *mut c_void;
         }
-        dev.launch(k, grid, block, 0, &mut ptrs[..self.count])
+        dev.launch(k, grid, block, shmem, &mut ptrs[..self.count])
     }
 }
 
-fn dev_of(a: &Array) -> Result<Arc<CudaDevice>> {
+pub(crate) fn dev_of(a: &Array) -> Result<Arc<CudaDevice>> {
     match &*a.storage {
         Storage::Cuda(c) => Ok(c.dev.clone()),
         Storage::Cpu(_) => {
@@ -93,7 +108,7 @@ fn dev_of(a: &Array) -> Result<Arc<CudaDevice>> {
     }
 }
 
-fn dptr(a: &Array) -> Result<u64> {
+pub(crate) fn dptr(a: &Array) -> Result<u64> {
     match &*a.storage {
         Storage::Cuda(c) => Ok(c.ptr + a.offset as u64),
         Storage::Cpu(_) => {
