@@ -207,14 +207,7 @@ fn run() -> Result<()> {
             let c = if o.cpu { Some(cpu_time(|| ks_clip(&flat_h), 3, 6.0)?) } else { None };
             let (kc, kg) = (ks_clip(&flat_h)?, ks_clip(&flat_g)?);
             if o.wants("ks_clip_4M_f32") {
-                o.record(
-                    "ks_clip_4M_f32",
-                    c,
-                    g,
-                    h,
-                    Some(kc.size() == kg.size()),
-                    &format!("kept {} (median: host sort for GPU arrays so far)", kc.size()),
-                );
+                o.record("ks_clip_4M_f32", c, g, h, Some(kc.size() == kg.size()), &format!("kept {}", kc.size()));
             }
             let thr = 5.0 * kc.std(None, 0.0)?.item::<f64>()?;
             if o.wants("segment_where_4M") {
@@ -242,7 +235,12 @@ fn run() -> Result<()> {
                 let (g, h) = gpu_time(name, gpu, rep.min(10), || f(&flat_g))?;
                 let c = if o.cpu { Some(cpu_time(|| f(&flat_h), 5, 4.0)?) } else { None };
                 let ok = cuprum::allclose(&f(&flat_g)?.to_device(&cpu)?, &f(&flat_h)?, 0.0, 0.0, true)?;
-                o.record(name, c, g, h, Some(ok), "host sort for GPU arrays so far (the GPU radix sort is to come)");
+                let note = if name.starts_with("median") {
+                    "radix select, 3 passes, nothing read back"
+                } else {
+                    "LSD radix sort, onesweep passes"
+                };
+                o.record(name, c, g, h, Some(ok), note);
                 Ok(())
             })(&mut o);
             if let Err(e) = r {
@@ -270,7 +268,7 @@ fn run() -> Result<()> {
                 &cuprum::unique(&ig, false, false, false)?.values.to_device(&cpu)?,
                 &cuprum::unique(&ints, false, false, false)?.values,
             )?;
-            o.record("unique_4M_i32", c, g, h, Some(ok), "host sort for GPU arrays so far");
+            o.record("unique_4M_i32", c, g, h, Some(ok), "radix sort, run starts, mask");
             Ok(())
         })(&mut o);
         if let Err(e) = r {

@@ -2,9 +2,9 @@
 //! `searchsorted`, `median`/`percentile`/`quantile` (five methods) and their NaN-ignoring
 //! forms, `unique`, `bincount`, `histogram`, `digitize`, `isin`.
 //!
-//! These run on the CPU backend. For arrays on a GPU they currently copy the data to the host
-//! and the result back (correct, not yet fast): the GPU radix sort and selection of the
-//! roadmap will replace that path.
+//! On a GPU, `sort`, `argsort` and `unique` use the radix sort of `cuda/sort.rs`, and the
+//! quantiles of one lane a radix select (no sort, nothing read back); quantiles along an axis
+//! sort the lanes, then pick. The CPU backend is the reference.
 
 use crate::array::Array;
 use crate::cpu::{domain, Domain};
@@ -113,8 +113,43 @@ fn from_values<W: crate::cpu::Wide>(v: &[W], shape: &[usize], dtype: DType) -> R
     Ok(out)
 }
 
+/// A GPU array, C-contiguous, with `axis` moved last (or flattened for `None`).
+fn device_lanes(a: &Array, axis: Option<isize>) -> Result<(Array, usize)> {
+    let (a, ax) = match axis {
+        None => (a.ravel()?, 0),
+        Some(ax) => (a.view(), normalize_axis(ax, a.ndim().max(1))?),
+    };
+    let a = if a.ndim() == 0 { a.reshape(&[1])? } else { a };
+    let moved = if ax + 1 == a.ndim() { a } else { a.moveaxis(ax as isize, -1)? };
+    Ok((moved.as_contiguous()?, ax))
+}
+
+/// Moves the last axis of a result on the GPU back to `ax`.
+fn device_finish(out: Array, ax: usize) -> Result<Array> {
+    if ax + 1 == out.ndim() {
+        Ok(out)
+    } else {
+        out.moveaxis(-1, ax as isize)?.as_contiguous()
+    }
+}
+
+/// Radix sort of the lanes of a GPU array: the sorted keys and/or the sorting indices.
+fn device_sort(x: &Array, keys: bool, indices: bool) -> Result<(Option<Array>, Option<Array>)> {
+    let k = if keys { Some(Array::alloc(x.shape(), x.dtype(), x.device(), false)?) } else { None };
+    let i = if indices { Some(Array::alloc(x.shape(), DType::Int64, x.device(), false)?) } else { None };
+    crate::cuda::sort::sort_lanes(x, k.as_ref(), i.as_ref())?;
+    Ok((k, i))
+}
+
 /// NumPy's `sort(a, axis)` (stable; NaNs last; `None` sorts the flattened array).
+///
+/// On a GPU the order of -0.0 and +0.0 among themselves is not kept (they compare equal).
 pub fn sort(a: &Array, axis: Option<isize>) -> Result<Array> {
+    if !a.device().is_cpu() {
+        let (x, ax) = device_lanes(a, axis)?;
+        let (k, _) = device_sort(&x, true, false)?;
+        return device_finish(k.expect("keys asked for"), ax);
+    }
     let (h, ax) = host_lanes(a, axis)?;
     let len = *h.shape().last().unwrap_or(&1);
     let out = by_domain!(h.dtype(), W => {
@@ -134,6 +169,11 @@ pub fn sort(a: &Array, axis: Option<isize>) -> Result<Array> {
 
 /// NumPy's `argsort(a, axis, kind="stable")`: int64 indices that sort each lane.
 pub fn argsort(a: &Array, axis: Option<isize>) -> Result<Array> {
+    if !a.device().is_cpu() {
+        let (x, ax) = device_lanes(a, axis)?;
+        let (_, i) = device_sort(&x, false, true)?;
+        return device_finish(i.expect("indices asked for"), ax);
+    }
     let (h, ax) = host_lanes(a, axis)?;
     let len = *h.shape().last().unwrap_or(&1);
     let idx: Vec<i64> = by_domain!(h.dtype(), W => {
@@ -218,6 +258,9 @@ fn quantile_impl(
     let keeps = matches!(method, QuantileMethod::Lower | QuantileMethod::Higher | QuantileMethod::Nearest);
     // Methods that pick an element keep the dtype; interpolating ones give floats.
     let out_dt = if keeps || a.dtype().is_float() { a.dtype() } else { DType::Float64 };
+    if !a.device().is_cpu() {
+        return device_quantiles(a, qs, axis, method, ignore_nan, out_dt);
+    }
     let (h, _) = host_lanes(a, axis)?;
     let len = *h.shape().last().unwrap_or(&1);
     if len == 0 {
@@ -268,6 +311,38 @@ fn quantile_impl(
     }
 }
 
+/// Quantiles on a GPU: a radix select per `q` for one lane, else sorted lanes and a pick.
+fn device_quantiles(
+    a: &Array,
+    qs: &[f64],
+    axis: Option<isize>,
+    method: QuantileMethod,
+    ignore_nan: bool,
+    out_dt: DType,
+) -> Result<Array> {
+    let (x, _) = device_lanes(a, axis)?;
+    let len = *x.shape().last().unwrap_or(&1);
+    if len == 0 {
+        return Err(Error::Value("cannot compute a quantile of an empty lane".into()));
+    }
+    let lanes = x.size() / len;
+    let m = crate::cuda::sort::method_code(method);
+    let mut shape: Vec<usize> = x.shape()[..x.ndim() - 1].to_vec();
+    shape.insert(0, qs.len());
+    let out = Array::alloc(&[qs.len(), lanes], out_dt, a.device(), false)?;
+    if lanes == 1 {
+        let flat = x.reshape(&[len])?;
+        for (k, &q) in qs.iter().enumerate() {
+            let o = out.slice([crate::SliceElem::Index(k as isize), crate::SliceElem::Index(0)])?;
+            crate::cuda::sort::select_quantile(&flat, q, m, ignore_nan, &o)?;
+        }
+    } else {
+        let (sorted, _) = device_sort(&x, true, false)?;
+        crate::cuda::sort::pick_quantiles(&sorted.expect("keys asked for"), qs, m, ignore_nan, &out)?;
+    }
+    out.reshape(&shape)
+}
+
 /// NumPy's `quantile(a, q, axis, method)` for several `q` in [0, 1]: shape `(len(q), ...)`.
 pub fn quantiles(a: &Array, q: &[f64], axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
     quantile_impl(a, q, axis, method, false)
@@ -316,6 +391,9 @@ pub struct Unique {
 
 /// NumPy's `unique` of the flattened array (NaNs collapse into one, at the end).
 pub fn unique(a: &Array, return_index: bool, return_inverse: bool, return_counts: bool) -> Result<Unique> {
+    if !a.device().is_cpu() {
+        return device_unique(a, return_index, return_inverse, return_counts);
+    }
     let (h, _) = host_lanes(a, None)?;
     let n = h.size();
     let dev = a.device();
@@ -351,6 +429,61 @@ pub fn unique(a: &Array, return_index: bool, return_inverse: bool, return_counts
             counts: if return_counts { Some(put(from_values(&counts, &[counts.len()], DType::Int64)?)?) } else { None },
         })
     })
+}
+
+/// `unique` on a GPU: radix sort (with the permutation when indices are asked for), a mask of
+/// the first element of each run of equal values (NaNs equal), then selections.
+fn device_unique(a: &Array, return_index: bool, return_inverse: bool, return_counts: bool) -> Result<Unique> {
+    let x = a.ravel()?.as_contiguous()?;
+    let n = x.size();
+    let dev = a.device();
+    if n == 0 {
+        let e = |dt| crate::empty(&[0], dt, &dev);
+        return Ok(Unique {
+            values: e(a.dtype())?,
+            index: if return_index { Some(e(DType::Int64)?) } else { None },
+            inverse: if return_inverse { Some(crate::empty(a.shape(), DType::Int64, &dev)?) } else { None },
+            counts: if return_counts { Some(e(DType::Int64)?) } else { None },
+        });
+    }
+    let (sorted, perm) = device_sort(&x, true, return_index || return_inverse)?;
+    let sorted = sorted.expect("keys asked for");
+    let (head, tail) = (sorted.slice(s1(0, n - 1))?, sorted.slice(s1(1, n))?);
+    let mut differs = tail.not_equal(&head)?;
+    if sorted.dtype().is_float() {
+        differs = differs.logical_and(&tail.isnan()?.logical_and(&head.isnan()?)?.logical_not()?)?;
+    }
+    let first = crate::full(&[1], true, DType::Bool, &dev)?;
+    let starts = crate::concatenate(&[&first, &differs], 0)?;
+    let values = sorted.mask(&starts)?;
+    let pos = if return_index || return_counts { Some(crate::flatnonzero(&starts)?) } else { None };
+    let index = match (return_index, &pos, &perm) {
+        (true, Some(p), Some(perm)) => Some(crate::take(perm, p, None)?),
+        _ => None,
+    };
+    let counts = match (return_counts, &pos) {
+        (true, Some(p)) => {
+            let end = crate::full(&[1], n as i64, DType::Int64, &dev)?;
+            Some(crate::diff(&crate::concatenate(&[p, &end], 0)?, 1, -1)?)
+        }
+        _ => None,
+    };
+    let inverse = match (return_inverse, &perm) {
+        (true, Some(perm)) => {
+            // The run number of each sorted element, put back in input order.
+            let run = starts.cumsum(None)?.subtract(1)?;
+            let mut inv = crate::empty(&[n], DType::Int64, &dev)?;
+            crate::scatter(&mut inv, &[perm], &run)?;
+            Some(inv.reshape(a.shape())?)
+        }
+        _ => None,
+    };
+    Ok(Unique { values, index, inverse, counts })
+}
+
+/// The 1-d slice `start..end`.
+fn s1(start: usize, end: usize) -> [crate::SliceElem; 1] {
+    [crate::SliceElem::Slice { start: Some(start as isize), end: Some(end as isize), step: 1 }]
 }
 
 /// NumPy's `bincount(x, weights, minlength)`: counts (int64) or weight sums (float64) of

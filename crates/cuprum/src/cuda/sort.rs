@@ -1,16 +1,837 @@
-//! Kernels of the `ModKey::Sort` family.
+//! GPU sorting and selection, generated per dtype:
+//!
+//! - an LSD **radix sort** of 8-bit digits in the "onesweep" style: one kernel counts the
+//!   digits of every pass in one read of the keys (`rs_hist`), then each pass is a single
+//!   kernel (`rs_pass`) in which a block ranks its tile of keys (warp-level `match_any`
+//!   ranking into per-warp counters), publishes its per-digit counts and finds its offsets by
+//!   decoupled look-back over the preceding tiles, then writes the tile out through shared
+//!   memory in runs of equal digits. Keys are mapped to order-preserving unsigned integers
+//!   (floats: sign-flip, NaNs to the top, so they sort last as in NumPy) on the first pass and
+//!   back on the last. Values (int64 indices, generated on the first pass) ride along for
+//!   `argsort`; several lanes (a sort along an axis) are sorted by extra passes over the lane
+//!   number, which is derived from the index value.
+//! - a **radix select** (`sel_pass`) for quantiles of one lane: 8-bit digits from the top,
+//!   a histogram per level restricted to the keys that match the digits found so far, for the
+//!   two order statistics that a quantile needs at once; from the second level on, only the
+//!   matching keys are read (they are compacted as the level runs). The last block of each
+//!   level picks the next digits, and the last level computes the quantile on the device:
+//!   nothing comes back to the host.
+//! - `qpick`: quantiles of lanes already sorted (for quantiles along an axis).
+
+use super::codegen::{storage_ty, PRELUDE};
+use super::ops::{dev_of, dptr, Params};
+use crate::array::Array;
+use crate::dtype::DType;
+use crate::error::{Error, Result};
+
+/// Threads per block of the sort kernels and items per thread: a tile of 4096 keys.
+const RS_THREADS: u32 = 256;
+const RS_ITEMS: usize = 16;
+const RS_TILE: usize = RS_THREADS as usize * RS_ITEMS;
+/// Threads per block of the selection kernel.
+const SEL_THREADS: u32 = 256;
 
 /// Identity of one generated kernel of this family.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum SortKey {}
+pub(crate) enum SortKey {
+    /// Digit counts of every pass (key digits, then lane digits), exclusive-scanned.
+    Hist { dt: DType, canon: bool },
+    /// One radix pass. `first`: read the input dtype (and generate index values); `last`:
+    /// write keys in the input dtype (`out_keys`) and/or the values (`out_vals`).
+    Pass { dt: DType, canon: bool, first: bool, last: bool, vals: bool, out_keys: bool, out_vals: bool },
+    /// One level of the radix select for a quantile; `out` is the result's dtype.
+    Select { dt: DType, out: DType },
+    /// Quantiles of sorted lanes.
+    Pick { dt: DType, out: DType },
+}
 
 impl SortKey {
     /// The kernel function's name.
     pub fn name(self) -> &'static str {
-        match self {}
+        match self {
+            SortKey::Hist { .. } => "rs_hist",
+            SortKey::Pass { .. } => "rs_pass",
+            SortKey::Select { .. } => "sel_pass",
+            SortKey::Pick { .. } => "qpick",
+        }
     }
+
     /// The module's CUDA C source.
     pub fn source(self) -> String {
-        match self {}
+        match self {
+            SortKey::Hist { dt, canon } => {
+                let mut s = key_prelude(dt, canon);
+                s.push_str(HIST_SRC);
+                s
+            }
+            SortKey::Pass { dt, canon, first, last, vals, out_keys, out_vals } => {
+                let mut s = key_prelude(dt, canon);
+                for (name, on) in
+                    [("FIRST", first), ("LAST", last), ("VALS", vals), ("OUTK", out_keys), ("OUTV", out_vals)]
+                {
+                    s.push_str(&format!("#define {name} {}\n", on as i32));
+                }
+                s.push_str(&PASS_SRC.replace("@ITEMS@", &RS_ITEMS.to_string()));
+                s
+            }
+            SortKey::Select { dt, out } => {
+                let mut s = key_prelude(dt, true);
+                s.push_str(&quantile_prelude(dt, out));
+                s.push_str(SELECT_SRC);
+                s
+            }
+            SortKey::Pick { dt, out } => {
+                let mut s = key_prelude(dt, false);
+                s.push_str(&quantile_prelude(dt, out));
+                s.push_str(PICK_SRC);
+                s
+            }
+        }
+    }
+}
+
+/// Width in bytes of the unsigned sort key of a dtype.
+fn key_bytes(dt: DType) -> usize {
+    dt.itemsize()
+}
+
+/// Types and the order-preserving key map of `dt`: `K` (unsigned key), `X` (storage),
+/// `tokey`, `fromkey`, `is_nan_key`, `todouble`. With `canon`, -0.0 maps to the key of +0.0
+/// (NumPy orders them as equal, so a stable sort keeps them in input order).
+fn key_prelude(dt: DType, canon: bool) -> String {
+    let k = match key_bytes(dt) {
+        1 => "u8",
+        2 => "u16",
+        4 => "u32",
+        _ => "u64",
+    };
+    let x = storage_ty(dt);
+    let bits = key_bytes(dt) * 8;
+    let sign = format!("(({k})1 << {})", bits - 1);
+    let (tokey, fromkey, nan, todouble) = match dt {
+        DType::Float16 | DType::Float32 | DType::Float64 => {
+            let (bitsof, frombits, expmask, tod) = match dt {
+                DType::Float16 => ("x", "k", "0x7c00", "(double)h2f(v)"),
+                DType::Float32 => ("__float_as_uint(x)", "__uint_as_float(k)", "0x7f800000u", "(double)v"),
+                _ => {
+                    ("(u64)__double_as_longlong(x)", "__longlong_as_double((long long)k)", "0x7ff0000000000000ull", "v")
+                }
+            };
+            let canon_line = if canon { "if ((b & ~S) == 0) b = 0;" } else { "" };
+            (
+                format!(
+                    "K b = (K){bitsof}; if ((b & ~S) > (K){expmask}) return (K)~(K)0; {canon_line} return (b & S) ? (K)~b : (K)(b | S);"
+                ),
+                format!("K k = (kk & S) ? (K)(kk ^ S) : (K)~kk; return {frombits};"),
+                "return k == (K)~(K)0;".to_string(),
+                format!("return {tod};"),
+            )
+        }
+        DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => (
+            "return (K)((K)x ^ S);".to_string(),
+            "return (X)(K)(kk ^ S);".to_string(),
+            "return false;".to_string(),
+            "return (double)v;".to_string(),
+        ),
+        _ => (
+            "return (K)x;".to_string(),
+            "return (X)kk;".to_string(),
+            "return false;".to_string(),
+            "return (double)v;".to_string(),
+        ),
+    };
+    format!(
+        "{PRELUDE}
+typedef {k} K;
+typedef {x} X;
+#define KBITS {bits}
+#define S {sign}
+__device__ __forceinline__ K tokey(X x) {{ {tokey} }}
+__device__ __forceinline__ X fromkey(K kk) {{ {fromkey} }}
+__device__ __forceinline__ bool is_nan_key(K k) {{ {nan} }}
+__device__ __forceinline__ double todouble(X v) {{ {todouble} }}
+"
+    )
+}
+
+/// The quantile formula of the CPU backend (`sorting::quantile_impl`), on the device:
+/// `qvalue(get, nvalid, q, method, out)` with `get(i)` the i-th order statistic.
+fn quantile_prelude(dt: DType, out: DType) -> String {
+    let ot = storage_ty(out);
+    let store = super::codegen::store_cvt(DType::Float64, out, "r");
+    let nan_store = match out {
+        DType::Float16 => "0x7e00",
+        DType::Float32 => "__int_as_float(0x7fc00000)",
+        DType::Float64 => "__longlong_as_double(0x7ff8000000000000ll)",
+        _ => "(O)0",
+    };
+    let keeps_same = out == dt;
+    format!(
+        "typedef {ot} O;
+#define KEEPS_SAME {ks}
+__device__ __forceinline__ O qnan() {{ return {nan_store}; }}
+__device__ __forceinline__ O qstore(double r) {{ return {store}; }}
+// NumPy's `_lerp`: exact at t = 1.
+__device__ __forceinline__ double qlerp(double a, double b, double t) {{
+  double d = b - a; return t >= 0.5 ? b - d * (1.0 - t) : a + d * t; }}
+// The two order statistics (0-based, among `nv` valid values) that a quantile needs.
+__device__ __forceinline__ void qranks(long long nv, double q, int method, long long* k0, long long* k1) {{
+  double vi = q * (double)(nv - 1);
+  long long lo = (long long)floor(vi), hi = (long long)ceil(vi);
+  if (hi > nv - 1) hi = nv - 1;
+  if (method == 1) {{ hi = lo; }}
+  else if (method == 2) {{ lo = hi; }}
+  else if (method == 3) {{ long long r = (long long)rint(vi); if (r > nv - 1) r = nv - 1; lo = hi = r; }}
+  *k0 = lo; *k1 = hi;
+}}
+// The quantile from the order statistics x0 (rank k0) and x1 (rank k1).
+__device__ __forceinline__ O qvalue(X x0, X x1, long long nv, double q, int method) {{
+  double vi = q * (double)(nv - 1);
+  double a = todouble(x0), b = todouble(x1);
+  if (method == 0) {{ double r = qlerp(a, b, vi - floor(vi)); return qstore(r); }}
+  if (method == 4) {{ double r = (a + b) / 2.0; return qstore(r); }}
+#if KEEPS_SAME
+  return (O)x0;
+#else
+  {{ double r = a; return qstore(r); }}
+#endif
+}}
+",
+        ks = keeps_same as i32
+    )
+}
+
+const HIST_SRC: &str = r#"
+// Per-pass histograms, NP copies each (copy = lane % NP) so that lanes of a warp with equal
+// digits mostly hit different words.
+#define NP (sizeof(K) == 8 ? 4 : 8)
+#define V (16 / sizeof(X))
+// Counts the digits of `kp` key passes of 8 bits (and `lp` passes over the lane numbers
+// i / lanelen, counted in closed form) into hist[p][256] (zeroed), then the last block turns
+// each pass's counts into exclusive offsets.
+__device__ __forceinline__ void hcount(unsigned int* sh, K k, int kp, int part) {
+  for (int p = 0; p < kp; p++) atomicAdd(&sh[(p * 256 + (int)((k >> (8 * p)) & 255)) * NP + part], 1u);
+}
+extern "C" __global__ void __launch_bounds__(256) rs_hist(const X* __restrict__ x, long long n, long long lanelen,
+    int kp, int lp, unsigned long long* hist, unsigned int* done) {
+  __shared__ unsigned int sh[8 * 256 * 4];
+  __shared__ int s_last;
+  const int tid = threadIdx.x, lane = tid & 31, part = lane % NP;
+  for (int i = tid; i < kp * 256 * NP; i += 256) sh[i] = 0;
+  __syncthreads();
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  const long long nvec = (((unsigned long long)x & 15) == 0) ? n / V : 0;
+  const Pack<X, V>* xv = (const Pack<X, V>*)x;
+  long long i = (long long)blockIdx.x * blockDim.x + tid;
+  for (; i + stride < nvec; i += 2 * stride) {
+    const Pack<X, V> a = xv[i], b = xv[i + stride];
+#pragma unroll
+    for (int e = 0; e < V; e++) { hcount(sh, tokey(a.v[e]), kp, part); hcount(sh, tokey(b.v[e]), kp, part); }
+  }
+  for (; i < nvec; i += stride) {
+    const Pack<X, V> a = xv[i];
+#pragma unroll
+    for (int e = 0; e < V; e++) hcount(sh, tokey(a.v[e]), kp, part);
+  }
+  for (long long j = nvec * V + (long long)blockIdx.x * blockDim.x + tid; j < n; j += stride) hcount(sh, tokey(x[j]), kp, part);
+  __syncthreads();
+  for (int p = 0; p < kp; p++) {
+    unsigned int c = 0;
+    for (int q = 0; q < NP; q++) c += sh[(p * 256 + tid) * NP + (q + tid) % NP];
+    if (c) atomicAdd(&hist[p * 256 + tid], (unsigned long long)c);
+  }
+  __threadfence();
+  __syncthreads();
+  if (tid == 0) s_last = atomicAdd(done, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!s_last) return;
+  __threadfence();
+  // Lane passes: digit q of the lane numbers 0..R-1, each lane holding `lanelen` keys.
+  const unsigned long long R = lanelen > 0 ? (unsigned long long)(n / lanelen) : 0ull;
+  for (int q = 0; q < lp; q++) {
+    const unsigned long long blk = 1ull << (8 * q), period = blk << 8;
+    const unsigned long long full = R / period, rem = R % period;
+    const unsigned long long lo = (unsigned long long)tid * blk;
+    const unsigned long long part2 = rem > lo ? (rem - lo < blk ? rem - lo : blk) : 0ull;
+    hist[(kp + q) * 256 + tid] = (full * blk + part2) * (unsigned long long)lanelen;
+  }
+  __syncthreads();
+  // Exclusive scan of each pass's 256 counts (one warp per pass, 8 digits a lane).
+  const int w = tid >> 5;
+  for (int p = w; p < kp + lp; p += 8) {
+    unsigned long long* h = hist + p * 256;
+    volatile unsigned long long* vh = h;
+    unsigned long long c[8], sum = 0;
+    for (int j = 0; j < 8; j++) { c[j] = vh[lane * 8 + j]; sum += c[j]; }
+    unsigned long long inc = sum;
+    for (int d = 1; d < 32; d <<= 1) {
+      unsigned long long o = __shfl_up_sync(0xffffffffu, inc, d);
+      if (lane >= d) inc += o;
+    }
+    unsigned long long run = inc - sum;
+    for (int j = 0; j < 8; j++) { h[lane * 8 + j] = run; run += c[j]; }
+  }
+}
+"#;
+
+const PASS_SRC: &str = r#"
+#define TPB 256
+#define ITEMS @ITEMS@
+#define TILE (TPB * ITEMS)
+#define WARPS (TPB / 32)
+#if VALS
+#define EXB (TILE * (sizeof(K) > 8 ? sizeof(K) : 8))
+#else
+#define EXB (TILE * sizeof(K))
+#endif
+// One radix pass over 8-bit digit `pass` (key digits first, then lane digits of the values).
+// `offs` holds the pass's exclusive digit offsets (from rs_hist); `status` one word per
+// (tile, digit): (pass * 4 + flag) << 56 | count, flag 1 = the tile's own count, 2 = the
+// inclusive count over tiles 0..tile; `ctr` the pass's tile counter (zeroed).
+extern "C" __global__ void __launch_bounds__(TPB, 3) rs_pass(const void* __restrict__ kin, void* __restrict__ kout,
+    const unsigned long long* __restrict__ vin, unsigned long long* __restrict__ vout, long long n, long long lanelen,
+    int pass, int kp, const unsigned long long* __restrict__ offs, unsigned long long* status, unsigned int* ctr) {
+  __shared__ unsigned int s_wc[WARPS][256];
+  __shared__ long long s_gbase[256];
+  __shared__ unsigned int s_tstart[256];
+  __shared__ unsigned int s_wtot[WARPS];
+  __shared__ __align__(16) unsigned char s_ex[EXB];
+  __shared__ unsigned char s_dig[TILE];
+  __shared__ unsigned int s_tile;
+  const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+  if (tid == 0) s_tile = atomicAdd(ctr, 1u);
+  for (int i = tid; i < WARPS * 256; i += TPB) (&s_wc[0][0])[i] = 0u;
+  __syncthreads();
+  const unsigned long long tile = s_tile;
+  const long long base = (long long)tile * TILE;
+  const int cnt = (int)(n - base < (long long)TILE ? n - base : (long long)TILE);
+  K k[ITEMS];
+  // Digit (256: no key) and, after ranking, the rank among the warp's keys of that digit.
+  unsigned int dr[ITEMS];
+#if VALS
+  unsigned long long v[ITEMS];
+#endif
+  const int wbase = w * 32 * ITEMS;
+#pragma unroll
+  for (int j = 0; j < ITEMS; j++) {
+    const int li = wbase + j * 32 + lane;
+    const long long i = base + li;
+    const bool ok = li < cnt;
+#if FIRST
+    k[j] = ok ? tokey(((const X*)kin)[i]) : (K)0;
+#else
+    k[j] = ok ? ((const K*)kin)[i] : (K)0;
+#endif
+#if VALS
+#if FIRST
+    v[j] = (unsigned long long)i;
+#else
+    v[j] = ok ? vin[i] : 0ull;
+#endif
+    if (pass >= kp) {
+      dr[j] = ok ? (unsigned int)(((unsigned long long)v[j] / (unsigned long long)lanelen >> (8 * (pass - kp))) & 255) : 256u;
+    } else {
+      dr[j] = ok ? (unsigned int)((k[j] >> (8 * pass)) & 255) : 256u;
+    }
+#else
+    dr[j] = ok ? (unsigned int)((k[j] >> (8 * pass)) & 255) : 256u;
+#endif
+  }
+  // Rank within the warp: lanes with equal digits find each other; the lowest adds them all
+  // to the warp's counter. Items are taken in index order, so ranks are stable.
+  const unsigned int lt = (1u << lane) - 1u;
+#pragma unroll
+  for (int j = 0; j < ITEMS; j++) {
+    const unsigned int d = dr[j];
+    const unsigned int peers = __match_any_sync(0xffffffffu, d);
+    const int leader = __ffs(peers) - 1;
+    unsigned int old = 0;
+    if (lane == leader && d < 256) {
+      old = s_wc[w][d];
+      s_wc[w][d] = old + __popc(peers);
+    }
+    old = __shfl_sync(0xffffffffu, old, leader);
+    dr[j] = (d << 16) | (old + __popc(peers & lt));
+    __syncwarp();
+  }
+  __syncthreads();
+  // Thread `tid` owns digit `tid`: its count in the tile, the warps' exclusive offsets.
+  unsigned int tot = 0;
+#pragma unroll
+  for (int ww = 0; ww < WARPS; ww++) {
+    const unsigned int c = s_wc[ww][tid];
+    s_wc[ww][tid] = tot;
+    tot += c;
+  }
+  volatile unsigned long long* vst = status;
+  const unsigned long long tag = (unsigned long long)pass * 4ull;
+  vst[tile * 256 + tid] = ((tag + (tile == 0 ? 2ull : 1ull)) << 56) | tot;
+  // Exclusive scan of the digit counts over the tile.
+  unsigned int inc = tot;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const unsigned int o = __shfl_up_sync(0xffffffffu, inc, d);
+    if (lane >= d) inc += o;
+  }
+  if (lane == 31) s_wtot[w] = inc;
+  // Decoupled look-back over the preceding tiles for this digit.
+  unsigned long long excl = 0;
+  if (tile > 0) {
+    long long p = (long long)tile - 1;
+    while (true) {
+      unsigned long long s;
+      do { s = vst[(unsigned long long)p * 256 + tid]; } while ((s >> 56) != tag + 1 && (s >> 56) != tag + 2);
+      excl += s & 0x00ffffffffffffffull;
+      if ((s >> 56) == tag + 2) break;
+      p--;
+    }
+    vst[tile * 256 + tid] = ((tag + 2ull) << 56) | (excl + tot);
+  }
+  __syncthreads();
+  unsigned int wpre = 0;
+  for (int ww = 0; ww < w; ww++) wpre += s_wtot[ww];
+  const unsigned int tstart = wpre + inc - tot;
+  s_tstart[tid] = tstart;
+  s_gbase[tid] = (long long)(offs[tid] + excl) - (long long)tstart;
+#pragma unroll
+  for (int ww = 0; ww < WARPS; ww++) s_wc[ww][tid] += tstart;
+  __syncthreads();
+  // Keys to their place in the tile (sorted by digit, stable), then out in runs.
+#pragma unroll
+  for (int j = 0; j < ITEMS; j++) {
+    const unsigned int d = dr[j] >> 16;
+    if (d < 256) {
+      const unsigned int pos = s_wc[w][d] + (dr[j] & 0xffffu);
+      ((K*)s_ex)[pos] = k[j];
+      s_dig[pos] = (unsigned char)d;
+    }
+  }
+  __syncthreads();
+#if !LAST || OUTK
+  for (int i = tid; i < cnt; i += TPB) {
+    const K key = ((const K*)s_ex)[i];
+    const long long g = s_gbase[s_dig[i]] + i;
+#if LAST
+    ((X*)kout)[g] = fromkey(key);
+#else
+    ((K*)kout)[g] = key;
+#endif
+  }
+#endif
+#if VALS && (!LAST || OUTV)
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < ITEMS; j++) {
+    const unsigned int d = dr[j] >> 16;
+    if (d < 256) ((unsigned long long*)s_ex)[s_wc[w][d] + (dr[j] & 0xffffu)] = v[j];
+  }
+  __syncthreads();
+  for (int i = tid; i < cnt; i += TPB) {
+    const unsigned long long val = ((const unsigned long long*)s_ex)[i];
+#if LAST
+    vout[s_gbase[s_dig[i]] + i] = val % (unsigned long long)lanelen;   // the index within its lane
+#else
+    vout[s_gbase[s_dig[i]] + i] = val;
+#endif
+  }
+#endif
+}
+"#;
+
+const SELECT_SRC: &str = r#"
+#define NB 256
+#define LEVELS (KBITS / 8)
+#define V (16 / sizeof(K))
+// State of one selection in device memory (zeroed before level 0).
+struct SelState {
+  unsigned long long hist[2][NB];
+  unsigned long long k[2];        // ranks of the two order statistics among the matching keys
+  unsigned long long prefix[2];   // their key bits found so far
+  unsigned long long ncand[2];    // candidate counts (ping-pong buffers)
+  unsigned long long nan_count;
+  long long nvalid;
+  unsigned int done;
+  int status;                     // 1: the result is already written (NaN)
+};
+struct Lvl {
+  int level, shift, pshift;
+  bool two, last;
+  unsigned long long p0, p1;
+};
+// Counts one key (`ok`: a key is present): lane-private counters h0[digit][lane] for the first
+// order statistic (no two lanes of a warp ever hit one word or one bank), plain counters for
+// the second when its digits differ; keys that match are kept for the next level.
+__device__ __forceinline__ void sel_key(K key, bool ok, const Lvl& L, unsigned int (*h0)[32], unsigned int* h1,
+    unsigned int& nans, K* cout, unsigned long long* nout, int lane) {
+  if (ok && is_nan_key(key)) { nans++; ok = false; }
+  const unsigned int d = (unsigned int)((unsigned long long)key >> L.shift) & 255u;
+  bool keep = false;
+  if (ok) {
+    if (L.level == 0) {
+      atomicAdd(&h0[d][lane], 1u);
+    } else {
+      const unsigned long long hk = (unsigned long long)key >> L.pshift;
+      const bool m0 = hk == (L.p0 >> L.pshift), m1 = L.two && hk == (L.p1 >> L.pshift);
+      if (m0) atomicAdd(&h0[d][lane], 1u);
+      if (m1) atomicAdd(&h1[d], 1u);
+      keep = (m0 || m1) && !L.last;
+    }
+  }
+  if (L.level > 0 && !L.last) {
+    const unsigned int km = __ballot_sync(0xffffffffu, keep);
+    if (km) {
+      const int leader = __ffs(km) - 1;
+      unsigned long long at = 0;
+      if (lane == leader) at = atomicAdd(nout, (unsigned long long)__popc(km));
+      at = __shfl_sync(0xffffffffu, at, leader);
+      if (keep) cout[at + __popc(km & ((1u << lane) - 1u))] = key;
+    }
+  }
+}
+template <bool RAW, typename T>
+__device__ __forceinline__ K as_key(T v) { if (RAW) return tokey((X)v); else return (K)v; }
+// All keys of src[0..cnt) (RAW: input values, else keys), whole warps at a time.
+template <bool RAW, typename T>
+__device__ __forceinline__ void sel_range(const T* __restrict__ src, long long cnt, const Lvl& L,
+    unsigned int (*h0)[32], unsigned int* h1, unsigned int& nans, K* cout, unsigned long long* nout, int lane) {
+  const long long gw = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const long long nw = ((long long)gridDim.x * blockDim.x) >> 5;
+  const long long nvec = (((unsigned long long)src & 15) == 0) ? cnt / V : 0;
+  const Pack<T, V>* sv = (const Pack<T, V>*)src;
+  for (long long b = gw * 64; b < nvec; b += nw * 64) {
+    const long long i0 = b + lane, i1 = b + 32 + lane;
+    Pack<T, V> a, c;
+    if (i0 < nvec) a = sv[i0];
+    if (i1 < nvec) c = sv[i1];
+#pragma unroll
+    for (int e = 0; e < V; e++) sel_key(i0 < nvec ? as_key<RAW>(a.v[e]) : (K)0, i0 < nvec, L, h0, h1, nans, cout, nout, lane);
+#pragma unroll
+    for (int e = 0; e < V; e++) sel_key(i1 < nvec ? as_key<RAW>(c.v[e]) : (K)0, i1 < nvec, L, h0, h1, nans, cout, nout, lane);
+  }
+  if (gw == 0) {
+    for (long long b = nvec * V; b < cnt; b += 32) {
+      const long long i = b + lane;
+      sel_key(i < cnt ? as_key<RAW>(src[i]) : (K)0, i < cnt, L, h0, h1, nans, cout, nout, lane);
+    }
+  }
+}
+// Level `level` (8-bit digits from the top) of the selection of the quantile `q` (method
+// 0..4 = linear, lower, higher, nearest, midpoint) of x[0..n). Levels 0 and 1 read `x`; later
+// levels the keys the level before kept in `cin`. The last block of each level finds the
+// digits of both order statistics; the last level writes the quantile to `out`.
+extern "C" __global__ void __launch_bounds__(256) sel_pass(const X* __restrict__ x, long long n,
+    const K* __restrict__ cin, K* __restrict__ cout, SelState* st, double q, int method, int ignore_nan,
+    O* out, int level) {
+  __shared__ unsigned int h0[NB][32];
+  __shared__ unsigned int h1[NB];
+  __shared__ unsigned int s_nan;
+  __shared__ int s_last;
+  __shared__ unsigned long long s_wsum[8];
+  __shared__ int s_d;
+  __shared__ unsigned long long s_cb;
+  const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+  if (((volatile int*)&st->status)[0]) return;
+  Lvl L;
+  L.level = level;
+  L.shift = KBITS - 8 * (level + 1);
+  L.pshift = KBITS - 8 * level;
+  L.last = level == LEVELS - 1;
+  L.p0 = st->prefix[0];
+  L.p1 = st->prefix[1];
+  L.two = level > 0 && L.p0 != L.p1;
+  for (int i = tid; i < NB * 32; i += 256) (&h0[0][0])[i] = 0u;
+  h1[tid] = 0u;
+  if (tid == 0) s_nan = 0;
+  __syncthreads();
+  unsigned int nans = 0;
+  unsigned long long* nout = &st->ncand[level & 1];
+  if (level <= 1) sel_range<true>(x, n, L, h0, h1, nans, cout, nout, lane);
+  else sel_range<false>(cin, (long long)st->ncand[(level - 1) & 1], L, h0, h1, nans, cout, nout, lane);
+  if (nans) atomicAdd(&s_nan, nans);
+  __syncthreads();
+  {
+    // Thread d adds up digit d over the lanes (rotated, so a warp reads 32 banks).
+    unsigned int c = 0;
+    for (int l = 0; l < 32; l++) c += h0[tid][(l + tid) & 31];
+    if (c) atomicAdd(&st->hist[0][tid], (unsigned long long)c);
+    if (h1[tid]) atomicAdd(&st->hist[1][tid], (unsigned long long)h1[tid]);
+  }
+  if (tid == 0 && s_nan) atomicAdd(&st->nan_count, (unsigned long long)s_nan);
+  __threadfence();
+  __syncthreads();
+  if (tid == 0) s_last = atomicAdd(&st->done, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!s_last) return;
+  __threadfence();
+  volatile SelState* vs = st;
+  if (level == 0) {
+    const long long nanc = (long long)vs->nan_count;
+    const long long nv = ignore_nan ? n - nanc : n;
+    if ((!ignore_nan && nanc > 0) || nv == 0) {
+      if (tid == 0) { out[0] = qnan(); vs->status = 1; }
+      return;
+    }
+    if (tid == 0) {
+      long long k0, k1;
+      qranks(nv, q, method, &k0, &k1);
+      vs->k[0] = (unsigned long long)k0; vs->k[1] = (unsigned long long)k1; vs->nvalid = nv;
+    }
+    __syncthreads();
+  }
+  // The digit holding each order statistic: an exclusive scan of the 256 counts.
+  for (int t = 0; t < 2; t++) {
+    const unsigned long long c = vs->hist[(t == 1 && L.two) ? 1 : 0][tid];
+    unsigned long long inc = c;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const unsigned long long o = __shfl_up_sync(0xffffffffu, inc, d);
+      if (lane >= d) inc += o;
+    }
+    if (lane == 31) s_wsum[w] = inc;
+    __syncthreads();
+    unsigned long long ex = inc - c;
+    for (int ww = 0; ww < w; ww++) ex += s_wsum[ww];
+    const unsigned long long kk = vs->k[t];
+    if (kk >= ex && kk < ex + c) { s_d = tid; s_cb = ex; }
+    __syncthreads();
+    if (tid == 0) {
+      vs->k[t] = kk - s_cb;
+      vs->prefix[t] = vs->prefix[t] | ((unsigned long long)s_d << L.shift);
+    }
+    __syncthreads();
+  }
+  vs->hist[0][tid] = 0ull;
+  vs->hist[1][tid] = 0ull;
+  if (tid == 0) {
+    vs->ncand[(level + 1) & 1] = 0ull;
+    vs->done = 0u;
+    if (L.last) {
+      const X x0 = fromkey((K)vs->prefix[0]), x1 = fromkey((K)vs->prefix[1]);
+      out[0] = qvalue(x0, x1, vs->nvalid, q, method);
+    }
+  }
+}
+"#;
+
+const PICK_SRC: &str = r#"
+// Quantiles of sorted lanes (NaNs last): one thread per (q, lane); out[qi * lanes + lane].
+extern "C" __global__ void __launch_bounds__(256) qpick(const X* __restrict__ s, long long lanes, long long len,
+    const double* __restrict__ qs, long long nq, int method, int ignore_nan, O* out) {
+  for (long long t = (long long)blockIdx.x * blockDim.x + threadIdx.x; t < lanes * nq; t += (long long)gridDim.x * blockDim.x) {
+    const long long l = t % lanes, qi = t / lanes;
+    const X* a = s + l * len;
+    // NaNs are last: the first NaN by binary search.
+    long long lo = 0, hi = len;
+    while (lo < hi) { long long m = (lo + hi) / 2; if (is_nan_key(tokey(a[m]))) hi = m; else lo = m + 1; }
+    const long long nanc = len - lo;
+    const long long nv = ignore_nan ? len - nanc : len;
+    if ((!ignore_nan && nanc > 0) || nv == 0) { out[t] = qnan(); continue; }
+    long long k0, k1;
+    qranks(nv, qs[qi], method, &k0, &k1);
+    out[t] = qvalue(a[k0], a[k1], nv, qs[qi], method);
+  }
+}
+"#;
+
+/// Bytes of the selection state (`SelState`).
+const SEL_STATE_BYTES: usize = 2 * 256 * 8 + 6 * 8 + 8 + 8 + 8;
+
+/// Sorts the contiguous lanes (last axis) of the C-contiguous `x`: sorted keys into
+/// `keys_out` (the dtype of `x`) and/or the sorting indices into `idx_out` (int64, indices
+/// within each lane). Stable.
+pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&Array>) -> Result<()> {
+    let dev = dev_of(x)?;
+    let n = x.size();
+    if n == 0 {
+        return Ok(());
+    }
+    let len = *x.shape().last().unwrap_or(&1);
+    let lanes = n / len;
+    let dt = x.dtype();
+    let kb = key_bytes(dt);
+    let kp = kb;
+    let lp = if lanes <= 1 { 0 } else { (64 - (lanes as u64 - 1).leading_zeros() as usize).div_ceil(8) };
+    let passes = kp + lp;
+    let vals = idx_out.is_some() || lp > 0;
+    // -0.0 sorts with +0.0 when indices matter (NumPy's stable order); keys keep their bits.
+    let canon = idx_out.is_some();
+    let ntiles = n.div_ceil(RS_TILE);
+    if ntiles as u64 >= (1u64 << 32) {
+        return Err(Error::InvalidArgument(format!("sort of {n} elements (too many tiles)")));
+    }
+    // Scratch: tile counters, digit offsets, tile status, key and value ping-pong buffers.
+    let ctr_bytes = (passes * 4 + 4).next_multiple_of(8);
+    let hist_bytes = passes * 256 * 8;
+    let status_bytes = ntiles * 256 * 8;
+    let zero_bytes = ctr_bytes + hist_bytes + status_bytes;
+    let kbuf = (n * kb).next_multiple_of(16);
+    let vbuf = if vals { n * 8 } else { 0 };
+    let nk = if passes > 1 { 2.min(passes - 1) } else { 0 };
+    let nv = if vals && passes > 1 { 2.min(passes - 1) } else { 0 };
+    let total = zero_bytes + nk * kbuf + nv * vbuf;
+    let tmp = Array::alloc(&[total], DType::UInt8, x.device(), false)?;
+    let t = dptr(&tmp)?;
+    dev.memset_zero(t, zero_bytes)?;
+    let ctr = t;
+    let hist = t + ctr_bytes as u64;
+    let status = hist + hist_bytes as u64;
+    let kbufs = [t + zero_bytes as u64, t + (zero_bytes + kbuf) as u64];
+    let vbase = t + (zero_bytes + nk * kbuf) as u64;
+    let vbufs = [vbase, vbase + vbuf as u64];
+    let xp = dptr(x)?;
+
+    let hk = dev.kernel(super::codegen::ModKey::Sort(SortKey::Hist { dt, canon }))?;
+    let mut p = Params::new();
+    p.push(xp);
+    p.push(n as i64);
+    p.push(len as i64);
+    p.push(kp as i32);
+    p.push(lp as i32);
+    p.push(hist);
+    p.push(ctr + (passes * 4) as u64);
+    let grid = dev.grid_for(n, 256 * 8).min(dev.sm_count * 6);
+    // SAFETY: parameters match `rs_hist`; `tmp` returns to the pool in stream order.
+    unsafe { p.launch(&dev, &hk, grid, 256)? };
+
+    let kout = keys_out.map(dptr).transpose()?.unwrap_or(0);
+    let vout = idx_out.map(dptr).transpose()?.unwrap_or(0);
+    for pass in 0..passes {
+        let (first, last) = (pass == 0, pass + 1 == passes);
+        let key =
+            SortKey::Pass { dt, canon, first, last, vals, out_keys: keys_out.is_some(), out_vals: idx_out.is_some() };
+        let k = dev.kernel(super::codegen::ModKey::Sort(key))?;
+        let kin = if first { xp } else { kbufs[(pass - 1) % 2] };
+        let kdst = if last { kout } else { kbufs[pass % 2] };
+        let vin = if first { 0 } else { vbufs[(pass - 1) % 2] };
+        let vdst = if last { vout } else { vbufs[pass % 2] };
+        let mut p = Params::new();
+        p.push(kin);
+        p.push(kdst);
+        p.push(if vals { vin } else { 0u64 });
+        p.push(if vals { vdst } else { 0u64 });
+        p.push(n as i64);
+        p.push(len as i64);
+        p.push(pass as i32);
+        p.push(kp as i32);
+        p.push(hist + (pass * 256 * 8) as u64);
+        p.push(status);
+        p.push(ctr + (pass * 4) as u64);
+        // SAFETY: parameters match `rs_pass`; every buffer lives until the stream runs it.
+        unsafe { p.launch(&dev, &k, ntiles as u32, RS_THREADS)? };
+    }
+    drop(tmp);
+    Ok(())
+}
+
+/// Quantile method codes of the kernels (the order of `QuantileMethod`).
+pub(crate) fn method_code(m: crate::QuantileMethod) -> i32 {
+    use crate::QuantileMethod::*;
+    match m {
+        Linear => 0,
+        Lower => 1,
+        Higher => 2,
+        Nearest => 3,
+        Midpoint => 4,
+    }
+}
+
+/// The quantile `q` of the C-contiguous 1-d `x` (n > 0) into the 0-d `out`, by radix select.
+pub(crate) fn select_quantile(x: &Array, q: f64, method: i32, ignore_nan: bool, out: &Array) -> Result<()> {
+    let dev = dev_of(x)?;
+    let n = x.size();
+    let dt = x.dtype();
+    let levels = key_bytes(dt);
+    let k = dev.kernel(super::codegen::ModKey::Sort(SortKey::Select { dt, out: out.dtype() }))?;
+    let cand = if levels > 1 { n * key_bytes(dt) } else { 0 }.next_multiple_of(16);
+    let ncand_bufs = if levels > 3 { 2 } else { 1 };
+    let tmp = Array::alloc(&[SEL_STATE_BYTES + ncand_bufs * cand], DType::UInt8, x.device(), false)?;
+    let t = dptr(&tmp)?;
+    dev.memset_zero(t, SEL_STATE_BYTES)?;
+    let cbuf = [t + SEL_STATE_BYTES as u64, t + (SEL_STATE_BYTES + (ncand_bufs - 1) * cand) as u64];
+    let grid = dev.grid_for(n, SEL_THREADS as usize * 16).min(dev.sm_count * 4);
+    for level in 0..levels {
+        // Level L >= 1 writes buffer L % 2 and level L >= 2 reads buffer (L - 1) % 2.
+        let cin = if level >= 2 { cbuf[(level - 1) % 2] } else { 0 };
+        let cout = if level >= 1 { cbuf[level % 2] } else { 0 };
+        let mut p = Params::new();
+        p.push(dptr(x)?);
+        p.push(n as i64);
+        p.push(cin);
+        p.push(cout);
+        p.push(t);
+        p.push(q);
+        p.push(method);
+        p.push(ignore_nan as i32);
+        p.push(dptr(out)?);
+        p.push(level as i32);
+        // SAFETY: parameters match `sel_pass`; `tmp` lives until the stream has run it.
+        unsafe { p.launch(&dev, &k, grid, SEL_THREADS)? };
+    }
+    drop(tmp);
+    Ok(())
+}
+
+/// Quantiles `qs` of the sorted lanes of `sorted` (C-contiguous, lanes along the last axis)
+/// into `out` of shape `(len(qs), lanes)`.
+pub(crate) fn pick_quantiles(sorted: &Array, qs: &[f64], method: i32, ignore_nan: bool, out: &Array) -> Result<()> {
+    let dev = dev_of(sorted)?;
+    let len = *sorted.shape().last().unwrap_or(&1);
+    let lanes = sorted.size() / len.max(1);
+    let dt = sorted.dtype();
+    let k = dev.kernel(super::codegen::ModKey::Sort(SortKey::Pick { dt, out: out.dtype() }))?;
+    let qd = crate::from_slice(qs, &[qs.len()], &sorted.device())?;
+    let mut p = Params::new();
+    p.push(dptr(sorted)?);
+    p.push(lanes as i64);
+    p.push(len as i64);
+    p.push(dptr(&qd)?);
+    p.push(qs.len() as i64);
+    p.push(method);
+    p.push(ignore_nan as i32);
+    p.push(dptr(out)?);
+    let n = lanes * qs.len();
+    // SAFETY: parameters match `qpick`; `qd` lives until the stream has run it.
+    unsafe { p.launch(&dev, &k, dev.grid_for(n, 256), 256) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dtype::ALL_DTYPES;
+
+    #[test]
+    fn sources_name_their_kernels() {
+        for &dt in ALL_DTYPES.iter() {
+            let mut keys = vec![SortKey::Hist { dt, canon: true }, SortKey::Hist { dt, canon: false }];
+            for bits in 0..32u32 {
+                let b = |i: u32| bits & (1 << i) != 0;
+                keys.push(SortKey::Pass {
+                    dt,
+                    canon: b(0),
+                    first: b(1),
+                    last: b(2),
+                    vals: b(3),
+                    out_keys: b(4),
+                    out_vals: b(3),
+                });
+            }
+            for out in [dt, DType::Float64] {
+                keys.push(SortKey::Select { dt, out });
+                keys.push(SortKey::Pick { dt, out });
+            }
+            for k in keys {
+                let src = k.source();
+                assert!(src.contains(&format!("extern \"C\" __global__ void __launch_bounds__")), "{k:?}");
+                assert!(src.contains(&format!(" {}(", k.name())), "{k:?}: no kernel {}", k.name());
+                assert!(!src.contains('@'), "{k:?}: unfilled template");
+                assert_eq!(src.matches('{').count(), src.matches('}').count(), "{k:?}: braces");
+            }
+        }
+    }
+
+    #[test]
+    fn selection_state_size_matches_the_struct() {
+        // hist[2][256], k[2], prefix[2], ncand[2], nan_count, nvalid, done + status.
+        assert_eq!(SEL_STATE_BYTES, 2 * 256 * 8 + 2 * 8 * 3 + 8 + 8 + 4 + 4);
     }
 }
