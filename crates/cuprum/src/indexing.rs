@@ -1,13 +1,18 @@
 //! Integer-array indexing with NumPy's semantics: `take` (with axis), `take_along_axis`,
 //! `put`, advanced indexing on leading axes (`gather`: `a[i0, i1]`), scatter assignment and
 //! NumPy's `add.at` (`scatter_add`), plus `partition`/`argpartition` and `lexsort`.
-//! Negative indices count from the end; out-of-range indices are errors.
+//! Negative indices count from the end; out-of-range indices are errors (nothing is written).
 //!
-//! These run on the CPU backend; GPU arrays go through the host for now (the GPU gather and
-//! scatter kernels of the roadmap will replace that path).
+//! On the CPU these move bytes on the host. On a GPU they are CUDA kernels (`cuda/index.rs`):
+//! rows move as raw words, index arrays of any integer dtype are read in place, and a bad index
+//! is reported through a 16-byte record that the host reads back (the one wait of a call).
+//! With repeated indices, `scatter` on a GPU stores one of the values written to each element
+//! (NumPy: the last); `scatter_add` adds them all with atomics.
 
 use crate::array::Array;
+use crate::cuda::index as gpu;
 use crate::device::Device;
+use crate::dtype::DType;
 use crate::error::{Error, Result};
 use crate::layout::normalize_axis;
 
@@ -27,22 +32,50 @@ fn back(out: Array, device: Device) -> Result<Array> {
     }
 }
 
+/// Index arrays must hold integers (an empty array of any dtype is allowed, as in NumPy).
+fn check_index_dtype(idx: &Array) -> Result<()> {
+    if idx.dtype().is_integer() || idx.size() == 0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidArgument(format!("arrays used as indices must be of integer type, not {}", idx.dtype())))
+    }
+}
+
 /// Indices as `usize`, negative ones counted from the end, each checked against `len`.
 fn norm_indices(idx: &Array, len: usize, axis: usize) -> Result<Vec<usize>> {
-    if !(idx.dtype().is_integer() || idx.size() == 0) {
-        return Err(Error::InvalidArgument(format!(
-            "arrays used as indices must be of integer type, not {}",
-            idx.dtype()
-        )));
+    check_index_dtype(idx)?;
+    let bad = |i: isize| Error::IndexOutOfRange { index: i, axis, len };
+    if idx.dtype() == DType::UInt64 {
+        // No wrap-around from the end for unsigned indices.
+        let v: Vec<u64> = host(idx)?.to_vec::<u64>()?;
+        return v.iter().map(|&i| if i < len as u64 { Ok(i as usize) } else { Err(bad(i as isize)) }).collect();
     }
     let v: Vec<i64> = host(idx)?.to_vec_as::<i64>()?;
     v.iter()
         .map(|&i| {
             let j = if i < 0 { i + len as i64 } else { i };
             if j < 0 || j >= len as i64 {
-                Err(Error::IndexOutOfRange { index: i as isize, axis, len })
+                Err(bad(i as isize))
             } else {
                 Ok(j as usize)
+            }
+        })
+        .collect()
+}
+
+/// Index arrays for a GPU launch: broadcast to `shape`, C-contiguous and of one integer dtype
+/// (their own when they agree, else int64). Views are used as they are when possible.
+fn gpu_indices(indices: &[&Array], shape: &[usize]) -> Result<Vec<Array>> {
+    let d0 = indices[0].dtype();
+    let dt = if d0.is_integer() && indices.iter().all(|i| i.dtype() == d0) { d0 } else { DType::Int64 };
+    indices
+        .iter()
+        .map(|i| {
+            let b = i.broadcast_to(shape)?;
+            if b.dtype() == dt && b.is_c_contiguous() {
+                Ok(b)
+            } else {
+                b.astype(dt)
             }
         })
         .collect()
@@ -52,25 +85,52 @@ fn bytes_of(a: &Array) -> Result<Vec<u8>> {
     a.to_bytes()
 }
 
+/// The error of an out-of-range index found by a GPU kernel.
+fn out_of_range(index: i64, axis: usize, len: usize) -> Error {
+    Error::IndexOutOfRange { index: index as isize, axis, len }
+}
+
+/// `IndexOutOfRange` errors of a helper working on axis 0 reported on axis `ax`.
+fn on_axis(e: Error, ax: usize) -> Error {
+    match e {
+        Error::IndexOutOfRange { index, len, .. } => Error::IndexOutOfRange { index, axis: ax, len },
+        other => other,
+    }
+}
+
 /// NumPy's `a[i0, i1, ..., ik-1]` with integer index arrays on the first `k` axes (they
 /// broadcast together): shape `broadcast(i.shape) + a.shape[k:]`.
 pub fn gather(a: &Array, indices: &[&Array]) -> Result<Array> {
-    let (bshape, flat, row) = index_plan("gather", a, indices)?;
+    let bshape = broadcast_plan("gather", a, indices)?;
     let k = indices.len();
-    let isz = a.itemsize();
-    let src = bytes_of(a)?;
-    let mut out = vec![0u8; flat.len() * row * isz];
-    for (n, &p) in flat.iter().enumerate() {
-        out[n * row * isz..(n + 1) * row * isz].copy_from_slice(&src[p * row * isz..(p + 1) * row * isz]);
-    }
-    let mut shape = bshape;
+    let mut shape = bshape.clone();
     shape.extend_from_slice(&a.shape()[k..]);
-    Array::from_bytes(&out, &shape, a.dtype(), &a.device())
+    let isz = a.itemsize();
+    let row: usize = a.shape()[k..].iter().product();
+    if a.device().is_cpu() || k > gpu::MAX_K {
+        let flat = flat_positions(a, indices, &bshape)?;
+        let src = bytes_of(a)?;
+        let mut out = vec![0u8; flat.len() * row * isz];
+        for (n, &p) in flat.iter().enumerate() {
+            out[n * row * isz..(n + 1) * row * isz].copy_from_slice(&src[p * row * isz..(p + 1) * row * isz]);
+        }
+        return Array::from_bytes(&out, &shape, a.dtype(), &a.device());
+    }
+    let lens = &a.shape()[..k];
+    let idx = gpu_indices(indices, &bshape)?;
+    let refs: Vec<&Array> = idx.iter().collect();
+    let src = a.as_contiguous()?;
+    let out = Array::alloc(&shape, a.dtype(), a.device(), false)?;
+    let nsrc: usize = lens.iter().product();
+    if let Some((d, v)) = gpu::gather(&src, &refs, lens, 1, nsrc, row * isz, &out)? {
+        return Err(out_of_range(v, d, lens[d]));
+    }
+    Ok(out)
 }
 
-/// For index arrays on the first `k` axes of `a`: their broadcast shape, the row each selects
-/// (C order over those axes) and the length of a row (the product of the other axes).
-fn index_plan(op: &str, a: &Array, indices: &[&Array]) -> Result<(Vec<usize>, Vec<usize>, usize)> {
+/// Checks index arrays for the first `k = indices.len()` axes of `a` (count, device, dtype)
+/// and returns their broadcast shape.
+fn broadcast_plan(op: &str, a: &Array, indices: &[&Array]) -> Result<Vec<usize>> {
     let k = indices.len();
     if k == 0 || k > a.ndim() {
         return Err(Error::InvalidArgument(format!("{op}: {k} index arrays for an array of {} dimensions", a.ndim())));
@@ -78,14 +138,14 @@ fn index_plan(op: &str, a: &Array, indices: &[&Array]) -> Result<(Vec<usize>, Ve
     let mut bshape: Vec<usize> = indices[0].shape().to_vec();
     for i in indices {
         crate::ops::same_device(op, a, i)?;
+        check_index_dtype(i)?;
         bshape = crate::layout::broadcast_shapes(&bshape, i.shape()).ok_or_else(|| Error::ShapeMismatch {
             op: "index arrays".into(),
             a: bshape.clone(),
             b: i.shape().to_vec(),
         })?;
     }
-    let pos = flat_positions(a, indices, &bshape)?;
-    Ok((bshape, pos, a.shape()[k..].iter().product()))
+    Ok(bshape)
 }
 
 /// Row positions (in the C-order leading `k` axes) that broadcast index arrays select.
@@ -104,23 +164,69 @@ fn flat_positions(a: &Array, indices: &[&Array], bshape: &[usize]) -> Result<Vec
     Ok(pos)
 }
 
-/// NumPy's `a[i0, ..., ik-1] = values` (values broadcast to the selection; with repeated
-/// indices the last write wins, as in NumPy).
+/// NumPy's `a[i0, ..., ik-1] = values` (values broadcast to the selection). With repeated
+/// indices NumPy keeps the last write; on a GPU each element keeps one of the values written
+/// to it (unspecified which).
 pub fn scatter(a: &mut Array, indices: &[&Array], values: &Array) -> Result<()> {
     scatter_impl(a, indices, values, false)
 }
 
-/// NumPy's `np.add.at(a, (i0, ..., ik-1), values)`: unbuffered, so repeated indices add up.
+/// NumPy's `np.add.at(a, (i0, ..., ik-1), values)`: unbuffered, so repeated indices add up
+/// (for bool, a logical or). On a GPU with atomics: float sums may differ in rounding order.
 pub fn scatter_add(a: &mut Array, indices: &[&Array], values: &Array) -> Result<()> {
     scatter_impl(a, indices, values, true)
 }
 
+/// The array to write in place: `a` itself when C-contiguous, else a contiguous copy (written
+/// back by [`write_back`]).
+fn write_target(a: &Array) -> Result<Array> {
+    if a.is_c_contiguous() {
+        Ok(a.view())
+    } else {
+        a.copy()
+    }
+}
+
+fn write_back(a: &mut Array, target: &Array) -> Result<()> {
+    if target.shares_storage(a) {
+        Ok(())
+    } else {
+        a.assign(target)
+    }
+}
+
 fn scatter_impl(a: &mut Array, indices: &[&Array], values: &Array, add: bool) -> Result<()> {
     crate::ops::same_device("scatter", a, values)?;
-    let (bshape, pos, row) = index_plan("scatter", a, indices)?;
+    let bshape = broadcast_plan("scatter", a, indices)?;
     let k = indices.len();
+    let row: usize = a.shape()[k..].iter().product();
     let mut vshape = bshape.clone();
     vshape.extend_from_slice(&a.shape()[k..]);
+    if !(a.device().is_cpu() || k > gpu::MAX_K) {
+        // A fresh contiguous copy: never aliases `a`.
+        let vals = values.broadcast_to(&vshape)?.astype(a.dtype())?;
+        let idx = gpu_indices(indices, &bshape)?;
+        let refs: Vec<&Array> = idx.iter().collect();
+        let lens = &a.shape()[..k];
+        if refs[0].size() == 0 {
+            return Ok(());
+        }
+        // Check first, so that nothing is written when an index is out of range.
+        if let Some((d, v)) = gpu::check(&refs, lens)? {
+            return Err(out_of_range(v, d, lens[d]));
+        }
+        if row == 0 {
+            return Ok(());
+        }
+        let target = write_target(a)?;
+        if add {
+            gpu::scatter_add(&target, &refs, lens, row, &vals)?;
+        } else {
+            gpu::scatter(&target, &refs, lens, row * a.itemsize(), &vals, None)?;
+        }
+        return write_back(a, &target);
+    }
+    let pos = flat_positions(a, indices, &bshape)?;
     let vals = host(&values.broadcast_to(&vshape)?.astype(a.dtype())?)?;
     let h = host(a)?.copy()?;
     if add {
@@ -164,8 +270,25 @@ pub fn take(a: &Array, indices: &Array, axis: Option<isize>) -> Result<Array> {
         return gather(&a.ravel()?, &[indices]);
     };
     let ax = normalize_axis(ax, a.ndim())?;
+    if !a.device().is_cpu() {
+        crate::ops::same_device("take", a, indices)?;
+        check_index_dtype(indices)?;
+        let n = a.shape()[ax];
+        let outer: usize = a.shape()[..ax].iter().product();
+        let row: usize = a.shape()[ax + 1..].iter().product();
+        let idx = gpu_indices(&[indices], indices.shape())?;
+        let mut shape = a.shape()[..ax].to_vec();
+        shape.extend_from_slice(indices.shape());
+        shape.extend_from_slice(&a.shape()[ax + 1..]);
+        let src = a.as_contiguous()?;
+        let out = Array::alloc(&shape, a.dtype(), a.device(), false)?;
+        if let Some((_, v)) = gpu::gather(&src, &[&idx[0]], &[n], outer, n, row * a.itemsize(), &out)? {
+            return Err(out_of_range(v, ax, n));
+        }
+        return Ok(out);
+    }
     let moved = a.moveaxis(ax as isize, 0)?;
-    let g = gather(&moved, &[indices])?;
+    let g = gather(&moved, &[indices]).map_err(|e| on_axis(e, ax))?;
     // g: indices.shape + rest (rest = a.shape without axis); put the index dims at `ax`.
     let ni = indices.ndim();
     let rest = a.ndim() - 1;
@@ -193,9 +316,20 @@ pub fn take_along_axis(a: &Array, indices: &Array, axis: isize) -> Result<Array>
         a: a.shape().to_vec(),
         b: indices.shape().to_vec(),
     })?;
-    let idx = norm_indices(&indices.broadcast_to(&shape)?, a.shape()[ax], ax)?;
     let mut src_shape = shape.clone();
     src_shape[ax] = a.shape()[ax];
+    if !a.device().is_cpu() && shape.len() <= gpu::MAX_ND {
+        check_index_dtype(indices)?;
+        let ib = indices.broadcast_to(&shape)?;
+        let ib = if ib.dtype().is_integer() { ib } else { ib.astype(DType::Int64)? };
+        let src = a.broadcast_to(&src_shape)?;
+        let out = Array::alloc(&shape, a.dtype(), a.device(), false)?;
+        if let Some(v) = gpu::take_along(&src, &ib, ax, a.shape()[ax], &out)? {
+            return Err(out_of_range(v, ax, a.shape()[ax]));
+        }
+        return Ok(out);
+    }
+    let idx = norm_indices(&indices.broadcast_to(&shape)?, a.shape()[ax], ax)?;
     let src = host(&a.broadcast_to(&src_shape)?)?;
     let isz = a.itemsize();
     let sb = bytes_of(&src)?;
@@ -213,6 +347,25 @@ pub fn take_along_axis(a: &Array, indices: &Array, axis: isize) -> Result<Array>
 /// NumPy's `put(a, indices, values)`: flat (C-order) positions; `values` repeat if shorter.
 pub fn put(a: &mut Array, indices: &Array, values: &Array) -> Result<()> {
     crate::ops::same_device("put", a, values)?;
+    if !a.device().is_cpu() {
+        check_index_dtype(indices)?;
+        let flat = indices.ravel()?;
+        let flat = if flat.device() == a.device() { flat } else { flat.to_device(&a.device())? };
+        let idx = gpu_indices(&[&flat], flat.shape())?;
+        if idx[0].size() == 0 {
+            return Ok(());
+        }
+        if let Some((_, v)) = gpu::check(&[&idx[0]], &[a.size()])? {
+            return Err(out_of_range(v, 0, a.size()));
+        }
+        let vals = values.ravel()?.astype(a.dtype())?;
+        if vals.size() == 0 {
+            return Err(Error::InvalidArgument("put: cannot put from an empty array of values".into()));
+        }
+        let target = write_target(a)?;
+        gpu::scatter(&target, &[&idx[0]], &[a.size()], a.itemsize(), &vals, Some(vals.size()))?;
+        return write_back(a, &target);
+    }
     let idx = norm_indices(&indices.ravel()?, a.size(), 0)?;
     if idx.is_empty() {
         return Ok(());

@@ -2,9 +2,12 @@
 //! `searchsorted`, `median`/`percentile`/`quantile` (five methods) and their NaN-ignoring
 //! forms, `unique`, `bincount`, `histogram`, `digitize`, `isin`.
 //!
-//! On a GPU, `sort`, `argsort` and `unique` use the radix sort of `cuda/sort.rs`, and the
-//! quantiles of one lane a radix select (no sort, nothing read back); quantiles along an axis
-//! sort the lanes, then pick. The CPU backend is the reference.
+//! On a GPU, `sort`, `argsort` and `unique` use the radix sort of `cuda/sort.rs`, the
+//! quantiles of one lane a radix select (no sort, nothing read back), quantiles along an axis
+//! sorted lanes and a pick; `searchsorted`, `digitize`, `bincount`, `histogram` and the
+//! gather of `isin` are CUDA kernels (`cuda/index.rs`) that read back only what sizes a
+//! result (bincount's min/max, histogram's autodetected range). The CPU backend is the
+//! reference.
 
 use crate::array::Array;
 use crate::cpu::{domain, Domain};
@@ -206,6 +209,14 @@ pub fn searchsorted(a: &Array, v: &Array, side: Side) -> Result<Array> {
         return Err(Error::InvalidArgument("searchsorted: the sorted array must be 1-d".into()));
     }
     let dt = crate::promote_types(a.dtype(), v.dtype());
+    if !a.device().is_cpu() {
+        // Compare in the promoted dtype: both sides cast (or used in place) on the device.
+        let in_dt = |x: &Array| if x.dtype() == dt && x.is_c_contiguous() { Ok(x.view()) } else { x.astype(dt) };
+        let (s, q) = (in_dt(a)?, in_dt(v)?);
+        let out = Array::alloc(v.shape(), DType::Int64, a.device(), false)?;
+        crate::cuda::index::searchsorted(&s, &q, side == Side::Right, &out)?;
+        return Ok(out);
+    }
     let (ah, vh) = (a.to_device(&Device::Cpu)?.astype(dt)?, v.to_device(&Device::Cpu)?.astype(dt)?);
     let res: Vec<i64> = by_domain!(dt, W => {
         let sorted: Vec<W> = values(&ah)?;
@@ -492,6 +503,15 @@ pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<
     if x.ndim() != 1 || !(x.dtype().is_integer() || x.dtype() == DType::Bool) {
         return Err(Error::InvalidArgument("bincount: x must be a 1-d array of non-negative integers".into()));
     }
+    if let Some(w) = weights {
+        crate::ops::same_device("bincount", x, w)?;
+        if w.shape() != x.shape() {
+            return Err(Error::ShapeMismatch { op: "bincount".into(), a: x.shape().to_vec(), b: w.shape().to_vec() });
+        }
+    }
+    if !x.device().is_cpu() {
+        return bincount_gpu(x, weights, minlength);
+    }
     let xv: Vec<i64> = values(&x.to_device(&Device::Cpu)?)?;
     if xv.iter().any(|&v| v < 0) {
         return Err(Error::Value("bincount: 'x' must not contain negative values".into()));
@@ -511,25 +531,34 @@ pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<
             from_values(&c, &[n], DType::Int64)?
         }
         Some(w) => {
-            crate::ops::same_device("bincount", x, w)?;
-            if w.shape() != x.shape() {
-                return Err(Error::ShapeMismatch {
-                    op: "bincount".into(),
-                    a: x.shape().to_vec(),
-                    b: w.shape().to_vec(),
-                });
-            }
             let wv: Vec<f64> = values(&w.to_device(&Device::Cpu)?)?;
             let mut c = vec![0f64; n];
             xv.iter().zip(&wv).for_each(|(&v, &wt)| c[v as usize] += wt);
             from_values(&c, &[n], DType::Float64)?
         }
     };
-    if x.device().is_cpu() {
-        Ok(out)
+    Ok(out)
+}
+
+/// [`bincount`] on a GPU: the min and max come back (one copy) to size the output, then one
+/// kernel counts (per-block bins in shared memory when they fit).
+fn bincount_gpu(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<Array> {
+    let n = if x.size() == 0 {
+        minlength
     } else {
-        out.to_device(&x.device())
-    }
+        let mm = crate::stack(&[&x.min(None)?, &x.max(None)?], 0)?.astype(DType::Int64)?.to_vec::<i64>()?;
+        if mm[0] < 0 {
+            return Err(Error::Value("bincount: 'x' must not contain negative values".into()));
+        }
+        (mm[1] as u64 as usize).saturating_add(1).max(minlength)
+    };
+    crate::layout::checked_nbytes(&[n], 8)?;
+    let dt = if weights.is_some() { DType::Float64 } else { DType::Int64 };
+    let out = Array::alloc(&[n], dt, x.device(), true)?;
+    let xc = x.as_contiguous()?;
+    let w = weights.map(|w| w.astype(DType::Float64)).transpose()?;
+    crate::cuda::index::bincount(&xc, w.as_ref(), &out)?;
+    Ok(out)
 }
 
 /// Bins of [`histogram`]: a number of equal bins (over `range` or the data's min..max), or
@@ -540,8 +569,37 @@ pub enum Bins {
     Edges(Vec<f64>),
 }
 
+/// The bin of `x` among `edges` (None outside `[edges[0], edges[-1]]` or NaN). Equal bins use
+/// NumPy's formula `(x - lo) / (hi - lo) * n` and its one-step correction against the edges;
+/// explicit edges a binary search (the right edge belongs to the last bin). The GPU kernel
+/// computes exactly this.
+fn bin_of(x: f64, edges: &[f64], uniform: bool) -> Option<usize> {
+    let nb = edges.len() - 1;
+    let (lo, hi) = (edges[0], edges[nb]);
+    if !(x >= lo && x <= hi) {
+        return None;
+    }
+    if uniform {
+        let n = nb as i64;
+        let mut b = (((x - lo) / (hi - lo)) * nb as f64) as i64;
+        b = b.clamp(0, n - 1);
+        if x < edges[b as usize] {
+            b = (b - 1).max(0);
+        }
+        if b != n - 1 && x >= edges[b as usize + 1] {
+            b += 1;
+        }
+        Some(b as usize)
+    } else if x == hi {
+        Some(nb - 1)
+    } else {
+        Some(edges.partition_point(|&e| e <= x) - 1)
+    }
+}
+
 /// NumPy's `histogram(a, bins, range, weights, density)`: (counts or densities, edges). The
-/// last bin includes its right edge.
+/// last bin includes its right edge. Counts are int64; weighted sums have the weights' dtype
+/// (summed in float64); densities are float64; edges are float64.
 pub fn histogram(
     a: &Array,
     bins: Bins,
@@ -549,27 +607,49 @@ pub fn histogram(
     weights: Option<&Array>,
     density: bool,
 ) -> Result<(Array, Array)> {
-    let v: Vec<f64> = values(&a.to_device(&Device::Cpu)?.ravel()?)?;
-    let edges: Vec<f64> = match bins {
+    if let Some(w) = weights {
+        crate::ops::same_device("histogram", a, w)?;
+        if w.shape() != a.shape() {
+            return Err(Error::ShapeMismatch { op: "histogram".into(), a: a.shape().to_vec(), b: w.shape().to_vec() });
+        }
+    }
+    let on_gpu = !a.device().is_cpu();
+    let v: Vec<f64> = if on_gpu { Vec::new() } else { values(&a.to_device(&Device::Cpu)?.ravel()?)? };
+    let (edges, uniform): (Vec<f64>, bool) = match bins {
         Bins::Edges(e) => {
             if e.len() < 2 || e.windows(2).any(|w| w[1] < w[0]) {
                 return Err(Error::Value("bins must increase monotonically and be at least two edges".into()));
             }
-            e
+            (e, false)
         }
         Bins::Count(0) => return Err(Error::Value("`bins` must be positive".into())),
         Bins::Count(n) => {
             let (mut lo, mut hi) = match range {
                 Some((l, h)) => {
-                    if l > h || !l.is_finite() || !h.is_finite() {
+                    if l > h {
                         return Err(Error::Value("max must be larger than min in range parameter".into()));
+                    }
+                    if !l.is_finite() || !h.is_finite() {
+                        return Err(Error::Value(format!("supplied range of [{l}, {h}] is not finite")));
                     }
                     (l, h)
                 }
-                None if v.is_empty() => (0.0, 1.0),
+                None if a.size() == 0 => (0.0, 1.0),
                 None => {
-                    let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
-                    let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    // a.min() and a.max(): a NaN makes the range not finite.
+                    let (lo, hi) = if on_gpu {
+                        let x = a.ravel()?;
+                        let mm = crate::stack(&[&x.min(None)?, &x.max(None)?], 0)?.astype(DType::Float64)?;
+                        let mm = mm.to_vec::<f64>()?;
+                        (mm[0], mm[1])
+                    } else if v.iter().any(|x| x.is_nan()) {
+                        (f64::NAN, f64::NAN)
+                    } else {
+                        (
+                            v.iter().copied().fold(f64::INFINITY, f64::min),
+                            v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                        )
+                    };
                     if !lo.is_finite() || !hi.is_finite() {
                         return Err(Error::Value(format!("autodetected range of [{lo}, {hi}] is not finite")));
                     }
@@ -581,55 +661,104 @@ pub fn histogram(
                 hi += 0.5;
             }
             // NumPy's linspace(lo, hi, n + 1).
-            (0..=n).map(|i| if i == n { hi } else { lo + i as f64 * ((hi - lo) / n as f64) }).collect()
+            ((0..=n).map(|i| if i == n { hi } else { lo + i as f64 * ((hi - lo) / n as f64) }).collect(), true)
         }
-    };
-    let w: Option<Vec<f64>> = match weights {
-        Some(w) => {
-            if w.shape() != a.shape() {
-                return Err(Error::ShapeMismatch {
-                    op: "histogram".into(),
-                    a: a.shape().to_vec(),
-                    b: w.shape().to_vec(),
-                });
-            }
-            Some(values(&w.to_device(&Device::Cpu)?.ravel()?)?)
-        }
-        None => None,
     };
     let nb = edges.len() - 1;
-    let mut hist = vec![0f64; nb];
-    let (lo, hi) = (edges[0], edges[nb]);
-    for (i, &x) in v.iter().enumerate() {
-        if !(x >= lo && x <= hi) {
-            continue;
+    let dev = a.device();
+    let (hist, edges_arr) = if on_gpu {
+        let x = a.as_contiguous()?;
+        let w = weights.map(|w| w.astype(DType::Float64)).transpose()?;
+        let e = crate::from_vec(edges.clone(), &dev)?;
+        let out = Array::alloc(&[nb], if w.is_some() { DType::Float64 } else { DType::Int64 }, dev, true)?;
+        crate::cuda::index::histogram(&x, w.as_ref(), &e, uniform, edges[0], edges[nb], &out)?;
+        (out, e)
+    } else {
+        let w: Option<Vec<f64>> = match weights {
+            Some(w) => Some(values(&w.to_device(&Device::Cpu)?.ravel()?)?),
+            None => None,
+        };
+        let mut hist = vec![0f64; nb];
+        let mut counts = vec![0i64; nb];
+        for (i, &x) in v.iter().enumerate() {
+            if let Some(b) = bin_of(x, &edges, uniform) {
+                match &w {
+                    Some(w) => hist[b] += w[i],
+                    None => counts[b] += 1,
+                }
+            }
         }
-        // The bin: the last edge <= x, the right edge belonging to the last bin.
-        let b = if x == hi { nb - 1 } else { edges.partition_point(|&e| e <= x) - 1 };
-        hist[b] += w.as_ref().map_or(1.0, |w| w[i]);
-    }
-    let hist_arr = if density {
-        let total: f64 = hist.iter().sum();
-        let d: Vec<f64> = hist.iter().zip(edges.windows(2)).map(|(&h, e)| h / total / (e[1] - e[0])).collect();
-        from_values(&d, &[nb], DType::Float64)?
-    } else if w.is_some() {
-        from_values(&hist, &[nb], DType::Float64)?
-    } else {
-        let c: Vec<i64> = hist.iter().map(|&h| h as i64).collect();
-        from_values(&c, &[nb], DType::Int64)?
+        let h = if w.is_some() {
+            from_values(&hist, &[nb], DType::Float64)?
+        } else {
+            from_values(&counts, &[nb], DType::Int64)?
+        };
+        (h, from_values(&edges, &[nb + 1], DType::Float64)?)
     };
-    let edges_arr = from_values(&edges, &[nb + 1], DType::Float64)?;
-    if a.device().is_cpu() {
-        Ok((hist_arr, edges_arr))
+    // Weighted sums in the weights' dtype, as NumPy's `ntype`.
+    let hist = match weights {
+        Some(w) if w.dtype() != DType::Float64 => hist.astype(w.dtype())?,
+        _ => hist,
+    };
+    if !density {
+        return Ok((hist, edges_arr));
+    }
+    // NumPy: n / np.diff(edges) / n.sum().
+    use crate::slice::SliceElem;
+    let right = edges_arr.slice([SliceElem::Slice { start: Some(1), end: None, step: 1 }])?;
+    let left = edges_arr.slice([SliceElem::Slice { start: None, end: Some(-1), step: 1 }])?;
+    let db = right.subtract(&left)?;
+    let d = hist.astype(DType::Float64)?.true_divide(&db)?.true_divide(&hist.sum(None)?)?;
+    Ok((d, edges_arr))
+}
+
+/// NumPy's `_monotonicity` of bins (as doubles): 1 increasing (or constant), -1 decreasing,
+/// 0 neither.
+fn monotonicity(a: &[f64]) -> i32 {
+    let Some(&first) = a.first() else { return 1 };
+    let mut i = 1;
+    while i < a.len() && a[i] == first {
+        i += 1;
+    }
+    if i == a.len() {
+        return 1;
+    }
+    let (mut last, mut next) = (first, a[i]);
+    let increasing = last < next;
+    for &x in &a[i + 1..] {
+        last = next;
+        next = x;
+        if (increasing && last > next) || (!increasing && last < next) {
+            return 0;
+        }
+    }
+    if increasing {
+        1
     } else {
-        Ok((hist_arr.to_device(&a.device())?, edges_arr.to_device(&a.device())?))
+        -1
     }
 }
 
-/// NumPy's `digitize(x, bins, right)` for increasing `bins`: the index of the bin of each
-/// value (int64).
+/// NumPy's `digitize(x, bins, right)`: the index of the bin of each value (int64), for
+/// monotonically increasing or decreasing `bins`.
 pub fn digitize(x: &Array, bins: &Array, right: bool) -> Result<Array> {
-    searchsorted(bins, x, if right { Side::Left } else { Side::Right })
+    crate::ops::same_device("digitize", x, bins)?;
+    if bins.ndim() != 1 {
+        return Err(Error::InvalidArgument("digitize: bins must be a 1-d array".into()));
+    }
+    // `right` means bins[i-1] < x <= bins[i]: a left-side search (the arguments are swapped).
+    let side = if right { Side::Left } else { Side::Right };
+    // The bins are few: their order is checked on the host.
+    match monotonicity(&bins.to_vec_as::<f64>()?) {
+        0 => Err(Error::Value("bins must be monotonically increasing or decreasing".into())),
+        -1 => {
+            use crate::slice::SliceElem;
+            let rev = bins.slice([SliceElem::Slice { start: None, end: None, step: -1 }])?;
+            let s = searchsorted(&rev, x, side)?;
+            crate::ops::subtract(bins.size() as i64, &s)
+        }
+        _ => searchsorted(bins, x, side),
+    }
 }
 
 /// NumPy's `isin(element, test_elements)`: whether each element occurs in `test_elements`.
@@ -651,20 +780,9 @@ pub fn isin(element: &Array, test_elements: &Array) -> Result<Array> {
     eq.logical_or(&both_nan)
 }
 
-/// `a.ravel()[idx]` for int64 indices (host gather; used by `isin`).
+/// `a.ravel()[idx]` for in-range int64 indices (a gather kernel on a GPU; used by `isin`).
 fn take_flat(a: &Array, idx: &Array) -> Result<Array> {
-    let ah = a.to_device(&Device::Cpu)?.ravel()?;
-    let ih: Vec<i64> = idx.to_device(&Device::Cpu)?.to_vec_as::<i64>()?;
-    let out = by_domain!(ah.dtype(), W => {
-        let v: Vec<W> = values(&ah)?;
-        let g: Vec<W> = ih.iter().map(|&i| v[i as usize]).collect();
-        from_values(&g, idx.shape(), ah.dtype())?
-    });
-    if a.device().is_cpu() {
-        Ok(out)
-    } else {
-        out.to_device(&a.device())
-    }
+    crate::gather(&a.ravel()?, &[idx])
 }
 
 impl Array {
