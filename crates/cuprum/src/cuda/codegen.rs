@@ -347,8 +347,6 @@ pub(crate) enum Variant {
     Cols,
     /// Inclusive scan of contiguous lanes (single pass, decoupled look-back).
     Scan,
-    /// Copies the rows selected by a mask to their scanned positions (or back).
-    Compact,
 }
 
 impl Variant {
@@ -361,7 +359,6 @@ impl Variant {
             Variant::Rows => "rows",
             Variant::Cols => "cols",
             Variant::Scan => "scan",
-            Variant::Compact => "compact",
         }
     }
 }
@@ -372,11 +369,6 @@ pub(crate) enum ModKey {
     Ew(EwSpec, Variant),
     Red(RedSpec, Variant),
     Scan(ScanSpec),
-    /// Mask compaction of rows of `itemsize`-byte elements; `expand` writes the other way.
-    Compact {
-        itemsize: usize,
-        expand: bool,
-    },
     /// Gather, scatter, search and counting kernels (`cuda/index.rs`).
     Index(super::index::IndexKey),
     /// Radix sort and selection kernels (`cuda/sort.rs`).
@@ -391,7 +383,6 @@ impl ModKey {
         match self {
             ModKey::Ew(_, v) | ModKey::Red(_, v) => v.name(),
             ModKey::Scan(_) => Variant::Scan.name(),
-            ModKey::Compact { .. } => Variant::Compact.name(),
             ModKey::Index(k) => k.name(),
             ModKey::Sort(k) => k.name(),
             ModKey::Select(k) => k.name(),
@@ -402,7 +393,6 @@ impl ModKey {
             ModKey::Ew(s, v) => s.source(v),
             ModKey::Red(s, v) => s.source(v),
             ModKey::Scan(s) => s.source(),
-            ModKey::Compact { itemsize, expand } => compact_source(itemsize, expand),
             ModKey::Index(k) => k.source(),
             ModKey::Sort(k) => k.source(),
             ModKey::Select(k) => k.source(),
@@ -935,31 +925,4 @@ extern "C" __global__ void __launch_bounds__(256) scan(const {xs}* __restrict__ 
         .unwrap();
         s
     }
-}
-
-/// Mask compaction: element `e` of row `i` (rows of `row` elements) moves between
-/// `x[i * row + e]` and `packed[(pos[i] - 1) * row + e]` when `mask[i]`, where `pos` is the
-/// inclusive scan of the mask. Elements are copied as raw `itemsize`-byte words.
-pub(crate) fn compact_source(itemsize: usize, expand: bool) -> String {
-    let t = match itemsize {
-        1 => "u8",
-        2 => "u16",
-        4 => "u32",
-        _ => "u64",
-    };
-    let (dst, src) =
-        if expand { ("x[k]", "packed[(pos[i] - 1) * row + e]") } else { ("packed[(pos[i] - 1) * row + e]", "x[k]") };
-    format!(
-        r#"{PRELUDE}
-extern "C" __global__ void __launch_bounds__(256) compact(long long n, long long row, {c}{t}* x, const bool* __restrict__ mask,
-    const long long* __restrict__ pos, {p}{t}* packed) {{
-  for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x) {{
-    long long i = k / row, e = k - i * row;
-    if (mask[i]) {dst} = {src};
-  }}
-}}
-"#,
-        c = if expand { "" } else { "const " },
-        p = if expand { "const " } else { "" },
-    )
 }

@@ -427,23 +427,3 @@ pub(crate) fn scan(op: crate::scan::ScanOp, x: &Array, y: &Array) -> Result<()> 
     // SAFETY: the parameters match `ScanSpec::source`; `tmp` returns to the pool in stream order.
     unsafe { p.launch(&dev, &k, ntiles as u32, 256) }
 }
-
-/// Mask compaction on the device (see `codegen::compact_source`): `x` and `packed` are
-/// C-contiguous, `mask` is bool and `pos` its int64 inclusive scan (one entry per row).
-pub(crate) fn compact(x: &Array, mask: &Array, pos: &Array, packed: &Array, row: usize, expand: bool) -> Result<()> {
-    let dev = dev_of(x)?;
-    let n = mask.size() * row;
-    if n == 0 {
-        return Ok(());
-    }
-    let k = dev.kernel(ModKey::Compact { itemsize: x.itemsize(), expand })?;
-    let mut p = Params::new();
-    p.push(n as i64);
-    p.push(row as i64);
-    p.push(dptr(x)?);
-    p.push(dptr(mask)?);
-    p.push(dptr(pos)?);
-    p.push(dptr(packed)?);
-    // SAFETY: parameters match `compact_source`; all arrays live until the stream runs it.
-    unsafe { p.launch(&dev, &k, dev.grid_for(n, THREADS as usize), THREADS) }
-}
