@@ -1,9 +1,12 @@
 //! Selection with boolean masks: `a.mask(&m)` (NumPy's `a[m]`), masked assignment,
-//! `compress`, `extract`, `nonzero`, `flatnonzero`, `argwhere`. On the GPU a mask is scanned
-//! (one pass) and the selected rows are moved in one kernel; only the count comes back to the
-//! host, to size the result.
+//! `compress`, `extract`, `nonzero`, `flatnonzero`, `argwhere`. On the GPU one kernel
+//! (`cuda/select.rs`: tiles ranked in one pass with decoupled look-back) writes the selected
+//! rows, or indices, into a buffer with room for every row; only the count (8 bytes) comes
+//! back to the host, to size the result, which is a view of the buffer's first rows (a copy
+//! when that would leave most of a large buffer held).
 
 use crate::array::Array;
+use crate::backend::Input;
 use crate::device::Device;
 use crate::dtype::{DType, Scalar};
 use crate::error::{Error, Result};
@@ -24,17 +27,76 @@ fn mask_rows(a: &Array, m: &Array) -> Result<(Array, usize)> {
     Ok((m.as_contiguous()?.reshape(&[m.size()])?, row))
 }
 
-/// The inclusive scan of a mask (GPU only) and the number of selected entries.
-fn scan_count(m: &Array) -> Result<(Option<Array>, usize)> {
-    if m.device().is_cpu() {
-        return Ok((None, m.count_nonzero(None)?.item::<i64>()? as usize));
+/// The number of non-zero entries of `m`.
+fn count(m: &Array) -> Result<usize> {
+    Ok(m.count_nonzero(None)?.item::<i64>()? as usize)
+}
+
+/// Worst-case result buffers up to this size are kept whole behind the view of their used part.
+const KEEP_BYTES: usize = 1 << 20;
+
+/// Index outputs (8 bytes per coordinate) are allocated for the worst case up to this size;
+/// above it the non-zero elements are counted first (one reduction) and the buffer is exact.
+const INDEX_WORST_BYTES: usize = 64 << 20;
+
+/// The first `used` elements of the 1-d worst-case buffer `buf`: a view, or a copy when more
+/// than three quarters of a large buffer would stay held by the view.
+fn first(buf: &Array, used: usize) -> Result<Array> {
+    let v = buf.slice([SliceElem::Slice { start: Some(0), end: Some(used as isize), step: 1 }])?;
+    if buf.nbytes() > KEEP_BYTES && used.saturating_mul(4) < buf.size() {
+        v.copy()
+    } else {
+        Ok(v)
     }
-    if m.size() == 0 {
-        return Ok((None, 0));
+}
+
+/// GPU selection: the rows (of `row` elements) of the C-contiguous `x` whose entry of the
+/// contiguous 1-d `flags` (any dtype; non-zero selects) is set, as shape `(count, *rest)`.
+fn select_gpu(x: &Array, flags: &Array, row: usize, rest: &[usize]) -> Result<Array> {
+    let n = flags.size();
+    let shape = |count: usize| [&[count][..], rest].concat();
+    if n == 0 || row == 0 {
+        let c = if n == 0 { 0 } else { count(flags)? };
+        return Array::alloc(&shape(c), x.dtype(), x.device(), false);
     }
-    let pos = m.cumsum(None)?;
-    let count = pos.slice([SliceElem::Index(-1)])?.item::<i64>()? as usize;
-    Ok((Some(pos), count))
+    let buf = Array::alloc(&[n * row], x.dtype(), x.device(), false)?;
+    let c = crate::cuda::select::compact(x, flags, &buf, row)?.read()?;
+    first(&buf, c * row)?.reshape(&shape(c))
+}
+
+/// GPU indices of the non-zero elements of `a` (int64): the flat index (`flat`, shape
+/// `(1, count)`), else one row per axis (`(ndim, count)`, `nonzero`'s layout) or one row per
+/// element (`argwhere`: `(count, ndim)`). `a.ndim()` is at most `MAX_COORD_DIMS` unless `flat`.
+fn indices_gpu(a: &Array, flat: bool, by_element: bool) -> Result<Array> {
+    let x = a.as_contiguous()?;
+    let n = x.size();
+    let nd = if flat { 1 } else { a.ndim() };
+    let dev = a.device();
+    let shaped = |count: usize| if by_element { [count, nd] } else { [nd, count] };
+    let worst = n.saturating_mul(8 * nd);
+    let counted = worst > INDEX_WORST_BYTES;
+    let cap = if counted { count(&x)? } else { n };
+    if cap == 0 {
+        return Array::alloc(&shaped(0), DType::Int64, dev, false);
+    }
+    let buf = Array::alloc(&[cap * nd], DType::Int64, dev, false)?;
+    let (sj, sd) = if by_element { (nd as i64, 1) } else { (1, cap as i64) };
+    let pending = crate::cuda::select::coords(&x, &buf, flat, sj, sd)?;
+    // Counted first: the buffer is exact and nothing needs to come back.
+    let c = if counted { cap } else { pending.read()? };
+    if by_element {
+        return first(&buf, c * nd)?.reshape(&shaped(c));
+    }
+    let rows = buf.reshape(&[nd, cap])?;
+    let v = rows.slice([
+        SliceElem::Slice { start: None, end: None, step: 1 },
+        SliceElem::Slice { start: Some(0), end: Some(c as isize), step: 1 },
+    ])?;
+    if buf.nbytes() > KEEP_BYTES && c.saturating_mul(4) < cap {
+        v.copy()
+    } else {
+        Ok(v)
+    }
 }
 
 impl Array {
@@ -43,16 +105,14 @@ impl Array {
     pub fn mask(&self, m: &Array) -> Result<Array> {
         let (mf, row) = mask_rows(self, m)?;
         let x = self.as_contiguous()?;
-        let (pos, count) = scan_count(&mf)?;
-        let mut shape = vec![count];
-        shape.extend_from_slice(&self.shape()[m.ndim()..]);
-        let out = Array::alloc(&shape, self.dtype(), self.device(), false)?;
-        if count > 0 {
-            match (self.device(), pos) {
-                (Device::Cpu, _) => crate::cpu::kernels::compact(&x, &mf, &out, row, false)?,
-                (Device::Cuda(_), Some(pos)) => crate::cuda::ops::compact(&x, &mf, &pos, &out, row, false)?,
-                (Device::Cuda(_), None) => {}
-            }
+        let rest = &self.shape()[m.ndim()..];
+        if self.device().is_cuda() {
+            return select_gpu(&x, &mf, row, rest);
+        }
+        let c = count(&mf)?;
+        let out = Array::alloc(&[&[c][..], rest].concat(), self.dtype(), self.device(), false)?;
+        if c > 0 {
+            crate::cpu::kernels::compact(&x, &mf, &out, row, false)?;
         }
         Ok(out)
     }
@@ -62,19 +122,28 @@ impl Array {
     pub fn mask_assign(&mut self, m: &Array, values: &Array) -> Result<()> {
         crate::ops::same_device("mask_assign", self, values)?;
         let (mf, row) = mask_rows(self, m)?;
-        let (pos, count) = scan_count(&mf)?;
-        let mut shape = vec![count];
-        shape.extend_from_slice(&self.shape()[m.ndim()..]);
-        let packed = values.broadcast_to(&shape)?.astype(self.dtype())?;
-        if count == 0 {
+        let rest = self.shape()[m.ndim()..].to_vec();
+        if self.device().is_cuda()
+            && (values.ndim() <= rest.len() || (values.ndim() == rest.len() + 1 && values.shape()[0] == 1))
+        {
+            // The same row for every selected entry, whatever the count: one elementwise
+            // `where` over the array (the mask broadcast along the rows), nothing read back.
+            let one = [&[1][..], &rest].concat();
+            let v = values.broadcast_to(&one)?.astype(self.dtype())?.reshape(&rest)?;
+            let cshape = [m.shape(), &vec![1; rest.len()][..]].concat();
+            let cond = m.reshape(&cshape)?;
+            return crate::backend::where_(&cond, &Input::Array(&v), &Input::Array(self), self);
+        }
+        let c = count(&mf)?;
+        let packed = values.broadcast_to(&[&[c][..], &rest].concat())?.astype(self.dtype())?;
+        if c == 0 || row == 0 {
             return Ok(());
         }
         // Work on a contiguous copy if this array is a non-contiguous view, then write back.
         let target = if self.is_c_contiguous() { self.view() } else { self.copy()? };
-        match (self.device(), pos) {
-            (Device::Cpu, _) => crate::cpu::kernels::compact(&target, &mf, &packed, row, true)?,
-            (Device::Cuda(_), Some(pos)) => crate::cuda::ops::compact(&target, &mf, &pos, &packed, row, true)?,
-            (Device::Cuda(_), None) => {}
+        match self.device() {
+            Device::Cpu => crate::cpu::kernels::compact(&target, &mf, &packed, row, true)?,
+            Device::Cuda(_) => crate::cuda::select::expand(&target, &mf, &packed, row)?,
         }
         if !target.shares_storage(self) {
             self.assign(&target)?;
@@ -93,12 +162,30 @@ impl Array {
 /// non-zero.
 pub fn extract(condition: &Array, a: &Array) -> Result<Array> {
     let c = condition.ravel()?;
+    if a.device().is_cuda() && c.dtype() != DType::Bool {
+        // The kernel tests non-zero itself: no bool array in between.
+        crate::ops::same_device("extract", a, &c)?;
+        let x = a.ravel()?.as_contiguous()?;
+        if c.size() != x.size() {
+            return Err(Error::ShapeMismatch {
+                op: "boolean index".into(),
+                a: x.shape().to_vec(),
+                b: c.shape().to_vec(),
+            });
+        }
+        return select_gpu(&x, &c.as_contiguous()?, 1, &[]);
+    }
     let c = if c.dtype() == DType::Bool { c } else { c.not_equal(0)? };
     a.ravel()?.mask(&c)
 }
 
 /// NumPy's `flatnonzero`: indices of the non-zero elements of the flattened array (int64).
 pub fn flatnonzero(a: &Array) -> Result<Array> {
+    if a.device().is_cuda() {
+        let c = indices_gpu(a, true, false)?;
+        let n = c.shape()[1];
+        return c.reshape(&[n]);
+    }
     let idx = crate::arange(a.size() as i64, &a.device())?;
     extract(a, &idx)
 }
@@ -107,6 +194,10 @@ pub fn flatnonzero(a: &Array) -> Result<Array> {
 pub fn nonzero(a: &Array) -> Result<Vec<Array>> {
     if a.ndim() == 0 {
         return Err(Error::InvalidArgument("nonzero of a 0-d array: use atleast_1d first (NumPy 2 raises)".into()));
+    }
+    if a.device().is_cuda() && a.ndim() <= crate::cuda::select::MAX_COORD_DIMS {
+        let rows = indices_gpu(a, false, false)?;
+        return (0..a.ndim()).map(|d| rows.slice([SliceElem::Index(d as isize)])).collect();
     }
     let flat = flatnonzero(a)?;
     let mut out = Vec::with_capacity(a.ndim());
@@ -123,6 +214,9 @@ pub fn argwhere(a: &Array) -> Result<Array> {
     if a.ndim() == 0 {
         let n = (a.count_nonzero(None)?.item::<i64>()?) as usize;
         return crate::zeros(&[n, 0], DType::Int64, &a.device());
+    }
+    if a.device().is_cuda() && a.ndim() <= crate::cuda::select::MAX_COORD_DIMS {
+        return indices_gpu(a, false, true);
     }
     let idx = nonzero(a)?;
     crate::stack(&idx.iter().collect::<Vec<_>>(), 1)

@@ -347,8 +347,6 @@ pub(crate) enum Variant {
     Cols,
     /// Inclusive scan of contiguous lanes (single pass, decoupled look-back).
     Scan,
-    /// Copies the rows selected by a mask to their scanned positions (or back).
-    Compact,
 }
 
 impl Variant {
@@ -361,7 +359,6 @@ impl Variant {
             Variant::Rows => "rows",
             Variant::Cols => "cols",
             Variant::Scan => "scan",
-            Variant::Compact => "compact",
         }
     }
 }
@@ -372,11 +369,6 @@ pub(crate) enum ModKey {
     Ew(EwSpec, Variant),
     Red(RedSpec, Variant),
     Scan(ScanSpec),
-    /// Mask compaction of rows of `itemsize`-byte elements; `expand` writes the other way.
-    Compact {
-        itemsize: usize,
-        expand: bool,
-    },
     /// Gather, scatter, search and counting kernels (`cuda/index.rs`).
     Index(super::index::IndexKey),
     /// Radix sort and selection kernels (`cuda/sort.rs`).
@@ -391,7 +383,6 @@ impl ModKey {
         match self {
             ModKey::Ew(_, v) | ModKey::Red(_, v) => v.name(),
             ModKey::Scan(_) => Variant::Scan.name(),
-            ModKey::Compact { .. } => Variant::Compact.name(),
             ModKey::Index(k) => k.name(),
             ModKey::Sort(k) => k.name(),
             ModKey::Select(k) => k.name(),
@@ -402,7 +393,6 @@ impl ModKey {
             ModKey::Ew(s, v) => s.source(v),
             ModKey::Red(s, v) => s.source(v),
             ModKey::Scan(s) => s.source(),
-            ModKey::Compact { itemsize, expand } => compact_source(itemsize, expand),
             ModKey::Index(k) => k.source(),
             ModKey::Sort(k) => k.source(),
             ModKey::Select(k) => k.source(),
@@ -830,8 +820,12 @@ mod tests {
 
 // ------------------------------------------------------------------------------ scans
 
-/// Elements per scan tile: 256 threads of 8 consecutive elements each.
-pub(crate) const SCAN_TILE: usize = 2048;
+/// Threads per scan block.
+pub(crate) const SCAN_THREADS: usize = 256;
+/// Consecutive elements each scan thread owns.
+pub(crate) const SCAN_ITEMS: usize = 16;
+/// Elements per scan tile.
+pub(crate) const SCAN_TILE: usize = SCAN_THREADS * SCAN_ITEMS;
 
 /// An inclusive scan (cumsum/cumprod) of contiguous lanes: input dtype, output dtype.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -842,17 +836,32 @@ pub(crate) struct ScanSpec {
 }
 
 impl ScanSpec {
-    /// A single-pass scan: each block takes the next tile (a dynamic tile counter keeps the
-    /// order), scans it in registers and shared memory, publishes its aggregate, then looks
-    /// back over its predecessors' published aggregates/prefixes (decoupled look-back) for
-    /// its exclusive prefix.
+    /// A single-pass scan. Each block takes the next tile of [`SCAN_TILE`] elements (a
+    /// dynamic tile counter keeps the order; a lane's tiles are consecutive), loads it with
+    /// coalesced accesses (16-byte vectors for whole, aligned tiles) into shared memory
+    /// (padded: one slot every 128 bytes, so that the transposed reads do not conflict),
+    /// reads its [`SCAN_ITEMS`] consecutive elements into registers, scans them, the warp
+    /// and the block; warp 0 publishes the tile's aggregate and looks back over its
+    /// predecessors' published aggregates/prefixes (decoupled look-back) for the exclusive
+    /// prefix. The results go back through shared memory and out with coalesced stores.
+    /// Values are converted at the load to the accumulator type (float for float16) and
+    /// rounded to the output's type once, at the store.
     pub fn source(&self) -> String {
         let a = compute_ty(self.out);
         let a_dt = if self.out == DType::Float16 { DType::Float32 } else { self.out };
+        let a_size = a_dt.itemsize().max(4);
         let xs = storage_ty(self.x);
         let os = storage_ty(self.out);
-        let ld = load_cvt(self.x, self.out, "xr[i]");
-        let st = store_cvt(self.out, self.out, "opf(pre, v[j])");
+        let vx = 16 / self.x.itemsize();
+        let vo = 16 / self.out.itemsize();
+        let items = SCAN_ITEMS;
+        let threads = SCAN_THREADS;
+        let tile = SCAN_TILE;
+        let pad_every = 128 / a_size;
+        let logp = pad_every.trailing_zeros();
+        let ldv = load_cvt(self.x, self.out, "p[k].v[c]");
+        let lds = load_cvt(self.x, self.out, "xt[e]");
+        let st = store_cvt(self.out, self.out, "a");
         let (op, id) = match (self.prod, a_dt.is_float()) {
             (false, true) => ("a + b".to_string(), "0"),
             (true, true) => ("a * b".to_string(), "1"),
@@ -864,35 +873,57 @@ impl ScanSpec {
             s,
             r#"typedef {a} A;
 __device__ __forceinline__ A opf(A a, A b) {{ return {op}; }}
-extern "C" __global__ void __launch_bounds__(256) scan(const {xs}* __restrict__ x, {os}* __restrict__ y, long long len,
+#define PAD(i) ((i) + ((i) >> {logp}))
+extern "C" __global__ void __launch_bounds__({threads}) scan(const {xs}* __restrict__ x, {os}* __restrict__ y, long long len,
     long long tpr, unsigned int* flags, A* agg, A* incl, unsigned int* ctr) {{
-  __shared__ long long s_tile; __shared__ A warp_tot[8]; __shared__ A s_prefix;
+  __shared__ A sh[{tile} + {tile} / {pad_every}];
+  __shared__ unsigned int s_tile; __shared__ A warp_tot[{nw}]; __shared__ A s_prefix;
   if (threadIdx.x == 0) s_tile = atomicAdd(ctr, 1u);
   __syncthreads();
   const long long tile = s_tile, row = tile / tpr, t = tile % tpr;
-  const {xs}* xr = x + row * len; {os}* yr = y + row * len;
-  const long long base = t * {tile} + threadIdx.x * 8;
-  A v[8];
+  const long long start = row * len + t * {tile};
+  const {xs}* xt = x + start;
+  {os}* yt = y + start;
+  const long long rem = len - t * {tile};
+  const int cnt = rem < {tile} ? (int)rem : {tile};
+  // The tile into shared memory: coalesced loads, 16-byte vectors for a whole aligned tile.
+  if (cnt == {tile} && (((unsigned long long)xt) & 15ull) == 0ull) {{
+    Pack<{xs}, {vx}> p[{nvx}];
+    #pragma unroll
+    for (int k = 0; k < {nvx}; k++) p[k] = reinterpret_cast<const Pack<{xs}, {vx}>*>(xt)[threadIdx.x + k * {threads}];
+    #pragma unroll
+    for (int k = 0; k < {nvx}; k++) {{
+      #pragma unroll
+      for (int c = 0; c < {vx}; c++) {{ const int e = (threadIdx.x + k * {threads}) * {vx} + c; sh[PAD(e)] = (A){ldv}; }}
+    }}
+  }} else {{
+    #pragma unroll
+    for (int k = 0; k < {items}; k++) {{ const int e = threadIdx.x + k * {threads}; sh[PAD(e)] = e < cnt ? (A){lds} : (A){id}; }}
+  }}
+  __syncthreads();
+  // This thread's consecutive elements, scanned in registers.
+  A v[{items}];
   #pragma unroll
-  for (int j = 0; j < 8; j++) {{ long long i = base + j; v[j] = (i < len) ? (A){ld} : (A){id}; }}
+  for (int j = 0; j < {items}; j++) v[j] = sh[PAD(threadIdx.x * {items} + j)];
   #pragma unroll
-  for (int j = 1; j < 8; j++) v[j] = opf(v[j - 1], v[j]);
+  for (int j = 1; j < {items}; j++) v[j] = opf(v[j - 1], v[j]);
   const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-  A inc = v[7];
+  A inc = v[{last}];
   #pragma unroll
   for (int d = 1; d < 32; d <<= 1) {{ A o = __shfl_up_sync(0xffffffffu, inc, d); if (lane >= d) inc = opf(o, inc); }}
   A wex = __shfl_up_sync(0xffffffffu, inc, 1);
   if (lane == 0) wex = (A){id};
   if (lane == 31) warp_tot[w] = inc;
+  // After this barrier every thread has read its elements from `sh` and the warp totals are in.
   __syncthreads();
   if (w == 0) {{
     // Warp 0: publish this tile's aggregate, then look back 32 predecessors at a time.
     A run = (A){id};
-    for (int k = 0; k < 8; k++) {{ A tk = warp_tot[k]; run = opf(run, tk); }}
+    for (int k = 0; k < {nw}; k++) {{ A tk = warp_tot[k]; run = opf(run, tk); }}
     __syncwarp();
     if (lane == 0) {{
       A r2 = (A){id};
-      for (int k = 0; k < 8; k++) {{ A tk = warp_tot[k]; warp_tot[k] = r2; r2 = opf(r2, tk); }}
+      for (int k = 0; k < {nw}; k++) {{ A tk = warp_tot[k]; warp_tot[k] = r2; r2 = opf(r2, tk); }}
     }}
     volatile unsigned int* vf = flags;
     const long long row0 = row * tpr;
@@ -925,41 +956,96 @@ extern "C" __global__ void __launch_bounds__(256) scan(const {xs}* __restrict__ 
     if (lane == 0) s_prefix = prefix;
   }}
   __syncthreads();
+  // The results back through shared memory (each thread its own slots), then coalesced stores.
   const A pre = opf(opf(s_prefix, warp_tot[w]), wex);
   #pragma unroll
-  for (int j = 0; j < 8; j++) {{ long long i = base + j; if (i < len) yr[i] = {st}; }}
+  for (int j = 0; j < {items}; j++) sh[PAD(threadIdx.x * {items} + j)] = opf(pre, v[j]);
+  __syncthreads();
+  if (cnt == {tile} && (((unsigned long long)yt) & 15ull) == 0ull) {{
+    #pragma unroll
+    for (int k = 0; k < {nvo}; k++) {{
+      Pack<{os}, {vo}> r;
+      #pragma unroll
+      for (int c = 0; c < {vo}; c++) {{ const A a = sh[PAD((threadIdx.x + k * {threads}) * {vo} + c)]; r.v[c] = {st}; }}
+      reinterpret_cast<Pack<{os}, {vo}>*>(yt)[threadIdx.x + k * {threads}] = r;
+    }}
+  }} else {{
+    #pragma unroll
+    for (int k = 0; k < {items}; k++) {{ const int e = threadIdx.x + k * {threads}; if (e < cnt) {{ const A a = sh[PAD(e)]; yt[e] = {st}; }} }}
+  }}
 }}
 "#,
-            tile = SCAN_TILE
+            nw = threads / 32,
+            nvx = tile / vx / threads,
+            nvo = tile / vo / threads,
+            last = items - 1,
         )
         .unwrap();
         s
     }
+
+    /// Static shared memory of the kernel in bytes (the tile, padded, and a few words).
+    #[cfg(test)]
+    pub fn shared_bytes(&self) -> usize {
+        let a_size = if self.out == DType::Float16 { 4 } else { self.out.itemsize().max(4) };
+        (SCAN_TILE + SCAN_TILE / (128 / a_size)) * a_size + (SCAN_THREADS / 32 + 2) * a_size + 4
+    }
 }
 
-/// Mask compaction: element `e` of row `i` (rows of `row` elements) moves between
-/// `x[i * row + e]` and `packed[(pos[i] - 1) * row + e]` when `mask[i]`, where `pos` is the
-/// inclusive scan of the mask. Elements are copied as raw `itemsize`-byte words.
-pub(crate) fn compact_source(itemsize: usize, expand: bool) -> String {
-    let t = match itemsize {
-        1 => "u8",
-        2 => "u16",
-        4 => "u32",
-        _ => "u64",
-    };
-    let (dst, src) =
-        if expand { ("x[k]", "packed[(pos[i] - 1) * row + e]") } else { ("packed[(pos[i] - 1) * row + e]", "x[k]") };
-    format!(
-        r#"{PRELUDE}
-extern "C" __global__ void __launch_bounds__(256) compact(long long n, long long row, {c}{t}* x, const bool* __restrict__ mask,
-    const long long* __restrict__ pos, {p}{t}* packed) {{
-  for (long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x) {{
-    long long i = k / row, e = k - i * row;
-    if (mask[i]) {dst} = {src};
-  }}
-}}
-"#,
-        c = if expand { "" } else { "const " },
-        p = if expand { "const " } else { "" },
-    )
+#[cfg(test)]
+mod scan_tests {
+    use super::*;
+    use crate::dtype::ALL_DTYPES;
+
+    /// Every scan kernel NumPy's dtype rules can ask for: one entry point, balanced source,
+    /// vector widths that divide the tile, static shared memory under 48 KiB, and the
+    /// barriers outside thread-dependent branches (four in all).
+    #[test]
+    fn scan_sources() {
+        let dump = std::env::var_os("CUPRUM_DUMP_SOURCES");
+        for x in ALL_DTYPES {
+            for prod in [false, true] {
+                let spec = ScanSpec { prod, x, out: x.sum_dtype() };
+                let src = spec.source();
+                if let Some(d) = &dump {
+                    std::fs::write(std::path::Path::new(d).join(format!("scan-{x}-{prod}.cu")), &src).unwrap();
+                }
+                assert_eq!(src.matches("__global__").count(), 1);
+                assert!(src.contains(" scan("));
+                assert_eq!(src.matches('{').count(), src.matches('}').count(), "{spec:?}");
+                assert_eq!(src.matches('(').count(), src.matches(')').count(), "{spec:?}");
+                assert_eq!(src.matches("__syncthreads()").count(), 5, "{spec:?}");
+                assert!(SCAN_TILE.is_multiple_of(16 / x.itemsize() * SCAN_THREADS));
+                assert!(SCAN_TILE.is_multiple_of(16 / spec.out.itemsize() * SCAN_THREADS));
+                assert!(spec.shared_bytes() <= 48 * 1024, "{spec:?}: {}", spec.shared_bytes());
+                // Float16 results are rounded once, from the float accumulator.
+                if spec.out == DType::Float16 {
+                    assert!(src.contains("typedef float A;") && src.contains("f2h(a)"));
+                }
+            }
+        }
+        if std::env::var_os("CUPRUM_PRINT_SOURCE").is_some() {
+            println!("{}", ScanSpec { prod: false, x: DType::Float32, out: DType::Float32 }.source());
+        }
+    }
+
+    /// The padding puts the transposed (thread-consecutive) reads of a warp in distinct
+    /// banks: 4-byte values one per bank, 8-byte values one bank pair per half-warp.
+    #[test]
+    fn scan_padding_is_conflict_free() {
+        for a_size in [4usize, 8] {
+            let logp = (128 / a_size).trailing_zeros();
+            let pad = |i: usize| i + (i >> logp);
+            let group = if a_size == 4 { 32 } else { 16 };
+            for j in 0..SCAN_ITEMS {
+                let mut banks = std::collections::HashSet::new();
+                for t in 0..group {
+                    let word = pad(t * SCAN_ITEMS + j) * a_size / 4;
+                    for w in 0..a_size / 4 {
+                        assert!(banks.insert((word + w) % 32), "size {a_size}, item {j}, thread {t}");
+                    }
+                }
+            }
+        }
+    }
 }

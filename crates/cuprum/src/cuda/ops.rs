@@ -2,7 +2,9 @@
 //! the kernel up (compiling on first use), lays out the parameters and launches it on the
 //! device's stream. Nothing here waits for the GPU.
 
-use super::codegen::{self, EwIn, EwOp, EwSpec, ModKey, RedSpec, ScanSpec, Variant, RED_THREADS, SCAN_TILE};
+use super::codegen::{
+    self, EwIn, EwOp, EwSpec, ModKey, RedSpec, ScanSpec, Variant, RED_THREADS, SCAN_THREADS, SCAN_TILE,
+};
 use super::CudaDevice;
 use crate::array::Array;
 use crate::backend::Input;
@@ -403,47 +405,28 @@ pub(crate) fn scan(op: crate::scan::ScanOp, x: &Array, y: &Array) -> Result<()> 
     let rows = y.size() / len;
     let tpr = len.div_ceil(SCAN_TILE);
     let ntiles = rows * tpr;
-    if ntiles > u32::MAX as usize {
-        return Err(Error::InvalidArgument(format!("scan over {ntiles} tiles (at most {})", u32::MAX)));
+    if ntiles > i32::MAX as usize {
+        return Err(Error::InvalidArgument(format!("scan over {ntiles} tiles (at most {})", i32::MAX)));
     }
     let spec = ScanSpec { prod: op == crate::scan::ScanOp::Prod, x: x.dtype, out: y.dtype };
     let k = dev.kernel(ModKey::Scan(spec))?;
-    // Tile status: flags, aggregates and inclusive prefixes (8-byte slots), then the counter.
+    // The tile counter (8 bytes) and the tile flags, zeroed by one memset, then the
+    // aggregates and inclusive prefixes (8-byte slots).
     let flags_bytes = (ntiles * 4).next_multiple_of(8);
-    let bytes = flags_bytes + 2 * ntiles * 8 + 8;
+    let bytes = 8 + flags_bytes + 2 * ntiles * 8;
     let tmp = Array::alloc(&[bytes], DType::UInt8, y.device(), false)?;
     let t = dptr(&tmp)?;
-    dev.memset_zero(t, flags_bytes)?;
-    dev.memset_zero(t + (flags_bytes + 16 * ntiles) as u64, 8)?;
+    dev.memset_zero(t, 8 + flags_bytes)?;
+    let vals = t + 8 + flags_bytes as u64;
     let mut p = Params::new();
     p.push(dptr(x)?);
     p.push(dptr(y)?);
     p.push(len as i64);
     p.push(tpr as i64);
+    p.push(t + 8);
+    p.push(vals);
+    p.push(vals + 8 * ntiles as u64);
     p.push(t);
-    p.push(t + flags_bytes as u64);
-    p.push(t + (flags_bytes + 8 * ntiles) as u64);
-    p.push(t + (flags_bytes + 16 * ntiles) as u64);
     // SAFETY: the parameters match `ScanSpec::source`; `tmp` returns to the pool in stream order.
-    unsafe { p.launch(&dev, &k, ntiles as u32, 256) }
-}
-
-/// Mask compaction on the device (see `codegen::compact_source`): `x` and `packed` are
-/// C-contiguous, `mask` is bool and `pos` its int64 inclusive scan (one entry per row).
-pub(crate) fn compact(x: &Array, mask: &Array, pos: &Array, packed: &Array, row: usize, expand: bool) -> Result<()> {
-    let dev = dev_of(x)?;
-    let n = mask.size() * row;
-    if n == 0 {
-        return Ok(());
-    }
-    let k = dev.kernel(ModKey::Compact { itemsize: x.itemsize(), expand })?;
-    let mut p = Params::new();
-    p.push(n as i64);
-    p.push(row as i64);
-    p.push(dptr(x)?);
-    p.push(dptr(mask)?);
-    p.push(dptr(pos)?);
-    p.push(dptr(packed)?);
-    // SAFETY: parameters match `compact_source`; all arrays live until the stream runs it.
-    unsafe { p.launch(&dev, &k, dev.grid_for(n, THREADS as usize), THREADS) }
+    unsafe { p.launch(&dev, &k, ntiles as u32, SCAN_THREADS as u32) }
 }
