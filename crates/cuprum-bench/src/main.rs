@@ -394,7 +394,7 @@ fn run() -> Result<()> {
                     g,
                     h,
                     Some(ok),
-                    "vb[va > 0.5]: mask scan, count read back, one compaction kernel",
+                    "vb[va > 0.5]: one selection kernel, the count read back",
                 );
                 Ok(())
             })(&mut o);

@@ -508,11 +508,11 @@ __device__ __forceinline__ void sel_range(const T* __restrict__ src, long long c
 #pragma unroll
     for (int e = 0; e < V; e++) sel_key(i1 < nvec ? as_key<RAW>(c.v[e]) : (K)0, i1 < nvec, L, h0, h1, nans, cout, nout, lane);
   }
-  if (gw == 0) {
-    for (long long b = nvec * V; b < cnt; b += 32) {
-      const long long i = b + lane;
-      sel_key(i < cnt ? as_key<RAW>(src[i]) : (K)0, i < cnt, L, h0, h1, nans, cout, nout, lane);
-    }
+  // The rest (a tail of fewer than V keys, or everything when `src` is not 16-byte aligned),
+  // one key a lane over all warps.
+  for (long long b = nvec * V + gw * 32; b < cnt; b += nw * 32) {
+    const long long i = b + lane;
+    sel_key(i < cnt ? as_key<RAW>(src[i]) : (K)0, i < cnt, L, h0, h1, nans, cout, nout, lane);
   }
 }
 // Level `level` (8-bit digits from the top) of the selection of the quantile `q` (method
@@ -663,7 +663,7 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
     let ctr_bytes = (passes * 4 + 4).next_multiple_of(8);
     let hist_bytes = passes * 256 * 8;
     let status_bytes = ntiles * 256 * 8;
-    let zero_bytes = ctr_bytes + hist_bytes + status_bytes;
+    let zero_bytes = (ctr_bytes + hist_bytes + status_bytes).next_multiple_of(256);
     let kbuf = (n * kb).next_multiple_of(16);
     let vbuf = if vals { n * 8 } else { 0 };
     let nk = if passes > 1 { 2.min(passes - 1) } else { 0 };
@@ -744,10 +744,12 @@ pub(crate) fn select_quantile(x: &Array, q: f64, method: i32, ignore_nan: bool, 
     let k = dev.kernel(super::codegen::ModKey::Sort(SortKey::Select { dt, out: out.dtype() }))?;
     let cand = if levels > 1 { n * key_bytes(dt) } else { 0 }.next_multiple_of(16);
     let ncand_bufs = if levels > 3 { 2 } else { 1 };
-    let tmp = Array::alloc(&[SEL_STATE_BYTES + ncand_bufs * cand], DType::UInt8, x.device(), false)?;
+    // The candidate buffers start 256-byte aligned (the kernel reads them 16 bytes at a time).
+    let state = SEL_STATE_BYTES.next_multiple_of(256);
+    let tmp = Array::alloc(&[state + ncand_bufs * cand], DType::UInt8, x.device(), false)?;
     let t = dptr(&tmp)?;
     dev.memset_zero(t, SEL_STATE_BYTES)?;
-    let cbuf = [t + SEL_STATE_BYTES as u64, t + (SEL_STATE_BYTES + (ncand_bufs - 1) * cand) as u64];
+    let cbuf = [t + state as u64, t + (state + (ncand_bufs - 1) * cand) as u64];
     let grid = dev.grid_for(n, SEL_THREADS as usize * 16).min(dev.sm_count * 4);
     for level in 0..levels {
         // Level L >= 1 writes buffer L % 2 and level L >= 2 reads buffer (L - 1) % 2.
