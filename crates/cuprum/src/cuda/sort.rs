@@ -279,6 +279,7 @@ const PASS_SRC: &str = r#"
 #define ITEMS @ITEMS@
 #define TILE (TPB * ITEMS)
 #define WARPS (TPB / 32)
+#define LB 8
 #if VALS
 #define EXB (TILE * (sizeof(K) > 8 ? sizeof(K) : 8))
 #else
@@ -345,14 +346,12 @@ extern "C" __global__ void __launch_bounds__(TPB, 3) rs_pass(const void* __restr
     const unsigned int d = dr[j];
     const unsigned int peers = __match_any_sync(0xffffffffu, d);
     const int leader = __ffs(peers) - 1;
+    // One shared atomic per digit group: the items' ranking steps carry no register
+    // dependency on each other, so they pipeline (a warp's shared atomics run in order).
     unsigned int old = 0;
-    if (lane == leader && d < 256) {
-      old = s_wc[w][d];
-      s_wc[w][d] = old + __popc(peers);
-    }
+    if (lane == leader && d < 256) old = atomicAdd(&s_wc[w][d], (unsigned int)__popc(peers));
     old = __shfl_sync(0xffffffffu, old, leader);
     dr[j] = (d << 16) | (old + __popc(peers & lt));
-    __syncwarp();
   }
   __syncthreads();
   // Thread `tid` owns digit `tid`: its count in the tile, the warps' exclusive offsets.
@@ -374,16 +373,27 @@ extern "C" __global__ void __launch_bounds__(TPB, 3) rs_pass(const void* __restr
     if (lane >= d) inc += o;
   }
   if (lane == 31) s_wtot[w] = inc;
-  // Decoupled look-back over the preceding tiles for this digit.
+  // Decoupled look-back over the preceding tiles for this digit, LB tiles per round trip:
+  // their words are read together, then summed nearest first up to the first inclusive one
+  // (waiting on any not yet published). Tile 0 is always inclusive, so the walk ends there.
   unsigned long long excl = 0;
   if (tile > 0) {
     long long p = (long long)tile - 1;
-    while (true) {
-      unsigned long long s;
-      do { s = vst[(unsigned long long)p * 256 + tid]; } while ((s >> 56) != tag + 1 && (s >> 56) != tag + 2);
-      excl += s & 0x00ffffffffffffffull;
-      if ((s >> 56) == tag + 2) break;
-      p--;
+    bool found = false;
+    while (!found) {
+      unsigned long long sw[LB];
+#pragma unroll
+      for (int j = 0; j < LB; j++) sw[j] = p - j >= 0 ? vst[(unsigned long long)(p - j) * 256 + tid] : 0ull;
+#pragma unroll
+      for (int j = 0; j < LB; j++) {
+        if (!found) {
+          unsigned long long s = sw[j];
+          while ((s >> 56) != tag + 1 && (s >> 56) != tag + 2) s = vst[(unsigned long long)(p - j) * 256 + tid];
+          excl += s & 0x00ffffffffffffffull;
+          found = (s >> 56) == tag + 2;
+        }
+      }
+      p -= LB;
     }
     vst[tile * 256 + tid] = ((tag + 2ull) << 56) | (excl + tot);
   }
@@ -442,6 +452,9 @@ const SELECT_SRC: &str = r#"
 #define NB 256
 #define LEVELS (KBITS / 8)
 #define V (16 / sizeof(K))
+#define SU 2
+// Keys a block takes at least (levels reading few candidates use only the blocks they need).
+#define PER_BLOCK (256 * 16)
 // State of one selection in device memory (zeroed before level 0).
 struct SelState {
   unsigned long long hist[2][NB];
@@ -493,20 +506,22 @@ __device__ __forceinline__ K as_key(T v) { if (RAW) return tokey((X)v); else ret
 // All keys of src[0..cnt) (RAW: input values, else keys), whole warps at a time.
 template <bool RAW, typename T>
 __device__ __forceinline__ void sel_range(const T* __restrict__ src, long long cnt, const Lvl& L,
-    unsigned int (*h0)[32], unsigned int* h1, unsigned int& nans, K* cout, unsigned long long* nout, int lane) {
+    unsigned int (*h0)[32], unsigned int* h1, unsigned int& nans, K* cout, unsigned long long* nout, int lane,
+    unsigned int nblk) {
   const long long gw = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-  const long long nw = ((long long)gridDim.x * blockDim.x) >> 5;
+  const long long nw = ((long long)nblk * blockDim.x) >> 5;
   const long long nvec = (((unsigned long long)src & 15) == 0) ? cnt / V : 0;
   const Pack<T, V>* sv = (const Pack<T, V>*)src;
-  for (long long b = gw * 64; b < nvec; b += nw * 64) {
-    const long long i0 = b + lane, i1 = b + 32 + lane;
-    Pack<T, V> a, c;
-    if (i0 < nvec) a = sv[i0];
-    if (i1 < nvec) c = sv[i1];
+  for (long long b = gw * 32 * SU; b < nvec; b += nw * 32 * SU) {
+    Pack<T, V> a[SU];
 #pragma unroll
-    for (int e = 0; e < V; e++) sel_key(i0 < nvec ? as_key<RAW>(a.v[e]) : (K)0, i0 < nvec, L, h0, h1, nans, cout, nout, lane);
+    for (int u = 0; u < SU; u++) if (b + u * 32 + lane < nvec) a[u] = sv[b + u * 32 + lane];
 #pragma unroll
-    for (int e = 0; e < V; e++) sel_key(i1 < nvec ? as_key<RAW>(c.v[e]) : (K)0, i1 < nvec, L, h0, h1, nans, cout, nout, lane);
+    for (int u = 0; u < SU; u++) {
+      const bool ok = b + u * 32 + lane < nvec;
+#pragma unroll
+      for (int e = 0; e < V; e++) sel_key(ok ? as_key<RAW>(a[u].v[e]) : (K)0, ok, L, h0, h1, nans, cout, nout, lane);
+    }
   }
   // The rest (a tail of fewer than V keys, or everything when `src` is not 16-byte aligned),
   // one key a lane over all warps.
@@ -531,6 +546,10 @@ extern "C" __global__ void __launch_bounds__(256) sel_pass(const X* __restrict__
   __shared__ unsigned long long s_cb;
   const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
   if (((volatile int*)&st->status)[0]) return;
+  const long long cnt = level <= 1 ? n : (long long)st->ncand[(level - 1) & 1];
+  long long want = (cnt + PER_BLOCK - 1) / PER_BLOCK;
+  const unsigned int nblk = (unsigned int)(want < 1 ? 1 : (want > (long long)gridDim.x ? (long long)gridDim.x : want));
+  if (blockIdx.x >= nblk) return;
   Lvl L;
   L.level = level;
   L.shift = KBITS - 8 * (level + 1);
@@ -545,8 +564,8 @@ extern "C" __global__ void __launch_bounds__(256) sel_pass(const X* __restrict__
   __syncthreads();
   unsigned int nans = 0;
   unsigned long long* nout = &st->ncand[level & 1];
-  if (level <= 1) sel_range<true>(x, n, L, h0, h1, nans, cout, nout, lane);
-  else sel_range<false>(cin, (long long)st->ncand[(level - 1) & 1], L, h0, h1, nans, cout, nout, lane);
+  if (level <= 1) sel_range<true>(x, n, L, h0, h1, nans, cout, nout, lane, nblk);
+  else sel_range<false>(cin, cnt, L, h0, h1, nans, cout, nout, lane, nblk);
   if (nans) atomicAdd(&s_nan, nans);
   __syncthreads();
   {
@@ -559,7 +578,7 @@ extern "C" __global__ void __launch_bounds__(256) sel_pass(const X* __restrict__
   if (tid == 0 && s_nan) atomicAdd(&st->nan_count, (unsigned long long)s_nan);
   __threadfence();
   __syncthreads();
-  if (tid == 0) s_last = atomicAdd(&st->done, 1u) == gridDim.x - 1;
+  if (tid == 0) s_last = atomicAdd(&st->done, 1u) == nblk - 1;
   __syncthreads();
   if (!s_last) return;
   __threadfence();
