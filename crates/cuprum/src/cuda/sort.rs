@@ -2,8 +2,8 @@
 //!
 //! - an LSD **radix sort** of 8-bit digits in the "onesweep" style: one kernel counts the
 //!   digits of every pass in one read of the keys (`rs_hist`), then each pass is a single
-//!   kernel (`rs_pass`) in which a block ranks its tile of keys (warp-level `match_any`
-//!   ranking into per-warp counters), publishes its per-digit counts and finds its offsets by
+//!   kernel (`rs_pass`) in which a block ranks its tile of keys (warp-level ballot ranking
+//!   into per-warp counters), publishes its per-digit counts and finds its offsets by
 //!   decoupled look-back over the preceding tiles, then writes the tile out through shared
 //!   memory in runs of equal digits. Keys are mapped to order-preserving unsigned integers
 //!   (floats: sign-flip, NaNs to the top, so they sort last as in NumPy) on the first pass and
@@ -289,7 +289,13 @@ const PASS_SRC: &str = r#"
 // `offs` holds the pass's exclusive digit offsets (from rs_hist); `status` one word per
 // (tile, digit): (pass * 4 + flag) << 56 | count, flag 1 = the tile's own count, 2 = the
 // inclusive count over tiles 0..tile; `ctr` the pass's tile counter (zeroed).
-extern "C" __global__ void __launch_bounds__(TPB, 3) rs_pass(const void* __restrict__ kin, void* __restrict__ kout,
+// Keys alone fit in 64 registers (4 blocks an SM); with values, 3 blocks.
+#if VALS
+#define MINB 3
+#else
+#define MINB 4
+#endif
+extern "C" __global__ void __launch_bounds__(TPB, MINB) rs_pass(const void* __restrict__ kin, void* __restrict__ kout,
     const unsigned long long* __restrict__ vin, unsigned long long* __restrict__ vout, long long n, long long lanelen,
     int pass, int kp, const unsigned long long* __restrict__ offs, unsigned long long* status, unsigned int* ctr) {
   __shared__ unsigned int s_wc[WARPS][256];
@@ -302,7 +308,9 @@ extern "C" __global__ void __launch_bounds__(TPB, 3) rs_pass(const void* __restr
   const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
   if (tid == 0) s_tile = atomicAdd(ctr, 1u);
   for (int i = tid; i < WARPS * 256; i += TPB) (&s_wc[0][0])[i] = 0u;
-  __syncthreads();
+  // How many digits occur in this pass (from its exclusive offsets): decides the ranking.
+  const unsigned long long o_next = tid < 255 ? offs[tid + 1] : (unsigned long long)n;
+  const bool few = __syncthreads_count(o_next > offs[tid]) <= 64;
   const unsigned long long tile = s_tile;
   const long long base = (long long)tile * TILE;
   const int cnt = (int)(n - base < (long long)TILE ? n - base : (long long)TILE);
@@ -344,7 +352,20 @@ extern "C" __global__ void __launch_bounds__(TPB, 3) rs_pass(const void* __restr
 #pragma unroll
   for (int j = 0; j < ITEMS; j++) {
     const unsigned int d = dr[j];
-    const unsigned int peers = __match_any_sync(0xffffffffu, d);
+    // The lanes holding the same digit (9 bits: 256 marks no key): `__match_any_sync`, whose
+    // cost grows with the number of distinct digits, when the pass has few; else one ballot
+    // a bit, at a fixed cost.
+    unsigned int peers;
+    if (few) {
+      peers = __match_any_sync(0xffffffffu, d);
+    } else {
+      peers = 0xffffffffu;
+#pragma unroll
+      for (int b = 0; b < 9; b++) {
+        const unsigned int bb = __ballot_sync(0xffffffffu, (d >> b) & 1u);
+        peers &= ((d >> b) & 1u) ? bb : ~bb;
+      }
+    }
     const int leader = __ffs(peers) - 1;
     // One shared atomic per digit group: the items' ranking steps carry no register
     // dependency on each other, so they pipeline (a warp's shared atomics run in order).
@@ -541,9 +562,10 @@ extern "C" __global__ void __launch_bounds__(256) sel_pass(const X* __restrict__
   __shared__ unsigned int h1[NB];
   __shared__ unsigned int s_nan;
   __shared__ int s_last;
-  __shared__ unsigned long long s_wsum[8];
-  __shared__ int s_d;
-  __shared__ unsigned long long s_cb;
+  __shared__ unsigned long long s_wsum[2][8];
+  __shared__ unsigned long long s_st[4];
+  __shared__ int s_d[2];
+  __shared__ unsigned long long s_cb[2];
   const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
   if (((volatile int*)&st->status)[0]) return;
   const long long cnt = level <= 1 ? n : (long long)st->ncand[(level - 1) & 1];
@@ -582,52 +604,53 @@ extern "C" __global__ void __launch_bounds__(256) sel_pass(const X* __restrict__
   __syncthreads();
   if (!s_last) return;
   __threadfence();
+  // The last block: one round of loads (both histograms, the state), both scans at once.
   volatile SelState* vs = st;
+  const unsigned long long c0 = vs->hist[0][tid], c1 = vs->hist[L.two ? 1 : 0][tid];
+  if (tid == 0) {
+    s_st[0] = vs->k[0]; s_st[1] = vs->k[1]; s_st[2] = vs->nan_count; s_st[3] = (unsigned long long)vs->nvalid;
+  }
+  __syncthreads();
   if (level == 0) {
-    const long long nanc = (long long)vs->nan_count;
+    const long long nanc = (long long)s_st[2];
     const long long nv = ignore_nan ? n - nanc : n;
     if ((!ignore_nan && nanc > 0) || nv == 0) {
       if (tid == 0) { out[0] = qnan(); vs->status = 1; }
       return;
     }
+    __syncthreads();
     if (tid == 0) {
       long long k0, k1;
       qranks(nv, q, method, &k0, &k1);
-      vs->k[0] = (unsigned long long)k0; vs->k[1] = (unsigned long long)k1; vs->nvalid = nv;
+      s_st[0] = (unsigned long long)k0; s_st[1] = (unsigned long long)k1; s_st[3] = (unsigned long long)nv;
     }
     __syncthreads();
   }
-  // The digit holding each order statistic: an exclusive scan of the 256 counts.
-  for (int t = 0; t < 2; t++) {
-    const unsigned long long c = vs->hist[(t == 1 && L.two) ? 1 : 0][tid];
-    unsigned long long inc = c;
+  unsigned long long i0 = c0, i1 = c1;
 #pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      const unsigned long long o = __shfl_up_sync(0xffffffffu, inc, d);
-      if (lane >= d) inc += o;
-    }
-    if (lane == 31) s_wsum[w] = inc;
-    __syncthreads();
-    unsigned long long ex = inc - c;
-    for (int ww = 0; ww < w; ww++) ex += s_wsum[ww];
-    const unsigned long long kk = vs->k[t];
-    if (kk >= ex && kk < ex + c) { s_d = tid; s_cb = ex; }
-    __syncthreads();
-    if (tid == 0) {
-      vs->k[t] = kk - s_cb;
-      vs->prefix[t] = vs->prefix[t] | ((unsigned long long)s_d << L.shift);
-    }
-    __syncthreads();
+  for (int d = 1; d < 32; d <<= 1) {
+    const unsigned long long o0 = __shfl_up_sync(0xffffffffu, i0, d), o1 = __shfl_up_sync(0xffffffffu, i1, d);
+    if (lane >= d) { i0 += o0; i1 += o1; }
   }
+  if (lane == 31) { s_wsum[0][w] = i0; s_wsum[1][w] = i1; }
+  __syncthreads();
+  unsigned long long e0 = i0 - c0, e1 = i1 - c1;
+  for (int ww = 0; ww < w; ww++) { e0 += s_wsum[0][ww]; e1 += s_wsum[1][ww]; }
+  const unsigned long long k0 = s_st[0], k1 = s_st[1];
+  if (k0 >= e0 && k0 < e0 + c0) { s_d[0] = tid; s_cb[0] = e0; }
+  if (k1 >= e1 && k1 < e1 + c1) { s_d[1] = tid; s_cb[1] = e1; }
+  __syncthreads();
   vs->hist[0][tid] = 0ull;
   vs->hist[1][tid] = 0ull;
   if (tid == 0) {
+    const unsigned long long np0 = L.p0 | ((unsigned long long)s_d[0] << L.shift);
+    const unsigned long long np1 = L.p1 | ((unsigned long long)s_d[1] << L.shift);
+    vs->k[0] = k0 - s_cb[0]; vs->k[1] = k1 - s_cb[1];
+    vs->prefix[0] = np0; vs->prefix[1] = np1;
+    vs->nvalid = (long long)s_st[3];
     vs->ncand[(level + 1) & 1] = 0ull;
     vs->done = 0u;
-    if (L.last) {
-      const X x0 = fromkey((K)vs->prefix[0]), x1 = fromkey((K)vs->prefix[1]);
-      out[0] = qvalue(x0, x1, vs->nvalid, q, method);
-    }
+    if (L.last) out[0] = qvalue(fromkey((K)np0), fromkey((K)np1), (long long)s_st[3], q, method);
   }
 }
 "#;
@@ -708,7 +731,7 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
     p.push(lp as i32);
     p.push(hist);
     p.push(ctr + (passes * 4) as u64);
-    let grid = dev.grid_for(n, 256 * 8).min(dev.sm_count * 6);
+    let grid = dev.grid_for(n, 256 * 8).min(dev.sm_count * 7);
     // SAFETY: parameters match `rs_hist`; `tmp` returns to the pool in stream order.
     unsafe { p.launch(&dev, &hk, grid, 256)? };
 
