@@ -15,13 +15,13 @@ Writes, under crates/cuprum/tests/fixtures/:
 
   id        unique, readable name of the case (conformance.rs's KNOWN_DIFFS refer to it); its
             first '/'-separated component is the group: unary, binary, scalar, reduce, astype,
-            creation, view, misc
+            creation, view, misc, sort, quantile, unique, select, index, manip
   op        NumPy's name of the operation (UnaryOp/BinaryOp/ReduceOp::name() for ufuncs)
   params    key=value pairs separated by ';' (values may contain ',')
   inputs    operands separated by ',': a blob token, or a Python scalar as i:<int> (fits
             int64), u:<int> (larger), f:<float> (repr: 1.5, -0.0, inf, nan), b:0 / b:1
   expected  'ERR:<Python exception>' when NumPy raises, else blob tokens separated by ','
-            (meshgrid has several)
+            (meshgrid, unique, histogram, nonzero, split... have several)
 
   A blob token is a blob name, or 'name#2.1.4': blob `name` viewed with shape (2, 1, 4)
   ('name#' is 0-d).
@@ -32,6 +32,26 @@ Writes, under crates/cuprum/tests/fixtures/:
   errors). A chain is '/'-separated steps applied in order: '[<NumPy basic index>]', 'T',
   or name(ints) for reshape, transpose, swapaxes, moveaxis, diagonal (offset, axis1, axis2),
   squeeze, expand_dims, broadcast_to, ravel, flatten.
+
+  Sorting, selection and manipulation groups (axis=None|<int> throughout):
+  sort      sort/argsort (kind="stable"), searchsorted (side), lexsort (the keys as inputs),
+            partition/argpartition (kth; expected: the result sorted along the axis and its kth
+            element, plus, for argpartition, the sorted indices: what NumPy specifies)
+  quantile  median, nanmedian, quantile/percentile/nanquantile/nanpercentile (q, method) and
+            quantiles (q=<q0>,<q1>...: shape (len(q), ...), each q a Python float, so that
+            float16/float32 inputs keep their dtype as for one q)
+  unique    unique (index/inverse/counts=0|1; results in NumPy's order), bincount (minlength;
+            weights as a second input), histogram (bins=<count>|edges, range=None|lo,hi,
+            weights=0|1, density=0|1; inputs a[, edges][, weights]; results hist, edges),
+            digitize (right), isin
+  select    mask (a[m]; inputs a, m), compress (inputs condition, a), extract, nonzero,
+            flatnonzero, argwhere, cumsum/cumprod, diff (n, axis)
+  index     take, take_along_axis, put (inputs a, indices, values) and add.at (inputs a, values,
+            index arrays): the latter two give the array after the call
+  manip     concatenate/stack (the arrays as inputs), hstack/vstack/dstack, split/array_split
+            (sections=<count>|i:<indices>), flip, roll (shift), tile (reps), repeat (repeats),
+            pad (width=<before>:<after>,... one pair per axis, mode; constant mode's value is a
+            second, scalar input), atleast_1d/2d/3d
 
 Inputs are deterministic (seeded generator). NumPy >= 2 (NEP 50 promotion) is required.
 """
@@ -664,6 +684,507 @@ def gen_misc():
             FX.case(f"misc/round/{dt}/{d}", "round", {"decimals": d}, [x], lambda x=x, d=d: np.round(x, d))
 
 
+# ------------------------------------------------------------------ 9. sorting, order statistics, counting
+
+def axis_p(axis):
+    return "None" if axis is None else str(axis)
+
+
+def sort_values(dt, shape):
+    """Values with many ties (and NaN, ±inf, ±0.0 for floats, the extremes for integers)."""
+    n = int(np.prod(shape))
+    if dt == "bool":
+        return RNG.random(shape) < 0.5
+    if dt in INTS:
+        i = info(dt)
+        lo = max(int(i.min), -3)
+        v = RNG.integers(lo, 4, n).astype(object)
+        v[0], v[n // 2] = int(i.max), int(i.min)
+        if n > 5:
+            v[5] = int(i.max)
+        return arr([int(x) for x in v], dt, shape)
+    pool = [np.nan, np.inf, -np.inf, -0.0, 0.0, 1.5, -2.5, 1.5, 0.25, -0.0, 3.0, np.nan]
+    v = RNG.choice(np.array(pool), n)
+    return arr(list(v), dt, shape)
+
+
+def gen_sort():
+    for dt in DTYPES:
+        x = sort_values(dt, (3, 6))
+        for op in ["sort", "argsort"]:
+            f = (lambda x, axis: np.sort(x, axis, kind="stable")) if op == "sort" else \
+                (lambda x, axis: np.argsort(x, axis, kind="stable"))
+            for axis in [None, 0, -1]:
+                FX.case(f"sort/{op}/{dt}/axis={axis_p(axis)}", op, {"axis": axis_p(axis)}, [x],
+                        lambda f=f, x=x, axis=axis: f(x, axis))
+    x3 = sort_values("float32", (2, 3, 4))
+    e = arr([], "int16", (0, 3))
+    z = arr(2.5, "float64", ())
+    for op in ["sort", "argsort"]:
+        f = (lambda x, axis: np.sort(x, axis, kind="stable")) if op == "sort" else \
+            (lambda x, axis: np.argsort(x, axis, kind="stable"))
+        for tag, x, axes in [("3d", x3, [1, 0, 2]), ("empty", e, [None, 0, -1]), ("0d", z, [None, -1]),
+                             ("long", sort_values("float64", (300,)), [0]),
+                             ("ties", arr(list(RNG.integers(0, 3, 200)), "int32"), [0])]:
+            for axis in axes:
+                FX.case(f"sort/{op}/{tag}/axis={axis_p(axis)}", op, {"axis": axis_p(axis)}, [x],
+                        lambda f=f, x=x, axis=axis: f(x, axis))
+        FX.case(f"sort/{op}/badaxis", op, {"axis": "2"}, [x3[0]], lambda f=f: f(x3[0], 2))
+    # searchsorted: sorted 1-d `a` with ties (NaNs last), queries with NaN, ±inf, equal values
+    fa = [-np.inf, -2.0, -0.0, 0.0, 1.0, 1.0, 1.0, 2.5, np.inf, np.nan, np.nan]
+    fv = [np.nan, -np.inf, np.inf, -3.0, -2.0, 0.0, -0.0, 1.0, 1.5, 2.5, 3.0, 10.0]
+    for dt in FLOATS:
+        a, v = arr(fa, dt), arr(fv, dt, (3, 4))
+        for side in ["left", "right"]:
+            FX.case(f"sort/searchsorted/{dt}/{side}", "searchsorted", {"side": side}, [a, v],
+                    lambda a=a, v=v, side=side: np.searchsorted(a, v, side))
+    for dt in INTS + ["bool"]:
+        if dt == "bool":
+            a, v = arr([False, False, True, True, True], dt), arr([True, False], dt)
+        else:
+            i = info(dt)
+            a = arr(sorted(clip_to([int(i.min), -5, 0, 0, 3, 7, 100, int(i.max)], dt) + [0, 3]), dt)
+            v = arr(clip_to([int(i.min), int(i.max), 0, 3, 4, -6, 200, 1], dt), dt)
+        for side in ["left", "right"]:
+            FX.case(f"sort/searchsorted/{dt}/{side}", "searchsorted", {"side": side}, [a, v],
+                    lambda a=a, v=v, side=side: np.searchsorted(a, v, side))
+    ai, vf = arr([1, 2, 2, 5], "int32"), arr([2.0, 2.5, -1.0, 5.0, np.nan], "float64")
+    for side in ["left", "right"]:
+        FX.case(f"sort/searchsorted/int32,float64/{side}", "searchsorted", {"side": side}, [ai, vf],
+                lambda side=side: np.searchsorted(ai, vf, side))
+    FX.case("sort/searchsorted/empty", "searchsorted", {"side": "left"}, [arr([], "float64"), arr([1.0, 2.0], "float64")],
+            lambda: np.searchsorted(np.zeros(0), np.array([1.0, 2.0])))
+    FX.case("sort/searchsorted/2d-a", "searchsorted", {"side": "left"}, [arr([[1, 2]], "int64"), arr([1], "int64")],
+            lambda: np.searchsorted(np.array([[1, 2]]), np.array([1])))
+    # partition / argpartition: the sorted result and its kth element (well defined), and, for
+    # argpartition, the sorted indices (a permutation)
+    for tag, x in [("float64", sort_values("float64", (3, 7))), ("int32", sort_values("int32", (3, 7))),
+                   ("uint8", sort_values("uint8", (4, 5)))]:
+        for axis in [None, 0, -1]:
+            n = x.size if axis is None else x.shape[axis]
+            for kth in [0, 2, -1]:
+                p = {"axis": axis_p(axis), "kth": kth}
+                def part(x=x, axis=axis, kth=kth):
+                    r = np.partition(x, kth, axis)
+                    ax = -1 if axis is None else axis
+                    return [np.sort(r, ax), np.take(r, [kth % n], ax)]
+                def apart(x=x, axis=axis, kth=kth):
+                    i = np.argpartition(x, kth, axis)
+                    xs = x.ravel() if axis is None else x
+                    ax = -1 if axis is None else axis
+                    r = np.take_along_axis(xs, i, ax)
+                    return [np.sort(r, ax), np.take(r, [kth % n], ax), np.sort(i, ax)]
+                FX.case(f"sort/partition/{tag}/axis={axis_p(axis)}/kth={kth}", "partition", p, [x], part)
+                FX.case(f"sort/argpartition/{tag}/axis={axis_p(axis)}/kth={kth}", "argpartition", p, [x], apart)
+    x = sort_values("float64", (3, 7))
+    FX.case("sort/partition/kth-out-of-range", "partition", {"axis": "-1", "kth": 7}, [x],
+            lambda: np.partition(x, 7, -1))
+    # lexsort: the last key sorts first
+    k0 = arr(list(RNG.integers(0, 3, 12)), "int32")
+    k1 = arr(list(RNG.choice([np.nan, -0.0, 0.0, 1.5, 1.5, -np.inf], 12)), "float64")
+    k2 = arr(list(RNG.random(12) < 0.5), "bool")
+    k3 = arr(list(RNG.integers(0, 2, 12)), "uint64")
+    for name, keys in [("1", [k0]), ("2", [k0, k1]), ("3", [k1, k0, k2]), ("4", [k2, k3, k1, k0])]:
+        FX.case(f"sort/lexsort/{name}", "lexsort", {}, keys, lambda keys=keys: np.lexsort(tuple(keys)))
+    FX.case("sort/lexsort/lengths", "lexsort", {}, [k0, k1[:5]], lambda: np.lexsort((k0, k1[:5])))
+
+
+METHODS = ["linear", "lower", "higher", "nearest", "midpoint"]
+
+
+def q_list(qs):
+    return ",".join(repr(float(q)) for q in qs)
+
+
+def quantiles(x, qs, axis, m):
+    """cuprum's `quantiles(a, &[f64], ...)`: each q a Python float (weak, so float16/float32
+    inputs keep their dtype; NumPy's q given as a list would be a float64 array)."""
+    return np.stack([np.asarray(np.quantile(x, q, axis, method=m)) for q in qs])
+
+
+def gen_quantile():
+    base = RNG.integers(-20, 20, (3, 8)).astype(np.float64) / 4.0
+    nan = base.copy()
+    nan[0, 3] = np.nan
+    nan[1, [1, 5]] = np.nan
+    alln = nan.copy()
+    alln[2, :] = np.nan
+    qs = [0.0, 0.1, 0.25, 0.5, 0.6, 0.9, 1.0]
+    inputs = []
+    for dt in FLOATS:
+        inputs.append((dt, base.astype(dt), True))
+        inputs.append((f"{dt}/nan", nan.astype(dt), False))
+    inputs.append(("float64/allnan", alln, False))
+    for dt in INTS:
+        i = info(dt)
+        x = RNG.integers(max(int(i.min), -50), min(int(i.max), 100), (3, 8)).astype(dt)
+        inputs.append((dt, x, dt in ["int8", "int32", "uint8", "uint64"]))
+    big = arr([2**62 + 1, 2**62 + 3, 2**62 + 2, 5, -(2**62) - 1, 2**63 - 1, 2**63 - 2, -(2**63)], "int64")
+    inputs.append(("int64/big", big, True))
+    ubig = arr([2**64 - 1, 2**64 - 3, 2**63 + 1, 2**63 + 3, 7, 2**53 + 1, 2**53 + 3, 2**64 - 2], "uint64")
+    inputs.append(("uint64/big", ubig, True))
+    inputs.append(("bool", RNG.random((3, 8)) < 0.5, False))
+    for tag, x, full in inputs:
+        axes = [None, 0, -1] if x.ndim == 2 else [None, 0]
+        for axis in axes:
+            p0 = {"axis": axis_p(axis)}
+            FX.case(f"quantile/median/{tag}/axis={axis_p(axis)}", "median", p0, [x],
+                    lambda x=x, axis=axis: np.median(x, axis))
+            if tag.startswith("float") or tag == "bool":
+                FX.case(f"quantile/nanmedian/{tag}/axis={axis_p(axis)}", "nanmedian", p0, [x],
+                        lambda x=x, axis=axis: np.nanmedian(x, axis))
+            for m in METHODS:
+                if not full and m in ("higher", "midpoint") and axis == 0:
+                    continue
+                p = {"axis": axis_p(axis), "method": m}
+                if tag == "bool" and m in ("linear", "midpoint") and axis == 0:
+                    continue
+                FX.case(f"quantile/quantiles/{tag}/axis={axis_p(axis)}/{m}", "quantiles", {**p, "q": q_list(qs)}, [x],
+                        lambda x=x, axis=axis, m=m: quantiles(x, qs, axis, m))
+                if full or axis is not None:
+                    FX.case(f"quantile/quantile/{tag}/axis={axis_p(axis)}/{m}", "quantile", {**p, "q": "0.37"}, [x],
+                            lambda x=x, axis=axis, m=m: np.quantile(x, 0.37, axis, method=m))
+                    FX.case(f"quantile/percentile/{tag}/axis={axis_p(axis)}/{m}", "percentile", {**p, "q": "62.5"}, [x],
+                            lambda x=x, axis=axis, m=m: np.percentile(x, 62.5, axis, method=m))
+                if tag.startswith("float") and "nan" in tag:
+                    for q in [0.0, 0.3, 0.5, 1.0]:
+                        FX.case(f"quantile/nanquantile/{tag}/axis={axis_p(axis)}/{m}/{q}", "nanquantile",
+                                {**p, "q": repr(q)}, [x],
+                                lambda x=x, axis=axis, m=m, q=q: np.nanquantile(x, q, axis, method=m))
+                    FX.case(f"quantile/nanpercentile/{tag}/axis={axis_p(axis)}/{m}", "nanpercentile",
+                            {**p, "q": "40.0"}, [x],
+                            lambda x=x, axis=axis, m=m: np.nanpercentile(x, 40.0, axis, method=m))
+    # 1-d lanes of every length parity, 3-d, a 0-d input, q out of range, empty inputs
+    for n in [1, 2, 5, 6]:
+        x = arr(list(RNG.integers(-9, 9, n) / 2.0), "float64")
+        for m in METHODS:
+            FX.case(f"quantile/quantiles/n={n}/{m}", "quantiles", {"axis": "None", "method": m, "q": q_list(qs)}, [x],
+                    lambda x=x, m=m: quantiles(x, qs, None, m))
+    x3 = RNG.integers(-9, 9, (2, 3, 4)).astype(np.float32)
+    for axis in [1, 2]:
+        FX.case(f"quantile/median/3d/axis={axis}", "median", {"axis": str(axis)}, [x3], lambda axis=axis: np.median(x3, axis))
+        FX.case(f"quantile/quantiles/3d/axis={axis}", "quantiles", {"axis": str(axis), "method": "linear", "q": "0.2,0.7"},
+                [x3], lambda axis=axis: quantiles(x3, [0.2, 0.7], axis, "linear"))
+    z = arr(3.5, "float64", ())
+    FX.case("quantile/median/0d", "median", {"axis": "None"}, [z], lambda: np.median(z))
+    FX.case("quantile/quantile/q>1", "quantile", {"axis": "None", "method": "linear", "q": "1.5"}, [base],
+            lambda: np.quantile(base, 1.5))
+    FX.case("quantile/quantile/q<0", "quantile", {"axis": "None", "method": "lower", "q": "-0.1"}, [base],
+            lambda: np.quantile(base, -0.1, method="lower"))
+    e = arr([], "float64", (0, 3))
+    FX.case("quantile/quantile/empty", "quantile", {"axis": "None", "method": "linear", "q": "0.5"}, [e],
+            lambda: np.quantile(e, 0.5))
+    # Infinities next to interpolated values (KNOWN_DIFFS: NumPy's _lerp computes inf - inf)
+    xi = arr([1.0, 2.0, np.inf, -1.0, np.inf], "float64")
+    xn = arr([np.nan, 2.0, np.inf], "float64")
+    for tag, x in [("inf", xi), ("inf2", xi[:3]), ("inf-nan", xn)]:
+        FX.case(f"quantile/median/{tag}", "median", {"axis": "None"}, [x], lambda x=x: np.median(x))
+        FX.case(f"quantile/nanmedian/{tag}", "nanmedian", {"axis": "None"}, [x], lambda x=x: np.nanmedian(x))
+        for m in METHODS:
+            FX.case(f"quantile/quantiles/{tag}/{m}", "quantiles", {"axis": "None", "method": m, "q": "0.0,0.5,0.75,1.0"},
+                    [x], lambda x=x, m=m: quantiles(x, [0.0, 0.5, 0.75, 1.0], None, m))
+            FX.case(f"quantile/nanquantile/{tag}/{m}", "nanquantile", {"axis": "None", "method": m, "q": "0.5"},
+                    [x], lambda x=x, m=m: np.nanquantile(x, 0.5, method=m))
+    # NumPy: nan (with a RuntimeWarning); cuprum raises Error::Value (KNOWN_DIFFS)
+    FX.case("quantile/median/empty", "median", {"axis": "None"}, [e], lambda: np.median(e))
+    FX.case("quantile/nanmedian/empty", "nanmedian", {"axis": "None"}, [e], lambda: np.nanmedian(e))
+
+
+def gen_unique():
+    flags = [(0, 0, 0), (1, 1, 1)]
+    for dt in DTYPES:
+        x = sort_values(dt, (3, 5))
+        for fl in flags + ([(1, 0, 0), (0, 1, 0), (0, 0, 1), (0, 1, 1)] if dt in ("float32", "int16") else []):
+            p = {"index": fl[0], "inverse": fl[1], "counts": fl[2]}
+            FX.case(f"unique/unique/{dt}/{''.join(map(str, fl))}", "unique", p, [x],
+                    lambda x=x, fl=fl: np.unique(x, *map(bool, fl)))
+    for tag, x in [("empty", arr([], "float32", (0, 2))), ("0d", arr(7, "int8", ())),
+                   ("allnan", arr([np.nan] * 4, "float64")), ("long", arr(list(RNG.integers(0, 40, 500)), "int32"))]:
+        FX.case(f"unique/unique/{tag}/111", "unique", {"index": 1, "inverse": 1, "counts": 1}, [x],
+                lambda x=x: np.unique(x, True, True, True))
+    # bincount
+    xs = {"int64": arr([0, 1, 1, 3, 2, 1, 7], "int64"), "uint8": arr([5, 0, 0, 2], "uint8"),
+          "int8": arr([3, 3, 0], "int8"), "bool": arr([True, False, True], "bool"), "uint64": arr([2, 9, 2], "uint64")}
+    for dt, x in xs.items():
+        for ml in [0, 12]:
+            FX.case(f"unique/bincount/{dt}/minlength={ml}", "bincount", {"minlength": ml}, [x],
+                    lambda x=x, ml=ml: np.bincount(x, minlength=ml))
+    x = xs["int64"]
+    for wdt in ["float64", "float32", "int32"]:
+        w = arr([0.5, 1.0, -2.0, 4.0, 0.25, 8.0, 3.0], wdt) if wdt != "int32" else arr([1, 2, -3, 4, 5, 6, 7], wdt)
+        FX.case(f"unique/bincount/weights={wdt}", "bincount", {"minlength": 3}, [x, w],
+                lambda w=w: np.bincount(x, w, minlength=3))
+    FX.case("unique/bincount/empty", "bincount", {"minlength": 4}, [arr([], "int64")],
+            lambda: np.bincount(np.zeros(0, np.int64), minlength=4))
+    FX.case("unique/bincount/empty0", "bincount", {"minlength": 0}, [arr([], "int64")],
+            lambda: np.bincount(np.zeros(0, np.int64)))
+    FX.case("unique/bincount/negative", "bincount", {"minlength": 0}, [arr([1, -1], "int32")],
+            lambda: np.bincount(np.array([1, -1], np.int32)))
+    FX.case("unique/bincount/float", "bincount", {"minlength": 0}, [arr([1.0], "float64")],
+            lambda: np.bincount(np.array([1.0])))
+    # histogram
+    data = RNG.integers(-40, 40, 30).astype(np.float64) / 8.0
+    wts = RNG.integers(1, 5, 30).astype(np.float64) / 2.0
+    dnan = data.copy()
+    dnan[[3, 17]] = np.nan
+    edges = arr([-5.0, -1.0, 0.0, 0.5, 2.0, 10.0], "float64")
+    cases = [("count5", data, {"bins": 5}, []), ("count1", data, {"bins": 1}, []),
+             ("count4,range", data, {"bins": 4, "range": "-1.0,3.0"}, []),
+             ("count3,range-degenerate", data, {"bins": 3, "range": "2.0,2.0"}, []),
+             ("edges", data, {"bins": "edges"}, [edges]),
+             ("count6,weights", data, {"bins": 6, "weights": 1}, [wts]),
+             ("edges,weights", data, {"bins": "edges", "weights": 1}, [edges, wts]),
+             ("count5,density", data, {"bins": 5, "density": 1}, []),
+             ("edges,density", data, {"bins": "edges", "density": 1}, [edges]),
+             ("edges,weights,density", data, {"bins": "edges", "weights": 1, "density": 1}, [edges, wts]),
+             ("nan,range", dnan, {"bins": 4, "range": "-2.0,2.0"}, []),
+             ("nan,auto", dnan, {"bins": 4}, []),
+             ("int16", data.astype(np.int16) * 3, {"bins": 7}, []),
+             ("uint8,edges", arr([0, 1, 2, 3, 3, 200, 255], "uint8"), {"bins": "edges"}, [arr([0.0, 2.0, 3.0, 255.0], "float64")]),
+             ("float32", data.astype(np.float32), {"bins": 5}, []),
+             ("float32,edges", data.astype(np.float32), {"bins": "edges"}, [edges]),
+             ("int32,weights-int", arr([1, 2, 2, 3], "int32"), {"bins": 2, "weights": 1}, [arr([1, 2, 3, 4], "int64")]),
+             ("weights-float32", data, {"bins": 3, "weights": 1}, [wts.astype(np.float32)]),
+             ("constant", np.full(5, 2.0), {"bins": 3}, []),
+             ("empty", np.zeros(0), {"bins": 3}, []),
+             ("range-bad", data, {"bins": 3, "range": "3.0,1.0"}, []),
+             ("edges-bad", data, {"bins": "edges"}, [arr([0.0, 2.0, 1.0], "float64")])]
+    for tag, x, p, extra in cases:
+        p = {"bins": p["bins"], "range": p.get("range", "None"), "weights": p.get("weights", 0),
+             "density": p.get("density", 0)}
+        def h(x=x, p=p, extra=extra):
+            bins = extra[0] if p["bins"] == "edges" else p["bins"]
+            w = extra[-1] if p["weights"] else None
+            rng = None if p["range"] == "None" else tuple(float(t) for t in p["range"].split(","))
+            return list(np.histogram(x, bins, rng, density=bool(p["density"]), weights=w))
+        FX.case(f"unique/histogram/{tag}", "histogram", p, [x] + extra, h)
+    # digitize
+    xd = arr([np.nan, -np.inf, -3.0, -1.0, 0.0, 0.5, 1.0, 2.0, 2.5, 10.0, np.inf], "float64")
+    for tag, bins in [("inc", arr([-1.0, 0.0, 1.0, 1.0, 2.5], "float64")), ("dec", arr([2.5, 1.0, 0.0, -1.0], "float64")),
+                      ("one", arr([0.5], "float64")), ("empty", arr([], "float64")),
+                      ("nonmono", arr([0.0, 2.0, 1.0], "float64"))]:
+        for right in [0, 1]:
+            FX.case(f"unique/digitize/{tag}/right={right}", "digitize", {"right": right}, [xd, bins],
+                    lambda bins=bins, right=right: np.digitize(xd, bins, bool(right)))
+    xi, bi = arr([[-5, 0, 3], [7, 100, 2]], "int32"), arr([0, 3, 7], "int64")
+    for right in [0, 1]:
+        FX.case(f"unique/digitize/int/right={right}", "digitize", {"right": right}, [xi, bi],
+                lambda right=right: np.digitize(xi, bi, bool(right)))
+    # isin
+    for tag, e, t in [("int", arr([[1, 5, 9], [0, -3, 5]], "int64"), arr([5, 0, 7, 0], "int64")),
+                      ("int8,int64", arr([1, -128, 127], "int8"), arr([127, 300], "int64")),
+                      ("float,nan", arr([np.nan, 1.0, -0.0, np.inf, 2.0], "float64"), arr([np.nan, 0.0, np.inf, 1.0], "float64")),
+                      ("float32,int", arr([1.0, 1.5, 3.0], "float32"), arr([1, 3], "int16")),
+                      ("uint64", arr([2**64 - 1, 0, 2**63], "uint64"), arr([2**64 - 1, 5], "uint64")),
+                      ("bool", arr([True, False], "bool"), arr([True], "bool")),
+                      ("empty-test", arr([1, 2], "int32"), arr([], "int32")),
+                      ("empty-elem", arr([], "float64"), arr([1.0], "float64"))]:
+        FX.case(f"unique/isin/{tag}", "isin", {}, [e, t], lambda e=e, t=t: np.isin(e, t))
+
+
+def gen_select():
+    for dt in DTYPES:
+        a = rand(dt, (3, 4))
+        m = RNG.random((3, 4)) < 0.5
+        FX.case(f"select/mask/{dt}", "mask", {}, [a, m], lambda a=a, m=m: a[m])
+    a3 = rand("float32", (2, 3, 4))
+    m3 = RNG.random((2, 3, 4)) < 0.4
+    for tag, a, m in [("3d/full", a3, m3), ("3d/2d-mask", a3, RNG.random((2, 3)) < 0.5),
+                      ("3d/1d-mask", a3, np.array([False, True])), ("none", a3, np.zeros((2, 3, 4), bool)),
+                      ("all", rand("int16", (3, 4)), np.ones((3, 4), bool)), ("empty", rand("int16", (0, 4)), np.zeros((0,), bool)),
+                      ("bad-shape", a3, np.ones((3,), bool))]:
+        FX.case(f"select/mask/{tag}", "mask", {}, [a, m], lambda a=a, m=m: a[m])
+    # compress
+    c = rand("int32", (3, 5))
+    for tag, cond, axis in [("axis0", [True, False, True], 0), ("axis1-short", [False, True, True], 1),
+                            ("axis-1", [True, False, True, False, True], -1), ("None", [True, False, False, True, True, False, True], None),
+                            ("none-true", [False, False], 0), ("too-long", [True] * 6, 1), ("axis2", [True], 2)]:
+        cond = np.array(cond)
+        FX.case(f"select/compress/{tag}", "compress", {"axis": axis_p(axis)}, [cond, c],
+                lambda cond=cond, axis=axis: np.compress(cond, c, axis))
+    # extract
+    cf = rand("float64", (3, 4))
+    for tag, cond in [("bool", RNG.random((3, 4)) < 0.5), ("int", RNG.integers(-1, 2, (3, 4)).astype(np.int8)),
+                      ("float", arr([0.0, -0.0, np.nan, 1.5] * 3, "float64", (3, 4)))]:
+        FX.case(f"select/extract/{tag}", "extract", {}, [cond, cf], lambda cond=cond: np.extract(cond, cf))
+    # nonzero / flatnonzero / argwhere
+    nz = [("bool2d", RNG.random((3, 4)) < 0.5), ("int3d", RNG.integers(-1, 2, (2, 3, 4)).astype(np.int32)),
+          ("float1d", arr([0.0, -0.0, np.nan, 1.5, 0.0, -np.inf], "float64")), ("uint8", arr([0, 255, 0, 1], "uint8")),
+          ("float16", arr([0.0, 1e-7, -0.0, 2.0], "float16")), ("zeros", np.zeros((2, 2))), ("empty", np.zeros((0, 3))),
+          ("0d", arr(3.0, "float64", ())), ("0d-zero", arr(0, "int32", ()))]
+    for tag, x in nz:
+        FX.case(f"select/nonzero/{tag}", "nonzero", {}, [x], lambda x=x: list(np.nonzero(x)))
+        FX.case(f"select/flatnonzero/{tag}", "flatnonzero", {}, [x], lambda x=x: np.flatnonzero(x))
+        FX.case(f"select/argwhere/{tag}", "argwhere", {}, [x], lambda x=x: np.argwhere(x))
+    # cumsum / cumprod: NumPy's accumulator dtypes
+    for dt in DTYPES:
+        x = rand(dt, (3, 4), lo=-120, hi=120)
+        xp = prod_safe_floats((3, 4)).astype(dt) if dt in FLOATS else rand(dt, (3, 4), lo=-9, hi=9)
+        for axis in [None, 0, -1]:
+            FX.case(f"select/cumsum/{dt}/axis={axis_p(axis)}", "cumsum", {"axis": axis_p(axis)}, [x],
+                    lambda x=x, axis=axis: np.cumsum(x, axis))
+            FX.case(f"select/cumprod/{dt}/axis={axis_p(axis)}", "cumprod", {"axis": axis_p(axis)}, [xp],
+                    lambda xp=xp, axis=axis: np.cumprod(xp, axis))
+    for tag, x in [("nan", arr([1.0, np.nan, 2.0, np.inf, -np.inf], "float64")), ("0d", arr(5, "int8", ())),
+                   ("empty", arr([], "float32", (0, 3))), ("3d", rand("int16", (2, 3, 4))),
+                   ("wrap", arr([2**63, 2**63, 5], "uint64")), ("int64-wrap", arr([2**62, 2**62, 2**62], "int64"))]:
+        for axis in [None] + ([1] if x.ndim >= 2 else []):
+            for op in ["cumsum", "cumprod"]:
+                FX.case(f"select/{op}/{tag}/axis={axis_p(axis)}", op, {"axis": axis_p(axis)}, [x],
+                        lambda op=op, x=x, axis=axis: getattr(np, op)(x, axis))
+    FX.case("select/cumsum/badaxis", "cumsum", {"axis": "2"}, [rand("int32", (2, 2))],
+            lambda: np.cumsum(np.zeros((2, 2), np.int32), 2))
+    # diff
+    for dt in ["bool", "int8", "uint8", "int64", "uint64", "float16", "float32", "float64"]:
+        x = rand(dt, (3, 5), lo=-120, hi=120)
+        for n, axis in [(1, -1), (1, 0), (2, -1), (0, 0), (3, 0), (6, -1)]:
+            FX.case(f"select/diff/{dt}/n={n}/axis={axis}", "diff", {"n": n, "axis": axis}, [x],
+                    lambda x=x, n=n, axis=axis: np.diff(x, n, axis))
+    xf = arr([1.0, np.nan, np.inf, np.inf, -0.0, 0.0, 3.5], "float64")
+    FX.case("select/diff/special", "diff", {"n": 1, "axis": 0}, [xf], lambda: np.diff(xf))
+    FX.case("select/diff/badaxis", "diff", {"n": 1, "axis": 1}, [xf], lambda: np.diff(xf, axis=1))
+
+
+def gen_index():
+    for dt in ["bool", "int8", "uint16", "int64", "float16", "float32", "float64"]:
+        a = rand(dt, (3, 4))
+        for tag, idx, axis in [("None", arr([0, -1, 5, 5, 11], "int64"), None), ("axis0", arr([2, -3, 0], "int32"), 0),
+                               ("axis1", arr([[3, 0], [-1, 1]], "int64"), 1), ("axis-1", arr([1, 1, 1], "uint8"), -1)]:
+            FX.case(f"index/take/{dt}/{tag}", "take", {"axis": axis_p(axis)}, [a, idx],
+                    lambda a=a, idx=idx, axis=axis: np.take(a, idx, axis))
+    a3 = rand("float64", (2, 3, 4))
+    for tag, idx, axis in [("3d/axis1", arr([[2, 0, 1, 1]], "int64"), 1), ("3d/None-2d", arr([[0, 23], [-24, 7]], "int16"), None),
+                           ("empty", arr([], "int64"), 0), ("oob", arr([0, 3], "int64"), 1), ("oob-neg", arr([-5], "int64"), 2),
+                           ("oob-None", arr([24], "int64"), None), ("float-idx", arr([1.0], "float64"), 0),
+                           ("badaxis", arr([0], "int64"), 3), ("0d-idx", arr(1, "int64", ()), 2)]:
+        FX.case(f"index/take/{tag}", "take", {"axis": axis_p(axis)}, [a3, idx],
+                lambda idx=idx, axis=axis: np.take(a3, idx, axis))
+    # take_along_axis (with the argsort result, and broadcasting index shapes)
+    for dt in ["int32", "float32", "bool"]:
+        a = rand(dt, (3, 5))
+        for axis in [0, 1, -1]:
+            idx = np.argsort(a, axis, kind="stable")
+            FX.case(f"index/take_along_axis/{dt}/argsort/axis={axis}", "take_along_axis", {"axis": axis}, [a, idx],
+                    lambda a=a, idx=idx, axis=axis: np.take_along_axis(a, idx, axis))
+    a = rand("int64", (3, 5))
+    for tag, idx, axis in [("bcast-rows", arr([[0, -1, 2]], "int64"), 1), ("bcast-cols", arr([[2], [0]], "int64"), 0),
+                           ("neg", arr([[-1, -2, -3, -4, -5]] * 3, "int32"), 1), ("oob", arr([[0, 5]] * 3, "int64"), 1),
+                           ("ndim", arr([0, 1], "int64"), 1), ("3d", None, 2)]:
+        if tag == "3d":
+            x = rand("float64", (2, 3, 4))
+            idx = np.argsort(x, 2)[:, :, :2].copy()
+        else:
+            x = a
+        FX.case(f"index/take_along_axis/{tag}", "take_along_axis", {"axis": axis}, [x, idx],
+                lambda x=x, idx=idx, axis=axis: np.take_along_axis(x, idx, axis))
+    # put (the array after the call)
+    def put(a, i, v):
+        a = a.copy()
+        np.put(a, i, v)
+        return a
+    for dt in ["int32", "float64", "uint8", "bool"]:
+        a = rand(dt, (3, 4))
+        for tag, i, v in [("repeat-values", arr([0, -1, 5, 5, 7], "int64"), rand(dt, (2,))),
+                          ("2d-idx", arr([[1, 2], [3, 11]], "int32"), rand(dt, (2, 2))),
+                          ("one", arr([4], "int64"), rand(dt, (3,)))]:
+            FX.case(f"index/put/{dt}/{tag}", "put", {}, [a, i, v], lambda a=a, i=i, v=v: put(a, i, v))
+    a = rand("float32", (3, 4))
+    FX.case("index/put/float32/int-values", "put", {}, [a, arr([0, 1], "int64"), arr([7, -2], "int16")],
+            lambda: put(a, np.array([0, 1]), np.array([7, -2], np.int16)))
+    FX.case("index/put/oob", "put", {}, [a, arr([12], "int64"), arr([1.0], "float32")],
+            lambda: put(a, np.array([12]), np.array([1.0], np.float32)))
+    FX.case("index/put/empty-idx", "put", {}, [a, arr([], "int64"), arr([1.0], "float32")],
+            lambda: put(a, np.array([], np.int64), np.array([1.0], np.float32)))
+    # np.add.at (inputs: a, values, index arrays)
+    def add_at(a, v, *idx):
+        a = a.copy()
+        np.add.at(a, idx, v)
+        return a
+    for dt in ["int32", "uint8", "int64", "float64", "float32"]:
+        a = rand(dt, (5,))
+        i = arr([0, 1, 1, -1, 4, 0, 0], "int64")
+        v = rand(dt, (7,))
+        FX.case(f"index/add.at/{dt}/1d", "add.at", {}, [a, v, i], lambda a=a, v=v, i=i: add_at(a, v, i))
+        a2 = rand(dt, (3, 4))
+        ir = arr([2, 0, 2], "int64")
+        vr = rand(dt, (3, 4))
+        FX.case(f"index/add.at/{dt}/rows", "add.at", {}, [a2, vr, ir], lambda a2=a2, vr=vr, ir=ir: add_at(a2, vr, ir))
+        i0, i1 = arr([0, 2, 0, 0], "int64"), arr([1, 3, 1, -4], "int32")
+        v2 = rand(dt, (4,))
+        FX.case(f"index/add.at/{dt}/2idx", "add.at", {}, [a2, v2, i0, i1],
+                lambda a2=a2, v2=v2, i0=i0, i1=i1: add_at(a2, v2, i0, i1))
+    a = rand("float64", (3, 4))
+    FX.case("index/add.at/scalar-value", "add.at", {}, [a, arr(1.5, "float64", ()), arr([1, 1, 2], "int64")],
+            lambda: add_at(a, np.float64(1.5), np.array([1, 1, 2])))
+    FX.case("index/add.at/oob", "add.at", {}, [a, arr(1.5, "float64", ()), arr([3], "int64")],
+            lambda: add_at(a, np.float64(1.5), np.array([3])))
+
+
+def gen_manip():
+    x = rand("int8", (2, 3))
+    y = rand("float32", (2, 2))
+    z = rand("int8", (1, 3))
+    u = rand("uint16", (2, 3))
+    v1, w1 = rand("int32", (3,)), rand("int32", (3,))
+    s0 = arr(4, "int64", ())
+    for tag, arrays, axis in [("axis1,promote", [x, y], 1), ("axis0", [x, z, x], 0), ("axis-1", [x, u], -1),
+                              ("1d", [v1, w1, v1], 0), ("bad-shape", [x, y], 0), ("0d", [s0, s0], 0),
+                              ("badaxis", [x, x], 2), ("empty", [x[:0], z], 0)]:
+        FX.case(f"manip/concatenate/{tag}", "concatenate", {"axis": axis}, arrays,
+                lambda arrays=arrays, axis=axis: np.concatenate(arrays, axis))
+    for tag, arrays in [("2d", [x, u]), ("1d", [v1, w1]), ("0d", [s0, s0]), ("bad", [x, z])]:
+        for axis in [0, -1, 1]:
+            FX.case(f"manip/stack/{tag}/axis={axis}", "stack", {"axis": axis}, arrays,
+                    lambda arrays=arrays, axis=axis: np.stack(arrays, axis))
+    for op in ["hstack", "vstack", "dstack"]:
+        for tag, arrays in [("2d", [x, u]), ("1d", [v1, w1]), ("0d", [s0, s0]), ("mixed", [x, z])]:
+            FX.case(f"manip/{op}/{tag}", op, {}, arrays, lambda op=op, arrays=arrays: getattr(np, op)(arrays))
+    a = rand("float64", (4, 6))
+    for op in ["split", "array_split"]:
+        for tag, sec, axis in [("count2", "2", 0), ("count3", "3", 1), ("count4", "4", 1), ("count5", "5", 0),
+                               ("idx", "i:2,3", 1), ("idx-neg", "i:-2,1,9", 1), ("idx-empty", "i:", 0)]:
+            secs = [int(t) for t in sec[2:].split(",") if t] if sec.startswith("i:") else int(sec)
+            FX.case(f"manip/{op}/{tag}/axis={axis}", op, {"sections": sec, "axis": axis}, [a],
+                    lambda op=op, secs=secs, axis=axis: list(getattr(np, op)(a, secs, axis)))
+    b = rand("int16", (2, 3, 4))
+    for axis in [None, 0, 1, -1]:
+        FX.case(f"manip/flip/axis={axis_p(axis)}", "flip", {"axis": axis_p(axis)}, [b], lambda axis=axis: np.flip(b, axis))
+    for shift, axis in [(1, None), (-5, None), (2, 0), (-1, 1), (9, 2), (0, 1), (30, None)]:
+        FX.case(f"manip/roll/{shift}/axis={axis_p(axis)}", "roll", {"shift": shift, "axis": axis_p(axis)}, [b],
+                lambda shift=shift, axis=axis: np.roll(b, shift, axis))
+    c = rand("float32", (2, 3))
+    for reps in [(2,), (2, 1), (1, 2, 3), (0, 2), (3,)]:
+        rs = ",".join(map(str, reps))
+        for tag, src in [("2d", c), ("1d", v1)]:
+            FX.case(f"manip/tile/{tag}/{rs}", "tile", {"reps": rs}, [src], lambda src=src, reps=reps: np.tile(src, reps))
+    for r, axis in [(2, None), (3, 0), (2, 1), (0, 1), (1, -1)]:
+        FX.case(f"manip/repeat/{r}/axis={axis_p(axis)}", "repeat", {"repeats": r, "axis": axis_p(axis)}, [c],
+                lambda r=r, axis=axis: np.repeat(c, r, axis))
+    FX.case("manip/repeat/0d", "repeat", {"repeats": 3, "axis": "None"}, [s0], lambda: np.repeat(s0, 3))
+    # pad
+    p2 = rand("int32", (3, 4))
+    p1 = rand("float64", (5,))
+    for mode in ["constant", "edge", "reflect", "symmetric", "wrap"]:
+        for tag, src, width in [("2d", p2, [(1, 2), (0, 3)]), ("2d-wide", p2, [(4, 7), (5, 9)]), ("1d", p1, [(2, 0)]),
+                                ("len1", arr([7.5], "float32"), [(3, 2)]), ("zero", p2, [(0, 0), (0, 0)])]:
+            ws = ",".join(f"{b}:{f}" for b, f in width)
+            ins = [src] + ([-1.5] if mode == "constant" else [])
+            kw = {"constant_values": -1.5} if mode == "constant" else {}
+            FX.case(f"manip/pad/{mode}/{tag}", "pad", {"width": ws, "mode": mode}, ins,
+                    lambda src=src, width=width, mode=mode, kw=kw: np.pad(src, width, mode=mode, **kw))
+    FX.case("manip/pad/constant/int", "pad", {"width": "2:1,1:0", "mode": "constant"}, [p2, 7],
+            lambda: np.pad(p2, [(2, 1), (1, 0)], constant_values=7))
+    FX.case("manip/pad/constant/uint8", "pad", {"width": "1:1", "mode": "constant"}, [arr([1, 2], "uint8"), 255],
+            lambda: np.pad(arr([1, 2], "uint8"), [(1, 1)], constant_values=255))
+    FX.case("manip/pad/edge/empty-axis", "pad", {"width": "1:1,0:0", "mode": "edge"}, [arr([], "float64", (0, 2))],
+            lambda: np.pad(np.zeros((0, 2)), [(1, 1), (0, 0)], mode="edge"))
+    FX.case("manip/pad/constant/empty-axis", "pad", {"width": "1:1,0:0", "mode": "constant"}, [arr([], "float64", (0, 2)), 0.0],
+            lambda: np.pad(np.zeros((0, 2)), [(1, 1), (0, 0)], constant_values=0.0))
+    for op in ["atleast_1d", "atleast_2d", "atleast_3d"]:
+        for tag, src in [("0d", s0), ("1d", v1), ("2d", c), ("3d", b)]:
+            FX.case(f"manip/{op}/{tag}", op, {}, [src], lambda op=op, src=src: getattr(np, op)(src))
+
+
 def main():
     gen_unary()
     gen_binary()
@@ -673,6 +1194,12 @@ def main():
     gen_creation()
     gen_views()
     gen_misc()
+    gen_sort()
+    gen_quantile()
+    gen_unique()
+    gen_select()
+    gen_index()
+    gen_manip()
     FX.write()
     total = sum(len(d) for _, d in FX.blobs)
     print(f"NumPy {np.__version__}: {len(FX.lines)} cases, {len(FX.blobs)} blobs, {total / 1e6:.2f} MB of .npy")

@@ -236,7 +236,7 @@ fn run() -> Result<()> {
                 let c = if o.cpu { Some(cpu_time(|| f(&flat_h), 5, 4.0)?) } else { None };
                 let ok = cuprum::allclose(&f(&flat_g)?.to_device(&cpu)?, &f(&flat_h)?, 0.0, 0.0, true)?;
                 let note = if name.starts_with("median") {
-                    "radix select, 3 passes, nothing read back"
+                    "radix select, 4 levels of 8-bit digits, nothing read back"
                 } else {
                     "LSD radix sort, onesweep passes"
                 };

@@ -236,29 +236,21 @@ pub fn compress(condition: &Array, a: &Array, axis: Option<isize>) -> Result<Arr
     if condition.size() > n {
         return Err(Error::IndexOutOfRange { index: condition.size() as isize - 1, axis: ax, len: n });
     }
-    // The condition is short (one entry per slice): select on the host, move on the device.
-    let keep = condition.to_device(&Device::Cpu)?.to_vec_as::<bool>()?;
-    let mut pieces = Vec::new();
-    let mut i = 0;
-    while i < keep.len() {
-        if !keep[i] {
-            i += 1;
-            continue;
-        }
-        let s = i;
-        while i < keep.len() && keep[i] {
-            i += 1;
-        }
-        let mut ix = vec![SliceElem::Slice { start: None, end: None, step: 1 }; a.ndim()];
-        ix[ax] = SliceElem::Slice { start: Some(s as isize), end: Some(i as isize), step: 1 };
-        pieces.push(a.slice(ix)?);
+    crate::ops::same_device("compress", condition, a)?;
+    // The first len(condition) slices along `axis`, that axis moved first, selected as rows
+    // by the condition (one selection kernel on a GPU), and the axis moved back.
+    let c = condition.size();
+    let keep = if condition.dtype() == DType::Bool { condition.view() } else { condition.not_equal(0)? };
+    let mut ix = vec![SliceElem::Slice { start: None, end: None, step: 1 }; a.ndim()];
+    ix[ax] = SliceElem::Slice { start: Some(0), end: Some(c as isize), step: 1 };
+    let head = a.slice(ix)?;
+    let moved = if ax == 0 { head } else { head.moveaxis(ax as isize, 0)? };
+    let picked = moved.mask(&keep)?;
+    if ax == 0 {
+        Ok(picked)
+    } else {
+        picked.moveaxis(0, ax as isize)?.as_contiguous()
     }
-    if pieces.is_empty() {
-        let mut shape = a.shape().to_vec();
-        shape[ax] = 0;
-        return crate::empty(&shape, a.dtype(), &a.device());
-    }
-    crate::concatenate(&pieces.iter().collect::<Vec<_>>(), ax as isize)
 }
 
 impl Array {

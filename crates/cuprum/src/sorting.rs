@@ -25,6 +25,8 @@ trait Key: Copy + PartialOrd + Send + Sync + 'static {
         false
     }
     fn to_f64(self) -> f64;
+    /// NaN for floats (integers have none: never used for them).
+    fn nan() -> Self;
 }
 impl Key for i64 {
     fn ord(&self, o: &Self) -> Ordering {
@@ -33,6 +35,9 @@ impl Key for i64 {
     fn to_f64(self) -> f64 {
         self as f64
     }
+    fn nan() -> Self {
+        0
+    }
 }
 impl Key for u64 {
     fn ord(&self, o: &Self) -> Ordering {
@@ -40,6 +45,9 @@ impl Key for u64 {
     }
     fn to_f64(self) -> f64 {
         self as f64
+    }
+    fn nan() -> Self {
+        0
     }
 }
 impl Key for f64 {
@@ -56,6 +64,9 @@ impl Key for f64 {
     }
     fn to_f64(self) -> f64 {
         self
+    }
+    fn nan() -> Self {
+        f64::NAN
     }
 }
 
@@ -148,6 +159,10 @@ fn device_sort(x: &Array, keys: bool, indices: bool) -> Result<(Option<Array>, O
 ///
 /// On a GPU the order of -0.0 and +0.0 among themselves is not kept (they compare equal).
 pub fn sort(a: &Array, axis: Option<isize>) -> Result<Array> {
+    if let (0, Some(ax)) = (a.ndim(), axis) {
+        // NumPy: a 0-d array has no axis to sort along (argsort, though, accepts it).
+        return Err(Error::AxisOutOfRange { axis: ax, ndim: 0 });
+    }
     if !a.device().is_cpu() {
         let (x, ax) = device_lanes(a, axis)?;
         let (k, _) = device_sort(&x, true, false)?;
@@ -278,43 +293,48 @@ fn quantile_impl(
         return Err(Error::Value("cannot compute a quantile of an empty lane".into()));
     }
     let lanes = h.size() / len;
-    let res: Vec<f64> = by_domain!(h.dtype(), W => {
+    // Shape (len(q), the other axes in order).
+    let mut shape: Vec<usize> = h.shape()[..h.ndim() - 1].to_vec();
+    shape.insert(0, qs.len());
+    let out = by_domain!(h.dtype(), W => {
         let v: Vec<W> = values(&h)?;
-        let mut res = vec![0f64; qs.len() * lanes];
+        // Methods that pick an element keep it as it is (64-bit integers exactly); the others
+        // interpolate in float64.
+        let mut picked: Vec<W> = if keeps { vec![W::nan(); qs.len() * lanes] } else { Vec::new() };
+        let mut res = if keeps { Vec::new() } else { vec![f64::NAN; qs.len() * lanes] };
         for (l, lane) in v.chunks(len).enumerate() {
             // Selection, not a full sort: NaNs (last in NumPy's order) are counted, then each
             // needed order statistic is found with an O(n) select among the other values.
             let nans = lane.iter().filter(|x| x.is_nan()).count();
             let n = if ignore_nan { len - nans } else { len };
             if (!ignore_nan && nans > 0) || n == 0 {
-                for k in 0..qs.len() {
-                    res[k * lanes + l] = f64::NAN;
-                }
-                continue;
+                continue; // NaN (already there)
             }
             let mut s: Vec<W> = lane.iter().copied().filter(|x| !x.is_nan()).collect();
-            let mut nth = |i: usize| -> f64 { s.select_nth_unstable_by(i, |x, y| x.ord(y)).1.to_f64() };
+            let mut nth = |i: usize| -> W { *s.select_nth_unstable_by(i, |x, y| x.ord(y)).1 };
             for (k, &q) in qs.iter().enumerate() {
                 let vi = q * (n - 1) as f64;
                 let (lo, hi) = (vi.floor() as usize, (vi.ceil() as usize).min(n - 1));
-                res[k * lanes + l] = match method {
+                let at = k * lanes + l;
+                match method {
                     QuantileMethod::Linear => {
-                        let (x0, x1) = (nth(lo), nth(hi));
-                        lerp(x0, x1, vi - lo as f64)
+                        let (x0, x1) = (nth(lo).to_f64(), nth(hi).to_f64());
+                        res[at] = lerp(x0, x1, vi - lo as f64);
                     }
-                    QuantileMethod::Lower => nth(lo),
-                    QuantileMethod::Higher => nth(hi),
-                    QuantileMethod::Nearest => nth((vi.round_ties_even() as usize).min(n - 1)),
-                    QuantileMethod::Midpoint => (nth(lo) + nth(hi)) / 2.0,
-                };
+                    QuantileMethod::Lower => picked[at] = nth(lo),
+                    QuantileMethod::Higher => picked[at] = nth(hi),
+                    QuantileMethod::Nearest => picked[at] = nth((vi.round_ties_even() as usize).min(n - 1)),
+                    QuantileMethod::Midpoint => res[at] = (nth(lo).to_f64() + nth(hi).to_f64()) / 2.0,
+                }
             }
         }
-        res
+        if keeps {
+            from_values(&picked, &[qs.len(), lanes], out_dt)?
+        } else {
+            from_values(&res, &[qs.len(), lanes], DType::Float64)?.astype(out_dt)?
+        }
     });
-    // Shape (len(q), the other axes in order).
-    let mut shape: Vec<usize> = h.shape()[..h.ndim() - 1].to_vec();
-    shape.insert(0, qs.len());
-    let out = from_values(&res, &[qs.len(), lanes], DType::Float64)?.astype(out_dt)?.reshape(&shape)?;
+    let out = out.reshape(&shape)?;
     if a.device().is_cpu() {
         Ok(out)
     } else {
@@ -761,7 +781,8 @@ pub fn digitize(x: &Array, bins: &Array, right: bool) -> Result<Array> {
     }
 }
 
-/// NumPy's `isin(element, test_elements)`: whether each element occurs in `test_elements`.
+/// NumPy's `isin(element, test_elements)`: whether each element occurs in `test_elements`
+/// (compared with `==`: NaN is in nothing).
 pub fn isin(element: &Array, test_elements: &Array) -> Result<Array> {
     crate::ops::same_device("isin", element, test_elements)?;
     let u = unique(test_elements, false, false, false)?.values;
@@ -772,12 +793,10 @@ pub fn isin(element: &Array, test_elements: &Array) -> Result<Array> {
     if n == 0 {
         return crate::zeros(element.shape(), DType::Bool, &element.device());
     }
-    // Found where the insertion point holds an equal value.
+    // Found where the insertion point holds an equal value (NaN equals nothing, as in NumPy).
     let clipped = pos.clip(0, n - 1)?;
     let at = take_flat(&u, &clipped)?;
-    let eq = at.equal(&e)?;
-    let both_nan = at.isnan()?.logical_and(&e.isnan()?)?;
-    eq.logical_or(&both_nan)
+    at.equal(&e)
 }
 
 /// `a.ravel()[idx]` for in-range int64 indices (a gather kernel on a GPU; used by `isin`).

@@ -8,8 +8,9 @@
 //! exactly, integer and bool values exactly, float values exactly for exactly specified
 //! operations (see [`exact`]) and within a dtype-dependent tolerance otherwise, with NaNs in
 //! the same places; views must also have NumPy's strides. Unary, binary and scalar cases
-//! (and reductions, astype, misc) run again on non-contiguous inputs holding the same values
-//! (a negatively strided view of a larger array, a transposed copy).
+//! (and reductions, astype, misc, and the sorting, quantile, unique, select, index and manip
+//! groups) run again on non-contiguous inputs holding the same values (a negatively strided
+//! view of a larger array, a transposed copy): for `put` and `add.at`, the array written into.
 //!
 //! Each group is one `device_test!` (a CPU and a GPU test); it collects all of its failures
 //! (a panic inside a case is one) and panics at the end listing the first 30. Cases covered
@@ -21,7 +22,10 @@
 
 mod common;
 
-use cuprum::{Array, Axes, BinaryOp, DType, Device, Indexing, Operand, ReduceOp, Scalar, SliceElem, UnaryOp};
+use cuprum::{
+    Array, Axes, BinaryOp, Bins, DType, Device, Indexing, Operand, PadMode, QuantileMethod, ReduceOp, Scalar, Sections,
+    Side, SliceElem, UnaryOp,
+};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
@@ -34,7 +38,39 @@ use std::sync::OnceLock;
 /// that covers no failure prints that it can go. The first word of a note names the bug; a
 /// note of one word refers to the entry that describes it.
 const KNOWN_DIFFS: &[(&str, &str, &str)] = &[
-    // None at present. BUG-1..16 found by this suite were fixed in the library.
+    // BUG-1..16 found by this suite were fixed in the library.
+    (
+        "quantile/*/empty",
+        "cannot compute a quantile of an empty lane",
+        "QEMPTY median/nanmedian of an empty array: NumPy returns nan (with a RuntimeWarning), cuprum raises \
+         Error::Value (as NumPy's quantile does, with an IndexError)",
+    ),
+    (
+        "quantile/*/bool/*",
+        "NumPy raises TypeError",
+        "QBOOL quantile/percentile of bools with an interpolating method (linear, midpoint): NumPy raises \
+         TypeError (no bool subtract) although its median of bools works; cuprum interpolates them as 0/1",
+    ),
+    (
+        "quantile/*/inf*",
+        "values differ",
+        "QINF interpolation next to an infinity: NumPy's _lerp computes inf - inf, so its quantile gives nan for \
+         np.quantile([1, 2, inf], 0.5) (its neighbours are taken even at an integer virtual index) and for \
+         midpoints at inf, while its median of [2, inf] is inf; cuprum picks the element at integer positions and \
+         gives 2.0 there, but nan for lerp(2, inf, 0.5) (so nanmedian([2, inf]) is nan, NumPy's inf)",
+    ),
+    (
+        "quantile/*float16*linear",
+        "values differ",
+        "QF16 float16 interpolation: NumPy computes b - a, (b - a) * t and the sum in float16 arithmetic (each \
+         rounded), cuprum in float64 rounded once, so results near zero after cancellation differ by more than \
+         the float16 tolerance (cuprum's is the correctly rounded one)",
+    ),
+    (
+        "unique/histogram/float32",
+        "result 1: dtype float64 (NumPy: float32)",
+        "HISTEDGES histogram edges are float64 for float32 data (NumPy: the data's float dtype)",
+    ),
 ];
 
 /// Runs not made on the GPU because they break its CUDA context (every later operation in the
@@ -326,6 +362,12 @@ fn exact(case: &Case) -> bool {
         "astype" | "view" => true,
         "creation" => !matches!(case.op.as_str(), "arange" | "linspace"),
         "misc" => matches!(case.op.as_str(), "where" | "clip"),
+        // Picked values: sorts, order statistics that select an element, unique values.
+        "sort" | "manip" => true,
+        "quantile" => matches!(case.param_opt("method"), Some("lower" | "higher" | "nearest")),
+        "unique" => !matches!(case.op.as_str(), "histogram" | "bincount"),
+        "select" => !matches!(case.op.as_str(), "cumsum" | "cumprod"),
+        "index" => case.op != "add.at",
         _ => false,
     }
 }
@@ -363,7 +405,11 @@ fn compare(case: &Case, got: &Array, want: &Array) -> Result<(), String> {
     let (rtol, atol) = tolerance(case, want.dtype());
     // Exact operations must also give zeros NumPy's sign; not maximum/minimum/fmax/fmin, whose
     // choice between equal -0.0 and 0.0 is unspecified (C's fmax too).
-    let signed_zeros = exact(case) && !matches!(case.op.as_str(), "maximum" | "minimum" | "fmax" | "fmin");
+    // Nor sorts and the values they pick: -0.0 and 0.0 are equal keys, in an unspecified order
+    // (NumPy's default sort is not stable; argsort cases, stable, check their order).
+    let signed_zeros = exact(case)
+        && !matches!(case.op.as_str(), "maximum" | "minimum" | "fmax" | "fmin")
+        && !matches!(case.group.as_str(), "sort" | "quantile" | "unique");
     let bad: Vec<usize> = match (&g, &w) {
         (Vals::I(g), Vals::I(w)) => (0..w.len()).filter(|&i| g[i] != w[i]).collect(),
         (Vals::F(g), Vals::F(w)) => (0..w.len())
@@ -814,6 +860,229 @@ fn run_misc(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Arr
     Ok(vec![r])
 }
 
+// ------------------------------------------------------------------ sorting, selection, manipulation
+
+fn opt_axis(case: &Case) -> Option<isize> {
+    match case.param("axis") {
+        "None" => None,
+        s => Some(s.parse().unwrap_or_else(|_| panic!("{}: bad axis {s:?}", case.id))),
+    }
+}
+
+fn arrays(x: &[Val]) -> Vec<&Array> {
+    x.iter().map(|v| v.array()).collect()
+}
+
+/// The only array input, by value (for the operations that write into it).
+fn into_array(v: Val) -> Array {
+    match v {
+        Val::A(a) => a,
+        Val::S(s) => panic!("expected an array input, got the scalar {s:?}"),
+    }
+}
+
+fn method(case: &Case) -> QuantileMethod {
+    match case.param("method") {
+        "linear" => QuantileMethod::Linear,
+        "lower" => QuantileMethod::Lower,
+        "higher" => QuantileMethod::Higher,
+        "nearest" => QuantileMethod::Nearest,
+        "midpoint" => QuantileMethod::Midpoint,
+        m => panic!("{}: unknown method {m:?}", case.id),
+    }
+}
+
+/// partition/argpartition cases compare what is well defined: the result sorted along the axis,
+/// its kth element and, for argpartition, the sorted indices (a permutation of each lane).
+fn run_sort(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    let x = inputs(case, dev, layout)?;
+    let one = |a: cuprum::Result<Array>| a.map(|a| vec![a]);
+    match case.op.as_str() {
+        "sort" => one(cuprum::sort(x[0].array(), opt_axis(case))),
+        "argsort" => one(cuprum::argsort(x[0].array(), opt_axis(case))),
+        "searchsorted" => {
+            let side = if case.param("side") == "left" { Side::Left } else { Side::Right };
+            one(cuprum::searchsorted(x[0].array(), x[1].array(), side))
+        }
+        "partition" | "argpartition" => {
+            let a = x[0].array();
+            let (axis, kth): (Option<isize>, isize) = (opt_axis(case), case.num("kth"));
+            let ax = axis.unwrap_or(-1);
+            let r = if case.op == "partition" {
+                cuprum::partition(a, kth, axis)?
+            } else {
+                let i = cuprum::argpartition(a, kth, axis)?;
+                let src = if axis.is_none() { a.ravel()? } else { a.view() };
+                let r = cuprum::take_along_axis(&src, &i, ax)?;
+                let n = *r.shape().last().unwrap() as isize;
+                let n =
+                    if axis.is_none() { n } else { r.shape()[cuprum::layout::normalize_axis(ax, r.ndim())?] as isize };
+                let k = cuprum::from_vec(vec![kth.rem_euclid(n) as i64], dev)?;
+                return Ok(vec![
+                    cuprum::sort(&r, Some(ax))?,
+                    cuprum::take(&r, &k, Some(ax))?,
+                    cuprum::sort(&i, Some(ax))?,
+                ]);
+            };
+            let n = if axis.is_none() { r.size() } else { r.shape()[cuprum::layout::normalize_axis(ax, r.ndim())?] };
+            let k = cuprum::from_vec(vec![kth.rem_euclid(n as isize) as i64], dev)?;
+            Ok(vec![cuprum::sort(&r, Some(ax))?, cuprum::take(&r, &k, Some(ax))?])
+        }
+        "lexsort" => one(cuprum::lexsort(&arrays(&x))),
+        op => panic!("unknown sort op {op}"),
+    }
+}
+
+fn run_quantile(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    let x = inputs(case, dev, layout)?;
+    let (a, axis) = (x[0].array(), opt_axis(case));
+    let q = || parse_f64(case.param("q"));
+    let r = match case.op.as_str() {
+        "median" => cuprum::median(a, axis)?,
+        "nanmedian" => cuprum::nanmedian(a, axis)?,
+        "quantiles" => {
+            let qs: Vec<f64> = case.param("q").split(',').map(parse_f64).collect();
+            cuprum::quantiles(a, &qs, axis, method(case))?
+        }
+        "quantile" => cuprum::quantile(a, q(), axis, method(case))?,
+        "percentile" => cuprum::percentile(a, q(), axis, method(case))?,
+        "nanquantile" => cuprum::nanquantile(a, q(), axis, method(case))?,
+        "nanpercentile" => cuprum::nanpercentile(a, q(), axis, method(case))?,
+        op => panic!("unknown quantile op {op}"),
+    };
+    Ok(vec![r])
+}
+
+fn run_unique(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    let x = inputs(case, dev, layout)?;
+    let flag = |k: &str| case.param(k) == "1";
+    let r = match case.op.as_str() {
+        "unique" => {
+            let u = cuprum::unique(x[0].array(), flag("index"), flag("inverse"), flag("counts"))?;
+            let mut out = vec![u.values];
+            out.extend([u.index, u.inverse, u.counts].into_iter().flatten());
+            return Ok(out);
+        }
+        "bincount" => cuprum::bincount(x[0].array(), x.get(1).map(|w| w.array()), case.num("minlength"))?,
+        "histogram" => {
+            let mut rest = x[1..].iter();
+            let bins = match case.param("bins") {
+                "edges" => Bins::Edges(rest.next().expect("edges").array().to_vec_as::<f64>()?),
+                n => Bins::Count(n.parse().unwrap()),
+            };
+            let range = match case.param("range") {
+                "None" => None,
+                r => {
+                    let v: Vec<f64> = r.split(',').map(parse_f64).collect();
+                    Some((v[0], v[1]))
+                }
+            };
+            let w = if flag("weights") { Some(rest.next().expect("weights").array()) } else { None };
+            let (h, e) = cuprum::histogram(x[0].array(), bins, range, w, flag("density"))?;
+            return Ok(vec![h, e]);
+        }
+        "digitize" => cuprum::digitize(x[0].array(), x[1].array(), flag("right"))?,
+        "isin" => cuprum::isin(x[0].array(), x[1].array())?,
+        op => panic!("unknown unique op {op}"),
+    };
+    Ok(vec![r])
+}
+
+fn run_select(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    let x = inputs(case, dev, layout)?;
+    let r = match case.op.as_str() {
+        "mask" => x[0].array().mask(x[1].array())?,
+        "compress" => cuprum::compress(x[0].array(), x[1].array(), opt_axis(case))?,
+        "extract" => cuprum::extract(x[0].array(), x[1].array())?,
+        "nonzero" => return cuprum::nonzero(x[0].array()),
+        "flatnonzero" => cuprum::flatnonzero(x[0].array())?,
+        "argwhere" => cuprum::argwhere(x[0].array())?,
+        "cumsum" => cuprum::cumsum(x[0].array(), opt_axis(case))?,
+        "cumprod" => cuprum::cumprod(x[0].array(), opt_axis(case))?,
+        "diff" => cuprum::diff(x[0].array(), case.num("n"), case.num("axis"))?,
+        op => panic!("unknown select op {op}"),
+    };
+    Ok(vec![r])
+}
+
+/// `put` and `add.at` return the array they wrote into (a fresh input in the case's layout).
+fn run_index(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    let mut x = inputs(case, dev, layout)?;
+    let r = match case.op.as_str() {
+        "take" => cuprum::take(x[0].array(), x[1].array(), opt_axis(case))?,
+        "take_along_axis" => cuprum::take_along_axis(x[0].array(), x[1].array(), case.num("axis"))?,
+        "put" => {
+            let rest = x.split_off(1);
+            let mut a = into_array(x.pop().unwrap());
+            cuprum::put(&mut a, rest[0].array(), rest[1].array())?;
+            a
+        }
+        "add.at" => {
+            let rest = x.split_off(1);
+            let mut a = into_array(x.pop().unwrap());
+            cuprum::scatter_add(&mut a, &arrays(&rest[1..]), rest[0].array())?;
+            a
+        }
+        op => panic!("unknown index op {op}"),
+    };
+    Ok(vec![r])
+}
+
+fn run_manip(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    let x = inputs(case, dev, layout)?;
+    let a = || x[0].array();
+    let r = match case.op.as_str() {
+        "concatenate" => cuprum::concatenate(&arrays(&x), case.num("axis"))?,
+        "stack" => cuprum::stack(&arrays(&x), case.num("axis"))?,
+        "hstack" => cuprum::hstack(&arrays(&x))?,
+        "vstack" => cuprum::vstack(&arrays(&x))?,
+        "dstack" => cuprum::dstack(&arrays(&x))?,
+        "split" | "array_split" => {
+            let s = case.param("sections");
+            let sections = match s.strip_prefix("i:") {
+                Some(ix) => {
+                    Sections::Indices(ix.split(',').filter(|t| !t.is_empty()).map(|t| t.parse().unwrap()).collect())
+                }
+                None => Sections::Count(s.parse().unwrap()),
+            };
+            let axis: isize = case.num("axis");
+            return if case.op == "split" {
+                cuprum::split(a(), sections, axis)
+            } else {
+                cuprum::array_split(a(), sections, axis)
+            };
+        }
+        "flip" => cuprum::flip(a(), opt_axis(case))?,
+        "roll" => cuprum::roll(a(), case.num("shift"), opt_axis(case))?,
+        "tile" => cuprum::tile(a(), &parse_shape(case.param("reps")))?,
+        "repeat" => cuprum::repeat(a(), case.num("repeats"), opt_axis(case))?,
+        "pad" => {
+            let width: Vec<(usize, usize)> = case
+                .param("width")
+                .split(',')
+                .map(|p| {
+                    let (b, f) = p.split_once(':').unwrap();
+                    (b.parse().unwrap(), f.parse().unwrap())
+                })
+                .collect();
+            let mode = match case.param("mode") {
+                "constant" => PadMode::Constant(x[1].scalar()),
+                "edge" => PadMode::Edge,
+                "reflect" => PadMode::Reflect,
+                "symmetric" => PadMode::Symmetric,
+                "wrap" => PadMode::Wrap,
+                m => panic!("unknown pad mode {m}"),
+            };
+            cuprum::pad(a(), &width, mode)?
+        }
+        "atleast_1d" => cuprum::atleast_1d(a())?,
+        "atleast_2d" => cuprum::atleast_2d(a())?,
+        "atleast_3d" => cuprum::atleast_3d(a())?,
+        op => panic!("unknown manip op {op}"),
+    };
+    Ok(vec![r])
+}
+
 // ------------------------------------------------------------------ tests
 
 const ALL_LAYOUTS: &[Layout] = &[Layout::Contig, Layout::Strided, Layout::Transposed];
@@ -859,6 +1128,36 @@ device_test!(misc, |dev| {
     Ok(())
 });
 
+device_test!(sorting, |dev| {
+    run_group("sort", &dev, ALL_LAYOUTS, run_sort);
+    Ok(())
+});
+
+device_test!(quantiles, |dev| {
+    run_group("quantile", &dev, ALL_LAYOUTS, run_quantile);
+    Ok(())
+});
+
+device_test!(unique_and_counting, |dev| {
+    run_group("unique", &dev, ALL_LAYOUTS, run_unique);
+    Ok(())
+});
+
+device_test!(selection_and_scans, |dev| {
+    run_group("select", &dev, ALL_LAYOUTS, run_select);
+    Ok(())
+});
+
+device_test!(integer_indexing, |dev| {
+    run_group("index", &dev, ALL_LAYOUTS, run_index);
+    Ok(())
+});
+
+device_test!(manipulation, |dev| {
+    run_group("manip", &dev, ALL_LAYOUTS, run_manip);
+    Ok(())
+});
+
 /// The fixtures exist, parse, and cover every ufunc and reduction of the library.
 #[test]
 fn fixtures_cover_every_op() {
@@ -888,7 +1187,10 @@ fn fixtures_cover_every_op() {
     for op in REDUCE {
         assert!(has("reduce", op.name()), "no reduction case for {}", op.name());
     }
-    for g in ["unary", "binary", "scalar", "reduce", "astype", "creation", "view", "misc"] {
+    for g in [
+        "unary", "binary", "scalar", "reduce", "astype", "creation", "view", "misc", "sort", "quantile", "unique",
+        "select", "index", "manip",
+    ] {
         assert!(per_group.iter().any(|(x, _)| x == g), "no {g} cases");
     }
 }

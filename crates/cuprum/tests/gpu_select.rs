@@ -405,14 +405,43 @@ gpu_test!(float_scans_that_are_exact, |gpu| {
             assert_eq!(g, (i + 1) as f64, "cumsum of ones, n={n}, element {i}");
         }
         // Factors 2 at every 997th element, 0.5 at every 991st, 1 elsewhere.
-        let v: Vec<f32> =
-            (0..n).map(|i| if i % 997 == 0 { 2.0 } else if i % 991 == 0 { 0.5 } else { 1.0 }).collect();
+        let v: Vec<f32> = (0..n)
+            .map(|i| {
+                if i % 997 == 0 {
+                    2.0
+                } else if i % 991 == 0 {
+                    0.5
+                } else {
+                    1.0
+                }
+            })
+            .collect();
         let x = cuprum::from_slice(&v, &[n], &Device::Cpu)?;
         let want = x.astype(DType::Float64)?.cumprod(None)?.to_vec_as::<f64>()?;
         let got = x.to_device(&gpu)?.cumprod(None)?.to_vec_as::<f64>()?;
         for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
             assert_eq!(g, w, "cumprod of powers of two, n={n}, element {i}");
         }
+    }
+    Ok(())
+});
+
+gpu_test!(compress_on_the_device, |gpu| {
+    // The lesson's form (`flat.compress(flat > lo)`), along each axis, with a condition shorter
+    // than the axis and a non-bool condition.
+    let mut rng = Rng::new(900);
+    let flat = random(&[1_000_003], DType::Float32, &mut rng, false);
+    let cond = flat.greater(0.5)?;
+    let c = flat.compress(&cond, None)?;
+    let g = flat.to_device(&gpu)?.compress(&cond.to_device(&gpu)?, None)?;
+    assert_eq!(g.device(), gpu);
+    assert_close(&g, &c, 0.0, "compress flat");
+    let m = random(&[6, 7, 5], DType::Int16, &mut rng, false);
+    for (ax, len) in [(0isize, 4usize), (1, 7), (2, 3), (-1, 5)] {
+        let cnd = random(&[len], DType::Int32, &mut rng, false);
+        let c = cuprum::compress(&cnd, &m, Some(ax))?;
+        let g = cuprum::compress(&cnd.to_device(&gpu)?, &m.to_device(&gpu)?, Some(ax))?;
+        assert_close(&g, &c, 0.0, &format!("compress axis {ax}"));
     }
     Ok(())
 });

@@ -865,7 +865,7 @@ mod tests {
             }
             for k in keys {
                 let src = k.source();
-                assert!(src.contains(&format!("extern \"C\" __global__ void __launch_bounds__")), "{k:?}");
+                assert!(src.contains("extern \"C\" __global__ void __launch_bounds__"), "{k:?}");
                 assert!(src.contains(&format!(" {}(", k.name())), "{k:?}: no kernel {}", k.name());
                 assert!(!src.contains('@'), "{k:?}: unfilled template");
                 assert_eq!(src.matches('{').count(), src.matches('}').count(), "{k:?}: braces");
