@@ -25,6 +25,8 @@ if command -v compute-sanitizer > /dev/null && [ "${SKIP_SANITIZER:-0}" != 1 ] &
     name=$(basename "$t")
     # The library's unit tests use no GPU (compute-sanitizer refuses such a process).
     [ "$name" = cuprum ] && continue
+    # MEMCHECK_SKIP="a b": binaries left out of memcheck (to fit a time limit; say so).
+    case " ${MEMCHECK_SKIP:-} " in *" $name "*) echo "memcheck $name: skipped (MEMCHECK_SKIP)" | tee -a "$summary"; continue;; esac
     # The pool test provokes out-of-memory on purpose: that API error is expected there.
     api=explicit; [ "$name" = pool ] && api=no
     # The sort tests are long under memcheck: a representative subset (every kernel family).
