@@ -345,6 +345,8 @@ pub fn take_along_axis(a: &Array, indices: &Array, axis: isize) -> Result<Array>
 }
 
 /// NumPy's `put(a, indices, values)`: flat (C-order) positions; `values` repeat if shorter.
+/// With repeated indices NumPy keeps the last write; on a GPU each place keeps one of the
+/// values written to it (as `scatter`).
 pub fn put(a: &mut Array, indices: &Array, values: &Array) -> Result<()> {
     crate::ops::same_device("put", a, values)?;
     if !a.device().is_cpu() {
