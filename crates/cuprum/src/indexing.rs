@@ -100,6 +100,14 @@ fn on_axis(e: Error, ax: usize) -> Error {
 
 /// NumPy's `a[i0, i1, ..., ik-1]` with integer index arrays on the first `k` axes (they
 /// broadcast together): shape `broadcast(i.shape) + a.shape[k:]`.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let (r, c) = (cuprum::from_vec(vec![2i64, 0], &dev)?, cuprum::from_vec(vec![1i64, 3], &dev)?);
+/// assert_eq!(cuprum::gather(&m, &[&r, &c])?.to_vec::<i64>()?, vec![9, 3]); // m[[2, 0], [1, 3]]
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn gather(a: &Array, indices: &[&Array]) -> Result<Array> {
     let bshape = broadcast_plan("gather", a, indices)?;
     let k = indices.len();
@@ -173,6 +181,16 @@ pub fn scatter(a: &mut Array, indices: &[&Array], values: &Array) -> Result<()> 
 
 /// NumPy's `np.add.at(a, (i0, ..., ik-1), values)`: unbuffered, so repeated indices add up
 /// (for bool, a logical or). On a GPU with atomics: float sums may differ in rounding order.
+///
+/// ```
+/// use cuprum::DType;
+/// let dev = cuprum::Device::default_device();
+/// let mut acc = cuprum::zeros(&[4], DType::Float64, &dev)?;
+/// let i = cuprum::from_vec(vec![0i64, 1, 1, 3], &dev)?;
+/// cuprum::scatter_add(&mut acc, &[&i], &cuprum::ones(&[4], DType::Float64, &dev)?)?; // np.add.at
+/// assert_eq!(acc.to_vec::<f64>()?, vec![1.0, 2.0, 0.0, 1.0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn scatter_add(a: &mut Array, indices: &[&Array], values: &Array) -> Result<()> {
     scatter_impl(a, indices, values, true)
 }
@@ -265,6 +283,15 @@ fn scatter_impl(a: &mut Array, indices: &[&Array], values: &Array, add: bool) ->
 
 /// NumPy's `take(a, indices, axis)`: `None` indexes the flattened array. The result's shape is
 /// `a.shape[:axis] + indices.shape + a.shape[axis+1:]`.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let t = cuprum::take(&m, &cuprum::from_vec(vec![2i64, -4], &dev)?, Some(1))?;
+/// assert_eq!((t.shape(), t.to_vec::<i64>()?), (&[3usize, 2][..], vec![2, 0, 6, 4, 10, 8]));
+/// assert!(cuprum::take(&m, &cuprum::from_vec(vec![4i64], &dev)?, Some(1)).is_err()); // out of range
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn take(a: &Array, indices: &Array, axis: Option<isize>) -> Result<Array> {
     let Some(ax) = axis else {
         return gather(&a.ravel()?, &[indices]);

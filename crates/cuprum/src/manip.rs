@@ -328,6 +328,14 @@ fn pad_runs(a: &Array, axis: usize, lo: isize, hi: isize, mode: PadMode) -> Resu
 
 /// NumPy's `pad(a, pad_width, mode)`: `pad_width[i] = (before, after)` for axis `i` (one pair
 /// for every axis).
+///
+/// ```
+/// use cuprum::PadMode;
+/// let dev = cuprum::Device::default_device();
+/// let p = cuprum::pad(&cuprum::from_vec(vec![1i64, 2, 3], &dev)?, &[(2, 1)], PadMode::Reflect)?;
+/// assert_eq!(p.to_vec::<i64>()?, vec![3, 2, 1, 2, 3, 2]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn pad(a: &Array, pad_width: &[(usize, usize)], mode: PadMode) -> Result<Array> {
     if pad_width.len() != a.ndim() {
         return Err(Error::InvalidArgument(format!(

@@ -40,6 +40,15 @@ fn scan(op: ScanOp, a: &Array, axis: Option<isize>) -> Result<Array> {
 
 /// NumPy's `cumsum(a, axis)`: `None` scans the flattened array. Integers accumulate in
 /// int64/uint64, floats in their own dtype.
+///
+/// ```
+/// use cuprum::DType;
+/// let dev = cuprum::Device::default_device();
+/// assert_eq!(cuprum::cumsum(&cuprum::from_vec(vec![1i64, 2, 3, 4], &dev)?, None)?.to_vec::<i64>()?, vec![1, 3, 6, 10]);
+/// let small = cuprum::ones(&[2, 2], DType::Int8, &dev)?;
+/// assert_eq!(small.cumsum(Some(0))?.dtype(), DType::Int64); // NumPy's accumulator dtype
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn cumsum(a: &Array, axis: Option<isize>) -> Result<Array> {
     scan(ScanOp::Sum, a, axis)
 }

@@ -102,6 +102,14 @@ fn indices_gpu(a: &Array, flat: bool, by_element: bool) -> Result<Array> {
 impl Array {
     /// NumPy's `a[m]` for a boolean `m` whose shape is the leading part of `a`'s: a new
     /// array of shape `(count, *a.shape[m.ndim:])` with the selected elements in C order.
+    ///
+    /// ```
+    /// let dev = cuprum::Device::default_device();
+    /// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+    /// let sel = m.mask(&m.remainder(5)?.equal(0)?)?; // m[m % 5 == 0]
+    /// assert_eq!(sel.to_vec::<i64>()?, vec![0, 5, 10]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
     pub fn mask(&self, m: &Array) -> Result<Array> {
         let (mf, row) = mask_rows(self, m)?;
         let x = self.as_contiguous()?;
@@ -191,6 +199,14 @@ pub fn flatnonzero(a: &Array) -> Result<Array> {
 }
 
 /// NumPy's `nonzero`: one int64 index array per axis.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let nz = cuprum::nonzero(&m.remainder(5)?.equal(0)?)?;
+/// assert_eq!((nz[0].to_vec::<i64>()?, nz[1].to_vec::<i64>()?), (vec![0, 1, 2], vec![0, 1, 2]));
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn nonzero(a: &Array) -> Result<Vec<Array>> {
     if a.ndim() == 0 {
         return Err(Error::InvalidArgument("nonzero of a 0-d array: use atleast_1d first (NumPy 2 raises)".into()));
@@ -224,6 +240,14 @@ pub fn argwhere(a: &Array) -> Result<Array> {
 
 /// NumPy's `compress(condition, a, axis)`: the slices along `axis` (the flattened array for
 /// `None`) where the 1-d `condition` is true; `condition` may be shorter than the axis.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let c = cuprum::compress(&cuprum::from_vec(vec![true, false, true], &dev)?, &m, Some(0))?;
+/// assert_eq!((c.shape(), c.to_vec::<i64>()?), (&[2usize, 4][..], vec![0, 1, 2, 3, 8, 9, 10, 11]));
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn compress(condition: &Array, a: &Array, axis: Option<isize>) -> Result<Array> {
     let Some(ax) = axis else {
         return compress(condition, &a.ravel()?, Some(0));

@@ -158,6 +158,16 @@ fn device_sort(x: &Array, keys: bool, indices: bool) -> Result<(Option<Array>, O
 /// NumPy's `sort(a, axis)` (stable; NaNs last; `None` sorts the flattened array).
 ///
 /// On a GPU the order of -0.0 and +0.0 among themselves is not kept (they compare equal).
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::from_vec(vec![3.0, f64::NAN, 1.0, 2.0, 1.0], &dev)?;
+/// let s = a.sort(None)?.to_vec::<f64>()?;
+/// assert_eq!(&s[..4], &[1.0, 1.0, 2.0, 3.0]);
+/// assert!(s[4].is_nan()); // NaNs last, as in NumPy
+/// assert_eq!(a.argsort(None)?.to_vec::<i64>()?, vec![2, 4, 3, 0, 1]); // stable
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn sort(a: &Array, axis: Option<isize>) -> Result<Array> {
     if let (0, Some(ax)) = (a.ndim(), axis) {
         // NumPy: a 0-d array has no axis to sort along (argsort, though, accepts it).
@@ -218,6 +228,15 @@ pub enum Side {
 
 /// NumPy's `searchsorted(a, v, side)`: insertion indices (int64, shape of `v`) keeping the
 /// sorted 1-d `a` sorted.
+///
+/// ```
+/// use cuprum::Side;
+/// let dev = cuprum::Device::default_device();
+/// let (a, v) = (cuprum::from_vec(vec![1i64, 2, 2, 4], &dev)?, cuprum::from_vec(vec![2i64, 3], &dev)?);
+/// assert_eq!(cuprum::searchsorted(&a, &v, Side::Left)?.to_vec::<i64>()?, vec![1, 3]);
+/// assert_eq!(cuprum::searchsorted(&a, &v, Side::Right)?.to_vec::<i64>()?, vec![3, 3]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn searchsorted(a: &Array, v: &Array, side: Side) -> Result<Array> {
     crate::ops::same_device("searchsorted", a, v)?;
     if a.ndim() != 1 {
@@ -380,6 +399,19 @@ pub fn quantiles(a: &Array, q: &[f64], axis: Option<isize>, method: QuantileMeth
 }
 
 /// NumPy's `quantile(a, q, axis, method)` for one `q`.
+///
+/// ```
+/// use cuprum::{DType, QuantileMethod};
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::from_vec(vec![1i32, 2, 3, 4, 10], &dev)?;
+/// let q = cuprum::quantile(&x, 0.9, None, QuantileMethod::Linear)?;
+/// assert_eq!(q.dtype(), DType::Float64); // interpolating methods give floats
+/// assert!((q.item::<f64>()? - 7.6).abs() < 1e-12);
+/// let p = cuprum::percentile(&x, 40.0, None, QuantileMethod::Lower)?;
+/// assert_eq!((p.dtype(), p.item::<i64>()?), (DType::Int32, 2)); // picking methods keep the dtype
+/// assert_eq!(x.median(None)?.item::<f64>()?, 3.0);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn quantile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
     let r = quantile_impl(a, &[q], axis, method, false)?;
     r.reshape(&r.shape()[1..])
@@ -421,6 +453,16 @@ pub struct Unique {
 }
 
 /// NumPy's `unique` of the flattened array (NaNs collapse into one, at the end).
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let u = cuprum::unique(&cuprum::from_vec(vec![2i64, 1, 2, 5, 1, 2], &dev)?, true, true, true)?;
+/// assert_eq!(u.values.to_vec::<i64>()?, vec![1, 2, 5]);
+/// assert_eq!(u.index.unwrap().to_vec::<i64>()?, vec![1, 0, 3]);
+/// assert_eq!(u.inverse.unwrap().to_vec::<i64>()?, vec![1, 0, 1, 2, 0, 1]);
+/// assert_eq!(u.counts.unwrap().to_vec::<i64>()?, vec![2, 3, 1]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn unique(a: &Array, return_index: bool, return_inverse: bool, return_counts: bool) -> Result<Unique> {
     if !a.device().is_cpu() {
         return device_unique(a, return_index, return_inverse, return_counts);
@@ -519,6 +561,13 @@ fn s1(start: usize, end: usize) -> [crate::SliceElem; 1] {
 
 /// NumPy's `bincount(x, weights, minlength)`: counts (int64) or weight sums (float64) of
 /// each non-negative integer in `x`.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let c = cuprum::bincount(&cuprum::from_vec(vec![0i64, 1, 1, 3], &dev)?, None, 5)?;
+/// assert_eq!(c.to_vec::<i64>()?, vec![1, 2, 0, 1, 0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<Array> {
     if x.ndim() != 1 || !(x.dtype().is_integer() || x.dtype() == DType::Bool) {
         return Err(Error::InvalidArgument("bincount: x must be a 1-d array of non-negative integers".into()));
@@ -620,6 +669,16 @@ fn bin_of(x: f64, edges: &[f64], uniform: bool) -> Option<usize> {
 /// NumPy's `histogram(a, bins, range, weights, density)`: (counts or densities, edges). The
 /// last bin includes its right edge. Counts are int64; weighted sums have the weights' dtype
 /// (summed in float64); densities are float64; edges are float64.
+///
+/// ```
+/// use cuprum::Bins;
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::from_vec(vec![0.5, 1.5, 1.7, 2.5, 4.0], &dev)?;
+/// let (h, edges) = cuprum::histogram(&a, Bins::Count(3), Some((0.0, 3.0)), None, false)?;
+/// assert_eq!(h.to_vec::<i64>()?, vec![1, 2, 1]); // 4.0 is outside the range
+/// assert_eq!(edges.to_vec::<f64>()?, vec![0.0, 1.0, 2.0, 3.0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn histogram(
     a: &Array,
     bins: Bins,
