@@ -316,34 +316,49 @@ fn quantile_impl(
     let mut shape: Vec<usize> = h.shape()[..h.ndim() - 1].to_vec();
     shape.insert(0, qs.len());
     let out = by_domain!(h.dtype(), W => {
-        let v: Vec<W> = values(&h)?;
+        let mut v: Vec<W> = values(&h)?;
         // Methods that pick an element keep it as it is (64-bit integers exactly); the others
         // interpolate in float64.
         let mut picked: Vec<W> = if keeps { vec![W::nan(); qs.len() * lanes] } else { Vec::new() };
         let mut res = if keeps { Vec::new() } else { vec![f64::NAN; qs.len() * lanes] };
-        for (l, lane) in v.chunks(len).enumerate() {
+        for (l, lane) in v.chunks_mut(len).enumerate() {
             // Selection, not a full sort: NaNs (last in NumPy's order) are counted, then each
-            // needed order statistic is found with an O(n) select among the other values.
+            // needed order statistic is found with an O(n) select among the other values, in
+            // place (the NaNs moved behind them first).
             let nans = lane.iter().filter(|x| x.is_nan()).count();
             let n = if ignore_nan { len - nans } else { len };
             if (!ignore_nan && nans > 0) || n == 0 {
                 continue; // NaN (already there)
             }
-            let mut s: Vec<W> = lane.iter().copied().filter(|x| !x.is_nan()).collect();
-            let mut nth = |i: usize| -> W { *s.select_nth_unstable_by(i, |x, y| x.ord(y)).1 };
+            if nans > 0 {
+                let mut j = 0;
+                for i in 0..len {
+                    if !lane[i].is_nan() {
+                        lane.swap(i, j);
+                        j += 1;
+                    }
+                }
+            }
+            let s = &mut lane[..n];
             for (k, &q) in qs.iter().enumerate() {
                 let vi = q * (n - 1) as f64;
                 let (lo, hi) = (vi.floor() as usize, (vi.ceil() as usize).min(n - 1));
                 let at = k * lanes + l;
                 match method {
                     QuantileMethod::Linear => {
-                        let (x0, x1) = (nth(lo).to_f64(), nth(hi).to_f64());
-                        res[at] = lerp(x0, x1, vi - lo as f64);
+                        let (x0, x1) = nth_pair(s, lo, hi);
+                        res[at] = lerp(x0.to_f64(), x1.to_f64(), vi - lo as f64);
                     }
-                    QuantileMethod::Lower => picked[at] = nth(lo),
-                    QuantileMethod::Higher => picked[at] = nth(hi),
-                    QuantileMethod::Nearest => picked[at] = nth((vi.round_ties_even() as usize).min(n - 1)),
-                    QuantileMethod::Midpoint => res[at] = (nth(lo).to_f64() + nth(hi).to_f64()) / 2.0,
+                    QuantileMethod::Lower => picked[at] = nth_pair(s, lo, lo).0,
+                    QuantileMethod::Higher => picked[at] = nth_pair(s, hi, hi).0,
+                    QuantileMethod::Nearest => {
+                        let i = (vi.round_ties_even() as usize).min(n - 1);
+                        picked[at] = nth_pair(s, i, i).0
+                    }
+                    QuantileMethod::Midpoint => {
+                        let (x0, x1) = nth_pair(s, lo, hi);
+                        res[at] = (x0.to_f64() + x1.to_f64()) / 2.0
+                    }
                 }
             }
         }
@@ -359,6 +374,17 @@ fn quantile_impl(
     } else {
         out.to_device(&a.device())
     }
+}
+
+/// The order statistics `lo` and `hi` (`hi` is `lo` or `lo + 1`) of `s`, reordering it: one
+/// O(n) selection of `lo`; then the next is the smallest element to its right.
+fn nth_pair<W: Key>(s: &mut [W], lo: usize, hi: usize) -> (W, W) {
+    let x0 = *s.select_nth_unstable_by(lo, |x, y| x.ord(y)).1;
+    if hi == lo {
+        return (x0, x0);
+    }
+    let x1 = s[lo + 1..].iter().copied().min_by(|x, y| x.ord(y)).unwrap_or(x0);
+    (x0, x1)
 }
 
 /// Quantiles on a GPU: a radix select per `q` for one lane, else sorted lanes and a pick.
