@@ -70,21 +70,36 @@ impl Key for f64 {
     }
 }
 
-/// The array on the host, C-contiguous, with `axis` moved last (or flattened for `None`).
-fn host_lanes(a: &Array, axis: Option<isize>) -> Result<(Array, usize)> {
+/// The array with `axis` moved last (or flattened for `None`, 0-d as 1-d), and the axis.
+fn lanes_last(a: &Array, axis: Option<isize>) -> Result<(Array, usize)> {
     let (a, ax) = match axis {
         None => (a.ravel()?, 0),
         Some(ax) => (a.view(), normalize_axis(ax, a.ndim().max(1))?),
     };
     let a = if a.ndim() == 0 { a.reshape(&[1])? } else { a };
     let moved = if ax + 1 == a.ndim() { a } else { a.moveaxis(ax as isize, -1)? };
+    Ok((moved, ax))
+}
+
+/// The array on the host, C-contiguous, with `axis` moved last (or flattened for `None`).
+fn host_lanes(a: &Array, axis: Option<isize>) -> Result<(Array, usize)> {
+    let (moved, ax) = lanes_last(a, axis)?;
     let host = if moved.device().is_cpu() { moved.as_contiguous()? } else { moved.to_device(&Device::Cpu)? };
     Ok((host, ax))
 }
 
+/// Moves the last axis of `out` back to `ax` (on its own device).
+fn lanes_back(out: Array, ax: usize) -> Result<Array> {
+    if ax + 1 == out.ndim() {
+        Ok(out)
+    } else {
+        out.moveaxis(-1, ax as isize)?.as_contiguous()
+    }
+}
+
 /// Moves the last axis back to `ax` and the result to `device`.
 fn finish(out: Array, ax: usize, device: Device) -> Result<Array> {
-    let out = if ax + 1 == out.ndim() { out } else { out.moveaxis(-1, ax as isize)?.as_contiguous()? };
+    let out = lanes_back(out, ax)?;
     if device.is_cpu() {
         Ok(out)
     } else {
@@ -129,22 +144,8 @@ fn from_values<W: crate::cpu::Wide>(v: &[W], shape: &[usize], dtype: DType) -> R
 
 /// A GPU array, C-contiguous, with `axis` moved last (or flattened for `None`).
 fn device_lanes(a: &Array, axis: Option<isize>) -> Result<(Array, usize)> {
-    let (a, ax) = match axis {
-        None => (a.ravel()?, 0),
-        Some(ax) => (a.view(), normalize_axis(ax, a.ndim().max(1))?),
-    };
-    let a = if a.ndim() == 0 { a.reshape(&[1])? } else { a };
-    let moved = if ax + 1 == a.ndim() { a } else { a.moveaxis(ax as isize, -1)? };
+    let (moved, ax) = lanes_last(a, axis)?;
     Ok((moved.as_contiguous()?, ax))
-}
-
-/// Moves the last axis of a result on the GPU back to `ax`.
-fn device_finish(out: Array, ax: usize) -> Result<Array> {
-    if ax + 1 == out.ndim() {
-        Ok(out)
-    } else {
-        out.moveaxis(-1, ax as isize)?.as_contiguous()
-    }
 }
 
 /// Radix sort of the lanes of a GPU array: the sorted keys and/or the sorting indices.
@@ -176,7 +177,7 @@ pub fn sort(a: &Array, axis: Option<isize>) -> Result<Array> {
     if !a.device().is_cpu() {
         let (x, ax) = device_lanes(a, axis)?;
         let (k, _) = device_sort(&x, true, false)?;
-        return device_finish(k.expect("keys asked for"), ax);
+        return lanes_back(k.expect("keys asked for"), ax);
     }
     let (h, ax) = host_lanes(a, axis)?;
     let len = *h.shape().last().unwrap_or(&1);
@@ -200,7 +201,7 @@ pub fn argsort(a: &Array, axis: Option<isize>) -> Result<Array> {
     if !a.device().is_cpu() {
         let (x, ax) = device_lanes(a, axis)?;
         let (_, i) = device_sort(&x, false, true)?;
-        return device_finish(i.expect("indices asked for"), ax);
+        return lanes_back(i.expect("indices asked for"), ax);
     }
     let (h, ax) = host_lanes(a, axis)?;
     let len = *h.shape().last().unwrap_or(&1);
