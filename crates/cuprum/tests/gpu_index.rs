@@ -7,7 +7,7 @@
 //! themselves on machines without a GPU.
 
 mod common;
-use common::{assert_close, random, Rng};
+use common::{assert_close, on, random, Rng};
 use cuprum::dtype::ALL_DTYPES;
 use cuprum::{s, Array, Bins, DType, Device, Error, Side};
 
@@ -25,10 +25,6 @@ macro_rules! cases {
             }
         }
     )*};
-}
-
-fn on(dev: &Device, a: &Array) -> Array {
-    a.to_device(dev).unwrap()
 }
 
 /// Both succeed with equal results (exact for ints, `rtol` for floats) or fail with the same

@@ -5,7 +5,7 @@
 //! misaligned inputs, empty arrays.
 
 mod common;
-use common::{assert_close, random, Rng};
+use common::{assert_close, on, random, Rng};
 use cuprum::dtype::ALL_DTYPES;
 use cuprum::{s, Array, DType, Device};
 
@@ -14,10 +14,6 @@ const TILE: usize = 4096;
 
 /// Sizes around tile boundaries.
 const SIZES: [usize; 8] = [1, 17, TILE - 1, TILE, TILE + 1, 2 * TILE + 15, 5 * TILE + 4000, 100_003];
-
-fn on(gpu: &Device, a: &Array) -> Array {
-    a.to_device(gpu).unwrap()
-}
 
 /// A host bool mask of `shape` whose entries are true with probability `p`.
 fn mask_p(shape: &[usize], p: f64, rng: &mut Rng) -> Array {
@@ -59,12 +55,6 @@ fn same_res(gpu: &Device, g: cuprum::Result<Array>, c: cuprum::Result<Array>, wh
         (Err(_), Err(_)) => {}
         (g, c) => panic!("{what}: GPU gave {:?}, CPU gave {:?}", g.map(|_| ()), c.map(|_| ())),
     }
-}
-
-macro_rules! per_dtype {
-    ($f:ident: $($name:ident => $dt:ident),*) => {$(
-        gpu_test!($name, |gpu| { $f(&gpu, DType::$dt) });
-    )*};
 }
 
 per_dtype!(mask_case: mask_bool => Bool, mask_i8 => Int8, mask_i16 => Int16, mask_i32 => Int32, mask_i64 => Int64,

@@ -53,13 +53,6 @@ fn check_sorts(gpu: &Device, x: &Array, axis: Option<isize>, what: &str) {
     assert_close(&a_g, &a_c, 0.0, &format!("argsort {what}"));
 }
 
-/// One test per dtype, so that the kernels' first compilations run in parallel.
-macro_rules! per_dtype {
-    ($f:ident: $($name:ident => $dt:ident),*) => {$(
-        gpu_test!($name, |gpu| { $f(&gpu, DType::$dt) });
-    )*};
-}
-
 per_dtype!(sort_case: sort_bool => Bool, sort_i8 => Int8, sort_i16 => Int16, sort_i32 => Int32, sort_i64 => Int64,
     sort_u8 => UInt8, sort_u16 => UInt16, sort_u32 => UInt32, sort_u64 => UInt64, sort_f16 => Float16,
     sort_f32 => Float32, sort_f64 => Float64);

@@ -2,7 +2,7 @@
 //! non-contiguous views, broadcasting, 0-d and empty arrays.
 
 mod common;
-use common::{assert_close, random, rtol_for, Rng};
+use common::{assert_close, on, random, rtol_for, Rng};
 use cuprum::dtype::ALL_DTYPES;
 use cuprum::{s, Array, BinaryOp, DType, Device, ReduceOp, UnaryOp};
 
@@ -28,10 +28,6 @@ fn layouts(dtype: DType, rng: &mut Rng) -> Vec<(String, Array)> {
     v
 }
 
-fn on(gpu: &Device, a: &Array) -> Array {
-    a.to_device(gpu).unwrap()
-}
-
 /// Compares `f` on the CPU and the GPU; both must succeed or both fail.
 fn same(gpu: &Device, what: &str, rtol: f64, cpu: cuprum::Result<Array>, gpu_res: cuprum::Result<Array>) {
     match (cpu, gpu_res) {
@@ -44,12 +40,6 @@ fn same(gpu: &Device, what: &str, rtol: f64, cpu: cuprum::Result<Array>, gpu_res
     }
 }
 
-/// One test per dtype, so that the kernels' first compilations run in parallel.
-macro_rules! per_dtype {
-    ($f:ident: $($name:ident => $dt:ident),*) => {$(
-        gpu_test!($name, |gpu| { $f(&gpu, DType::$dt) });
-    )*};
-}
 per_dtype!(unary_case: unary_bool => Bool, unary_i8 => Int8, unary_i16 => Int16, unary_i32 => Int32, unary_i64 => Int64,
     unary_u8 => UInt8, unary_u16 => UInt16, unary_u32 => UInt32, unary_u64 => UInt64, unary_f16 => Float16,
     unary_f32 => Float32, unary_f64 => Float64);

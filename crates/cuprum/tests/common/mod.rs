@@ -60,6 +60,20 @@ macro_rules! gpu_test {
     };
 }
 
+/// Defines one `gpu_test!` per dtype, `name => DType variant`, each calling `f(&gpu, dtype)`:
+/// one test per dtype, so that the kernels' first compilations run in parallel.
+#[macro_export]
+macro_rules! per_dtype {
+    ($f:ident: $($name:ident => $dt:ident),*) => {$(
+        gpu_test!($name, |gpu| { $f(&gpu, cuprum::DType::$dt) });
+    )*};
+}
+
+/// A copy of host array `a` on `dev`.
+pub fn on(dev: &Device, a: &Array) -> Array {
+    a.to_device(dev).unwrap()
+}
+
 /// The fixtures directory: `CUPRUM_FIXTURES`, else `tests/fixtures` under the working
 /// directory or the crate (so bundled test binaries find them when run from the bundle).
 pub fn fixtures_dir() -> std::path::PathBuf {
