@@ -281,6 +281,27 @@ pub enum QuantileMethod {
     Midpoint,
 }
 
+/// How a quantile is formed from its order statistics: one of NumPy's methods, or
+/// `median`'s own rule, the mean of the middle element(s) (so median([2, inf]) is inf, where
+/// the linear method computes inf - inf).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Interp {
+    Method(QuantileMethod),
+    MedianMean,
+}
+
+/// NumPy's `mean` of the two middle elements `x0 <= x1` (`one`: there is only one): float16
+/// and float32 data add and divide in float32, everything else in float64.
+fn median_mean(x0: f64, x1: f64, one: bool, dt: DType) -> f64 {
+    if one {
+        x0
+    } else if matches!(dt, DType::Float16 | DType::Float32) {
+        ((x0 as f32 + x1 as f32) / 2.0) as f64
+    } else {
+        (x0 + x1) / 2.0
+    }
+}
+
 /// `a + (b - a) * t`, as NumPy's `_lerp` (exact at t = 1).
 fn lerp(a: f64, b: f64, t: f64) -> f64 {
     let d = b - a;
@@ -291,17 +312,13 @@ fn lerp(a: f64, b: f64, t: f64) -> f64 {
     }
 }
 
-fn quantile_impl(
-    a: &Array,
-    qs: &[f64],
-    axis: Option<isize>,
-    method: QuantileMethod,
-    ignore_nan: bool,
-) -> Result<Array> {
+fn quantile_impl(a: &Array, qs: &[f64], axis: Option<isize>, method: Interp, ignore_nan: bool) -> Result<Array> {
     if qs.iter().any(|q| !(0.0..=1.0).contains(q)) {
         return Err(Error::Value("quantiles must be in the range [0, 1]".into()));
     }
-    let keeps = matches!(method, QuantileMethod::Lower | QuantileMethod::Higher | QuantileMethod::Nearest);
+    use QuantileMethod::*;
+    let keeps = matches!(method, Interp::Method(Lower | Higher | Nearest));
+    let dt = a.dtype();
     // Methods that pick an element keep the dtype; interpolating ones give floats.
     let out_dt = if keeps || a.dtype().is_float() { a.dtype() } else { DType::Float64 };
     if !a.device().is_cpu() {
@@ -346,19 +363,23 @@ fn quantile_impl(
                 let (lo, hi) = (vi.floor() as usize, (vi.ceil() as usize).min(n - 1));
                 let at = k * lanes + l;
                 match method {
-                    QuantileMethod::Linear => {
+                    Interp::Method(Linear) => {
                         let (x0, x1) = nth_pair(s, lo, hi);
                         res[at] = lerp(x0.to_f64(), x1.to_f64(), vi - lo as f64);
                     }
-                    QuantileMethod::Lower => picked[at] = nth_pair(s, lo, lo).0,
-                    QuantileMethod::Higher => picked[at] = nth_pair(s, hi, hi).0,
-                    QuantileMethod::Nearest => {
+                    Interp::Method(Lower) => picked[at] = nth_pair(s, lo, lo).0,
+                    Interp::Method(Higher) => picked[at] = nth_pair(s, hi, hi).0,
+                    Interp::Method(Nearest) => {
                         let i = (vi.round_ties_even() as usize).min(n - 1);
                         picked[at] = nth_pair(s, i, i).0
                     }
-                    QuantileMethod::Midpoint => {
+                    Interp::Method(Midpoint) => {
                         let (x0, x1) = nth_pair(s, lo, hi);
                         res[at] = (x0.to_f64() + x1.to_f64()) / 2.0
+                    }
+                    Interp::MedianMean => {
+                        let (x0, x1) = nth_pair(s, lo, hi);
+                        res[at] = median_mean(x0.to_f64(), x1.to_f64(), lo == hi, dt)
                     }
                 }
             }
@@ -393,7 +414,7 @@ fn device_quantiles(
     a: &Array,
     qs: &[f64],
     axis: Option<isize>,
-    method: QuantileMethod,
+    method: Interp,
     ignore_nan: bool,
     out_dt: DType,
 ) -> Result<Array> {
@@ -422,7 +443,7 @@ fn device_quantiles(
 
 /// NumPy's `quantile(a, q, axis, method)` for several `q` in [0, 1]: shape `(len(q), ...)`.
 pub fn quantiles(a: &Array, q: &[f64], axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
-    quantile_impl(a, q, axis, method, false)
+    quantile_impl(a, q, axis, Interp::Method(method), false)
 }
 
 /// NumPy's `quantile(a, q, axis, method)` for one `q`.
@@ -440,7 +461,11 @@ pub fn quantiles(a: &Array, q: &[f64], axis: Option<isize>, method: QuantileMeth
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 pub fn quantile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
-    let r = quantile_impl(a, &[q], axis, method, false)?;
+    quantile_one(a, q, axis, Interp::Method(method), false)
+}
+
+fn quantile_one(a: &Array, q: f64, axis: Option<isize>, method: Interp, ignore_nan: bool) -> Result<Array> {
+    let r = quantile_impl(a, &[q], axis, method, ignore_nan)?;
     r.reshape(&r.shape()[1..])
 }
 
@@ -449,15 +474,25 @@ pub fn percentile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod
     quantile(a, q / 100.0, axis, method)
 }
 
-/// NumPy's `median(a, axis)` (NaN if a lane holds a NaN).
+/// NumPy's `median(a, axis)`: the mean of the middle element(s) of each lane, NaN if the
+/// lane holds a NaN. Like NumPy's `mean`, float16 and float32 data average in float32, the
+/// rest in float64 (integers give float64).
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::from_vec(vec![2.0f64, f64::INFINITY, 1.0, 7.0], &dev)?;
+/// assert_eq!(x.median(None)?.item::<f64>()?, 4.5);
+/// let y = cuprum::from_vec(vec![2.0f32, f32::INFINITY], &dev)?;
+/// assert_eq!(cuprum::median(&y, None)?.item::<f32>()?, f32::INFINITY); // NumPy: inf too
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn median(a: &Array, axis: Option<isize>) -> Result<Array> {
-    quantile(a, 0.5, axis, QuantileMethod::Linear)
+    quantile_one(a, 0.5, axis, Interp::MedianMean, false)
 }
 
 /// NumPy's `nanquantile` (NaNs ignored; all-NaN lanes give NaN).
 pub fn nanquantile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
-    let r = quantile_impl(a, &[q], axis, method, true)?;
-    r.reshape(&r.shape()[1..])
+    quantile_one(a, q, axis, Interp::Method(method), true)
 }
 
 /// NumPy's `nanpercentile`.
@@ -465,9 +500,10 @@ pub fn nanpercentile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMet
     nanquantile(a, q / 100.0, axis, method)
 }
 
-/// NumPy's `nanmedian`.
+/// NumPy's `nanmedian`: [`median`] of each lane's values that are not NaN (all-NaN lanes
+/// give NaN).
 pub fn nanmedian(a: &Array, axis: Option<isize>) -> Result<Array> {
-    nanquantile(a, 0.5, axis, QuantileMethod::Linear)
+    quantile_one(a, 0.5, axis, Interp::MedianMean, true)
 }
 
 /// The result of [`unique`]: the sorted unique values and, as asked, NumPy's

@@ -203,3 +203,30 @@ gpu_test!(isin_uses_the_gpu_unique, |gpu| {
     assert_close(&g, &c, 0.0, "isin");
     Ok(())
 });
+
+// median is the mean of the middle element(s), as NumPy's (values from NumPy 2): float32
+// data average in float32 (so two large values overflow), infinities are kept, and one middle
+// element is returned as it is. Both devices, one lane (radix select) and along an axis.
+device_test!(median_averages_the_middle_elements, |dev| {
+    let med = |v: &[f64], dt: DType| -> cuprum::Result<f64> {
+        let x = cuprum::from_slice(v, &[v.len()], &Device::Cpu)?.astype(dt)?.to_device(&dev)?;
+        x.median(None)?.astype(DType::Float64)?.item::<f64>()
+    };
+    let inf = f64::INFINITY;
+    assert_eq!(med(&[2.0, inf], DType::Float32)?, inf);
+    assert_eq!(med(&[2.0, inf, 1.0, 7.0], DType::Float64)?, 4.5);
+    assert_eq!(med(&[3e38, 3.2e38], DType::Float32)?, inf);
+    assert_eq!(med(&[3e38], DType::Float32)?, 3e38f32 as f64);
+    assert_eq!(med(&[60000.0, 65000.0], DType::Float16)?, 62496.0);
+    assert_eq!(med(&[60000.0, 65000.0, 1.0], DType::Float16)?, 60000.0);
+    assert!(med(&[-inf, inf], DType::Float64)?.is_nan());
+    let big = cuprum::from_vec(vec![(1i64 << 62) + 1, (1i64 << 62) + 3], &Device::Cpu)?.to_device(&dev)?;
+    assert_eq!(big.median(None)?.item::<f64>()?, 4.611686018427388e18);
+    let x = cuprum::from_slice(&[f64::NAN, 2.0, inf], &[3], &Device::Cpu)?.to_device(&dev)?;
+    assert_eq!(cuprum::nanmedian(&x, None)?.item::<f64>()?, inf);
+    let m = cuprum::from_slice(&[2.0f32, f32::INFINITY, 1.0, 3.0], &[2, 2], &Device::Cpu)?.to_device(&dev)?;
+    let r = m.median(Some(1))?;
+    assert_eq!(r.dtype(), DType::Float32);
+    assert_eq!(r.to_vec::<f32>()?, vec![f32::INFINITY, 2.0]);
+    Ok(())
+});

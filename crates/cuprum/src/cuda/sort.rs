@@ -169,6 +169,7 @@ fn quantile_prelude(dt: DType, out: DType) -> String {
     format!(
         "typedef {ot} O;
 #define KEEPS_SAME {ks}
+#define MEAN_F32 {mf}
 __device__ __forceinline__ O qnan() {{ return {nan_store}; }}
 __device__ __forceinline__ O qstore(double r) {{ return {store}; }}
 // NumPy's `_lerp`: exact at t = 1.
@@ -190,6 +191,15 @@ __device__ __forceinline__ O qvalue(X x0, X x1, long long nv, double q, int meth
   double a = todouble(x0), b = todouble(x1);
   if (method == 0) {{ double r = qlerp(a, b, vi - floor(vi)); return qstore(r); }}
   if (method == 4) {{ double r = (a + b) / 2.0; return qstore(r); }}
+  // median: NumPy's mean of the middle element(s), in float32 for float16/float32 data.
+  if (method == 5) {{
+    if (floor(vi) == ceil(vi)) return qstore(a);
+#if MEAN_F32
+    {{ double r = (double)(((float)a + (float)b) / 2.0f); return qstore(r); }}
+#else
+    {{ double r = (a + b) / 2.0; return qstore(r); }}
+#endif
+  }}
 #if KEEPS_SAME
   return (O)x0;
 #else
@@ -197,7 +207,8 @@ __device__ __forceinline__ O qvalue(X x0, X x1, long long nv, double q, int meth
 #endif
 }}
 ",
-        ks = keeps_same as i32
+        ks = keeps_same as i32,
+        mf = matches!(dt, DType::Float16 | DType::Float32) as i32
     )
 }
 
@@ -552,7 +563,7 @@ __device__ __forceinline__ void sel_range(const T* __restrict__ src, long long c
   }
 }
 // Level `level` (8-bit digits from the top) of the selection of the quantile `q` (method
-// 0..4 = linear, lower, higher, nearest, midpoint) of x[0..n). Levels 0 and 1 read `x`; later
+// 0..5 = linear, lower, higher, nearest, midpoint, median's mean) of x[0..n). Levels 0 and 1 read `x`; later
 // levels the keys the level before kept in `cin`. The last block of each level finds the
 // digits of both order statistics; the last level writes the quantile to `out`.
 extern "C" __global__ void __launch_bounds__(256) sel_pass(const X* __restrict__ x, long long n,
@@ -765,15 +776,17 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
     Ok(())
 }
 
-/// Quantile method codes of the kernels (the order of `QuantileMethod`).
-pub(crate) fn method_code(m: crate::QuantileMethod) -> i32 {
+/// Quantile method codes of the kernels (the order of `QuantileMethod`, then median's mean).
+pub(crate) fn method_code(m: crate::sorting::Interp) -> i32 {
+    use crate::sorting::Interp;
     use crate::QuantileMethod::*;
     match m {
-        Linear => 0,
-        Lower => 1,
-        Higher => 2,
-        Nearest => 3,
-        Midpoint => 4,
+        Interp::Method(Linear) => 0,
+        Interp::Method(Lower) => 1,
+        Interp::Method(Higher) => 2,
+        Interp::Method(Nearest) => 3,
+        Interp::Method(Midpoint) => 4,
+        Interp::MedianMean => 5,
     }
 }
 
