@@ -6,8 +6,9 @@
 //! On the CPU these move bytes on the host. On a GPU they are CUDA kernels (`cuda/index.rs`):
 //! rows move as raw words, index arrays of any integer dtype are read in place, and a bad index
 //! is reported through a 16-byte record that the host reads back (the one wait of a call).
-//! With repeated indices, `scatter` on a GPU stores one of the values written to each element
-//! (NumPy: the last); `scatter_add` adds them all with atomics.
+//! With repeated indices, `scatter` and `put` keep the last write as NumPy does (on a GPU a
+//! first kernel finds the last row of each place by `atomicMax`); `scatter_add` adds them all
+//! with atomics.
 
 use crate::array::Array;
 use crate::cuda::index as gpu;
@@ -173,10 +174,31 @@ fn flat_positions(a: &Array, indices: &[&Array], bshape: &[usize]) -> Result<Vec
 }
 
 /// NumPy's `a[i0, ..., ik-1] = values` (values broadcast to the selection). With repeated
-/// indices NumPy keeps the last write; on a GPU each element keeps one of the values written
-/// to it (unspecified which).
+/// indices the last write wins, as in NumPy, on both devices.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let mut a = cuprum::zeros(&[4], cuprum::DType::Int32, &dev)?;
+/// let i = cuprum::from_vec(vec![3i64, 0, 3], &dev)?;
+/// cuprum::scatter(&mut a, &[&i], &cuprum::from_vec(vec![7i32, 8, 9], &dev)?)?; // a[i] = v
+/// assert_eq!(a.to_vec::<i32>()?, vec![8, 0, 0, 9]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn scatter(a: &mut Array, indices: &[&Array], values: &Array) -> Result<()> {
-    scatter_impl(a, indices, values, false)
+    scatter_impl(a, indices, values, Write::LastWins)
+}
+
+/// [`scatter`] with indices known to be distinct (a permutation's): no search for the last
+/// write of each place on a GPU.
+pub(crate) fn scatter_distinct(a: &mut Array, indices: &[&Array], values: &Array) -> Result<()> {
+    scatter_impl(a, indices, values, Write::Distinct)
+}
+
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Write {
+    LastWins,
+    Distinct,
+    Add,
 }
 
 /// NumPy's `np.add.at(a, (i0, ..., ik-1), values)`: unbuffered, so repeated indices add up
@@ -192,7 +214,7 @@ pub fn scatter(a: &mut Array, indices: &[&Array], values: &Array) -> Result<()> 
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 pub fn scatter_add(a: &mut Array, indices: &[&Array], values: &Array) -> Result<()> {
-    scatter_impl(a, indices, values, true)
+    scatter_impl(a, indices, values, Write::Add)
 }
 
 /// The array to write in place: `a` itself when C-contiguous, else a contiguous copy (written
@@ -213,7 +235,8 @@ fn write_back(a: &mut Array, target: &Array) -> Result<()> {
     }
 }
 
-fn scatter_impl(a: &mut Array, indices: &[&Array], values: &Array, add: bool) -> Result<()> {
+fn scatter_impl(a: &mut Array, indices: &[&Array], values: &Array, how: Write) -> Result<()> {
+    let add = how == Write::Add;
     crate::ops::same_device("scatter", a, values)?;
     let bshape = broadcast_plan("scatter", a, indices)?;
     let k = indices.len();
@@ -240,7 +263,7 @@ fn scatter_impl(a: &mut Array, indices: &[&Array], values: &Array, add: bool) ->
         if add {
             gpu::scatter_add(&target, &refs, lens, row, &vals)?;
         } else {
-            gpu::scatter(&target, &refs, lens, row * a.itemsize(), &vals, None)?;
+            gpu::scatter(&target, &refs, lens, row * a.itemsize(), &vals, None, how == Write::LastWins)?;
         }
         return write_back(a, &target);
     }
@@ -372,8 +395,7 @@ pub fn take_along_axis(a: &Array, indices: &Array, axis: isize) -> Result<Array>
 }
 
 /// NumPy's `put(a, indices, values)`: flat (C-order) positions; `values` repeat if shorter.
-/// With repeated indices NumPy keeps the last write; on a GPU each place keeps one of the
-/// values written to it (as `scatter`).
+/// With repeated indices the last write wins, as in NumPy, on both devices.
 pub fn put(a: &mut Array, indices: &Array, values: &Array) -> Result<()> {
     crate::ops::same_device("put", a, values)?;
     if !a.device().is_cpu() {
@@ -392,7 +414,7 @@ pub fn put(a: &mut Array, indices: &Array, values: &Array) -> Result<()> {
             return Err(Error::InvalidArgument("put: cannot put from an empty array of values".into()));
         }
         let target = write_target(a)?;
-        gpu::scatter(&target, &[&idx[0]], &[a.size()], a.itemsize(), &vals, Some(vals.size()))?;
+        gpu::scatter(&target, &[&idx[0]], &[a.size()], a.itemsize(), &vals, Some(vals.size()), true)?;
         return write_back(a, &target);
     }
     let idx = norm_indices(&indices.ravel()?, a.size(), 0)?;

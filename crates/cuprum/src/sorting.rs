@@ -609,7 +609,7 @@ fn device_unique(a: &Array, return_index: bool, return_inverse: bool, return_cou
             // The run number of each sorted element, put back in input order.
             let run = starts.cumsum(None)?.subtract(1)?;
             let mut inv = crate::empty(&[n], DType::Int64, &dev)?;
-            crate::scatter(&mut inv, &[perm], &run)?;
+            crate::indexing::scatter_distinct(&mut inv, &[perm], &run)?;
             Some(inv.reshape(a.shape())?)
         }
         _ => None,

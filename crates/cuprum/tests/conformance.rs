@@ -40,14 +40,6 @@ use std::sync::OnceLock;
 const KNOWN_DIFFS: &[(&str, &str, &str)] = &[
     // BUG-1..16 found by this suite were fixed in the library.
     (
-        "gpu:index/put/*/repeat-values",
-        "values differ",
-        "GPUPUT put (and scatter) with repeated indices on a GPU: the writes to one place race and one of them \
-         wins, where NumPy's last write wins (documented on cuprum::put/scatter; found by the H100 run of \
-         2026-11-22; a deterministic last-write-wins kernel, an atomicMax of the source index per target before \
-         the writes, is to come)",
-    ),
-    (
         "quantile/*/empty",
         "cannot compute a quantile of an empty lane",
         "QEMPTY median/nanmedian of an empty array: NumPy returns nan (with a RuntimeWarning), cuprum raises \

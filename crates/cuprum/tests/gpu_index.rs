@@ -77,6 +77,7 @@ cases! {
     scatter_without_repeats => scatter_case,
     scatter_add_with_repeats => scatter_add_case,
     put_cycles_values => put_case,
+    repeated_indices_keep_the_last_write => last_write_case,
     out_of_range_indices_are_errors => out_of_range_case,
     searchsorted_and_digitize => search_case,
     bincount_counts_and_weights => bincount_case,
@@ -412,6 +413,57 @@ fn put_case(dev: &Device) -> cuprum::Result<()> {
         cuprum::put(&mut g, &on(dev, &i), &on(dev, &v))?;
         same(dev, &format!("put({dt}) transposed"), 0.0, Ok(c.copy()?), Ok(g.copy()?));
     }
+    Ok(())
+}
+
+// Repeated indices: the last write wins, as in NumPy. Small targets (an owner word per place),
+// a large target with few indices (a hash table of the places), rows of several words, two
+// index arrays, and put with cycling values.
+fn last_write_case(dev: &Device) -> cuprum::Result<()> {
+    let mut rng = Rng::new(107);
+    let rand_idx = |n: usize, hi: i64, rng: &mut Rng| -> Vec<i64> { (0..n).map(|_| (rng.next_u64() % hi as u64) as i64).collect() };
+    for &dt in ALL_DTYPES.iter() {
+        let a = random(&[50], dt, &mut rng, true);
+        let i = idx_vec(&rand_idx(5000, 50, &mut rng), &[5000], DType::Int64);
+        let v = random(&[5000], dt, &mut rng, true);
+        let (mut c, mut g) = (a.copy()?, on(dev, &a));
+        cuprum::scatter(&mut c, &[&i], &v)?;
+        cuprum::scatter(&mut g, &[&on(dev, &i)], &on(dev, &v))?;
+        same(dev, &format!("scatter({dt}) 5000 writes to 50 places"), 0.0, Ok(c), Ok(g));
+        let (mut c, mut g) = (a.copy()?, on(dev, &a));
+        let v = random(&[7], dt, &mut rng, true);
+        cuprum::put(&mut c, &i, &v)?;
+        cuprum::put(&mut g, &on(dev, &i), &on(dev, &v))?;
+        same(dev, &format!("put({dt}) 5000 writes to 50 places, 7 values"), 0.0, Ok(c), Ok(g));
+    }
+    // Rows of 12 bytes (3 words), two index arrays with negative indices.
+    let a = random(&[6, 7, 3], DType::Float32, &mut rng, false);
+    let r = idx_vec(&rand_idx(400, 6, &mut rng), &[400], DType::Int32);
+    let col: Vec<i64> = rand_idx(400, 7, &mut rng).iter().map(|&j| j - 7).collect();
+    let col = idx_vec(&col, &[400], DType::Int16);
+    let v = random(&[400, 3], DType::Float32, &mut rng, false);
+    let (mut c, mut g) = (a.copy()?, on(dev, &a));
+    cuprum::scatter(&mut c, &[&r, &col], &v)?;
+    cuprum::scatter(&mut g, &[&on(dev, &r), &on(dev, &col)], &on(dev, &v))?;
+    same(dev, "scatter rows of 3 over two axes", 0.0, Ok(c), Ok(g));
+    // A target far larger than the writes: 3M places, 2000 writes to 300 of them.
+    let n = 3_000_000usize;
+    let a = cuprum::arange(n as i64, &Device::Cpu)?.astype(DType::Int32)?;
+    let places: Vec<i64> = (0..300).map(|_| (rng.next_u64() % n as u64) as i64).collect();
+    let picks: Vec<i64> = (0..2000).map(|_| places[(rng.next_u64() % 300) as usize]).collect();
+    let i = idx_vec(&picks, &[2000], DType::Int64);
+    let v = cuprum::arange(2000, &Device::Cpu)?.astype(DType::Int32)?.negative()?;
+    let (mut c, mut g) = (a.copy()?, on(dev, &a));
+    cuprum::scatter(&mut c, &[&i], &v)?;
+    cuprum::scatter(&mut g, &[&on(dev, &i)], &on(dev, &v))?;
+    same(dev, "scatter 2000 writes into 3M places", 0.0, Ok(c.copy()?), Ok(g.copy()?));
+    let (mut c2, mut g2) = (a.copy()?, on(dev, &a));
+    cuprum::put(&mut c2, &i, &v)?;
+    cuprum::put(&mut g2, &on(dev, &i), &on(dev, &v))?;
+    same(dev, "put 2000 writes into 3M places", 0.0, Ok(c2), Ok(g2));
+    // The CPU reference itself keeps the last write.
+    let last = picks.iter().rposition(|&p| p == picks[0]).unwrap();
+    assert_eq!(c.slice(cuprum::s![picks[0] as isize])?.item::<i64>()?, -(last as i64));
     Ok(())
 }
 

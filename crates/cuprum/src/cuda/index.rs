@@ -31,7 +31,14 @@ pub(crate) enum IndexKey {
     /// Range check of index arrays only (before a scatter, so nothing is written on error).
     Check { idx: DType },
     /// `dst[pos(r), c] = vals[(r, c) mod nvals]` in words of `word` bytes (scatter and put).
-    Scatter { word: u8, idx: DType },
+    /// `claim`: 0 every row writes (distinct indices); 1 or 2, only the row that [`Claim`]ed
+    /// its place, the last one (1: a table over the places of `dst`, 2: a hash table).
+    ///
+    /// [`Claim`]: IndexKey::Claim
+    Scatter { word: u8, idx: DType, claim: u8 },
+    /// The last row writing to each place: `atomicMax` of the row number + 1 per place
+    /// (`hashed`: in an open-addressing table of (place + 1, row + 1) pairs).
+    Claim { idx: DType, hashed: bool },
     /// `dst[pos(r), c] += vals[r, c]` with atomics (NumPy's `add.at`) for elements of `dtype`.
     ScatterAdd { dtype: DType, idx: DType },
     /// `take_along_axis` over strided (possibly broadcast) source and index arrays.
@@ -92,6 +99,21 @@ __device__ __forceinline__ long long row_pos(const Idx& I, long long r, unsigned
 "#
     )
 }
+
+/// The slot of place `p` in an open-addressing table of `2^bits` pairs (key p + 1, value),
+/// zeroed before use; `insert` claims a free slot for it, else NULL when `p` is absent.
+const PLACE_SLOT: &str = r#"__device__ unsigned long long* place_slot(unsigned long long* t, int bits, long long p, bool insert) {
+  const unsigned long long key = (unsigned long long)p + 1ull, mask = (1ull << bits) - 1ull;
+  unsigned long long h = (key * 0x9E3779B97F4A7C15ull) >> (64 - bits);
+  for (;;) {
+    unsigned long long* s = t + 2 * h;
+    const unsigned long long k = insert ? atomicCAS(s, 0ull, key) : *(volatile unsigned long long*)s;
+    if (k == key || (insert && k == 0ull)) return s;
+    if (k == 0ull) return 0;
+    h = (h + 1ull) & mask;
+  }
+}
+"#;
 
 /// `add_at(T* a, T v)`: an atomic `*a += v` with NumPy's result for `dtype`.
 fn atomic_add_fn(dtype: DType) -> String {
@@ -175,6 +197,7 @@ impl IndexKey {
             IndexKey::Gather { .. } => "gather",
             IndexKey::Check { .. } => "check",
             IndexKey::Scatter { .. } => "scatter",
+            IndexKey::Claim { .. } => "claim",
             IndexKey::ScatterAdd { .. } => "scatter_add",
             IndexKey::TakeAlong { .. } => "take_along",
             IndexKey::Search { .. } => "searchsorted",
@@ -210,20 +233,50 @@ extern "C" __global__ void __launch_bounds__(256) check(long long nrows, Idx I, 
 "#,
                 pre = idx_prelude(idx)
             ),
-            IndexKey::Scatter { word, idx } => format!(
+            IndexKey::Scatter { word, idx, claim } => format!(
                 r#"{pre}
+#define CLAIM {claim}
+{slot}
 typedef {w} W;
 extern "C" __global__ void __launch_bounds__(256) scatter(long long total, long long rw, long long nvals,
-    W* dst, const W* __restrict__ vals, Idx I, unsigned long long* err) {{
+    W* dst, const W* __restrict__ vals, Idx I, unsigned long long* err, const unsigned long long* owner, int bits) {{
   GRID_LOOP(e, total) {{
     long long r = e / rw, c = e - r * rw;
     long long p = row_pos(I, r, err);
-    if (p >= 0) dst[p * rw + c] = vals[nvals == total ? e : e % nvals];
+    if (p < 0) continue;
+#if CLAIM == 1
+    if (owner[p] != (unsigned long long)r + 1) continue;
+#elif CLAIM == 2
+    const unsigned long long* s = place_slot((unsigned long long*)owner, bits, p, false);
+    if (!s || s[1] != (unsigned long long)r + 1) continue;
+#endif
+    dst[p * rw + c] = vals[nvals == total ? e : e % nvals];
   }}
 }}
 "#,
                 pre = idx_prelude(idx),
+                slot = PLACE_SLOT,
                 w = word_ty(word)
+            ),
+            IndexKey::Claim { idx, hashed } => format!(
+                r#"{pre}
+{slot}
+extern "C" __global__ void __launch_bounds__(256) claim(long long nrows, unsigned long long* owner, int bits, Idx I,
+    unsigned long long* err) {{
+  GRID_LOOP(r, nrows) {{
+    long long p = row_pos(I, r, err);
+    if (p < 0) continue;
+#if {hashed}
+    atomicMax(place_slot(owner, bits, p, true) + 1, (unsigned long long)r + 1);
+#else
+    atomicMax(owner + p, (unsigned long long)r + 1);
+#endif
+  }}
+}}
+"#,
+                pre = idx_prelude(idx),
+                slot = PLACE_SLOT,
+                hashed = hashed as i32
             ),
             IndexKey::ScatterAdd { dtype, idx } => format!(
                 r#"{pre}
@@ -365,12 +418,16 @@ extern "C" __global__ void __launch_bounds__(256) searchsorted(long long n, cons
         for &idx in &ints {
             for word in [1u8, 2, 4, 8, 16] {
                 v.push(IndexKey::Gather { word, idx });
-                v.push(IndexKey::Scatter { word, idx });
+                for claim in 0..3 {
+                    v.push(IndexKey::Scatter { word, idx, claim });
+                }
             }
             for word in [1u8, 2, 4, 8] {
                 v.push(IndexKey::TakeAlong { word, idx });
             }
             v.push(IndexKey::Check { idx });
+            v.push(IndexKey::Claim { idx, hashed: false });
+            v.push(IndexKey::Claim { idx, hashed: true });
             for &dtype in ALL_DTYPES.iter() {
                 v.push(IndexKey::ScatterAdd { dtype, idx });
             }
@@ -507,7 +564,9 @@ pub(crate) fn check(idx: &[&Array], lens: &[usize]) -> Result<BadIndex> {
 
 /// `dst[pos(r), :] = vals[r, :]` for the rows `r` the (checked) index arrays select; `dst` and
 /// `vals` are C-contiguous with rows of `row_bytes`. With `cycle = Some(m)` (`put`: rows of
-/// one element) the values repeat every `m` elements. Does not wait.
+/// one element) the values repeat every `m` elements. With `last_wins`, a place that several
+/// rows select gets the last one's values, as in NumPy (a first kernel finds the last row of
+/// each place); without, the indices must be distinct. Does not wait.
 pub(crate) fn scatter(
     dst: &Array,
     idx: &[&Array],
@@ -515,6 +574,7 @@ pub(crate) fn scatter(
     row_bytes: usize,
     vals: &Array,
     cycle: Option<usize>,
+    last_wins: bool,
 ) -> Result<()> {
     let dev = dev_of(dst)?;
     let nrows = idx[0].size();
@@ -530,7 +590,42 @@ pub(crate) fn scatter(
         return Err(Error::InvalidArgument("scatter: no values".into()));
     }
     let rec = err_record(dst)?;
-    let k = dev.kernel(super::codegen::ModKey::Index(IndexKey::Scatter { word, idx: idt }))?;
+    // The owner of each place: a word per place of `dst` when those are not many more than
+    // the rows, else a hash table of twice the rows' size (a power of two).
+    let places = dst.size() * dst.itemsize() / row_bytes;
+    let claim: u8 = if !last_wins || nrows < 2 {
+        0
+    } else if places <= 2 * nrows + (1 << 20) {
+        1
+    } else {
+        2
+    };
+    let (owner, bits) = match claim {
+        0 => (None, 0),
+        1 => (Some(places * 8), 0),
+        _ => {
+            let slots = (2 * nrows).next_power_of_two();
+            (Some(slots * 16), slots.trailing_zeros() as i32)
+        }
+    };
+    let owner = match owner {
+        Some(bytes) => {
+            let t = Array::alloc(&[bytes], DType::UInt8, dst.device(), false)?;
+            dev.memset_zero(dptr(&t)?, bytes)?;
+            let k = dev.kernel(super::codegen::ModKey::Index(IndexKey::Claim { idx: idt, hashed: claim == 2 }))?;
+            let mut p = Params::new();
+            p.push(nrows as i64);
+            p.push(dptr(&t)?);
+            p.push(bits);
+            p.push_i64s(&iw);
+            p.push(dptr(&rec)?);
+            // SAFETY: the parameters match the `claim` source; `t` lives until the scatter ran.
+            unsafe { p.launch(&dev, &k, dev.grid_for(nrows, THREADS as usize), THREADS)? };
+            Some(t)
+        }
+        None => None,
+    };
+    let k = dev.kernel(super::codegen::ModKey::Index(IndexKey::Scatter { word, idx: idt, claim }))?;
     let mut p = Params::new();
     p.push(total as i64);
     p.push(rw as i64);
@@ -539,6 +634,8 @@ pub(crate) fn scatter(
     p.push(dptr(vals)?);
     p.push_i64s(&iw);
     p.push(dptr(&rec)?);
+    p.push(owner.as_ref().map(dptr).transpose()?.unwrap_or(0));
+    p.push(bits);
     // SAFETY: the parameters match the `scatter` source; arrays live until the stream ran it.
     unsafe { p.launch(&dev, &k, dev.grid_for(total, THREADS as usize), THREADS) }
 }
