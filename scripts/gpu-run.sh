@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check, run from a bundle made by scripts/gpu-bundle.sh: ./run.sh [OUT]
+# Options (environment): SKIP_TESTS=1, SKIP_PLAIN=1 (no plain test runs), SKIP_SANITIZER=1,
+# SKIP_RACECHECK=1, SKIP_BENCH=1, TESTS_ONLY="a b" (only these test binaries),
+# MEMCHECK_SKIP="a b" (binaries left out of memcheck, to fit a time limit: say so).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out}
@@ -14,15 +17,18 @@ status=0
 summary="$out/summary.txt"
 : > "$summary"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
+selected() { [ -z "${TESTS_ONLY:-}" ] || case " $TESTS_ONLY " in *" $1 "*) true;; *) false;; esac; }
 for t in tests/*; do
   [ "${SKIP_TESTS:-0}" = 1 ] || [ "${SKIP_PLAIN:-0}" = 1 ] && break
   name=$(basename "$t")
+  selected "$name" || continue
   if "$t" > "$out/test-$name.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
   echo "test $name: $r ($(grep -E '^test result' "$out/test-$name.log" | tail -1))" | tee -a "$summary"
 done
 if command -v compute-sanitizer > /dev/null && [ "${SKIP_SANITIZER:-0}" != 1 ] && [ "${SKIP_TESTS:-0}" != 1 ]; then
   for t in tests/*; do
     name=$(basename "$t")
+    selected "$name" || continue
     # The library's unit tests use no GPU (compute-sanitizer refuses such a process).
     [ "$name" = cuprum ] && continue
     # MEMCHECK_SKIP="a b": binaries left out of memcheck (to fit a time limit; say so).
@@ -30,7 +36,7 @@ if command -v compute-sanitizer > /dev/null && [ "${SKIP_SANITIZER:-0}" != 1 ] &
     # The pool test provokes out-of-memory on purpose: that API error is expected there.
     api=explicit; [ "$name" = pool ] && api=no
     # The sort tests are long under memcheck: a representative subset (every kernel family).
-    filt=""; [ "$name" = gpu_sort ] && filt="sort_f32 sort_u64 sort_f16 sort_i8 quantile_f32 quantile_i64 quantile_u16 unique isin"
+    filt=""; [ "$name" = gpu_sort ] && filt="sort_f32 sort_u64 sort_f16 sort_i8 sort_large_with_few_digits quantile_f32 quantile_i64 quantile_u16 median_averages unique isin"
     compute-sanitizer --tool memcheck --report-api-errors $api --error-exitcode 99 "$t" $filt > "$out/memcheck-$name.log" 2>&1
     rc=$?
     [ $rc -ne 0 ] && status=1
@@ -38,10 +44,10 @@ if command -v compute-sanitizer > /dev/null && [ "${SKIP_SANITIZER:-0}" != 1 ] &
   done
   # racecheck on the kernels that share memory between threads: reductions, the sort's
   # passes and selection, the selection/compaction and scan kernels.
-  for spec in "gpu_vs_cpu reductions large_contiguous" "gpu_sort sort_f32 sort_u16 quantile_i32 unique" \
+  [ "${SKIP_RACECHECK:-0}" = 1 ] || for spec in "gpu_vs_cpu reductions large_contiguous" "gpu_sort sort_f32 sort_u16 quantile_i32 unique" \
       "gpu_select mask_f32 mask_i8 assign_i64 mask_rows_and_views scan_i32 scan_f64 float_scans_that_are_exact"; do
     set -- $spec; name=$1; shift
-    [ -x "tests/$name" ] || continue
+    [ -x "tests/$name" ] && selected "$name" || continue
     compute-sanitizer --tool racecheck --error-exitcode 99 "tests/$name" --test-threads=4 "$@" > "$out/racecheck-$name.log" 2>&1
     rc=$?
     [ $rc -ne 0 ] && status=1

@@ -421,7 +421,9 @@ fn put_case(dev: &Device) -> cuprum::Result<()> {
 // index arrays, and put with cycling values.
 fn last_write_case(dev: &Device) -> cuprum::Result<()> {
     let mut rng = Rng::new(107);
-    let rand_idx = |n: usize, hi: i64, rng: &mut Rng| -> Vec<i64> { (0..n).map(|_| (rng.next_u64() % hi as u64) as i64).collect() };
+    let rand_idx = |n: usize, hi: i64, rng: &mut Rng| -> Vec<i64> {
+        (0..n).map(|_| (rng.next_u64() % hi as u64) as i64).collect()
+    };
     for &dt in ALL_DTYPES.iter() {
         let a = random(&[50], dt, &mut rng, true);
         let i = idx_vec(&rand_idx(5000, 50, &mut rng), &[5000], DType::Int64);

@@ -81,6 +81,28 @@ fn sort_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     Ok(())
 }
 
+// Millions of keys whose digits are all alike (the counting kernel's per-digit counters fill
+// up fastest), 16-byte aligned and not (a view starting one element in), every key width.
+gpu_test!(sort_large_with_few_digits, |gpu| {
+    let mut rng = Rng::new(8);
+    for (n, dt) in
+        [(3_000_005, DType::Int32), (2_000_003, DType::UInt8), (2_500_001, DType::Int16), (1_200_007, DType::Float64)]
+    {
+        let v: Vec<i64> = (0..n).map(|_| (rng.next_u64() % 3) as i64).collect();
+        let x = cuprum::from_slice(&v, &[n], &Device::Cpu)?.astype(dt)?;
+        check_sorts(&gpu, &x, None, &format!("{dt} n={n} in 0..3"));
+        // A view of the device array one element in: its data is not 16-byte aligned.
+        let tail = x.slice(cuprum::s![1..])?;
+        let tail_g = x.to_device(&gpu)?.slice(cuprum::s![1..])?;
+        assert_close(&tail_g.sort(None)?, &tail.sort(None)?, 0.0, &format!("{dt} n={n} unaligned view"));
+        assert_close(&tail_g.argsort(None)?, &tail.argsort(None)?, 0.0, &format!("{dt} n={n} unaligned argsort"));
+        let same = cuprum::full(&[n], 7.0, dt, &Device::Cpu)?;
+        let (c, g) = (same.sort(None)?, same.to_device(&gpu)?.slice(cuprum::s![1..])?.sort(None)?);
+        assert_close(&g, &c.slice(cuprum::s![1..])?, 0.0, &format!("{dt} n={n} constant"));
+    }
+    Ok(())
+});
+
 gpu_test!(sort_large_f32_and_i64, |gpu| {
     let mut rng = Rng::new(7);
     for (n, dt) in [(3_000_017, DType::Float32), (1_500_001, DType::Int64), (2_000_000, DType::Float64)] {

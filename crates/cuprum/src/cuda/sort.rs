@@ -1,21 +1,24 @@
 //! GPU sorting and selection, generated per dtype:
 //!
 //! - an LSD **radix sort** of 8-bit digits in the "onesweep" style: one kernel counts the
-//!   digits of every pass in one read of the keys (`rs_hist`), then each pass is a single
-//!   kernel (`rs_pass`) in which a block ranks its tile of keys (warp-level ballot ranking
-//!   into per-warp counters), publishes its per-digit counts and finds its offsets by
-//!   decoupled look-back over the preceding tiles, then writes the tile out through shared
-//!   memory in runs of equal digits. Keys are mapped to order-preserving unsigned integers
-//!   (floats: sign-flip, NaNs to the top, so they sort last as in NumPy) on the first pass and
-//!   back on the last. Values (int64 indices, generated on the first pass) ride along for
-//!   `argsort`; several lanes (a sort along an axis) are sorted by extra passes over the lane
-//!   number, which is derived from the index value.
+//!   digits of every pass in one read of the keys (`rs_hist`; byte counters per digit and
+//!   lane, so a warp's shared atomics hit 32 banks), then each pass is a single kernel
+//!   (`rs_pass`) in which a block counts the digits of its tile of keys and publishes them at
+//!   once, ranks the keys (warp-level ballot or match ranking into per-warp counters), finds
+//!   its offsets by decoupled look-back over the preceding tiles (which published early, so it
+//!   rarely waits) and a scan of the pass's digit counts, then writes the tile out through
+//!   shared memory in runs of equal digits. Keys are mapped to order-preserving unsigned
+//!   integers (floats: sign-flip, NaNs to the top, so they sort last as in NumPy) on the first
+//!   pass and back on the last. Values (int64 indices, generated on the first pass) ride along
+//!   for `argsort`; several lanes (a sort along an axis) are sorted by extra passes over the
+//!   lane number, which is derived from the index value.
 //! - a **radix select** (`sel_pass`) for quantiles of one lane: 8-bit digits from the top,
 //!   a histogram per level restricted to the keys that match the digits found so far, for the
 //!   two order statistics that a quantile needs at once; from the second level on, only the
 //!   matching keys are read (they are compacted as the level runs). The last block of each
-//!   level picks the next digits, and the last level computes the quantile on the device:
-//!   nothing comes back to the host.
+//!   level picks the next digits; once the candidates fit in shared memory, one block finishes
+//!   the remaining levels alone. The quantile is computed on the device: nothing comes back to
+//!   the host.
 //! - `qpick`: quantiles of lanes already sorted (for quantiles along an axis).
 
 use super::codegen::{storage_ty, PRELUDE};
@@ -28,6 +31,13 @@ use crate::error::{Error, Result};
 const RS_THREADS: u32 = 256;
 const RS_ITEMS: usize = 16;
 const RS_TILE: usize = RS_THREADS as usize * RS_ITEMS;
+/// Tiles whose status words the look-back reads in one round trip.
+const RS_LOOKBACK: usize = 4;
+/// Blocks an SM of the counting kernel and of the selection's first levels; levels after
+/// the third launch fewer (they usually find the selection finished by the one-block tail).
+const HIST_BLOCKS_PER_SM: u32 = 4;
+const SEL_BLOCKS_PER_SM: u32 = 4;
+const SEL_LATE_BLOCKS_PER_SM: u32 = 2;
 /// Threads per block of the selection kernel.
 const SEL_THREADS: u32 = 256;
 
@@ -71,7 +81,9 @@ impl SortKey {
                 {
                     s.push_str(&format!("#define {name} {}\n", on as i32));
                 }
-                s.push_str(&PASS_SRC.replace("@ITEMS@", &RS_ITEMS.to_string()));
+                s.push_str(
+                    &PASS_SRC.replace("@ITEMS@", &RS_ITEMS.to_string()).replace("@LB@", &RS_LOOKBACK.to_string()),
+                );
                 s
             }
             SortKey::Select { dt, out } => {
@@ -213,21 +225,92 @@ __device__ __forceinline__ O qvalue(X x0, X x1, long long nv, double q, int meth
 }
 
 const HIST_SRC: &str = r#"
-// Per-pass histograms, NP copies each (copy = lane % NP) so that lanes of a warp with equal
-// digits mostly hit different words.
-#define NP (sizeof(K) == 8 ? 4 : 8)
 #define V (16 / sizeof(X))
-// Counts the digits of `kp` key passes of 8 bits (and `lp` passes over the lane numbers
-// i / lanelen, counted in closed form) into hist[p][256] (zeroed), then the last block turns
-// each pass's counts into exclusive offsets.
+// Counts the digits of the `kp` key passes of 8 bits into hist[p][256] (zeroed before). The
+// blocks end with their atomics in flight: each pass turns its counts into offsets itself.
+#if KBITS <= 32
+// Keys of up to 4 bytes: one word per (digit, lane) of the warp, sh[d][lane] (a warp's
+// atomics hit 32 banks), byte p counting pass p. The 8 warps share the words, so the block
+// moves the counts into registers (thread d: digit d) before a byte can carry: every HF rounds
+// of HU vectors a thread (at most 8 x HU x V <= 255 keys a word between flushes).
+#define HWORDS (256 * 32)
+#define HU (V >= 8 ? 1 : 2)
+#define HF (255 / (8 * HU * V))
+__device__ __forceinline__ void hcount(unsigned int* sh, K k, int kp, int lane) {
+  for (int p = 0; p < kp; p++) atomicAdd(&sh[(int)((k >> (8 * p)) & 255) * 32 + lane], 1u << (8 * p));
+}
+// Thread d adds digit d's counters over the lanes (rotated: a warp reads 32 banks) to its
+// totals t[0..4] and zeroes them; the four bytes at once in two words of 16-bit halves.
+__device__ __forceinline__ void hflush(unsigned int* sh, unsigned int* t) {
+  __syncthreads();
+  const int tid = threadIdx.x;
+  unsigned int even = 0, odd = 0;
+#pragma unroll 8
+  for (int l = 0; l < 32; l++) {
+    const int at = tid * 32 + ((l + tid) & 31);
+    const unsigned int w = sh[at];
+    sh[at] = 0u;
+    even += w & 0x00ff00ffu;
+    odd += (w >> 8) & 0x00ff00ffu;
+  }
+  t[0] += even & 0xffffu;
+  t[1] += odd & 0xffffu;
+  t[2] += even >> 16;
+  t[3] += odd >> 16;
+  __syncthreads();
+}
+extern "C" __global__ void __launch_bounds__(256) rs_hist(const X* __restrict__ x, long long n, int kp,
+    unsigned long long* hist) {
+  __shared__ __align__(16) unsigned int sh[HWORDS];
+  const int tid = threadIdx.x, lane = tid & 31;
+  for (int i = tid; i < HWORDS / 4; i += 256) ((uint4*)sh)[i] = make_uint4(0u, 0u, 0u, 0u);
+  __syncthreads();
+  unsigned int t[4] = {0u, 0u, 0u, 0u};
+  const long long nvec = (((unsigned long long)x & 15) == 0) ? n / V : 0;
+  const Pack<X, V>* xv = (const Pack<X, V>*)x;
+  // Block-uniform rounds (the flushes synchronise the block); each round's loads are issued
+  // before the round before it is counted.
+  int r = 0;
+  const long long step = (long long)gridDim.x * 256 * HU;
+  Pack<X, V> a[HU];
+  long long b = (long long)blockIdx.x * 256 * HU;
+#pragma unroll
+  for (int u = 0; u < HU; u++) if (b + u * 256 + tid < nvec) a[u] = xv[b + u * 256 + tid];
+  for (; b < nvec; b += step) {
+    Pack<X, V> nx[HU];
+#pragma unroll
+    for (int u = 0; u < HU; u++) if (b + step + u * 256 + tid < nvec) nx[u] = xv[b + step + u * 256 + tid];
+#pragma unroll
+    for (int u = 0; u < HU; u++) {
+      if (b + u * 256 + tid < nvec) {
+#pragma unroll
+        for (int e = 0; e < V; e++) hcount(sh, tokey(a[u].v[e]), kp, lane);
+      }
+    }
+    if (++r == HF) { r = 0; hflush(sh, t); }
+#pragma unroll
+    for (int u = 0; u < HU; u++) a[u] = nx[u];
+  }
+  if (r) { r = 0; hflush(sh, t); }
+  // The rest (fewer than V keys, or all when `x` is not 16-byte aligned): a key a thread a
+  // round, at most 8 a word.
+  for (long long j = nvec * V + (long long)blockIdx.x * 256; j < n; j += (long long)gridDim.x * 256) {
+    if (j + tid < n) hcount(sh, tokey(x[j + tid]), kp, lane);
+    if (++r == 255 / 8) { r = 0; hflush(sh, t); }
+  }
+  hflush(sh, t);
+  for (int p = 0; p < kp; p++) if (t[p]) atomicAdd(&hist[p * 256 + tid], (unsigned long long)t[p]);
+}
+#else
+// 8-byte keys: NP copies of each pass's counts (copy = lane % NP).
+#define NP 4
 __device__ __forceinline__ void hcount(unsigned int* sh, K k, int kp, int part) {
   for (int p = 0; p < kp; p++) atomicAdd(&sh[(p * 256 + (int)((k >> (8 * p)) & 255)) * NP + part], 1u);
 }
-extern "C" __global__ void __launch_bounds__(256) rs_hist(const X* __restrict__ x, long long n, long long lanelen,
-    int kp, int lp, unsigned long long* hist, unsigned int* done) {
-  __shared__ unsigned int sh[8 * 256 * 4];
-  __shared__ int s_last;
-  const int tid = threadIdx.x, lane = tid & 31, part = lane % NP;
+extern "C" __global__ void __launch_bounds__(256) rs_hist(const X* __restrict__ x, long long n, int kp,
+    unsigned long long* hist) {
+  __shared__ unsigned int sh[8 * 256 * NP];
+  const int tid = threadIdx.x, part = (tid & 31) % NP;
   for (int i = tid; i < kp * 256 * NP; i += 256) sh[i] = 0;
   __syncthreads();
   const long long stride = (long long)gridDim.x * blockDim.x;
@@ -251,38 +334,8 @@ extern "C" __global__ void __launch_bounds__(256) rs_hist(const X* __restrict__ 
     for (int q = 0; q < NP; q++) c += sh[(p * 256 + tid) * NP + (q + tid) % NP];
     if (c) atomicAdd(&hist[p * 256 + tid], (unsigned long long)c);
   }
-  __threadfence();
-  __syncthreads();
-  if (tid == 0) s_last = atomicAdd(done, 1u) == gridDim.x - 1;
-  __syncthreads();
-  if (!s_last) return;
-  __threadfence();
-  // Lane passes: digit q of the lane numbers 0..R-1, each lane holding `lanelen` keys.
-  const unsigned long long R = lanelen > 0 ? (unsigned long long)(n / lanelen) : 0ull;
-  for (int q = 0; q < lp; q++) {
-    const unsigned long long blk = 1ull << (8 * q), period = blk << 8;
-    const unsigned long long full = R / period, rem = R % period;
-    const unsigned long long lo = (unsigned long long)tid * blk;
-    const unsigned long long part2 = rem > lo ? (rem - lo < blk ? rem - lo : blk) : 0ull;
-    hist[(kp + q) * 256 + tid] = (full * blk + part2) * (unsigned long long)lanelen;
-  }
-  __syncthreads();
-  // Exclusive scan of each pass's 256 counts (one warp per pass, 8 digits a lane).
-  const int w = tid >> 5;
-  for (int p = w; p < kp + lp; p += 8) {
-    unsigned long long* h = hist + p * 256;
-    volatile unsigned long long* vh = h;
-    unsigned long long c[8], sum = 0;
-    for (int j = 0; j < 8; j++) { c[j] = vh[lane * 8 + j]; sum += c[j]; }
-    unsigned long long inc = sum;
-    for (int d = 1; d < 32; d <<= 1) {
-      unsigned long long o = __shfl_up_sync(0xffffffffu, inc, d);
-      if (lane >= d) inc += o;
-    }
-    unsigned long long run = inc - sum;
-    for (int j = 0; j < 8; j++) { h[lane * 8 + j] = run; run += c[j]; }
-  }
 }
+#endif
 "#;
 
 const PASS_SRC: &str = r#"
@@ -290,16 +343,18 @@ const PASS_SRC: &str = r#"
 #define ITEMS @ITEMS@
 #define TILE (TPB * ITEMS)
 #define WARPS (TPB / 32)
-#define LB 8
+#define LB @LB@
 #if VALS
 #define EXB (TILE * (sizeof(K) > 8 ? sizeof(K) : 8))
 #else
 #define EXB (TILE * sizeof(K))
 #endif
 // One radix pass over 8-bit digit `pass` (key digits first, then lane digits of the values).
-// `offs` holds the pass's exclusive digit offsets (from rs_hist); `status` one word per
-// (tile, digit): (pass * 4 + flag) << 56 | count, flag 1 = the tile's own count, 2 = the
-// inclusive count over tiles 0..tile; `ctr` the pass's tile counter (zeroed).
+// `counts` holds the key passes' digit counts over all keys (from rs_hist); lane passes count
+// in closed form. `status` one word per (tile, digit): (pass * 4 + flag) << 56 | count, flag
+// 1 = the tile's own count, 2 = the inclusive count over tiles 0..tile; `ctr` the pass's tile
+// counter (zeroed). A tile publishes its own counts before it ranks its keys, so that the
+// tiles after it rarely wait in their look-back.
 // Keys alone fit in 64 registers (4 blocks an SM); with values, 3 blocks.
 #if VALS
 #define MINB 3
@@ -308,20 +363,31 @@ const PASS_SRC: &str = r#"
 #endif
 extern "C" __global__ void __launch_bounds__(TPB, MINB) rs_pass(const void* __restrict__ kin, void* __restrict__ kout,
     const unsigned long long* __restrict__ vin, unsigned long long* __restrict__ vout, long long n, long long lanelen,
-    int pass, int kp, const unsigned long long* __restrict__ offs, unsigned long long* status, unsigned int* ctr) {
+    int pass, int kp, const unsigned long long* __restrict__ counts, unsigned long long* status, unsigned int* ctr) {
   __shared__ unsigned int s_wc[WARPS][256];
+  __shared__ unsigned int s_cnt[256];
   __shared__ long long s_gbase[256];
-  __shared__ unsigned int s_tstart[256];
   __shared__ unsigned int s_wtot[WARPS];
+  __shared__ unsigned long long s_wg[WARPS];
   __shared__ __align__(16) unsigned char s_ex[EXB];
   __shared__ unsigned char s_dig[TILE];
   __shared__ unsigned int s_tile;
   const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
   if (tid == 0) s_tile = atomicAdd(ctr, 1u);
   for (int i = tid; i < WARPS * 256; i += TPB) (&s_wc[0][0])[i] = 0u;
-  // How many digits occur in this pass (from its exclusive offsets): decides the ranking.
-  const unsigned long long o_next = tid < 255 ? offs[tid + 1] : (unsigned long long)n;
-  const bool few = __syncthreads_count(o_next > offs[tid]) <= 64;
+  s_cnt[tid] = 0u;
+  // This pass's count of digit `tid` over all keys.
+  unsigned long long gc;
+  if (pass < kp) {
+    gc = counts[tid];
+  } else {
+    // Digit q of the lane numbers 0..R-1, each lane holding `lanelen` keys.
+    const unsigned long long R = (unsigned long long)(n / lanelen);
+    const unsigned long long blk = 1ull << (8 * (pass - kp)), period = blk << 8;
+    const unsigned long long full = R / period, rem = R % period, lo = (unsigned long long)tid * blk;
+    gc = (full * blk + (rem > lo ? (rem - lo < blk ? rem - lo : blk) : 0ull)) * (unsigned long long)lanelen;
+  }
+  __syncthreads();
   const unsigned long long tile = s_tile;
   const long long base = (long long)tile * TILE;
   const int cnt = (int)(n - base < (long long)TILE ? n - base : (long long)TILE);
@@ -357,6 +423,16 @@ extern "C" __global__ void __launch_bounds__(TPB, MINB) rs_pass(const void* __re
     dr[j] = ok ? (unsigned int)((k[j] >> (8 * pass)) & 255) : 256u;
 #endif
   }
+  // The tile's digit counts, published at once.
+#pragma unroll
+  for (int j = 0; j < ITEMS; j++) if (dr[j] < 256u) atomicAdd(&s_cnt[dr[j]], 1u);
+  __syncthreads();
+  const unsigned int tot = s_cnt[tid];
+  volatile unsigned long long* vst = status;
+  const unsigned long long tag = (unsigned long long)pass * 4ull;
+  vst[tile * 256 + tid] = ((tag + (tile == 0 ? 2ull : 1ull)) << 56) | tot;
+  // How many digits occur in this pass: decides the ranking.
+  const bool few = __syncthreads_count(gc > 0) <= 64;
   // Rank within the warp: lanes with equal digits find each other; the lowest adds them all
   // to the warp's counter. Items are taken in index order, so ranks are stable.
   const unsigned int lt = (1u << lane) - 1u;
@@ -386,25 +462,26 @@ extern "C" __global__ void __launch_bounds__(TPB, MINB) rs_pass(const void* __re
     dr[j] = (d << 16) | (old + __popc(peers & lt));
   }
   __syncthreads();
-  // Thread `tid` owns digit `tid`: its count in the tile, the warps' exclusive offsets.
-  unsigned int tot = 0;
+  // Thread `tid` owns digit `tid`: the warps' exclusive offsets within the tile.
+  {
+    unsigned int run = 0;
 #pragma unroll
-  for (int ww = 0; ww < WARPS; ww++) {
-    const unsigned int c = s_wc[ww][tid];
-    s_wc[ww][tid] = tot;
-    tot += c;
+    for (int ww = 0; ww < WARPS; ww++) {
+      const unsigned int c = s_wc[ww][tid];
+      s_wc[ww][tid] = run;
+      run += c;
+    }
   }
-  volatile unsigned long long* vst = status;
-  const unsigned long long tag = (unsigned long long)pass * 4ull;
-  vst[tile * 256 + tid] = ((tag + (tile == 0 ? 2ull : 1ull)) << 56) | tot;
-  // Exclusive scan of the digit counts over the tile.
+  // Exclusive scans over the digits: of the tile's counts, and of the pass's global counts.
   unsigned int inc = tot;
+  unsigned long long ginc = gc;
 #pragma unroll
   for (int d = 1; d < 32; d <<= 1) {
     const unsigned int o = __shfl_up_sync(0xffffffffu, inc, d);
-    if (lane >= d) inc += o;
+    const unsigned long long og = __shfl_up_sync(0xffffffffu, ginc, d);
+    if (lane >= d) { inc += o; ginc += og; }
   }
-  if (lane == 31) s_wtot[w] = inc;
+  if (lane == 31) { s_wtot[w] = inc; s_wg[w] = ginc; }
   // Decoupled look-back over the preceding tiles for this digit, LB tiles per round trip:
   // their words are read together, then summed nearest first up to the first inclusive one
   // (waiting on any not yet published). Tile 0 is always inclusive, so the walk ends there.
@@ -431,10 +508,10 @@ extern "C" __global__ void __launch_bounds__(TPB, MINB) rs_pass(const void* __re
   }
   __syncthreads();
   unsigned int wpre = 0;
-  for (int ww = 0; ww < w; ww++) wpre += s_wtot[ww];
+  unsigned long long gpre = 0;
+  for (int ww = 0; ww < w; ww++) { wpre += s_wtot[ww]; gpre += s_wg[ww]; }
   const unsigned int tstart = wpre + inc - tot;
-  s_tstart[tid] = tstart;
-  s_gbase[tid] = (long long)(offs[tid] + excl) - (long long)tstart;
+  s_gbase[tid] = (long long)(gpre + ginc - gc + excl) - (long long)tstart;
 #pragma unroll
   for (int ww = 0; ww < WARPS; ww++) s_wc[ww][tid] += tstart;
   __syncthreads();
@@ -562,6 +639,71 @@ __device__ __forceinline__ void sel_range(const T* __restrict__ src, long long c
     sel_key(i < cnt ? as_key<RAW>(src[i]) : (K)0, i < cnt, L, h0, h1, nans, cout, nout, lane);
   }
 }
+// Block-wide (256 threads, thread d holding digit d's counts c0 and c1 among the keys that
+// match the first and second order statistic's prefix): the digits holding their ranks k0
+// and k1, into s_d[0..2], and the counts before those digits, into s_cb[0..2].
+__device__ __forceinline__ void find_digits(unsigned long long c0, unsigned long long c1, unsigned long long k0,
+    unsigned long long k1, unsigned long long (*s_wsum)[8], int* s_d, unsigned long long* s_cb) {
+  const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+  unsigned long long i0 = c0, i1 = c1;
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const unsigned long long o0 = __shfl_up_sync(0xffffffffu, i0, d), o1 = __shfl_up_sync(0xffffffffu, i1, d);
+    if (lane >= d) { i0 += o0; i1 += o1; }
+  }
+  if (lane == 31) { s_wsum[0][w] = i0; s_wsum[1][w] = i1; }
+  __syncthreads();
+  unsigned long long e0 = i0 - c0, e1 = i1 - c1;
+  for (int ww = 0; ww < w; ww++) { e0 += s_wsum[0][ww]; e1 += s_wsum[1][ww]; }
+  if (k0 >= e0 && k0 < e0 + c0) { s_d[0] = tid; s_cb[0] = e0; }
+  if (k1 >= e1 && k1 < e1 + c1) { s_d[1] = tid; s_cb[1] = e1; }
+  __syncthreads();
+}
+// The last levels in one block when the candidates fit in shared memory (`ck`, cnt keys
+// copied from `cin`): each level counts the matching keys' digits in shared memory and finds
+// the next digits, with no global atomics, fence or further launch; writes the quantile.
+__device__ void sel_tail(const K* __restrict__ cin, long long cnt, int level, K* ck, unsigned int* ha,
+    unsigned int* hb, SelState* st, double q, int method, O* out, unsigned long long (*s_wsum)[8], int* s_d,
+    unsigned long long* s_cb) {
+  const int tid = threadIdx.x;
+  // The copy, 16 bytes a thread and 8 loads in flight (`cin` and `ck` are 16-byte aligned).
+  const long long nq = cnt * (long long)sizeof(K) / 16;
+  for (long long b = 0; b < nq; b += 256 * 8) {
+    uint4 t[8];
+#pragma unroll
+    for (int j = 0; j < 8; j++) if (b + j * 256 + tid < nq) t[j] = ((const uint4*)cin)[b + j * 256 + tid];
+#pragma unroll
+    for (int j = 0; j < 8; j++) if (b + j * 256 + tid < nq) ((uint4*)ck)[b + j * 256 + tid] = t[j];
+  }
+  for (long long i = nq * 16 / (long long)sizeof(K) + tid; i < cnt; i += 256) ck[i] = cin[i];
+  unsigned long long p0 = st->prefix[0], p1 = st->prefix[1], k0 = st->k[0], k1 = st->k[1];
+  const long long nv = st->nvalid;
+  for (int lv = level; lv < LEVELS; lv++) {
+    const int shift = KBITS - 8 * (lv + 1), pshift = KBITS - 8 * lv;
+    const bool two = p0 != p1;
+    ha[tid] = 0u;
+    hb[tid] = 0u;
+    __syncthreads();
+    for (long long i = tid; i < cnt; i += 256) {
+      const unsigned long long key = (unsigned long long)ck[i], hk = key >> pshift;
+      const unsigned int d = (unsigned int)(key >> shift) & 255u;
+      if (hk == (p0 >> pshift)) atomicAdd(&ha[d], 1u);
+      if (two && hk == (p1 >> pshift)) atomicAdd(&hb[d], 1u);
+    }
+    __syncthreads();
+    const unsigned long long c0 = ha[tid], c1 = two ? hb[tid] : c0;
+    find_digits(c0, c1, k0, k1, s_wsum, s_d, s_cb);
+    p0 |= (unsigned long long)s_d[0] << shift;
+    p1 |= (unsigned long long)s_d[1] << shift;
+    k0 -= s_cb[0];
+    k1 -= s_cb[1];
+    __syncthreads();
+  }
+  if (tid == 0) {
+    out[0] = qvalue(fromkey((K)p0), fromkey((K)p1), nv, q, method);
+    ((volatile SelState*)st)->status = 1;
+  }
+}
 // Level `level` (8-bit digits from the top) of the selection of the quantile `q` (method
 // 0..5 = linear, lower, higher, nearest, midpoint, median's mean) of x[0..n). Levels 0 and 1 read `x`; later
 // levels the keys the level before kept in `cin`. The last block of each level finds the
@@ -569,7 +711,7 @@ __device__ __forceinline__ void sel_range(const T* __restrict__ src, long long c
 extern "C" __global__ void __launch_bounds__(256) sel_pass(const X* __restrict__ x, long long n,
     const K* __restrict__ cin, K* __restrict__ cout, SelState* st, double q, int method, int ignore_nan,
     O* out, int level) {
-  __shared__ unsigned int h0[NB][32];
+  __shared__ __align__(16) unsigned int h0[NB][32];
   __shared__ unsigned int h1[NB];
   __shared__ unsigned int s_nan;
   __shared__ int s_last;
@@ -577,9 +719,15 @@ extern "C" __global__ void __launch_bounds__(256) sel_pass(const X* __restrict__
   __shared__ unsigned long long s_st[4];
   __shared__ int s_d[2];
   __shared__ unsigned long long s_cb[2];
+  __shared__ unsigned int s_tb[NB];
   const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
   if (((volatile int*)&st->status)[0]) return;
   const long long cnt = level <= 1 ? n : (long long)st->ncand[(level - 1) & 1];
+  // Few candidates left: one block finishes every level (the later launches find it done).
+  if (level >= 2 && cnt * (long long)sizeof(K) <= (long long)sizeof(h0)) {
+    if (blockIdx.x == 0) sel_tail(cin, cnt, level, (K*)&h0[0][0], h1, (unsigned int*)&s_tb[0], st, q, method, out, s_wsum, s_d, s_cb);
+    return;
+  }
   long long want = (cnt + PER_BLOCK - 1) / PER_BLOCK;
   const unsigned int nblk = (unsigned int)(want < 1 ? 1 : (want > (long long)gridDim.x ? (long long)gridDim.x : want));
   if (blockIdx.x >= nblk) return;
@@ -637,20 +785,8 @@ extern "C" __global__ void __launch_bounds__(256) sel_pass(const X* __restrict__
     }
     __syncthreads();
   }
-  unsigned long long i0 = c0, i1 = c1;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    const unsigned long long o0 = __shfl_up_sync(0xffffffffu, i0, d), o1 = __shfl_up_sync(0xffffffffu, i1, d);
-    if (lane >= d) { i0 += o0; i1 += o1; }
-  }
-  if (lane == 31) { s_wsum[0][w] = i0; s_wsum[1][w] = i1; }
-  __syncthreads();
-  unsigned long long e0 = i0 - c0, e1 = i1 - c1;
-  for (int ww = 0; ww < w; ww++) { e0 += s_wsum[0][ww]; e1 += s_wsum[1][ww]; }
   const unsigned long long k0 = s_st[0], k1 = s_st[1];
-  if (k0 >= e0 && k0 < e0 + c0) { s_d[0] = tid; s_cb[0] = e0; }
-  if (k1 >= e1 && k1 < e1 + c1) { s_d[1] = tid; s_cb[1] = e1; }
-  __syncthreads();
+  find_digits(c0, c1, k0, k1, s_wsum, s_d, s_cb);
   vs->hist[0][tid] = 0ull;
   vs->hist[1][tid] = 0ull;
   if (tid == 0) {
@@ -737,12 +873,9 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
     let mut p = Params::new();
     p.push(xp);
     p.push(n as i64);
-    p.push(len as i64);
     p.push(kp as i32);
-    p.push(lp as i32);
     p.push(hist);
-    p.push(ctr + (passes * 4) as u64);
-    let grid = dev.grid_for(n, 256 * 8).min(dev.sm_count * 7);
+    let grid = dev.grid_for(n, 256 * 8).min(dev.sm_count * HIST_BLOCKS_PER_SM);
     // SAFETY: parameters match `rs_hist`; `tmp` returns to the pool in stream order.
     unsafe { p.launch(&dev, &hk, grid, 256)? };
 
@@ -805,7 +938,7 @@ pub(crate) fn select_quantile(x: &Array, q: f64, method: i32, ignore_nan: bool, 
     let t = dptr(&tmp)?;
     dev.memset_zero(t, SEL_STATE_BYTES)?;
     let cbuf = [t + state as u64, t + (state + (ncand_bufs - 1) * cand) as u64];
-    let grid = dev.grid_for(n, SEL_THREADS as usize * 16).min(dev.sm_count * 4);
+    let grid = dev.grid_for(n, SEL_THREADS as usize * 16).min(dev.sm_count * SEL_BLOCKS_PER_SM);
     for level in 0..levels {
         // Level L >= 1 writes buffer L % 2 and level L >= 2 reads buffer (L - 1) % 2.
         let cin = if level >= 2 { cbuf[(level - 1) % 2] } else { 0 };
@@ -821,8 +954,9 @@ pub(crate) fn select_quantile(x: &Array, q: f64, method: i32, ignore_nan: bool, 
         p.push(ignore_nan as i32);
         p.push(dptr(out)?);
         p.push(level as i32);
+        let g = if level >= 3 { grid.min(dev.sm_count * SEL_LATE_BLOCKS_PER_SM) } else { grid };
         // SAFETY: parameters match `sel_pass`; `tmp` lives until the stream has run it.
-        unsafe { p.launch(&dev, &k, grid, SEL_THREADS)? };
+        unsafe { p.launch(&dev, &k, g, SEL_THREADS)? };
     }
     drop(tmp);
     Ok(())
