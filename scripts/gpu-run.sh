@@ -45,7 +45,7 @@ if command -v compute-sanitizer > /dev/null && [ "${SKIP_SANITIZER:-0}" != 1 ] &
   # racecheck on the kernels that share memory between threads: reductions, the sort's
   # passes and selection, the selection/compaction and scan kernels.
   [ "${SKIP_RACECHECK:-0}" = 1 ] || for spec in "gpu_vs_cpu reductions large_contiguous" "gpu_sort sort_f32 sort_u16 quantile_i32 unique" \
-      "gpu_select mask_f32 mask_i8 assign_i64 mask_rows_and_views scan_i32 scan_f64 float_scans_that_are_exact"; do
+      "gpu_select mask_i8 mask_rows_and_views scan_i32 extract_and_indices"; do
     set -- $spec; name=$1; shift
     [ -x "tests/$name" ] && selected "$name" || continue
     compute-sanitizer --tool racecheck --error-exitcode 99 "tests/$name" --test-threads=4 "$@" > "$out/racecheck-$name.log" 2>&1

@@ -226,6 +226,11 @@ __device__ __forceinline__ O qvalue(X x0, X x1, long long nv, double q, int meth
 
 const HIST_SRC: &str = r#"
 #define V (16 / sizeof(X))
+// Zeroes the passes' tile status words (the grid shares them out), saving a memset launch.
+__device__ __forceinline__ void zero_words(unsigned long long* z, long long nz) {
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nz; i += (long long)gridDim.x * blockDim.x)
+    z[i] = 0ull;
+}
 // Counts the digits of the `kp` key passes of 8 bits into hist[p][256] (zeroed before). The
 // blocks end with their atomics in flight: each pass turns its counts into offsets itself.
 #if KBITS <= 32
@@ -260,7 +265,8 @@ __device__ __forceinline__ void hflush(unsigned int* sh, unsigned int* t) {
   __syncthreads();
 }
 extern "C" __global__ void __launch_bounds__(256) rs_hist(const X* __restrict__ x, long long n, int kp,
-    unsigned long long* hist) {
+    unsigned long long* hist, unsigned long long* zero, long long nzero) {
+  zero_words(zero, nzero);
   __shared__ __align__(16) unsigned int sh[HWORDS];
   const int tid = threadIdx.x, lane = tid & 31;
   for (int i = tid; i < HWORDS / 4; i += 256) ((uint4*)sh)[i] = make_uint4(0u, 0u, 0u, 0u);
@@ -308,7 +314,8 @@ __device__ __forceinline__ void hcount(unsigned int* sh, K k, int kp, int part) 
   for (int p = 0; p < kp; p++) atomicAdd(&sh[(p * 256 + (int)((k >> (8 * p)) & 255)) * NP + part], 1u);
 }
 extern "C" __global__ void __launch_bounds__(256) rs_hist(const X* __restrict__ x, long long n, int kp,
-    unsigned long long* hist) {
+    unsigned long long* hist, unsigned long long* zero, long long nzero) {
+  zero_words(zero, nzero);
   __shared__ unsigned int sh[8 * 256 * NP];
   const int tid = threadIdx.x, part = (tid & 31) % NP;
   for (int i = tid; i < kp * 256 * NP; i += 256) sh[i] = 0;
@@ -852,20 +859,22 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
     let ctr_bytes = (passes * 4 + 4).next_multiple_of(8);
     let hist_bytes = passes * 256 * 8;
     let status_bytes = ntiles * 256 * 8;
-    let zero_bytes = (ctr_bytes + hist_bytes + status_bytes).next_multiple_of(256);
+    // Counters and counts are zeroed by a memset, the tile status words by the counting kernel.
+    let memset_bytes = ctr_bytes + hist_bytes;
+    let head_bytes = (ctr_bytes + hist_bytes + status_bytes).next_multiple_of(256);
     let kbuf = (n * kb).next_multiple_of(16);
     let vbuf = if vals { n * 8 } else { 0 };
     let nk = if passes > 1 { 2.min(passes - 1) } else { 0 };
     let nv = if vals && passes > 1 { 2.min(passes - 1) } else { 0 };
-    let total = zero_bytes + nk * kbuf + nv * vbuf;
+    let total = head_bytes + nk * kbuf + nv * vbuf;
     let tmp = Array::alloc(&[total], DType::UInt8, x.device(), false)?;
     let t = dptr(&tmp)?;
-    dev.memset_zero(t, zero_bytes)?;
+    dev.memset_zero(t, memset_bytes)?;
     let ctr = t;
     let hist = t + ctr_bytes as u64;
     let status = hist + hist_bytes as u64;
-    let kbufs = [t + zero_bytes as u64, t + (zero_bytes + kbuf) as u64];
-    let vbase = t + (zero_bytes + nk * kbuf) as u64;
+    let kbufs = [t + head_bytes as u64, t + (head_bytes + kbuf) as u64];
+    let vbase = t + (head_bytes + nk * kbuf) as u64;
     let vbufs = [vbase, vbase + vbuf as u64];
     let xp = dptr(x)?;
 
@@ -875,6 +884,8 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
     p.push(n as i64);
     p.push(kp as i32);
     p.push(hist);
+    p.push(status);
+    p.push((status_bytes / 8) as i64);
     let grid = dev.grid_for(n, 256 * 8).min(dev.sm_count * HIST_BLOCKS_PER_SM);
     // SAFETY: parameters match `rs_hist`; `tmp` returns to the pool in stream order.
     unsafe { p.launch(&dev, &hk, grid, 256)? };
