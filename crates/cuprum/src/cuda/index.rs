@@ -733,6 +733,19 @@ fn binned_launch(dev: &super::CudaDevice, n: usize, nb: usize) -> (u32, bool, u3
     }
 }
 
+/// The parameters every binned kernel (`binned_kernel`) starts with: n, x, w (or null), out,
+/// the number of bins, whether the bins are in shared memory.
+fn binned_params(x: &Array, w: Option<&Array>, out: &Array, shared: bool) -> Result<Params> {
+    let mut p = Params::new();
+    p.push(x.size() as i64);
+    p.push(dptr(x)?);
+    p.push(w.map(dptr).transpose()?.unwrap_or(0));
+    p.push(dptr(out)?);
+    p.push(out.size() as i64);
+    p.push(shared as i32);
+    Ok(p)
+}
+
 /// Adds the counts (or `w`'s float64 weights) of the values of `x` (C-contiguous, all in
 /// `[0, nb)`) into the zeroed `out` (`nb` int64 or float64). Does not wait.
 pub(crate) fn bincount(x: &Array, w: Option<&Array>, out: &Array) -> Result<()> {
@@ -744,16 +757,7 @@ pub(crate) fn bincount(x: &Array, w: Option<&Array>, out: &Array) -> Result<()> 
     }
     let k = dev.kernel(super::codegen::ModKey::Index(IndexKey::Bincount { x: x.dtype(), weighted: w.is_some() }))?;
     let (grid, shared, shmem) = binned_launch(&dev, n, nb);
-    let mut p = Params::new();
-    p.push(n as i64);
-    p.push(dptr(x)?);
-    p.push(match w {
-        Some(w) => dptr(w)?,
-        None => 0,
-    });
-    p.push(dptr(out)?);
-    p.push(nb as i64);
-    p.push(shared as i32);
+    let p = binned_params(x, w, out, shared)?;
     // SAFETY: the parameters match the `bincount` source; `shmem` holds `nb` 8-byte bins.
     unsafe { p.launch_shmem(&dev, &k, grid, THREADS, shmem) }
 }
@@ -779,16 +783,7 @@ pub(crate) fn histogram(
     let key = IndexKey::Histogram { x: x.dtype(), uniform, weighted: w.is_some() };
     let k = dev.kernel(super::codegen::ModKey::Index(key))?;
     let (grid, shared, shmem) = binned_launch(&dev, n, nb);
-    let mut p = Params::new();
-    p.push(n as i64);
-    p.push(dptr(x)?);
-    p.push(match w {
-        Some(w) => dptr(w)?,
-        None => 0,
-    });
-    p.push(dptr(out)?);
-    p.push(nb as i64);
-    p.push(shared as i32);
+    let mut p = binned_params(x, w, out, shared)?;
     p.push(dptr(edges)?);
     p.push(lo);
     p.push(hi);
