@@ -39,15 +39,20 @@ const KEEP_BYTES: usize = 1 << 20;
 /// above it the non-zero elements are counted first (one reduction) and the buffer is exact.
 const INDEX_WORST_BYTES: usize = 64 << 20;
 
-/// The first `used` elements of the 1-d worst-case buffer `buf`: a view, or a copy when more
-/// than three quarters of a large buffer would stay held by the view.
-fn first(buf: &Array, used: usize) -> Result<Array> {
-    let v = buf.slice([SliceElem::Slice { start: Some(0), end: Some(used as isize), step: 1 }])?;
-    if buf.nbytes() > KEEP_BYTES && used.saturating_mul(4) < buf.size() {
+/// `v`, a view of the used part (`used` of `cap` entries) of the worst-case buffer `buf`, or a
+/// copy of it when more than three quarters of a large buffer would stay held by the view.
+fn keep_or_copy(buf: &Array, v: Array, used: usize, cap: usize) -> Result<Array> {
+    if buf.nbytes() > KEEP_BYTES && used.saturating_mul(4) < cap {
         v.copy()
     } else {
         Ok(v)
     }
+}
+
+/// The first `used` elements of the 1-d worst-case buffer `buf` (see [`keep_or_copy`]).
+fn first(buf: &Array, used: usize) -> Result<Array> {
+    let v = buf.slice([SliceElem::Slice { start: Some(0), end: Some(used as isize), step: 1 }])?;
+    keep_or_copy(buf, v, used, buf.size())
 }
 
 /// GPU selection: the rows (of `row` elements) of the C-contiguous `x` whose entry of the
@@ -92,11 +97,7 @@ fn indices_gpu(a: &Array, flat: bool, by_element: bool) -> Result<Array> {
         SliceElem::Slice { start: None, end: None, step: 1 },
         SliceElem::Slice { start: Some(0), end: Some(c as isize), step: 1 },
     ])?;
-    if buf.nbytes() > KEEP_BYTES && c.saturating_mul(4) < cap {
-        v.copy()
-    } else {
-        Ok(v)
-    }
+    keep_or_copy(&buf, v, c, cap)
 }
 
 impl Array {

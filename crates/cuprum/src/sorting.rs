@@ -320,19 +320,20 @@ fn quantile_impl(a: &Array, qs: &[f64], axis: Option<isize>, method: Interp, ign
     let keeps = matches!(method, Interp::Method(Lower | Higher | Nearest));
     let dt = a.dtype();
     // Methods that pick an element keep the dtype; interpolating ones give floats.
-    let out_dt = if keeps || a.dtype().is_float() { a.dtype() } else { DType::Float64 };
-    if !a.device().is_cpu() {
-        return device_quantiles(a, qs, axis, method, ignore_nan, out_dt);
-    }
-    let (h, _) = host_lanes(a, axis)?;
-    let len = *h.shape().last().unwrap_or(&1);
+    let out_dt = if keeps || dt.is_float() { dt } else { DType::Float64 };
+    let (moved, _) = lanes_last(a, axis)?;
+    let len = *moved.shape().last().unwrap_or(&1);
     if len == 0 {
         return Err(Error::Value("cannot compute a quantile of an empty lane".into()));
     }
-    let lanes = h.size() / len;
+    let lanes = moved.size() / len;
     // Shape (len(q), the other axes in order).
-    let mut shape: Vec<usize> = h.shape()[..h.ndim() - 1].to_vec();
+    let mut shape: Vec<usize> = moved.shape()[..moved.ndim() - 1].to_vec();
     shape.insert(0, qs.len());
+    let h = moved.as_contiguous()?;
+    if !a.device().is_cpu() {
+        return device_quantiles(&h, lanes, qs, method, ignore_nan, out_dt)?.reshape(&shape);
+    }
     let out = by_domain!(h.dtype(), W => {
         let mut v: Vec<W> = values(&h)?;
         // Methods that pick an element keep it as it is (64-bit integers exactly); the others
@@ -390,12 +391,7 @@ fn quantile_impl(a: &Array, qs: &[f64], axis: Option<isize>, method: Interp, ign
             from_values(&res, &[qs.len(), lanes], DType::Float64)?.astype(out_dt)?
         }
     });
-    let out = out.reshape(&shape)?;
-    if a.device().is_cpu() {
-        Ok(out)
-    } else {
-        out.to_device(&a.device())
-    }
+    out.reshape(&shape)
 }
 
 /// The order statistics `lo` and `hi` (`hi` is `lo` or `lo + 1`) of `s`, reordering it: one
@@ -409,36 +405,30 @@ fn nth_pair<W: Key>(s: &mut [W], lo: usize, hi: usize) -> (W, W) {
     (x0, x1)
 }
 
-/// Quantiles on a GPU: a radix select per `q` for one lane, else sorted lanes and a pick.
+/// Quantiles on a GPU of the `lanes` lanes of the C-contiguous `x` (lanes along the last
+/// axis), shape `(len(qs), lanes)`: a radix select per `q` for one lane, else sorted lanes and
+/// a pick.
 fn device_quantiles(
-    a: &Array,
+    x: &Array,
+    lanes: usize,
     qs: &[f64],
-    axis: Option<isize>,
     method: Interp,
     ignore_nan: bool,
     out_dt: DType,
 ) -> Result<Array> {
-    let (x, _) = device_lanes(a, axis)?;
-    let len = *x.shape().last().unwrap_or(&1);
-    if len == 0 {
-        return Err(Error::Value("cannot compute a quantile of an empty lane".into()));
-    }
-    let lanes = x.size() / len;
     let m = crate::cuda::sort::method_code(method);
-    let mut shape: Vec<usize> = x.shape()[..x.ndim() - 1].to_vec();
-    shape.insert(0, qs.len());
-    let out = Array::alloc(&[qs.len(), lanes], out_dt, a.device(), false)?;
+    let out = Array::alloc(&[qs.len(), lanes], out_dt, x.device(), false)?;
     if lanes == 1 {
-        let flat = x.reshape(&[len])?;
+        let flat = x.reshape(&[x.size()])?;
         for (k, &q) in qs.iter().enumerate() {
             let o = out.slice([crate::SliceElem::Index(k as isize), crate::SliceElem::Index(0)])?;
             crate::cuda::sort::select_quantile(&flat, q, m, ignore_nan, &o)?;
         }
     } else {
-        let (sorted, _) = device_sort(&x, true, false)?;
+        let (sorted, _) = device_sort(x, true, false)?;
         crate::cuda::sort::pick_quantiles(&sorted.expect("keys asked for"), qs, m, ignore_nan, &out)?;
     }
-    out.reshape(&shape)
+    Ok(out)
 }
 
 /// NumPy's `quantile(a, q, axis, method)` for several `q` in [0, 1]: shape `(len(q), ...)`.
@@ -672,17 +662,23 @@ pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<
     Ok(out)
 }
 
+/// The minimum and maximum of the GPU array `x`, as `dt` (of `T`), read back in one copy.
+fn device_min_max<T: crate::Element>(x: &Array, dt: DType) -> Result<(T, T)> {
+    let mm = crate::stack(&[&x.min(None)?, &x.max(None)?], 0)?.astype(dt)?.to_vec::<T>()?;
+    Ok((mm[0], mm[1]))
+}
+
 /// [`bincount`] on a GPU: the min and max come back (one copy) to size the output, then one
 /// kernel counts (per-block bins in shared memory when they fit).
 fn bincount_gpu(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<Array> {
     let n = if x.size() == 0 {
         minlength
     } else {
-        let mm = crate::stack(&[&x.min(None)?, &x.max(None)?], 0)?.astype(DType::Int64)?.to_vec::<i64>()?;
-        if mm[0] < 0 {
+        let (lo, hi) = device_min_max::<i64>(x, DType::Int64)?;
+        if lo < 0 {
             return Err(Error::Value("bincount: 'x' must not contain negative values".into()));
         }
-        (mm[1] as u64 as usize).saturating_add(1).max(minlength)
+        (hi as u64 as usize).saturating_add(1).max(minlength)
     };
     crate::layout::checked_nbytes(&[n], 8)?;
     let dt = if weights.is_some() { DType::Float64 } else { DType::Int64 };
@@ -780,10 +776,7 @@ pub fn histogram(
                 None => {
                     // a.min() and a.max(): a NaN makes the range not finite.
                     let (lo, hi) = if on_gpu {
-                        let x = a.ravel()?;
-                        let mm = crate::stack(&[&x.min(None)?, &x.max(None)?], 0)?.astype(DType::Float64)?;
-                        let mm = mm.to_vec::<f64>()?;
-                        (mm[0], mm[1])
+                        device_min_max::<f64>(a, DType::Float64)?
                     } else if v.iter().any(|x| x.is_nan()) {
                         (f64::NAN, f64::NAN)
                     } else {

@@ -855,9 +855,10 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
     if ntiles as u64 >= (1u64 << 32) {
         return Err(Error::InvalidArgument(format!("sort of {n} elements (too many tiles)")));
     }
-    // Scratch: tile counters, digit offsets, tile status, key and value ping-pong buffers.
-    let ctr_bytes = (passes * 4 + 4).next_multiple_of(8);
-    let hist_bytes = passes * 256 * 8;
+    // Scratch: a tile counter per pass, the key passes' digit counts (lane passes count in
+    // closed form), tile status, key and value ping-pong buffers.
+    let ctr_bytes = (passes * 4).next_multiple_of(8);
+    let hist_bytes = kp * 256 * 8;
     let status_bytes = ntiles * 256 * 8;
     // Counters and counts are zeroed by a memset, the tile status words by the counting kernel.
     let memset_bytes = ctr_bytes + hist_bytes;
@@ -910,7 +911,7 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
         p.push(len as i64);
         p.push(pass as i32);
         p.push(kp as i32);
-        p.push(hist + (pass * 256 * 8) as u64);
+        p.push(if pass < kp { hist + (pass * 256 * 8) as u64 } else { 0 });
         p.push(status);
         p.push(ctr + (pass * 4) as u64);
         // SAFETY: parameters match `rs_pass`; every buffer lives until the stream runs it.
