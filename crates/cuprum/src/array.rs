@@ -122,11 +122,11 @@ impl Array {
         let index = index.as_ref();
         let n_ell = index.iter().filter(|e| matches!(e, SliceElem::Ellipsis)).count();
         if n_ell > 1 {
-            return Err(Error::InvalidArgument("an index can only have a single ellipsis".into()));
+            return Err(Error::Index("an index can only have a single ellipsis".into()));
         }
         let consumed = index.iter().filter(|e| matches!(e, SliceElem::Index(_) | SliceElem::Slice { .. })).count();
         if consumed > self.ndim() {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::Index(format!(
                 "too many indices for array: array is {}-dimensional, but {} were indexed",
                 self.ndim(),
                 consumed
@@ -188,7 +188,7 @@ impl Array {
     /// The sub-array at `index` along the first axis (`a[i]`).
     pub fn at(&self, index: isize) -> Result<Array> {
         if self.ndim() == 0 {
-            return Err(Error::InvalidArgument("too many indices for array: array is 0-dimensional".into()));
+            return Err(Error::Index("too many indices for array: array is 0-dimensional".into()));
         }
         self.slice([SliceElem::Index(index)])
     }
@@ -393,7 +393,7 @@ impl Array {
     /// [`astype`](Self::astype) checked against a casting rule.
     pub fn astype_with(&self, dtype: DType, casting: crate::dtype::Casting) -> Result<Array> {
         if !crate::dtype::can_cast(self.dtype, dtype, casting) {
-            return Err(Error::InvalidArgument(format!(
+            return Err(Error::Type(format!(
                 "cannot cast array data from {} to {} according to the rule {:?}",
                 self.dtype, dtype, casting
             )));

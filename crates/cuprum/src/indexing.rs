@@ -34,12 +34,21 @@ fn back(out: Array, device: Device) -> Result<Array> {
 }
 
 /// Index arrays must hold integers (an empty array of any dtype is allowed, as in NumPy).
+/// Another dtype is NumPy's IndexError of indexing.
 fn check_index_dtype(idx: &Array) -> Result<()> {
     if idx.dtype().is_integer() || idx.size() == 0 {
         Ok(())
     } else {
-        Err(Error::InvalidArgument(format!("arrays used as indices must be of integer type, not {}", idx.dtype())))
+        Err(Error::Index(format!("arrays used as indices must be of integer type, not {}", idx.dtype())))
     }
+}
+
+/// [`check_index_dtype`] for `take` and `put`, which cast their indices to an integer dtype
+/// with the 'safe' rule: NumPy raises a TypeError there.
+fn check_cast_index_dtype(op: &str, idx: &Array) -> Result<()> {
+    check_index_dtype(idx).map_err(|_| {
+        Error::Type(format!("{op}: cannot cast indices of dtype {} to int64 according to the rule 'safe'", idx.dtype()))
+    })
 }
 
 /// Indices as `usize`, negative ones counted from the end, each checked against `len`.
@@ -141,17 +150,25 @@ pub fn gather(a: &Array, indices: &[&Array]) -> Result<Array> {
 /// and returns their broadcast shape.
 fn broadcast_plan(op: &str, a: &Array, indices: &[&Array]) -> Result<Vec<usize>> {
     let k = indices.len();
-    if k == 0 || k > a.ndim() {
-        return Err(Error::InvalidArgument(format!("{op}: {k} index arrays for an array of {} dimensions", a.ndim())));
+    if k == 0 {
+        return Err(Error::InvalidArgument(format!("{op}: no index arrays")));
+    }
+    if k > a.ndim() {
+        return Err(Error::Index(format!(
+            "{op}: too many indices for array: array is {}-dimensional, but {k} were indexed",
+            a.ndim()
+        )));
     }
     let mut bshape: Vec<usize> = indices[0].shape().to_vec();
     for i in indices {
         crate::ops::same_device(op, a, i)?;
         check_index_dtype(i)?;
-        bshape = crate::layout::broadcast_shapes(&bshape, i.shape()).ok_or_else(|| Error::ShapeMismatch {
-            op: "index arrays".into(),
-            a: bshape.clone(),
-            b: i.shape().to_vec(),
+        bshape = crate::layout::broadcast_shapes(&bshape, i.shape()).ok_or_else(|| {
+            Error::Index(format!(
+                "shape mismatch: indexing arrays could not be broadcast together with shapes {} {}",
+                crate::error::shape_str(&bshape),
+                crate::error::shape_str(i.shape())
+            ))
         })?;
     }
     Ok(bshape)
@@ -316,6 +333,7 @@ fn scatter_impl(a: &mut Array, indices: &[&Array], values: &Array, how: Write) -
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 pub fn take(a: &Array, indices: &Array, axis: Option<isize>) -> Result<Array> {
+    check_cast_index_dtype("take", indices)?;
     let Some(ax) = axis else {
         return gather(&a.ravel()?, &[indices]);
     };
@@ -398,6 +416,7 @@ pub fn take_along_axis(a: &Array, indices: &Array, axis: isize) -> Result<Array>
 /// With repeated indices the last write wins, as in NumPy, on both devices.
 pub fn put(a: &mut Array, indices: &Array, values: &Array) -> Result<()> {
     crate::ops::same_device("put", a, values)?;
+    check_cast_index_dtype("put", indices)?;
     if !a.device().is_cpu() {
         check_index_dtype(indices)?;
         let flat = indices.ravel()?;
@@ -447,7 +466,7 @@ pub fn argpartition(a: &Array, kth: isize, axis: Option<isize>) -> Result<Array>
     };
     let k = if kth < 0 { kth + len as isize } else { kth };
     if k < 0 || k >= len as isize {
-        return Err(Error::IndexOutOfRange { index: kth, axis: 0, len });
+        return Err(Error::Value(format!("kth(={kth}) out of bounds ({len})")));
     }
     crate::argsort(a, axis)
 }
@@ -460,9 +479,9 @@ pub fn partition(a: &Array, kth: isize, axis: Option<isize>) -> Result<Array> {
 
 /// NumPy's `lexsort(keys)`: indices sorting by the last key, then the one before, ... (stable).
 pub fn lexsort(keys: &[&Array]) -> Result<Array> {
-    let first = keys.first().ok_or_else(|| Error::InvalidArgument("need at least one key".into()))?;
+    let first = keys.first().ok_or_else(|| Error::Type("need sequence of keys with len > 0 in lexsort".into()))?;
     if first.ndim() != 1 {
-        return Err(Error::InvalidArgument("lexsort: keys must be 1-d arrays of equal length".into()));
+        return Err(Error::NotImplemented("lexsort of keys that are not 1-d arrays".into()));
     }
     let mut order = crate::arange(first.size() as i64, &first.device())?;
     // Stable sorts from the least significant key (the first) to the most significant.

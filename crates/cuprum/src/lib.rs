@@ -52,7 +52,7 @@ pub use creation::*;
 pub use cuda::{pool_stats, release_cached, Event, PoolStats};
 pub use device::{cuda_device_count, cuda_is_available, Device};
 pub use dtype::{promote_types, result_type, Casting, DType, Element, Scalar};
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 /// The Rust type of float16 elements (from the `half` crate).
 pub use half::f16;
 pub use indexing::*;

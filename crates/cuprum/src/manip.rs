@@ -148,7 +148,7 @@ impl<const N: usize> From<[isize; N]> for Sections {
 
 fn split_impl(a: &Array, sections: Sections, axis: isize, equal: bool) -> Result<Vec<Array>> {
     if a.ndim() == 0 {
-        return Err(Error::InvalidArgument("cannot split a 0-d array".into()));
+        return Err(Error::Index("cannot split a 0-d array".into()));
     }
     let ax = normalize_axis(axis, a.ndim())?;
     let len = a.shape()[ax] as isize;

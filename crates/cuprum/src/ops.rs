@@ -112,7 +112,7 @@ fn check_out(op: &str, out: &Array, shape: &[usize], dev: Device, res: DType) ->
         return Err(Error::ShapeMismatch { op: format!("{op} (out)"), a: shape.to_vec(), b: out.shape().to_vec() });
     }
     if !can_cast(res, out.dtype(), Casting::SameKind) {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::Type(format!(
             "{op}: cannot cast ufunc output from {} to {} with casting rule 'same_kind'",
             res,
             out.dtype()

@@ -49,10 +49,7 @@ impl Array {
         if matches!(op, ReduceOp::ArgMin | ReduceOp::ArgMax) {
             if let Axes::Some(v) = &axis {
                 if v.len() != 1 {
-                    return Err(Error::InvalidArgument(format!(
-                        "{}: axis must be None or a single integer",
-                        op.name()
-                    )));
+                    return Err(Error::Type(format!("{}: axis must be None or a single integer", op.name())));
                 }
             } else {
                 // NumPy's argmin/argmax over all axes index the flattened (C-order) array.

@@ -17,11 +17,15 @@ use crate::slice::SliceElem;
 fn mask_rows(a: &Array, m: &Array) -> Result<(Array, usize)> {
     crate::ops::same_device("mask", a, m)?;
     if m.dtype() != DType::Bool {
-        return Err(Error::InvalidArgument(format!("a mask must be a bool array, not {}", m.dtype())));
+        return Err(Error::Index(format!("a mask must be a bool array, not {}", m.dtype())));
     }
     let k = m.ndim();
     if k > a.ndim() || m.shape() != &a.shape()[..k] {
-        return Err(Error::ShapeMismatch { op: "boolean index".into(), a: a.shape().to_vec(), b: m.shape().to_vec() });
+        return Err(Error::Index(format!(
+            "boolean index did not match indexed array: shapes {} (array) and {} (index)",
+            crate::error::shape_str(a.shape()),
+            crate::error::shape_str(m.shape())
+        )));
     }
     let row: usize = a.shape()[k..].iter().product();
     Ok((m.as_contiguous()?.reshape(&[m.size()])?, row))

@@ -622,7 +622,13 @@ fn s1(start: usize, end: usize) -> [crate::SliceElem; 1] {
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<Array> {
-    if x.ndim() != 1 || !(x.dtype().is_integer() || x.dtype() == DType::Bool) {
+    if !(x.dtype().is_integer() || x.dtype() == DType::Bool) {
+        return Err(Error::Type(format!(
+            "bincount: cannot cast x of dtype {} to int64 according to the rule 'safe'",
+            x.dtype()
+        )));
+    }
+    if x.ndim() != 1 {
         return Err(Error::InvalidArgument("bincount: x must be a 1-d array of non-negative integers".into()));
     }
     if let Some(w) = weights {

@@ -249,3 +249,38 @@ device_test!(large_reductions_ties_and_nans, |dev| {
     assert_eq!(i.argmin(None)?.item::<i64>()?, 0);
     Ok(())
 });
+
+// `Error::kind` gives the exception NumPy raises for the same call.
+device_test!(error_kinds_match_numpy, |dev| {
+    use cuprum::ErrorKind::*;
+    fn kind<T>(r: cuprum::Result<T>) -> cuprum::ErrorKind {
+        r.err().expect("an error").kind()
+    }
+    let a = cuprum::zeros(&[2, 3], DType::Float32, &dev)?;
+    let v = cuprum::arange(6, &dev)?;
+    let fidx = cuprum::zeros(&[2], DType::Float64, &dev)?;
+    assert_eq!(kind(&a + &v), ValueError); // broadcast
+    assert_eq!(kind(a.reshape(&[4, 2])), ValueError);
+    assert_eq!(kind(a.sum(Some(2))), AxisError);
+    assert_eq!(kind(a.permute(&[0, 0])), ValueError);
+    assert_eq!(kind(a.slice(s![2, 0])), IndexError);
+    assert_eq!(kind(a.slice(s![0, 0, 0])), IndexError); // too many indices
+    assert_eq!(kind(a.slice(s![..;0])), ValueError);
+    assert_eq!(kind(a.to_vec::<f64>()), TypeError);
+    assert_eq!(kind(cuprum::bitwise_and(&a, &a)), TypeError);
+    assert_eq!(kind(a.astype_with(DType::Int8, cuprum::Casting::Safe)), TypeError);
+    assert_eq!(kind(a.argmax([0usize, 1])), TypeError); // axis=(0, 1)
+    assert_eq!(kind(cuprum::take(&v, &fidx, None)), TypeError); // np.take casts 'safe'
+    assert_eq!(kind(cuprum::gather(&v, &[&fidx])), IndexError); // v[fidx]
+    assert_eq!(kind(cuprum::take(&v, &cuprum::from_vec(vec![6i64], &dev)?, None)), IndexError);
+    assert_eq!(kind(v.mask(&cuprum::zeros(&[2], DType::Bool, &dev)?)), IndexError);
+    assert_eq!(kind(cuprum::partition(&v, 6, None)), ValueError); // kth out of bounds
+    assert_eq!(kind(cuprum::lexsort(&[])), TypeError);
+    assert_eq!(kind(cuprum::bincount(&fidx, None, 0)), TypeError);
+    assert_eq!(kind(cuprum::power(&v, -1)), ValueError);
+    assert_eq!(kind(cuprum::full(&[1], 300, DType::UInt8, &dev)), OverflowError);
+    assert_eq!(kind(cuprum::split(&cuprum::scalar(1, &dev)?, cuprum::Sections::Count(1), 0)), IndexError);
+    let e = a.sum(Some(2)).unwrap_err();
+    assert_eq!((e.kind().name(), e.kind().to_string()), ("AxisError", "AxisError".to_string()));
+    Ok(())
+});

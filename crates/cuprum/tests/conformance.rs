@@ -4,7 +4,8 @@
 //!
 //! A case gives an operation, its parameters, its inputs (`.npy` blobs of `numpy.bin`, or
 //! Python scalars, passed as weak Rust scalars) and NumPy's results, or the exception NumPy
-//! raised (then cuprum must return an error). Results must have NumPy's dtype and shape
+//! raised (then cuprum must return an error of that kind, [`cuprum::Error::kind`]: NumPy's
+//! `UFuncTypeError` is a `TypeError`). Results must have NumPy's dtype and shape
 //! exactly, integer and bool values exactly, float values exactly for exactly specified
 //! operations (see [`exact`]) and within a dtype-dependent tolerance otherwise, with NaNs in
 //! the same places; views must also have NumPy's strides. Unary, binary and scalar cases
@@ -559,7 +560,16 @@ fn check_run(case: &Case, dev: &Device, layout: Layout, run: Runner) -> Result<(
         (Expect::Err(_), Err(err)) if is_breakage(&err) => {
             Err(format!("error {err} (NumPy raises too, but not for this)"))
         }
-        (Expect::Err(_), Err(_)) => Ok(()),
+        (Expect::Err(e), Err(err)) => {
+            // NumPy's UFuncTypeError is a TypeError; its AxisError (also a ValueError and an
+            // IndexError) must be exactly AxisError.
+            let want = if e == "UFuncTypeError" { "TypeError" } else { e.as_str() };
+            if err.kind().name() == want {
+                Ok(())
+            } else {
+                Err(format!("NumPy raises {e}, cuprum's error is {} ({err})", err.kind()))
+            }
+        }
         (Expect::Arrays(_), Err(err)) => Err(format!("error: {err}")),
         (Expect::Arrays(want), Ok(got)) => {
             if got.len() != want.len() {
@@ -665,8 +675,9 @@ fn run_group(group: &str, dev: &Device, layouts: &[Layout], run: Runner) {
             println!("KNOWN_DIFFS entry {:?} covers no failing {group} case on {dev}: remove it", KNOWN_DIFFS[k].0);
         }
     }
+    let nerr = cases.iter().filter(|c| matches!(c.expect, Expect::Err(_))).count();
     println!(
-        "conformance {group} on {dev}: {} cases ({runs} runs, {known} known differences skipped, {skipped} runs not made on the GPU), {} failures, {:.2} s [{}]",
+        "conformance {group} on {dev}: {} cases ({nerr} of them errors whose kind is checked; {runs} runs, {known} known differences skipped, {skipped} runs not made on the GPU), {} failures, {:.2} s [{}]",
         cases.len(),
         failures.len(),
         t.elapsed().as_secs_f64(),

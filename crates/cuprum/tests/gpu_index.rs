@@ -516,9 +516,11 @@ fn out_of_range_case(dev: &Device) -> cuprum::Result<()> {
     let huge = cuprum::from_vec(vec![u64::MAX], &Device::Cpu)?;
     assert!(cuprum::gather(&a, &[&huge]).is_err());
     assert!(cuprum::gather(&ag, &[&on(dev, &huge)]).is_err());
-    // Float indices are an error; empty float ones are not.
+    // Float indices are an error (an IndexError, as NumPy's a[f]; take's is a TypeError, as
+    // np.take's); empty float ones are not.
     let f = cuprum::from_vec(vec![1.0f64], dev)?;
-    assert!(matches!(cuprum::gather(&ag, &[&f]), Err(Error::InvalidArgument(_))));
+    assert!(matches!(cuprum::gather(&ag, &[&f]), Err(Error::Index(_))));
+    assert!(matches!(cuprum::take(&ag, &f, Some(0)), Err(Error::Type(_))));
     let ef = cuprum::zeros(&[0], DType::Float32, dev)?;
     assert_eq!(cuprum::gather(&ag, &[&ef])?.shape(), &[0, 4]);
     // Every axis out of range on an empty axis.

@@ -671,7 +671,7 @@ pub(crate) fn take_along(src: &Array, idx: &Array, axis: usize, alen: usize, out
     let total = out.size();
     let nd = out.ndim();
     if nd > MAX_ND || src.ndim() != nd || idx.ndim() != nd {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::NotImplemented(format!(
             "take_along_axis over {nd} dimensions on the GPU (at most {MAX_ND})"
         )));
     }

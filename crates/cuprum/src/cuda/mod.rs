@@ -448,7 +448,7 @@ impl CudaDevice {
     pub fn reduce_counters(&self, n: usize) -> Result<u64> {
         const COUNTERS: usize = 1 << 16;
         if n > COUNTERS {
-            return Err(Error::InvalidArgument(format!("split reduction over {n} outputs (at most {COUNTERS})")));
+            return Err(Error::NotImplemented(format!("split reduction over {n} outputs (at most {COUNTERS})")));
         }
         if let Some(p) = self.counters.get() {
             return Ok(*p);

@@ -162,7 +162,7 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&m
         || (cshape.len() <= 1
             && arrs.iter().zip(&cst).all(|(a, s)| s.first().is_none_or(|&s| s == a.itemsize() as isize)));
     if !contiguous && cshape.len() > codegen::MAX_DIMS {
-        return Err(Error::InvalidArgument(format!(
+        return Err(Error::NotImplemented(format!(
             "elementwise operation over {} dimensions that cannot be merged (at most {})",
             cshape.len(),
             codegen::MAX_DIMS
@@ -331,7 +331,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     }
     let md = codegen::MAX_DIMS;
     if rs.len() > md || ks.len() > md {
-        return Err(Error::InvalidArgument(format!("reduction over more than {md} dimensions that cannot be merged")));
+        return Err(Error::NotImplemented(format!("reduction over more than {md} dimensions that cannot be merged")));
     }
     let contig = nred > 0 && rs.len() == 1 && rt[0] == x.itemsize() as isize;
     let spec = RedSpec { op, x: x.dtype, out: out.dtype, contig };
@@ -406,7 +406,7 @@ pub(crate) fn scan(op: crate::scan::ScanOp, x: &Array, y: &Array) -> Result<()> 
     let tpr = len.div_ceil(SCAN_TILE);
     let ntiles = rows * tpr;
     if ntiles > i32::MAX as usize {
-        return Err(Error::InvalidArgument(format!("scan over {ntiles} tiles (at most {})", i32::MAX)));
+        return Err(Error::NotImplemented(format!("scan over {ntiles} tiles (at most {})", i32::MAX)));
     }
     let spec = ScanSpec { prod: op == crate::scan::ScanOp::Prod, x: x.dtype, out: y.dtype };
     let k = dev.kernel(ModKey::Scan(spec))?;

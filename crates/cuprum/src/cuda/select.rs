@@ -386,7 +386,7 @@ fn begin(key: SelectKey, flags: &Array) -> Result<Launch> {
     }
     let ntiles = n.div_ceil(TILE).max(1);
     if ntiles > i32::MAX as usize {
-        return Err(Error::InvalidArgument(format!("selection over {n} elements (too many tiles)")));
+        return Err(Error::NotImplemented(format!("selection over {n} elements (too many tiles)")));
     }
     let k = dev.kernel(super::codegen::ModKey::Select(key))?;
     // Tile counter (8 bytes), total (8 bytes), then one status word per tile; all zeroed.
@@ -459,7 +459,7 @@ pub(crate) fn expand(x: &Array, flags: &Array, packed: &Array, row: usize) -> Re
 pub(crate) fn coords(a: &Array, out: &Array, flat: bool, sj: i64, sd: i64) -> Result<PendingCount> {
     let dims: Vec<usize> = if flat { vec![a.size()] } else { a.shape().to_vec() };
     if dims.len() > MAX_COORD_DIMS || dims.is_empty() {
-        return Err(Error::InvalidArgument(format!("indices over {} dimensions", dims.len())));
+        return Err(Error::NotImplemented(format!("indices over {} dimensions", dims.len())));
     }
     let flags = a.reshape(&[a.size()])?;
     let key = SelectKey::Coords { flag: Flag::of(a.dtype()) };

@@ -853,7 +853,7 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
     let canon = idx_out.is_some();
     let ntiles = n.div_ceil(RS_TILE);
     if ntiles as u64 >= (1u64 << 32) {
-        return Err(Error::InvalidArgument(format!("sort of {n} elements (too many tiles)")));
+        return Err(Error::NotImplemented(format!("sort of {n} elements (too many tiles)")));
     }
     // Scratch: a tile counter per pass, the key passes' digit counts (lane passes count in
     // closed form), tile status, key and value ping-pong buffers.
