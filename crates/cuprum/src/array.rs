@@ -461,12 +461,51 @@ impl Array {
         }
     }
 
-    /// The single element of a size-1 array, converted to `T` (NumPy's `item()`).
+    /// The single element of a size-1 array, converted to `T` (NumPy's `item()`, then Python's
+    /// `int()`, `float()` or `bool()`).
+    ///
+    /// Into an integer type a float is truncated toward zero (`1.7` and `-1.7` give `1` and
+    /// `-1`, as `int()`), and a value that `T` cannot hold is an error rather than a wrapped or
+    /// saturated value: [`Error::ScalarOverflow`] (an
+    /// [`OverflowError`](crate::ErrorKind::OverflowError)) for `300` into `u8`, `-1` into
+    /// `u32`, `1e20` or an infinity into `i64`, and an error of kind
+    /// [`ValueError`](crate::ErrorKind::ValueError) for NaN (Python's `int(nan)`). Into a
+    /// float type the value is rounded to nearest (it may become infinite); into `bool` it is
+    /// tested for non-zero.
+    ///
+    /// ```
+    /// use cuprum::{Device, ErrorKind};
+    /// let x = cuprum::scalar(-1.7, &Device::Cpu)?;
+    /// assert_eq!(x.item::<i32>()?, -1);
+    /// assert_eq!(x.item::<u8>().unwrap_err().kind(), ErrorKind::OverflowError);
+    /// assert_eq!(cuprum::scalar(300i64, &Device::Cpu)?.item::<u8>().unwrap_err().kind(), ErrorKind::OverflowError);
+    /// assert_eq!(cuprum::scalar(f64::NAN, &Device::Cpu)?.item::<i64>().unwrap_err().kind(), ErrorKind::ValueError);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
     pub fn item<T: Element>(&self) -> Result<T> {
         if self.size() != 1 {
             return Err(Error::Value("can only convert an array of size 1 to a Rust scalar".into()));
         }
-        Ok(T::from_scalar(self.item_scalar()?))
+        let s = self.item_scalar()?;
+        if T::DTYPE.is_integer() {
+            let (lo, hi) = T::DTYPE.int_range().expect("an integer dtype");
+            let v = match s {
+                Scalar::Float(f) if f.is_nan() => {
+                    return Err(Error::Value(format!("cannot convert float NaN to integer ({})", T::DTYPE)))
+                }
+                // Truncation toward zero; infinities saturate i128, out of every range.
+                Scalar::Float(f) => f.trunc() as i128,
+                _ => s.as_i128().expect("an integer or bool scalar"),
+            };
+            if v < lo || v > hi {
+                let value = match s {
+                    Scalar::Float(f) => format!("{f:?}"),
+                    _ => v.to_string(),
+                };
+                return Err(Error::ScalarOverflow { value, dtype: T::DTYPE });
+            }
+        }
+        Ok(T::from_scalar(s))
     }
 
     /// The single element as a [`Scalar`].

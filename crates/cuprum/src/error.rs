@@ -32,6 +32,8 @@ use std::fmt;
 /// assert_eq!(e.kind().name(), "AxisError");
 /// let e = a.reshape(&[4, 2]).unwrap_err();          // a.reshape(4, 2)
 /// assert_eq!(e.kind(), ErrorKind::ValueError);
+/// let e = cuprum::scalar(300i64, &Device::Cpu)?.item::<u8>().unwrap_err();
+/// assert_eq!(e.kind(), ErrorKind::OverflowError);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]

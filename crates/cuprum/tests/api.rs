@@ -250,6 +250,48 @@ device_test!(large_reductions_ties_and_nans, |dev| {
     Ok(())
 });
 
+// `item()` into a Rust integer type truncates floats toward zero (Python's `int()`) and
+// refuses values the type cannot hold, with Python's exception kinds.
+device_test!(item_checks_the_target_range, |dev| {
+    use cuprum::ErrorKind::*;
+    let kind = |e: cuprum::Result<i64>| e.unwrap_err().kind();
+    let f = |v: f64| cuprum::scalar(v, &dev).unwrap();
+    assert_eq!(f(1.7).item::<i32>()?, 1);
+    assert_eq!(f(-1.7).item::<i32>()?, -1);
+    assert_eq!(f(-0.5).item::<u8>()?, 0);
+    assert_eq!(f(255.9).item::<u8>()?, 255);
+    assert_eq!(f(2147483647.9).item::<i32>()?, i32::MAX);
+    assert_eq!(f(-9223372036854775808.0).item::<i64>()?, i64::MIN);
+    assert_eq!(f(1.7).item::<f32>()?, 1.7f32);
+    assert!(f(1.7).item::<bool>()?);
+    assert_eq!(kind(f(f64::NAN).item::<i64>()), ValueError); // int(nan)
+    assert_eq!(kind(f(f64::INFINITY).item::<i64>()), OverflowError); // int(inf)
+    assert_eq!(kind(f(f64::NEG_INFINITY).item::<i64>()), OverflowError);
+    assert_eq!(kind(f(1e20).item::<i64>()), OverflowError);
+    assert_eq!(kind(f(9223372036854775808.0).item::<i64>()), OverflowError);
+    assert_eq!(f(-1.0).item::<u32>().unwrap_err().kind(), OverflowError);
+    assert_eq!(f(256.0).item::<u8>().unwrap_err().kind(), OverflowError);
+    let i = |v: i64| cuprum::scalar(v, &dev).unwrap();
+    assert!(matches!(i(300).item::<u8>(), Err(Error::ScalarOverflow { dtype: DType::UInt8, .. })));
+    assert_eq!(i(300).item::<u16>()?, 300);
+    assert_eq!(i(-1).item::<u32>().unwrap_err().kind(), OverflowError);
+    assert_eq!(i(-1).item::<u64>().unwrap_err().kind(), OverflowError);
+    assert_eq!(i(-128).item::<i8>()?, -128);
+    assert_eq!(i(-129).item::<i8>().unwrap_err().kind(), OverflowError);
+    assert_eq!(i(i64::MIN).item::<i64>()?, i64::MIN);
+    let u = cuprum::scalar(u64::MAX, &dev)?;
+    assert_eq!(u.item::<u64>()?, u64::MAX);
+    assert_eq!(u.item::<i64>().unwrap_err().kind(), OverflowError);
+    assert_eq!(cuprum::scalar(true, &dev)?.item::<u8>()?, 1);
+    // Arrays of one element work as 0-d ones; other sizes are a ValueError.
+    let a = cuprum::from_vec(vec![300i32], &dev)?;
+    assert_eq!(a.item::<i8>().unwrap_err().kind(), OverflowError);
+    assert_eq!(cuprum::zeros(&[2], DType::Int8, &dev)?.item::<i8>().unwrap_err().kind(), ValueError);
+    // to_vec_as keeps NumPy's casting (it wraps, as astype does).
+    assert_eq!(a.to_vec_as::<u8>()?, vec![44]);
+    Ok(())
+});
+
 // `Error::kind` gives the exception NumPy raises for the same call.
 device_test!(error_kinds_match_numpy, |dev| {
     use cuprum::ErrorKind::*;
