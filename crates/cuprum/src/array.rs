@@ -89,8 +89,20 @@ impl Array {
     pub fn size(&self) -> usize {
         self.shape.iter().product()
     }
-    pub fn len(&self) -> usize {
-        self.shape.first().copied().unwrap_or(1)
+    /// The length of the first axis (Python's `len(a)`). A 0-d array has none: that is an
+    /// error of kind [`TypeError`](crate::ErrorKind::TypeError), as NumPy's "len() of
+    /// unsized object".
+    ///
+    /// ```
+    /// use cuprum::{Device, DType, ErrorKind};
+    /// assert_eq!(cuprum::zeros(&[3, 4], DType::Int8, &Device::Cpu)?.len()?, 3);
+    /// assert_eq!(cuprum::scalar(1.0, &Device::Cpu)?.len().unwrap_err().kind(), ErrorKind::TypeError);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    // `is_empty` is NumPy's `a.size == 0`, defined for 0-d arrays too, so it stays a `bool`.
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> Result<usize> {
+        self.shape.first().copied().ok_or_else(|| Error::Type("len() of unsized object (a 0-d array)".into()))
     }
     pub fn is_empty(&self) -> bool {
         self.size() == 0

@@ -292,6 +292,15 @@ device_test!(item_checks_the_target_range, |dev| {
     Ok(())
 });
 
+device_test!(len_of_a_0d_array_is_a_type_error, |dev| {
+    assert_eq!(cuprum::zeros(&[3, 4], DType::Float32, &dev)?.len()?, 3);
+    assert_eq!(cuprum::zeros(&[0, 4], DType::Float32, &dev)?.len()?, 0);
+    let e = cuprum::scalar(1.5, &dev)?.len().unwrap_err();
+    assert_eq!(e.kind(), cuprum::ErrorKind::TypeError);
+    assert!(matches!(e, Error::Type(_)));
+    Ok(())
+});
+
 // `Error::kind` gives the exception NumPy raises for the same call.
 device_test!(error_kinds_match_numpy, |dev| {
     use cuprum::ErrorKind::*;
@@ -322,6 +331,7 @@ device_test!(error_kinds_match_numpy, |dev| {
     assert_eq!(kind(cuprum::power(&v, -1)), ValueError);
     assert_eq!(kind(cuprum::full(&[1], 300, DType::UInt8, &dev)), OverflowError);
     assert_eq!(kind(cuprum::split(&cuprum::scalar(1, &dev)?, cuprum::Sections::Count(1), 0)), IndexError);
+    assert_eq!(kind(cuprum::scalar(1, &dev)?.len()), TypeError);
     let e = a.sum(Some(2)).unwrap_err();
     assert_eq!((e.kind().name(), e.kind().to_string()), ("AxisError", "AxisError".to_string()));
     Ok(())
