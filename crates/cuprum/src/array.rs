@@ -395,7 +395,29 @@ impl Array {
         }
     }
 
-    /// A copy with elements cast to `dtype` (NumPy's `astype`, unsafe casting).
+    /// A copy with elements cast to `dtype` (NumPy's `astype`, unsafe casting), with NumPy's
+    /// values on x86-64 on every device: integers wrap; floats round to nearest even; anything
+    /// into bool tests for non-zero (NaN is true); floats into integers truncate toward zero
+    /// where the value fits, and otherwise give what NumPy's C casts give on x86-64 (not a
+    /// saturated value):
+    ///
+    /// - int32 and int64: NaN, infinities and out-of-range values give `i32::MIN` / `i64::MIN`;
+    /// - int8, int16, uint8, uint16: the low bits of the int32 conversion (NaN gives 0, 300.0
+    ///   into int8 44, -1.0 into uint8 255);
+    /// - uint32: the low 32 bits of the int64 conversion (NaN and infinities give 0); this is
+    ///   NumPy's element-wise loop, its contiguous SIMD loop gives other values for floats out
+    ///   of uint32's range;
+    /// - uint64: values from 2**63 up convert exactly below 2**64 (others give 0), lower ones
+    ///   through int64 (-1.0 gives `u64::MAX`, NaN and -inf 2**63).
+    ///
+    /// ```
+    /// use cuprum::{Device, DType};
+    /// let x = cuprum::from_vec(vec![f64::NAN, f64::INFINITY, -1.7, 300.0], &Device::Cpu)?;
+    /// assert_eq!(x.astype(DType::Int32)?.to_vec::<i32>()?, vec![i32::MIN, i32::MIN, -1, 300]);
+    /// assert_eq!(x.astype(DType::Int8)?.to_vec::<i8>()?, vec![0, 0, -1, 44]);
+    /// assert_eq!(x.astype(DType::UInt64)?.to_vec::<u64>()?, vec![1 << 63, 0, u64::MAX, 300]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
     pub fn astype(&self, dtype: DType) -> Result<Array> {
         let out = Array::alloc(&self.shape, dtype, self.device(), false)?;
         crate::backend::assign(&out, self)?;

@@ -190,11 +190,62 @@ gpu_test!(astype_all_pairs, |gpu| {
         let x = random(&[5, 7], from, &mut rng, false).t();
         let g = on(&gpu, &x);
         for to in ALL_DTYPES {
-            if from.is_float() && to.is_unsigned_int() {
-                // Negative floats to unsigned ints are undefined in C and NumPy alike.
-                continue;
-            }
+            // Floats to unsigned ints included: both backends give NumPy's x86-64 values for
+            // negative and out-of-range floats.
             same(&gpu, &format!("astype {from}->{to}"), rtol_for(to), x.astype(to), g.astype(to));
+        }
+    }
+    Ok(())
+});
+
+// Float to int casts of NaN, infinities and values out of the target's range: the GPU's
+// explicit conversions (CUDA's own saturate) give the CPU's values, NumPy's on x86-64
+// (asserted exactly in api.rs), through contiguous, strided and 0-d sources.
+gpu_test!(astype_float_to_int_special_values, |gpu| {
+    // Exact comparison (as int64 bit patterns: the wrapping cast is one-to-one).
+    let exact = |what: &str, c: &Array, g: &Array| {
+        assert_eq!((g.device(), g.dtype()), (gpu, c.dtype()), "{what}");
+        let (c, g) = (c.to_vec_as::<i64>().unwrap(), g.to_device(&Device::Cpu).unwrap().to_vec_as::<i64>().unwrap());
+        assert_eq!(g, c, "{what}");
+    };
+    let special = [
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        -1.7,
+        300.0,
+        -300.0,
+        65543.0,
+        3e9,
+        -3e9,
+        5e9,
+        12884901893.0,
+        1e19,
+        -1e19,
+        1e20,
+        9223372036854775808.0,
+        18446744073709551616.0,
+        -2147483649.0,
+        2147483647.9,
+        -0.0,
+    ];
+    let mut v = Vec::new();
+    for k in 0..40 {
+        v.extend(special.iter().map(|x| x * if k % 2 == 0 { 1.0 } else { 0.5 }));
+    }
+    let n = v.len();
+    for from in [DType::Float16, DType::Float32, DType::Float64] {
+        let x = cuprum::from_vec(v.clone(), &Device::Cpu)?.astype(from)?;
+        let rev = x.slice(s![..;-3])?;
+        let two = x.reshape(&[2, n / 2])?.t();
+        for to in ALL_DTYPES.iter().copied().filter(|d| d.is_integer() || *d == DType::Bool) {
+            for (name, c) in [("contig", &x), ("reversed step 3", &rev), ("transposed", &two)] {
+                exact(&format!("astype {from}->{to} {name}"), &c.astype(to)?, &on(&gpu, c).astype(to)?);
+            }
+            for i in [0isize, 1, 2, 8, 9] {
+                let c = x.slice(s![i])?;
+                exact(&format!("astype {from}->{to} 0-d [{i}]"), &c.astype(to)?, &on(&gpu, &c).astype(to)?);
+            }
         }
     }
     Ok(())

@@ -53,9 +53,10 @@ pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
         unsafe { par_walk(shape, strides, base, &f) };
     }
     let base = [ptr(out), ptr(src)];
-    // Convert through the destination's domain (a float source into an int destination
-    // truncates; anything into bool tests for non-zero in the source's own domain).
-    let d = if od == DType::Bool { domain(sd) } else { domain(od) };
+    // Convert through the destination's domain, but floats through the float domain (its
+    // store into an int destination is NumPy's cast on x86-64); anything into bool tests for
+    // non-zero in the source's own domain.
+    let d = if od == DType::Bool || sd.is_float() { domain(sd) } else { domain(od) };
     dom_dispatch(
         d,
         || go::<i64>(od, sd, &shape, &strides, base),

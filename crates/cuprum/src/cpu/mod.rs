@@ -127,6 +127,37 @@ pub(crate) unsafe fn par_walk<const N: usize>(
     });
 }
 
+/// Float to int64 as NumPy's C cast compiles on x86-64 (`cvttsd2si`): truncation toward zero,
+/// and NaN or a value out of range gives `i64::MIN`.
+pub(crate) fn f64_to_i64_c(v: f64) -> i64 {
+    if (-9223372036854775808.0..9223372036854775808.0).contains(&v) {
+        v as i64
+    } else {
+        i64::MIN
+    }
+}
+
+/// Float to int32 as on x86-64 (`cvttsd2si` of 32 bits): NaN or out of range gives `i32::MIN`.
+/// NumPy's casts to int8, int16, uint8 and uint16 go through it and keep the low bits.
+pub(crate) fn f64_to_i32_c(v: f64) -> i32 {
+    if v > -2147483649.0 && v < 2147483648.0 {
+        v as i32
+    } else {
+        i32::MIN
+    }
+}
+
+/// Float to uint64 as on x86-64: values from 2**63 up are converted less 2**63 (then
+/// `f64_to_i64_c`) with the top bit flipped; the others with `f64_to_i64_c` (so negative ones
+/// wrap, NaN and -inf give 2**63, +inf gives 0).
+pub(crate) fn f64_to_u64_c(v: f64) -> u64 {
+    if v >= 9223372036854775808.0 {
+        (f64_to_i64_c(v - 9223372036854775808.0) as u64) ^ (1 << 63)
+    } else {
+        f64_to_i64_c(v) as u64
+    }
+}
+
 /// A compute domain: every dtype is loaded into one of these (i64 for signed ints and bool,
 /// u64 for unsigned ints, f64 for floats), the ufunc runs there, and the result is rounded
 /// once to the output dtype. For +, -, *, /, sqrt on float32/float16 this gives exactly the
@@ -140,6 +171,11 @@ pub(crate) trait Wide: Copy + Default + Send + Sync + PartialOrd + 'static {
     fn to_u64(self) -> u64;
     fn to_f64(self) -> f64;
     fn is_nonzero(self) -> bool;
+    /// The value on its way to an integer type of 32 bits or less (which keeps its low bits):
+    /// ints as they are, floats through [`f64_to_i32_c`].
+    fn to_narrow(self) -> i64 {
+        self.to_i64()
+    }
 }
 
 impl Wide for i64 {
@@ -150,7 +186,7 @@ impl Wide for i64 {
         v as i64
     }
     fn from_f64(v: f64) -> Self {
-        v as i64
+        f64_to_i64_c(v)
     }
     fn to_i64(self) -> i64 {
         self
@@ -173,7 +209,7 @@ impl Wide for u64 {
         v
     }
     fn from_f64(v: f64) -> Self {
-        v as u64
+        f64_to_u64_c(v)
     }
     fn to_i64(self) -> i64 {
         self as i64
@@ -199,16 +235,19 @@ impl Wide for f64 {
         v
     }
     fn to_i64(self) -> i64 {
-        self as i64
+        f64_to_i64_c(self)
     }
     fn to_u64(self) -> u64 {
-        self as u64
+        f64_to_u64_c(self)
     }
     fn to_f64(self) -> f64 {
         self
     }
     fn is_nonzero(self) -> bool {
         self != 0.0
+    }
+    fn to_narrow(self) -> i64 {
+        f64_to_i32_c(self) as i64
     }
 }
 
@@ -250,8 +289,11 @@ pub(crate) unsafe fn load<W: Wide>(dt: DType, p: *const u8, st: isize, out: &mut
     }
 }
 
-/// Stores a wide buffer into elements of dtype `dt` (C-cast conversion; float to float rounds
-/// to nearest even, float to int truncates and saturates, int to int wraps).
+/// Stores a wide buffer into elements of dtype `dt` (C-cast conversion as NumPy's on x86-64;
+/// float to float rounds to nearest even, int to int wraps, float to int truncates toward zero
+/// where the value fits and otherwise gives what x86's conversions give: see
+/// [`f64_to_i32_c`] (int8 to int32, uint8, uint16), [`f64_to_i64_c`] (int64, and uint32 from
+/// its low bits), [`f64_to_u64_c`] (uint64)).
 ///
 /// # Safety
 /// `p + i*st` must point at a writable element for every `i < src.len()`.
@@ -274,13 +316,13 @@ pub(crate) unsafe fn store<W: Wide>(dt: DType, p: *mut u8, st: isize, src: &[W])
     }
     match dt {
         DType::Bool => stv!(u8, |v: W| v.is_nonzero() as u8),
-        DType::Int8 => stv!(i8, |v: W| v.to_i64() as i8),
-        DType::Int16 => stv!(i16, |v: W| v.to_i64() as i16),
-        DType::Int32 => stv!(i32, |v: W| v.to_i64() as i32),
+        DType::Int8 => stv!(i8, |v: W| v.to_narrow() as i8),
+        DType::Int16 => stv!(i16, |v: W| v.to_narrow() as i16),
+        DType::Int32 => stv!(i32, |v: W| v.to_narrow() as i32),
         DType::Int64 => stv!(i64, |v: W| v.to_i64()),
-        DType::UInt8 => stv!(u8, |v: W| v.to_u64() as u8),
-        DType::UInt16 => stv!(u16, |v: W| v.to_u64() as u16),
-        DType::UInt32 => stv!(u32, |v: W| v.to_u64() as u32),
+        DType::UInt8 => stv!(u8, |v: W| v.to_narrow() as u8),
+        DType::UInt16 => stv!(u16, |v: W| v.to_narrow() as u16),
+        DType::UInt32 => stv!(u32, |v: W| v.to_i64() as u32),
         DType::UInt64 => stv!(u64, |v: W| v.to_u64()),
         DType::Float16 => stv!(u16, |v: W| crate::dtype::f16_from_f64(v.to_f64()).to_bits()),
         DType::Float32 => stv!(f32, |v: W| v.to_f64() as f32),
@@ -330,5 +372,44 @@ pub(crate) fn round_scalar(dt: DType, v: f64) -> f64 {
         DType::Float32 => v as f32 as f64,
         DType::Float16 => crate::dtype::f16_from_f64(v).to_f64(),
         _ => v,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The x86-64 conversions at their boundaries (values as NumPy 2.4.6 prints them for
+    /// `np.array([v]).astype(...)` on x86-64).
+    #[test]
+    fn float_to_int_as_on_x86() {
+        let two63 = 9223372036854775808.0;
+        for (v, i32w, i64w, u64w) in [
+            (f64::NAN, i32::MIN, i64::MIN, 1u64 << 63),
+            (f64::INFINITY, i32::MIN, i64::MIN, 0),
+            (f64::NEG_INFINITY, i32::MIN, i64::MIN, 1 << 63),
+            (-1.7, -1, -1, u64::MAX),
+            (1.7, 1, 1, 1),
+            (-0.0, 0, 0, 0),
+            (2147483647.9, i32::MAX, 2147483647, 2147483647),
+            (2147483648.0, i32::MIN, 2147483648, 2147483648),
+            (-2147483648.9, i32::MIN, -2147483648, 18446744071562067968),
+            (-2147483649.0, i32::MIN, -2147483649, 18446744071562067967),
+            (two63, i32::MIN, i64::MIN, 1 << 63),
+            (-two63, i32::MIN, i64::MIN, 1 << 63),
+            (1e19, i32::MIN, i64::MIN, 10000000000000000000),
+            (18446744073709549568.0, i32::MIN, i64::MIN, 18446744073709549568),
+            (18446744073709551616.0, i32::MIN, i64::MIN, 0),
+            (1e20, i32::MIN, i64::MIN, 0),
+        ] {
+            assert_eq!((f64_to_i32_c(v), f64_to_i64_c(v), f64_to_u64_c(v)), (i32w, i64w, u64w), "{v}");
+        }
+        // Through the wide types: NaN into int8 is the low byte of INT32_MIN, into uint32 the
+        // low half of INT64_MIN.
+        assert_eq!(f64::NAN.to_narrow() as i8, 0);
+        assert_eq!(300.0f64.to_narrow() as i8, 44);
+        assert_eq!(12884901893.0f64.to_i64() as u32, 5);
+        assert_eq!(<i64 as Wide>::from_f64(f64::NAN), i64::MIN);
+        assert_eq!(<u64 as Wide>::from_f64(-1.0), u64::MAX);
     }
 }

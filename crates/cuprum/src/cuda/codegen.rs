@@ -12,6 +12,11 @@ typedef unsigned char u8; typedef unsigned short u16; typedef unsigned int u32; 
 __device__ __forceinline__ float h2f(u16 h) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h)); return f; }
 __device__ __forceinline__ u16 f2h(float f) { u16 h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f)); return h; }
 __device__ __forceinline__ u16 d2h(double d) { u16 h; asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(d)); return h; }
+__device__ __forceinline__ i32 f2i32_c(double v) { return (v > -2147483649.0 && v < 2147483648.0) ? (i32)v : (-2147483647 - 1); }
+__device__ __forceinline__ i64 f2i64_c(double v) {
+  return (v >= -9223372036854775808.0 && v < 9223372036854775808.0) ? (i64)v : (-9223372036854775807LL - 1); }
+__device__ __forceinline__ u64 f2u64_c(double v) {
+  return v >= 9223372036854775808.0 ? ((u64)f2i64_c(v - 9223372036854775808.0) ^ 0x8000000000000000ULL) : (u64)f2i64_c(v); }
 template <typename T, int V> struct __align__(sizeof(T) * V) Pack { T v[V]; };
 template <typename T> __device__ __forceinline__ T fdiv_s(T a, T b) {
   if (b == 0) return 0; if (b == (T)-1) return (T)(0ULL - (u64)a);
@@ -66,6 +71,19 @@ pub(crate) fn load_cvt(from: DType, to: DType, x: &str) -> String {
     convert(vfrom, to, &v)
 }
 
+/// Expression converting `v`, of a float compute type, to the integer dtype `to` as NumPy's C
+/// casts do on x86-64 (CUDA's own conversions saturate and give 0 for NaN): truncation toward
+/// zero where the value fits, else the prelude's `f2i32_c`/`f2i64_c`/`f2u64_c` give x86's
+/// values (as the CPU backend's `f64_to_i32_c`...): e.g. NaN to int32 is INT32_MIN, to int8 0.
+fn float_to_int(to: DType, v: &str) -> String {
+    match to {
+        DType::Int64 => format!("f2i64_c({v})"),
+        DType::UInt64 => format!("f2u64_c({v})"),
+        DType::UInt32 => format!("((u32)f2i64_c({v}))"),
+        _ => format!("(({})f2i32_c({v}))", storage_ty(to)),
+    }
+}
+
 /// Expression converting a compute value `v` (of `from`'s compute type) to `to`'s compute type.
 fn convert(from: DType, to: DType, v: &str) -> String {
     let ct = compute_ty(to);
@@ -77,6 +95,8 @@ fn convert(from: DType, to: DType, v: &str) -> String {
         }
     } else if compute_ty(from) == ct {
         v.to_string()
+    } else if from.is_float() && to.is_integer() {
+        float_to_int(to, v)
     } else {
         format!("(({ct})({v}))")
     }
@@ -101,6 +121,8 @@ pub(crate) fn store_cvt(from: DType, to: DType, v: &str) -> String {
         _ => {
             if compute_ty(from) == storage_ty(to) {
                 v.to_string()
+            } else if from.is_float() && to.is_integer() {
+                float_to_int(to, v)
             } else {
                 format!("(({})({v}))", storage_ty(to))
             }
@@ -814,6 +836,27 @@ mod tests {
                 RedSpec { op: ReduceOp::Sum, x: DType::Float32, out: DType::Float32, contig: true }
                     .source(Variant::Rows)
             );
+        }
+    }
+
+    /// Float to int conversions go through the prelude's x86-64 helpers (CUDA's casts
+    /// saturate); int to int and int to float stay plain casts.
+    #[test]
+    fn float_to_int_conversions_use_numpys_rule() {
+        use DType::*;
+        assert_eq!(store_cvt(Float64, Int32, "v"), "((i32)f2i32_c(v))");
+        assert_eq!(store_cvt(Float32, Int8, "v"), "((i8)f2i32_c(v))");
+        assert_eq!(store_cvt(Float16, UInt16, "v"), "((u16)f2i32_c(v))");
+        assert_eq!(store_cvt(Float64, UInt32, "v"), "((u32)f2i64_c(v))");
+        assert_eq!(store_cvt(Float32, Int64, "v"), "f2i64_c(v)");
+        assert_eq!(store_cvt(Float64, UInt64, "v"), "f2u64_c(v)");
+        assert_eq!(store_cvt(Float64, Bool, "v"), "((v) != 0)");
+        assert_eq!(store_cvt(Int64, Int8, "v"), "((i8)(v))");
+        assert_eq!(load_cvt(Float16, Int32, "x"), "((i32)f2i32_c(h2f(x)))");
+        assert_eq!(load_cvt(Float64, UInt64, "x"), "f2u64_c(x)");
+        assert_eq!(load_cvt(Int32, Float64, "x"), "((double)(x))");
+        for f in ["f2i32_c", "f2i64_c", "f2u64_c"] {
+            assert!(PRELUDE.contains(&format!(" {f}(double v)")), "{f}");
         }
     }
 }
