@@ -323,13 +323,24 @@ fn quantile_impl(a: &Array, qs: &[f64], axis: Option<isize>, method: Interp, ign
     let out_dt = if keeps || dt.is_float() { dt } else { DType::Float64 };
     let (moved, _) = lanes_last(a, axis)?;
     let len = *moved.shape().last().unwrap_or(&1);
-    if len == 0 {
-        return Err(Error::Value("cannot compute a quantile of an empty lane".into()));
-    }
-    let lanes = moved.size() / len;
     // Shape (len(q), the other axes in order).
     let mut shape: Vec<usize> = moved.shape()[..moved.ndim() - 1].to_vec();
     shape.insert(0, qs.len());
+    if len == 0 {
+        // Empty lanes: NumPy's median, nanmedian, nanquantile and nanpercentile take the
+        // (nan)mean of the empty lanes, NaN (with a RuntimeWarning, which cuprum does not give),
+        // of a float dtype; its quantile and percentile fail indexing the empty lane.
+        if !ignore_nan && method != Interp::MedianMean {
+            return Err(Error::Index(
+                "cannot compute a quantile of an empty lane (NumPy raises IndexError; median, nanmedian, \
+                 nanquantile and nanpercentile give NaN)"
+                    .into(),
+            ));
+        }
+        let dt = if dt.is_float() { dt } else { DType::Float64 };
+        return crate::full(&shape, f64::NAN, dt, &a.device());
+    }
+    let lanes = moved.size() / len;
     let h = moved.as_contiguous()?;
     if !a.device().is_cpu() {
         return device_quantiles(&h, lanes, qs, method, ignore_nan, out_dt)?.reshape(&shape);
@@ -436,7 +447,9 @@ pub fn quantiles(a: &Array, q: &[f64], axis: Option<isize>, method: QuantileMeth
     quantile_impl(a, q, axis, Interp::Method(method), false)
 }
 
-/// NumPy's `quantile(a, q, axis, method)` for one `q`.
+/// NumPy's `quantile(a, q, axis, method)` for one `q`. Of empty lanes it is an error of kind
+/// [`IndexError`](crate::ErrorKind::IndexError), as in NumPy ([`nanquantile`] and [`median`]
+/// give NaN there).
 ///
 /// ```
 /// use cuprum::{DType, QuantileMethod};
@@ -466,7 +479,10 @@ pub fn percentile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod
 
 /// NumPy's `median(a, axis)`: the mean of the middle element(s) of each lane, NaN if the
 /// lane holds a NaN. Like NumPy's `mean`, float16 and float32 data average in float32, the
-/// rest in float64 (integers give float64).
+/// rest in float64 (integers give float64). Empty lanes give NaN, as NumPy's (which also
+/// warns; cuprum gives no warning), as do those of [`nanmedian`], [`nanquantile`] and
+/// [`nanpercentile`]; [`quantile`] and [`percentile`] of empty lanes are an error of kind
+/// [`IndexError`](crate::ErrorKind::IndexError), as NumPy's.
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
@@ -480,7 +496,8 @@ pub fn median(a: &Array, axis: Option<isize>) -> Result<Array> {
     quantile_one(a, 0.5, axis, Interp::MedianMean, false)
 }
 
-/// NumPy's `nanquantile` (NaNs ignored; all-NaN lanes give NaN).
+/// NumPy's `nanquantile` (NaNs ignored; all-NaN lanes give NaN). Empty lanes give NaN too,
+/// of the data's float dtype or float64 (whatever the method), without NumPy's warning.
 pub fn nanquantile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
     quantile_one(a, q, axis, Interp::Method(method), true)
 }

@@ -41,12 +41,6 @@ use std::sync::OnceLock;
 const KNOWN_DIFFS: &[(&str, &str, &str)] = &[
     // BUG-1..16 found by this suite were fixed in the library.
     (
-        "quantile/*/empty",
-        "cannot compute a quantile of an empty lane",
-        "QEMPTY median/nanmedian of an empty array: NumPy returns nan (with a RuntimeWarning), cuprum raises \
-         Error::Value (as NumPy's quantile does, with an IndexError)",
-    ),
-    (
         "quantile/*/bool/*",
         "NumPy raises TypeError",
         "QBOOL quantile/percentile of bools with an interpolating method (linear, midpoint): NumPy raises \

@@ -158,9 +158,26 @@ fn quantile_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         one.slice_mut(cuprum::s![500])?.fill(3.0)?;
         check_quantiles(gpu, &one, None, &format!("{dt} one value"));
     }
-    // Empty lanes are errors on both devices.
-    let e = random(&[0], dt, &mut rng, false);
-    assert!(e.to_device(gpu)?.median(None).is_err() && e.median(None).is_err());
+    // Empty lanes: NaN for median and the nan forms (NumPy's), an IndexError for quantile,
+    // on both devices.
+    let e = random(&[0, 3], dt, &mut rng, false);
+    let eg = e.to_device(gpu)?;
+    let fdt = if dt.is_float() { dt } else { DType::Float64 };
+    for (x, dev) in [(&e, Device::Cpu), (&eg, *gpu)] {
+        for r in [
+            x.median(None)?,
+            cuprum::nanmedian(x, Some(0))?,
+            cuprum::nanquantile(x, 0.3, Some(0), QuantileMethod::Lower)?,
+            cuprum::nanpercentile(x, 30.0, None, QuantileMethod::Linear)?,
+        ] {
+            assert_eq!((r.device(), r.dtype()), (dev, fdt), "{dt} empty");
+            assert!(r.to_vec_as::<f64>()?.iter().all(|v| v.is_nan()), "{dt} empty");
+        }
+        assert_eq!(x.median(Some(0))?.shape(), &[3]);
+        assert_eq!(x.median(Some(1))?.shape(), &[0]);
+        let err = cuprum::quantile(x, 0.5, Some(0), QuantileMethod::Linear).unwrap_err();
+        assert_eq!(err.kind(), cuprum::ErrorKind::IndexError);
+    }
     Ok(())
 }
 

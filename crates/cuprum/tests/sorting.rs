@@ -58,6 +58,40 @@ device_test!(quantiles_like_numpy, |dev| {
     Ok(())
 });
 
+// Medians of empty arrays are NaN as in NumPy (np.median(np.zeros(0)) -> nan, float64;
+// np.median(np.zeros((0, 3), np.float32), axis=0) -> [nan, nan, nan] float32; axis=1 -> []),
+// like means; quantile and percentile of them raise IndexError in NumPy, and here.
+device_test!(quantiles_of_empty_lanes, |dev| {
+    use cuprum::ErrorKind;
+    let e = cuprum::zeros(&[0], DType::Int32, &dev)?;
+    let m = e.median(None)?;
+    assert_eq!((m.dtype(), m.shape()), (DType::Float64, &[][..]));
+    assert!(m.item::<f64>()?.is_nan());
+    assert!(e.mean(None)?.item::<f64>()?.is_nan());
+    let f = cuprum::zeros(&[0, 3], DType::Float32, &dev)?;
+    let m0 = f.median(Some(0))?;
+    assert_eq!((m0.dtype(), m0.shape()), (DType::Float32, &[3usize][..]));
+    assert!(m0.to_vec::<f32>()?.iter().all(|v| v.is_nan()));
+    assert_eq!(f.median(Some(1))?.shape(), &[0]);
+    let h = cuprum::nanmedian(&cuprum::zeros(&[3, 0], DType::Float16, &dev)?, Some(1))?;
+    assert_eq!((h.dtype(), h.shape()), (DType::Float16, &[3usize][..]));
+    assert!(h.to_vec::<cuprum::f16>()?.iter().all(|v| v.is_nan()));
+    // np.nanquantile(np.zeros(0, np.int64), 0.5, method="nearest") -> nan (float64)
+    let i = cuprum::zeros(&[0], DType::Int64, &dev)?;
+    let q = cuprum::nanquantile(&i, 0.5, None, QuantileMethod::Nearest)?;
+    assert_eq!(q.dtype(), DType::Float64);
+    assert!(q.item::<f64>()?.is_nan());
+    assert!(cuprum::nanpercentile(&f, 50.0, None, QuantileMethod::Linear)?.item::<f32>()?.is_nan());
+    for r in [
+        cuprum::quantile(&e, 0.5, None, QuantileMethod::Linear),
+        cuprum::percentile(&f, 50.0, Some(0), QuantileMethod::Lower),
+        cuprum::quantiles(&e, &[0.2, 0.5], None, QuantileMethod::Linear),
+    ] {
+        assert_eq!(r.unwrap_err().kind(), ErrorKind::IndexError);
+    }
+    Ok(())
+});
+
 device_test!(unique_search_histogram, |dev| {
     let a = cuprum::from_vec(vec![3i64, 1, 2, 3, 1], &dev)?;
     let u = cuprum::unique(&a, true, true, true)?;
