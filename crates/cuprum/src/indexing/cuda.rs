@@ -190,6 +190,16 @@ extern "C" __global__ void __launch_bounds__(256) {name}(long long n, const XT* 
     )
 }
 
+impl crate::backend::cuda::kernels::KernelKey for IndexKey {
+    const FAMILY: &'static str = "indexing";
+    fn entry(&self) -> &str {
+        self.name()
+    }
+    fn source(&self) -> String {
+        IndexKey::source(*self)
+    }
+}
+
 impl IndexKey {
     /// The kernel function's name.
     pub fn name(self) -> &'static str {
@@ -523,7 +533,7 @@ pub(crate) fn gather(
     let word = word_for(row_bytes, &[dptr(src)?, dptr(out)?]);
     let rw = row_bytes / word as usize;
     let total = outer * nrows * rw;
-    let k = dev.kernel(crate::backend::cuda::codegen::ModKey::Index(IndexKey::Gather { word, idx: idt }))?;
+    let k = dev.kernel(&IndexKey::Gather { word, idx: idt })?;
     let mut p = Params::new();
     p.push(total as i64);
     p.push(nrows as i64);
@@ -546,7 +556,7 @@ fn check_into(idx: &[&Array], lens: &[usize], rec: &Array) -> Result<()> {
     if nrows == 0 {
         return Ok(());
     }
-    let k = dev.kernel(crate::backend::cuda::codegen::ModKey::Index(IndexKey::Check { idx: idt }))?;
+    let k = dev.kernel(&IndexKey::Check { idx: idt })?;
     let mut p = Params::new();
     p.push(nrows as i64);
     p.push_i64s(&iw);
@@ -612,10 +622,7 @@ pub(crate) fn scatter(
         Some(bytes) => {
             let t = Array::alloc(&[bytes], DType::UInt8, dst.device(), false)?;
             dev.memset_zero(dptr(&t)?, bytes)?;
-            let k = dev.kernel(crate::backend::cuda::codegen::ModKey::Index(IndexKey::Claim {
-                idx: idt,
-                hashed: claim == 2,
-            }))?;
+            let k = dev.kernel(&IndexKey::Claim { idx: idt, hashed: claim == 2 })?;
             let mut p = Params::new();
             p.push(nrows as i64);
             p.push(dptr(&t)?);
@@ -628,7 +635,7 @@ pub(crate) fn scatter(
         }
         None => None,
     };
-    let k = dev.kernel(crate::backend::cuda::codegen::ModKey::Index(IndexKey::Scatter { word, idx: idt, claim }))?;
+    let k = dev.kernel(&IndexKey::Scatter { word, idx: idt, claim })?;
     let mut p = Params::new();
     p.push(total as i64);
     p.push(rw as i64);
@@ -654,8 +661,7 @@ pub(crate) fn scatter_add(dst: &Array, idx: &[&Array], lens: &[usize], row: usiz
         return Ok(());
     }
     let rec = err_record(dst)?;
-    let k = dev
-        .kernel(crate::backend::cuda::codegen::ModKey::Index(IndexKey::ScatterAdd { dtype: dst.dtype(), idx: idt }))?;
+    let k = dev.kernel(&IndexKey::ScatterAdd { dtype: dst.dtype(), idx: idt })?;
     let mut p = Params::new();
     p.push(total as i64);
     p.push(row as i64);
@@ -691,7 +697,7 @@ pub(crate) fn take_along(src: &Array, idx: &Array, axis: usize, alen: usize, out
     }
     let word = src.itemsize() as u8;
     let rec = err_record(out)?;
-    let k = dev.kernel(crate::backend::cuda::codegen::ModKey::Index(IndexKey::TakeAlong { word, idx: idx.dtype() }))?;
+    let k = dev.kernel(&IndexKey::TakeAlong { word, idx: idx.dtype() })?;
     let mut p = Params::new();
     p.push(total as i64);
     p.push(alen as i64);
@@ -714,8 +720,7 @@ pub(crate) fn searchsorted(sorted: &Array, q: &Array, right: bool, out: &Array) 
     if nq == 0 {
         return Ok(());
     }
-    let k =
-        dev.kernel(crate::backend::cuda::codegen::ModKey::Index(IndexKey::Search { dtype: sorted.dtype(), right }))?;
+    let k = dev.kernel(&IndexKey::Search { dtype: sorted.dtype(), right })?;
     let mut p = Params::new();
     p.push(sorted.size() as i64);
     p.push(dptr(sorted)?);
@@ -760,10 +765,7 @@ pub(crate) fn bincount(x: &Array, w: Option<&Array>, out: &Array) -> Result<()> 
     if n == 0 || nb == 0 {
         return Ok(());
     }
-    let k = dev.kernel(crate::backend::cuda::codegen::ModKey::Index(IndexKey::Bincount {
-        x: x.dtype(),
-        weighted: w.is_some(),
-    }))?;
+    let k = dev.kernel(&IndexKey::Bincount { x: x.dtype(), weighted: w.is_some() })?;
     let (grid, shared, shmem) = binned_launch(&dev, n, nb);
     let p = binned_params(x, w, out, shared)?;
     // SAFETY: the parameters match the `bincount` source; `shmem` holds `nb` 8-byte bins.
@@ -789,7 +791,7 @@ pub(crate) fn histogram(
         return Ok(());
     }
     let key = IndexKey::Histogram { x: x.dtype(), uniform, weighted: w.is_some() };
-    let k = dev.kernel(crate::backend::cuda::codegen::ModKey::Index(key))?;
+    let k = dev.kernel(&key)?;
     let (grid, shared, shmem) = binned_launch(&dev, n, nb);
     let mut p = binned_params(x, w, out, shared)?;
     p.push(dptr(edges)?);

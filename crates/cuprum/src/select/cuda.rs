@@ -92,6 +92,16 @@ pub(crate) enum SelectKey {
     Coords { flag: Flag },
 }
 
+impl crate::backend::cuda::kernels::KernelKey for SelectKey {
+    const FAMILY: &'static str = "select";
+    fn entry(&self) -> &str {
+        self.name()
+    }
+    fn source(&self) -> String {
+        SelectKey::source(*self)
+    }
+}
+
 impl SelectKey {
     /// The kernel function's name.
     pub fn name(self) -> &'static str {
@@ -388,7 +398,7 @@ fn begin(key: SelectKey, flags: &Array) -> Result<Launch> {
     if ntiles > i32::MAX as usize {
         return Err(Error::InvalidArgument(format!("selection over {n} elements (too many tiles)")));
     }
-    let k = dev.kernel(crate::backend::cuda::codegen::ModKey::Select(key))?;
+    let k = dev.kernel(&key)?;
     // Tile counter (8 bytes), total (8 bytes), then one status word per tile; all zeroed.
     let bytes = 16 + 8 * ntiles;
     let tmp = Array::alloc(&[bytes], DType::UInt8, flags.device(), false)?;

@@ -55,6 +55,16 @@ pub(crate) enum SortKey {
     Pick { dt: DType, out: DType },
 }
 
+impl crate::backend::cuda::kernels::KernelKey for SortKey {
+    const FAMILY: &'static str = "sort";
+    fn entry(&self) -> &str {
+        self.name()
+    }
+    fn source(&self) -> String {
+        SortKey::source(*self)
+    }
+}
+
 impl SortKey {
     /// The kernel function's name.
     pub fn name(self) -> &'static str {
@@ -879,7 +889,7 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
     let vbufs = [vbase, vbase + vbuf as u64];
     let xp = dptr(x)?;
 
-    let hk = dev.kernel(crate::backend::cuda::codegen::ModKey::Sort(SortKey::Hist { dt, canon }))?;
+    let hk = dev.kernel(&SortKey::Hist { dt, canon })?;
     let mut p = Params::new();
     p.push(xp);
     p.push(n as i64);
@@ -897,7 +907,7 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
         let (first, last) = (pass == 0, pass + 1 == passes);
         let key =
             SortKey::Pass { dt, canon, first, last, vals, out_keys: keys_out.is_some(), out_vals: idx_out.is_some() };
-        let k = dev.kernel(crate::backend::cuda::codegen::ModKey::Sort(key))?;
+        let k = dev.kernel(&key)?;
         let kin = if first { xp } else { kbufs[(pass - 1) % 2] };
         let kdst = if last { kout } else { kbufs[pass % 2] };
         let vin = if first { 0 } else { vbufs[(pass - 1) % 2] };
@@ -941,7 +951,7 @@ pub(crate) fn select_quantile(x: &Array, q: f64, method: i32, ignore_nan: bool, 
     let n = x.size();
     let dt = x.dtype();
     let levels = key_bytes(dt);
-    let k = dev.kernel(crate::backend::cuda::codegen::ModKey::Sort(SortKey::Select { dt, out: out.dtype() }))?;
+    let k = dev.kernel(&SortKey::Select { dt, out: out.dtype() })?;
     let cand = if levels > 1 { n * key_bytes(dt) } else { 0 }.next_multiple_of(16);
     let ncand_bufs = if levels > 3 { 2 } else { 1 };
     // The candidate buffers start 256-byte aligned (the kernel reads them 16 bytes at a time).
@@ -981,7 +991,7 @@ pub(crate) fn pick_quantiles(sorted: &Array, qs: &[f64], method: i32, ignore_nan
     let len = *sorted.shape().last().unwrap_or(&1);
     let lanes = sorted.size() / len.max(1);
     let dt = sorted.dtype();
-    let k = dev.kernel(crate::backend::cuda::codegen::ModKey::Sort(SortKey::Pick { dt, out: out.dtype() }))?;
+    let k = dev.kernel(&SortKey::Pick { dt, out: out.dtype() })?;
     let qd = crate::from_slice(qs, &[qs.len()], &sorted.device())?;
     let mut p = Params::new();
     p.push(dptr(sorted)?);

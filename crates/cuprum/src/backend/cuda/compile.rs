@@ -45,12 +45,42 @@ fn options(arch: (i32, i32)) -> Vec<String> {
     ]
 }
 
-/// CUBIN for `src` on a device of compute capability `arch`.
-pub fn cubin_for(src: &str, arch: (i32, i32)) -> Result<Vec<u8>> {
-    let ver = nvrtc_version()?;
-    let opts = options(arch);
+/// The shared device code of `include/`, handed to NVRTC as headers: a family's `.cu` file
+/// includes them as `#include "cuprum/<name>.cuh"`.
+pub(crate) const HEADERS: &[(&str, &str)] = &[
+    ("cuprum/prelude.cuh", include_str!("include/prelude.cuh")),
+    ("cuprum/float16.cuh", include_str!("include/float16.cuh")),
+    ("cuprum/numpy_math.cuh", include_str!("include/numpy_math.cuh")),
+    ("cuprum/lookback.cuh", include_str!("include/lookback.cuh")),
+    ("cuprum/atomics.cuh", include_str!("include/atomics.cuh")),
+];
+
+/// SHA-256 of a specialised source, its `-D` options and the shared headers: with the family,
+/// the identity of a module.
+pub(crate) fn source_hash(src: &str, defines: &[String]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(src.as_bytes());
+    for d in defines {
+        h.update([0u8]);
+        h.update(d.as_bytes());
+    }
+    for (name, text) in HEADERS {
+        h.update([1u8]);
+        h.update(name.as_bytes());
+        h.update([0u8]);
+        h.update(text.as_bytes());
+    }
+    h.finalize().into()
+}
+
+/// CUBIN for `src` (with `-D` options `defines`; `hash` from [`source_hash`]) on a device of
+/// compute capability `arch`, from the disk cache when it holds it.
+pub fn cubin_for(family: &str, src: &str, defines: &[String], hash: &[u8; 32], arch: (i32, i32)) -> Result<Vec<u8>> {
+    let ver = nvrtc_version()?;
+    let mut opts = options(arch);
+    opts.extend(defines.iter().cloned());
+    let mut h = Sha256::new();
+    h.update(hash);
     for o in &opts {
         h.update([0u8]);
         h.update(o.as_bytes());
@@ -65,7 +95,7 @@ pub fn cubin_for(src: &str, arch: (i32, i32)) -> Result<Vec<u8>> {
             }
         }
     }
-    let cubin = compile(src, &opts)?;
+    let cubin = compile(family, src, &opts)?;
     if let Some(d) = &dir {
         // Best effort: a read-only or full disk only costs a compile next time.
         if std::fs::create_dir_all(d).is_ok() {
@@ -85,11 +115,32 @@ pub fn nvrtc_compiles() -> usize {
     COMPILES.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-fn compile(src: &str, opts: &[String]) -> Result<Vec<u8>> {
+fn compile(family: &str, src: &str, opts: &[String]) -> Result<Vec<u8>> {
     COMPILES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let csrc = CString::new(src).map_err(|_| Error::InvalidArgument("kernel source contains NUL".into()))?;
-    let name = CString::new("cuprum.cu").expect("no NUL");
-    let prog = nv::create_program(&csrc, Some(&name)).map_err(|e| Error::Cuda(format!("nvrtcCreateProgram: {e:?}")))?;
+    let nul = |_| Error::InvalidArgument("kernel source contains NUL".into());
+    let csrc = CString::new(src).map_err(nul)?;
+    let name = CString::new(format!("{family}.cu")).map_err(nul)?;
+    let texts: Vec<CString> =
+        HEADERS.iter().map(|(_, t)| CString::new(*t)).collect::<std::result::Result<_, _>>().map_err(nul)?;
+    let names: Vec<CString> =
+        HEADERS.iter().map(|(n, _)| CString::new(*n)).collect::<std::result::Result<_, _>>().map_err(nul)?;
+    let text_ptrs: Vec<*const c_char> = texts.iter().map(|t| t.as_ptr()).collect();
+    let name_ptrs: Vec<*const c_char> = names.iter().map(|n| n.as_ptr()).collect();
+    let mut prog = std::ptr::null_mut();
+    // SAFETY: every pointer is to a NUL-terminated string that outlives the call; NVRTC copies
+    // the source and the headers into the program.
+    unsafe {
+        nvsys::nvrtcCreateProgram(
+            &mut prog,
+            csrc.as_ptr(),
+            name.as_ptr(),
+            HEADERS.len() as i32,
+            text_ptrs.as_ptr(),
+            name_ptrs.as_ptr(),
+        )
+    }
+    .result()
+    .map_err(|e| Error::Cuda(format!("nvrtcCreateProgram: {e:?}")))?;
     struct Prog(nvsys::nvrtcProgram);
     impl Drop for Prog {
         fn drop(&mut self) {
@@ -112,4 +163,28 @@ fn compile(src: &str, opts: &[String]) -> Result<Vec<u8>> {
         .result()
         .map_err(|e| Error::Cuda(format!("nvrtcGetCUBIN: {e:?}")))?;
     Ok(buf)
+}
+
+/// Compiles `key`'s kernel for sm_90 with NVRTC when the library is present (the GPU host;
+/// on other machines `LD_LIBRARY_PATH` can point at a `libnvrtc.so` from the
+/// `nvidia-cuda-nvrtc` wheel), and checks that the CUBIN holds the entry point. Returns
+/// whether it compiled; panics with NVRTC's log on an error.
+/// Whether the `n`-th of a family's test kernels is compiled by [`check_compiles`]: every
+/// eighth, or all with `CUPRUM_NVRTC_ALL=1` (NVRTC takes about 50 ms a kernel).
+#[cfg(test)]
+pub(crate) fn nvrtc_sample(n: usize) -> bool {
+    n % 8 == 0 || std::env::var("CUPRUM_NVRTC_ALL").is_ok_and(|v| v == "1")
+}
+
+#[cfg(test)]
+pub(crate) fn check_compiles<K: super::kernels::KernelKey>(key: &K) -> bool {
+    if nvrtc_version().is_err() {
+        return false;
+    }
+    let mut opts = options((9, 0));
+    opts.extend(key.defines().into_iter().map(|(n, v)| format!("-D{n}={v}")));
+    let cubin = compile(K::FAMILY, &key.source(), &opts).unwrap_or_else(|e| panic!("{}/{key:?}: {e}", K::FAMILY));
+    let entry = key.entry().as_bytes();
+    assert!(cubin.windows(entry.len()).any(|w| w == entry), "{}/{key:?}: no entry point {}", K::FAMILY, key.entry());
+    true
 }

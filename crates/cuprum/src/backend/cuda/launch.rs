@@ -9,7 +9,12 @@ use half::f16;
 use std::ffi::c_void;
 use std::sync::Arc;
 
+/// Threads per block of the elementwise, indexing and counting kernels.
 pub(crate) const THREADS: u32 = 256;
+
+/// Most dimensions a strided launch takes after collapsing (each operand's strides travel
+/// in the kernel's parameters).
+pub(crate) const MAX_DIMS: usize = 16;
 
 /// Most 8-byte parameter words and parameters a launch takes (the largest is a strided
 /// kernel's layout table: 1 + MAX_DIMS * 5 words).
