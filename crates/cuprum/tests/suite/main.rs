@@ -3,8 +3,9 @@
 //! `<family>::<name>::cpu` and `::gpu`), the GPU against the CPU on seeded random inputs
 //! (`<family>::gpu::...`), and the family's group in `conformance`.
 //!
-//! The harness is libtest-mimic's, so `cargo test --release -- <filter>`, `--exact`, `--list`,
-//! `--test-threads`, `--ignored` and `--include-ignored` work as usual. Tests register
+//! The harness is libtest-mimic's, so `cargo test --release -- <filter>...` (several filters
+//! as with libtest), `--exact`, `--list`, `--test-threads`, `--ignored` and `--include-ignored`
+//! work as usual. Tests register
 //! themselves (`common`'s macros, through `inventory`). GPU cases are decided at run time:
 //! without a usable GPU they are reported as ignored (so the final count shows them); with
 //! `CUPRUM_REQUIRE_GPU=1` they run, and fail without a GPU. A test panicking fails with its
@@ -82,6 +83,30 @@ fn run_caught(run: fn()) -> Result<(), Failed> {
     })
 }
 
+/// libtest takes several name filters (a test runs when any matches); libtest-mimic takes one.
+/// So filters beyond the first are taken out of the arguments here (those of options that
+/// take a value left alone) and applied to the list of tests before it: `(args, filters)`.
+fn split_filters(args: Vec<String>) -> (Vec<String>, Vec<String>) {
+    const WITH_VALUE: &[&str] = &["--test-threads", "--logfile", "--skip", "--color", "--format", "-Z"];
+    let (mut rest, mut filters) = (Vec::new(), Vec::new());
+    let mut it = args.into_iter();
+    rest.extend(it.next()); // the program
+    while let Some(a) = it.next() {
+        if WITH_VALUE.contains(&a.as_str()) {
+            rest.push(a);
+            rest.extend(it.next());
+        } else if a.starts_with('-') {
+            rest.push(a);
+        } else {
+            filters.push(a);
+        }
+    }
+    if filters.len() == 1 {
+        rest.append(&mut filters); // one filter: libtest-mimic's own (counted as filtered out)
+    }
+    (rest, filters)
+}
+
 fn main() -> ExitCode {
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -92,10 +117,15 @@ fn main() -> ExitCode {
             default_hook(info)
         }
     }));
-    let args = Arguments::from_args();
+    let (argv, filters) = split_filters(std::env::args().collect());
+    let args = Arguments::from_iter(argv);
     let isolated_here = std::env::var(ISOLATED_ENV).ok();
     let mut cases: Vec<&common::TestCase> = inventory::iter::<common::TestCase>.into_iter().collect();
     cases.sort_by_key(|c| c.name);
+    if !filters.is_empty() {
+        let keep = |n: &str| filters.iter().any(|f| if args.exact { n == f } else { n.contains(f.as_str()) });
+        cases.retain(|c| keep(short(c.name)));
+    }
     for w in cases.windows(2) {
         assert_ne!(w[0].name, w[1].name, "a test registered twice");
     }
