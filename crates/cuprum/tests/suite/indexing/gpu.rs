@@ -1,35 +1,21 @@
-//! The GPU gather, scatter, search and counting kernels against the CPU backend on fresh
+//! The GPU gather and scatter kernels against the CPU backend on fresh
 //! random inputs: every dtype, index dtypes, negative indices, several axes, non-contiguous
 //! views, empty arrays and out-of-range errors on both devices.
 //!
-//! Each case runs twice: on the GPU (skipped without one; a failure with
+//! Each case runs twice (`cases!`): on the GPU (ignored without one; a failure with
 //! `CUPRUM_REQUIRE_GPU=1`) and with the CPU standing in for the GPU, which checks the cases
 //! themselves on machines without a GPU.
 
-mod common;
-use common::{assert_close, on, random, Rng};
+use crate::common::{assert_close, on, random, Rng};
 use cuprum::dtype::ALL_DTYPES;
-use cuprum::{s, Array, Bins, DType, Device, Error, Side};
+use cuprum::{s, Array, DType, Device, Error};
 
 const INDEX_DTYPES: [DType; 8] =
     [DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::UInt8, DType::UInt16, DType::UInt32, DType::UInt64];
 
-/// Runs `$f(&device)` on the GPU (`<name>`) and on the CPU standing in for it (`<name>_cpu`).
-macro_rules! cases {
-    ($($name:ident => $f:ident),* $(,)?) => {$(
-        gpu_test!($name, |gpu| { $f(&gpu) });
-        mod $name {
-            #[test]
-            fn cpu() {
-                super::$f(&cuprum::Device::Cpu).unwrap();
-            }
-        }
-    )*};
-}
-
 /// Both succeed with equal results (exact for ints, `rtol` for floats) or fail with the same
 /// error.
-fn same(dev: &Device, what: &str, rtol: f64, cpu: cuprum::Result<Array>, gpu: cuprum::Result<Array>) {
+pub(crate) fn same(dev: &Device, what: &str, rtol: f64, cpu: cuprum::Result<Array>, gpu: cuprum::Result<Array>) {
     match (cpu, gpu) {
         (Ok(c), Ok(g)) => {
             assert_eq!(g.device(), *dev, "{what}: result device");
@@ -41,7 +27,7 @@ fn same(dev: &Device, what: &str, rtol: f64, cpu: cuprum::Result<Array>, gpu: cu
 }
 
 /// Random indices in `[-len, len)` (or `[0, len)` for unsigned dtypes) of `dtype`.
-fn indices(shape: &[usize], len: usize, dtype: DType, rng: &mut Rng) -> Array {
+pub(crate) fn indices(shape: &[usize], len: usize, dtype: DType, rng: &mut Rng) -> Array {
     let n: usize = shape.iter().product();
     let v: Vec<i64> = (0..n)
         .map(|_| {
@@ -79,10 +65,6 @@ cases! {
     put_cycles_values => put_case,
     repeated_indices_keep_the_last_write => last_write_case,
     out_of_range_indices_are_errors => out_of_range_case,
-    searchsorted_and_digitize => search_case,
-    bincount_counts_and_weights => bincount_case,
-    histogram_bins_edges_weights_density => histogram_case,
-    isin_and_large_gathers => isin_case,
 }
 
 fn gather_case(dev: &Device) -> cuprum::Result<()> {
@@ -524,235 +506,5 @@ fn out_of_range_case(dev: &Device) -> cuprum::Result<()> {
     // Every axis out of range on an empty axis.
     let z = cuprum::zeros(&[0, 2], DType::Float32, dev)?;
     assert_eq!(cuprum::gather(&z, &[&on(dev, &idx_vec(&[0], &[1], DType::Int64))]).map(|_| ()), want(0, 0, 0));
-    Ok(())
-}
-
-fn search_case(dev: &Device) -> cuprum::Result<()> {
-    let mut rng = Rng::new(107);
-    for &dt in ALL_DTYPES.iter() {
-        let sorted = random(&[200], dt, &mut rng, true).sort(None)?;
-        // Queries: random values, the sorted values themselves (ties), a strided 2-d view.
-        let q = random(&[6, 10], dt, &mut rng, true).slice(s![.., ..;-2])?;
-        for side in [Side::Left, Side::Right] {
-            for (name, qq) in [("random", q.view()), ("ties", sorted.slice(s![..;3])?)] {
-                same(
-                    dev,
-                    &format!("searchsorted({dt}, {side:?}, {name})"),
-                    0.0,
-                    cuprum::searchsorted(&sorted, &qq, side),
-                    cuprum::searchsorted(&on(dev, &sorted), &on(dev, &qq), side),
-                );
-            }
-            let e = random(&[0], dt, &mut rng, false);
-            same(
-                dev,
-                "searchsorted into empty",
-                0.0,
-                cuprum::searchsorted(&e, &q, side),
-                cuprum::searchsorted(&on(dev, &e), &on(dev, &q), side),
-            );
-            same(
-                dev,
-                "searchsorted of empty",
-                0.0,
-                cuprum::searchsorted(&sorted, &e, side),
-                cuprum::searchsorted(&on(dev, &sorted), &on(dev, &e), side),
-            );
-        }
-    }
-    // Mixed dtypes compare in the promoted dtype.
-    for (da, dq) in [
-        (DType::Int32, DType::Float32),
-        (DType::UInt64, DType::Int64),
-        (DType::Float16, DType::Float64),
-        (DType::Bool, DType::Int8),
-    ] {
-        let s_ = random(&[50], da, &mut rng, false).sort(None)?;
-        let q = random(&[30], dq, &mut rng, false);
-        for side in [Side::Left, Side::Right] {
-            same(
-                dev,
-                &format!("searchsorted({da} by {dq}, {side:?})"),
-                0.0,
-                cuprum::searchsorted(&s_, &q, side),
-                cuprum::searchsorted(&on(dev, &s_), &on(dev, &q), side),
-            );
-        }
-    }
-    // digitize: increasing and decreasing bins, both sides; non-monotonic bins are an error.
-    let x = random(&[40], DType::Float64, &mut rng, true);
-    let inc = cuprum::from_vec(vec![-3.0, -1.0, -1.0, 0.0, 2.5], &Device::Cpu)?;
-    let dec = inc.slice(s![..;-1])?.copy()?;
-    for (name, b) in [("increasing", &inc), ("decreasing", &dec)] {
-        for right in [false, true] {
-            same(
-                dev,
-                &format!("digitize({name}, right={right})"),
-                0.0,
-                cuprum::digitize(&x, b, right),
-                cuprum::digitize(&on(dev, &x), &on(dev, b), right),
-            );
-        }
-    }
-    let bad = cuprum::from_vec(vec![0.0, 2.0, 1.0], &Device::Cpu)?;
-    same(
-        dev,
-        "digitize non-monotonic",
-        0.0,
-        cuprum::digitize(&x, &bad, false),
-        cuprum::digitize(&on(dev, &x), &on(dev, &bad), false),
-    );
-    // NumPy: digitize([1.5, 0.5, 3], [3, 2, 1]) = [2, 3, 0]; right=True: [2, 3, 1].
-    let xd = cuprum::from_vec(vec![1.5, 0.5, 3.0], dev)?;
-    let bd = cuprum::from_vec(vec![3.0, 2.0, 1.0], dev)?;
-    assert_eq!(cuprum::digitize(&xd, &bd, false)?.to_vec::<i64>()?, vec![2, 3, 0]);
-    assert_eq!(cuprum::digitize(&xd, &bd, true)?.to_vec::<i64>()?, vec![2, 3, 1]);
-    Ok(())
-}
-
-fn bincount_case(dev: &Device) -> cuprum::Result<()> {
-    let mut rng = Rng::new(108);
-    let ints: Vec<DType> = ALL_DTYPES.iter().copied().filter(|d| d.is_integer() || *d == DType::Bool).collect();
-    for &dt in &ints {
-        let x = random(&[1000], dt, &mut rng, false).abs()?;
-        let w32 = random(&[1000], DType::Float32, &mut rng, false);
-        let xg = on(dev, &x);
-        for minlength in [0usize, 5, 300] {
-            same(
-                dev,
-                &format!("bincount({dt}, {minlength})"),
-                0.0,
-                cuprum::bincount(&x, None, minlength),
-                cuprum::bincount(&xg, None, minlength),
-            );
-            same(
-                dev,
-                &format!("bincount({dt}, {minlength}) weighted"),
-                1e-9,
-                cuprum::bincount(&x, Some(&w32), minlength),
-                cuprum::bincount(&xg, Some(&on(dev, &w32)), minlength),
-            );
-        }
-        // A strided view.
-        let v = x.slice(s![..;-3])?;
-        same(
-            dev,
-            &format!("bincount({dt}) strided"),
-            0.0,
-            cuprum::bincount(&v, None, 0),
-            cuprum::bincount(&xg.slice(s![..;-3])?, None, 0),
-        );
-    }
-    // Bins beyond shared memory (global atomics), many elements (many blocks), empty input.
-    for (n, hi) in [(100_000usize, 20_000u64), (1_000_000, 50), (3, 10_000)] {
-        let v: Vec<i64> = (0..n).map(|_| (rng.next_u64() % hi) as i64).collect();
-        let x = cuprum::from_vec(v, &Device::Cpu)?;
-        let w = random(&[n], DType::Float64, &mut rng, false);
-        same(
-            dev,
-            &format!("bincount(n={n}, max<{hi})"),
-            0.0,
-            cuprum::bincount(&x, None, 0),
-            cuprum::bincount(&on(dev, &x), None, 0),
-        );
-        same(
-            dev,
-            &format!("bincount(n={n}, max<{hi}) weighted"),
-            1e-9,
-            cuprum::bincount(&x, Some(&w), 0),
-            cuprum::bincount(&on(dev, &x), Some(&on(dev, &w)), 0),
-        );
-    }
-    let e = cuprum::zeros(&[0], DType::Int64, &Device::Cpu)?;
-    same(dev, "bincount empty", 0.0, cuprum::bincount(&e, None, 4), cuprum::bincount(&on(dev, &e), None, 4));
-    let neg = cuprum::from_vec(vec![1i32, -2, 3], &Device::Cpu)?;
-    same(dev, "bincount negative", 0.0, cuprum::bincount(&neg, None, 0), cuprum::bincount(&on(dev, &neg), None, 0));
-    let huge = cuprum::from_vec(vec![1i64 << 62], &Device::Cpu)?;
-    assert!(cuprum::bincount(&on(dev, &huge), None, 0).is_err());
-    Ok(())
-}
-
-fn histogram_case(dev: &Device) -> cuprum::Result<()> {
-    let mut rng = Rng::new(109);
-    let hist = |a: &Array, bins: Bins, range: Option<(f64, f64)>, w: Option<&Array>, density: bool| {
-        cuprum::histogram(a, bins, range, w, density)
-    };
-    for &dt in ALL_DTYPES.iter() {
-        let a = random(&[30, 40], dt, &mut rng, false);
-        let ag = on(dev, &a);
-        let w = random(&[30, 40], DType::Float32, &mut rng, false);
-        let wg = on(dev, &w);
-        let edges = Bins::Edges(vec![-3.0, -1.0, -1.0, 0.0, 0.5, 2.0, 50.0]);
-        for (name, bins, range) in [
-            ("10 bins", Bins::Count(10), None),
-            ("7 bins in range", Bins::Count(7), Some((-2.0, 3.0))),
-            ("1 bin", Bins::Count(1), None),
-            ("3000 bins", Bins::Count(3000), Some((-4.0, 100.0))),
-            ("10000 bins", Bins::Count(10_000), None),
-            ("edges", edges.clone(), None),
-        ] {
-            for (wname, wc, wgpu) in [("", None, None), (" weighted", Some(&w), Some(&wg))] {
-                for density in [false, true] {
-                    let what = format!("histogram({dt}, {name}{wname}, density={density})");
-                    let c = hist(&a, bins.clone(), range, wc, density);
-                    let g = hist(&ag, bins.clone(), range, wgpu, density);
-                    match (c, g) {
-                        (Ok((hc, ec)), Ok((hg, eg))) => {
-                            let tol = if wc.is_some() || density { 1e-5 } else { 0.0 };
-                            assert_close(&hg, &hc, tol, &what);
-                            assert_close(&eg, &ec, 0.0, &format!("{what} edges"));
-                            assert_eq!(hg.device(), *dev, "{what}: device");
-                        }
-                        (Err(c), Err(g)) => assert_eq!(g, c, "{what}"),
-                        (c, g) => panic!("{what}: CPU {:?}, GPU {:?}", c.map(|_| ()), g.map(|_| ())),
-                    }
-                }
-            }
-        }
-    }
-    // Values exactly on the edges (integer data, integer edges), large input, constant input.
-    let v: Vec<i64> = (0..200_000).map(|_| (rng.next_u64() % 11) as i64).collect();
-    let x = cuprum::from_vec(v, &Device::Cpu)?;
-    for bins in [Bins::Count(10), Bins::Count(5), Bins::Count(3), Bins::Edges(vec![0.0, 2.0, 5.0, 10.0])] {
-        let (hc, _) = cuprum::histogram(&x, bins.clone(), None, None, false)?;
-        let (hg, _) = cuprum::histogram(&on(dev, &x), bins.clone(), None, None, false)?;
-        assert_close(&hg, &hc, 0.0, &format!("histogram on edges {bins:?}"));
-    }
-    let c = cuprum::full(&[5], 2.0, DType::Float64, &Device::Cpu)?;
-    let (hc, ec) = cuprum::histogram(&c, Bins::Count(4), None, None, false)?;
-    let (hg, eg) = cuprum::histogram(&on(dev, &c), Bins::Count(4), None, None, false)?;
-    assert_close(&hg, &hc, 0.0, "histogram constant");
-    assert_close(&eg, &ec, 0.0, "histogram constant edges");
-    // NaN data: an autodetected range is an error, a given range skips the NaNs.
-    let n = random(&[1000], DType::Float64, &mut rng, true);
-    let finite = n.isfinite()?.all(None)?.item::<bool>()?;
-    let c = cuprum::histogram(&n, Bins::Count(5), None, None, false);
-    let g = cuprum::histogram(&on(dev, &n), Bins::Count(5), None, None, false);
-    assert_eq!(c.is_err(), !finite);
-    assert_eq!(g.is_err(), c.is_err());
-    let (hc, _) = cuprum::histogram(&n, Bins::Count(5), Some((-4.0, 4.0)), None, false)?;
-    let (hg, _) = cuprum::histogram(&on(dev, &n), Bins::Count(5), Some((-4.0, 4.0)), None, false)?;
-    assert_close(&hg, &hc, 0.0, "histogram with NaNs in a range");
-    let e = cuprum::zeros(&[0], DType::Float32, &Device::Cpu)?;
-    let (hc, _) = cuprum::histogram(&e, Bins::Count(3), None, None, false)?;
-    let (hg, _) = cuprum::histogram(&on(dev, &e), Bins::Count(3), None, None, false)?;
-    assert_close(&hg, &hc, 0.0, "histogram empty");
-    Ok(())
-}
-
-fn isin_case(dev: &Device) -> cuprum::Result<()> {
-    let mut rng = Rng::new(110);
-    for &dt in ALL_DTYPES.iter() {
-        let e = random(&[5, 8], dt, &mut rng, true);
-        let t = random(&[20], dt, &mut rng, true);
-        same(dev, &format!("isin({dt})"), 0.0, cuprum::isin(&e, &t), cuprum::isin(&on(dev, &e), &on(dev, &t)));
-    }
-    // A large gather (many blocks) and a large take along an inner axis.
-    let a = random(&[300_000], DType::Float32, &mut rng, false);
-    let i = indices(&[500_000], 300_000, DType::Int64, &mut rng);
-    same(dev, "large gather", 0.0, cuprum::gather(&a, &[&i]), cuprum::gather(&on(dev, &a), &[&on(dev, &i)]));
-    let m = random(&[64, 1000, 3], DType::Int16, &mut rng, false);
-    let j = indices(&[2000], 1000, DType::Int32, &mut rng);
-    same(dev, "large take axis 1", 0.0, m.take(&j, Some(1)), on(dev, &m).take(&on(dev, &j), Some(1)));
     Ok(())
 }

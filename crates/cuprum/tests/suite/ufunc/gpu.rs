@@ -1,10 +1,10 @@
 //! The GPU backend against the CPU backend on fresh random inputs: every dtype, many shapes,
-//! non-contiguous views, broadcasting, 0-d and empty arrays.
+//! non-contiguous views, broadcasting, 0-d and empty arrays (unary and binary ufuncs, astype,
+//! where, writes through views, creation, the large contiguous paths).
 
-mod common;
-use common::{assert_close, on, random, rtol_for, Rng};
+use crate::common::{assert_close, on, random, rtol_for, Rng};
 use cuprum::dtype::ALL_DTYPES;
-use cuprum::{s, Array, BinaryOp, DType, Device, ReduceOp, UnaryOp};
+use cuprum::{s, Array, BinaryOp, DType, Device, UnaryOp};
 
 const UNARY: [UnaryOp; 33] = UnaryOp::ALL;
 
@@ -29,7 +29,7 @@ fn layouts(dtype: DType, rng: &mut Rng) -> Vec<(String, Array)> {
 }
 
 /// Compares `f` on the CPU and the GPU; both must succeed or both fail.
-fn same(gpu: &Device, what: &str, rtol: f64, cpu: cuprum::Result<Array>, gpu_res: cuprum::Result<Array>) {
+pub(crate) fn same(gpu: &Device, what: &str, rtol: f64, cpu: cuprum::Result<Array>, gpu_res: cuprum::Result<Array>) {
     match (cpu, gpu_res) {
         (Ok(c), Ok(g)) => {
             assert_eq!(g.device(), *gpu, "{what}: result device");
@@ -109,78 +109,6 @@ gpu_test!(binary_dtype_pairs_and_broadcasting, |gpu| {
         let e = cuprum::arange_with(0, 50, 1, DType::Int64, &Device::Cpu)?.remainder(7)?.astype(dt)?;
         same(&gpu, &format!("power({dt})"), 0.0, a.power(&e), on(&gpu, &a).power(&on(&gpu, &e)));
     }
-    Ok(())
-});
-
-per_dtype!(reduce_case: reductions_bool => Bool, reductions_i8 => Int8, reductions_i16 => Int16, reductions_i32 => Int32,
-    reductions_i64 => Int64, reductions_u8 => UInt8, reductions_u16 => UInt16, reductions_u32 => UInt32, reductions_u64 => UInt64,
-    reductions_f16 => Float16, reductions_f32 => Float32, reductions_f64 => Float64);
-
-fn reduce_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
-    use ReduceOp::*;
-    let gpu = *gpu;
-    let mut rng = Rng::new(3 + dt as u64);
-    let ops = ReduceOp::ALL;
-    {
-        for (shape, axes) in [
-            (
-                vec![6, 7, 8],
-                vec![None, Some(vec![0]), Some(vec![1]), Some(vec![2]), Some(vec![0, 2]), Some(vec![-1, 0, 1])],
-            ),
-            (vec![3000], vec![None]),
-            (vec![3, 5000], vec![Some(vec![1]), Some(vec![0])]),
-            (vec![], vec![None]),
-            (vec![0, 4], vec![None, Some(vec![0]), Some(vec![1])]),
-        ] {
-            let x = random(&shape, dt, &mut rng, false);
-            let xt = if x.ndim() > 1 { x.t() } else { x.view() };
-            for src in [&x, &xt] {
-                let g = on(&gpu, src);
-                for ax in &axes {
-                    for op in ops {
-                        if matches!(op, ArgMin | ArgMax) && ax.as_ref().is_some_and(|a| a.len() != 1) {
-                            continue;
-                        }
-                        if op == Prod && dt.is_float() && src.size() > 100 {
-                            continue; // products of thousands of floats overflow in different orders
-                        }
-                        let axis: cuprum::Axes = match ax {
-                            None => cuprum::Axes::All,
-                            Some(v) => cuprum::Axes::Some(v.iter().map(|&a| a as isize).collect()),
-                        };
-                        let what = format!("{}({dt}, shape {:?}, axis {ax:?})", op.name(), src.shape());
-                        let c = src.reduce(op, axis.clone(), true, 1.0);
-                        let gr = g.reduce(op, axis, true, 1.0);
-                        let n = src.size().max(1) as f64;
-                        // Sums of many elements differ by rounding order: scale the tolerance.
-                        let rtol = c.as_ref().map(|a| rtol_for(a.dtype())).unwrap_or(0.0) * n.sqrt().max(4.0);
-                        same(&gpu, &what, rtol, c, gr);
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-gpu_test!(float_reduction_accuracy_and_nan, |gpu| {
-    let mut rng = Rng::new(4);
-    let x = random(&[1_000_003], DType::Float32, &mut rng, false).add(100.0)?;
-    let g = on(&gpu, &x);
-    let exact: f64 = x.astype(DType::Float64)?.sum(None)?.item()?;
-    let gs: f64 = g.sum(None)?.item::<f32>()? as f64;
-    assert!((gs - exact).abs() / exact < 1e-6, "f32 sum {gs} vs {exact}");
-    let var_c: f64 = x.var(None, 0.0)?.item::<f32>()? as f64;
-    let var_g: f64 = g.var(None, 0.0)?.item::<f32>()? as f64;
-    assert!((var_c - var_g).abs() / var_c < 1e-5, "var {var_g} vs {var_c}");
-    // NaN propagates through min/max/argmax and sums.
-    let mut y = random(&[10_000], DType::Float64, &mut rng, false);
-    y.slice_mut(s![7777])?.fill(f64::NAN)?;
-    let yg = on(&gpu, &y);
-    assert!(yg.max(None)?.item::<f64>()?.is_nan());
-    assert!(yg.sum(None)?.item::<f64>()?.is_nan());
-    assert_eq!(yg.argmax(None)?.item::<i64>()?, 7777);
-    assert_eq!(yg.argmin(None)?.item::<i64>()?, 7777);
     Ok(())
 });
 
@@ -266,66 +194,6 @@ gpu_test!(large_contiguous_paths, |gpu| {
         same(&gpu, &format!("sum {dt}"), rtol_for(dt) * 100.0, a.sum(None), ag.sum(None));
         same(&gpu, &format!("std {dt}"), rtol_for(dt) * 100.0, a.std(None, 0.0), ag.std(None, 0.0));
         same(&gpu, &format!("max {dt}"), 0.0, a.max(None), ag.max(None));
-    }
-    Ok(())
-});
-
-gpu_test!(scans_match_cpu, |gpu| {
-    // Floats are positive, so partial sums do not cancel and a relative tolerance means
-    // something: the GPU scans in parallel (in float32 for float16, more accurately than NumPy's
-    // step-by-step float16 rounding, so float16 is compared on short lanes only).
-    let mut rng = Rng::new(8);
-    for dt in ALL_DTYPES {
-        for shape in [vec![1], vec![2047], vec![2049], vec![70_001], vec![5, 3000], vec![300, 7], vec![3, 4, 5]] {
-            let size: usize = shape.iter().product();
-            if dt == DType::Float16 && size > 64 {
-                continue;
-            }
-            let mut x = random(&shape, dt, &mut rng, false);
-            if dt.is_float() {
-                x = x.abs()?;
-            }
-            let g = on(&gpu, &x);
-            let rtol = match dt {
-                DType::Float16 => 2e-2,
-                DType::Float32 => 1e-4,
-                _ => 1e-12,
-            };
-            for axis in [None, Some(0), Some(-1)] {
-                same(&gpu, &format!("cumsum({dt}, {shape:?}, {axis:?})"), rtol, x.cumsum(axis), g.cumsum(axis));
-                // float16 products: NumPy rounds (and overflows) at every step, the GPU's
-                // float32 accumulator does not, so only wider dtypes are compared.
-                if size < 100 && dt != DType::Float16 {
-                    same(&gpu, &format!("cumprod({dt}, {shape:?}, {axis:?})"), rtol, x.cumprod(axis), g.cumprod(axis));
-                }
-            }
-        }
-    }
-    // A large scan: many tiles chained by look-back.
-    let x = cuprum::ones(&[3_000_001], DType::Int32, &gpu)?;
-    let c = x.cumsum(None)?;
-    assert_eq!(c.slice(s![-1])?.item::<i64>()?, 3_000_001);
-    assert_eq!(c.slice(s![1_234_566])?.item::<i64>()?, 1_234_567);
-    Ok(())
-});
-
-gpu_test!(masks_match_cpu, |gpu| {
-    let mut rng = Rng::new(9);
-    for dt in ALL_DTYPES {
-        for shape in [vec![1], vec![4097], vec![300, 7], vec![3, 40, 5]] {
-            let x = random(&shape, dt, &mut rng, false);
-            let m = random(&shape[..1], DType::Bool, &mut rng, false);
-            let full = random(&shape, DType::Bool, &mut rng, false);
-            let (xg, mg, fg) = (on(&gpu, &x), on(&gpu, &m), on(&gpu, &full));
-            same(&gpu, &format!("mask rows {dt} {shape:?}"), 0.0, x.mask(&m), xg.mask(&mg));
-            same(&gpu, &format!("mask {dt} {shape:?}"), 0.0, x.mask(&full), xg.mask(&fg));
-            let (mut xc, mut xgc) = (x.copy()?, xg.copy()?);
-            xc.mask_fill(&full, 1)?;
-            xgc.mask_fill(&fg, 1)?;
-            assert_close(&xgc, &xc, 0.0, &format!("mask_fill {dt} {shape:?}"));
-            let nz_c = cuprum::flatnonzero(&x)?;
-            same(&gpu, &format!("flatnonzero {dt} {shape:?}"), 0.0, Ok(nz_c), cuprum::flatnonzero(&xg));
-        }
     }
     Ok(())
 });

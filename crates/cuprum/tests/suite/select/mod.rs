@@ -1,6 +1,8 @@
-//! Boolean masks, compress, nonzero, argwhere: on every device, against values NumPy printed.
+//! Boolean masks, compress, nonzero, argwhere: on every device, against values NumPy printed;
+//! `gpu`: the GPU selection kernels against the CPU on seeded random inputs.
 
-mod common;
+pub(crate) mod gpu;
+
 use cuprum::{s, DType};
 
 fn ints(a: &cuprum::Array) -> Vec<i64> {

@@ -1,71 +1,131 @@
-//! Shared test helpers: one test body per device, fixtures, random arrays and comparisons.
+//! Shared test helpers: the registration macros (`cpu_test!`, `device_test!`, `gpu_test!`,
+//! `per_dtype!`, `cases!`, `isolated_gpu_test!`), fixtures, random arrays and comparisons.
 #![allow(dead_code)]
 
 use cuprum::{Array, DType, Device};
 
-/// Whether GPU cases must run (`CUPRUM_REQUIRE_GPU=1`): then a missing GPU fails the test.
+/// Whether GPU cases must run (`CUPRUM_REQUIRE_GPU=1`): then a missing GPU fails them.
 pub fn gpu_required() -> bool {
     std::env::var("CUPRUM_REQUIRE_GPU").map(|v| v == "1").unwrap_or(false)
 }
 
-/// The GPU to test on, or `None` after printing that the case was skipped. Panics (fails the
-/// test) when no GPU is found and `CUPRUM_REQUIRE_GPU=1`.
+/// Why no GPU is usable (`None` when GPU 0 opens), asked once per process.
+pub fn no_gpu_reason() -> Option<&'static str> {
+    static WHY: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    WHY.get_or_init(|| Device::cuda(0).err().map(|e| e.to_string())).as_deref()
+}
+
+/// The GPU to test on. Without a usable GPU the harness reports GPU cases as ignored, so a
+/// GPU case gets here without one only when it must run (`CUPRUM_REQUIRE_GPU=1`, or
+/// `--include-ignored`): then it fails, saying why. (Returns an `Option`, never `None`, so
+/// that bodies written as `let Some(gpu) = gpu_or_skip(..) else { return };` stay as they are.)
 pub fn gpu_or_skip(test: &str) -> Option<Device> {
     match Device::cuda(0) {
         Ok(d) => Some(d),
-        Err(e) => {
-            if gpu_required() {
-                panic!("{test}: CUPRUM_REQUIRE_GPU=1 but no GPU is usable: {e}");
-            }
-            eprintln!("{test}: GPU case skipped (no CUDA device: {e})");
-            println!("{test}: GPU case skipped");
-            None
-        }
+        Err(e) if gpu_required() => panic!("{test}: CUPRUM_REQUIRE_GPU=1 but no GPU is usable: {e}"),
+        Err(e) => panic!("{test}: a GPU case run without a usable GPU (it is ignored unless asked for): {e}"),
     }
 }
 
-/// Defines `<name>_cpu` and `<name>_gpu` tests running one body with `dev: Device`.
-#[macro_export]
+/// One registered test: `name` is its module path under the suite (`sort::gpu::sort_f32`),
+/// `gpu` marks a GPU case (ignored without a usable GPU unless `CUPRUM_REQUIRE_GPU=1`),
+/// `isolated` one that runs in a process of its own (the harness re-runs this binary on it).
+pub struct TestCase {
+    pub name: &'static str,
+    pub gpu: bool,
+    pub isolated: bool,
+    pub run: fn(),
+}
+
+inventory::collect!(TestCase);
+
+/// Registers `fn $name()` of the calling module (`$gpu`: a GPU case; `$isolated`: in its
+/// own process).
+macro_rules! register {
+    ($name:ident, $gpu:expr, $isolated:expr) => {
+        inventory::submit! {
+            $crate::common::TestCase {
+                name: concat!(module_path!(), "::", stringify!($name)),
+                gpu: $gpu,
+                isolated: $isolated,
+                run: $name,
+            }
+        }
+    };
+}
+
+/// `cpu_test!(name);` before `fn name()`: a test that needs no GPU (what `#[test]` was).
+macro_rules! cpu_test {
+    ($name:ident) => {
+        register!($name, false, false);
+    };
+}
+
+/// `isolated_gpu_test!(name);` before `fn name()`: a GPU case run in a process of its own
+/// (the harness runs this binary again with `--exact name`), for tests that need the GPU, its
+/// memory pool or the kernel cache to themselves.
+macro_rules! isolated_gpu_test {
+    ($name:ident) => {
+        register!($name, true, true);
+    };
+}
+
+/// Defines `<name>::cpu` and `<name>::gpu` tests running one body with `dev: Device`.
 macro_rules! device_test {
     ($name:ident, |$dev:ident| $body:block) => {
         mod $name {
             #[allow(unused_imports)]
             use super::*;
             fn run($dev: cuprum::Device) -> cuprum::Result<()> $body
-            #[test]
             fn cpu() {
                 run(cuprum::Device::Cpu).unwrap();
             }
-            #[test]
             fn gpu() {
                 if let Some(d) = $crate::common::gpu_or_skip(concat!(module_path!(), "::gpu")) {
                     run(d).unwrap();
                 }
             }
+            register!(cpu, false, false);
+            register!(gpu, true, false);
         }
     };
 }
 
-/// Defines a GPU-only test (comparing the GPU with the CPU), skipped without a GPU.
-#[macro_export]
+/// Defines a GPU-only test (comparing the GPU with the CPU), ignored without a GPU;
+/// `gpu_test!(name);` before `fn name()` registers that function as one.
 macro_rules! gpu_test {
+    ($name:ident) => {
+        register!($name, true, false);
+    };
     ($name:ident, |$dev:ident| $body:block) => {
-        #[test]
         fn $name() {
             fn run($dev: cuprum::Device) -> cuprum::Result<()> $body
             if let Some(d) = $crate::common::gpu_or_skip(stringify!($name)) {
                 run(d).unwrap();
             }
         }
+        register!($name, true, false);
     };
 }
 
 /// Defines one `gpu_test!` per dtype, `name => DType variant`, each calling `f(&gpu, dtype)`:
 /// one test per dtype, so that the kernels' first compilations run in parallel.
-#[macro_export]
 macro_rules! per_dtype {
     ($f:ident: $($name:ident => $dt:ident),*) => {$(
         gpu_test!($name, |gpu| { $f(&gpu, cuprum::DType::$dt) });
+    )*};
+}
+
+/// Runs `$f(&device)` on the GPU (`<name>`) and on the CPU standing in for it (`<name>::cpu`).
+macro_rules! cases {
+    ($($name:ident => $f:ident),* $(,)?) => {$(
+        gpu_test!($name, |gpu| { $f(&gpu) });
+        mod $name {
+            fn cpu() {
+                super::$f(&cuprum::Device::Cpu).unwrap();
+            }
+            register!(cpu, false, false);
+        }
     )*};
 }
 
@@ -159,9 +219,7 @@ pub fn assert_close(got: &Array, want: &Array, rtol: f64, what: &str) {
     for (i, (a, b)) in g.iter().zip(&w).enumerate() {
         let ok = if a.is_nan() || b.is_nan() {
             a.is_nan() && b.is_nan()
-        } else if !float {
-            a == b
-        } else if a.is_infinite() || b.is_infinite() {
+        } else if !float || a.is_infinite() || b.is_infinite() {
             a == b
         } else {
             (a - b).abs() <= rtol * b.abs().max(1e-300) + rtol * 1e-3 || (a - b).abs() <= f64::MIN_POSITIVE

@@ -1,30 +1,14 @@
-//! Sorting and order statistics on every device, against values NumPy printed.
+//! Order statistics and counting on every device, against values NumPy printed: quantiles,
+//! medians, the lesson's kappa-sigma clipping, bincount; `gpu`: the GPU selection, bincount
+//! and histogram against the CPU on seeded random inputs.
 
-mod common;
-use cuprum::{Bins, DType, QuantileMethod, Side};
+mod gpu;
+
+use cuprum::{DType, Device, QuantileMethod};
 
 fn f64s(a: &cuprum::Array) -> Vec<f64> {
     a.to_vec_as::<f64>().unwrap()
 }
-fn ints(a: &cuprum::Array) -> Vec<i64> {
-    a.to_vec_as::<i64>().unwrap()
-}
-
-device_test!(sort_argsort_nan_last_stable, |dev| {
-    let a = cuprum::from_vec(vec![3.0, f64::NAN, 1.0, 2.0, 1.0], &dev)?;
-    let s = a.sort(None)?;
-    assert_eq!(&f64s(&s)[..4], &[1.0, 1.0, 2.0, 3.0]);
-    assert!(f64s(&s)[4].is_nan());
-    assert_eq!(ints(&a.argsort(None)?), vec![2, 4, 3, 0, 1]);
-    let m = cuprum::from_slice(&[3i32, 1, 2, 9, 7, 8], &[2, 3], &dev)?;
-    assert_eq!(ints(&m.sort(Some(-1))?), vec![1, 2, 3, 7, 8, 9]);
-    assert_eq!(ints(&m.sort(Some(0))?), vec![3, 1, 2, 9, 7, 8]);
-    assert_eq!(m.sort(Some(0))?.dtype(), DType::Int32);
-    assert_eq!(ints(&m.argsort(Some(1))?), vec![1, 2, 0, 1, 2, 0]);
-    let u = cuprum::from_vec(vec![u64::MAX, 0, 1 << 60], &dev)?;
-    assert_eq!(u.sort(None)?.to_vec::<u64>()?, vec![0, 1 << 60, u64::MAX]);
-    Ok(())
-});
 
 device_test!(quantiles_like_numpy, |dev| {
     let x = cuprum::from_vec(vec![1i32, 2, 3, 4, 10], &dev)?;
@@ -55,41 +39,6 @@ device_test!(quantiles_like_numpy, |dev| {
     assert_eq!(f64s(&m.median(Some(0))?), vec![4.0, 5.0, 6.0, 7.0]);
     assert_eq!(f64s(&m.median(Some(1))?), vec![1.5, 5.5, 9.5]);
     assert!(cuprum::quantile(&x, 1.5, None, QuantileMethod::Linear).is_err());
-    Ok(())
-});
-
-device_test!(unique_search_histogram, |dev| {
-    let a = cuprum::from_vec(vec![3i64, 1, 2, 3, 1], &dev)?;
-    let u = cuprum::unique(&a, true, true, true)?;
-    assert_eq!(ints(&u.values), vec![1, 2, 3]);
-    assert_eq!(ints(&u.index.unwrap()), vec![1, 2, 0]);
-    assert_eq!(ints(&u.inverse.unwrap()), vec![2, 0, 1, 2, 0]);
-    assert_eq!(ints(&u.counts.unwrap()), vec![2, 1, 2]);
-    let un = cuprum::unique(&cuprum::from_vec(vec![1.0, f64::NAN, f64::NAN, 0.0], &dev)?, false, false, false)?;
-    assert_eq!(un.values.size(), 3);
-    let s = cuprum::from_vec(vec![1.0, 2.0, 2.0, 3.0], &dev)?;
-    let v = cuprum::from_vec(vec![2.0, 0.0, 5.0, 2.5], &dev)?;
-    assert_eq!(ints(&cuprum::searchsorted(&s, &v, Side::Left)?), vec![1, 0, 4, 3]);
-    assert_eq!(ints(&cuprum::searchsorted(&s, &v, Side::Right)?), vec![3, 0, 4, 3]);
-    let d = cuprum::from_vec(vec![1.0, 2.0, 2.0, 3.0, 9.0], &dev)?;
-    let (h, e) = cuprum::histogram(&d, Bins::Count(4), None, None, false)?;
-    assert_eq!(ints(&h), vec![3, 1, 0, 1]);
-    assert_eq!(f64s(&e), vec![1.0, 3.0, 5.0, 7.0, 9.0]);
-    let (hd, _) = cuprum::histogram(&d, Bins::Edges(vec![0.0, 2.0, 5.0, 10.0]), None, None, true)?;
-    for (g, w) in f64s(&hd).iter().zip([0.1, 0.2, 0.04]) {
-        assert!((g - w).abs() < 1e-12);
-    }
-    let x = cuprum::from_vec(vec![0.5, 1.0, 2.5, 4.0], &dev)?;
-    let bins = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
-    assert_eq!(ints(&cuprum::digitize(&x, &bins, false)?), vec![0, 1, 2, 3]);
-    assert_eq!(ints(&cuprum::digitize(&x, &bins, true)?), vec![0, 0, 2, 3]);
-    let bc = cuprum::from_vec(vec![0i64, 1, 1, 3], &dev)?;
-    assert_eq!(ints(&cuprum::bincount(&bc, None, 0)?), vec![1, 2, 0, 1]);
-    let w = cuprum::from_vec(vec![0.5, 1.0, 1.0, 2.0], &dev)?;
-    assert_eq!(f64s(&cuprum::bincount(&bc, Some(&w), 6)?), vec![0.5, 2.0, 0.0, 2.0, 0.0, 0.0]);
-    assert!(cuprum::bincount(&cuprum::from_vec(vec![-1i64], &dev)?, None, 0).is_err());
-    let isin = cuprum::isin(&cuprum::arange(6, &dev)?, &cuprum::from_vec(vec![4i64, 1, 9], &dev)?)?;
-    assert_eq!(isin.to_vec::<bool>()?, vec![false, true, false, false, true, false]);
     Ok(())
 });
 
@@ -131,8 +80,35 @@ device_test!(kappa_sigma_clip_as_in_the_lesson, |dev| {
     Ok(())
 });
 
-#[test]
+cpu_test!(bincount_of_a_huge_value_is_an_error);
 fn bincount_of_a_huge_value_is_an_error() {
     let x = cuprum::from_vec(vec![1i64 << 62], &cuprum::Device::Cpu).unwrap();
     assert!(cuprum::bincount(&x, None, 0).is_err());
 }
+
+// median is the mean of the middle element(s), as NumPy's (values from NumPy 2): float32
+// data average in float32 (so two large values overflow), infinities are kept, and one middle
+// element is returned as it is. Both devices, one lane (radix select) and along an axis.
+device_test!(median_averages_the_middle_elements, |dev| {
+    let med = |v: &[f64], dt: DType| -> cuprum::Result<f64> {
+        let x = cuprum::from_slice(v, &[v.len()], &Device::Cpu)?.astype(dt)?.to_device(&dev)?;
+        x.median(None)?.astype(DType::Float64)?.item::<f64>()
+    };
+    let inf = f64::INFINITY;
+    assert_eq!(med(&[2.0, inf], DType::Float32)?, inf);
+    assert_eq!(med(&[2.0, inf, 1.0, 7.0], DType::Float64)?, 4.5);
+    assert_eq!(med(&[3e38, 3.2e38], DType::Float32)?, inf);
+    assert_eq!(med(&[3e38], DType::Float32)?, 3e38f32 as f64);
+    assert_eq!(med(&[60000.0, 65000.0], DType::Float16)?, 62496.0);
+    assert_eq!(med(&[60000.0, 65000.0, 1.0], DType::Float16)?, 60000.0);
+    assert!(med(&[-inf, inf], DType::Float64)?.is_nan());
+    let big = cuprum::from_vec(vec![(1i64 << 62) + 1, (1i64 << 62) + 3], &Device::Cpu)?.to_device(&dev)?;
+    assert_eq!(big.median(None)?.item::<f64>()?, 4.611686018427388e18);
+    let x = cuprum::from_slice(&[f64::NAN, 2.0, inf], &[3], &Device::Cpu)?.to_device(&dev)?;
+    assert_eq!(cuprum::nanmedian(&x, None)?.item::<f64>()?, inf);
+    let m = cuprum::from_slice(&[2.0f32, f32::INFINITY, 1.0, 3.0], &[2, 2], &Device::Cpu)?.to_device(&dev)?;
+    let r = m.median(Some(1))?;
+    assert_eq!(r.dtype(), DType::Float32);
+    assert_eq!(r.to_vec::<f32>()?, vec![f32::INFINITY, 2.0]);
+    Ok(())
+});

@@ -20,7 +20,7 @@
 //! `CONFORMANCE_ALL_FAILURES=1` prints every failure; `CONFORMANCE_TOL_SCALE=0` compares all
 //! floats exactly (to see how close the results are).
 
-mod common;
+use crate::common;
 
 use cuprum::{
     Array, Axes, BinaryOp, Bins, DType, Device, Indexing, Operand, PadMode, QuantileMethod, ReduceOp, Scalar, Sections,
@@ -1158,8 +1158,8 @@ device_test!(manipulation, |dev| {
     Ok(())
 });
 
+cpu_test!(fixtures_cover_every_op);
 /// The fixtures exist, parse, and cover every ufunc and reduction of the library.
-#[test]
 fn fixtures_cover_every_op() {
     let fx = fixtures();
     let mut per_group: Vec<(String, usize)> = Vec::new();

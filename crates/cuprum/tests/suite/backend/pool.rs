@@ -1,9 +1,10 @@
-//! The device memory pool. Its own test binary, so that no other test allocates meanwhile.
+//! The device memory pool. Runs in a process of its own (`isolated_gpu_test!`), so that no
+//! other test allocates meanwhile.
 
-mod common;
+use crate::common;
 use cuprum::{DType, Error};
 
-#[test]
+isolated_gpu_test!(gpu_pool_reuses_and_releases);
 fn gpu_pool_reuses_and_releases() {
     let Some(gpu) = common::gpu_or_skip("gpu_pool_reuses_and_releases") else { return };
     let before = cuprum::pool_stats(gpu).unwrap();

@@ -1,16 +1,17 @@
-//! Kernels compiled once are found on disk by a new process (no NVRTC call). This file is its
-//! own test binary so that `CUPRUM_CACHE_DIR` can be set before the first GPU operation.
+//! Kernels compiled once are found on disk by a new process (no NVRTC call). The test runs in
+//! a process of its own (`isolated_gpu_test!`) so that `CUPRUM_CACHE_DIR` can be set before
+//! the first compilation.
 
-mod common;
+use crate::common;
 use cuprum::{DType, Device};
 
 fn new_kernel_op(gpu: &Device) -> cuprum::Result<f32> {
-    // sin(cos(x)) on float16: a kernel family nothing else in this binary uses.
+    // sin(cos(x)) on float16: a kernel family nothing else in this process uses.
     let x = cuprum::linspace(0.0, 1.0, 1000, true, DType::Float16, gpu)?;
-    Ok(x.cos()?.sin()?.astype(DType::Float32)?.sum(None)?.item::<f32>()?)
+    x.cos()?.sin()?.astype(DType::Float32)?.sum(None)?.item::<f32>()
 }
 
-#[test]
+isolated_gpu_test!(disk_cache_serves_a_new_process);
 fn disk_cache_serves_a_new_process() {
     if std::env::var_os("CUPRUM_CACHE_CHILD").is_some() {
         // The child: same kernels, fresh process, cache filled by the parent.
@@ -40,7 +41,7 @@ fn disk_cache_serves_a_new_process() {
         .count();
     assert!(files > 0, "no .cubin written to {}", dir.display());
     let status = std::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "disk_cache_serves_a_new_process", "--nocapture"])
+        .args(["--exact", "backend::kernel_cache::disk_cache_serves_a_new_process", "--nocapture"])
         .env("CUPRUM_CACHE_CHILD", "1")
         .env("CUPRUM_CACHE_DIR", &dir)
         .status()
