@@ -1,15 +1,17 @@
 //! Integer-array indexing with NumPy's semantics: `take` (with axis), `take_along_axis`,
 //! `put`, advanced indexing on leading axes (`gather`: `a[i0, i1]`), scatter assignment and
-//! NumPy's `add.at` (`scatter_add`), plus `partition`/`argpartition` and `lexsort`.
+//! NumPy's `add.at` (`scatter_add`).
 //! Negative indices count from the end; out-of-range indices are errors (nothing is written).
 //!
-//! On the CPU these move bytes on the host. On a GPU they are CUDA kernels (`cuda/index.rs`):
+//! Each operation prepares its index arrays once and calls the CPU (`cpu.rs`) or the CUDA
+//! (`cuda.rs`) kernel of the same signature. On a GPU:
 //! rows move as raw words, index arrays of any integer dtype are read in place, and a bad index
 //! is reported through a 16-byte record that the host reads back (the one wait of a call).
 //! With repeated indices, `scatter` and `put` keep the last write as NumPy does (on a GPU a
 //! first kernel finds the last row of each place by `atomicMax`); `scatter_add` adds them all
 //! with atomics.
 
+mod cpu;
 pub(crate) mod cuda;
 
 use crate::array::Array;
@@ -17,23 +19,11 @@ use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
-use crate::indexing::cuda as gpu;
 
-fn host(a: &Array) -> Result<Array> {
-    if a.device().is_cpu() {
-        a.as_contiguous()
-    } else {
-        a.to_device(&Device::Cpu)
-    }
-}
 
-fn back(out: Array, device: Device) -> Result<Array> {
-    if device.is_cpu() {
-        Ok(out)
-    } else {
-        out.to_device(&device)
-    }
-}
+/// Most index arrays one kernel takes (its parameters hold a pointer and a length each); more
+/// are folded into one flat index first ([`fold_indices`]).
+const MAX_K: usize = cuda::MAX_K;
 
 /// Index arrays must hold integers (an empty array of any dtype is allowed, as in NumPy).
 fn check_index_dtype(idx: &Array) -> Result<()> {
@@ -44,31 +34,9 @@ fn check_index_dtype(idx: &Array) -> Result<()> {
     }
 }
 
-/// Indices as `usize`, negative ones counted from the end, each checked against `len`.
-fn norm_indices(idx: &Array, len: usize, axis: usize) -> Result<Vec<usize>> {
-    check_index_dtype(idx)?;
-    let bad = |i: isize| Error::IndexOutOfRange { index: i, axis, len };
-    if idx.dtype() == DType::UInt64 {
-        // No wrap-around from the end for unsigned indices.
-        let v: Vec<u64> = host(idx)?.to_vec::<u64>()?;
-        return v.iter().map(|&i| if i < len as u64 { Ok(i as usize) } else { Err(bad(i as isize)) }).collect();
-    }
-    let v: Vec<i64> = host(idx)?.to_vec_as::<i64>()?;
-    v.iter()
-        .map(|&i| {
-            let j = if i < 0 { i + len as i64 } else { i };
-            if j < 0 || j >= len as i64 {
-                Err(bad(i as isize))
-            } else {
-                Ok(j as usize)
-            }
-        })
-        .collect()
-}
-
-/// Index arrays for a GPU launch: broadcast to `shape`, C-contiguous and of one integer dtype
+/// Index arrays for a kernel: broadcast to `shape`, C-contiguous and of one integer dtype
 /// (their own when they agree, else int64). Views are used as they are when possible.
-fn gpu_indices(indices: &[&Array], shape: &[usize]) -> Result<Vec<Array>> {
+fn launch_indices(indices: &[&Array], shape: &[usize]) -> Result<Vec<Array>> {
     let d0 = indices[0].dtype();
     let dt = if d0.is_integer() && indices.iter().all(|i| i.dtype() == d0) { d0 } else { DType::Int64 };
     indices
@@ -84,21 +52,9 @@ fn gpu_indices(indices: &[&Array], shape: &[usize]) -> Result<Vec<Array>> {
         .collect()
 }
 
-fn bytes_of(a: &Array) -> Result<Vec<u8>> {
-    a.to_bytes()
-}
-
 /// The error of an out-of-range index found by a GPU kernel.
 fn out_of_range(index: i64, axis: usize, len: usize) -> Error {
     Error::IndexOutOfRange { index: index as isize, axis, len }
-}
-
-/// `IndexOutOfRange` errors of a helper working on axis 0 reported on axis `ax`.
-fn on_axis(e: Error, ax: usize) -> Error {
-    match e {
-        Error::IndexOutOfRange { index, len, .. } => Error::IndexOutOfRange { index, axis: ax, len },
-        other => other,
-    }
 }
 
 /// NumPy's `a[i0, i1, ..., ik-1]` with integer index arrays on the first `k` axes (they
@@ -114,29 +70,57 @@ fn on_axis(e: Error, ax: usize) -> Error {
 pub fn gather(a: &Array, indices: &[&Array]) -> Result<Array> {
     let bshape = broadcast_plan("gather", a, indices)?;
     let k = indices.len();
+    if k > MAX_K {
+        let (flat, rows) = fold_indices(a, indices, &bshape)?;
+        return gather(&rows, &[&flat]);
+    }
     let mut shape = bshape.clone();
     shape.extend_from_slice(&a.shape()[k..]);
-    let isz = a.itemsize();
-    let row: usize = a.shape()[k..].iter().product();
-    if a.device().is_cpu() || k > gpu::MAX_K {
-        let flat = flat_positions(a, indices, &bshape)?;
-        let src = bytes_of(a)?;
-        let mut out = vec![0u8; flat.len() * row * isz];
-        for (n, &p) in flat.iter().enumerate() {
-            out[n * row * isz..(n + 1) * row * isz].copy_from_slice(&src[p * row * isz..(p + 1) * row * isz]);
-        }
-        return Array::from_bytes(&out, &shape, a.dtype(), &a.device());
-    }
+    let row_bytes = a.shape()[k..].iter().product::<usize>() * a.itemsize();
     let lens = &a.shape()[..k];
-    let idx = gpu_indices(indices, &bshape)?;
+    let idx = launch_indices(indices, &bshape)?;
     let refs: Vec<&Array> = idx.iter().collect();
     let src = a.as_contiguous()?;
     let out = Array::alloc(&shape, a.dtype(), a.device(), false)?;
     let nsrc: usize = lens.iter().product();
-    if let Some((d, v)) = gpu::gather(&src, &refs, lens, 1, nsrc, row * isz, &out)? {
-        return Err(out_of_range(v, d, lens[d]));
+    let bad = match a.device() {
+        Device::Cpu => cpu::gather(&src, &refs, lens, 1, nsrc, row_bytes, &out)?,
+        Device::Cuda(_) => cuda::gather(&src, &refs, lens, 1, nsrc, row_bytes, &out)?,
+    };
+    match bad {
+        Some((d, v)) => Err(out_of_range(v, d, lens[d])),
+        None => Ok(out),
     }
-    Ok(out)
+}
+
+/// More than [`MAX_K`] index arrays: checks them (in groups a kernel takes) and folds them
+/// into one int64 array of flat positions over the leading axes, on `a`'s device; returns it
+/// with `a` viewed as (positions, rest).
+fn fold_indices(a: &Array, indices: &[&Array], bshape: &[usize]) -> Result<(Array, Array)> {
+    let k = indices.len();
+    let lens = &a.shape()[..k];
+    let idx = launch_indices(indices, bshape)?;
+    for (g, group) in idx.chunks(MAX_K).enumerate() {
+        let refs: Vec<&Array> = group.iter().collect();
+        let glens = &lens[g * MAX_K..g * MAX_K + refs.len()];
+        let bad = match a.device() {
+            Device::Cpu => cpu::check(&refs, glens)?,
+            Device::Cuda(_) => cuda::check(&refs, glens)?,
+        };
+        if let Some((d, v)) = bad {
+            return Err(out_of_range(v, g * MAX_K + d, lens[d + g * MAX_K]));
+        }
+    }
+    let mut flat = crate::zeros(bshape, DType::Int64, &a.device())?;
+    for (d, i) in idx.iter().enumerate() {
+        let i = i.astype(DType::Int64)?;
+        // In range (checked above): negative indices count from the end.
+        let i = crate::where_(&i.less(0)?, &i.add(lens[d] as i64)?, &i)?;
+        flat = flat.multiply(lens[d] as i64)?.add(&i)?;
+    }
+    let mut rows_shape = vec![lens.iter().product::<usize>()];
+    rows_shape.extend_from_slice(&a.shape()[k..]);
+    Ok((flat, a.as_contiguous()?.reshape(&rows_shape)?))
 }
 
 /// Checks index arrays for the first `k = indices.len()` axes of `a` (count, device, dtype)
@@ -157,22 +141,6 @@ fn broadcast_plan(op: &str, a: &Array, indices: &[&Array]) -> Result<Vec<usize>>
         })?;
     }
     Ok(bshape)
-}
-
-/// Row positions (in the C-order leading `k` axes) that broadcast index arrays select.
-fn flat_positions(a: &Array, indices: &[&Array], bshape: &[usize]) -> Result<Vec<usize>> {
-    let k = indices.len();
-    let mut pos = vec![0usize; bshape.iter().product()];
-    let mut stride = 1usize;
-    for d in (0..k).rev() {
-        let b = indices[d].broadcast_to(bshape)?;
-        let idx = norm_indices(&b, a.shape()[d], d)?;
-        for (p, &i) in pos.iter_mut().zip(&idx) {
-            *p += i * stride;
-        }
-        stride *= a.shape()[d];
-    }
-    Ok(pos)
 }
 
 /// NumPy's `a[i0, ..., ik-1] = values` (values broadcast to the selection). With repeated
@@ -238,72 +206,48 @@ fn write_back(a: &mut Array, target: &Array) -> Result<()> {
 }
 
 fn scatter_impl(a: &mut Array, indices: &[&Array], values: &Array, how: Write) -> Result<()> {
-    let add = how == Write::Add;
     crate::ufunc::same_device("scatter", a, values)?;
     let bshape = broadcast_plan("scatter", a, indices)?;
     let k = indices.len();
+    if k > MAX_K {
+        let (flat, rows) = fold_indices(a, indices, &bshape)?;
+        let mut vshape = bshape.clone();
+        vshape.extend_from_slice(&a.shape()[k..]);
+        let mut rows = rows.copy()?;
+        scatter_impl(&mut rows, &[&flat], &values.broadcast_to(&vshape)?, how)?;
+        return a.assign(&rows.reshape(a.shape())?);
+    }
     let row: usize = a.shape()[k..].iter().product();
     let mut vshape = bshape.clone();
     vshape.extend_from_slice(&a.shape()[k..]);
-    if !(a.device().is_cpu() || k > gpu::MAX_K) {
-        // A fresh contiguous copy: never aliases `a`.
-        let vals = values.broadcast_to(&vshape)?.astype(a.dtype())?;
-        let idx = gpu_indices(indices, &bshape)?;
-        let refs: Vec<&Array> = idx.iter().collect();
-        let lens = &a.shape()[..k];
-        if refs[0].size() == 0 {
-            return Ok(());
-        }
-        // Check first, so that nothing is written when an index is out of range.
-        if let Some((d, v)) = gpu::check(&refs, lens)? {
-            return Err(out_of_range(v, d, lens[d]));
-        }
-        if row == 0 {
-            return Ok(());
-        }
-        let target = write_target(a)?;
-        if add {
-            gpu::scatter_add(&target, &refs, lens, row, &vals)?;
-        } else {
-            gpu::scatter(&target, &refs, lens, row * a.itemsize(), &vals, None, how == Write::LastWins)?;
-        }
-        return write_back(a, &target);
+    // A fresh contiguous copy: never aliases `a`.
+    let vals = values.broadcast_to(&vshape)?.astype(a.dtype())?;
+    let idx = launch_indices(indices, &bshape)?;
+    let refs: Vec<&Array> = idx.iter().collect();
+    let lens = &a.shape()[..k];
+    if refs[0].size() == 0 {
+        return Ok(());
     }
-    let pos = flat_positions(a, indices, &bshape)?;
-    let vals = host(&values.broadcast_to(&vshape)?.astype(a.dtype())?)?;
-    let h = host(a)?.copy()?;
-    if add {
-        let sum = |x: &Array| -> Result<Vec<f64>> { x.to_vec_as::<f64>() };
-        // Exact integer adds need the integer domain; floats round to the dtype per add.
-        if a.dtype().is_float() {
-            let mut t = sum(&h)?;
-            let v = sum(&vals)?;
-            for (n, &p) in pos.iter().enumerate() {
-                for r in 0..row {
-                    t[p * row + r] = crate::backend::cpu::round_scalar(a.dtype(), t[p * row + r] + v[n * row + r]);
-                }
-            }
-            let out = crate::from_slice(&t, h.shape(), &Device::Cpu)?.astype(a.dtype())?;
-            return a.assign(&back(out, a.device())?);
-        }
-        let mut t: Vec<i64> = h.to_vec_as::<i64>()?;
-        let v: Vec<i64> = vals.to_vec_as::<i64>()?;
-        for (n, &p) in pos.iter().enumerate() {
-            for r in 0..row {
-                t[p * row + r] = t[p * row + r].wrapping_add(v[n * row + r]);
-            }
-        }
-        let out = crate::from_slice(&t, h.shape(), &Device::Cpu)?.astype(a.dtype())?;
-        return a.assign(&back(out, a.device())?);
+    // Check first, so that nothing is written when an index is out of range.
+    let bad = match a.device() {
+        Device::Cpu => cpu::check(&refs, lens)?,
+        Device::Cuda(_) => cuda::check(&refs, lens)?,
+    };
+    if let Some((d, v)) = bad {
+        return Err(out_of_range(v, d, lens[d]));
     }
-    let isz = a.itemsize();
-    let mut t = bytes_of(&h)?;
-    let v = bytes_of(&vals)?;
-    for (n, &p) in pos.iter().enumerate() {
-        t[p * row * isz..(p + 1) * row * isz].copy_from_slice(&v[n * row * isz..(n + 1) * row * isz]);
+    if row == 0 {
+        return Ok(());
     }
-    let out = Array::from_bytes(&t, h.shape(), a.dtype(), &Device::Cpu)?;
-    a.assign(&back(out, a.device())?)
+    let target = write_target(a)?;
+    let (rb, last) = (row * a.itemsize(), how == Write::LastWins);
+    match (a.device(), how) {
+        (Device::Cpu, Write::Add) => cpu::scatter_add(&target, &refs, lens, row, &vals)?,
+        (Device::Cuda(_), Write::Add) => cuda::scatter_add(&target, &refs, lens, row, &vals)?,
+        (Device::Cpu, _) => cpu::scatter(&target, &refs, lens, rb, &vals, None, last)?,
+        (Device::Cuda(_), _) => cuda::scatter(&target, &refs, lens, rb, &vals, None, last)?,
+    }
+    write_back(a, &target)
 }
 
 /// NumPy's `take(a, indices, axis)`: `None` indexes the flattened array. The result's shape is
@@ -322,33 +266,25 @@ pub fn take(a: &Array, indices: &Array, axis: Option<isize>) -> Result<Array> {
         return gather(&a.ravel()?, &[indices]);
     };
     let ax = normalize_axis(ax, a.ndim())?;
-    if !a.device().is_cpu() {
-        crate::ufunc::same_device("take", a, indices)?;
-        check_index_dtype(indices)?;
-        let n = a.shape()[ax];
-        let outer: usize = a.shape()[..ax].iter().product();
-        let row: usize = a.shape()[ax + 1..].iter().product();
-        let idx = gpu_indices(&[indices], indices.shape())?;
-        let mut shape = a.shape()[..ax].to_vec();
-        shape.extend_from_slice(indices.shape());
-        shape.extend_from_slice(&a.shape()[ax + 1..]);
-        let src = a.as_contiguous()?;
-        let out = Array::alloc(&shape, a.dtype(), a.device(), false)?;
-        if let Some((_, v)) = gpu::gather(&src, &[&idx[0]], &[n], outer, n, row * a.itemsize(), &out)? {
-            return Err(out_of_range(v, ax, n));
-        }
-        return Ok(out);
+    crate::ufunc::same_device("take", a, indices)?;
+    check_index_dtype(indices)?;
+    let n = a.shape()[ax];
+    let outer: usize = a.shape()[..ax].iter().product();
+    let row_bytes = a.shape()[ax + 1..].iter().product::<usize>() * a.itemsize();
+    let idx = launch_indices(&[indices], indices.shape())?;
+    let mut shape = a.shape()[..ax].to_vec();
+    shape.extend_from_slice(indices.shape());
+    shape.extend_from_slice(&a.shape()[ax + 1..]);
+    let src = a.as_contiguous()?;
+    let out = Array::alloc(&shape, a.dtype(), a.device(), false)?;
+    let bad = match a.device() {
+        Device::Cpu => cpu::gather(&src, &[&idx[0]], &[n], outer, n, row_bytes, &out)?,
+        Device::Cuda(_) => cuda::gather(&src, &[&idx[0]], &[n], outer, n, row_bytes, &out)?,
+    };
+    match bad {
+        Some((_, v)) => Err(out_of_range(v, ax, n)),
+        None => Ok(out),
     }
-    let moved = a.moveaxis(ax as isize, 0)?;
-    let g = gather(&moved, &[indices]).map_err(|e| on_axis(e, ax))?;
-    // g: indices.shape + rest (rest = a.shape without axis); put the index dims at `ax`.
-    let ni = indices.ndim();
-    let rest = a.ndim() - 1;
-    let mut perm: Vec<isize> = Vec::with_capacity(ni + rest);
-    perm.extend((ni..ni + ax).map(|d| d as isize));
-    perm.extend((0..ni).map(|d| d as isize));
-    perm.extend((ni + ax..ni + rest).map(|d| d as isize));
-    g.permute(&perm)?.as_contiguous()
 }
 
 /// NumPy's `take_along_axis(a, indices, axis)`: `indices` has `a`'s number of dimensions.
@@ -368,117 +304,51 @@ pub fn take_along_axis(a: &Array, indices: &Array, axis: isize) -> Result<Array>
     })?;
     let mut src_shape = shape.clone();
     src_shape[ax] = a.shape()[ax];
-    if !a.device().is_cpu() && shape.len() <= gpu::MAX_ND {
-        check_index_dtype(indices)?;
-        let ib = indices.broadcast_to(&shape)?;
-        let ib = if ib.dtype().is_integer() { ib } else { ib.astype(DType::Int64)? };
-        let src = a.broadcast_to(&src_shape)?;
-        let out = Array::alloc(&shape, a.dtype(), a.device(), false)?;
-        if let Some(v) = gpu::take_along(&src, &ib, ax, a.shape()[ax], &out)? {
-            return Err(out_of_range(v, ax, a.shape()[ax]));
-        }
-        return Ok(out);
+    check_index_dtype(indices)?;
+    let ib = indices.broadcast_to(&shape)?;
+    let ib = if ib.dtype().is_integer() { ib } else { ib.astype(DType::Int64)? };
+    let src = a.broadcast_to(&src_shape)?;
+    let out = Array::alloc(&shape, a.dtype(), a.device(), false)?;
+    let bad = match a.device() {
+        Device::Cpu => cpu::take_along(&src, &ib, ax, a.shape()[ax], &out)?,
+        Device::Cuda(_) => cuda::take_along(&src, &ib, ax, a.shape()[ax], &out)?,
+    };
+    match bad {
+        Some(v) => Err(out_of_range(v, ax, a.shape()[ax])),
+        None => Ok(out),
     }
-    let idx = norm_indices(&indices.broadcast_to(&shape)?, a.shape()[ax], ax)?;
-    let src = host(&a.broadcast_to(&src_shape)?)?;
-    let isz = a.itemsize();
-    let sb = bytes_of(&src)?;
-    let inner: usize = shape[ax + 1..].iter().product();
-    let (m, n) = (shape[ax], src_shape[ax]);
-    let mut out = vec![0u8; idx.len() * isz];
-    for (e, &j) in idx.iter().enumerate() {
-        let (o, r) = (e / (m * inner), e % inner);
-        let s = (o * n + j) * inner + r;
-        out[e * isz..(e + 1) * isz].copy_from_slice(&sb[s * isz..(s + 1) * isz]);
-    }
-    Array::from_bytes(&out, &shape, a.dtype(), &a.device())
 }
 
 /// NumPy's `put(a, indices, values)`: flat (C-order) positions; `values` repeat if shorter.
 /// With repeated indices the last write wins, as in NumPy, on both devices.
 pub fn put(a: &mut Array, indices: &Array, values: &Array) -> Result<()> {
     crate::ufunc::same_device("put", a, values)?;
-    if !a.device().is_cpu() {
-        check_index_dtype(indices)?;
-        let flat = indices.ravel()?;
-        let flat = if flat.device() == a.device() { flat } else { flat.to_device(&a.device())? };
-        let idx = gpu_indices(&[&flat], flat.shape())?;
-        if idx[0].size() == 0 {
-            return Ok(());
-        }
-        if let Some((_, v)) = gpu::check(&[&idx[0]], &[a.size()])? {
-            return Err(out_of_range(v, 0, a.size()));
-        }
-        let vals = values.ravel()?.astype(a.dtype())?;
-        if vals.size() == 0 {
-            return Err(Error::InvalidArgument("put: cannot put from an empty array of values".into()));
-        }
-        let target = write_target(a)?;
-        gpu::scatter(&target, &[&idx[0]], &[a.size()], a.itemsize(), &vals, Some(vals.size()), true)?;
-        return write_back(a, &target);
-    }
-    let idx = norm_indices(&indices.ravel()?, a.size(), 0)?;
-    if idx.is_empty() {
+    crate::ufunc::same_device("put", a, indices)?;
+    check_index_dtype(indices)?;
+    let flat = indices.ravel()?;
+    let idx = launch_indices(&[&flat], flat.shape())?;
+    if idx[0].size() == 0 {
         return Ok(());
     }
-    let vals = host(&values.ravel()?.astype(a.dtype())?)?;
+    let lens = [a.size()];
+    let bad = match a.device() {
+        Device::Cpu => cpu::check(&[&idx[0]], &lens)?,
+        Device::Cuda(_) => cuda::check(&[&idx[0]], &lens)?,
+    };
+    if let Some((_, v)) = bad {
+        return Err(out_of_range(v, 0, a.size()));
+    }
+    let vals = values.ravel()?.astype(a.dtype())?;
     if vals.size() == 0 {
         return Err(Error::InvalidArgument("put: cannot put from an empty array of values".into()));
     }
-    let isz = a.itemsize();
-    let h = host(a)?.copy()?;
-    let mut t = bytes_of(&h)?;
-    let v = bytes_of(&vals)?;
-    for (n, &p) in idx.iter().enumerate() {
-        let s = n % vals.size();
-        t[p * isz..(p + 1) * isz].copy_from_slice(&v[s * isz..(s + 1) * isz]);
+    let target = write_target(a)?;
+    let (isz, cycle) = (a.itemsize(), Some(vals.size()));
+    match a.device() {
+        Device::Cpu => cpu::scatter(&target, &[&idx[0]], &lens, isz, &vals, cycle, true)?,
+        Device::Cuda(_) => cuda::scatter(&target, &[&idx[0]], &lens, isz, &vals, cycle, true)?,
     }
-    let out = Array::from_bytes(&t, h.shape(), a.dtype(), &Device::Cpu)?;
-    a.assign(&back(out, a.device())?)
-}
-
-/// NumPy's `argpartition(a, kth, axis)`: indices that put the `kth` element of each lane in
-/// its sorted place, smaller-or-equal ones before it and the others after (NaNs last).
-pub fn argpartition(a: &Array, kth: isize, axis: Option<isize>) -> Result<Array> {
-    // A stable sort is a valid partition (NumPy only promises the partition property).
-    let len = match axis {
-        None => a.size(),
-        Some(ax) => a.shape()[normalize_axis(ax, a.ndim())?],
-    };
-    let k = if kth < 0 { kth + len as isize } else { kth };
-    if k < 0 || k >= len as isize {
-        return Err(Error::IndexOutOfRange { index: kth, axis: 0, len });
-    }
-    crate::argsort(a, axis)
-}
-
-/// NumPy's `partition(a, kth, axis)`.
-pub fn partition(a: &Array, kth: isize, axis: Option<isize>) -> Result<Array> {
-    argpartition(a, kth, axis)?;
-    crate::sort(a, axis)
-}
-
-/// NumPy's `lexsort(keys)`: indices sorting by the last key, then the one before, ... (stable).
-pub fn lexsort(keys: &[&Array]) -> Result<Array> {
-    let first = keys.first().ok_or_else(|| Error::InvalidArgument("need at least one key".into()))?;
-    if first.ndim() != 1 {
-        return Err(Error::InvalidArgument("lexsort: keys must be 1-d arrays of equal length".into()));
-    }
-    let mut order = crate::arange(first.size() as i64, &first.device())?;
-    // Stable sorts from the least significant key (the first) to the most significant.
-    for k in keys {
-        if k.shape() != first.shape() {
-            return Err(Error::ShapeMismatch {
-                op: "lexsort".into(),
-                a: first.shape().to_vec(),
-                b: k.shape().to_vec(),
-            });
-        }
-        let permuted = take(k, &order, None)?;
-        let o = crate::argsort(&permuted, None)?;
-        order = take(&order, &o, None)?;
-    }
-    Ok(order)
+    write_back(a, &target)
 }
 
 impl Array {

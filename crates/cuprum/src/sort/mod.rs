@@ -921,6 +921,50 @@ fn take_flat(a: &Array, idx: &Array) -> Result<Array> {
     crate::gather(&a.ravel()?, &[idx])
 }
 
+/// NumPy's `argpartition(a, kth, axis)`: indices that put the `kth` element of each lane in
+/// its sorted place, smaller-or-equal ones before it and the others after (NaNs last).
+pub fn argpartition(a: &Array, kth: isize, axis: Option<isize>) -> Result<Array> {
+    // A stable sort is a valid partition (NumPy only promises the partition property).
+    let len = match axis {
+        None => a.size(),
+        Some(ax) => a.shape()[normalize_axis(ax, a.ndim())?],
+    };
+    let k = if kth < 0 { kth + len as isize } else { kth };
+    if k < 0 || k >= len as isize {
+        return Err(Error::IndexOutOfRange { index: kth, axis: 0, len });
+    }
+    crate::argsort(a, axis)
+}
+
+/// NumPy's `partition(a, kth, axis)`.
+pub fn partition(a: &Array, kth: isize, axis: Option<isize>) -> Result<Array> {
+    argpartition(a, kth, axis)?;
+    crate::sort(a, axis)
+}
+
+/// NumPy's `lexsort(keys)`: indices sorting by the last key, then the one before, ... (stable).
+pub fn lexsort(keys: &[&Array]) -> Result<Array> {
+    let first = keys.first().ok_or_else(|| Error::InvalidArgument("need at least one key".into()))?;
+    if first.ndim() != 1 {
+        return Err(Error::InvalidArgument("lexsort: keys must be 1-d arrays of equal length".into()));
+    }
+    let mut order = crate::arange(first.size() as i64, &first.device())?;
+    // Stable sorts from the least significant key (the first) to the most significant.
+    for k in keys {
+        if k.shape() != first.shape() {
+            return Err(Error::ShapeMismatch {
+                op: "lexsort".into(),
+                a: first.shape().to_vec(),
+                b: k.shape().to_vec(),
+            });
+        }
+        let permuted = crate::take(k, &order, None)?;
+        let o = crate::argsort(&permuted, None)?;
+        order = crate::take(&order, &o, None)?;
+    }
+    Ok(order)
+}
+
 impl Array {
     /// NumPy's `sort` (a sorted copy).
     pub fn sort(&self, axis: Option<isize>) -> Result<Array> {
