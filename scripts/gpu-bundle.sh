@@ -2,8 +2,9 @@
 # Builds everything the GPU check needs into one folder that runs without cargo:
 #   scripts/gpu-bundle.sh [DIR]        (default: gpu-bundle/, ignored by git)
 # then, on a GPU host, from that folder:  ./run.sh [OUT]
-# which runs every test binary with CUPRUM_REQUIRE_GPU=1, the tests under compute-sanitizer
-# (memcheck; racecheck on the shared-memory kernels), the examples, and the benchmark beside
+# which runs the library's unit tests and the test suite (tests/suite, one binary; three runs
+# with fresh seeds) with CUPRUM_REQUIRE_GPU=1, the suite under compute-sanitizer (memcheck per
+# family; racecheck on the shared-memory kernels), the examples, and the benchmark beside
 # CuPy's reference when they are present, leaving logs in OUT (default: ./out).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The GPU check, run from a bundle made by scripts/gpu-bundle.sh: ./run.sh [OUT]
 # Options (environment): SKIP_TESTS=1, SKIP_PLAIN=1 (no plain test runs), SKIP_SANITIZER=1,
-# SKIP_RACECHECK=1, SKIP_BENCH=1, TESTS_ONLY="a b" (only these test binaries),
-# MEMCHECK_SKIP="a b" (binaries left out of memcheck, to fit a time limit: say so).
+# SKIP_RACECHECK=1, SKIP_BENCH=1, RUNS=N (plain runs of the suite, each with a fresh seed;
+# default 3), TESTS_ONLY="sort select" (only these families of the suite; `cuprum` names the
+# library's unit tests), MEMCHECK_SKIP="conformance ..." (families left out of memcheck, to fit
+# a time limit: say so), MEMCHECK_FULL=1 (whole sort and statistics families under memcheck,
+# not their subsets).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out}
@@ -17,38 +20,71 @@ status=0
 summary="$out/summary.txt"
 : > "$summary"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
+# The suite (tests/suite: one binary, a module per family) and the library's unit tests
+# (tests/cuprum). A family is a filter: `tests/suite sort::`.
+families=$(tests/suite --list 2> /dev/null | sed -n 's/^\([a-z_]*\)::.*: test$/\1/p' | sort -u)
 selected() { [ -z "${TESTS_ONLY:-}" ] || case " $TESTS_ONLY " in *" $1 "*) true;; *) false;; esac; }
-for t in tests/*; do
-  [ "${SKIP_TESTS:-0}" = 1 ] || [ "${SKIP_PLAIN:-0}" = 1 ] && break
-  name=$(basename "$t")
-  selected "$name" || continue
-  if "$t" > "$out/test-$name.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
-  echo "test $name: $r ($(grep -E '^test result' "$out/test-$name.log" | tail -1))" | tee -a "$summary"
-done
+# The families to run as filters (none: the whole suite).
+filters=""
+[ -n "${TESTS_ONLY:-}" ] && for f in $families; do selected "$f" && filters="$filters $f::"; done
+# Filters match anywhere in a name (`indexing::` matches conformance::integer_indexing::cpu).
+[ -n "$filters" ] && ! selected conformance && filters="$filters --skip conformance::"
+# Per-family counts of a suite log: "  sort: 20 passed, 0 failed, 0 ignored".
+per_family() {
+  awk '$1 == "test" && $(NF-1) == "..." { split($2, p, "::"); f = p[1]; fams[f] = 1
+         if ($NF == "ok") ok[f]++; else if ($NF == "ignored") ig[f]++; else bad[f]++ }
+       END { for (f in fams) printf "  %s: %d passed, %d failed, %d ignored\n", f, ok[f], bad[f], ig[f] }' "$1" | sort
+}
+if [ "${SKIP_TESTS:-0}" != 1 ] && [ "${SKIP_PLAIN:-0}" != 1 ]; then
+  if [ -x tests/cuprum ] && selected cuprum; then
+    if tests/cuprum > "$out/test-cuprum.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+    echo "test cuprum: $r ($(grep -E '^test result' "$out/test-cuprum.log" | tail -1))" | tee -a "$summary"
+  fi
+  if [ -z "${TESTS_ONLY:-}" ] || [ -n "$filters" ]; then
+    for run in $(seq 1 "${RUNS:-3}"); do
+      # A fresh seed each run (printed, so a failure can be replayed).
+      seed=$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')
+      log="$out/test-suite-$run.log"
+      if CUPRUM_TEST_SEED=$seed tests/suite $filters > "$log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+      echo "test suite run $run (CUPRUM_TEST_SEED=$seed): $r ($(grep -E '^test result' "$log" | tail -1))" | tee -a "$summary"
+      per_family "$log" | tee -a "$summary"
+    done
+  fi
+fi
 if command -v compute-sanitizer > /dev/null && [ "${SKIP_SANITIZER:-0}" != 1 ] && [ "${SKIP_TESTS:-0}" != 1 ]; then
-  for t in tests/*; do
-    name=$(basename "$t")
-    selected "$name" || continue
-    # The library's unit tests use no GPU (compute-sanitizer refuses such a process).
-    [ "$name" = cuprum ] && continue
-    # MEMCHECK_SKIP="a b": binaries left out of memcheck (to fit a time limit; say so).
-    case " ${MEMCHECK_SKIP:-} " in *" $name "*) echo "memcheck $name: skipped (MEMCHECK_SKIP)" | tee -a "$summary"; continue;; esac
-    # The pool test provokes out-of-memory on purpose: that API error is expected there.
-    api=explicit; [ "$name" = pool ] && api=no
-    # The sort tests are long under memcheck: a representative subset (every kernel family).
-    filt=""; [ "$name" = gpu_sort ] && filt="sort_f32 sort_u64 sort_f16 sort_i8 sort_large_with_few_digits quantile_f32 quantile_i64 quantile_u16 median_averages unique isin"
-    compute-sanitizer --tool memcheck --report-api-errors $api --error-exitcode 99 "$t" $filt > "$out/memcheck-$name.log" 2>&1
-    rc=$?
-    [ $rc -ne 0 ] && status=1
-    echo "memcheck $name: rc=$rc $(grep -E 'ERROR SUMMARY' "$out/memcheck-$name.log" | tail -1)" | tee -a "$summary"
+  # memcheck, one run per family, so that one family's errors are reported on their own (and
+  # conformance, slow under memcheck, can be left out with MEMCHECK_SKIP).
+  for fam in $families; do
+    selected "$fam" || continue
+    case " ${MEMCHECK_SKIP:-} " in *" $fam "*) echo "memcheck $fam: skipped (MEMCHECK_SKIP)" | tee -a "$summary"; continue;; esac
+    api=explicit; args="$fam::"; [ "$fam" = conformance ] || args="$args --skip conformance::"
+    case $fam in
+      # The pool test provokes out-of-memory on purpose: that API error is expected there,
+      # so it gets a run of its own without API error reports.
+      backend) args="$args --skip backend::pool::";;
+      # The sort family's random tests are long under memcheck: a representative subset
+      # (every kernel family) unless MEMCHECK_FULL=1.
+      sort) [ "${MEMCHECK_FULL:-0}" = 1 ] || args="sort::sort_ sort::partition sort::gpu::searchsorted sort::gpu::sort_f32 sort::gpu::sort_u64 sort::gpu::sort_f16 sort::gpu::sort_i8 sort::gpu::sort_large_with_few_digits";;
+      statistics) [ "${MEMCHECK_FULL:-0}" = 1 ] || args="statistics::quantiles statistics::kappa statistics::median_averages statistics::bincount statistics::gpu::quantile_f32 statistics::gpu::quantile_i64 statistics::gpu::quantile_u16 statistics::gpu::bincount statistics::gpu::histogram";;
+    esac
+    runs="$fam"; [ "$fam" = backend ] && runs="backend backend-pool"
+    for name in $runs; do
+      [ "$name" = backend-pool ] && { api=no; args="backend::pool::"; }
+      compute-sanitizer --tool memcheck --report-api-errors $api --error-exitcode 99 tests/suite $args > "$out/memcheck-$name.log" 2>&1
+      rc=$?
+      [ $rc -ne 0 ] && status=1
+      echo "memcheck $name: rc=$rc $(grep -E '^test result' "$out/memcheck-$name.log" | tail -1 | cut -d. -f2) $(grep -E 'ERROR SUMMARY' "$out/memcheck-$name.log" | tail -1)" | tee -a "$summary"
+    done
   done
   # racecheck on the kernels that share memory between threads: reductions, the sort's
-  # passes and selection, the selection/compaction and scan kernels.
-  [ "${SKIP_RACECHECK:-0}" = 1 ] || for spec in "gpu_vs_cpu reductions large_contiguous" "gpu_sort sort_f32 sort_u16 quantile_i32 unique" \
-      "gpu_select mask_i8 mask_rows_and_views scan_i32 extract_and_indices"; do
-    set -- $spec; name=$1; shift
-    [ -x "tests/$name" ] && selected "$name" || continue
-    compute-sanitizer --tool racecheck --error-exitcode 99 "tests/$name" --test-threads=4 "$@" > "$out/racecheck-$name.log" 2>&1
+  # passes and selection, the selection/compaction and scan kernels (label, families, filters).
+  [ "${SKIP_RACECHECK:-0}" = 1 ] || for spec in "reduce reduce,ufunc reduce::gpu::reductions ufunc::gpu::large_contiguous" \
+      "sort sort,statistics,set_ops sort::gpu::sort_f32 sort::gpu::sort_u16 statistics::gpu::quantile_i32 set_ops::gpu::unique" \
+      "select select,scan select::gpu::mask_i8 select::gpu::mask_rows_and_views scan::gpu::scan_i32 select::gpu::extract_and_indices"; do
+    set -- $spec; name=$1; fams=$2; shift 2
+    any=0; for f in ${fams//,/ }; do selected "$f" && any=1; done
+    [ $any = 1 ] || continue
+    compute-sanitizer --tool racecheck --error-exitcode 99 tests/suite --test-threads=4 "$@" > "$out/racecheck-$name.log" 2>&1
     rc=$?
     [ $rc -ne 0 ] && status=1
     echo "racecheck $name: rc=$rc $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/racecheck-$name.log" | tail -1)" | tee -a "$summary"

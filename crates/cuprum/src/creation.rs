@@ -2,11 +2,10 @@
 //! meshgrid, eye/identity, and arrays from Rust data.
 
 use crate::array::Array;
-use crate::backend;
-use crate::device::Device;
-use crate::dtype::{DType, Element, Scalar};
-use crate::error::{Error, Result};
-use crate::layout;
+use crate::core::device::Device;
+use crate::core::dtype::{DType, Element, Scalar};
+use crate::core::error::{Error, Result};
+use crate::core::layout;
 
 /// An array of `shape` whose contents are unspecified (NumPy's `empty`; on the CPU it is zeroed).
 pub fn empty(shape: &[usize], dtype: DType, device: &Device) -> Result<Array> {
@@ -63,7 +62,7 @@ pub fn arange_with(start: i64, stop: i64, step: i64, dtype: DType, device: &Devi
         0
     } as usize;
     let out = Array::alloc(&[n], dtype, *device, false)?;
-    backend::iota(&out, start as f64, step as f64, None)?;
+    crate::ufunc::iota(&out, start as f64, step as f64, None)?;
     Ok(out)
 }
 
@@ -76,7 +75,7 @@ pub fn arange_f(start: f64, stop: f64, step: f64, dtype: DType, device: &Device)
     let n = ((stop - start) / step).ceil().max(0.0) as usize;
     let out = Array::alloc(&[n], dtype, *device, false)?;
     // NumPy steps by the difference of the first two values, (start + step) - start.
-    backend::iota(&out, start, (start + step) - start, None)?;
+    crate::ufunc::iota(&out, start, (start + step) - start, None)?;
     Ok(out)
 }
 
@@ -90,9 +89,9 @@ pub fn linspace(start: f64, stop: f64, num: usize, endpoint: bool, dtype: DType,
     let step = if div > 0 { (stop - start) / div as f64 } else { f64::NAN };
     let out = Array::alloc(&[num], dtype, *device, false)?;
     if num == 1 {
-        backend::iota(&out, start, 0.0, None)?;
+        crate::ufunc::iota(&out, start, 0.0, None)?;
     } else {
-        backend::iota(&out, start, step, if endpoint { Some(stop) } else { None })?;
+        crate::ufunc::iota(&out, start, step, if endpoint { Some(stop) } else { None })?;
     }
     Ok(out)
 }
@@ -114,7 +113,7 @@ pub fn meshgrid(xs: &[&Array], indexing: Indexing) -> Result<Vec<Array>> {
         return Ok(vec![]);
     }
     for x in xs {
-        crate::ops::same_device("meshgrid", xs[0], x)?;
+        crate::ufunc::same_device("meshgrid", xs[0], x)?;
     }
     let lens: Vec<usize> = xs.iter().map(|x| x.size()).collect();
     let mut shape = lens.clone();

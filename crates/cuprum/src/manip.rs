@@ -4,10 +4,10 @@
 //! they run on any device.
 
 use crate::array::Array;
-use crate::dtype::{result_type, DType, Scalar};
-use crate::error::{Error, Result};
-use crate::layout::normalize_axis;
-use crate::slice::SliceElem;
+use crate::core::dtype::{result_type, DType, Scalar};
+use crate::core::error::{Error, Result};
+use crate::core::layout::normalize_axis;
+use crate::core::slice::SliceElem;
 
 fn full_slice() -> SliceElem {
     SliceElem::Slice { start: None, end: None, step: 1 }
@@ -32,7 +32,7 @@ pub fn concatenate(arrays: &[&Array], axis: isize) -> Result<Array> {
     let mut shape = first.shape().to_vec();
     shape[ax] = 0;
     for a in arrays {
-        crate::ops::same_device("concatenate", first, a)?;
+        crate::ufunc::same_device("concatenate", first, a)?;
         let ok = a.ndim() == nd && (0..nd).all(|d| d == ax || a.shape()[d] == first.shape()[d]);
         if !ok {
             return Err(Error::ShapeMismatch {

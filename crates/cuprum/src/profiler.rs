@@ -1,8 +1,8 @@
 //! Timing of GPU and CPU work, the analogue of `cupyx.profiler.benchmark`.
 
-use crate::cuda::Event;
-use crate::device::Device;
-use crate::error::Result;
+use crate::backend::cuda::Event;
+use crate::core::device::Device;
+use crate::core::error::Result;
 use std::fmt;
 use std::time::Instant;
 

@@ -1,0 +1,629 @@
+//! The [`Array`]: a dtype, a shape, byte strides and an offset into shared storage on one
+//! device. Views (slices, transposes, reshapes that need no copy, broadcasts) share the
+//! storage; operations allocate new storage on the inputs' device.
+
+pub(crate) mod format;
+pub mod npy;
+pub(crate) mod print;
+
+use crate::backend::storage::Storage;
+use crate::core::device::Device;
+use crate::core::dtype::{DType, Element, Scalar};
+use crate::core::error::{Error, Result};
+use crate::core::layout;
+use crate::core::slice::{slice_indices, SliceElem};
+use std::sync::Arc;
+
+/// An n-dimensional array on the CPU or a CUDA GPU, with NumPy's semantics.
+///
+/// ```
+/// let a = cuprum::arange(10, &cuprum::Device::Cpu)?.reshape(&[2, 5])?;
+/// assert_eq!(a.strides(), &[40, 8]);
+/// assert_eq!(format!("{a:?}"), "array([[0, 1, 2, 3, 4],\n       [5, 6, 7, 8, 9]])");
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub struct Array {
+    pub(crate) storage: Arc<Storage>,
+    pub(crate) dtype: DType,
+    pub(crate) shape: Vec<usize>,
+    /// Byte strides, as NumPy reports them.
+    pub(crate) strides: Vec<isize>,
+    /// Byte offset of element `[0, 0, ...]` in the storage.
+    pub(crate) offset: usize,
+}
+
+impl Array {
+    // ------------------------------------------------------------------ construction
+
+    /// An uninitialised C-contiguous array (the contents are unspecified but not undefined:
+    /// host memory is zeroed, device memory holds whatever the pool block held).
+    pub(crate) fn alloc(shape: &[usize], dtype: DType, device: Device, zeroed: bool) -> Result<Array> {
+        let nbytes = layout::checked_nbytes(shape, dtype.itemsize())?;
+        // Host memory is never uninitialised: small blocks and fresh large blocks are zeroed,
+        // reused pool blocks hold earlier (initialised) contents unless `zeroed` asks otherwise.
+        let storage = Storage::alloc(device, nbytes, zeroed)?;
+        Ok(Array {
+            storage,
+            dtype,
+            shape: shape.to_vec(),
+            strides: layout::c_strides(shape, dtype.itemsize()),
+            offset: 0,
+        })
+    }
+
+    /// A 0-d host array holding `v` converted to `dtype`.
+    pub(crate) fn scalar_cpu(v: Scalar, dtype: DType) -> Result<Array> {
+        let a = Array::alloc(&[], dtype, Device::Cpu, true)?;
+        let p = a.storage.cpu().expect("cpu").ptr();
+        unsafe {
+            match v {
+                Scalar::Bool(b) => crate::backend::cpu::store(dtype, p, 0, &[b as i64]),
+                Scalar::Int(i) => crate::backend::cpu::store(dtype, p, 0, &[i]),
+                Scalar::UInt(u) => crate::backend::cpu::store(dtype, p, 0, &[u]),
+                Scalar::Float(f) => crate::backend::cpu::store(dtype, p, 0, &[f]),
+            }
+        }
+        Ok(a)
+    }
+
+    pub(crate) fn view_with(&self, shape: Vec<usize>, strides: Vec<isize>, offset: usize) -> Array {
+        Array { storage: self.storage.clone(), dtype: self.dtype, shape, strides, offset }
+    }
+
+    /// A new handle on the same data (NumPy's `a.view()`): writes through either are seen by both.
+    pub fn view(&self) -> Array {
+        self.view_with(self.shape.clone(), self.strides.clone(), self.offset)
+    }
+
+    // ------------------------------------------------------------------ attributes
+
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    /// Strides in bytes, exactly as NumPy reports them.
+    pub fn strides(&self) -> &[isize] {
+        &self.strides
+    }
+    pub fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+    pub fn size(&self) -> usize {
+        self.shape.iter().product()
+    }
+    /// The length of the first axis (Python's `len(a)`). A 0-d array has none: that is an
+    /// error of kind [`TypeError`](crate::ErrorKind::TypeError), as NumPy's "len() of
+    /// unsized object".
+    ///
+    /// ```
+    /// use cuprum::{Device, DType, ErrorKind};
+    /// assert_eq!(cuprum::zeros(&[3, 4], DType::Int8, &Device::Cpu)?.len()?, 3);
+    /// assert_eq!(cuprum::scalar(1.0, &Device::Cpu)?.len().unwrap_err().kind(), ErrorKind::TypeError);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    // `is_empty` is NumPy's `a.size == 0`, defined for 0-d arrays too, so it stays a `bool`.
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> Result<usize> {
+        self.shape.first().copied().ok_or_else(|| Error::Type("len() of unsized object (a 0-d array)".into()))
+    }
+    pub fn is_empty(&self) -> bool {
+        self.size() == 0
+    }
+    pub fn itemsize(&self) -> usize {
+        self.dtype.itemsize()
+    }
+    pub fn nbytes(&self) -> usize {
+        self.size() * self.itemsize()
+    }
+    pub fn device(&self) -> Device {
+        self.storage.device()
+    }
+    pub fn is_c_contiguous(&self) -> bool {
+        layout::is_c_contiguous(&self.shape, &self.strides, self.itemsize())
+    }
+    pub fn is_f_contiguous(&self) -> bool {
+        layout::is_f_contiguous(&self.shape, &self.strides, self.itemsize())
+    }
+    /// Whether two arrays use the same memory block (NumPy's `np.shares_memory` at block level).
+    pub fn shares_storage(&self, other: &Array) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage)
+    }
+
+    // ------------------------------------------------------------------ views
+
+    /// Basic indexing: `a.slice(s![1..;2, .., 0])` is NumPy's `a[1::2, :, 0]`, a view.
+    pub fn slice(&self, index: impl AsRef<[SliceElem]>) -> Result<Array> {
+        let index = index.as_ref();
+        let n_ell = index.iter().filter(|e| matches!(e, SliceElem::Ellipsis)).count();
+        if n_ell > 1 {
+            return Err(Error::Index("an index can only have a single ellipsis".into()));
+        }
+        let consumed = index.iter().filter(|e| matches!(e, SliceElem::Index(_) | SliceElem::Slice { .. })).count();
+        if consumed > self.ndim() {
+            return Err(Error::Index(format!(
+                "too many indices for array: array is {}-dimensional, but {} were indexed",
+                self.ndim(),
+                consumed
+            )));
+        }
+        let mut shape = Vec::new();
+        let mut strides = Vec::new();
+        let mut offset = self.offset as isize;
+        let mut axis = 0usize;
+        for e in index {
+            match *e {
+                SliceElem::Ellipsis => {
+                    let take = self.ndim() - consumed;
+                    for _ in 0..take {
+                        shape.push(self.shape[axis]);
+                        strides.push(self.strides[axis]);
+                        axis += 1;
+                    }
+                }
+                SliceElem::NewAxis => {
+                    shape.push(1);
+                    strides.push(0);
+                }
+                SliceElem::Index(i) => {
+                    let len = self.shape[axis];
+                    let j = if i < 0 { i + len as isize } else { i };
+                    if j < 0 || j >= len as isize {
+                        return Err(Error::IndexOutOfRange { index: i, axis, len });
+                    }
+                    offset += j * self.strides[axis];
+                    axis += 1;
+                }
+                SliceElem::Slice { start, end, step } => {
+                    let (s, st, n) = slice_indices(start, end, step, self.shape[axis])?;
+                    if n > 0 {
+                        offset += s * self.strides[axis];
+                    }
+                    shape.push(n);
+                    strides.push(self.strides[axis] * st);
+                    axis += 1;
+                }
+            }
+        }
+        while axis < self.ndim() {
+            shape.push(self.shape[axis]);
+            strides.push(self.strides[axis]);
+            axis += 1;
+        }
+        debug_assert!(offset >= 0);
+        Ok(self.view_with(shape, strides, offset as usize))
+    }
+
+    /// Like [`slice`](Self::slice), for writing through the view:
+    /// `deltas.slice_mut(s![8..;16, 8..;16])?.fill(1.0)?`.
+    pub fn slice_mut(&mut self, index: impl AsRef<[SliceElem]>) -> Result<Array> {
+        self.slice(index)
+    }
+
+    /// The sub-array at `index` along the first axis (`a[i]`).
+    pub fn at(&self, index: isize) -> Result<Array> {
+        if self.ndim() == 0 {
+            return Err(Error::Index("too many indices for array: array is 0-dimensional".into()));
+        }
+        self.slice([SliceElem::Index(index)])
+    }
+
+    /// A new shape with the same data; a view when the layout allows (NumPy's rules), else a
+    /// copy. One dimension may be `-1`.
+    pub fn reshape(&self, shape: &[usize]) -> Result<Array> {
+        let s: Vec<isize> = shape.iter().map(|&d| d as isize).collect();
+        self.reshape_i(&s)
+    }
+
+    /// [`reshape`](Self::reshape) accepting one `-1` dimension.
+    pub fn reshape_i(&self, shape: &[isize]) -> Result<Array> {
+        let new = layout::resolve_shape(shape, self.size(), &self.shape)?;
+        if let Some(st) = layout::reshape_strides(&self.shape, &self.strides, &new, self.itemsize()) {
+            return Ok(self.view_with(new, st, self.offset));
+        }
+        let c = self.copy()?;
+        let st = layout::c_strides(&new, self.itemsize());
+        Ok(c.view_with(new, st, 0))
+    }
+
+    /// A 1-d array of the elements in C order: a view when possible.
+    pub fn ravel(&self) -> Result<Array> {
+        self.reshape(&[self.size()])
+    }
+
+    /// A 1-d copy of the elements in C order.
+    pub fn flatten(&self) -> Result<Array> {
+        let c = self.copy()?;
+        Ok(c.view_with(vec![self.size()], vec![self.itemsize() as isize], 0))
+    }
+
+    /// Reverses the axes (a view).
+    pub fn t(&self) -> Array {
+        let mut shape = self.shape.clone();
+        let mut strides = self.strides.clone();
+        shape.reverse();
+        strides.reverse();
+        self.view_with(shape, strides, self.offset)
+    }
+
+    /// Reverses the axes (a view); NumPy's `transpose()`.
+    pub fn transpose(&self) -> Array {
+        self.t()
+    }
+
+    /// Permutes the axes (a view): `axes[i]` is the old axis that becomes axis `i`.
+    pub fn permute(&self, axes: &[isize]) -> Result<Array> {
+        if axes.len() != self.ndim() {
+            return Err(Error::InvalidArgument(format!(
+                "axes {:?} don't match array of {} dimensions",
+                axes,
+                self.ndim()
+            )));
+        }
+        let mut seen = vec![false; self.ndim()];
+        let mut shape = Vec::with_capacity(axes.len());
+        let mut strides = Vec::with_capacity(axes.len());
+        for &a in axes {
+            let a = layout::normalize_axis(a, self.ndim())?;
+            if seen[a] {
+                return Err(Error::DuplicateAxis { axis: a });
+            }
+            seen[a] = true;
+            shape.push(self.shape[a]);
+            strides.push(self.strides[a]);
+        }
+        Ok(self.view_with(shape, strides, self.offset))
+    }
+
+    /// Exchanges two axes (a view).
+    pub fn swapaxes(&self, a: isize, b: isize) -> Result<Array> {
+        let (a, b) = (layout::normalize_axis(a, self.ndim())?, layout::normalize_axis(b, self.ndim())?);
+        let mut shape = self.shape.clone();
+        let mut strides = self.strides.clone();
+        shape.swap(a, b);
+        strides.swap(a, b);
+        Ok(self.view_with(shape, strides, self.offset))
+    }
+
+    /// Moves axis `src` to position `dst` (a view).
+    pub fn moveaxis(&self, src: isize, dst: isize) -> Result<Array> {
+        let (s, d) = (layout::normalize_axis(src, self.ndim())?, layout::normalize_axis(dst, self.ndim())?);
+        let mut order: Vec<isize> = (0..self.ndim() as isize).filter(|&a| a != s as isize).collect();
+        order.insert(d, s as isize);
+        self.permute(&order)
+    }
+
+    /// Removes all length-1 axes (a view).
+    pub fn squeeze(&self) -> Array {
+        let (shape, strides) =
+            self.shape.iter().zip(&self.strides).filter(|(d, _)| **d != 1).map(|(d, s)| (*d, *s)).unzip();
+        self.view_with(shape, strides, self.offset)
+    }
+
+    /// Removes the given length-1 axes (a view); an error if one is not of length 1.
+    pub fn squeeze_axes(&self, axes: &[isize]) -> Result<Array> {
+        let axes = layout::normalize_axes(axes, self.ndim())?;
+        for &a in &axes {
+            if self.shape[a] != 1 {
+                return Err(Error::InvalidArgument(
+                    "cannot select an axis to squeeze out which has size not equal to one".into(),
+                ));
+            }
+        }
+        let (shape, strides) =
+            (0..self.ndim()).filter(|a| !axes.contains(a)).map(|a| (self.shape[a], self.strides[a])).unzip();
+        Ok(self.view_with(shape, strides, self.offset))
+    }
+
+    /// Inserts a length-1 axis at `axis` (a view; `axis` may be `ndim` or negative).
+    pub fn expand_dims(&self, axis: isize) -> Result<Array> {
+        let a = layout::normalize_axis(axis, self.ndim() + 1)?;
+        let mut shape = self.shape.clone();
+        shape.insert(a, 1);
+        // The strides NumPy's reshape gives (the new axis' stride is irrelevant but visible).
+        let strides =
+            layout::reshape_strides(&self.shape, &self.strides, &shape, self.itemsize()).unwrap_or_else(|| {
+                let mut s = self.strides.clone();
+                s.insert(a, 0);
+                s
+            });
+        Ok(self.view_with(shape, strides, self.offset))
+    }
+
+    /// A read-only-in-spirit view with `shape` (stride 0 along broadcast axes).
+    pub fn broadcast_to(&self, shape: &[usize]) -> Result<Array> {
+        // The broadcast array must have a representable size (its copies would need it).
+        layout::checked_nbytes(shape, self.itemsize())?;
+        let st = layout::broadcast_strides(&self.shape, &self.strides, shape).ok_or_else(|| Error::ShapeMismatch {
+            op: "broadcast_to".into(),
+            a: self.shape.clone(),
+            b: shape.to_vec(),
+        })?;
+        Ok(self.view_with(shape.to_vec(), st, self.offset))
+    }
+
+    /// The diagonal with `offset` of the 2-d array over axes `axis1`, `axis2` (a view; the
+    /// diagonal is the last axis of the result, as in NumPy).
+    pub fn diagonal(&self, offset: isize, axis1: isize, axis2: isize) -> Result<Array> {
+        if self.ndim() < 2 {
+            return Err(Error::InvalidArgument("diag requires an array of at least two dimensions".into()));
+        }
+        let (a1, a2) = (layout::normalize_axis(axis1, self.ndim())?, layout::normalize_axis(axis2, self.ndim())?);
+        if a1 == a2 {
+            return Err(Error::InvalidArgument("axis1 and axis2 cannot be the same".into()));
+        }
+        let (n1, n2) = (self.shape[a1] as isize, self.shape[a2] as isize);
+        let mut off = self.offset as isize;
+        let len = if offset >= 0 {
+            let l = n1.min(n2 - offset).max(0);
+            if l > 0 {
+                off += offset * self.strides[a2];
+            }
+            l
+        } else {
+            let l = (n1 + offset).min(n2).max(0);
+            if l > 0 {
+                off -= offset * self.strides[a1];
+            }
+            l
+        };
+        let mut shape: Vec<usize> = Vec::new();
+        let mut strides: Vec<isize> = Vec::new();
+        for a in 0..self.ndim() {
+            if a != a1 && a != a2 {
+                shape.push(self.shape[a]);
+                strides.push(self.strides[a]);
+            }
+        }
+        shape.push(len as usize);
+        strides.push(self.strides[a1] + self.strides[a2]);
+        Ok(self.view_with(shape, strides, off as usize))
+    }
+
+    // ------------------------------------------------------------------ copies
+
+    /// A C-contiguous copy on the same device.
+    pub fn copy(&self) -> Result<Array> {
+        let out = Array::alloc(&self.shape, self.dtype, self.device(), false)?;
+        crate::ufunc::assign(&out, self)?;
+        Ok(out)
+    }
+
+    /// This array if it is C-contiguous (a view), else a C-contiguous copy.
+    pub fn as_contiguous(&self) -> Result<Array> {
+        if self.is_c_contiguous() {
+            Ok(self.view())
+        } else {
+            self.copy()
+        }
+    }
+
+    /// A copy with elements cast to `dtype` (NumPy's `astype`, unsafe casting), with NumPy's
+    /// values on x86-64 on every device: integers wrap; floats round to nearest even; anything
+    /// into bool tests for non-zero (NaN is true); floats into integers truncate toward zero
+    /// where the value fits, and otherwise give what NumPy's C casts give on x86-64 (not a
+    /// saturated value):
+    ///
+    /// - int32 and int64: NaN, infinities and out-of-range values give `i32::MIN` / `i64::MIN`;
+    /// - int8, int16, uint8, uint16: the low bits of the int32 conversion (NaN gives 0, 300.0
+    ///   into int8 44, -1.0 into uint8 255);
+    /// - uint32: the low 32 bits of the int64 conversion (NaN and infinities give 0); this is
+    ///   NumPy's element-wise loop, its contiguous SIMD loop gives other values for floats out
+    ///   of uint32's range;
+    /// - uint64: values from 2**63 up convert exactly below 2**64 (others give 0), lower ones
+    ///   through int64 (-1.0 gives `u64::MAX`, NaN and -inf 2**63).
+    ///
+    /// ```
+    /// use cuprum::{Device, DType};
+    /// let x = cuprum::from_vec(vec![f64::NAN, f64::INFINITY, -1.7, 300.0], &Device::Cpu)?;
+    /// assert_eq!(x.astype(DType::Int32)?.to_vec::<i32>()?, vec![i32::MIN, i32::MIN, -1, 300]);
+    /// assert_eq!(x.astype(DType::Int8)?.to_vec::<i8>()?, vec![0, 0, -1, 44]);
+    /// assert_eq!(x.astype(DType::UInt64)?.to_vec::<u64>()?, vec![1 << 63, 0, u64::MAX, 300]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn astype(&self, dtype: DType) -> Result<Array> {
+        let out = Array::alloc(&self.shape, dtype, self.device(), false)?;
+        crate::ufunc::assign(&out, self)?;
+        Ok(out)
+    }
+
+    /// [`astype`](Self::astype) checked against a casting rule.
+    pub fn astype_with(&self, dtype: DType, casting: crate::core::dtype::Casting) -> Result<Array> {
+        if !crate::core::dtype::can_cast(self.dtype, dtype, casting) {
+            return Err(Error::Type(format!(
+                "cannot cast array data from {} to {} according to the rule {:?}",
+                self.dtype, dtype, casting
+            )));
+        }
+        self.astype(dtype)
+    }
+
+    /// A copy on `device` (C-contiguous). CuPy's `cp.asarray` / `.get()`.
+    pub fn to_device(&self, device: &Device) -> Result<Array> {
+        let device = *device;
+        if device == self.device() {
+            return self.copy();
+        }
+        let src = self.as_contiguous()?;
+        let out = Array::alloc(&self.shape, self.dtype, device, false)?;
+        let n = src.nbytes();
+        match (&*src.storage, &*out.storage) {
+            (Storage::Cpu(h), Storage::Cuda(d)) => {
+                let _l = crate::backend::storage::CpuLocks::new(&[&src.storage], &[]);
+                let pinned = n > (4 << 20) && h.pin();
+                let bytes = unsafe { std::slice::from_raw_parts(h.ptr().add(src.offset), n) };
+                d.dev.htod(d.ptr, bytes, pinned)?;
+            }
+            (Storage::Cuda(d), Storage::Cpu(h)) => {
+                let pinned = n > (4 << 20) && h.pin();
+                let bytes = unsafe { std::slice::from_raw_parts_mut(h.ptr(), n) };
+                d.dev.dtoh(bytes, d.ptr + src.offset as u64, pinned)?;
+            }
+            (Storage::Cuda(_), Storage::Cuda(_)) => {
+                let host = src.to_device(&Device::Cpu)?;
+                return host.to_device(&device);
+            }
+            (Storage::Cpu(_), Storage::Cpu(_)) => unreachable!("same device handled above"),
+        }
+        Ok(out)
+    }
+
+    /// The elements in C order as a `Vec<T>`; `T` must be the array's dtype.
+    pub fn to_vec<T: Element>(&self) -> Result<Vec<T>> {
+        if T::DTYPE != self.dtype {
+            return Err(Error::DTypeMismatch { expected: T::DTYPE, got: self.dtype });
+        }
+        let host =
+            if self.device().is_cpu() && self.is_c_contiguous() { self.view() } else { self.to_device(&Device::Cpu)? }
+                .as_contiguous()?;
+        let n = host.size();
+        let mut v = vec![T::default(); n];
+        let _l = crate::backend::storage::CpuLocks::new(&[&host.storage], &[]);
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                host.storage.cpu().expect("host").ptr().add(host.offset),
+                v.as_mut_ptr() as *mut u8,
+                n * std::mem::size_of::<T>(),
+            );
+        }
+        Ok(v)
+    }
+
+    /// The elements in C order, converted to `T` with NumPy's casting (any dtype).
+    pub fn to_vec_as<T: Element>(&self) -> Result<Vec<T>> {
+        if T::DTYPE == self.dtype {
+            self.to_vec()
+        } else {
+            self.astype(T::DTYPE)?.to_vec()
+        }
+    }
+
+    /// The single element of a size-1 array, converted to `T` (NumPy's `item()`, then Python's
+    /// `int()`, `float()` or `bool()`).
+    ///
+    /// Into an integer type a float is truncated toward zero (`1.7` and `-1.7` give `1` and
+    /// `-1`, as `int()`), and a value that `T` cannot hold is an error rather than a wrapped or
+    /// saturated value: [`Error::ScalarOverflow`] (an
+    /// [`OverflowError`](crate::ErrorKind::OverflowError)) for `300` into `u8`, `-1` into
+    /// `u32`, `1e20` or an infinity into `i64`, and an error of kind
+    /// [`ValueError`](crate::ErrorKind::ValueError) for NaN (Python's `int(nan)`). Into a
+    /// float type the value is rounded to nearest (it may become infinite); into `bool` it is
+    /// tested for non-zero.
+    ///
+    /// ```
+    /// use cuprum::{Device, ErrorKind};
+    /// let x = cuprum::scalar(-1.7, &Device::Cpu)?;
+    /// assert_eq!(x.item::<i32>()?, -1);
+    /// assert_eq!(x.item::<u8>().unwrap_err().kind(), ErrorKind::OverflowError);
+    /// assert_eq!(cuprum::scalar(300i64, &Device::Cpu)?.item::<u8>().unwrap_err().kind(), ErrorKind::OverflowError);
+    /// assert_eq!(cuprum::scalar(f64::NAN, &Device::Cpu)?.item::<i64>().unwrap_err().kind(), ErrorKind::ValueError);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn item<T: Element>(&self) -> Result<T> {
+        if self.size() != 1 {
+            return Err(Error::Value("can only convert an array of size 1 to a Rust scalar".into()));
+        }
+        let s = self.item_scalar()?;
+        if T::DTYPE.is_integer() {
+            let (lo, hi) = T::DTYPE.int_range().expect("an integer dtype");
+            let v = match s {
+                Scalar::Float(f) if f.is_nan() => {
+                    return Err(Error::Value(format!("cannot convert float NaN to integer ({})", T::DTYPE)))
+                }
+                // Truncation toward zero; infinities saturate i128, out of every range.
+                Scalar::Float(f) => f.trunc() as i128,
+                _ => s.as_i128().expect("an integer or bool scalar"),
+            };
+            if v < lo || v > hi {
+                let value = match s {
+                    Scalar::Float(f) => format!("{f:?}"),
+                    _ => v.to_string(),
+                };
+                return Err(Error::ScalarOverflow { value, dtype: T::DTYPE });
+            }
+        }
+        Ok(T::from_scalar(s))
+    }
+
+    /// The single element as a [`Scalar`].
+    pub fn item_scalar(&self) -> Result<Scalar> {
+        if self.size() != 1 {
+            return Err(Error::Value("can only convert an array of size 1 to a Rust scalar".into()));
+        }
+        let one = self.reshape(&[])?;
+        let host = if one.device().is_cpu() { one } else { one.to_device(&Device::Cpu)? };
+        let _l = crate::backend::storage::CpuLocks::new(&[&host.storage], &[]);
+        let p = unsafe { host.storage.cpu().expect("host").ptr().add(host.offset) };
+        let d = host.dtype;
+        unsafe {
+            Ok(match crate::backend::cpu::domain(d) {
+                _ if d == DType::Bool => Scalar::Bool(*p != 0),
+                crate::backend::cpu::Domain::I => {
+                    let mut b = [0i64];
+                    crate::backend::cpu::load(d, p, 0, &mut b);
+                    Scalar::Int(b[0])
+                }
+                crate::backend::cpu::Domain::U => {
+                    let mut b = [0u64];
+                    crate::backend::cpu::load(d, p, 0, &mut b);
+                    Scalar::UInt(b[0])
+                }
+                crate::backend::cpu::Domain::F => {
+                    let mut b = [0f64];
+                    crate::backend::cpu::load(d, p, 0, &mut b);
+                    Scalar::Float(b[0])
+                }
+            })
+        }
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    /// Sets every element (of this view) to `value`.
+    pub fn fill(&mut self, value: impl Into<Scalar>) -> Result<()> {
+        let value = value.into();
+        // A Rust integer must fit an integer dtype (NumPy 2 raises OverflowError).
+        if let (Some(v), Some((lo, hi))) = (value.as_i128(), self.dtype.int_range()) {
+            if self.dtype.is_integer() && (v < lo || v > hi) {
+                return Err(Error::ScalarOverflow { value: v.to_string(), dtype: self.dtype });
+            }
+        }
+        crate::ufunc::fill(self, value)
+    }
+
+    /// `self[...] = src`: copies `src` (broadcast to this shape, cast to this dtype) into this
+    /// array or view. `src` must be on the same device.
+    pub fn assign(&mut self, src: &Array) -> Result<()> {
+        crate::ufunc::same_device("assign", self, src)?;
+        if layout::broadcast_strides(&src.shape, &src.strides, &self.shape).is_none() {
+            return Err(Error::ShapeMismatch { op: "assign".into(), a: src.shape.clone(), b: self.shape.clone() });
+        }
+        // Overlapping source and destination (e.g. a[1:] = a[:-1]) go through a copy.
+        if self.shares_storage(src) {
+            let tmp = src.copy()?;
+            return crate::ufunc::assign(self, &tmp);
+        }
+        crate::ufunc::assign(self, src)
+    }
+}
+
+impl std::fmt::Debug for Array {
+    /// NumPy's `repr`: `array([[0, 1],\n       [2, 3]])`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match crate::array::print::repr(self) {
+            Ok(s) => f.write_str(&s),
+            Err(e) => write!(f, "<array on {} that could not be read: {e}>", self.device()),
+        }
+    }
+}
+
+impl std::fmt::Display for Array {
+    /// NumPy's `str`: `[[0 1]\n [2 3]]`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match crate::array::print::str(self) {
+            Ok(s) => f.write_str(&s),
+            Err(e) => write!(f, "<array on {} that could not be read: {e}>", self.device()),
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! NumPy's `.npy` format (version 1.0/2.0/3.0 headers, little-endian, C or Fortran order):
+//! [`load_npy`], [`save_npy`] and their in-memory forms.
+
+use crate::array::Array;
+use crate::core::device::Device;
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use std::path::Path;
+
+fn bad(msg: impl Into<String>) -> Error {
+    Error::Io(format!("invalid .npy data: {}", msg.into()))
+}
+
+/// Parses `.npy` bytes into an array on `device`.
+pub fn npy_from_bytes(bytes: &[u8], device: &Device) -> Result<Array> {
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err(bad("missing magic string"));
+    }
+    let major = bytes[6];
+    let (hlen, start) = match major {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+        2 | 3 => {
+            if bytes.len() < 12 {
+                return Err(bad("truncated header"));
+            }
+            (u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize, 12)
+        }
+        v => return Err(bad(format!("unsupported version {v}"))),
+    };
+    let header = bytes.get(start..start + hlen).ok_or_else(|| bad("truncated header"))?;
+    let header = std::str::from_utf8(header).map_err(|_| bad("header is not text"))?;
+    let field = |name: &str| -> Result<&str> {
+        let key = format!("'{name}':");
+        let i = header.find(&key).ok_or_else(|| bad(format!("no {name} in header")))? + key.len();
+        Ok(header[i..].trim_start())
+    };
+    let descr = field("descr")?;
+    let descr = descr.strip_prefix('\'').and_then(|d| d.split('\'').next()).ok_or_else(|| bad("descr"))?;
+    if descr.starts_with('>') && !descr.ends_with("1") {
+        return Err(bad(format!("big-endian dtype {descr} is not supported")));
+    }
+    let dtype = DType::from_name(descr).ok_or_else(|| bad(format!("unsupported dtype {descr}")))?;
+    let fortran = field("fortran_order")?.starts_with("True");
+    let shape_s = field("shape")?;
+    let shape_s = shape_s.strip_prefix('(').and_then(|s| s.split(')').next()).ok_or_else(|| bad("shape"))?;
+    let shape: Vec<usize> = shape_s
+        .split(',')
+        .map(|t| t.trim())
+        .filter(|t| !t.is_empty())
+        .map(|t| t.trim_end_matches('L').parse::<usize>().map_err(|_| bad(format!("shape entry {t:?}"))))
+        .collect::<Result<_>>()?;
+    let data = &bytes[start + hlen..];
+    let n = crate::core::layout::checked_nbytes(&shape, dtype.itemsize())?;
+    if data.len() < n {
+        return Err(bad(format!("{} data bytes, expected {n}", data.len())));
+    }
+    let data = &data[..n];
+    if fortran && shape.len() > 1 {
+        let mut rev = shape.clone();
+        rev.reverse();
+        let a = Array::from_bytes(data, &rev, dtype, &Device::Cpu)?;
+        return a.t().to_device(device);
+    }
+    Array::from_bytes(data, &shape, dtype, device)
+}
+
+/// Reads a `.npy` file into an array on `device`.
+pub fn load_npy(path: impl AsRef<Path>, device: &Device) -> Result<Array> {
+    let bytes = std::fs::read(path.as_ref()).map_err(|e| Error::Io(format!("{}: {e}", path.as_ref().display())))?;
+    npy_from_bytes(&bytes, device)
+}
+
+/// The `.npy` (version 1.0) bytes of an array (copied to the host if needed).
+pub fn npy_to_bytes(a: &Array) -> Result<Vec<u8>> {
+    let shape = match a.ndim() {
+        1 => format!("({},)", a.shape()[0]),
+        _ => format!("({})", a.shape().iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")),
+    };
+    let mut header = format!("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", a.dtype().descr(), shape);
+    let total = 10 + header.len() + 1;
+    let pad = (64 - total % 64) % 64;
+    header.push_str(&" ".repeat(pad));
+    header.push('\n');
+    let mut out = Vec::with_capacity(10 + header.len() + a.nbytes());
+    out.extend_from_slice(b"\x93NUMPY\x01\x00");
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(&a.to_bytes()?);
+    Ok(out)
+}
+
+/// Writes an array as a `.npy` file.
+pub fn save_npy(path: impl AsRef<Path>, a: &Array) -> Result<()> {
+    let bytes = npy_to_bytes(a)?;
+    std::fs::write(path.as_ref(), bytes).map_err(|e| Error::Io(format!("{}: {e}", path.as_ref().display())))
+}
+
+impl Array {
+    /// An array of `shape` and `dtype` from raw little-endian element bytes in C order.
+    pub fn from_bytes(data: &[u8], shape: &[usize], dtype: DType, device: &Device) -> Result<Array> {
+        let n = crate::core::layout::checked_nbytes(shape, dtype.itemsize())?;
+        if data.len() != n {
+            return Err(Error::InvalidArgument(format!(
+                "{} bytes given for shape {shape:?} of {dtype} ({n} bytes)",
+                data.len()
+            )));
+        }
+        if dtype == DType::Bool && data.iter().any(|&b| b > 1) {
+            return Err(Error::InvalidArgument("bool data must be 0 or 1".into()));
+        }
+        let host = Array::alloc(shape, dtype, Device::Cpu, true)?;
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), host.storage.cpu().expect("host").ptr(), n) };
+        if device.is_cpu() {
+            Ok(host)
+        } else {
+            host.to_device(device)
+        }
+    }
+
+    /// The raw element bytes in C order (copied to the host if needed).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let host = if self.device().is_cpu() { self.as_contiguous()? } else { self.to_device(&Device::Cpu)? };
+        let _l = crate::backend::storage::CpuLocks::new(&[&host.storage], &[]);
+        let p = unsafe { host.storage.cpu().expect("host").ptr().add(host.offset) };
+        Ok(unsafe { std::slice::from_raw_parts(p, host.nbytes()) }.to_vec())
+    }
+}

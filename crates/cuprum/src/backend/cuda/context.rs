@@ -1,0 +1,144 @@
+//! One context and one non-blocking stream per GPU, created on first use.
+
+use super::copy::Staging;
+use super::pool::Pool;
+use crate::core::device::Device;
+use crate::core::error::{Error, Result};
+use cudarc::driver::{result as cu, sys, CudaContext};
+
+use std::sync::{Arc, Mutex, OnceLock};
+
+fn driver_err(what: &str, e: cudarc::driver::DriverError) -> Error {
+    if e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+        return Error::OutOfMemory { device: Device::Cuda(0), bytes: 0 };
+    }
+    Error::Cuda(format!("{what}: {e:?}"))
+}
+
+static DEVICE_COUNT: OnceLock<std::result::Result<usize, String>> = OnceLock::new();
+
+fn probe() -> &'static std::result::Result<usize, String> {
+    DEVICE_COUNT.get_or_init(|| {
+        // SAFETY: only checks whether the shared library can be loaded.
+        if !unsafe { sys::is_culib_present() } {
+            return Err("the CUDA driver library (libcuda) was not found".into());
+        }
+        cu::init().map_err(|e| format!("cuInit failed: {e:?}"))?;
+        let n = cu::device::get_count().map_err(|e| format!("cuDeviceGetCount failed: {e:?}"))?;
+        Ok(n.max(0) as usize)
+    })
+}
+
+pub(crate) fn device_count() -> usize {
+    probe().as_ref().map(|n| *n).unwrap_or(0)
+}
+
+pub(crate) fn unavailable_reason() -> String {
+    match probe() {
+        Ok(0) => "the driver reports no CUDA devices".into(),
+        Ok(_) => "available".into(),
+        Err(e) => e.clone(),
+    }
+}
+
+pub(crate) struct CudaDevice {
+    pub ordinal: usize,
+    pub(super) ctx: Arc<CudaContext>,
+    pub stream: sys::CUstream,
+    pub arch: (i32, i32),
+    pub sm_count: u32,
+    pub(super) pool: Mutex<Pool>,
+    pub(super) staging: Mutex<Option<Staging>>,
+    pub(super) kernels: super::kernels::Cache,
+    /// Zeroed counters for split reductions (each launch's last block resets its own).
+    counters: OnceLock<u64>,
+}
+unsafe impl Send for CudaDevice {}
+unsafe impl Sync for CudaDevice {}
+
+static DEVICES: OnceLock<Vec<OnceLock<Arc<CudaDevice>>>> = OnceLock::new();
+
+impl CudaDevice {
+    /// The device `ordinal`, creating its context and stream on first use.
+    pub fn get(ordinal: usize) -> Result<Arc<CudaDevice>> {
+        let n = device_count();
+        if ordinal >= n {
+            return Err(Error::NoDevice(format!("cuda:{ordinal} ({})", unavailable_reason())));
+        }
+        let slots = DEVICES.get_or_init(|| (0..n).map(|_| OnceLock::new()).collect());
+        if let Some(d) = slots[ordinal].get() {
+            return Ok(d.clone());
+        }
+        let d = Arc::new(CudaDevice::create(ordinal)?);
+        Ok(slots[ordinal].get_or_init(|| d).clone())
+    }
+
+    fn create(ordinal: usize) -> Result<CudaDevice> {
+        let ctx = CudaContext::new(ordinal).map_err(|e| driver_err("creating the context", e))?;
+        let arch = ctx.compute_capability().map_err(|e| driver_err("compute capability", e))?;
+        let sm_count = ctx
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(|e| driver_err("multiprocessor count", e))? as u32;
+        let stream =
+            cu::stream::create(cu::stream::StreamKind::NonBlocking).map_err(|e| driver_err("creating a stream", e))?;
+        Ok(CudaDevice {
+            ordinal,
+            ctx,
+            stream,
+            arch,
+            sm_count,
+            pool: Mutex::new(Pool::default()),
+            staging: Mutex::new(None),
+            kernels: Default::default(),
+            counters: OnceLock::new(),
+        })
+    }
+
+    pub fn device(&self) -> Device {
+        Device::Cuda(self.ordinal)
+    }
+
+    /// Makes this device's context current on the calling thread.
+    #[inline]
+    pub fn bind(&self) -> Result<()> {
+        self.ctx.bind_to_thread().map_err(|e| driver_err("binding the context", e))
+    }
+
+    pub fn synchronize(&self) -> Result<()> {
+        self.bind()?;
+        unsafe { cu::stream::synchronize(self.stream) }.map_err(|e| self.err("synchronize", e))
+    }
+
+    pub(crate) fn err(&self, what: &str, e: cudarc::driver::DriverError) -> Error {
+        match driver_err(what, e) {
+            Error::OutOfMemory { bytes, .. } => Error::OutOfMemory { device: self.device(), bytes },
+            other => other,
+        }
+    }
+
+    /// Device pointer to at least `n` zeroed `u32` counters for split reductions. They live
+    /// as long as the device; every reduction leaves them zero again.
+    pub fn reduce_counters(&self, n: usize) -> Result<u64> {
+        const COUNTERS: usize = 1 << 16;
+        if n > COUNTERS {
+            return Err(Error::NotImplemented(format!("split reduction over {n} outputs (at most {COUNTERS})")));
+        }
+        if let Some(p) = self.counters.get() {
+            return Ok(*p);
+        }
+        let (p, block) = self.pool_alloc(COUNTERS * 4)?;
+        self.memset_zero(p, COUNTERS * 4)?;
+        // Held for the life of the process (never returned to the pool).
+        let kept = *self.counters.get_or_init(|| p);
+        if kept != p {
+            self.pool_free(p, block);
+        }
+        Ok(kept)
+    }
+
+    /// A grid size for `n` work items of `per_block` each, capped to a few waves.
+    pub fn grid_for(&self, n: usize, per_block: usize) -> u32 {
+        let want = n.div_ceil(per_block.max(1));
+        want.clamp(1, self.sm_count as usize * 32) as u32
+    }
+}

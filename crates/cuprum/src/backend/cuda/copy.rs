@@ -1,0 +1,152 @@
+//! Host <-> device copies: direct for small or page-locked buffers, else through two pinned
+//! staging buffers that overlap the host-side copy of one chunk with the DMA of the previous.
+
+use super::CudaDevice;
+use crate::core::error::Result;
+use cudarc::driver::{result as cu, sys};
+use std::ffi::c_void;
+
+pub(crate) struct Staging {
+    bufs: [*mut u8; 2],
+    events: [sys::CUevent; 2],
+    pending: [bool; 2],
+}
+unsafe impl Send for Staging {}
+
+pub(crate) const STAGING_BYTES: usize = 32 << 20;
+/// Copies up to this size skip the staging buffers (the driver stages small pageable copies).
+const DIRECT_COPY: usize = 1 << 20;
+
+impl CudaDevice {
+    // ---------------------------------------------------------------- host copies
+
+    fn with_staging<R>(&self, f: impl FnOnce(&mut Staging) -> Result<R>) -> Result<R> {
+        let mut g = self.staging.lock().unwrap_or_else(|e| e.into_inner());
+        if g.is_none() {
+            self.bind()?;
+            let mut bufs = [std::ptr::null_mut(); 2];
+            let mut events = [std::ptr::null_mut(); 2];
+            for i in 0..2 {
+                bufs[i] =
+                    unsafe { cu::malloc_host(STAGING_BYTES, 0) }.map_err(|e| self.err("cuMemHostAlloc", e))? as *mut u8;
+                events[i] = cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)
+                    .map_err(|e| self.err("cuEventCreate", e))?;
+            }
+            *g = Some(Staging { bufs, events, pending: [false; 2] });
+        }
+        f(g.as_mut().expect("staging initialised above"))
+    }
+
+    /// Copies host bytes to device memory. Small copies and pinned sources go directly;
+    /// others through pinned staging buffers, overlapping the host-side copy of one chunk with
+    /// the DMA of the previous one. Returns once `src` is no longer needed.
+    pub fn htod(&self, dst: u64, src: &[u8], pinned: bool) -> Result<()> {
+        if src.is_empty() {
+            return Ok(());
+        }
+        self.bind()?;
+        if pinned || src.len() <= DIRECT_COPY {
+            unsafe {
+                sys::cuMemcpyHtoDAsync_v2(dst, src.as_ptr() as *const c_void, src.len(), self.stream)
+                    .result()
+                    .map_err(|e| self.err("cuMemcpyHtoDAsync", e))?;
+            }
+            // A pinned source is read by the DMA engine later: wait, so the caller may reuse it.
+            return if pinned { self.synchronize() } else { Ok(()) };
+        }
+        self.with_staging(|st| {
+            for (i, chunk) in src.chunks(STAGING_BYTES).enumerate() {
+                let b = i % 2;
+                if st.pending[b] {
+                    unsafe { cu::event::synchronize(st.events[b]) }.map_err(|e| self.err("cuEventSynchronize", e))?;
+                    st.pending[b] = false;
+                }
+                let buf = unsafe { std::slice::from_raw_parts_mut(st.bufs[b], chunk.len()) };
+                crate::backend::cpu::par_copy(buf, chunk);
+                unsafe {
+                    sys::cuMemcpyHtoDAsync_v2(
+                        dst + (i * STAGING_BYTES) as u64,
+                        buf.as_ptr() as *const c_void,
+                        chunk.len(),
+                        self.stream,
+                    )
+                    .result()
+                    .map_err(|e| self.err("cuMemcpyHtoDAsync", e))?;
+                    cu::event::record(st.events[b], self.stream).map_err(|e| self.err("cuEventRecord", e))?;
+                }
+                st.pending[b] = true;
+            }
+            Ok(())
+        })
+    }
+
+    /// Copies device bytes into host memory (waits for the copy): directly into a pinned or
+    /// small destination, else through the pinned staging buffers.
+    pub fn dtoh(&self, dst: &mut [u8], src: u64, pinned: bool) -> Result<()> {
+        if dst.is_empty() {
+            return Ok(());
+        }
+        self.bind()?;
+        if pinned || dst.len() <= DIRECT_COPY {
+            unsafe {
+                sys::cuMemcpyDtoHAsync_v2(dst.as_mut_ptr() as *mut c_void, src, dst.len(), self.stream)
+                    .result()
+                    .map_err(|e| self.err("cuMemcpyDtoHAsync", e))?;
+            }
+            return self.synchronize();
+        }
+        self.with_staging(|st| {
+            let n = dst.len();
+            let nchunks = n.div_ceil(STAGING_BYTES);
+            let issue = |st: &mut Staging, i: usize| -> Result<()> {
+                let b = i % 2;
+                let off = i * STAGING_BYTES;
+                let len = STAGING_BYTES.min(n - off);
+                unsafe {
+                    sys::cuMemcpyDtoHAsync_v2(st.bufs[b] as *mut c_void, src + off as u64, len, self.stream)
+                        .result()
+                        .map_err(|e| self.err("cuMemcpyDtoHAsync", e))?;
+                    cu::event::record(st.events[b], self.stream).map_err(|e| self.err("cuEventRecord", e))?;
+                }
+                st.pending[b] = true;
+                Ok(())
+            };
+            // Any earlier host-to-device chunks still reading the buffers are ordered before these
+            // copies on the same stream, so the buffers can be overwritten by the stream.
+            issue(st, 0)?;
+            for i in 0..nchunks {
+                if i + 1 < nchunks {
+                    issue(st, i + 1)?;
+                }
+                let b = i % 2;
+                unsafe { cu::event::synchronize(st.events[b]) }.map_err(|e| self.err("cuEventSynchronize", e))?;
+                st.pending[b] = false;
+                let off = i * STAGING_BYTES;
+                let len = STAGING_BYTES.min(n - off);
+                let buf = unsafe { std::slice::from_raw_parts(st.bufs[b], len) };
+                crate::backend::cpu::par_copy(&mut dst[off..off + len], buf);
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Page-locks host memory for direct DMA (all contexts). False when no driver is present or
+/// the driver refuses.
+pub(crate) fn host_register(ptr: *mut u8, bytes: usize) -> bool {
+    if super::device_count() == 0 {
+        return false;
+    }
+    let Ok(dev) = CudaDevice::get(0) else { return false };
+    if dev.bind().is_err() {
+        return false;
+    }
+    unsafe { sys::cuMemHostRegister_v2(ptr as *mut c_void, bytes, sys::CU_MEMHOSTREGISTER_PORTABLE) }.result().is_ok()
+}
+
+pub(crate) fn host_unregister(ptr: *mut u8) {
+    if let Ok(dev) = CudaDevice::get(0) {
+        let _ = dev.bind();
+        let _ = unsafe { sys::cuMemHostUnregister(ptr as *mut c_void) };
+    }
+}

@@ -1,0 +1,59 @@
+//! CUDA events (timing) and device names.
+
+use super::CudaDevice;
+use crate::core::device::Device;
+use crate::core::error::{Error, Result};
+use cudarc::driver::{result as cu, sys};
+use std::sync::Arc;
+
+/// A CUDA event recorded on a device's stream (for timing GPU work).
+pub struct Event {
+    ev: sys::CUevent,
+    dev: Arc<CudaDevice>,
+}
+unsafe impl Send for Event {}
+unsafe impl Sync for Event {}
+
+impl Event {
+    /// A timing event on `device` (a CUDA device).
+    pub fn new(device: Device) -> Result<Event> {
+        let Device::Cuda(n) = device else {
+            return Err(Error::InvalidArgument("events exist only on CUDA devices".into()));
+        };
+        let dev = CudaDevice::get(n)?;
+        dev.bind()?;
+        let ev = cu::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).map_err(|e| dev.err("cuEventCreate", e))?;
+        Ok(Event { ev, dev })
+    }
+    /// Records the event after all work queued so far on the device's stream.
+    pub fn record(&self) -> Result<()> {
+        self.dev.bind()?;
+        unsafe { cu::event::record(self.ev, self.dev.stream) }.map_err(|e| self.dev.err("cuEventRecord", e))
+    }
+    /// Waits until the work before the event has finished.
+    pub fn synchronize(&self) -> Result<()> {
+        unsafe { cu::event::synchronize(self.ev) }.map_err(|e| self.dev.err("cuEventSynchronize", e))
+    }
+    /// Milliseconds between `start` and this event (both recorded and finished).
+    pub fn elapsed_ms_since(&self, start: &Event) -> Result<f32> {
+        unsafe { cu::event::elapsed(start.ev, self.ev) }.map_err(|e| self.dev.err("cuEventElapsedTime", e))
+    }
+}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        let _ = self.dev.bind();
+        let _ = unsafe { cu::event::destroy(self.ev) };
+    }
+}
+
+/// The GPU's name as the driver reports it.
+pub fn device_name(device: Device) -> Result<String> {
+    match device {
+        Device::Cuda(n) => {
+            let d = CudaDevice::get(n)?;
+            d.ctx.name().map_err(|e| d.err("cuDeviceGetName", e))
+        }
+        Device::Cpu => Ok("cpu".into()),
+    }
+}

@@ -1,0 +1,166 @@
+//! The kernel cache: compiled modules per device, looked up by a family's key.
+
+use super::{compile, CudaDevice};
+use crate::core::error::{Error, Result};
+use cudarc::driver::{result as cu, sys};
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex};
+
+/// One kernel of a family, as the family describes it: the key of the kernel cache.
+///
+/// A family's key is a small value (dtypes, flags) that determines the kernel's source; the
+/// cache looks kernels up by the key on the fast path, and by (family, hash of the
+/// specialised source) on a miss. The set of families is open: a user's kernel source or a
+/// fused expression is a key like any other.
+pub(crate) trait KernelKey: Clone + Eq + Hash + Debug + Send + Sync + 'static {
+    /// The family's name (the first half of the cache key; also NVRTC's file name).
+    const FAMILY: &'static str;
+    /// The kernel function's name in the module.
+    fn entry(&self) -> &str;
+    /// The module's specialised source: a generated prelude of typedefs and `#define`s, then
+    /// the family's `.cu` file (which includes the shared headers of `include/`).
+    fn source(&self) -> String;
+    /// Launch constants and other compile-time values, passed to NVRTC as `-DNAME=value`.
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+}
+
+/// The kernels a device has loaded.
+#[derive(Default)]
+pub(crate) struct Cache {
+    /// Per key type (boxed `HashMap<K, Arc<Kernel>>`): the fast path.
+    by_key: Mutex<HashMap<TypeId, Box<dyn Any + Send + Sync>, BuildFx>>,
+    /// By family and SHA-256 of the specialised source and its `-D` options.
+    by_source: Mutex<HashMap<(&'static str, [u8; 32]), Arc<Kernel>>>,
+}
+
+impl Cache {
+    fn get<K: KernelKey>(&self, key: &K) -> Option<Arc<Kernel>> {
+        let maps = self.by_key.lock().unwrap_or_else(|e| e.into_inner());
+        maps.get(&TypeId::of::<K>())?.downcast_ref::<HashMap<K, Arc<Kernel>, BuildFx>>()?.get(key).cloned()
+    }
+    fn insert<K: KernelKey>(&self, key: K, k: Arc<Kernel>) -> Arc<Kernel> {
+        let mut maps = self.by_key.lock().unwrap_or_else(|e| e.into_inner());
+        let map = maps
+            .entry(TypeId::of::<K>())
+            .or_insert_with(|| Box::new(HashMap::<K, Arc<Kernel>, BuildFx>::default()))
+            .downcast_mut::<HashMap<K, Arc<Kernel>, BuildFx>>()
+            .expect("the map of a TypeId holds that type's keys");
+        // Another thread may have loaded the same kernel meanwhile: keep the first.
+        map.entry(key).or_insert(k).clone()
+    }
+    fn by_source(&self, family: &'static str, hash: &[u8; 32]) -> Option<Arc<Kernel>> {
+        self.by_source.lock().unwrap_or_else(|e| e.into_inner()).get(&(family, *hash)).cloned()
+    }
+    fn insert_source(&self, family: &'static str, hash: [u8; 32], k: Arc<Kernel>) -> Arc<Kernel> {
+        self.by_source.lock().unwrap_or_else(|e| e.into_inner()).entry((family, hash)).or_insert(k).clone()
+    }
+}
+
+/// A small, fast hasher for the kernel map (keys are short and trusted): one multiply per
+/// word, as rustc's FxHash.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct Fx(u64);
+
+impl std::hash::Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u64(*b as u64);
+        }
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(i as u64)
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64)
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64)
+    }
+    fn write_isize(&mut self, i: isize) {
+        self.write_u64(i as u64)
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+pub(crate) type BuildFx = std::hash::BuildHasherDefault<Fx>;
+
+/// A compiled kernel function (its module stays loaded for the life of the process).
+pub(crate) struct Kernel {
+    pub func: sys::CUfunction,
+    _module: ModuleHandle,
+}
+
+struct ModuleHandle(#[allow(dead_code)] sys::CUmodule);
+unsafe impl Send for Kernel {}
+unsafe impl Sync for Kernel {}
+
+impl CudaDevice {
+    /// The kernel of `key`, compiled (or read from the disk cache) on first use.
+    ///
+    /// The fast path looks `key` up in the map of its key type; on a miss the key's source is
+    /// generated and looked up by (family, hash of the specialised source), so two keys that
+    /// specialise to the same source share one module.
+    pub fn kernel<K: KernelKey>(&self, key: &K) -> Result<Arc<Kernel>> {
+        if let Some(k) = self.kernels.get(key) {
+            return Ok(k);
+        }
+        // Compile without holding a lock: other threads may compile other kernels.
+        let t = std::time::Instant::now();
+        let src = key.source();
+        let defines: Vec<String> = key.defines().into_iter().map(|(n, v)| format!("-D{n}={v}")).collect();
+        let hash = compile::source_hash(&src, &defines);
+        let k = match self.kernels.by_source(K::FAMILY, &hash) {
+            Some(k) => k,
+            None => {
+                let cubin = compile::cubin_for(K::FAMILY, &src, &defines, &hash, self.arch)?;
+                self.bind()?;
+                // SAFETY: `cubin` is a complete CUBIN image that NVRTC produced for this device.
+                let module = unsafe { cu::module::load_data(cubin.as_ptr() as *const c_void) }
+                    .map_err(|e| self.err("cuModuleLoadData", e))?;
+                let cname = std::ffi::CString::new(key.entry())
+                    .map_err(|_| Error::InvalidArgument("kernel name contains NUL".into()))?;
+                // SAFETY: `module` was loaded above and is never unloaded.
+                let func = unsafe { cu::module::get_function(module, cname) }
+                    .map_err(|e| self.err("cuModuleGetFunction", e))?;
+                if std::env::var_os("CUPRUM_LOG_KERNELS").is_some() {
+                    eprintln!(
+                        "cuprum: kernel {}/{key:?} ready in {:.1} ms",
+                        K::FAMILY,
+                        t.elapsed().as_secs_f64() * 1e3
+                    );
+                }
+                self.kernels.insert_source(K::FAMILY, hash, Arc::new(Kernel { func, _module: ModuleHandle(module) }))
+            }
+        };
+        Ok(self.kernels.insert(key.clone(), k))
+    }
+
+    /// Launches `k` on this device's stream.
+    ///
+    /// # Safety
+    /// `params` must match the kernel's parameter list, and every pointer in them must stay
+    /// valid until the stream has run the kernel.
+    pub unsafe fn launch(
+        &self,
+        k: &Kernel,
+        grid: u32,
+        block: u32,
+        shmem: u32,
+        params: &mut [*mut c_void],
+    ) -> Result<()> {
+        self.bind()?;
+        cu::launch_kernel(k.func, (grid.max(1), 1, 1), (block, 1, 1), shmem, self.stream, params)
+            .map_err(|e| self.err("cuLaunchKernel", e))
+    }
+}

@@ -1,0 +1,117 @@
+//! Kernel launches: parameters packed inline, the device and pointer of an array.
+
+use super::{CudaDevice, Kernel};
+use crate::array::Array;
+use crate::backend::storage::Storage;
+use crate::core::dtype::{DType, Element, Scalar};
+use crate::core::error::{Error, Result};
+use half::f16;
+use std::ffi::c_void;
+use std::sync::Arc;
+
+/// Threads per block of the elementwise, indexing and counting kernels.
+pub(crate) const THREADS: u32 = 256;
+
+/// Most dimensions a strided launch takes after collapsing (each operand's strides travel
+/// in the kernel's parameters).
+pub(crate) const MAX_DIMS: usize = 16;
+
+/// Most 8-byte parameter words and parameters a launch takes (the largest is a strided
+/// kernel's layout table: 1 + MAX_DIMS * 5 words).
+const PARAM_WORDS: usize = 128;
+const PARAM_COUNT: usize = 24;
+
+/// Kernel parameters packed in one inline buffer (8-byte slots; no allocation per launch),
+/// and the pointers to each that `cuLaunchKernel` takes.
+pub(crate) struct Params {
+    data: [u64; PARAM_WORDS],
+    len: usize,
+    offsets: [usize; PARAM_COUNT],
+    count: usize,
+}
+
+impl Params {
+    pub(crate) fn new() -> Params {
+        Params { data: [0; PARAM_WORDS], len: 0, offsets: [0; PARAM_COUNT], count: 0 }
+    }
+    fn slot(&mut self, words: usize) -> usize {
+        let off = self.len;
+        assert!(off + words <= PARAM_WORDS && self.count < PARAM_COUNT, "kernel parameters exceed the inline buffer");
+        self.len += words;
+        self.offsets[self.count] = off;
+        self.count += 1;
+        off
+    }
+    pub(crate) fn push<T: Copy>(&mut self, v: T) {
+        let off = self.slot(std::mem::size_of::<T>().div_ceil(8).max(1));
+        unsafe { std::ptr::write_unaligned(self.data.as_mut_ptr().add(off) as *mut T, v) };
+    }
+    pub(crate) fn push_i64s(&mut self, v: &[i64]) {
+        let off = self.slot(v.len());
+        for (k, &x) in v.iter().enumerate() {
+            self.data[off + k] = x as u64;
+        }
+    }
+    pub(crate) fn push_scalar(&mut self, s: Scalar, dt: DType) {
+        match dt {
+            DType::Bool => self.push(bool::from_scalar(s) as u8),
+            DType::Int8 => self.push(i8::from_scalar(s)),
+            DType::Int16 => self.push(i16::from_scalar(s)),
+            DType::Int32 => self.push(i32::from_scalar(s)),
+            DType::Int64 => self.push(i64::from_scalar(s)),
+            DType::UInt8 => self.push(u8::from_scalar(s)),
+            DType::UInt16 => self.push(u16::from_scalar(s)),
+            DType::UInt32 => self.push(u32::from_scalar(s)),
+            DType::UInt64 => self.push(u64::from_scalar(s)),
+            DType::Float16 => self.push(f16::from_scalar(s).to_f32()),
+            DType::Float32 => self.push(f32::from_scalar(s)),
+            DType::Float64 => self.push(f64::from_scalar(s)),
+        }
+    }
+    /// Launches `k` with these parameters.
+    ///
+    /// # Safety
+    /// The parameters must match the kernel's signature and the memory they point to must
+    /// stay valid until the stream has run the kernel.
+    pub(crate) unsafe fn launch(self, dev: &CudaDevice, k: &Kernel, grid: u32, block: u32) -> Result<()> {
+        self.launch_shmem(dev, k, grid, block, 0)
+    }
+
+    /// As [`launch`](Self::launch), with `shmem` bytes of dynamic shared memory.
+    ///
+    /// # Safety
+    /// As `launch`.
+    pub(crate) unsafe fn launch_shmem(
+        mut self,
+        dev: &CudaDevice,
+        k: &Kernel,
+        grid: u32,
+        block: u32,
+        shmem: u32,
+    ) -> Result<()> {
+        let base = self.data.as_mut_ptr();
+        let mut ptrs = [std::ptr::null_mut::<c_void>(); PARAM_COUNT];
+        for (p, &o) in ptrs.iter_mut().zip(&self.offsets[..self.count]) {
+            *p = base.add(o) as *mut c_void;
+        }
+        dev.launch(k, grid, block, shmem, &mut ptrs[..self.count])
+    }
+}
+
+pub(crate) fn dev_of(a: &Array) -> Result<Arc<CudaDevice>> {
+    match &*a.storage {
+        Storage::Cuda(c) => Ok(c.dev.clone()),
+        Storage::Cpu(_) => {
+            Err(Error::DeviceMismatch { op: "cuda kernel".into(), a: a.device(), b: crate::Device::Cuda(0) })
+        }
+    }
+}
+
+pub(crate) fn dptr(a: &Array) -> Result<u64> {
+    match &*a.storage {
+        Storage::Cuda(c) => Ok(c.ptr + a.offset as u64),
+        Storage::Cpu(_) => {
+            Err(Error::DeviceMismatch { op: "cuda kernel".into(), a: a.device(), b: crate::Device::Cuda(0) })
+        }
+    }
+}

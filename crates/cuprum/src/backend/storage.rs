@@ -1,0 +1,254 @@
+//! Reference-counted memory blocks behind arrays. Views share a block; the block is freed
+//! (or returned to the device pool) when the last array using it is dropped.
+
+use crate::backend::cuda::CudaDevice;
+use crate::core::device::Device;
+use crate::core::error::{Error, Result};
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::ptr::NonNull;
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+const HOST_ALIGN: usize = 64;
+/// Host blocks at least this large come from (and return to) the host pool.
+const POOL_MIN: usize = 1 << 20;
+/// Pooled host blocks are rounded to and aligned on 2 MiB (huge-page friendly).
+const POOL_GRAIN: usize = 2 << 20;
+
+/// Cached large host blocks. Reusing a block skips the page faults a fresh allocation pays on
+/// first touch, and a block pinned for device copies stays pinned (as CUDA frameworks' caching
+/// host allocators do).
+struct HostPool {
+    free: std::collections::BTreeMap<usize, Vec<(usize, bool)>>,
+    cached: usize,
+    limit: usize,
+}
+
+fn host_pool() -> &'static std::sync::Mutex<HostPool> {
+    static POOL: std::sync::OnceLock<std::sync::Mutex<HostPool>> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        // Keep at most a quarter of the machine's memory (16 GiB at most) cached.
+        let total = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|m| {
+                m.lines()
+                    .find(|l| l.starts_with("MemTotal:"))
+                    .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
+            })
+            .map(|kb| kb * 1024)
+            .unwrap_or(16 << 30);
+        std::sync::Mutex::new(HostPool { free: Default::default(), cached: 0, limit: (total / 4).min(16 << 30) })
+    })
+}
+
+/// Gives every cached host block back to the system.
+pub(crate) fn release_host_pool() {
+    let blocks: Vec<(usize, usize, bool)> = {
+        let mut p = host_pool().lock().unwrap_or_else(|e| e.into_inner());
+        p.cached = 0;
+        std::mem::take(&mut p.free)
+            .into_iter()
+            .flat_map(|(cap, v)| v.into_iter().map(move |(ptr, reg)| (cap, ptr, reg)))
+            .collect()
+    };
+    for (cap, ptr, reg) in blocks {
+        free_block(ptr as *mut u8, cap, reg);
+    }
+}
+
+fn free_block(ptr: *mut u8, cap: usize, registered: bool) {
+    if registered {
+        crate::backend::cuda::host_unregister(ptr);
+    }
+    // SAFETY: allocated in `CpuStorage::new` with this layout.
+    unsafe { dealloc(ptr, Layout::from_size_align_unchecked(cap, POOL_GRAIN)) }
+}
+
+/// Host memory. Reads and writes by operations go through the lock, so two threads writing
+/// through views of one block never race.
+pub(crate) struct CpuStorage {
+    ptr: NonNull<u8>,
+    bytes: usize,
+    /// Capacity of a pooled block (0 for small blocks, which are not pooled).
+    cap: usize,
+    /// Whether the block is registered with the CUDA driver (page-locked).
+    registered: std::sync::atomic::AtomicBool,
+    lock: RwLock<()>,
+}
+
+unsafe impl Send for CpuStorage {}
+unsafe impl Sync for CpuStorage {}
+
+impl CpuStorage {
+    pub fn new(bytes: usize, zeroed: bool) -> Result<CpuStorage> {
+        let oom = || Error::OutOfMemory { device: Device::Cpu, bytes };
+        if bytes >= POOL_MIN {
+            let cap = bytes.checked_next_multiple_of(POOL_GRAIN).ok_or_else(oom)?;
+            let hit = {
+                let mut p = host_pool().lock().unwrap_or_else(|e| e.into_inner());
+                let hit = p.free.get_mut(&cap).and_then(|v| v.pop());
+                if hit.is_some() {
+                    p.cached -= cap;
+                }
+                hit
+            };
+            if let Some((ptr, registered)) = hit {
+                let ptr = NonNull::new(ptr as *mut u8).ok_or_else(oom)?;
+                if zeroed {
+                    // SAFETY: the block has `cap >= bytes` bytes.
+                    let s = unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr(), bytes) };
+                    use rayon::prelude::*;
+                    s.par_chunks_mut(4 << 20).for_each(|c| c.fill(0));
+                }
+                return Ok(CpuStorage { ptr, bytes, cap, registered: registered.into(), lock: RwLock::new(()) });
+            }
+            let layout = Layout::from_size_align(cap, POOL_GRAIN).map_err(|_| oom())?;
+            // Fresh pages are zero (and faulted in on first touch).
+            let p = unsafe { alloc_zeroed(layout) };
+            let ptr = NonNull::new(p).ok_or_else(oom)?;
+            return Ok(CpuStorage { ptr, bytes, cap, registered: false.into(), lock: RwLock::new(()) });
+        }
+        let layout = Layout::from_size_align(bytes.max(1), HOST_ALIGN).map_err(|_| oom())?;
+        // SAFETY: the layout has non-zero size. Small blocks are always zeroed: no array ever
+        // exposes uninitialised bytes.
+        let _ = zeroed;
+        let p = unsafe { alloc_zeroed(layout) };
+        let ptr = NonNull::new(p).ok_or_else(oom)?;
+        Ok(CpuStorage { ptr, bytes, cap: 0, registered: false.into(), lock: RwLock::new(()) })
+    }
+    pub fn ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
+    }
+    pub fn read(&self) -> RwLockReadGuard<'_, ()> {
+        self.lock.read().unwrap_or_else(|e| e.into_inner())
+    }
+    pub fn write(&self) -> RwLockWriteGuard<'_, ()> {
+        self.lock.write().unwrap_or_else(|e| e.into_inner())
+    }
+    /// Page-locks a large block for direct DMA (once; it stays pinned while pooled). Returns
+    /// whether the block is pinned.
+    pub fn pin(&self) -> bool {
+        use std::sync::atomic::Ordering;
+        if self.cap == 0 {
+            return false;
+        }
+        if self.registered.load(Ordering::Acquire) {
+            return true;
+        }
+        // Registration is serialised by its own lock: the caller may hold this block's RwLock.
+        static PIN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _g = PIN.lock().unwrap_or_else(|e| e.into_inner());
+        if !self.registered.load(Ordering::Acquire) && crate::backend::cuda::host_register(self.ptr(), self.cap) {
+            self.registered.store(true, Ordering::Release);
+        }
+        self.registered.load(Ordering::Acquire)
+    }
+}
+
+impl Drop for CpuStorage {
+    fn drop(&mut self) {
+        let registered = *self.registered.get_mut();
+        if self.cap > 0 {
+            let mut p = host_pool().lock().unwrap_or_else(|e| e.into_inner());
+            if p.cached + self.cap <= p.limit {
+                p.cached += self.cap;
+                p.free.entry(self.cap).or_default().push((self.ptr.as_ptr() as usize, registered));
+                return;
+            }
+            drop(p);
+            free_block(self.ptr.as_ptr(), self.cap, registered);
+            return;
+        }
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { dealloc(self.ptr.as_ptr(), Layout::from_size_align_unchecked(self.bytes.max(1), HOST_ALIGN)) }
+    }
+}
+
+/// Device memory from the device's pool. Work on it is ordered by the device's stream.
+pub(crate) struct CudaStorage {
+    pub ptr: u64,
+    pub bytes: usize,
+    /// Size of the pool block holding the allocation.
+    pub block: usize,
+    pub dev: Arc<CudaDevice>,
+}
+
+impl Drop for CudaStorage {
+    fn drop(&mut self) {
+        self.dev.pool_free(self.ptr, self.block);
+    }
+}
+
+pub(crate) enum Storage {
+    Cpu(CpuStorage),
+    Cuda(CudaStorage),
+}
+
+impl Storage {
+    pub fn device(&self) -> Device {
+        match self {
+            Storage::Cpu(_) => Device::Cpu,
+            Storage::Cuda(c) => Device::Cuda(c.dev.ordinal),
+        }
+    }
+    /// Size of the block in bytes.
+    #[allow(dead_code)]
+    pub fn bytes(&self) -> usize {
+        match self {
+            Storage::Cpu(c) => c.bytes,
+            Storage::Cuda(c) => c.bytes,
+        }
+    }
+    pub fn alloc(device: Device, bytes: usize, zeroed: bool) -> Result<Arc<Storage>> {
+        Ok(Arc::new(match device {
+            Device::Cpu => Storage::Cpu(CpuStorage::new(bytes, zeroed)?),
+            Device::Cuda(n) => {
+                let dev = CudaDevice::get(n)?;
+                let (ptr, block) = dev.pool_alloc(bytes)?;
+                let s = CudaStorage { ptr, bytes, block, dev };
+                if zeroed && bytes > 0 {
+                    s.dev.memset_zero(ptr, bytes)?;
+                }
+                Storage::Cuda(s)
+            }
+        }))
+    }
+    pub fn cpu(&self) -> Option<&CpuStorage> {
+        match self {
+            Storage::Cpu(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+/// Held for its drop only.
+#[allow(dead_code)]
+enum Guard<'a> {
+    _R(RwLockReadGuard<'a, ()>),
+    _W(RwLockWriteGuard<'a, ()>),
+}
+
+/// Locks held by one CPU operation: a write lock on every block written, a read lock on every
+/// other block read (each block once, in address order so that operations never deadlock).
+pub(crate) struct CpuLocks<'a> {
+    _guards: Vec<Guard<'a>>,
+}
+
+impl<'a> CpuLocks<'a> {
+    pub fn new(reads: &[&'a Storage], writes: &[&'a Storage]) -> CpuLocks<'a> {
+        let mut all: Vec<(&'a CpuStorage, bool)> = Vec::with_capacity(reads.len() + writes.len());
+        for s in writes {
+            if let Some(c) = s.cpu() {
+                all.push((c, true));
+            }
+        }
+        for s in reads {
+            if let Some(c) = s.cpu() {
+                all.push((c, false));
+            }
+        }
+        all.sort_by_key(|(c, w)| (c.ptr() as usize, !*w));
+        all.dedup_by_key(|(c, _)| c.ptr() as usize);
+        let guards = all.into_iter().map(|(c, w)| if w { Guard::_W(c.write()) } else { Guard::_R(c.read()) }).collect();
+        CpuLocks { _guards: guards }
+    }
+}

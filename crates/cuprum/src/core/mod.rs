@@ -1,0 +1,9 @@
+//! What every family shares: dtypes and promotion, the ufunc loop tables, layouts (strides,
+//! broadcasting), `s!` slicing, devices and errors.
+
+pub(crate) mod device;
+pub mod dtype;
+pub(crate) mod error;
+pub mod layout;
+pub(crate) mod slice;
+pub(crate) mod ufunc;

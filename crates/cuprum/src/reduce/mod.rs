@@ -1,0 +1,152 @@
+//! Reductions over all axes, one axis or several, with `keepdims`, NumPy's accumulator dtypes
+//! and `ddof`.
+
+mod cpu;
+mod cuda;
+
+use crate::array::Array;
+use crate::core::device::Device;
+use crate::core::error::{Error, Result};
+use crate::core::layout;
+use crate::core::ufunc::ReduceOp;
+
+/// Which axes a reduction runs over: `None` (all), one axis (`0`, `-1`) or several (`[0, 2]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Axes {
+    All,
+    Some(Vec<isize>),
+}
+
+impl From<Option<isize>> for Axes {
+    fn from(a: Option<isize>) -> Self {
+        match a {
+            None => Axes::All,
+            Some(a) => Axes::Some(vec![a]),
+        }
+    }
+}
+macro_rules! axes_from_int {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Axes { fn from(a: $t) -> Self { Axes::Some(vec![a as isize]) } }
+        impl<const N: usize> From<[$t; N]> for Axes { fn from(a: [$t; N]) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
+        impl From<&[$t]> for Axes { fn from(a: &[$t]) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
+        impl From<Vec<$t>> for Axes { fn from(a: Vec<$t>) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
+    )*};
+}
+axes_from_int!(i32, isize, usize, i64);
+
+impl Axes {
+    fn resolve(&self, ndim: usize) -> Result<Vec<usize>> {
+        match self {
+            Axes::All => Ok((0..ndim).collect()),
+            Axes::Some(v) => layout::normalize_axes(v, ndim),
+        }
+    }
+}
+
+impl Array {
+    /// Reduces with `op` over `axis`; `keepdims` keeps reduced axes with length 1. `ddof` is
+    /// used by var/std (NumPy's "delta degrees of freedom").
+    pub fn reduce(&self, op: ReduceOp, axis: impl Into<Axes>, keepdims: bool, ddof: f64) -> Result<Array> {
+        let axis = axis.into();
+        if matches!(op, ReduceOp::ArgMin | ReduceOp::ArgMax) {
+            if let Axes::Some(v) = &axis {
+                if v.len() != 1 {
+                    return Err(Error::Type(format!("{}: axis must be None or a single integer", op.name())));
+                }
+            } else {
+                // NumPy's argmin/argmax over all axes index the flattened (C-order) array.
+                let flat = self.ravel()?;
+                let r = flat.reduce(op, 0, false, ddof)?;
+                return if keepdims { r.reshape(&vec![1; self.ndim()]) } else { Ok(r) };
+            }
+        }
+        let axes = axis.resolve(self.ndim())?;
+        let out_shape: Vec<usize> = (0..self.ndim()).filter(|a| !axes.contains(a)).map(|a| self.shape[a]).collect();
+        let red: usize = axes.iter().map(|&a| self.shape[a]).product();
+        if red == 0 && !op.has_identity() {
+            return Err(Error::Value(format!(
+                "zero-size array to reduction operation {} which has no identity",
+                op.name()
+            )));
+        }
+        let out = Array::alloc(&out_shape, op.out_dtype(self.dtype), self.device(), false)?;
+        reduce_into(op, self, &axes, ddof, &out)?;
+        if keepdims {
+            let kshape: Vec<usize> =
+                (0..self.ndim()).map(|a| if axes.contains(&a) { 1 } else { self.shape[a] }).collect();
+            return out.reshape(&kshape);
+        }
+        Ok(out)
+    }
+
+    /// Variance over `axis` with `ddof` degrees of freedom removed (NumPy's `var(ddof=)`).
+    pub fn var(&self, axis: impl Into<Axes>, ddof: f64) -> Result<Array> {
+        self.reduce(ReduceOp::Var, axis, false, ddof)
+    }
+    /// Standard deviation over `axis` (NumPy's `std(ddof=)`).
+    pub fn std(&self, axis: impl Into<Axes>, ddof: f64) -> Result<Array> {
+        self.reduce(ReduceOp::Std, axis, false, ddof)
+    }
+    /// [`var`](Self::var) keeping reduced axes.
+    pub fn var_keepdims(&self, axis: impl Into<Axes>, ddof: f64) -> Result<Array> {
+        self.reduce(ReduceOp::Var, axis, true, ddof)
+    }
+    /// [`std`](Self::std) keeping reduced axes.
+    pub fn std_keepdims(&self, axis: impl Into<Axes>, ddof: f64) -> Result<Array> {
+        self.reduce(ReduceOp::Std, axis, true, ddof)
+    }
+}
+
+macro_rules! reductions {
+    ($($name:ident $keep:ident => $op:ident),* $(,)?) => {
+        impl Array {$(
+            #[doc = concat!("NumPy's `", stringify!($name), "(axis=...)`: `None` for all axes, an axis, or several.")]
+            pub fn $name(&self, axis: impl Into<Axes>) -> Result<Array> {
+                self.reduce(ReduceOp::$op, axis, false, 0.0)
+            }
+            #[doc = concat!("NumPy's `", stringify!($name), "(axis=..., keepdims=True)`.")]
+            pub fn $keep(&self, axis: impl Into<Axes>) -> Result<Array> {
+                self.reduce(ReduceOp::$op, axis, true, 0.0)
+            }
+        )*}
+        $(
+            #[doc = concat!("NumPy's `", stringify!($name), "`.")]
+            pub fn $name(x: &Array, axis: impl Into<Axes>) -> Result<Array> {
+                x.reduce(ReduceOp::$op, axis, false, 0.0)
+            }
+        )*
+    };
+}
+reductions! {
+    sum sum_keepdims => Sum,
+    prod prod_keepdims => Prod,
+    mean mean_keepdims => Mean,
+    min min_keepdims => Min,
+    max max_keepdims => Max,
+    argmin argmin_keepdims => ArgMin,
+    argmax argmax_keepdims => ArgMax,
+    any any_keepdims => Any,
+    all all_keepdims => All,
+    count_nonzero count_nonzero_keepdims => CountNonzero,
+}
+
+/// NumPy's `var`.
+pub fn var(x: &Array, axis: impl Into<Axes>, ddof: f64) -> Result<Array> {
+    x.var(axis, ddof)
+}
+/// NumPy's `std`.
+pub fn std(x: &Array, axis: impl Into<Axes>, ddof: f64) -> Result<Array> {
+    x.std(axis, ddof)
+}
+
+/// The reduction dispatch: the CPU or the CUDA implementation, by the output's device.
+pub(crate) fn reduce_into(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &Array) -> Result<()> {
+    if out.size() == 0 {
+        return Ok(());
+    }
+    match out.device() {
+        Device::Cpu => cpu::reduce(op, x, axes, ddof, out),
+        Device::Cuda(_) => cuda::reduce(op, x, axes, ddof, out),
+    }
+}

@@ -1,0 +1,559 @@
+//! CPU implementations of the backend primitives: assignment with casting, fill, ufuncs,
+//! `where`, reductions and ranges.
+
+use crate::array::Array;
+use crate::backend::cpu::{copy_same, domain, load, par_walk, ptr, store, Domain, Ptr, Wide, CHUNK, PAR_THRESHOLD};
+use crate::backend::storage::CpuLocks;
+use crate::core::dtype::{DType, Scalar};
+use crate::core::error::Result;
+use crate::core::layout;
+use crate::core::ufunc::{BinaryOp, UnaryOp};
+use rayon::prelude::*;
+
+pub(crate) fn dom_dispatch<R>(d: Domain, i: impl FnOnce() -> R, u: impl FnOnce() -> R, f: impl FnOnce() -> R) -> R {
+    match d {
+        Domain::I => i(),
+        Domain::U => u(),
+        Domain::F => f(),
+    }
+}
+
+/// Views `x` with the shape of `out` (broadcasting) and collapses both.
+fn plan(out: &Array, ins: &[&Array]) -> (Vec<usize>, Vec<Vec<isize>>) {
+    let mut st: Vec<Vec<isize>> = vec![out.strides.clone()];
+    for x in ins {
+        st.push(layout::broadcast_strides(&x.shape, &x.strides, &out.shape).expect("shapes checked by caller"));
+    }
+    let refs: Vec<&[isize]> = st.iter().map(|v| v.as_slice()).collect();
+    layout::collapse(&out.shape, &refs)
+}
+
+/// `out[...] = src` with `src` broadcast to `out`'s shape and converted to `out`'s dtype.
+pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
+    let _l = CpuLocks::new(&[&src.storage], &[&out.storage]);
+    let (shape, st) = plan(out, &[src]);
+    if src.dtype == out.dtype {
+        unsafe { copy_same(out.dtype.itemsize(), &shape, (ptr(out), &st[0]), (ptr(src), &st[1])) };
+        return Ok(());
+    }
+    let (od, sd) = (out.dtype, src.dtype);
+    let strides = [st[0].clone(), st[1].clone()];
+    fn go<W: Wide>(od: DType, sd: DType, shape: &[usize], strides: &[Vec<isize>; 2], base: [Ptr; 2]) {
+        let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
+            let mut buf = [W::default(); CHUNK];
+            unsafe {
+                load(sd, p[1], s[1], &mut buf[..n]);
+                store(od, p[0], s[0], &buf[..n]);
+            }
+        };
+        unsafe { par_walk(shape, strides, base, &f) };
+    }
+    let base = [ptr(out), ptr(src)];
+    // Convert through the destination's domain, but floats through the float domain (its
+    // store into an int destination is NumPy's cast on x86-64); anything into bool tests for
+    // non-zero in the source's own domain.
+    let d = if od == DType::Bool || sd.is_float() { domain(sd) } else { domain(od) };
+    dom_dispatch(
+        d,
+        || go::<i64>(od, sd, &shape, &strides, base),
+        || go::<u64>(od, sd, &shape, &strides, base),
+        || go::<f64>(od, sd, &shape, &strides, base),
+    );
+    Ok(())
+}
+
+/// Sets every element of `out` to `v` (converted to `out`'s dtype).
+pub(crate) fn fill(out: &Array, v: Scalar) -> Result<()> {
+    let src = Array::scalar_cpu(v, out.dtype)?;
+    assign(out, &src)
+}
+
+// ------------------------------------------------------------------------------ ufuncs
+
+/// Per-domain ufunc arithmetic with NumPy's semantics.
+pub(crate) trait Arith: Wide {
+    fn unary(op: UnaryOp, x: &[Self], out: &mut [Self]);
+    fn binary(op: BinaryOp, a: &[Self], b: &[Self], out: &mut [Self]);
+}
+
+macro_rules! lp1 {
+    ($x:ident, $out:ident, |$v:ident| $e:expr) => {
+        for (o, &$v) in $out.iter_mut().zip($x) {
+            *o = $e;
+        }
+    };
+}
+macro_rules! lp2 {
+    ($a:ident, $b:ident, $out:ident, |$x:ident, $y:ident| $e:expr) => {
+        for ((o, &$x), &$y) in $out.iter_mut().zip($a).zip($b) {
+            *o = $e;
+        }
+    };
+}
+
+fn b2<W: Wide>(b: bool) -> W {
+    W::from_i64(b as i64)
+}
+
+macro_rules! int_common {
+    ($t:ty, $op:ident, $a:ident, $b:ident, $out:ident, $signed:expr) => {
+        match $op {
+            BinaryOp::Add => lp2!($a, $b, $out, |x, y| x.wrapping_add(y)),
+            BinaryOp::Subtract => lp2!($a, $b, $out, |x, y| x.wrapping_sub(y)),
+            BinaryOp::Multiply => lp2!($a, $b, $out, |x, y| x.wrapping_mul(y)),
+            BinaryOp::FloorDivide => lp2!($a, $b, $out, |x, y| {
+                if y == 0 {
+                    0
+                } else {
+                    let q = x.wrapping_div(y);
+                    if $signed && (x.wrapping_rem(y) != 0) && ((x < 0 as $t) != (y < 0 as $t)) {
+                        q.wrapping_sub(1)
+                    } else {
+                        q
+                    }
+                }
+            }),
+            BinaryOp::Remainder => lp2!($a, $b, $out, |x, y| {
+                if y == 0 {
+                    0
+                } else {
+                    let r = x.wrapping_rem(y);
+                    if $signed && r != 0 && ((r < 0 as $t) != (y < 0 as $t)) {
+                        r.wrapping_add(y)
+                    } else {
+                        r
+                    }
+                }
+            }),
+            BinaryOp::Power => lp2!($a, $b, $out, |x, y| {
+                if $signed && y < 0 as $t {
+                    // Only reachable with a negative exponent that the front end rejected.
+                    0
+                } else {
+                    // Exponentiation by squaring over the whole (64-bit) exponent, wrapping.
+                    let (mut r, mut base, mut e) = (1 as $t, x, y as u64);
+                    while e != 0 {
+                        if e & 1 == 1 {
+                            r = r.wrapping_mul(base);
+                        }
+                        base = base.wrapping_mul(base);
+                        e >>= 1;
+                    }
+                    r
+                }
+            }),
+            BinaryOp::Maximum | BinaryOp::Fmax => lp2!($a, $b, $out, |x, y| if x >= y { x } else { y }),
+            BinaryOp::Minimum | BinaryOp::Fmin => lp2!($a, $b, $out, |x, y| if x <= y { x } else { y }),
+            BinaryOp::Equal => lp2!($a, $b, $out, |x, y| (x == y) as $t),
+            BinaryOp::NotEqual => lp2!($a, $b, $out, |x, y| (x != y) as $t),
+            BinaryOp::Less => lp2!($a, $b, $out, |x, y| (x < y) as $t),
+            BinaryOp::LessEqual => lp2!($a, $b, $out, |x, y| (x <= y) as $t),
+            BinaryOp::Greater => lp2!($a, $b, $out, |x, y| (x > y) as $t),
+            BinaryOp::GreaterEqual => lp2!($a, $b, $out, |x, y| (x >= y) as $t),
+            BinaryOp::LogicalAnd => lp2!($a, $b, $out, |x, y| (x != 0 && y != 0) as $t),
+            BinaryOp::LogicalOr => lp2!($a, $b, $out, |x, y| (x != 0 || y != 0) as $t),
+            BinaryOp::LogicalXor => lp2!($a, $b, $out, |x, y| ((x != 0) != (y != 0)) as $t),
+            BinaryOp::BitwiseAnd => lp2!($a, $b, $out, |x, y| x & y),
+            BinaryOp::BitwiseOr => lp2!($a, $b, $out, |x, y| x | y),
+            BinaryOp::BitwiseXor => lp2!($a, $b, $out, |x, y| x ^ y),
+            BinaryOp::LeftShift => lp2!($a, $b, $out, |x, y| if y < 0 as $t || y >= 64 as $t { 0 } else { x << y }),
+            BinaryOp::RightShift => lp2!($a, $b, $out, |x, y| {
+                if y < 0 as $t || y >= 64 as $t {
+                    if x < 0 as $t {
+                        (0 as $t).wrapping_sub(1)
+                    } else {
+                        0
+                    }
+                } else {
+                    x >> y
+                }
+            }),
+            // Float-only functions never resolve to an integer loop.
+            BinaryOp::TrueDivide | BinaryOp::Arctan2 | BinaryOp::Hypot => lp2!($a, $b, $out, |x, _y| x),
+        }
+    };
+}
+
+impl Arith for i64 {
+    fn unary(op: UnaryOp, x: &[i64], out: &mut [i64]) {
+        use UnaryOp::*;
+        match op {
+            Negative => lp1!(x, out, |v| v.wrapping_neg()),
+            Absolute => lp1!(x, out, |v| v.wrapping_abs()),
+            Sign => lp1!(x, out, |v| v.signum()),
+            Square => lp1!(x, out, |v| v.wrapping_mul(v)),
+            Reciprocal => lp1!(x, out, |v| if v == 0 { 0 } else { 1i64.wrapping_div(v) }),
+            LogicalNot => lp1!(x, out, |v| (v == 0) as i64),
+            Invert => lp1!(x, out, |v| !v),
+            IsNan | IsInf => lp1!(x, out, |_v| 0),
+            IsFinite => lp1!(x, out, |_v| 1),
+            _ => lp1!(x, out, |v| v),
+        }
+    }
+    fn binary(op: BinaryOp, a: &[i64], b: &[i64], out: &mut [i64]) {
+        int_common!(i64, op, a, b, out, true)
+    }
+}
+
+impl Arith for u64 {
+    fn unary(op: UnaryOp, x: &[u64], out: &mut [u64]) {
+        use UnaryOp::*;
+        match op {
+            Negative => lp1!(x, out, |v| v.wrapping_neg()),
+            Sign => lp1!(x, out, |v| (v != 0) as u64),
+            Square => lp1!(x, out, |v| v.wrapping_mul(v)),
+            Reciprocal => lp1!(x, out, |v| if v == 0 { 0 } else { 1 / v }),
+            LogicalNot => lp1!(x, out, |v| (v == 0) as u64),
+            Invert => lp1!(x, out, |v| !v),
+            IsNan | IsInf => lp1!(x, out, |_v| 0),
+            IsFinite => lp1!(x, out, |_v| 1),
+            _ => lp1!(x, out, |v| v),
+        }
+    }
+    fn binary(op: BinaryOp, a: &[u64], b: &[u64], out: &mut [u64]) {
+        #[allow(unused_comparisons)]
+        {
+            int_common!(u64, op, a, b, out, false)
+        }
+    }
+}
+
+/// NumPy's float `divmod`: (floor quotient, remainder with the divisor's sign).
+pub(crate) fn float_divmod(a: f64, b: f64) -> (f64, f64) {
+    if b == 0.0 {
+        return (a / b, a % b);
+    }
+    let m = a % b;
+    let mut div = (a - m) / b;
+    let mut m2 = m;
+    if m != 0.0 {
+        if (b < 0.0) != (m < 0.0) {
+            m2 += b;
+            div -= 1.0;
+        }
+    } else {
+        m2 = 0.0f64.copysign(b);
+    }
+    let fd = if div != 0.0 {
+        let f = div.floor();
+        if div - f > 0.5 {
+            f + 1.0
+        } else {
+            f
+        }
+    } else {
+        0.0f64.copysign(a / b)
+    };
+    (fd, m2)
+}
+
+impl Arith for f64 {
+    fn unary(op: UnaryOp, x: &[f64], out: &mut [f64]) {
+        use UnaryOp::*;
+        match op {
+            Negative => lp1!(x, out, |v| -v),
+            Positive => lp1!(x, out, |v| v),
+            Absolute => lp1!(x, out, |v| v.abs()),
+            Sign => lp1!(x, out, |v| if v > 0.0 {
+                1.0
+            } else if v < 0.0 {
+                -1.0
+            } else if v == 0.0 {
+                0.0
+            } else {
+                v
+            }),
+            Square => lp1!(x, out, |v| v * v),
+            Sqrt => lp1!(x, out, |v| v.sqrt()),
+            Cbrt => lp1!(x, out, |v| v.cbrt()),
+            Reciprocal => lp1!(x, out, |v| 1.0 / v),
+            Exp => lp1!(x, out, |v| v.exp()),
+            Exp2 => lp1!(x, out, |v| v.exp2()),
+            Expm1 => lp1!(x, out, |v| v.exp_m1()),
+            Log => lp1!(x, out, |v| v.ln()),
+            Log2 => lp1!(x, out, |v| v.log2()),
+            Log10 => lp1!(x, out, |v| v.log10()),
+            Log1p => lp1!(x, out, |v| v.ln_1p()),
+            Sin => lp1!(x, out, |v| v.sin()),
+            Cos => lp1!(x, out, |v| v.cos()),
+            Tan => lp1!(x, out, |v| v.tan()),
+            Arcsin => lp1!(x, out, |v| v.asin()),
+            Arccos => lp1!(x, out, |v| v.acos()),
+            Arctan => lp1!(x, out, |v| v.atan()),
+            Sinh => lp1!(x, out, |v| v.sinh()),
+            Cosh => lp1!(x, out, |v| v.cosh()),
+            Tanh => lp1!(x, out, |v| v.tanh()),
+            Floor => lp1!(x, out, |v| v.floor()),
+            Ceil => lp1!(x, out, |v| v.ceil()),
+            Rint => lp1!(x, out, |v| v.round_ties_even()),
+            Trunc => lp1!(x, out, |v| v.trunc()),
+            LogicalNot => lp1!(x, out, |v| b2::<f64>(v == 0.0)),
+            Invert => lp1!(x, out, |v| v),
+            IsNan => lp1!(x, out, |v| b2::<f64>(v.is_nan())),
+            IsInf => lp1!(x, out, |v| b2::<f64>(v.is_infinite())),
+            IsFinite => lp1!(x, out, |v| b2::<f64>(v.is_finite())),
+        }
+    }
+    fn binary(op: BinaryOp, a: &[f64], b: &[f64], out: &mut [f64]) {
+        use BinaryOp::*;
+        match op {
+            Add => lp2!(a, b, out, |x, y| x + y),
+            Subtract => lp2!(a, b, out, |x, y| x - y),
+            Multiply => lp2!(a, b, out, |x, y| x * y),
+            TrueDivide => lp2!(a, b, out, |x, y| x / y),
+            FloorDivide => lp2!(a, b, out, |x, y| float_divmod(x, y).0),
+            Remainder => lp2!(a, b, out, |x, y| float_divmod(x, y).1),
+            Power => lp2!(a, b, out, |x, y| x.powf(y)),
+            Arctan2 => lp2!(a, b, out, |x, y| x.atan2(y)),
+            Hypot => lp2!(a, b, out, |x, y| x.hypot(y)),
+            Maximum => lp2!(a, b, out, |x, y| if x >= y || x.is_nan() { x } else { y }),
+            Minimum => lp2!(a, b, out, |x, y| if x <= y || x.is_nan() { x } else { y }),
+            Fmax => lp2!(a, b, out, |x, y| if x >= y || y.is_nan() { x } else { y }),
+            Fmin => lp2!(a, b, out, |x, y| if x <= y || y.is_nan() { x } else { y }),
+            Equal => lp2!(a, b, out, |x, y| b2::<f64>(x == y)),
+            NotEqual => lp2!(a, b, out, |x, y| b2::<f64>(x != y)),
+            Less => lp2!(a, b, out, |x, y| b2::<f64>(x < y)),
+            LessEqual => lp2!(a, b, out, |x, y| b2::<f64>(x <= y)),
+            Greater => lp2!(a, b, out, |x, y| b2::<f64>(x > y)),
+            GreaterEqual => lp2!(a, b, out, |x, y| b2::<f64>(x >= y)),
+            LogicalAnd => lp2!(a, b, out, |x, y| b2::<f64>(x != 0.0 && y != 0.0)),
+            LogicalOr => lp2!(a, b, out, |x, y| b2::<f64>(x != 0.0 || y != 0.0)),
+            LogicalXor => lp2!(a, b, out, |x, y| b2::<f64>((x != 0.0) != (y != 0.0))),
+            BitwiseAnd | BitwiseOr | BitwiseXor | LeftShift | RightShift => lp2!(a, b, out, |x, _y| x),
+        }
+    }
+}
+
+/// Rounds a wide buffer to the loop dtype, so that float32/float16 loops see the same values
+/// as NumPy's (a float64 scalar becomes a float32 before the arithmetic, results are rounded
+/// per operation).
+pub(crate) fn round_to<W: Wide>(l: DType, buf: &mut [W]) {
+    match l {
+        DType::Float32 => buf.iter_mut().for_each(|v| *v = W::from_f64(v.to_f64() as f32 as f64)),
+        DType::Float16 => {
+            buf.iter_mut().for_each(|v| *v = W::from_f64(crate::core::dtype::f16_from_f64(v.to_f64()).to_f64()))
+        }
+        _ => {}
+    }
+}
+
+/// `out = op(x)` computed in loop dtype `l`; `x` is broadcast to `out`.
+pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()> {
+    let op = if op == UnaryOp::Invert && l == DType::Bool { UnaryOp::LogicalNot } else { op };
+    let _l = CpuLocks::new(&[&x.storage], &[&out.storage]);
+    let (shape, st) = plan(out, &[x]);
+    let strides = [st[0].clone(), st[1].clone()];
+    let (od, xd) = (out.dtype, x.dtype);
+    fn go<W: Arith>(
+        op: UnaryOp,
+        l: DType,
+        od: DType,
+        xd: DType,
+        shape: &[usize],
+        strides: &[Vec<isize>; 2],
+        base: [Ptr; 2],
+    ) {
+        let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
+            let mut a = [W::default(); CHUNK];
+            let mut o = [W::default(); CHUNK];
+            unsafe { load(xd, p[1], s[1], &mut a[..n]) };
+            round_to(l, &mut a[..n]);
+            W::unary(op, &a[..n], &mut o[..n]);
+            round_to(l, &mut o[..n]);
+            unsafe { store(od, p[0], s[0], &o[..n]) };
+        };
+        unsafe { par_walk(shape, strides, base, &f) };
+    }
+    let base = [ptr(out), ptr(x)];
+    dom_dispatch(
+        domain(l),
+        || go::<i64>(op, l, od, xd, &shape, &strides, base),
+        || go::<u64>(op, l, od, xd, &shape, &strides, base),
+        || go::<f64>(op, l, od, xd, &shape, &strides, base),
+    );
+    Ok(())
+}
+
+/// Whether a comparison of `a` and `b` needs NumPy 2's exact mixed signed/unsigned loop
+/// (int64 vs uint64 would otherwise compare in float64).
+pub(crate) fn mixed_int_compare(op: BinaryOp, a: DType, b: DType) -> bool {
+    matches!(
+        op,
+        BinaryOp::Equal
+            | BinaryOp::NotEqual
+            | BinaryOp::Less
+            | BinaryOp::LessEqual
+            | BinaryOp::Greater
+            | BinaryOp::GreaterEqual
+    ) && a.is_integer()
+        && b.is_integer()
+        && a.is_signed_int() != b.is_signed_int()
+}
+
+/// Exact comparison of a signed and an unsigned integer operand, through i128.
+fn compare_mixed(op: BinaryOp, a: &Array, b: &Array, out: &Array) -> Result<()> {
+    let _l = CpuLocks::new(&[&a.storage, &b.storage], &[&out.storage]);
+    let (shape, st) = plan(out, &[a, b]);
+    let strides = [st[0].clone(), st[1].clone(), st[2].clone()];
+    let (ad, bd, od) = (a.dtype, b.dtype, out.dtype);
+    let f = move |p: [*mut u8; 3], n: usize, s: [isize; 3]| {
+        let mut x = [0i128; CHUNK];
+        let mut y = [0i128; CHUNK];
+        for (dt, ptr, st, buf) in [(ad, p[1], s[1], &mut x), (bd, p[2], s[2], &mut y)] {
+            if dt.is_signed_int() {
+                let mut t = [0i64; CHUNK];
+                unsafe { load(dt, ptr, st, &mut t[..n]) };
+                for i in 0..n {
+                    buf[i] = t[i] as i128;
+                }
+            } else {
+                let mut t = [0u64; CHUNK];
+                unsafe { load(dt, ptr, st, &mut t[..n]) };
+                for i in 0..n {
+                    buf[i] = t[i] as i128;
+                }
+            }
+        }
+        let mut o = [0i64; CHUNK];
+        for i in 0..n {
+            o[i] = match op {
+                BinaryOp::Equal => x[i] == y[i],
+                BinaryOp::NotEqual => x[i] != y[i],
+                BinaryOp::Less => x[i] < y[i],
+                BinaryOp::LessEqual => x[i] <= y[i],
+                BinaryOp::Greater => x[i] > y[i],
+                _ => x[i] >= y[i],
+            } as i64;
+        }
+        unsafe { store(od, p[0], s[0], &o[..n]) };
+    };
+    unsafe { par_walk(&shape, &strides, [ptr(out), ptr(a), ptr(b)], &f) };
+    Ok(())
+}
+
+/// `out = op(a, b)` computed in loop dtype `l`; inputs are broadcast to `out`.
+pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) -> Result<()> {
+    let op = match (op, l) {
+        // Bool loops: + is "or", * is "and", max/min likewise.
+        (BinaryOp::Add, DType::Bool) => BinaryOp::LogicalOr,
+        (BinaryOp::Multiply, DType::Bool) => BinaryOp::LogicalAnd,
+        (o, _) => o,
+    };
+    if mixed_int_compare(op, a.dtype, b.dtype) {
+        return compare_mixed(op, a, b, out);
+    }
+    let _l = CpuLocks::new(&[&a.storage, &b.storage], &[&out.storage]);
+    let (shape, st) = plan(out, &[a, b]);
+    let strides = [st[0].clone(), st[1].clone(), st[2].clone()];
+    let dts = (out.dtype, a.dtype, b.dtype);
+    fn go<W: Arith>(
+        op: BinaryOp,
+        l: DType,
+        dts: (DType, DType, DType),
+        shape: &[usize],
+        strides: &[Vec<isize>; 3],
+        base: [Ptr; 3],
+    ) {
+        let f = move |p: [*mut u8; 3], n: usize, s: [isize; 3]| {
+            let mut x = [W::default(); CHUNK];
+            let mut y = [W::default(); CHUNK];
+            let mut o = [W::default(); CHUNK];
+            unsafe {
+                load(dts.1, p[1], s[1], &mut x[..n]);
+                load(dts.2, p[2], s[2], &mut y[..n]);
+            }
+            round_to(l, &mut x[..n]);
+            round_to(l, &mut y[..n]);
+            W::binary(op, &x[..n], &y[..n], &mut o[..n]);
+            if dts.0 != DType::Bool {
+                round_to(l, &mut o[..n]);
+            }
+            unsafe { store(dts.0, p[0], s[0], &o[..n]) };
+        };
+        unsafe { par_walk(shape, strides, base, &f) };
+    }
+    let base = [ptr(out), ptr(a), ptr(b)];
+    dom_dispatch(
+        domain(l),
+        || go::<i64>(op, l, dts, &shape, &strides, base),
+        || go::<u64>(op, l, dts, &shape, &strides, base),
+        || go::<f64>(op, l, dts, &shape, &strides, base),
+    );
+    Ok(())
+}
+
+/// `out = where(cond, x, y)`, converting `x` and `y` to `out`'s dtype.
+pub(crate) fn where_(cond: &Array, x: &Array, y: &Array, out: &Array) -> Result<()> {
+    let _l = CpuLocks::new(&[&cond.storage, &x.storage, &y.storage], &[&out.storage]);
+    let (shape, st) = plan(out, &[cond, x, y]);
+    let strides = [st[0].clone(), st[1].clone(), st[2].clone(), st[3].clone()];
+    let dts = [out.dtype, cond.dtype, x.dtype, y.dtype];
+    fn go<W: Wide>(dts: [DType; 4], shape: &[usize], strides: &[Vec<isize>; 4], base: [Ptr; 4]) {
+        let f = move |p: [*mut u8; 4], n: usize, s: [isize; 4]| {
+            let mut c = [0i64; CHUNK];
+            let mut a = [W::default(); CHUNK];
+            let mut b = [W::default(); CHUNK];
+            unsafe {
+                load(dts[1], p[1], s[1], &mut c[..n]);
+                load(dts[2], p[2], s[2], &mut a[..n]);
+                load(dts[3], p[3], s[3], &mut b[..n]);
+            }
+            for i in 0..n {
+                if c[i] == 0 {
+                    a[i] = b[i];
+                }
+            }
+            unsafe { store(dts[0], p[0], s[0], &a[..n]) };
+        };
+        unsafe { par_walk(shape, strides, base, &f) };
+    }
+    let base = [ptr(out), ptr(cond), ptr(x), ptr(y)];
+    dom_dispatch(
+        domain(out.dtype),
+        || go::<i64>(dts, &shape, &strides, base),
+        || go::<u64>(dts, &shape, &strides, base),
+        || go::<f64>(dts, &shape, &strides, base),
+    );
+    Ok(())
+}
+
+/// `out[i] = start + i * step` (and `out[n-1] = last` when given, as `linspace` does).
+pub(crate) fn iota(out: &Array, start: f64, step: f64, last: Option<f64>) -> Result<()> {
+    let _l = CpuLocks::new(&[], &[&out.storage]);
+    let n = out.size();
+    let p = ptr(out);
+    let dt = out.dtype;
+    let chunks: Vec<usize> = (0..n).step_by(CHUNK).collect();
+    let work = |&c: &usize| {
+        let m = CHUNK.min(n - c);
+        let mut buf = [0f64; CHUNK];
+        for i in 0..m {
+            let k = (c + i) as f64;
+            buf[i] = start + k * step;
+            if c + i == n - 1 {
+                if let Some(l) = last {
+                    buf[i] = l;
+                }
+            }
+        }
+        let isz = dt.itemsize();
+        unsafe {
+            if dt.is_float() {
+                store(dt, p.get().add(c * isz), isz as isize, &buf[..m]);
+            } else {
+                // Integer ranges are computed exactly in i64.
+                let mut ib = [0i64; CHUNK];
+                for i in 0..m {
+                    ib[i] = (start as i64).wrapping_add(((c + i) as i64).wrapping_mul(step as i64));
+                }
+                store(dt, p.get().add(c * isz), isz as isize, &ib[..m]);
+            }
+        }
+    };
+    if n >= PAR_THRESHOLD {
+        chunks.par_iter().for_each(work);
+    } else {
+        chunks.iter().for_each(work);
+    }
+    Ok(())
+}

@@ -1,0 +1,618 @@
+//! CUDA implementations of the backend primitives: each builds a kernel description, looks
+//! the kernel up (compiling on first use), lays out the parameters and launches it on the
+//! device's stream. Nothing here waits for the GPU.
+
+use crate::array::Array;
+use crate::backend::cuda::codegen::{compute_ty, load_cvt, storage_ty, store_cvt, PRELUDE};
+use crate::backend::cuda::kernels::KernelKey;
+use crate::backend::cuda::launch::MAX_DIMS;
+use crate::backend::cuda::launch::{dev_of, dptr, Params, THREADS};
+use crate::core::dtype::{DType, Scalar};
+use crate::core::error::{Error, Result};
+use crate::core::layout;
+use crate::core::ufunc::{BinaryOp, UnaryOp};
+use crate::ufunc::Input;
+use std::fmt::Write;
+
+/// An elementwise launch argument.
+enum Arg<'a> {
+    Arr(&'a Array),
+    Scalar(Scalar),
+}
+
+/// Finds (compiling on first use), lays out and launches the elementwise kernel `spec`
+/// writing `out`. `extra` holds the values of the op's own parameters (iota's start, step).
+fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&mut Params)) -> Result<()> {
+    let dev = dev_of(out)?;
+    let n = out.size();
+    let mut arrs: Vec<&Array> = Vec::with_capacity(4);
+    arrs.push(out);
+    for a in args {
+        if let Arg::Arr(x) = a {
+            if x.device() != out.device() {
+                return Err(Error::DeviceMismatch { op: "elementwise".into(), a: x.device(), b: out.device() });
+            }
+            arrs.push(x);
+        }
+    }
+    // Fast check: every array C-contiguous with the output's shape (no broadcasting).
+    let plain = arrs.iter().all(|a| a.shape == out.shape && a.is_c_contiguous());
+    let (cshape, cst) = if plain {
+        (Vec::new(), Vec::new())
+    } else if out.ndim() == 1 && arrs.iter().all(|a| a.ndim() <= 1) {
+        // One dimension: the strides are the arrays' own (0 where broadcast).
+        let st = arrs.iter().map(|a| vec![if a.ndim() == 0 || a.shape[0] == 1 { 0 } else { a.strides[0] }]).collect();
+        (vec![out.shape[0]], st)
+    } else {
+        let mut strides: Vec<Vec<isize>> = Vec::with_capacity(arrs.len());
+        for a in &arrs {
+            strides.push(layout::broadcast_strides(&a.shape, &a.strides, &out.shape).ok_or_else(|| {
+                Error::ShapeMismatch { op: "elementwise".into(), a: a.shape.clone(), b: out.shape.clone() }
+            })?);
+        }
+        let refs: Vec<&[isize]> = strides.iter().map(|v| v.as_slice()).collect();
+        layout::collapse(&out.shape, &refs)
+    };
+    let contiguous = plain
+        || (cshape.len() <= 1
+            && arrs.iter().zip(&cst).all(|(a, s)| s.first().is_none_or(|&s| s == a.itemsize() as isize)));
+    if !contiguous && cshape.len() > MAX_DIMS {
+        return Err(Error::NotImplemented(format!(
+            "elementwise operation over {} dimensions that cannot be merged (at most {})",
+            cshape.len(),
+            MAX_DIMS
+        )));
+    }
+    let v = spec.vec_width();
+    let mut vectorize = contiguous && v > 1;
+    if vectorize {
+        for a in &arrs {
+            if dptr(a)? % (v as u64 * a.itemsize() as u64) != 0 {
+                vectorize = false;
+            }
+        }
+    }
+    let variant = if vectorize {
+        Variant::Kv
+    } else if contiguous {
+        Variant::K1
+    } else if cshape.len() == 1 {
+        Variant::Ks
+    } else {
+        Variant::Kn
+    };
+    let k = dev.kernel(&EwKey(*spec, variant))?;
+    let md = MAX_DIMS;
+    let mut params = Params::new();
+    params.push(n as i64);
+    params.push(dptr(out)?);
+    for (a, inp) in args.iter().zip(spec.ins()) {
+        match a {
+            Arg::Arr(x) => params.push(dptr(x)?),
+            Arg::Scalar(s) => params.push_scalar(*s, inp.compute),
+        }
+    }
+    extra(&mut params);
+    if variant == Variant::Ks {
+        for st in &cst {
+            params.push(st[0] as i64);
+        }
+    } else if !contiguous {
+        let mut lay = vec![0i64; 1 + md * (1 + cst.len())];
+        lay[0] = cshape.len() as i64;
+        for (d, &x) in cshape.iter().enumerate() {
+            lay[1 + d] = x as i64;
+        }
+        for (q, st) in cst.iter().enumerate() {
+            for (d, &x) in st.iter().enumerate() {
+                lay[1 + md * (1 + q) + d] = x as i64;
+            }
+        }
+        params.push_i64s(&lay);
+    }
+    let per_thread = if vectorize { v as usize } else { 1 };
+    let grid = dev.grid_for(n.div_ceil(per_thread), THREADS as usize);
+    // SAFETY: the parameters match the generated signature; the arrays outlive the launch
+    // because their storage returns to the pool only in stream order.
+    unsafe { params.launch(&dev, &k, grid, THREADS) }
+}
+
+pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
+    if src.dtype == out.dtype && out.is_c_contiguous() && src.is_c_contiguous() && src.shape == out.shape {
+        return dev_of(out)?.memcpy_dtod(dptr(out)?, dptr(src)?, out.nbytes());
+    }
+    let spec = EwSpec::new(
+        EwOp::Copy,
+        &[EwIn { storage: src.dtype, compute: src.dtype, scalar: false }],
+        src.dtype,
+        out.dtype,
+    );
+    launch_ew(&spec, out, &[Arg::Arr(src)], |_| {})
+}
+
+pub(crate) fn fill(out: &Array, v: Scalar) -> Result<()> {
+    let spec =
+        EwSpec::new(EwOp::Copy, &[EwIn { storage: out.dtype, compute: out.dtype, scalar: true }], out.dtype, out.dtype);
+    launch_ew(&spec, out, &[Arg::Scalar(v)], |_| {})
+}
+
+fn arg<'a>(x: &'a Input<'a>) -> Arg<'a> {
+    match x {
+        Input::Array(a) => Arg::Arr(a),
+        Input::Scalar(s) => Arg::Scalar(*s),
+    }
+}
+
+fn ew_in(x: &Input<'_>, compute: DType) -> EwIn {
+    match x {
+        Input::Array(a) => EwIn { storage: a.dtype, compute, scalar: false },
+        Input::Scalar(_) => EwIn { storage: compute, compute, scalar: true },
+    }
+}
+
+pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()> {
+    let result = if out.dtype == DType::Bool && l != DType::Bool { DType::Bool } else { l };
+    let spec =
+        EwSpec::new(EwOp::Unary(op, l), &[EwIn { storage: x.dtype, compute: l, scalar: false }], result, out.dtype);
+    launch_ew(&spec, out, &[Arg::Arr(x)], |_| {})
+}
+
+pub(crate) fn binary(op: BinaryOp, l: DType, a: &Input<'_>, b: &Input<'_>, out: &Array) -> Result<()> {
+    if let (Input::Array(x), Input::Array(y)) = (a, b) {
+        if crate::ufunc::cpu::mixed_int_compare(op, x.dtype, y.dtype) {
+            let wide = |d: DType| if d.is_signed_int() { DType::Int64 } else { DType::UInt64 };
+            let ins = [
+                EwIn { storage: x.dtype, compute: wide(x.dtype), scalar: false },
+                EwIn { storage: y.dtype, compute: wide(y.dtype), scalar: false },
+            ];
+            let spec = EwSpec::new(EwOp::CmpMixed(op), &ins, DType::Bool, out.dtype);
+            return launch_ew(&spec, out, &[Arg::Arr(x), Arg::Arr(y)], |_| {});
+        }
+    }
+    let result = if op.is_comparison() { DType::Bool } else { l };
+    let spec = EwSpec::new(EwOp::Binary(op, l), &[ew_in(a, l), ew_in(b, l)], result, out.dtype);
+    launch_ew(&spec, out, &[arg(a), arg(b)], |_| {})
+}
+
+pub(crate) fn where_(cond: &Array, x: &Input<'_>, y: &Input<'_>, out: &Array) -> Result<()> {
+    let c = EwIn { storage: DType::Bool, compute: DType::Bool, scalar: false };
+    let spec = EwSpec::new(EwOp::Where, &[c, ew_in(x, out.dtype), ew_in(y, out.dtype)], out.dtype, out.dtype);
+    launch_ew(&spec, out, &[Arg::Arr(cond), arg(x), arg(y)], |_| {})
+}
+
+pub(crate) fn iota(out: &Array, start: f64, step: f64, last: Option<f64>) -> Result<()> {
+    if out.dtype.is_float() {
+        let spec = EwSpec::new(EwOp::IotaF, &[], DType::Float64, out.dtype);
+        launch_ew(&spec, out, &[], |p| {
+            p.push(start);
+            p.push(step);
+            p.push(last.unwrap_or(0.0));
+            p.push(last.is_some() as i32);
+        })
+    } else {
+        let spec = EwSpec::new(EwOp::IotaI, &[], DType::Int64, out.dtype);
+        launch_ew(&spec, out, &[], |p| {
+            p.push(start as i64);
+            p.push(step as i64);
+        })
+    }
+}
+
+// ------------------------------------------------------------------------------ kernels
+
+fn fsuffix(l: DType) -> &'static str {
+    if l == DType::Float64 {
+        ""
+    } else {
+        "f"
+    }
+}
+
+/// C expression of a unary ufunc over `a` in loop dtype `l`.
+pub(crate) fn unary_expr(op: UnaryOp, l: DType) -> String {
+    use UnaryOp::*;
+    let t = compute_ty(l);
+    if l.is_float() {
+        let f = fsuffix(l);
+        let call = |n: &str| format!("{n}{f}(a0)");
+        return match op {
+            Negative => "(-a0)".into(),
+            Positive | Invert => "a0".into(),
+            Absolute => call("fabs"),
+            Sign => format!("(a0 > 0 ? ({t})1 : (a0 < 0 ? ({t})-1 : (a0 == 0 ? ({t})0 : a0)))"),
+            Square => "(a0 * a0)".into(),
+            Sqrt => call("sqrt"),
+            Cbrt => call("cbrt"),
+            Reciprocal => format!("(({t})1 / a0)"),
+            Exp => call("exp"),
+            Exp2 => call("exp2"),
+            Expm1 => call("expm1"),
+            Log => call("log"),
+            Log2 => call("log2"),
+            Log10 => call("log10"),
+            Log1p => call("log1p"),
+            Sin => call("sin"),
+            Cos => call("cos"),
+            Tan => call("tan"),
+            Arcsin => call("asin"),
+            Arccos => call("acos"),
+            Arctan => call("atan"),
+            Sinh => call("sinh"),
+            Cosh => call("cosh"),
+            Tanh => call("tanh"),
+            Floor => call("floor"),
+            Ceil => call("ceil"),
+            Rint => call("rint"),
+            Trunc => call("trunc"),
+            LogicalNot => "(a0 == 0)".into(),
+            IsNan => "isnan(a0)".into(),
+            IsInf => "isinf(a0)".into(),
+            IsFinite => "isfinite(a0)".into(),
+        };
+    }
+    if l == DType::Bool {
+        return match op {
+            LogicalNot | Invert => "(!a0)".into(),
+            IsNan | IsInf => "false".into(),
+            IsFinite => "true".into(),
+            _ => "a0".into(),
+        };
+    }
+    let signed = l.is_signed_int();
+    match op {
+        Negative => format!("(({t})(0ULL - (u64)a0))"),
+        Absolute if signed => format!("(a0 < 0 ? ({t})(0ULL - (u64)a0) : a0)"),
+        Sign if signed => format!("(({t})((a0 > 0) - (a0 < 0)))"),
+        Sign => format!("(({t})(a0 != 0))"),
+        Square => format!("(({t})((u64)a0 * (u64)a0))"),
+        Reciprocal => format!("(a0 == 0 ? ({t})0 : ({t})(({t})1 / a0))"),
+        LogicalNot => "(a0 == 0)".into(),
+        Invert => format!("(({t})(~a0))"),
+        IsNan | IsInf => "false".into(),
+        IsFinite => "true".into(),
+        _ => "a0".into(),
+    }
+}
+
+/// C expression of a binary ufunc over `a0`, `a1` in loop dtype `l`.
+pub(crate) fn binary_expr(op: BinaryOp, l: DType) -> String {
+    use BinaryOp::*;
+    let t = compute_ty(l);
+    match op {
+        Equal => return "(a0 == a1)".into(),
+        NotEqual => return "(a0 != a1)".into(),
+        Less => return "(a0 < a1)".into(),
+        LessEqual => return "(a0 <= a1)".into(),
+        Greater => return "(a0 > a1)".into(),
+        GreaterEqual => return "(a0 >= a1)".into(),
+        LogicalAnd => return "((a0 != 0) && (a1 != 0))".into(),
+        LogicalOr => return "((a0 != 0) || (a1 != 0))".into(),
+        LogicalXor => return "((a0 != 0) != (a1 != 0))".into(),
+        _ => {}
+    }
+    if l.is_float() {
+        let f = fsuffix(l);
+        return match op {
+            Add => "(a0 + a1)".into(),
+            Subtract => "(a0 - a1)".into(),
+            Multiply => "(a0 * a1)".into(),
+            TrueDivide => "(a0 / a1)".into(),
+            FloorDivide => "ffloordiv(a0, a1)".into(),
+            Remainder => "fremainder(a0, a1)".into(),
+            Power => format!("pow{f}(a0, a1)"),
+            Arctan2 => format!("atan2{f}(a0, a1)"),
+            Hypot => format!("hypot{f}(a0, a1)"),
+            Maximum => "((a0 >= a1 || a0 != a0) ? a0 : a1)".into(),
+            Minimum => "((a0 <= a1 || a0 != a0) ? a0 : a1)".into(),
+            Fmax => "((a0 >= a1 || a1 != a1) ? a0 : a1)".into(),
+            Fmin => "((a0 <= a1 || a1 != a1) ? a0 : a1)".into(),
+            _ => "a0".into(),
+        };
+    }
+    if l == DType::Bool {
+        return match op {
+            Add | Maximum | Fmax | BitwiseOr => "(a0 || a1)".into(),
+            Multiply | Minimum | Fmin | BitwiseAnd => "(a0 && a1)".into(),
+            BitwiseXor => "(a0 != a1)".into(),
+            _ => "a0".into(),
+        };
+    }
+    let signed = l.is_signed_int();
+    match op {
+        Add => format!("(({t})((u64)a0 + (u64)a1))"),
+        Subtract => format!("(({t})((u64)a0 - (u64)a1))"),
+        Multiply => format!("(({t})((u64)a0 * (u64)a1))"),
+        FloorDivide if signed => "fdiv_s(a0, a1)".into(),
+        FloorDivide => format!("(a1 == 0 ? ({t})0 : ({t})(a0 / a1))"),
+        Remainder if signed => "fmod_s(a0, a1)".into(),
+        Remainder => format!("(a1 == 0 ? ({t})0 : ({t})(a0 % a1))"),
+        Power => "ipow(a0, a1)".into(),
+        Maximum | Fmax => "(a0 >= a1 ? a0 : a1)".into(),
+        Minimum | Fmin => "(a0 <= a1 ? a0 : a1)".into(),
+        BitwiseAnd => format!("(({t})(a0 & a1))"),
+        BitwiseOr => format!("(({t})(a0 | a1))"),
+        BitwiseXor => format!("(({t})(a0 ^ a1))"),
+        LeftShift => format!("((a1 < 0 || a1 >= 64) ? ({t})0 : ({t})((u64)a0 << a1))"),
+        RightShift if signed => format!("((a1 < 0 || a1 >= 64) ? (a0 < 0 ? ({t})-1 : ({t})0) : ({t})((i64)a0 >> a1))"),
+        RightShift => format!("((a1 >= 64) ? ({t})0 : ({t})((u64)a0 >> a1))"),
+        _ => "a0".into(),
+    }
+}
+
+/// One input of an elementwise kernel.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct EwIn {
+    /// Storage dtype (for arrays) — scalars arrive already in `compute`'s C type.
+    pub storage: DType,
+    /// The dtype whose compute type the expression sees this input in.
+    pub compute: DType,
+    pub scalar: bool,
+}
+
+/// What an elementwise kernel computes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum EwOp {
+    /// `out = a0` (copies and casts; fill with a scalar input).
+    Copy,
+    Unary(UnaryOp, DType),
+    Binary(BinaryOp, DType),
+    /// `out = a0 ? a1 : a2`.
+    Where,
+    /// Exact comparison of a signed and an unsigned integer (a0, a1 as i64/u64).
+    CmpMixed(BinaryOp),
+    /// `out[i] = start + i * step` in float64 (last element `last` when `has_last`).
+    IotaF,
+    /// `out[i] = start + i * step` in int64.
+    IotaI,
+}
+
+impl EwOp {
+    fn expr(self) -> String {
+        match self {
+            EwOp::Copy => "a0".into(),
+            EwOp::Unary(op, l) => unary_expr(op, l),
+            EwOp::Binary(op, l) => binary_expr(op, l),
+            EwOp::Where => "(a0 ? a1 : a2)".into(),
+            EwOp::CmpMixed(op) => {
+                let c = match op {
+                    BinaryOp::Equal => "== 0",
+                    BinaryOp::NotEqual => "!= 0",
+                    BinaryOp::Less => "< 0",
+                    BinaryOp::LessEqual => "<= 0",
+                    BinaryOp::Greater => "> 0",
+                    _ => ">= 0",
+                };
+                format!("(cmp3(a0, a1) {c})")
+            }
+            EwOp::IotaF => "((has_last && i == n - 1) ? last : __dadd_rn(start, __dmul_rn((double)i, step)))".into(),
+            EwOp::IotaI => "((i64)((u64)istart + (u64)i * (u64)istep))".into(),
+        }
+    }
+    fn params(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            EwOp::IotaF => &[("double", "start"), ("double", "step"), ("double", "last"), ("int", "has_last")],
+            EwOp::IotaI => &[("long long", "istart"), ("long long", "istep")],
+            _ => &[],
+        }
+    }
+}
+
+/// The description of an elementwise kernel: everything that changes the generated source.
+/// Small and `Copy`, so that looking a kernel up costs no allocation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct EwSpec {
+    pub op: EwOp,
+    pub inputs: [Option<EwIn>; 3],
+    /// Dtype whose compute type the expression yields.
+    pub result: DType,
+    pub out: DType,
+}
+
+impl EwSpec {
+    pub fn new(op: EwOp, ins: &[EwIn], result: DType, out: DType) -> EwSpec {
+        let mut inputs = [None; 3];
+        for (k, x) in ins.iter().enumerate() {
+            inputs[k] = Some(*x);
+        }
+        EwSpec { op, inputs, result, out }
+    }
+    pub fn ins(&self) -> impl Iterator<Item = &EwIn> {
+        self.inputs.iter().flatten()
+    }
+}
+
+/// The layouts an elementwise kernel is specialised for; each is compiled as its own module
+/// on first use, so that a first call compiles only what it launches.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Variant {
+    /// Contiguous, `vec_width` elements per vector access.
+    Kv,
+    /// Contiguous, one element per thread (misaligned data).
+    K1,
+    /// One (collapsed) dimension with arbitrary strides: no layout table.
+    Ks,
+    /// Any strides, up to [`MAX_DIMS`] collapsed dimensions.
+    Kn,
+}
+
+impl Variant {
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Kv => "kv",
+            Variant::K1 => "k1",
+            Variant::Ks => "ks",
+            Variant::Kn => "kn",
+        }
+    }
+}
+
+/// One elementwise kernel: the op and dtypes, and the layout variant.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct EwKey(pub EwSpec, pub Variant);
+
+impl KernelKey for EwKey {
+    const FAMILY: &'static str = "ufunc";
+    fn entry(&self) -> &str {
+        self.1.name()
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        vec![("THREADS", THREADS.to_string()), ("MAX_DIMS", MAX_DIMS.to_string())]
+    }
+    fn source(&self) -> String {
+        self.0.prelude(self.1) + include_str!("elementwise.cu")
+    }
+}
+
+impl EwSpec {
+    /// Elements per thread of the vector kernel: 16 bytes of the widest operand.
+    pub fn vec_width(&self) -> u32 {
+        let maxsz = self
+            .ins()
+            .filter(|x| !x.scalar)
+            .map(|x| x.storage.itemsize())
+            .chain([self.out.itemsize()])
+            .max()
+            .unwrap_or(1);
+        (16 / maxsz).max(1) as u32
+    }
+
+    /// The prelude of one kernel of the family (see [`Variant`]): the macros `elementwise.cu`
+    /// expects.
+    fn prelude(&self, variant: Variant) -> String {
+        let mut s = String::from(PRELUDE);
+        let ot = storage_ty(self.out);
+        let inputs: Vec<EwIn> = self.ins().copied().collect();
+        // Operands with a layout: the output and the array inputs (scalars have none).
+        let nops = 1 + inputs.iter().filter(|x| !x.scalar).count();
+        let mut params = String::new();
+        for (k, x) in inputs.iter().enumerate() {
+            if x.scalar {
+                write!(params, ", {} s{k}", compute_ty(x.compute)).unwrap();
+            } else {
+                write!(params, ", const {}* __restrict__ in{k}", storage_ty(x.storage)).unwrap();
+            }
+        }
+        for (t, n) in self.op.params() {
+            write!(params, ", {t} {n}").unwrap();
+        }
+        let st_params: String = (0..nops).map(|q| format!(", long long st{q}")).collect();
+        // Declarations of a0, a1, a2 from each array input's value at `at(k, slot)`; input k's
+        // layout slot is 1 + the number of array inputs before it (slot 0 is the output).
+        let loads = |at: &dyn Fn(usize, usize, &str) -> String| -> String {
+            let mut b = String::new();
+            for (k, x) in inputs.iter().enumerate() {
+                let ct = compute_ty(x.compute);
+                if x.scalar {
+                    write!(b, "{ct} a{k} = s{k}; ").unwrap();
+                } else {
+                    let slot = 1 + inputs[..k].iter().filter(|y| !y.scalar).count();
+                    let v = at(k, slot, storage_ty(x.storage));
+                    write!(b, "{ct} a{k} = {}; ", load_cvt(x.storage, x.compute, &v)).unwrap();
+                }
+            }
+            b
+        };
+        let mut packs = String::new();
+        for (k, x) in inputs.iter().enumerate() {
+            if !x.scalar {
+                let t = storage_ty(x.storage);
+                write!(packs, "Pack<{t}, VEC> p{k} = *reinterpret_cast<const Pack<{t}, VEC>*>(in{k} + (i0)); ")
+                    .unwrap();
+            }
+        }
+        writeln!(s, "#define VARIANT_{}", variant.name().to_uppercase()).unwrap();
+        writeln!(s, "typedef {ot} OUT_T;").unwrap();
+        writeln!(s, "#define VEC {}", self.vec_width()).unwrap();
+        writeln!(s, "#define NOPS {nops}").unwrap();
+        writeln!(s, "#define IN_PARAMS {params}").unwrap();
+        writeln!(s, "#define ST_PARAMS {st_params}").unwrap();
+        writeln!(s, "#define PACK_LOADS(i0) {packs}").unwrap();
+        writeln!(s, "#define LOADS_PACK(j) {}", loads(&|k, _, _| format!("p{k}.v[j]"))).unwrap();
+        writeln!(s, "#define LOADS_FLAT(i) {}", loads(&|k, _, _| format!("in{k}[i]"))).unwrap();
+        writeln!(
+            s,
+            "#define LOADS_AT(OFF) {}",
+            loads(&|k, slot, t| format!("*(const {t}*)((const char*)in{k} + OFF({slot}))"))
+        )
+        .unwrap();
+        writeln!(s, "#define RESULT {}", store_cvt(self.result, self.out, &self.op.expr())).unwrap();
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cuda::compile::{check_compiles, nvrtc_sample};
+    use crate::core::dtype::ALL_DTYPES;
+
+    fn arr(d: DType, l: DType) -> EwIn {
+        EwIn { storage: d, compute: l, scalar: false }
+    }
+
+    /// Every unary and binary op in each loop dtype it accepts, the mixed-sign comparisons,
+    /// `where`, the ranges and casts between every pair of dtypes: the prelude defines what
+    /// `elementwise.cu` expects, and (where NVRTC is present) every variant compiles.
+    #[test]
+    fn sources_compile() {
+        let mut specs = Vec::new();
+        for op in UnaryOp::ALL {
+            for d in ALL_DTYPES {
+                if let Ok((l, o)) = op.resolve(d) {
+                    let result = if o == DType::Bool && l != DType::Bool { DType::Bool } else { l };
+                    specs.push(EwSpec::new(EwOp::Unary(op, l), &[arr(d, l)], result, o));
+                }
+            }
+        }
+        for op in BinaryOp::ALL {
+            for d in ALL_DTYPES {
+                if let Ok((l, o)) = op.resolve(d, d) {
+                    let result = if op.is_comparison() { DType::Bool } else { l };
+                    let s = EwIn { storage: l, compute: l, scalar: true };
+                    specs.push(EwSpec::new(EwOp::Binary(op, l), &[arr(d, l), s], result, o));
+                }
+            }
+        }
+        specs.push(EwSpec::new(
+            EwOp::CmpMixed(BinaryOp::Less),
+            &[arr(DType::Int8, DType::Int64), arr(DType::UInt64, DType::UInt64)],
+            DType::Bool,
+            DType::Bool,
+        ));
+        let c = arr(DType::Bool, DType::Bool);
+        specs.push(EwSpec::new(
+            EwOp::Where,
+            &[
+                c,
+                arr(DType::Float16, DType::Float16),
+                EwIn { storage: DType::Float16, compute: DType::Float16, scalar: true },
+            ],
+            DType::Float16,
+            DType::Float16,
+        ));
+        for to in ALL_DTYPES {
+            specs.push(EwSpec::new(EwOp::IotaF, &[], DType::Float64, to));
+            specs.push(EwSpec::new(EwOp::IotaI, &[], DType::Int64, to));
+            for from in ALL_DTYPES {
+                specs.push(EwSpec::new(EwOp::Copy, &[arr(from, to)], to, to));
+            }
+        }
+        let mut compiled = 0;
+        for (n, spec) in specs.iter().enumerate() {
+            // All four layouts for a few specs; one layout each for the rest (NVRTC time).
+            let variants: &[Variant] =
+                if n % 16 == 0 { &[Variant::Kv, Variant::K1, Variant::Ks, Variant::Kn] } else { &[Variant::Kv] };
+            for &v in variants {
+                let key = EwKey(*spec, v);
+                let src = key.source();
+                assert!(src.contains(&format!("#define VARIANT_{}\n", v.name().to_uppercase())), "{key:?}");
+                assert_eq!(src.matches('{').count(), src.matches('}').count(), "{key:?}");
+                assert_eq!(src.matches('(').count(), src.matches(')').count(), "{key:?}");
+                if nvrtc_sample(n) {
+                    compiled += check_compiles(&key) as usize;
+                }
+            }
+        }
+        eprintln!("ufunc kernels: {} specs, {compiled} compiled by NVRTC", specs.len());
+    }
+}

@@ -1,0 +1,105 @@
+//! Joining, splitting and rearranging, on every device, against values NumPy printed.
+
+use cuprum::{s, DType, PadMode, Scalar};
+
+fn ints(a: &cuprum::Array) -> Vec<i64> {
+    a.to_vec_as::<i64>().unwrap()
+}
+
+device_test!(pad_modes_match_numpy, |dev| {
+    let a = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+    let w = [(1, 2), (2, 1)];
+    let cases: [(PadMode, Vec<i64>); 4] = [
+        (
+            PadMode::Reflect,
+            vec![
+                6, 5, 4, 5, 6, 7, 6, 2, 1, 0, 1, 2, 3, 2, 6, 5, 4, 5, 6, 7, 6, 10, 9, 8, 9, 10, 11, 10, 6, 5, 4, 5, 6,
+                7, 6, 2, 1, 0, 1, 2, 3, 2,
+            ],
+        ),
+        (
+            PadMode::Symmetric,
+            vec![
+                1, 0, 0, 1, 2, 3, 3, 1, 0, 0, 1, 2, 3, 3, 5, 4, 4, 5, 6, 7, 7, 9, 8, 8, 9, 10, 11, 11, 9, 8, 8, 9, 10,
+                11, 11, 5, 4, 4, 5, 6, 7, 7,
+            ],
+        ),
+        (
+            PadMode::Wrap,
+            vec![
+                10, 11, 8, 9, 10, 11, 8, 2, 3, 0, 1, 2, 3, 0, 6, 7, 4, 5, 6, 7, 4, 10, 11, 8, 9, 10, 11, 8, 2, 3, 0, 1,
+                2, 3, 0, 6, 7, 4, 5, 6, 7, 4,
+            ],
+        ),
+        (
+            PadMode::Edge,
+            vec![
+                0, 0, 0, 1, 2, 3, 3, 0, 0, 0, 1, 2, 3, 3, 4, 4, 4, 5, 6, 7, 7, 8, 8, 8, 9, 10, 11, 11, 8, 8, 8, 9, 10,
+                11, 11, 8, 8, 8, 9, 10, 11, 11,
+            ],
+        ),
+    ];
+    for (mode, want) in cases {
+        let p = cuprum::pad(&a, &w, mode)?;
+        assert_eq!(p.shape(), &[6, 7], "{mode:?}");
+        assert_eq!(ints(&p), want, "{mode:?}");
+    }
+    // Pads wider than the axis repeat the pattern.
+    let b = cuprum::arange(3, &dev)?;
+    assert_eq!(ints(&cuprum::pad(&b, &[(5, 4)], PadMode::Reflect)?), vec![1, 0, 1, 2, 1, 0, 1, 2, 1, 0, 1, 2]);
+    assert_eq!(ints(&cuprum::pad(&b, &[(5, 4)], PadMode::Symmetric)?), vec![1, 2, 2, 1, 0, 0, 1, 2, 2, 1, 0, 0]);
+    assert_eq!(ints(&cuprum::pad(&b, &[(5, 4)], PadMode::Wrap)?), vec![1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0]);
+    let c = cuprum::pad(&b.astype(DType::Float32)?, &[(1, 2)], PadMode::Constant(Scalar::Float(-1.5)))?;
+    assert_eq!(c.to_vec::<f32>()?, vec![-1.5, 0.0, 1.0, 2.0, -1.5, -1.5]);
+    assert!(cuprum::pad(&b, &[(1, 1), (1, 1)], PadMode::Edge).is_err());
+    Ok(())
+});
+
+device_test!(join_split_roll_tile_repeat, |dev| {
+    let a = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+    let b = cuprum::arange_with(100, 104, 1, DType::Int32, &dev)?.reshape(&[1, 4])?;
+    let c = cuprum::concatenate(&[&a, &b], 0)?;
+    assert_eq!(c.dtype(), DType::Int64);
+    assert_eq!(c.shape(), &[4, 4]);
+    assert_eq!(ints(&c.slice(s![-1])?), vec![100, 101, 102, 103]);
+    assert!(cuprum::concatenate(&[&a, &b.t()], 0).is_err());
+    let st = cuprum::stack(&[&a, &a], -1)?;
+    assert_eq!(st.shape(), &[3, 4, 2]);
+    assert_eq!(ints(&st.slice(s![1, 2])?), vec![6, 6]);
+    assert_eq!(cuprum::hstack(&[&a, &a])?.shape(), &[3, 8]);
+    assert_eq!(cuprum::vstack(&[&cuprum::arange(4, &dev)?, &a])?.shape(), &[4, 4]);
+    assert_eq!(cuprum::dstack(&[&a, &a])?.shape(), &[3, 4, 2]);
+    let parts = cuprum::array_split(&cuprum::arange(10, &dev)?, 3usize, 0)?;
+    assert_eq!(parts.iter().map(ints).collect::<Vec<_>>(), vec![vec![0, 1, 2, 3], vec![4, 5, 6], vec![7, 8, 9]]);
+    assert!(cuprum::split(&cuprum::arange(10, &dev)?, 3usize, 0).is_err());
+    let at = cuprum::split(&a, [1isize, 3], 1)?;
+    assert_eq!(at.iter().map(|p| p.shape()[1]).collect::<Vec<_>>(), vec![1, 2, 1]);
+    assert!(at[0].shares_storage(&a));
+    assert_eq!(ints(&a.roll(5, None)?), vec![7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6]);
+    assert_eq!(ints(&a.roll(-1, Some(1))?), vec![1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8]);
+    assert_eq!(ints(&cuprum::tile(&cuprum::arange(3, &dev)?, &[2, 2])?), vec![0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]);
+    assert_eq!(cuprum::tile(&cuprum::arange(3, &dev)?, &[2, 2])?.shape(), &[2, 6]);
+    assert_eq!(ints(&a.repeat(2, Some(1))?)[..8], [0, 0, 1, 1, 2, 2, 3, 3]);
+    assert_eq!(a.repeat(2, None)?.shape(), &[24]);
+    let f = a.flip(Some(0))?;
+    assert!(f.shares_storage(&a));
+    assert_eq!(ints(&f.slice(s![0])?), vec![8, 9, 10, 11]);
+    assert_eq!(ints(&a.flip(None)?)[..3], [11, 10, 9]);
+    assert_eq!(cuprum::atleast_3d(&cuprum::arange(3, &dev)?)?.shape(), &[1, 3, 1]);
+    assert_eq!(cuprum::atleast_2d(&cuprum::scalar(1.0f32, &dev)?)?.shape(), &[1, 1]);
+    Ok(())
+});
+
+device_test!(diff_like_numpy, |dev| {
+    let sq = cuprum::from_vec(vec![1i64, 4, 9, 16, 25], &dev)?;
+    assert_eq!(ints(&sq.diff(2, -1)?), vec![2, 2, 2]);
+    let a = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+    assert_eq!(ints(&a.diff(1, 0)?), vec![4; 8]);
+    let b = cuprum::from_vec(vec![true, true, false, true], &dev)?;
+    let d = b.diff(1, 0)?;
+    assert_eq!(d.dtype(), DType::Bool);
+    assert_eq!(d.to_vec::<bool>()?, vec![false, true, true]);
+    assert_eq!(sq.diff(0, 0)?.shape(), &[5]);
+    assert_eq!(sq.diff(7, 0)?.shape(), &[0]);
+    Ok(())
+});
