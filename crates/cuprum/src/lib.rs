@@ -34,7 +34,9 @@ pub mod profiler;
 mod reduce;
 mod scan;
 mod select;
+mod set_ops;
 mod sort;
+mod statistics;
 pub mod ufunc;
 
 pub use crate::array::npy::{self, load_npy, save_npy};
@@ -53,5 +55,7 @@ pub use manip::*;
 pub use reduce::*;
 pub use scan::{cumprod, cumsum, ScanOp};
 pub use select::{argwhere, compress, extract, flatnonzero, nonzero};
+pub use set_ops::*;
 pub use sort::*;
+pub use statistics::*;
 pub use ufunc::*;

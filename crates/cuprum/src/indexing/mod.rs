@@ -20,7 +20,6 @@ use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
 
-
 /// Most index arrays one kernel takes (its parameters hold a pointer and a length each); more
 /// are folded into one flat index first ([`fold_indices`]).
 const MAX_K: usize = cuda::MAX_K;

@@ -1,0 +1,65 @@
+//! Set operations with NumPy's semantics: `unique` (with index, inverse and counts) and
+//! `isin`.
+//!
+//! `unique` sorts on the CPU (`cpu.rs`) or, on a GPU, uses the radix sort, a mask of run
+//! starts and selections (`cuda.rs`); `isin` is built from `unique`, `searchsorted` and a
+//! gather on either device.
+
+mod cpu;
+mod cuda;
+
+use crate::array::Array;
+use crate::core::device::Device;
+use crate::core::dtype::DType;
+use crate::core::error::Result;
+use crate::sort::{searchsorted, Side};
+
+/// The result of [`unique`]: the sorted unique values and, as asked, NumPy's
+/// `return_index`, `return_inverse` and `return_counts` arrays (int64).
+pub struct Unique {
+    pub values: Array,
+    pub index: Option<Array>,
+    pub inverse: Option<Array>,
+    pub counts: Option<Array>,
+}
+
+/// NumPy's `unique` of the flattened array (NaNs collapse into one, at the end).
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let u = cuprum::unique(&cuprum::from_vec(vec![2i64, 1, 2, 5, 1, 2], &dev)?, true, true, true)?;
+/// assert_eq!(u.values.to_vec::<i64>()?, vec![1, 2, 5]);
+/// assert_eq!(u.index.unwrap().to_vec::<i64>()?, vec![1, 0, 3]);
+/// assert_eq!(u.inverse.unwrap().to_vec::<i64>()?, vec![1, 0, 1, 2, 0, 1]);
+/// assert_eq!(u.counts.unwrap().to_vec::<i64>()?, vec![2, 3, 1]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn unique(a: &Array, return_index: bool, return_inverse: bool, return_counts: bool) -> Result<Unique> {
+    match a.device() {
+        Device::Cpu => cpu::unique(a, return_index, return_inverse, return_counts),
+        Device::Cuda(_) => cuda::unique(a, return_index, return_inverse, return_counts),
+    }
+}
+
+/// NumPy's `isin(element, test_elements)`: whether each element occurs in `test_elements`
+/// (compared with `==`: NaN is in nothing).
+pub fn isin(element: &Array, test_elements: &Array) -> Result<Array> {
+    crate::ufunc::same_device("isin", element, test_elements)?;
+    let u = unique(test_elements, false, false, false)?.values;
+    let dt = crate::promote_types(element.dtype(), u.dtype());
+    let (e, u) = (element.astype(dt)?, u.astype(dt)?);
+    let pos = searchsorted(&u, &e, Side::Left)?;
+    let n = u.size() as i64;
+    if n == 0 {
+        return crate::zeros(element.shape(), DType::Bool, &element.device());
+    }
+    // Found where the insertion point holds an equal value (NaN equals nothing, as in NumPy).
+    let clipped = pos.clip(0, n - 1)?;
+    let at = take_flat(&u, &clipped)?;
+    at.equal(&e)
+}
+
+/// `a.ravel()[idx]` for in-range int64 indices (a gather kernel on a GPU; used by `isin`).
+fn take_flat(a: &Array, idx: &Array) -> Result<Array> {
+    crate::gather(&a.ravel()?, &[idx])
+}

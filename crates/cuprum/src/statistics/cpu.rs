@@ -1,0 +1,201 @@
+//! The CPU statistics: quantiles by O(n) selection in each lane, and the counting of
+//! `bincount` and `histogram` (the same signatures as `statistics/cuda.rs`).
+
+use super::{Interp, QuantileMethod};
+use crate::array::Array;
+use crate::core::dtype::DType;
+use crate::core::error::Result;
+use crate::sort::cpu::{by_domain, from_values, store_values, values, Key};
+
+/// NumPy's `mean` of the two middle elements `x0 <= x1` (`one`: there is only one): float16
+/// and float32 data add and divide in float32, everything else in float64.
+fn median_mean(x0: f64, x1: f64, one: bool, dt: DType) -> f64 {
+    if one {
+        x0
+    } else if matches!(dt, DType::Float16 | DType::Float32) {
+        ((x0 as f32 + x1 as f32) / 2.0) as f64
+    } else {
+        (x0 + x1) / 2.0
+    }
+}
+
+/// `a + (b - a) * t`, as NumPy's `_lerp` (exact at t = 1).
+fn lerp(a: f64, b: f64, t: f64) -> f64 {
+    let d = b - a;
+    if t >= 0.5 {
+        b - d * (1.0 - t)
+    } else {
+        a + d * t
+    }
+}
+
+/// Quantiles `qs` of the `lanes` lanes of the C-contiguous `h` (lanes along the last axis)
+/// into `out` of shape `(len(qs), lanes)`: NaNs counted, then each order statistic found by an
+/// O(n) selection in place (the NaNs moved behind the other values first).
+pub(crate) fn quantiles(
+    h: &Array,
+    lanes: usize,
+    qs: &[f64],
+    method: Interp,
+    ignore_nan: bool,
+    out: &Array,
+) -> Result<()> {
+    use QuantileMethod::*;
+    let dt = h.dtype();
+    let keeps = matches!(method, Interp::Method(Lower | Higher | Nearest));
+    let len = *h.shape().last().unwrap_or(&1);
+    let r = by_domain!(h.dtype(), W => {
+        let mut v: Vec<W> = values(&h)?;
+        // Methods that pick an element keep it as it is (64-bit integers exactly); the others
+        // interpolate in float64.
+        let mut picked: Vec<W> = if keeps { vec![W::nan(); qs.len() * lanes] } else { Vec::new() };
+        let mut res = if keeps { Vec::new() } else { vec![f64::NAN; qs.len() * lanes] };
+        for (l, lane) in v.chunks_mut(len).enumerate() {
+            // Selection, not a full sort: NaNs (last in NumPy's order) are counted, then each
+            // needed order statistic is found with an O(n) select among the other values, in
+            // place (the NaNs moved behind them first).
+            let nans = lane.iter().filter(|x| x.is_nan()).count();
+            let n = if ignore_nan { len - nans } else { len };
+            if (!ignore_nan && nans > 0) || n == 0 {
+                continue; // NaN (already there)
+            }
+            if nans > 0 {
+                let mut j = 0;
+                for i in 0..len {
+                    if !lane[i].is_nan() {
+                        lane.swap(i, j);
+                        j += 1;
+                    }
+                }
+            }
+            let s = &mut lane[..n];
+            for (k, &q) in qs.iter().enumerate() {
+                let vi = q * (n - 1) as f64;
+                let (lo, hi) = (vi.floor() as usize, (vi.ceil() as usize).min(n - 1));
+                let at = k * lanes + l;
+                match method {
+                    Interp::Method(Linear) => {
+                        let (x0, x1) = nth_pair(s, lo, hi);
+                        res[at] = lerp(x0.to_f64(), x1.to_f64(), vi - lo as f64);
+                    }
+                    Interp::Method(Lower) => picked[at] = nth_pair(s, lo, lo).0,
+                    Interp::Method(Higher) => picked[at] = nth_pair(s, hi, hi).0,
+                    Interp::Method(Nearest) => {
+                        let i = (vi.round_ties_even() as usize).min(n - 1);
+                        picked[at] = nth_pair(s, i, i).0
+                    }
+                    Interp::Method(Midpoint) => {
+                        let (x0, x1) = nth_pair(s, lo, hi);
+                        res[at] = (x0.to_f64() + x1.to_f64()) / 2.0
+                    }
+                    Interp::MedianMean => {
+                        let (x0, x1) = nth_pair(s, lo, hi);
+                        res[at] = median_mean(x0.to_f64(), x1.to_f64(), lo == hi, dt)
+                    }
+                }
+            }
+        }
+        if keeps {
+            from_values(&picked, &[qs.len(), lanes], out.dtype())?
+        } else {
+            from_values(&res, &[qs.len(), lanes], DType::Float64)?.astype(out.dtype())?
+        }
+    });
+    crate::ufunc::assign(out, &r)
+}
+
+/// The order statistics `lo` and `hi` (`hi` is `lo` or `lo + 1`) of `s`, reordering it: one
+/// O(n) selection of `lo`; then the next is the smallest element to its right.
+fn nth_pair<W: Key>(s: &mut [W], lo: usize, hi: usize) -> (W, W) {
+    let x0 = *s.select_nth_unstable_by(lo, |x, y| x.ord(y)).1;
+    if hi == lo {
+        return (x0, x0);
+    }
+    let x1 = s[lo + 1..].iter().copied().min_by(|x, y| x.ord(y)).unwrap_or(x0);
+    (x0, x1)
+}
+
+/// Counts (int64) or weight sums (float64 `w`) of each value of the 1-d C-contiguous `x` (in
+/// `0..out.size()`) into `out`.
+pub(crate) fn bincount(x: &Array, w: Option<&Array>, out: &Array) -> Result<()> {
+    let xv: Vec<i64> = values(x)?;
+    let n = out.size();
+    match w {
+        None => {
+            let mut c = vec![0i64; n];
+            xv.iter().for_each(|&v| c[v as usize] += 1);
+            store_values(out, &c)
+        }
+        Some(w) => {
+            let wv: Vec<f64> = values(w)?;
+            let mut c = vec![0f64; n];
+            xv.iter().zip(&wv).for_each(|(&v, &wt)| c[v as usize] += wt);
+            store_values(out, &c)
+        }
+    }
+}
+
+/// The bin of `x` among `edges` (None outside `[edges[0], edges[-1]]` or NaN). Equal bins use
+/// NumPy's formula `(x - lo) / (hi - lo) * n` and its one-step correction against the edges;
+/// explicit edges a binary search (the right edge belongs to the last bin). The GPU kernel
+/// computes exactly this.
+fn bin_of(x: f64, edges: &[f64], uniform: bool) -> Option<usize> {
+    let nb = edges.len() - 1;
+    let (lo, hi) = (edges[0], edges[nb]);
+    if !(x >= lo && x <= hi) {
+        return None;
+    }
+    if uniform {
+        let n = nb as i64;
+        let mut b = (((x - lo) / (hi - lo)) * nb as f64) as i64;
+        b = b.clamp(0, n - 1);
+        if x < edges[b as usize] {
+            b = (b - 1).max(0);
+        }
+        if b != n - 1 && x >= edges[b as usize + 1] {
+            b += 1;
+        }
+        Some(b as usize)
+    } else if x == hi {
+        Some(nb - 1)
+    } else {
+        Some(edges.partition_point(|&e| e <= x) - 1)
+    }
+}
+
+/// The histogram of the C-contiguous `x` over the bin edges `e` (`uniform`: equal bins from
+/// `lo` to `hi`) into `out`: counts (int64), or sums of the float64 weights `w` in float64.
+pub(crate) fn histogram(
+    x: &Array,
+    w: Option<&Array>,
+    e: &Array,
+    uniform: bool,
+    _lo: f64,
+    _hi: f64,
+    out: &Array,
+) -> Result<()> {
+    let v: Vec<f64> = values(x)?;
+    let edges: Vec<f64> = values(e)?;
+    let nb = out.size();
+    match w {
+        Some(w) => {
+            let w: Vec<f64> = values(w)?;
+            let mut hist = vec![0f64; nb];
+            for (i, &x) in v.iter().enumerate() {
+                if let Some(b) = bin_of(x, &edges, uniform) {
+                    hist[b] += w[i];
+                }
+            }
+            store_values(out, &hist)
+        }
+        None => {
+            let mut counts = vec![0i64; nb];
+            for &x in &v {
+                if let Some(b) = bin_of(x, &edges, uniform) {
+                    counts[b] += 1;
+                }
+            }
+            store_values(out, &counts)
+        }
+    }
+}

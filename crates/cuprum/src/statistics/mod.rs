@@ -1,0 +1,358 @@
+//! Statistics with NumPy's semantics: order statistics (`median`, `percentile`, `quantile`
+//! with five methods, and their NaN-ignoring forms) and counting (`bincount`, `histogram`,
+//! `digitize`).
+//!
+//! Each function prepares its lanes or bins and calls the CPU (`cpu.rs`) or the CUDA
+//! (`cuda.rs`) implementation of the same signature. On a GPU the quantiles of one lane are a
+//! radix select (no sort, nothing read back), quantiles along an axis sorted lanes and a pick;
+//! `bincount` and `histogram` count with per-block bins in shared memory and read back only
+//! what sizes a result (bincount's min and max, histogram's autodetected range).
+
+mod cpu;
+pub(crate) mod cuda;
+
+use crate::array::Array;
+use crate::core::device::Device;
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use crate::sort::{lanes_last, searchsorted, Side};
+
+/// Interpolation methods of [`quantile`], as NumPy's `method=`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum QuantileMethod {
+    Linear,
+    Lower,
+    Higher,
+    Nearest,
+    Midpoint,
+}
+
+/// How a quantile is formed from its order statistics: one of NumPy's methods, or
+/// `median`'s own rule, the mean of the middle element(s) (so median([2, inf]) is inf, where
+/// the linear method computes inf - inf).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Interp {
+    Method(QuantileMethod),
+    MedianMean,
+}
+
+fn quantile_impl(a: &Array, qs: &[f64], axis: Option<isize>, method: Interp, ignore_nan: bool) -> Result<Array> {
+    if qs.iter().any(|q| !(0.0..=1.0).contains(q)) {
+        return Err(Error::Value("quantiles must be in the range [0, 1]".into()));
+    }
+    use QuantileMethod::*;
+    let keeps = matches!(method, Interp::Method(Lower | Higher | Nearest));
+    let dt = a.dtype();
+    // Methods that pick an element keep the dtype; interpolating ones give floats.
+    let out_dt = if keeps || dt.is_float() { dt } else { DType::Float64 };
+    let (moved, _) = lanes_last(a, axis)?;
+    let len = *moved.shape().last().unwrap_or(&1);
+    // Shape (len(q), the other axes in order).
+    let mut shape: Vec<usize> = moved.shape()[..moved.ndim() - 1].to_vec();
+    shape.insert(0, qs.len());
+    if len == 0 {
+        // Empty lanes: NumPy's median, nanmedian, nanquantile and nanpercentile take the
+        // (nan)mean of the empty lanes, NaN (with a RuntimeWarning, which cuprum does not give),
+        // of a float dtype; its quantile and percentile fail indexing the empty lane.
+        if !ignore_nan && method != Interp::MedianMean {
+            return Err(Error::Index(
+                "cannot compute a quantile of an empty lane (NumPy raises IndexError; median, nanmedian, \
+                 nanquantile and nanpercentile give NaN)"
+                    .into(),
+            ));
+        }
+        let dt = if dt.is_float() { dt } else { DType::Float64 };
+        return crate::full(&shape, f64::NAN, dt, &a.device());
+    }
+    let lanes = moved.size() / len;
+    let h = moved.as_contiguous()?;
+    let out = Array::alloc(&[qs.len(), lanes], out_dt, a.device(), false)?;
+    match a.device() {
+        Device::Cpu => cpu::quantiles(&h, lanes, qs, method, ignore_nan, &out)?,
+        Device::Cuda(_) => cuda::quantiles(&h, lanes, qs, method, ignore_nan, &out)?,
+    }
+    out.reshape(&shape)
+}
+
+/// NumPy's `quantile(a, q, axis, method)` for several `q` in [0, 1]: shape `(len(q), ...)`.
+pub fn quantiles(a: &Array, q: &[f64], axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
+    quantile_impl(a, q, axis, Interp::Method(method), false)
+}
+
+/// NumPy's `quantile(a, q, axis, method)` for one `q`. Of empty lanes it is an error of kind
+/// [`IndexError`](crate::ErrorKind::IndexError), as in NumPy ([`nanquantile`] and [`median`]
+/// give NaN there).
+///
+/// ```
+/// use cuprum::{DType, QuantileMethod};
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::from_vec(vec![1i32, 2, 3, 4, 10], &dev)?;
+/// let q = cuprum::quantile(&x, 0.9, None, QuantileMethod::Linear)?;
+/// assert_eq!(q.dtype(), DType::Float64); // interpolating methods give floats
+/// assert!((q.item::<f64>()? - 7.6).abs() < 1e-12);
+/// let p = cuprum::percentile(&x, 40.0, None, QuantileMethod::Lower)?;
+/// assert_eq!((p.dtype(), p.item::<i64>()?), (DType::Int32, 2)); // picking methods keep the dtype
+/// assert_eq!(x.median(None)?.item::<f64>()?, 3.0);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn quantile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
+    quantile_one(a, q, axis, Interp::Method(method), false)
+}
+
+fn quantile_one(a: &Array, q: f64, axis: Option<isize>, method: Interp, ignore_nan: bool) -> Result<Array> {
+    let r = quantile_impl(a, &[q], axis, method, ignore_nan)?;
+    r.reshape(&r.shape()[1..])
+}
+
+/// NumPy's `percentile(a, q, axis, method)` (`q` in [0, 100]).
+pub fn percentile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
+    quantile(a, q / 100.0, axis, method)
+}
+
+/// NumPy's `median(a, axis)`: the mean of the middle element(s) of each lane, NaN if the
+/// lane holds a NaN. Like NumPy's `mean`, float16 and float32 data average in float32, the
+/// rest in float64 (integers give float64). Empty lanes give NaN, as NumPy's (which also
+/// warns; cuprum gives no warning), as do those of [`nanmedian`], [`nanquantile`] and
+/// [`nanpercentile`]; [`quantile`] and [`percentile`] of empty lanes are an error of kind
+/// [`IndexError`](crate::ErrorKind::IndexError), as NumPy's.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::from_vec(vec![2.0f64, f64::INFINITY, 1.0, 7.0], &dev)?;
+/// assert_eq!(x.median(None)?.item::<f64>()?, 4.5);
+/// let y = cuprum::from_vec(vec![2.0f32, f32::INFINITY], &dev)?;
+/// assert_eq!(cuprum::median(&y, None)?.item::<f32>()?, f32::INFINITY); // NumPy: inf too
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn median(a: &Array, axis: Option<isize>) -> Result<Array> {
+    quantile_one(a, 0.5, axis, Interp::MedianMean, false)
+}
+
+/// NumPy's `nanquantile` (NaNs ignored; all-NaN lanes give NaN). Empty lanes give NaN too,
+/// of the data's float dtype or float64 (whatever the method), without NumPy's warning.
+pub fn nanquantile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
+    quantile_one(a, q, axis, Interp::Method(method), true)
+}
+
+/// NumPy's `nanpercentile`.
+pub fn nanpercentile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
+    nanquantile(a, q / 100.0, axis, method)
+}
+
+/// NumPy's `nanmedian`: [`median`] of each lane's values that are not NaN (all-NaN lanes
+/// give NaN).
+pub fn nanmedian(a: &Array, axis: Option<isize>) -> Result<Array> {
+    quantile_one(a, 0.5, axis, Interp::MedianMean, true)
+}
+
+/// NumPy's `bincount(x, weights, minlength)`: counts (int64) or weight sums (float64) of
+/// each non-negative integer in `x`.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let c = cuprum::bincount(&cuprum::from_vec(vec![0i64, 1, 1, 3], &dev)?, None, 5)?;
+/// assert_eq!(c.to_vec::<i64>()?, vec![1, 2, 0, 1, 0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<Array> {
+    if !(x.dtype().is_integer() || x.dtype() == DType::Bool) {
+        return Err(Error::Type(format!(
+            "bincount: cannot cast x of dtype {} to int64 according to the rule 'safe'",
+            x.dtype()
+        )));
+    }
+    if x.ndim() != 1 {
+        return Err(Error::InvalidArgument("bincount: x must be a 1-d array of non-negative integers".into()));
+    }
+    if let Some(w) = weights {
+        crate::ufunc::same_device("bincount", x, w)?;
+        if w.shape() != x.shape() {
+            return Err(Error::ShapeMismatch { op: "bincount".into(), a: x.shape().to_vec(), b: w.shape().to_vec() });
+        }
+    }
+    // The output's length comes from the data: its min and max come back (one copy).
+    let n = if x.size() == 0 {
+        minlength
+    } else {
+        let (lo, hi) = min_max::<i64>(x, DType::Int64)?;
+        if lo < 0 {
+            return Err(Error::Value("bincount: 'x' must not contain negative values".into()));
+        }
+        (hi as u64 as usize).saturating_add(1).max(minlength)
+    };
+    crate::core::layout::checked_nbytes(&[n], 8)?;
+    let dt = if weights.is_some() { DType::Float64 } else { DType::Int64 };
+    let out = Array::alloc(&[n], dt, x.device(), true)?;
+    let xc = x.as_contiguous()?;
+    let w = weights.map(|w| w.astype(DType::Float64)).transpose()?;
+    match x.device() {
+        Device::Cpu => cpu::bincount(&xc, w.as_ref(), &out)?,
+        Device::Cuda(_) => cuda::bincount(&xc, w.as_ref(), &out)?,
+    }
+    Ok(out)
+}
+
+/// The minimum and maximum of `x`, as `dt` (of `T`), read back in one copy.
+fn min_max<T: crate::Element>(x: &Array, dt: DType) -> Result<(T, T)> {
+    let mm = crate::stack(&[&x.min(None)?, &x.max(None)?], 0)?.astype(dt)?.to_vec::<T>()?;
+    Ok((mm[0], mm[1]))
+}
+
+/// Bins of [`histogram`]: a number of equal bins (over `range` or the data's min..max), or
+/// explicit monotonically increasing edges.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Bins {
+    Count(usize),
+    Edges(Vec<f64>),
+}
+
+/// NumPy's `histogram(a, bins, range, weights, density)`: (counts or densities, edges). The
+/// last bin includes its right edge. Counts are int64; weighted sums have the weights' dtype
+/// (summed in float64); densities are float64; edges are float64.
+///
+/// ```
+/// use cuprum::Bins;
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::from_vec(vec![0.5, 1.5, 1.7, 2.5, 4.0], &dev)?;
+/// let (h, edges) = cuprum::histogram(&a, Bins::Count(3), Some((0.0, 3.0)), None, false)?;
+/// assert_eq!(h.to_vec::<i64>()?, vec![1, 2, 1]); // 4.0 is outside the range
+/// assert_eq!(edges.to_vec::<f64>()?, vec![0.0, 1.0, 2.0, 3.0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn histogram(
+    a: &Array,
+    bins: Bins,
+    range: Option<(f64, f64)>,
+    weights: Option<&Array>,
+    density: bool,
+) -> Result<(Array, Array)> {
+    if let Some(w) = weights {
+        crate::ufunc::same_device("histogram", a, w)?;
+        if w.shape() != a.shape() {
+            return Err(Error::ShapeMismatch { op: "histogram".into(), a: a.shape().to_vec(), b: w.shape().to_vec() });
+        }
+    }
+    let (edges, uniform): (Vec<f64>, bool) = match bins {
+        Bins::Edges(e) => {
+            if e.len() < 2 || e.windows(2).any(|w| w[1] < w[0]) {
+                return Err(Error::Value("bins must increase monotonically and be at least two edges".into()));
+            }
+            (e, false)
+        }
+        Bins::Count(0) => return Err(Error::Value("`bins` must be positive".into())),
+        Bins::Count(n) => {
+            let (mut lo, mut hi) = match range {
+                Some((l, h)) => {
+                    if l > h {
+                        return Err(Error::Value("max must be larger than min in range parameter".into()));
+                    }
+                    if !l.is_finite() || !h.is_finite() {
+                        return Err(Error::Value(format!("supplied range of [{l}, {h}] is not finite")));
+                    }
+                    (l, h)
+                }
+                None if a.size() == 0 => (0.0, 1.0),
+                None => {
+                    // a.min() and a.max(): a NaN makes the range not finite.
+                    let (lo, hi) = min_max::<f64>(a, DType::Float64)?;
+                    if !lo.is_finite() || !hi.is_finite() {
+                        return Err(Error::Value(format!("autodetected range of [{lo}, {hi}] is not finite")));
+                    }
+                    (lo, hi)
+                }
+            };
+            if lo == hi {
+                lo -= 0.5;
+                hi += 0.5;
+            }
+            // NumPy's linspace(lo, hi, n + 1).
+            ((0..=n).map(|i| if i == n { hi } else { lo + i as f64 * ((hi - lo) / n as f64) }).collect(), true)
+        }
+    };
+    let nb = edges.len() - 1;
+    let dev = a.device();
+    let x = a.ravel()?.as_contiguous()?;
+    let w = weights.map(|w| w.ravel()?.astype(DType::Float64)).transpose()?;
+    let e = crate::from_vec(edges.clone(), &dev)?;
+    let hist = Array::alloc(&[nb], if w.is_some() { DType::Float64 } else { DType::Int64 }, dev, true)?;
+    match dev {
+        Device::Cpu => cpu::histogram(&x, w.as_ref(), &e, uniform, edges[0], edges[nb], &hist)?,
+        Device::Cuda(_) => cuda::histogram(&x, w.as_ref(), &e, uniform, edges[0], edges[nb], &hist)?,
+    }
+    // Weighted sums in the weights' dtype, as NumPy's `ntype`.
+    let hist = match weights {
+        Some(w) if w.dtype() != DType::Float64 => hist.astype(w.dtype())?,
+        _ => hist,
+    };
+    if !density {
+        return Ok((hist, e));
+    }
+    // NumPy: n / np.diff(edges) / n.sum(). The sum of the bins is taken in float64 and rounded
+    // to their dtype once (NumPy adds them up in that dtype): the bins of float16 and float32
+    // weights add exactly in float64, so the total, and the densities, are the same on every
+    // device and in every order of summation even when the bins cancel.
+    use crate::core::slice::SliceElem;
+    let right = e.slice([SliceElem::Slice { start: Some(1), end: None, step: 1 }])?;
+    let left = e.slice([SliceElem::Slice { start: None, end: Some(-1), step: 1 }])?;
+    let db = right.subtract(&left)?;
+    let n64 = hist.astype(DType::Float64)?;
+    let total = n64.sum(None)?.astype(hist.dtype())?.astype(DType::Float64)?;
+    let d = n64.true_divide(&db)?.true_divide(&total)?;
+    Ok((d, e))
+}
+
+/// NumPy's `_monotonicity` of bins (as doubles): 1 increasing (or constant), -1 decreasing,
+/// 0 neither.
+fn monotonicity(a: &[f64]) -> i32 {
+    let Some(&first) = a.first() else { return 1 };
+    let mut i = 1;
+    while i < a.len() && a[i] == first {
+        i += 1;
+    }
+    if i == a.len() {
+        return 1;
+    }
+    let (mut last, mut next) = (first, a[i]);
+    let increasing = last < next;
+    for &x in &a[i + 1..] {
+        last = next;
+        next = x;
+        if (increasing && last > next) || (!increasing && last < next) {
+            return 0;
+        }
+    }
+    if increasing {
+        1
+    } else {
+        -1
+    }
+}
+
+/// NumPy's `digitize(x, bins, right)`: the index of the bin of each value (int64), for
+/// monotonically increasing or decreasing `bins`.
+pub fn digitize(x: &Array, bins: &Array, right: bool) -> Result<Array> {
+    crate::ufunc::same_device("digitize", x, bins)?;
+    if bins.ndim() != 1 {
+        return Err(Error::InvalidArgument("digitize: bins must be a 1-d array".into()));
+    }
+    // `right` means bins[i-1] < x <= bins[i]: a left-side search (the arguments are swapped).
+    let side = if right { Side::Left } else { Side::Right };
+    // The bins are few: their order is checked on the host.
+    match monotonicity(&bins.to_vec_as::<f64>()?) {
+        0 => Err(Error::Value("bins must be monotonically increasing or decreasing".into())),
+        -1 => {
+            use crate::core::slice::SliceElem;
+            let rev = bins.slice([SliceElem::Slice { start: None, end: None, step: -1 }])?;
+            let s = searchsorted(&rev, x, side)?;
+            crate::ufunc::subtract(bins.size() as i64, &s)
+        }
+        _ => searchsorted(bins, x, side),
+    }
+}
+
+impl Array {
+    /// NumPy's `median`.
+    pub fn median(&self, axis: Option<isize>) -> Result<Array> {
+        median(self, axis)
+    }
+}
