@@ -358,7 +358,7 @@ fn run() -> Result<()> {
             let r = (|o: &mut Opts| -> Result<()> {
                 eprintln!("[cumsum_1e8_f32]");
                 let (g, h) = gpu_time("cumsum_1e8_f32", gpu, rep.min(10), || va.cumsum(None))?;
-                let c = cpu_t(&|| ha.cumsum(None), &o)?;
+                let c = cpu_t(&|| ha.cumsum(None), o)?;
                 // The CPU adds sequentially in float32 (as NumPy), the GPU in a parallel scan:
                 // compare the last partial sums, relative to the total.
                 let (gl, cl) = (
@@ -386,7 +386,7 @@ fn run() -> Result<()> {
                 let mg = va.greater(0.5)?;
                 let mh = ha.greater(0.5)?;
                 let (g, h) = gpu_time("compress_1e8_f32", gpu, rep.min(10), || vb.mask(&mg))?;
-                let c = cpu_t(&|| hb.mask(&mh), &o)?;
+                let c = cpu_t(&|| hb.mask(&mh), o)?;
                 let ok = cuprum::array_equal(&vb.mask(&mg)?.to_device(&cpu)?, &hb.mask(&mh)?)?;
                 o.record(
                     "compress_1e8_f32",

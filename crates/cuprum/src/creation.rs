@@ -156,6 +156,10 @@ pub fn from_slice<T: Element>(data: &[T], shape: &[usize], device: &Device) -> R
         return Err(Error::ShapeMismatch { op: "from_slice".into(), a: vec![data.len()], b: shape.to_vec() });
     }
     let host = Array::alloc(shape, T::DTYPE, Device::Cpu, true)?;
+    // SAFETY: `host` is a fresh block (no other handle yet) of `size` elements of `T`'s dtype,
+    // `size_of_val(data)` bytes (`size == data.len()`, checked above), and `data` is a live slice
+    // of as many bytes; `T: Element` is a plain number or a `bool` (0 or 1), so the bytes copied
+    // are valid elements.
     unsafe {
         std::ptr::copy_nonoverlapping(
             data.as_ptr() as *const u8,

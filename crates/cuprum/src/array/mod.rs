@@ -55,6 +55,8 @@ impl Array {
     pub(crate) fn scalar_cpu(v: Scalar, dtype: DType) -> Result<Array> {
         let a = Array::alloc(&[], dtype, Device::Cpu, true)?;
         let p = a.storage.cpu().expect("cpu").ptr();
+        // SAFETY: `a` is a fresh 0-d array of `dtype` (no other handle exists yet): `p` is its
+        // one element, aligned (the block is 64-byte aligned), and one element is stored.
         unsafe {
             match v {
                 Scalar::Bool(b) => crate::backend::cpu::store(dtype, p, 0, &[b as i64]),
@@ -452,11 +454,18 @@ impl Array {
             (Storage::Cpu(h), Storage::Cuda(d)) => {
                 let _l = crate::backend::storage::CpuLocks::new(&[&src.storage], &[]);
                 let pinned = n > (4 << 20) && h.pin();
-                let bytes = unsafe { std::slice::from_raw_parts(h.ptr().add(src.offset), n) };
+                // `wrapping_add`: an empty view's offset may lie past the end of its block.
+                let p = h.ptr().wrapping_add(src.offset);
+                // SAFETY: `src` is C-contiguous: a non-empty one has its `n` bytes at `p`, within
+                // the block; an empty one reads nothing through a non-null `p`. The read lock
+                // keeps writers out while the slice lives.
+                let bytes = unsafe { std::slice::from_raw_parts(p, n) };
                 d.dev.htod(d.ptr, bytes, pinned)?;
             }
             (Storage::Cuda(d), Storage::Cpu(h)) => {
                 let pinned = n > (4 << 20) && h.pin();
+                // SAFETY: `out` was just allocated with `n` bytes (initialised: host blocks are
+                // zeroed or hold earlier contents) and no other handle on it exists yet.
                 let bytes = unsafe { std::slice::from_raw_parts_mut(h.ptr(), n) };
                 d.dev.dtoh(bytes, d.ptr + src.offset as u64, pinned)?;
             }
@@ -480,12 +489,15 @@ impl Array {
         let n = host.size();
         let mut v = vec![T::default(); n];
         let _l = crate::backend::storage::CpuLocks::new(&[&host.storage], &[]);
+        // `wrapping_add`: an empty view's offset may lie past the end of its block.
+        let p = host.storage.cpu().expect("host").ptr().wrapping_add(host.offset);
+        // SAFETY: `host` is C-contiguous on the CPU with `n` elements of `T`'s dtype, so a
+        // non-empty one has its `n * size_of::<T>()` bytes at `p` within the block (an empty one
+        // copies nothing, from a non-null `p`); `v` has room for them, the read lock keeps
+        // writers out, and the bytes are valid `T`s: plain numbers, or bools that are 0 or 1
+        // (every writer stores 0 or 1, `from_bytes` checks loaded data).
         unsafe {
-            std::ptr::copy_nonoverlapping(
-                host.storage.cpu().expect("host").ptr().add(host.offset),
-                v.as_mut_ptr() as *mut u8,
-                n * std::mem::size_of::<T>(),
-            );
+            std::ptr::copy_nonoverlapping(p, v.as_mut_ptr() as *mut u8, n * std::mem::size_of::<T>());
         }
         Ok(v)
     }
@@ -554,8 +566,11 @@ impl Array {
         let one = self.reshape(&[])?;
         let host = if one.device().is_cpu() { one } else { one.to_device(&Device::Cpu)? };
         let _l = crate::backend::storage::CpuLocks::new(&[&host.storage], &[]);
+        // SAFETY: `host` has one element, so its offset lies within the block.
         let p = unsafe { host.storage.cpu().expect("host").ptr().add(host.offset) };
         let d = host.dtype;
+        // SAFETY: `p` is that element, of dtype `d`; each arm reads it once (stride 0, so the
+        // unaligned path of `load`) under the read lock.
         unsafe {
             Ok(match crate::backend::cpu::domain(d) {
                 _ if d == DType::Bool => Scalar::Bool(*p != 0),

@@ -109,6 +109,8 @@ impl Array {
             return Err(Error::InvalidArgument("bool data must be 0 or 1".into()));
         }
         let host = Array::alloc(shape, dtype, Device::Cpu, true)?;
+        // SAFETY: `host` is a fresh block of `n` bytes (no other handle yet) and `data` has
+        // exactly `n` bytes (checked above); bool data was checked to be 0 or 1.
         unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), host.storage.cpu().expect("host").ptr(), n) };
         if device.is_cpu() {
             Ok(host)
@@ -121,7 +123,11 @@ impl Array {
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let host = if self.device().is_cpu() { self.as_contiguous()? } else { self.to_device(&Device::Cpu)? };
         let _l = crate::backend::storage::CpuLocks::new(&[&host.storage], &[]);
-        let p = unsafe { host.storage.cpu().expect("host").ptr().add(host.offset) };
+        // `wrapping_add`: an empty view's offset may lie past the end of its block.
+        let p = host.storage.cpu().expect("host").ptr().wrapping_add(host.offset);
+        // SAFETY: `host` is C-contiguous on the CPU: a non-empty one has its `nbytes()` bytes at
+        // `p`, within the block; an empty one reads nothing through a non-null `p`. The read
+        // lock keeps writers out while the slice lives.
         Ok(unsafe { std::slice::from_raw_parts(p, host.nbytes()) }.to_vec())
     }
 }

@@ -59,7 +59,9 @@ fn free_block(ptr: *mut u8, cap: usize, registered: bool) {
     if registered {
         crate::backend::cuda::host_unregister(ptr);
     }
-    // SAFETY: allocated in `CpuStorage::new` with this layout.
+    // SAFETY: `ptr` is a pooled block that `CpuStorage::new` allocated with `alloc_zeroed` and
+    // the layout (`cap`, POOL_GRAIN) (valid: checked by `from_size_align` there); its last owner
+    // is gone (dropped storage or an emptied pool list), so nothing uses it any more.
     unsafe { dealloc(ptr, Layout::from_size_align_unchecked(cap, POOL_GRAIN)) }
 }
 
@@ -75,7 +77,12 @@ pub(crate) struct CpuStorage {
     lock: RwLock<()>,
 }
 
+// SAFETY: the block is owned by this value alone (freed or pooled in `drop`), so moving it to
+// another thread is fine; the `NonNull` is the only thing that is not `Send` by itself.
 unsafe impl Send for CpuStorage {}
+// SAFETY: through `&CpuStorage` the contents are reached only by raw pointer (`ptr`), and every
+// operation that reads or writes them first takes the block's `RwLock` (`CpuLocks`), shared for
+// reading and exclusive for writing; `pin` and the counters are synchronised (`PIN`, atomics).
 unsafe impl Sync for CpuStorage {}
 
 impl CpuStorage {
@@ -94,7 +101,8 @@ impl CpuStorage {
             if let Some((ptr, registered)) = hit {
                 let ptr = NonNull::new(ptr as *mut u8).ok_or_else(oom)?;
                 if zeroed {
-                    // SAFETY: the block has `cap >= bytes` bytes.
+                    // SAFETY: the block has `cap >= bytes` initialised bytes (zeroed when first
+                    // allocated), and it came out of the pool's free list, so no one else holds it.
                     let s = unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr(), bytes) };
                     use rayon::prelude::*;
                     s.par_chunks_mut(4 << 20).for_each(|c| c.fill(0));
@@ -103,14 +111,15 @@ impl CpuStorage {
             }
             let layout = Layout::from_size_align(cap, POOL_GRAIN).map_err(|_| oom())?;
             // Fresh pages are zero (and faulted in on first touch).
+            // SAFETY: `cap >= bytes >= POOL_MIN > 0`: the layout has a non-zero size.
             let p = unsafe { alloc_zeroed(layout) };
             let ptr = NonNull::new(p).ok_or_else(oom)?;
             return Ok(CpuStorage { ptr, bytes, cap, registered: false.into(), lock: RwLock::new(()) });
         }
         let layout = Layout::from_size_align(bytes.max(1), HOST_ALIGN).map_err(|_| oom())?;
-        // SAFETY: the layout has non-zero size. Small blocks are always zeroed: no array ever
-        // exposes uninitialised bytes.
+        // Small blocks are always zeroed: no array ever exposes uninitialised bytes.
         let _ = zeroed;
+        // SAFETY: the layout has a non-zero size (`bytes.max(1)`).
         let p = unsafe { alloc_zeroed(layout) };
         let ptr = NonNull::new(p).ok_or_else(oom)?;
         Ok(CpuStorage { ptr, bytes, cap: 0, registered: false.into(), lock: RwLock::new(()) })
@@ -158,7 +167,8 @@ impl Drop for CpuStorage {
             free_block(self.ptr.as_ptr(), self.cap, registered);
             return;
         }
-        // SAFETY: allocated in `new` with this layout.
+        // SAFETY: a small block, allocated in `new` with this very layout (`cap == 0`), and this
+        // is its only owner, being dropped.
         unsafe { dealloc(self.ptr.as_ptr(), Layout::from_size_align_unchecked(self.bytes.max(1), HOST_ALIGN)) }
     }
 }

@@ -201,9 +201,7 @@ pub fn reshape_strides(shape: &[usize], strides: &[isize], new_shape: &[usize], 
     }
     // Remaining (size-1) new axes.
     let last = if ni > 0 { ns[ni - 1] } else { itemsize as isize };
-    for k in ni..nlen {
-        ns[k] = last;
-    }
+    ns.iter_mut().skip(ni).for_each(|v| *v = last);
     Some(ns)
 }
 

@@ -68,6 +68,16 @@ impl From<RangeFull> for SliceElem {
 
 /// Builds a basic index, NumPy style: `s![1..8;2, ..;-1, NEW_AXIS, ELLIPSIS, 3]` is
 /// `a[1:8:2, ::-1, np.newaxis, ..., 3]`. Ranges may use negative bounds (`-3..`).
+///
+/// A range such as `1..-1` (NumPy's `1:-1`) is empty as a Rust range, which clippy's
+/// `reversed_empty_ranges` would reject; the expansion allows that lint, so code calling `s!` is not flagged:
+///
+/// ```
+/// #![deny(clippy::reversed_empty_ranges)]
+/// use cuprum::{s, SliceElem};
+/// let idx = s![.., 1..-1];
+/// assert_eq!(idx[1], SliceElem::Slice { start: Some(1), end: Some(-1), step: 1 });
+/// ```
 #[macro_export]
 macro_rules! s {
     (@parse [$($acc:expr,)*] $r:expr ; $st:expr , $($t:tt)*) => {
@@ -82,7 +92,12 @@ macro_rules! s {
     (@parse [$($acc:expr,)*] $r:expr) => {
         $crate::s!(@parse [$($acc,)* $crate::SliceElem::from($r),])
     };
-    (@parse [$($acc:expr,)*]) => { [$($acc),*] };
+    // `1..-1` is a NumPy slice here, not an empty Rust range: allowed on the `let` holding the elements.
+    (@parse [$($acc:expr,)*]) => {{
+        #[allow(clippy::reversed_empty_ranges)]
+        let elems = [$($acc),*];
+        elems
+    }};
     ($($t:tt)*) => { $crate::s!(@parse [] $($t)*) };
 }
 
@@ -149,5 +164,15 @@ mod tests {
         assert_eq!(s.len(), 5);
         assert_eq!(s[0], SliceElem::Slice { start: Some(8), end: None, step: 16 });
         assert_eq!(s[2], SliceElem::Index(3));
+    }
+
+    /// `1..-1` is NumPy's `1:-1`; clippy checks this test with `reversed_empty_ranges` denied.
+    #[test]
+    #[deny(clippy::reversed_empty_ranges)]
+    fn negative_end_is_not_an_empty_range() {
+        let s = crate::s![.., 1..-1];
+        assert_eq!(s[0], SliceElem::Slice { start: None, end: None, step: 1 });
+        assert_eq!(s[1], SliceElem::Slice { start: Some(1), end: Some(-1), step: 1 });
+        assert_eq!(slice_indices(Some(1), Some(-1), 1, 5).unwrap(), (1, 1, 3));
     }
 }

@@ -1,6 +1,7 @@
-//! Kernels of the `ModKey::Index` family: gather (`a[i0, i1]`, `take`), `take_along_axis`,
-//! scatter (`a[i0, i1] = v`, `put`), `add.at`, `searchsorted`, `bincount` and `histogram`,
-//! with the Rust functions that launch them.
+//! The `indexing` kernel family: gather (`a[i0, i1]`, `take`), `take_along_axis` and the
+//! range check (`gather.cu`), scatter (`a[i0, i1] = v`, `put`) and `add.at` (`scatter.cu`),
+//! both after the index helpers of `indices.cu`; `searchsorted` (`search.cu`), `bincount` and
+//! `histogram` (`binned.cu`); with the Rust functions that launch them.
 //!
 //! Index arrays reach the kernels C-contiguous, one integer dtype per launch (the kernel is
 //! generated for it); negative indices count from the end. An out-of-range index never leads
@@ -11,16 +12,16 @@
 
 use crate::array::Array;
 use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
+use crate::backend::cuda::kernels::KernelKey;
 use crate::backend::cuda::launch::{dev_of, dptr, Params, THREADS};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
+use std::fmt::Write;
 
 /// Most index arrays one gather or scatter launch takes (`a[i0, ..., i15]`).
 pub(crate) const MAX_K: usize = 16;
 /// Most dimensions of a `take_along_axis` launch.
 pub(crate) const MAX_ND: usize = 16;
-/// Dynamic shared memory for per-block bins of `bincount`/`histogram` (the default limit).
-const SHARED_BINS_BYTES: usize = 48 * 1024;
 
 /// Identity of one generated kernel of this family.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -43,166 +44,26 @@ pub(crate) enum IndexKey {
     ScatterAdd { dtype: DType, idx: DType },
     /// `take_along_axis` over strided (possibly broadcast) source and index arrays.
     TakeAlong { word: u8, idx: DType },
-    /// One binary search per query in a sorted 1-d array of `dtype` (NumPy's order, NaN last).
-    Search { dtype: DType, right: bool },
-    /// Counts (int64) or float64 weight sums of the values of `x` (non-negative integers).
-    Bincount { x: DType, weighted: bool },
-    /// Histogram of `x` over equal bins (NumPy's formula) or edges (binary search).
-    Histogram { x: DType, uniform: bool, weighted: bool },
 }
 
-/// C type of a raw word of `word` bytes.
+/// C type of a raw word of `word` bytes (16: `W16` of `indices.cu`, declared here).
 fn word_ty(word: u8) -> &'static str {
     match word {
         1 => "u8",
         2 => "u16",
         4 => "u32",
         8 => "u64",
-        _ => "W16",
+        _ => "struct W16",
     }
 }
 
-/// Shared definitions of the kernels that read index arrays of dtype `idx`.
-fn idx_prelude(idx: DType) -> String {
-    let it = storage_ty(idx);
-    let norm = if idx.is_unsigned_int() || idx == DType::Bool {
-        // Unsigned: no wrap-around from the end; anything >= len is out of range.
-        "unsigned long long u = (unsigned long long)v; if (u >= (unsigned long long)len) return false; *j = (long long)u; return true;"
-    } else {
-        "long long s = (long long)v; if (s < 0) s += len; if (s < 0 || s >= len) return false; *j = s; return true;"
-    };
-    format!(
-        r#"{PRELUDE}
-struct __align__(16) W16 {{ u64 a, b; }};
-typedef {it} IT;
-#define MAXK {MAX_K}
-struct Idx {{ long long k; long long ptr[MAXK]; long long len[MAXK]; }};
-// Index value v normalised against an axis of length len (negative values count from the end).
-__device__ __forceinline__ bool norm_index(IT v, long long len, long long* j) {{ {norm} }}
-// Records one out-of-range index: err[0] = axis + 1, err[1] = the value (first writer wins).
-__device__ void report(unsigned long long* err, long long axis, long long v) {{
-  if (*(volatile unsigned long long*)err == 0ULL && atomicCAS(err, 0ULL, (unsigned long long)(axis + 1)) == 0ULL)
-    err[1] = (unsigned long long)v;
-}}
-// The row (C order over the indexed axes) that entry r of the index arrays selects, or -1.
-__device__ __forceinline__ long long row_pos(const Idx& I, long long r, unsigned long long* err) {{
-  long long p = 0;
-  for (int d = 0; d < (int)I.k; d++) {{
-    IT v = ((const IT*)(unsigned long long)I.ptr[d])[r];
-    long long j;
-    if (!norm_index(v, I.len[d], &j)) {{ report(err, d, (long long)v); return -1; }}
-    p = p * I.len[d] + j;
-  }}
-  return p;
-}}
-#define GRID_LOOP(i, n) for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)
-"#
-    )
-}
+/// The index arrays' helpers (`Idx`, `norm_index`, `report`, `row_pos`), put before
+/// `gather.cu` and `scatter.cu`.
+const INDICES: &str = include_str!("indices.cu");
 
-/// The slot of place `p` in an open-addressing table of `2^bits` pairs (key p + 1, value),
-/// zeroed before use; `insert` claims a free slot for it, else NULL when `p` is absent.
-const PLACE_SLOT: &str = r#"__device__ unsigned long long* place_slot(unsigned long long* t, int bits, long long p, bool insert) {
-  const unsigned long long key = (unsigned long long)p + 1ull, mask = (1ull << bits) - 1ull;
-  unsigned long long h = (key * 0x9E3779B97F4A7C15ull) >> (64 - bits);
-  for (;;) {
-    unsigned long long* s = t + 2 * h;
-    const unsigned long long k = insert ? atomicCAS(s, 0ull, key) : *(volatile unsigned long long*)s;
-    if (k == key || (insert && k == 0ull)) return s;
-    if (k == 0ull) return 0;
-    h = (h + 1ull) & mask;
-  }
-}
-"#;
-
-/// `add_at(T* a, T v)`: an atomic `*a += v` with NumPy's result for `dtype`.
-fn atomic_add_fn(dtype: DType) -> String {
-    // Read-modify-write of a 1- or 2-byte lane inside its aligned 32-bit word.
-    let cas = |mask: &str, lane: &str, new: &str| {
-        format!(
-            r#"__device__ __forceinline__ void add_at(T* a, T v) {{
-  unsigned long long addr = (unsigned long long)a;
-  unsigned int* w = (unsigned int*)(addr & ~3ULL);
-  unsigned int sh = (unsigned int)(addr & {lane}) * 8u;
-  unsigned int old = *w, assumed;
-  do {{
-    assumed = old;
-    unsigned int cur = (assumed >> sh) & {mask};
-    unsigned int nv = ({new}) & {mask};
-    old = atomicCAS(w, assumed, (assumed & ~({mask} << sh)) | (nv << sh));
-  }} while (old != assumed);
-}}
-"#
-        )
-    };
-    match dtype {
-        DType::Bool => "__device__ __forceinline__ void add_at(T* a, T v) { if (v) *(volatile bool*)a = true; }\n".into(),
-        DType::Int8 | DType::UInt8 => cas("0xFFu", "3ULL", "cur + (unsigned int)(u8)v"),
-        DType::Int16 | DType::UInt16 => cas("0xFFFFu", "2ULL", "cur + (unsigned int)(u16)v"),
-        // float16: the exact sum (in double) rounded once, as the CPU backend computes it.
-        DType::Float16 => cas("0xFFFFu", "2ULL", "(unsigned int)d2h((double)h2f((u16)cur) + (double)h2f(v))"),
-        DType::Int32 => "__device__ __forceinline__ void add_at(T* a, T v) { atomicAdd((int*)a, (int)v); }\n".into(),
-        DType::UInt32 => {
-            "__device__ __forceinline__ void add_at(T* a, T v) { atomicAdd((unsigned int*)a, (unsigned int)v); }\n".into()
-        }
-        DType::Int64 | DType::UInt64 => "__device__ __forceinline__ void add_at(T* a, T v) { atomicAdd((unsigned long long*)a, (unsigned long long)v); }\n".into(),
-        DType::Float32 => "__device__ __forceinline__ void add_at(T* a, T v) { atomicAdd((float*)a, (float)v); }\n".into(),
-        DType::Float64 => "__device__ __forceinline__ void add_at(T* a, T v) { atomicAdd((double*)a, (double)v); }\n".into(),
-    }
-}
-
-/// Expression loading a value stored as `dt` (named `x`) as a double.
-fn load_f64(dt: DType, x: &str) -> String {
-    match dt {
-        DType::Float16 => format!("(double)h2f({x})"),
-        _ => format!("(double)({x})"),
-    }
-}
-
-/// Per-block bins in shared memory (or global atomics) around a loop that adds to bin `b`.
-fn binned_kernel(name: &str, params: &str, xty: &str, weighted: bool, body: &str) -> String {
-    let ot = if weighted { "double" } else { "unsigned long long" };
-    let val = if weighted { "w[e]" } else { "1ULL" };
-    format!(
-        r#"typedef {xty} XT;
-typedef {ot} OT;
-extern "C" __global__ void __launch_bounds__(256) {name}(long long n, const XT* __restrict__ x, const double* __restrict__ w,
-    OT* __restrict__ out, long long nb, int use_shared{params}) {{
-  extern __shared__ unsigned long long smem[];
-  OT* sh = (OT*)smem;
-  if (use_shared) {{
-    for (long long i = threadIdx.x; i < nb; i += blockDim.x) sh[i] = (OT)0;
-    __syncthreads();
-  }}
-  GRID_LOOP(e, n) {{
-    long long b;
-{body}
-    if (b < 0 || b >= nb) continue;
-    OT inc = {val};
-    if (use_shared) atomicAdd(&sh[b], inc); else atomicAdd(&out[b], inc);
-  }}
-  if (use_shared) {{
-    __syncthreads();
-    for (long long i = threadIdx.x; i < nb; i += blockDim.x) if (sh[i] != (OT)0) atomicAdd(&out[i], sh[i]);
-  }}
-}}
-"#
-    )
-}
-
-impl crate::backend::cuda::kernels::KernelKey for IndexKey {
+impl KernelKey for IndexKey {
     const FAMILY: &'static str = "indexing";
     fn entry(&self) -> &str {
-        self.name()
-    }
-    fn source(&self) -> String {
-        IndexKey::source(*self)
-    }
-}
-
-impl IndexKey {
-    /// The kernel function's name.
-    pub fn name(self) -> &'static str {
         match self {
             IndexKey::Gather { .. } => "gather",
             IndexKey::Check { .. } => "check",
@@ -210,213 +71,69 @@ impl IndexKey {
             IndexKey::Claim { .. } => "claim",
             IndexKey::ScatterAdd { .. } => "scatter_add",
             IndexKey::TakeAlong { .. } => "take_along",
-            IndexKey::Search { .. } => "searchsorted",
-            IndexKey::Bincount { .. } => "bincount",
-            IndexKey::Histogram { .. } => "histogram",
+        }
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        let mut d = vec![("THREADS", THREADS.to_string())];
+        d.push(("MAX_K", MAX_K.to_string()));
+        if let IndexKey::TakeAlong { .. } = self {
+            d.push(("MAX_ND", MAX_ND.to_string()));
+        }
+        d
+    }
+    fn source(&self) -> String {
+        let mut s = self.prelude();
+        match self {
+            IndexKey::Gather { .. } | IndexKey::Check { .. } | IndexKey::TakeAlong { .. } => {
+                s += INDICES;
+                s += include_str!("gather.cu");
+            }
+            IndexKey::Scatter { .. } | IndexKey::Claim { .. } | IndexKey::ScatterAdd { .. } => {
+                s += INDICES;
+                s += include_str!("scatter.cu");
+            }
+        }
+        s
+    }
+}
+
+impl IndexKey {
+    /// The dtype of the index arrays.
+    fn idx(self) -> DType {
+        match self {
+            IndexKey::Gather { idx, .. }
+            | IndexKey::Check { idx }
+            | IndexKey::Scatter { idx, .. }
+            | IndexKey::Claim { idx, .. }
+            | IndexKey::ScatterAdd { idx, .. }
+            | IndexKey::TakeAlong { idx, .. } => idx,
         }
     }
 
-    /// The module's CUDA C source.
-    pub fn source(self) -> String {
+    /// The macros the kernel's `.cu` file expects (see the file's header comment).
+    fn prelude(self) -> String {
+        let mut s = String::from(PRELUDE);
+        writeln!(s, "#define VARIANT_{}", self.entry().to_uppercase()).unwrap();
+        // Unsigned (and bool) index values never wrap from the end.
+        let idx = self.idx();
+        let unsigned = idx.is_unsigned_int() || idx == DType::Bool;
+        writeln!(s, "typedef {} IT;\n#define IDX_UNSIGNED {}", storage_ty(idx), unsigned as i32).unwrap();
         match self {
-            IndexKey::Gather { word, idx } => format!(
-                r#"{pre}
-typedef {w} W;
-extern "C" __global__ void __launch_bounds__(256) gather(long long total, long long nrows, long long rw, long long nsrc,
-    const W* __restrict__ src, W* __restrict__ out, Idx I, unsigned long long* err) {{
-  GRID_LOOP(e, total) {{
-    long long t = e / rw, c = e - t * rw;
-    long long o = t / nrows, r = t - o * nrows;
-    long long p = row_pos(I, r, err);
-    if (p >= 0) out[e] = src[(o * nsrc + p) * rw + c];
-  }}
-}}
-"#,
-                pre = idx_prelude(idx),
-                w = word_ty(word)
-            ),
-            IndexKey::Check { idx } => format!(
-                r#"{pre}
-extern "C" __global__ void __launch_bounds__(256) check(long long nrows, Idx I, unsigned long long* err) {{
-  GRID_LOOP(r, nrows) {{ row_pos(I, r, err); }}
-}}
-"#,
-                pre = idx_prelude(idx)
-            ),
-            IndexKey::Scatter { word, idx, claim } => format!(
-                r#"{pre}
-#define CLAIM {claim}
-{slot}
-typedef {w} W;
-extern "C" __global__ void __launch_bounds__(256) scatter(long long total, long long rw, long long nvals,
-    W* dst, const W* __restrict__ vals, Idx I, unsigned long long* err, const unsigned long long* owner, int bits) {{
-  GRID_LOOP(e, total) {{
-    long long r = e / rw, c = e - r * rw;
-    long long p = row_pos(I, r, err);
-    if (p < 0) continue;
-#if CLAIM == 1
-    if (owner[p] != (unsigned long long)r + 1) continue;
-#elif CLAIM == 2
-    const unsigned long long* s = place_slot((unsigned long long*)owner, bits, p, false);
-    if (!s || s[1] != (unsigned long long)r + 1) continue;
-#endif
-    dst[p * rw + c] = vals[nvals == total ? e : e % nvals];
-  }}
-}}
-"#,
-                pre = idx_prelude(idx),
-                slot = PLACE_SLOT,
-                w = word_ty(word)
-            ),
-            IndexKey::Claim { idx, hashed } => format!(
-                r#"{pre}
-{slot}
-extern "C" __global__ void __launch_bounds__(256) claim(long long nrows, unsigned long long* owner, int bits, Idx I,
-    unsigned long long* err) {{
-  GRID_LOOP(r, nrows) {{
-    long long p = row_pos(I, r, err);
-    if (p < 0) continue;
-#if {hashed}
-    atomicMax(place_slot(owner, bits, p, true) + 1, (unsigned long long)r + 1);
-#else
-    atomicMax(owner + p, (unsigned long long)r + 1);
-#endif
-  }}
-}}
-"#,
-                pre = idx_prelude(idx),
-                slot = PLACE_SLOT,
-                hashed = hashed as i32
-            ),
-            IndexKey::ScatterAdd { dtype, idx } => format!(
-                r#"{pre}
-typedef {t} T;
-{add}
-extern "C" __global__ void __launch_bounds__(256) scatter_add(long long total, long long row,
-    T* dst, const T* __restrict__ vals, Idx I, unsigned long long* err) {{
-  GRID_LOOP(e, total) {{
-    long long r = e / row, c = e - r * row;
-    long long p = row_pos(I, r, err);
-    if (p >= 0) add_at(dst + (p * row + c), vals[e]);
-  }}
-}}
-"#,
-                pre = idx_prelude(idx),
-                t = storage_ty(dtype),
-                add = atomic_add_fn(dtype)
-            ),
-            IndexKey::TakeAlong { word, idx } => format!(
-                r#"{pre}
-typedef {w} W;
-#define MAXND {MAX_ND}
-struct TLay {{ long long nd; long long shape[MAXND]; long long ast[MAXND]; long long ist[MAXND]; }};
-// out (C order, shape L.shape) = src[..., idx[...], ...]: src and idx are byte-strided views
-// broadcast to the output's shape (src's stride along the axis is 0 in L.ast; axst is its own).
-extern "C" __global__ void __launch_bounds__(256) take_along(long long total, long long alen, long long axst,
-    const char* __restrict__ src, const char* __restrict__ idx, W* __restrict__ out, TLay L, unsigned long long* err) {{
-  GRID_LOOP(e, total) {{
-    long long rem = e, so = 0, io = 0;
-    for (int d = (int)L.nd - 1; d >= 0; d--) {{
-      long long n = L.shape[d];
-      long long c = rem % n;
-      rem /= n;
-      so += c * L.ast[d];
-      io += c * L.ist[d];
-    }}
-    IT v = *(const IT*)(idx + io);
-    long long j;
-    if (!norm_index(v, alen, &j)) {{ report(err, 0, (long long)v); continue; }}
-    out[e] = *(const W*)(src + so + j * axst);
-  }}
-}}
-"#,
-                pre = idx_prelude(idx),
-                w = word_ty(word)
-            ),
-            IndexKey::Search { dtype, right } => {
-                let st = storage_ty(dtype);
-                let (ct, load) = match dtype {
-                    DType::Float16 => ("float", "h2f(v)"),
-                    DType::Bool => ("int", "(int)v"),
-                    _ => (st, "v"),
-                };
-                let lt = if dtype.is_float() {
-                    // NumPy's order: NaN after everything, NaN == NaN.
-                    "return a < b || (b != b && a == a);"
-                } else {
-                    "return a < b;"
-                };
-                let pred = if right { "!lt(x, s)" } else { "lt(s, x)" };
-                format!(
-                    r#"{PRELUDE}
-typedef {st} ST;
-typedef {ct} CT;
-__device__ __forceinline__ CT ld(ST v) {{ return {load}; }}
-__device__ __forceinline__ bool lt(CT a, CT b) {{ {lt} }}
-extern "C" __global__ void __launch_bounds__(256) searchsorted(long long n, const ST* __restrict__ sorted, long long nq,
-    const ST* __restrict__ q, long long* __restrict__ out) {{
-  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < nq; i += (long long)gridDim.x * blockDim.x) {{
-    CT x = ld(q[i]);
-    long long lo = 0, hi = n;
-    while (lo < hi) {{
-      long long mid = lo + ((hi - lo) >> 1);
-      CT s = ld(sorted[mid]);
-      if ({pred}) lo = mid + 1; else hi = mid;
-    }}
-    out[i] = lo;
-  }}
-}}
-"#
-                )
+            IndexKey::Gather { word, .. } | IndexKey::TakeAlong { word, .. } => {
+                writeln!(s, "typedef {} W;", word_ty(word)).unwrap();
             }
-            IndexKey::Bincount { x, weighted } => {
-                let body = "    b = (long long)x[e];";
-                format!(
-                    "{PRELUDE}\n#define GRID_LOOP(i, n) for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)\n{}",
-                    binned_kernel("bincount", "", storage_ty(x), weighted, body)
-                )
+            IndexKey::Check { .. } => {}
+            IndexKey::Scatter { word, claim, .. } => {
+                writeln!(s, "typedef {} W;\n#define CLAIM {claim}", word_ty(word)).unwrap();
             }
-            IndexKey::Histogram { x, uniform, weighted } => {
-                let v = load_f64(x, "x[e]");
-                let body = if uniform {
-                    // NumPy's equal bins: the estimate from the formula, then one correction
-                    // step against the edges on each side.
-                    format!(
-                        r#"    double v = {v};
-    if (!(v >= lo && v <= hi)) continue;
-    b = (long long)(((v - lo) / denom) * (double)nb);
-    if (b >= nb) b = nb - 1;
-    if (b < 0) b = 0;
-    if (v < edges[b]) b -= 1;
-    if (b < 0) b = 0;
-    if (b != nb - 1 && v >= edges[b + 1]) b += 1;"#
-                    )
-                } else {
-                    // The last edge <= v (the right edge belongs to the last bin).
-                    format!(
-                        r#"    double v = {v};
-    if (!(v >= lo && v <= hi)) continue;
-    if (v == hi) {{
-      b = nb - 1;
-    }} else {{
-      long long l = 0, h = nb + 1;
-      while (l < h) {{ long long m = l + ((h - l) >> 1); if (edges[m] <= v) l = m + 1; else h = m; }}
-      b = l - 1;
-    }}"#
-                    )
-                };
-                format!(
-                    "{PRELUDE}\n#define GRID_LOOP(i, n) for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (long long)gridDim.x * blockDim.x)\n{}",
-                    binned_kernel(
-                        "histogram",
-                        ", const double* __restrict__ edges, double lo, double hi, double denom",
-                        storage_ty(x),
-                        weighted,
-                        &body
-                    )
-                )
+            IndexKey::Claim { hashed, .. } => writeln!(s, "#define HASHED {}", hashed as i32).unwrap(),
+            IndexKey::ScatterAdd { dtype, .. } => {
+                // float16 is stored as u16 but adds as a float (add_at_f16).
+                let add = if dtype == DType::Float16 { "add_at_f16" } else { "add_at" };
+                writeln!(s, "typedef {} T;\n#define ADD_AT {add}", storage_ty(dtype)).unwrap();
             }
         }
+        s
     }
 
     /// Every kernel of the family (for tests of the generated sources).
@@ -440,19 +157,6 @@ extern "C" __global__ void __launch_bounds__(256) searchsorted(long long n, cons
             v.push(IndexKey::Claim { idx, hashed: true });
             for &dtype in ALL_DTYPES.iter() {
                 v.push(IndexKey::ScatterAdd { dtype, idx });
-            }
-        }
-        for &dtype in ALL_DTYPES.iter() {
-            for right in [false, true] {
-                v.push(IndexKey::Search { dtype, right });
-            }
-            for weighted in [false, true] {
-                if dtype.is_integer() || dtype == DType::Bool {
-                    v.push(IndexKey::Bincount { x: dtype, weighted });
-                }
-                for uniform in [false, true] {
-                    v.push(IndexKey::Histogram { x: dtype, uniform, weighted });
-                }
             }
         }
         v
@@ -543,7 +247,7 @@ pub(crate) fn gather(
     p.push(dptr(out)?);
     p.push_i64s(&iw);
     p.push(dptr(&rec)?);
-    // SAFETY: the parameters match the `gather` source; every array outlives the launch (the
+    // SAFETY: the parameters match `gather` in gather.cu; every array outlives the launch (the
     // pool reuses memory only in stream order) and the record is read after it.
     unsafe { p.launch(&dev, &k, dev.grid_for(total, THREADS as usize), THREADS)? };
     read_err(&rec)
@@ -561,7 +265,7 @@ fn check_into(idx: &[&Array], lens: &[usize], rec: &Array) -> Result<()> {
     p.push(nrows as i64);
     p.push_i64s(&iw);
     p.push(dptr(rec)?);
-    // SAFETY: the parameters match the `check` source.
+    // SAFETY: the parameters match `check` in gather.cu.
     unsafe { p.launch(&dev, &k, dev.grid_for(nrows, THREADS as usize), THREADS) }
 }
 
@@ -629,7 +333,7 @@ pub(crate) fn scatter(
             p.push(bits);
             p.push_i64s(&iw);
             p.push(dptr(&rec)?);
-            // SAFETY: the parameters match the `claim` source; `t` lives until the scatter ran.
+            // SAFETY: the parameters match `claim` in scatter.cu; `t` lives until the scatter ran.
             unsafe { p.launch(&dev, &k, dev.grid_for(nrows, THREADS as usize), THREADS)? };
             Some(t)
         }
@@ -646,7 +350,7 @@ pub(crate) fn scatter(
     p.push(dptr(&rec)?);
     p.push(owner.as_ref().map(dptr).transpose()?.unwrap_or(0));
     p.push(bits);
-    // SAFETY: the parameters match the `scatter` source; arrays live until the stream ran it.
+    // SAFETY: the parameters match `scatter` in scatter.cu; arrays live until the stream ran it.
     unsafe { p.launch(&dev, &k, dev.grid_for(total, THREADS as usize), THREADS) }
 }
 
@@ -669,7 +373,7 @@ pub(crate) fn scatter_add(dst: &Array, idx: &[&Array], lens: &[usize], row: usiz
     p.push(dptr(vals)?);
     p.push_i64s(&iw);
     p.push(dptr(&rec)?);
-    // SAFETY: the parameters match the `scatter_add` source.
+    // SAFETY: the parameters match `scatter_add` in scatter.cu.
     unsafe { p.launch(&dev, &k, dev.grid_for(total, THREADS as usize), THREADS) }
 }
 
@@ -707,149 +411,77 @@ pub(crate) fn take_along(src: &Array, idx: &Array, axis: usize, alen: usize, out
     p.push(dptr(out)?);
     p.push_i64s(&lay);
     p.push(dptr(&rec)?);
-    // SAFETY: the parameters match the `take_along` source; offsets stay inside the views.
+    // SAFETY: the parameters match `take_along` in gather.cu; offsets stay inside the views.
     unsafe { p.launch(&dev, &k, dev.grid_for(total, THREADS as usize), THREADS)? };
     Ok(read_err(&rec)?.map(|(_, v)| v))
-}
-
-/// `out[i]` = insertion index of `q[i]` in the sorted `sorted` (both C-contiguous of one
-/// dtype; `out` int64). Does not wait.
-pub(crate) fn searchsorted(sorted: &Array, q: &Array, right: bool, out: &Array) -> Result<()> {
-    let dev = dev_of(out)?;
-    let nq = q.size();
-    if nq == 0 {
-        return Ok(());
-    }
-    let k = dev.kernel(&IndexKey::Search { dtype: sorted.dtype(), right })?;
-    let mut p = Params::new();
-    p.push(sorted.size() as i64);
-    p.push(dptr(sorted)?);
-    p.push(nq as i64);
-    p.push(dptr(q)?);
-    p.push(dptr(out)?);
-    // SAFETY: the parameters match the `searchsorted` source.
-    unsafe { p.launch(&dev, &k, dev.grid_for(nq, THREADS as usize), THREADS) }
-}
-
-/// Launch shape of a binned kernel: grid, whether bins live in shared memory, its bytes.
-fn binned_launch(dev: &crate::backend::cuda::CudaDevice, n: usize, nb: usize) -> (u32, bool, u32) {
-    let shared = nb * 8 <= SHARED_BINS_BYTES;
-    if shared {
-        // Few blocks: each zeroes and flushes all its bins.
-        let grid = n.div_ceil(THREADS as usize * 16).clamp(1, dev.sm_count as usize * 2) as u32;
-        (grid, true, (nb * 8) as u32)
-    } else {
-        (dev.grid_for(n, THREADS as usize), false, 0)
-    }
-}
-
-/// The parameters every binned kernel (`binned_kernel`) starts with: n, x, w (or null), out,
-/// the number of bins, whether the bins are in shared memory.
-fn binned_params(x: &Array, w: Option<&Array>, out: &Array, shared: bool) -> Result<Params> {
-    let mut p = Params::new();
-    p.push(x.size() as i64);
-    p.push(dptr(x)?);
-    p.push(w.map(dptr).transpose()?.unwrap_or(0));
-    p.push(dptr(out)?);
-    p.push(out.size() as i64);
-    p.push(shared as i32);
-    Ok(p)
-}
-
-/// Adds the counts (or `w`'s float64 weights) of the values of `x` (C-contiguous, all in
-/// `[0, nb)`) into the zeroed `out` (`nb` int64 or float64). Does not wait.
-pub(crate) fn bincount(x: &Array, w: Option<&Array>, out: &Array) -> Result<()> {
-    let dev = dev_of(out)?;
-    let n = x.size();
-    let nb = out.size();
-    if n == 0 || nb == 0 {
-        return Ok(());
-    }
-    let k = dev.kernel(&IndexKey::Bincount { x: x.dtype(), weighted: w.is_some() })?;
-    let (grid, shared, shmem) = binned_launch(&dev, n, nb);
-    let p = binned_params(x, w, out, shared)?;
-    // SAFETY: the parameters match the `bincount` source; `shmem` holds `nb` 8-byte bins.
-    unsafe { p.launch_shmem(&dev, &k, grid, THREADS, shmem) }
-}
-
-/// Adds the histogram of `x` (C-contiguous) over `edges` (float64, `nb + 1` values on the
-/// device) into the zeroed `out` (`nb` int64 counts or float64 sums of `w`). `uniform` uses
-/// NumPy's formula for equal bins between `lo` and `hi`. Does not wait.
-pub(crate) fn histogram(
-    x: &Array,
-    w: Option<&Array>,
-    edges: &Array,
-    uniform: bool,
-    lo: f64,
-    hi: f64,
-    out: &Array,
-) -> Result<()> {
-    let dev = dev_of(out)?;
-    let n = x.size();
-    let nb = out.size();
-    if n == 0 || nb == 0 {
-        return Ok(());
-    }
-    let key = IndexKey::Histogram { x: x.dtype(), uniform, weighted: w.is_some() };
-    let k = dev.kernel(&key)?;
-    let (grid, shared, shmem) = binned_launch(&dev, n, nb);
-    let mut p = binned_params(x, w, out, shared)?;
-    p.push(dptr(edges)?);
-    p.push(lo);
-    p.push(hi);
-    p.push(hi - lo);
-    // SAFETY: the parameters match the `histogram` source; `shmem` holds `nb` 8-byte bins.
-    unsafe { p.launch_shmem(&dev, &k, grid, THREADS, shmem) }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::cuda::compile::{check_compiles, nvrtc_sample};
 
+    /// Every kernel of the family (every word, index dtype and element dtype the launchers can
+    /// ask for): the prelude selects the variant and defines what the `.cu` file expects, the
+    /// source is balanced, and (where NVRTC is present) every kernel compiles.
     #[test]
-    fn every_index_kernel_source_is_generated() {
+    fn every_index_kernel_source_compiles() {
         let keys = IndexKey::all();
         assert!(keys.len() > 300);
-        for k in keys {
+        let dump = std::env::var_os("CUPRUM_DUMP_SOURCES");
+        let mut compiled = 0;
+        for (n, k) in keys.into_iter().enumerate() {
             let src = k.source();
-            let name = k.name();
+            let name = k.entry();
+            if let Some(d) = &dump {
+                std::fs::write(std::path::Path::new(d).join(format!("{name}-{n}.cu")), &src).unwrap();
+            }
             assert!(src.starts_with(PRELUDE), "{k:?}: starts with the prelude");
+            assert_eq!(src.matches("#define VARIANT_").count(), 1, "{k:?}: one variant");
+            assert!(src.contains(&format!("#define VARIANT_{}\n", name.to_uppercase())), "{k:?}: variant");
             assert!(
-                src.contains(&format!("extern \"C\" __global__ void __launch_bounds__(256) {name}(")),
+                src.contains(&format!("__launch_bounds__(THREADS) {name}("))
+                    || src.contains(&format!("#define ENTRY {name}\n")),
                 "{k:?}: kernel"
             );
-            assert_eq!(src.matches("extern \"C\"").count(), 1, "{k:?}: one kernel per module");
             // Balanced braces and parentheses (a cheap syntax check without NVRTC).
             let count = |c: char| src.chars().filter(|&x| x == c).count();
             assert_eq!(count('{'), count('}'), "{k:?}: braces\n{src}");
             assert_eq!(count('('), count(')'), "{k:?}: parentheses\n{src}");
-            assert!(!src.contains("{{") || src.contains("\"{{"), "{k:?}: unformatted braces\n{src}");
             // 64-bit loop indices everywhere.
             assert!(!src.contains("int i = blockIdx"), "{k:?}: 32-bit loop index");
+            // The -D constants: THREADS everywhere, MAX_K with the index helpers (NVRTC checks the
+            // rest).
+            let defines: Vec<&str> = k.defines().into_iter().map(|(d, _)| d).collect();
+            assert!(defines.contains(&"THREADS"), "{k:?}");
+            assert_eq!(defines.contains(&"MAX_K"), src.contains("[MAX_K]"), "{k:?}");
+            if nvrtc_sample(n) {
+                compiled += check_compiles(&k) as usize;
+            }
         }
+        eprintln!("indexing kernels: {compiled} compiled by NVRTC");
     }
 
     #[test]
     fn index_kernels_use_the_right_atomics() {
         let add = |d| IndexKey::ScatterAdd { dtype: d, idx: DType::Int64 }.source();
-        assert!(add(DType::Float32).contains("atomicAdd((float*)a"));
-        assert!(add(DType::Float64).contains("atomicAdd((double*)a"));
-        assert!(add(DType::Int64).contains("atomicAdd((unsigned long long*)a"));
-        assert!(add(DType::UInt32).contains("atomicAdd((unsigned int*)a"));
-        for d in [DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Float16] {
-            assert!(add(d).contains("atomicCAS(w, assumed"), "{d}: CAS loop");
+        for d in crate::core::dtype::ALL_DTYPES {
+            let src = add(d);
+            assert!(src.contains(&format!("typedef {} T;\n", storage_ty(d))), "{d}");
+            assert!(src.contains("#include \"cuprum/atomics.cuh\""));
+            // float16 (stored as u16) adds as a float; every other dtype by its storage type.
+            let f16 = d == DType::Float16;
+            assert_eq!(src.contains("#define ADD_AT add_at_f16\n"), f16, "{d}");
+            assert_eq!(src.contains("#define ADD_AT add_at\n"), !f16, "{d}");
         }
-        assert!(add(DType::Float16).contains("d2h("));
-        assert!(add(DType::Bool).contains("= true"));
         // Unsigned index arrays never wrap from the end.
         let g = IndexKey::Gather { word: 4, idx: DType::UInt64 }.source();
-        assert!(g.contains("u >= (unsigned long long)len"));
+        assert!(g.contains("typedef u64 IT;\n#define IDX_UNSIGNED 1\n"));
+        assert!(g.contains("#if IDX_UNSIGNED\n") && g.contains("u >= (unsigned long long)len"));
         let g = IndexKey::Gather { word: 16, idx: DType::Int8 }.source();
-        assert!(g.contains("typedef W16 W;") && g.contains("s += len"));
-        let s = IndexKey::Search { dtype: DType::Float16, right: true }.source();
-        assert!(s.contains("h2f(v)") && s.contains("!lt(x, s)") && s.contains("b != b"));
-        let h = IndexKey::Histogram { x: DType::Int32, uniform: true, weighted: true }.source();
-        assert!(h.contains("((v - lo) / denom) * (double)nb") && h.contains("typedef double OT;"));
+        assert!(
+            g.contains("typedef struct W16 W;") && g.contains("#define IDX_UNSIGNED 0\n") && g.contains("s += len")
+        );
     }
 
     #[test]

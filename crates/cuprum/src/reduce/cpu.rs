@@ -186,9 +186,11 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
             let mut ub = [0u64; CHUNK];
             let mut fb = [0f64; CHUNK];
             let mut pos = 0u64;
-            let strides = [rst.clone()];
+            // SAFETY: `bp` is the first element of one output's reduction in `x` (`xbase`), and
+            // `rshape`/`rst` are `x`'s reduced axes (collapsed): every position walked is an
+            // element of `x`, aligned, in its block. `x` is read-locked; the closure only reads.
             unsafe {
-                walk(&rshape, &strides, [bp], 0, rn, &mut |p, n, s| {
+                walk(&rshape, std::array::from_ref(&rst), [bp], 0, rn, &mut |p, n, s| {
                     match d {
                         Domain::I => load(xd, p[0], s[0], &mut ib[..n]),
                         Domain::U => load(xd, p[0], s[0], &mut ub[..n]),
@@ -228,6 +230,9 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
             ooff += i as isize * ost[dd];
         }
         let v = finish(op_, acc, d, rn, ddof);
+        // SAFETY: `k < on` is a C-order position over the kept axes, so `ooff` is an element of
+        // `out` (shape `kshape`, strides `ost`), in its block (non-empty: `reduce_into` returns
+        // early otherwise). `out` is fresh and write-locked, and each `k` is written by one call.
         unsafe {
             let p = op_base.get().offset(ooff);
             match v {
@@ -246,7 +251,9 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
             rem /= kshape[dd];
             off += i as isize * kst[dd];
         }
-        Ptr(unsafe { xp.get().offset(off) })
+        // `wrapping_offset`: an address only (for an empty `x`, not one of an element); `walk`
+        // dereferences the elements it reaches from it.
+        Ptr(xp.get().wrapping_offset(off))
     };
     if on * rn.max(1) >= PAR_THRESHOLD && on >= 2 * rayon::current_num_threads() {
         (0..on).into_par_iter().for_each(|k| write(k, &reduce_one(xbase(k))));
@@ -266,8 +273,10 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
                     let mut fb = [0f64; CHUNK];
                     let mut pos = s as u64;
                     if s < e {
+                        // SAFETY: as in `reduce_one` (`on == 1`, so output 0's reduction), over
+                        // positions `[s, e)` of `rn`; the threads only read `x`.
                         unsafe {
-                            walk(&rshape, &[rst.clone()], [xbase(0)], s, e, &mut |p, n, st| {
+                            walk(&rshape, std::array::from_ref(&rst), [xbase(0)], s, e, &mut |p, n, st| {
                                 match d {
                                     Domain::I => load(xd, p[0], st[0], &mut ib[..n]),
                                     Domain::U => load(xd, p[0], st[0], &mut ub[..n]),

@@ -67,6 +67,8 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         p.push(ddof);
         p.push_i64s(&lay);
         let grid = nout.div_ceil(THREADS as usize) as u32;
+        // SAFETY: the parameters match `cols` in reduce.cu; `x` and `out` outlive the launch in
+        // stream order (their blocks return to the pool only after it).
         return unsafe { p.launch(&dev, &k, grid, THREADS) };
     }
     // Split each output's range over several blocks when there are few outputs.
@@ -97,6 +99,9 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     p.push(splits as i32);
     p.push(ddof);
     p.push_i64s(&lay);
+    // SAFETY: the parameters match `rows` in reduce.cu; `part` holds `splits` accumulators of
+    // at most `acc_bytes` per output and, like `x`, `out` and the zeroed counters, stays valid
+    // until the stream has run the kernel.
     unsafe { p.launch(&dev, &rows, (nout * splits) as u32, THREADS)? };
     // `part` goes back to the pool now; later allocations reuse it only in stream order.
     drop(part);

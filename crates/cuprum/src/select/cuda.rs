@@ -1,5 +1,5 @@
-//! Kernels of the `ModKey::Select` family: single-pass selection (stream compaction) in the
-//! style of CUB's `DeviceSelect::Flagged`.
+//! The `select` kernel family (`select.cu`): single-pass selection (stream compaction) in the
+//! style of CUB's `DeviceSelect::Flagged`, with the Rust functions that launch it.
 //!
 //! One block per tile of [`TILE`] flags; tiles are taken in order from a dynamic counter.
 //! Each thread loads its 16 consecutive flags (16-byte loads), makes a 16-bit mask of the
@@ -24,6 +24,7 @@
 
 use crate::array::Array;
 use crate::backend::cuda::codegen::PRELUDE;
+use crate::backend::cuda::kernels::KernelKey;
 use crate::backend::cuda::launch::{dev_of, dptr, Params};
 use crate::backend::cuda::CudaDevice;
 use crate::core::dtype::DType;
@@ -92,19 +93,9 @@ pub(crate) enum SelectKey {
     Coords { flag: Flag },
 }
 
-impl crate::backend::cuda::kernels::KernelKey for SelectKey {
+impl KernelKey for SelectKey {
     const FAMILY: &'static str = "select";
     fn entry(&self) -> &str {
-        self.name()
-    }
-    fn source(&self) -> String {
-        SelectKey::source(*self)
-    }
-}
-
-impl SelectKey {
-    /// The kernel function's name.
-    pub fn name(self) -> &'static str {
         match self {
             SelectKey::Pack { .. } => "select_pack",
             SelectKey::Rows { .. } => "select_rows",
@@ -112,7 +103,19 @@ impl SelectKey {
             SelectKey::Coords { .. } => "select_coords",
         }
     }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("THREADS", THREADS.to_string()),
+            ("ITEMS", ITEMS.to_string()),
+            ("MAX_COORD_DIMS", MAX_COORD_DIMS.to_string()),
+        ]
+    }
+    fn source(&self) -> String {
+        self.prelude() + include_str!("select.cu")
+    }
+}
 
+impl SelectKey {
     fn flag(self) -> Flag {
         match self {
             SelectKey::Pack { flag, .. }
@@ -122,225 +125,27 @@ impl SelectKey {
         }
     }
 
-    /// The module's CUDA C source.
-    pub fn source(self) -> String {
+    /// The macros `select.cu` expects for this kernel: the variant, the flag's word and test,
+    /// and the moved elements' word.
+    fn prelude(self) -> String {
         let flag = self.flag();
-        let ft = flag.ty();
-        let fv = 16 / flag.size as usize; // flags per 16-byte load
-        let mut s = String::from(PRELUDE);
-        let name = self.name();
-        // Parameters after the common ones.
-        let extra = match self {
-            SelectKey::Pack { size, .. } => {
-                let t = uty(size as usize);
-                format!("const {t}* __restrict__ x, int x_aligned, {t}* __restrict__ out")
-            }
-            SelectKey::Rows { size, .. } => {
-                let t = uty(size as usize);
-                format!("long long row, const {t}* __restrict__ x, {t}* __restrict__ out")
-            }
-            SelectKey::Expand { size, .. } => {
-                let t = uty(size as usize);
-                format!("long long row, {t}* __restrict__ x, const {t}* __restrict__ packed")
-            }
-            SelectKey::Coords { .. } => "long long* __restrict__ out, long long sj, long long sd, Dims D".to_string(),
+        let (variant, size) = match self {
+            SelectKey::Pack { size, .. } => ("PACK", Some(size)),
+            SelectKey::Rows { size, .. } => ("ROWS", Some(size)),
+            SelectKey::Expand { size, .. } => ("EXPAND", Some(size)),
+            SelectKey::Coords { .. } => ("COORDS", None),
         };
-        if let SelectKey::Coords { .. } = self {
-            writeln!(s, "struct Dims {{ long long nd; long long d[{MAX_COORD_DIMS}]; }};").unwrap();
+        let mut s = format!(
+            "{PRELUDE}#define VARIANT_{variant}\ntypedef {ft} FW;\n#define FV {fv}\n#define NZ(v) {nz}\n",
+            ft = flag.ty(),
+            fv = 16 / flag.size as usize,
+            nz = flag.nz("(v)"),
+        );
+        if let Some(size) = size {
+            writeln!(s, "typedef {} W;", uty(size as usize)).unwrap();
         }
-        // Shared memory of the payload: values staged at their ranks, or the list of selected
-        // local indices.
-        let shared = match self {
-            SelectKey::Pack { size, .. } => format!("__shared__ {} s_stage[{TILE}];", uty(size as usize)),
-            _ => format!("__shared__ unsigned short s_sel[{TILE}];"),
-        };
-        write!(
-            s,
-            r#"#define AGG (1ull << 62)
-#define INCL (2ull << 62)
-#define VALUE (AGG - 1ull)
-extern "C" __global__ void __launch_bounds__({THREADS}) {name}(const {ft}* __restrict__ flags, long long nflags,
-    int flags_aligned, unsigned long long* state, unsigned int* ctr, unsigned long long* total, {extra}) {{
-  __shared__ unsigned int s_tile;
-  __shared__ int s_warp[{nw}];
-  __shared__ int s_cnt;
-  __shared__ unsigned long long s_off;
-  {shared}
-  if (threadIdx.x == 0) s_tile = atomicAdd(ctr, 1u);
-  __syncthreads();
-  const unsigned int tile = s_tile;
-  const long long f0 = (long long)tile * {TILE};
-  const long long my0 = f0 + (long long)threadIdx.x * {ITEMS};
-  // This thread's {ITEMS} consecutive flags as a bit mask (bit k: flag my0 + k is set).
-  unsigned int bits = 0u;
-  if (flags_aligned && my0 + {ITEMS} <= nflags) {{
-    const Pack<{ft}, {fv}>* fp = reinterpret_cast<const Pack<{ft}, {fv}>*>(flags + my0);
-    #pragma unroll
-    for (int q = 0; q < {ITEMS} / {fv}; q++) {{
-      Pack<{ft}, {fv}> w = fp[q];
-      #pragma unroll
-      for (int c = 0; c < {fv}; c++) bits |= (unsigned int){nzw} << (q * {fv} + c);
-    }}
-  }} else {{
-    #pragma unroll
-    for (int k = 0; k < {ITEMS}; k++) {{ long long i = my0 + k; if (i < nflags && {nzs}) bits |= 1u << k; }}
-  }}
-"#,
-            nw = THREADS / 32,
-            nzw = flag.nz("w.v[c]"),
-            nzs = flag.nz("flags[i]"),
-        )
-        .unwrap();
         if let SelectKey::Pack { size, .. } = self {
-            // Issue the loads of this thread's selected elements now, so that their latency
-            // overlaps the ranking and the look-back.
-            let t = uty(size as usize);
-            let v = 16 / size as usize;
-            write!(
-                s,
-                r#"  {t} val[{ITEMS}];
-  const {t}* xs = x + my0;
-  if (x_aligned && my0 + {ITEMS} <= nflags) {{
-    #pragma unroll
-    for (int q = 0; q < {ITEMS} / {v}; q++) {{
-      if ((bits >> (q * {v})) & {vmask}u) {{
-        Pack<{t}, {v}> p = reinterpret_cast<const Pack<{t}, {v}>*>(xs)[q];
-        #pragma unroll
-        for (int c = 0; c < {v}; c++) val[q * {v} + c] = p.v[c];
-      }}
-    }}
-  }} else {{
-    #pragma unroll
-    for (int k = 0; k < {ITEMS}; k++) if ((bits >> k) & 1u) val[k] = xs[k];
-  }}
-"#,
-                vmask = if v >= 32 { u32::MAX } else { (1u32 << v) - 1 },
-            )
-            .unwrap();
-        }
-        write!(
-            s,
-            r#"  // Ranks within the tile: warp-inclusive scan of the per-thread counts, then warp offsets.
-  const int c = __popc(bits);
-  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-  int inc = c;
-  #pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {{ int o = __shfl_up_sync(0xffffffffu, inc, d); if (lane >= d) inc += o; }}
-  if (lane == 31) s_warp[w] = inc;
-  __syncthreads();
-  if (threadIdx.x == 0) {{
-    int run = 0;
-    for (int k = 0; k < {nw}; k++) {{ int tk = s_warp[k]; s_warp[k] = run; run += tk; }}
-    s_cnt = run;
-  }}
-  __syncthreads();
-  const int tex = s_warp[w] + inc - c;
-  const int tcnt = s_cnt;
-"#,
-            nw = THREADS / 32,
-        )
-        .unwrap();
-        // Local placement (visible to the block after the look-back's barrier).
-        match self {
-            // Unrolled with constant indices, so that `val` stays in registers.
-            SelectKey::Pack { .. } => write!(
-                s,
-                r#"  {{ int r = tex;
-    #pragma unroll
-    for (int k = 0; k < {ITEMS}; k++) if ((bits >> k) & 1u) s_stage[r++] = val[k]; }}
-"#
-            )
-            .unwrap(),
-            _ => write!(
-                s,
-                r#"  {{ int r = tex;
-    #pragma unroll
-    for (int k = 0; k < {ITEMS}; k++) if ((bits >> k) & 1u) s_sel[r++] = (unsigned short)(threadIdx.x * {ITEMS} + k); }}
-"#
-            )
-            .unwrap(),
-        }
-        // Decoupled look-back: one 64-bit word per tile, status in the top two bits (0: not
-        // yet published, AGG: the tile's count, INCL: the inclusive prefix through the tile).
-        write!(
-            s,
-            r#"  if (w == 0) {{
-    volatile unsigned long long* vs = state;
-    unsigned long long prefix = 0ull;
-    if (tile == 0u) {{
-      if (lane == 0) vs[0] = INCL | (unsigned long long)tcnt;
-    }} else {{
-      if (lane == 0) vs[tile] = AGG | (unsigned long long)tcnt;
-      long long base = (long long)tile - 1;
-      while (true) {{
-        const long long p = base - lane;
-        unsigned long long st = INCL;
-        if (p >= 0) {{ do {{ st = vs[p]; }} while (st == 0ull); }}
-        const unsigned int done = __ballot_sync(0xffffffffu, (st >> 62) == 2ull);
-        const int first = done ? __ffs(done) - 1 : 31;
-        unsigned long long v = (lane <= first) ? (st & VALUE) : 0ull;
-        #pragma unroll
-        for (int d = 16; d > 0; d >>= 1) v += __shfl_down_sync(0xffffffffu, v, d);
-        prefix += __shfl_sync(0xffffffffu, v, 0);
-        if (done) break;
-        base -= 32;
-      }}
-      if (lane == 0) vs[tile] = INCL | (prefix + (unsigned long long)tcnt);
-    }}
-    if (lane == 0) {{
-      s_off = prefix;
-      if (tile == gridDim.x - 1u) *total = prefix + (unsigned long long)tcnt;
-    }}
-  }}
-  __syncthreads();
-  const long long off = (long long)s_off;
-"#
-        )
-        .unwrap();
-        match self {
-            SelectKey::Pack { .. } => write!(
-                s,
-                r#"  for (int k = threadIdx.x; k < tcnt; k += {THREADS}) out[off + k] = s_stage[k];
-}}
-"#
-            )
-            .unwrap(),
-            SelectKey::Rows { .. } | SelectKey::Expand { .. } => {
-                let (dst, src) = if let SelectKey::Rows { .. } = self {
-                    ("out[(off + k) * row + e]", "x[(f0 + s_sel[k]) * row + e]")
-                } else {
-                    ("x[(f0 + s_sel[k]) * row + e]", "packed[(off + k) * row + e]")
-                };
-                write!(
-                    s,
-                    r#"  if (row >= {THREADS}) {{
-    for (int k = 0; k < tcnt; k++)
-      for (long long e = threadIdx.x; e < row; e += {THREADS}) {dst} = {src};
-  }} else {{
-    // tcnt * row < {TILE} * {THREADS}: 32-bit index arithmetic.
-    const unsigned int r32 = (unsigned int)row, n32 = (unsigned int)tcnt * r32;
-    for (unsigned int q = threadIdx.x; q < n32; q += {THREADS}) {{
-      const int k = (int)(q / r32); const long long e = (long long)(q - (unsigned int)k * r32);
-      {dst} = {src};
-    }}
-  }}
-}}
-"#
-                )
-                .unwrap()
-            }
-            SelectKey::Coords { .. } => write!(
-                s,
-                r#"  for (int k = threadIdx.x; k < tcnt; k += {THREADS}) {{
-    long long i = f0 + s_sel[k];
-    long long* o = out + (off + k) * sj;
-    if (D.nd == 1) {{ o[0] = i; continue; }}
-    for (int d = (int)D.nd - 1; d >= 0; d--) {{ const long long n = D.d[d]; const long long q = i / n; o[d * sd] = i - q * n; i = q; }}
-  }}
-}}
-"#
-            )
-            .unwrap(),
+            writeln!(s, "#define WV {}", 16 / size as usize).unwrap();
         }
         s
     }
@@ -441,8 +246,8 @@ pub(crate) fn compact(x: &Array, flags: &Array, out: &Array, row: usize) -> Resu
         p.push(xp);
     }
     p.push(dptr(out)?);
-    // SAFETY: the parameters match `SelectKey::source`; `x`, `out` and `tmp` are alive and
-    // return to the pool only in stream order.
+    // SAFETY: the parameters match `select_pack` / `select_rows` in select.cu; `x`, `out` and
+    // `tmp` are alive and return to the pool only in stream order.
     unsafe { p.launch(&dev, &k, grid, THREADS as u32)? };
     Ok(PendingCount { dev, tmp })
 }
@@ -459,7 +264,8 @@ pub(crate) fn expand(x: &Array, flags: &Array, packed: &Array, row: usize) -> Re
     p.push(row as i64);
     p.push(dptr(x)?);
     p.push(dptr(packed)?);
-    // SAFETY: as in `compact`; `_tmp` returns to the pool in stream order.
+    // SAFETY: the parameters match `select_expand` in select.cu; `x`, `packed` and `_tmp` return
+    // to the pool only in stream order.
     unsafe { p.launch(&dev, &k, grid, THREADS as u32) }
 }
 
@@ -483,7 +289,8 @@ pub(crate) fn coords(a: &Array, out: &Array, flat: bool, sj: i64, sd: i64) -> Re
         d[1 + q] = x as i64;
     }
     p.push_i64s(&d);
-    // SAFETY: as in `compact`.
+    // SAFETY: the parameters match `select_coords` in select.cu (`Dims` by value); `out` and
+    // `tmp` return to the pool only in stream order.
     unsafe { p.launch(&dev, &k, grid, THREADS as u32)? };
     Ok(PendingCount { dev, tmp })
 }
@@ -491,45 +298,93 @@ pub(crate) fn coords(a: &Array, out: &Array, flat: bool, sj: i64, sd: i64) -> Re
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backend::cuda::compile::{check_compiles, nvrtc_sample};
 
-    /// Every kernel source of the family: one entry point with its own name, balanced
-    /// braces, the parameters the launchers push, shared memory under the static 48 KiB.
+    /// The text of `select.cu` a variant compiles: the lines outside the other variants'
+    /// `#if defined(VARIANT_X)` / `#elif` / `#else` sections (one level, as the file has).
+    fn variant_text(variant: &str) -> String {
+        let cu = include_str!("select.cu");
+        let mut out = String::new();
+        // Per open `#if`: whether the current section is taken, and whether one was.
+        let mut stack: Vec<(bool, bool)> = Vec::new();
+        for line in cu.lines() {
+            let t = line.trim_start();
+            let taken = |cond: &str| {
+                cond.split("||").any(|c| c.trim() == format!("defined(VARIANT_{variant})"))
+                    || !cond.contains("VARIANT_")
+            };
+            if let Some(cond) = t.strip_prefix("#if ") {
+                let on = taken(cond);
+                stack.push((on, on));
+            } else if let Some(cond) = t.strip_prefix("#elif ") {
+                let top = stack.last_mut().unwrap();
+                let on = !top.1 && taken(cond);
+                *top = (on, top.1 || on);
+            } else if t.starts_with("#else") {
+                let top = stack.last_mut().unwrap();
+                *top = (!top.1, true);
+            } else if t.starts_with("#endif") {
+                stack.pop().unwrap();
+            } else if stack.iter().all(|s| s.0) {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        assert!(stack.is_empty());
+        out
+    }
+
+    /// Every kernel of the family: the prelude selects one variant and defines what
+    /// `select.cu` expects; one entry point, balanced braces, the parameters the launchers
+    /// push, barriers outside thread-dependent branches, shared memory under the static
+    /// 48 KiB; and (where NVRTC is present) every kernel compiles.
     #[test]
     fn select_sources() {
         let keys = SelectKey::all();
         assert_eq!(keys.len(), 7 * 13);
         let dump = std::env::var_os("CUPRUM_DUMP_SOURCES");
+        let mut compiled = 0;
         for (q, key) in keys.into_iter().enumerate() {
             let src = key.source();
             if let Some(d) = &dump {
-                std::fs::write(std::path::Path::new(d).join(format!("{}-{q}.cu", key.name())), &src).unwrap();
+                std::fs::write(std::path::Path::new(d).join(format!("{}-{q}.cu", key.entry())), &src).unwrap();
             }
+            let variant = key.entry().strip_prefix("select_").unwrap().to_uppercase();
             assert!(src.starts_with(PRELUDE));
-            assert_eq!(src.matches("__global__").count(), 1, "{key:?}");
-            assert!(src.contains(&format!(" {}(", key.name())), "{key:?}");
+            assert_eq!(src.matches("#define VARIANT_").count(), 1, "{key:?}");
+            assert!(src.contains(&format!("#define VARIANT_{variant}\n")), "{key:?}");
             assert_eq!(src.matches('{').count(), src.matches('}').count(), "{key:?}");
             assert_eq!(src.matches('(').count(), src.matches(')').count(), "{key:?}");
+            assert!(src.contains(&format!("#define NZ(v) {}\n", key.flag().nz("(v)"))), "{key:?}");
+            assert_eq!(src.contains("typedef u") && src.contains(" W;\n"), !matches!(key, SelectKey::Coords { .. }));
+            // The variant's kernel as NVRTC sees it.
+            let text = variant_text(&variant);
+            assert_eq!(text.matches("__global__").count(), 1, "{key:?}");
+            assert!(text.contains(&format!("#define ENTRY {}\n", key.entry())), "{key:?}");
+            assert_eq!(text.matches('{').count(), text.matches('}').count(), "{key:?}");
             // Barriers are never inside a branch that depends on the thread.
-            assert_eq!(src.matches("__syncthreads()").count(), 4, "{key:?}");
-            // The look-back reads volatile words and publishes the tile before waiting.
-            let publish = src.find("vs[tile] = AGG").unwrap();
-            let wait = src.find("do { st = vs[p]; }").unwrap();
+            assert_eq!(text.matches("__syncthreads()").count(), 4, "{key:?}");
+            // The look-back publishes the tile before waiting on its predecessors.
+            let publish = text.find("vs[tile] = AGG").unwrap();
+            let wait = text.find("st = lb_spin(vs + p);").unwrap();
             assert!(publish < wait);
             // Parameter count: the common six, then the mode's.
-            let sig = &src[src.find(key.name()).unwrap()..];
-            let sig = &sig[..sig.find(')').unwrap()];
-            let nparams = sig.matches(',').count() + 1;
+            let mode = text.lines().find_map(|l| l.strip_prefix("#define MODE_PARAMS ")).unwrap();
             let want = match key {
-                SelectKey::Pack { .. } | SelectKey::Rows { .. } | SelectKey::Expand { .. } => 9,
-                SelectKey::Coords { .. } => 10,
+                SelectKey::Pack { .. } | SelectKey::Rows { .. } | SelectKey::Expand { .. } => 3,
+                SelectKey::Coords { .. } => 4,
             };
-            assert_eq!(nparams, want, "{key:?}: {sig}");
+            assert_eq!(mode.matches(',').count() + 1, want, "{key:?}: {mode}");
             let shared: usize = match key {
                 SelectKey::Pack { size, .. } => TILE * size as usize,
                 _ => TILE * 2,
             };
             assert!(shared + 64 <= 48 * 1024);
+            if nvrtc_sample(q) {
+                compiled += check_compiles(&key) as usize;
+            }
         }
+        eprintln!("select kernels: {compiled} compiled by NVRTC");
         if std::env::var_os("CUPRUM_PRINT_SOURCE").is_some() {
             let flag = Flag { size: 1, float: false };
             println!("{}", SelectKey::Pack { flag, size: 4 }.source());

@@ -13,7 +13,7 @@
 use crate::array::Array;
 use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
 use crate::backend::cuda::kernels::KernelKey;
-use crate::backend::cuda::launch::{dev_of, dptr, Params};
+use crate::backend::cuda::launch::{dev_of, dptr, Params, THREADS};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 
@@ -191,6 +191,56 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
     Ok(())
 }
 
+/// The binary search of `searchsorted` (`search.cu`) for one dtype and side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct SearchKey {
+    pub dtype: DType,
+    pub right: bool,
+}
+
+impl KernelKey for SearchKey {
+    const FAMILY: &'static str = "sort";
+    fn entry(&self) -> &str {
+        "searchsorted"
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        vec![("THREADS", THREADS.to_string())]
+    }
+    fn source(&self) -> String {
+        let st = storage_ty(self.dtype);
+        let (ct, load) = match self.dtype {
+            DType::Float16 => ("float", "h2f(v)"),
+            DType::Bool => ("int", "(int)(v)"),
+            _ => (st, "(v)"),
+        };
+        format!(
+            "{PRELUDE}typedef {st} ST;\ntypedef {ct} CT;\n#define LOAD(v) {load}\n#define X_IS_FLOAT {}\n#define SIDE_RIGHT {}\n{}",
+            self.dtype.is_float() as i32,
+            self.right as i32,
+            include_str!("search.cu")
+        )
+    }
+}
+
+/// `out[i]` = insertion index of `q[i]` in the sorted `sorted` (both C-contiguous of one
+/// dtype; `out` int64). Does not wait.
+pub(crate) fn searchsorted(sorted: &Array, q: &Array, right: bool, out: &Array) -> Result<()> {
+    let dev = dev_of(out)?;
+    let nq = q.size();
+    if nq == 0 {
+        return Ok(());
+    }
+    let k = dev.kernel(&SearchKey { dtype: sorted.dtype(), right })?;
+    let mut p = Params::new();
+    p.push(sorted.size() as i64);
+    p.push(dptr(sorted)?);
+    p.push(nq as i64);
+    p.push(dptr(q)?);
+    p.push(dptr(out)?);
+    // SAFETY: the parameters match `searchsorted` in search.cu.
+    unsafe { p.launch(&dev, &k, dev.grid_for(nq, THREADS as usize), THREADS) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,6 +278,20 @@ mod tests {
                 n += 1;
             }
         }
+        for dtype in ALL_DTYPES {
+            for right in [false, true] {
+                let k = SearchKey { dtype, right };
+                let src = k.source();
+                assert_eq!(src.matches('{').count(), src.matches('}').count(), "{k:?}: braces");
+                compiled += check_compiles(&k) as usize;
+                n += 1;
+            }
+        }
+        let s = SearchKey { dtype: DType::Float16, right: true }.source();
+        assert!(s.contains("#define LOAD(v) h2f(v)\n#define X_IS_FLOAT 1\n#define SIDE_RIGHT 1\n"));
+        assert!(s.contains("!lt(x, s)") && s.contains("b != b"));
+        let s = SearchKey { dtype: DType::Bool, right: false }.source();
+        assert!(s.contains("typedef bool ST;\ntypedef int CT;\n#define LOAD(v) (int)(v)\n#define X_IS_FLOAT 0\n"));
         eprintln!("sort kernels: {n} keys, {compiled} compiled by NVRTC");
     }
 }

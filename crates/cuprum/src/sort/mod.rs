@@ -110,7 +110,7 @@ pub fn searchsorted(a: &Array, v: &Array, side: Side) -> Result<Array> {
     let right = side == Side::Right;
     match a.device() {
         Device::Cpu => cpu::searchsorted(&s, &q, right, &out)?,
-        Device::Cuda(_) => crate::indexing::cuda::searchsorted(&s, &q, right, &out)?,
+        Device::Cuda(_) => cuda::searchsorted(&s, &q, right, &out)?,
     }
     Ok(out)
 }

@@ -45,7 +45,7 @@ pub(crate) fn quantiles(
     let keeps = matches!(method, Interp::Method(Lower | Higher | Nearest));
     let len = *h.shape().last().unwrap_or(&1);
     let r = by_domain!(h.dtype(), W => {
-        let mut v: Vec<W> = values(&h)?;
+        let mut v: Vec<W> = values(h)?;
         // Methods that pick an element keep it as it is (64-bit integers exactly); the others
         // interpolate in float64.
         let mut picked: Vec<W> = if keeps { vec![W::nan(); qs.len() * lanes] } else { Vec::new() };

@@ -3,7 +3,7 @@
 
 use super::Interp;
 use crate::array::Array;
-use crate::backend::cuda::codegen::{storage_ty, store_cvt};
+use crate::backend::cuda::codegen::{storage_ty, store_cvt, PRELUDE};
 use crate::backend::cuda::kernels::KernelKey;
 use crate::backend::cuda::launch::{dev_of, dptr, Params};
 use crate::core::dtype::DType;
@@ -170,7 +170,126 @@ pub(crate) fn pick_quantiles(sorted: &Array, qs: &[f64], method: i32, ignore_nan
     unsafe { p.launch(&dev, &k, dev.grid_for(n, PICK_THREADS as usize), PICK_THREADS) }
 }
 
-pub(crate) use crate::indexing::cuda::{bincount, histogram};
+// ---------------------------------------------------------------- counting (binned.cu)
+
+/// Dynamic shared memory for per-block bins of `bincount`/`histogram` (the default limit).
+const SHARED_BINS_BYTES: usize = 48 * 1024;
+/// Threads per block of the counting kernels.
+const BIN_THREADS: u32 = 256;
+
+/// One counting kernel of `binned.cu`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum BinnedKey {
+    /// Counts (or float64 weight sums) of non-negative integers.
+    Bincount { x: DType, weighted: bool },
+    /// Counts (or weight sums) over bin edges (`uniform`: NumPy's formula for equal bins).
+    Histogram { x: DType, uniform: bool, weighted: bool },
+}
+
+impl KernelKey for BinnedKey {
+    const FAMILY: &'static str = "statistics";
+    fn entry(&self) -> &str {
+        match self {
+            BinnedKey::Bincount { .. } => "bincount",
+            BinnedKey::Histogram { .. } => "histogram",
+        }
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        vec![("THREADS", BIN_THREADS.to_string())]
+    }
+    fn source(&self) -> String {
+        let prelude = match *self {
+            BinnedKey::Bincount { x, weighted } => {
+                format!(
+                    "#define VARIANT_BINCOUNT\ntypedef {} XT;\n#define WEIGHTED {}\n",
+                    storage_ty(x),
+                    weighted as i32
+                )
+            }
+            BinnedKey::Histogram { x, uniform, weighted } => {
+                let load = if x == DType::Float16 { "(double)h2f(v)" } else { "(double)(v)" };
+                format!(
+                    "#define VARIANT_HISTOGRAM\ntypedef {} XT;\n#define WEIGHTED {}\n#define UNIFORM {}\n#define LOAD_F64(v) {load}\n",
+                    storage_ty(x),
+                    weighted as i32,
+                    uniform as i32
+                )
+            }
+        };
+        format!("{PRELUDE}{prelude}{}", include_str!("binned.cu"))
+    }
+}
+
+/// Launch shape of a binned kernel: grid, whether bins live in shared memory, its bytes.
+fn binned_launch(dev: &crate::backend::cuda::CudaDevice, n: usize, nb: usize) -> (u32, bool, u32) {
+    let shared = nb * 8 <= SHARED_BINS_BYTES;
+    if shared {
+        // Few blocks: each zeroes and flushes all its bins.
+        let grid = n.div_ceil(BIN_THREADS as usize * 16).clamp(1, dev.sm_count as usize * 2) as u32;
+        (grid, true, (nb * 8) as u32)
+    } else {
+        (dev.grid_for(n, BIN_THREADS as usize), false, 0)
+    }
+}
+
+/// The parameters every kernel of `binned.cu` starts with: n, x, w (or null), out,
+/// the number of bins, whether the bins are in shared memory.
+fn binned_params(x: &Array, w: Option<&Array>, out: &Array, shared: bool) -> Result<Params> {
+    let mut p = Params::new();
+    p.push(x.size() as i64);
+    p.push(dptr(x)?);
+    p.push(w.map(dptr).transpose()?.unwrap_or(0));
+    p.push(dptr(out)?);
+    p.push(out.size() as i64);
+    p.push(shared as i32);
+    Ok(p)
+}
+
+/// Adds the counts (or `w`'s float64 weights) of the values of `x` (C-contiguous, all in
+/// `[0, nb)`) into the zeroed `out` (`nb` int64 or float64). Does not wait.
+pub(crate) fn bincount(x: &Array, w: Option<&Array>, out: &Array) -> Result<()> {
+    let dev = dev_of(out)?;
+    let n = x.size();
+    let nb = out.size();
+    if n == 0 || nb == 0 {
+        return Ok(());
+    }
+    let k = dev.kernel(&BinnedKey::Bincount { x: x.dtype(), weighted: w.is_some() })?;
+    let (grid, shared, shmem) = binned_launch(&dev, n, nb);
+    let p = binned_params(x, w, out, shared)?;
+    // SAFETY: the parameters match `bincount` in binned.cu; `shmem` holds `nb` 8-byte bins.
+    unsafe { p.launch_shmem(&dev, &k, grid, BIN_THREADS, shmem) }
+}
+
+/// Adds the histogram of `x` (C-contiguous) over `edges` (float64, `nb + 1` values on the
+/// device) into the zeroed `out` (`nb` int64 counts or float64 sums of `w`). `uniform` uses
+/// NumPy's formula for equal bins between `lo` and `hi`. Does not wait.
+pub(crate) fn histogram(
+    x: &Array,
+    w: Option<&Array>,
+    edges: &Array,
+    uniform: bool,
+    lo: f64,
+    hi: f64,
+    out: &Array,
+) -> Result<()> {
+    let dev = dev_of(out)?;
+    let n = x.size();
+    let nb = out.size();
+    if n == 0 || nb == 0 {
+        return Ok(());
+    }
+    let key = BinnedKey::Histogram { x: x.dtype(), uniform, weighted: w.is_some() };
+    let k = dev.kernel(&key)?;
+    let (grid, shared, shmem) = binned_launch(&dev, n, nb);
+    let mut p = binned_params(x, w, out, shared)?;
+    p.push(dptr(edges)?);
+    p.push(lo);
+    p.push(hi);
+    p.push(hi - lo);
+    // SAFETY: the parameters match `histogram` in binned.cu; `shmem` holds `nb` 8-byte bins.
+    unsafe { p.launch_shmem(&dev, &k, grid, BIN_THREADS, shmem) }
+}
 
 #[cfg(test)]
 mod tests {
@@ -196,7 +315,30 @@ mod tests {
                 }
             }
         }
-        eprintln!("quantile kernels: {n} keys, {compiled} compiled by NVRTC");
+        for &x in ALL_DTYPES.iter() {
+            for weighted in [false, true] {
+                let mut keys = vec![BinnedKey::Histogram { x, uniform: false, weighted }];
+                keys.push(BinnedKey::Histogram { x, uniform: true, weighted });
+                if x.is_integer() || x == DType::Bool {
+                    keys.push(BinnedKey::Bincount { x, weighted });
+                }
+                for k in keys {
+                    let src = k.source();
+                    assert_eq!(src.matches("#define VARIANT_").count(), 1, "{k:?}");
+                    assert_eq!(src.matches('{').count(), src.matches('}').count(), "{k:?}: braces");
+                    if nvrtc_sample(n) {
+                        compiled += check_compiles(&k) as usize;
+                    }
+                    n += 1;
+                }
+            }
+        }
+        let h = BinnedKey::Histogram { x: DType::Int32, uniform: true, weighted: true }.source();
+        assert!(h.contains("#define WEIGHTED 1\n#define UNIFORM 1\n") && h.contains("((v - lo) / denom) * (double)nb"));
+        assert!(h.contains("#if WEIGHTED\ntypedef double OT;"));
+        let h = BinnedKey::Histogram { x: DType::Float16, uniform: false, weighted: false }.source();
+        assert!(h.contains("#define LOAD_F64(v) (double)h2f(v)\n"));
+        eprintln!("statistics kernels: {n} keys, {compiled} compiled by NVRTC");
     }
 
     #[test]

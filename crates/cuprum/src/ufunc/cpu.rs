@@ -33,6 +33,10 @@ pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
     let _l = CpuLocks::new(&[&src.storage], &[&out.storage]);
     let (shape, st) = plan(out, &[src]);
     if src.dtype == out.dtype {
+        // SAFETY: `plan` gives `out`'s layout and `src`'s broadcast to it (collapsed): every
+        // position is an element of each, in its block; `out` is write-locked, `src` read-locked.
+        // `src` does not overlap `out`: `Array::assign` copies a source sharing the block, and
+        // the other callers pass fresh arrays.
         unsafe { copy_same(out.dtype.itemsize(), &shape, (ptr(out), &st[0]), (ptr(src), &st[1])) };
         return Ok(());
     }
@@ -41,11 +45,18 @@ pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
     fn go<W: Wide>(od: DType, sd: DType, shape: &[usize], strides: &[Vec<isize>; 2], base: [Ptr; 2]) {
         let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
             let mut buf = [W::default(); CHUNK];
+            // SAFETY: a run of `n` elements of `src` and of `out` (`par_walk`'s contract), with
+            // `out`'s elements ours alone; `src` is another block (see `copy_same` above).
             unsafe {
                 load(sd, p[1], s[1], &mut buf[..n]);
                 store(od, p[0], s[0], &buf[..n]);
             }
         };
+        // SAFETY: `shape`/`strides` come from `plan` in the enclosing function (the only caller):
+        // `out`'s layout and `src`'s broadcast to it, collapsed, so every position is an element
+        // of each array, aligned and in its block; `base` holds their first elements. The locks
+        // are held throughout; `f` writes only operand 0 (`out`), and `src` does not overlap
+        // `out` (see `copy_same` above).
         unsafe { par_walk(shape, strides, base, &f) };
     }
     let base = [ptr(out), ptr(src)];
@@ -202,7 +213,7 @@ impl Arith for u64 {
             Negative => lp1!(x, out, |v| v.wrapping_neg()),
             Sign => lp1!(x, out, |v| (v != 0) as u64),
             Square => lp1!(x, out, |v| v.wrapping_mul(v)),
-            Reciprocal => lp1!(x, out, |v| if v == 0 { 0 } else { 1 / v }),
+            Reciprocal => lp1!(x, out, |v| 1u64.checked_div(v).unwrap_or(0)),
             LogicalNot => lp1!(x, out, |v| (v == 0) as u64),
             Invert => lp1!(x, out, |v| !v),
             IsNan | IsInf => lp1!(x, out, |_v| 0),
@@ -356,12 +367,21 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
         let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
             let mut a = [W::default(); CHUNK];
             let mut o = [W::default(); CHUNK];
+            // SAFETY: runs of `n` elements of each operand at `p` with strides `s` (`par_walk`'s
+            // contract); the output's run is ours alone, and an input sharing it is the same
+            // elements, read here before they are written.
             unsafe { load(xd, p[1], s[1], &mut a[..n]) };
             round_to(l, &mut a[..n]);
             W::unary(op, &a[..n], &mut o[..n]);
             round_to(l, &mut o[..n]);
+            // SAFETY: the run of `n` elements of `out`, ours alone (`par_walk`'s contract).
             unsafe { store(od, p[0], s[0], &o[..n]) };
         };
+        // SAFETY: `shape`/`strides` come from `plan` in the enclosing function (the only caller):
+        // `out`'s layout and the inputs' layouts broadcast to it, collapsed, so every position is
+        // an element of each array, aligned and in its block; `base` holds their first elements.
+        // The locks are held throughout; `f` writes only operand 0 (`out`), and the callers in
+        // `ufunc` copy inputs that overlap `out` other than element for element (`unalias`).
         unsafe { par_walk(shape, strides, base, &f) };
     }
     let base = [ptr(out), ptr(x)];
@@ -402,15 +422,17 @@ fn compare_mixed(op: BinaryOp, a: &Array, b: &Array, out: &Array) -> Result<()> 
         for (dt, ptr, st, buf) in [(ad, p[1], s[1], &mut x), (bd, p[2], s[2], &mut y)] {
             if dt.is_signed_int() {
                 let mut t = [0i64; CHUNK];
+                // SAFETY: a run of `n` elements of input `a` or `b` (`par_walk`'s contract).
                 unsafe { load(dt, ptr, st, &mut t[..n]) };
-                for i in 0..n {
-                    buf[i] = t[i] as i128;
+                for (b, &v) in buf.iter_mut().zip(&t[..n]) {
+                    *b = v as i128;
                 }
             } else {
                 let mut t = [0u64; CHUNK];
+                // SAFETY: as above.
                 unsafe { load(dt, ptr, st, &mut t[..n]) };
-                for i in 0..n {
-                    buf[i] = t[i] as i128;
+                for (b, &v) in buf.iter_mut().zip(&t[..n]) {
+                    *b = v as i128;
                 }
             }
         }
@@ -425,8 +447,12 @@ fn compare_mixed(op: BinaryOp, a: &Array, b: &Array, out: &Array) -> Result<()> 
                 _ => x[i] >= y[i],
             } as i64;
         }
+        // SAFETY: the run of `n` elements of `out`, ours alone (`par_walk`'s contract).
         unsafe { store(od, p[0], s[0], &o[..n]) };
     };
+    // SAFETY: `plan` gives `out`'s layout and `a`'s and `b`'s broadcast to it (collapsed): every
+    // position is an element of each, in its block. The locks are held; `f` writes only `out`,
+    // and `binary_out` copies inputs that overlap `out` other than element for element.
     unsafe { par_walk(&shape, &strides, [ptr(out), ptr(a), ptr(b)], &f) };
     Ok(())
 }
@@ -458,6 +484,9 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) 
             let mut x = [W::default(); CHUNK];
             let mut y = [W::default(); CHUNK];
             let mut o = [W::default(); CHUNK];
+            // SAFETY: runs of `n` elements of each operand at `p` with strides `s` (`par_walk`'s
+            // contract); the output's run is ours alone, and an input sharing it is the same
+            // elements, read here before they are written.
             unsafe {
                 load(dts.1, p[1], s[1], &mut x[..n]);
                 load(dts.2, p[2], s[2], &mut y[..n]);
@@ -468,8 +497,14 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) 
             if dts.0 != DType::Bool {
                 round_to(l, &mut o[..n]);
             }
+            // SAFETY: the run of `n` elements of `out`, ours alone (`par_walk`'s contract).
             unsafe { store(dts.0, p[0], s[0], &o[..n]) };
         };
+        // SAFETY: `shape`/`strides` come from `plan` in the enclosing function (the only caller):
+        // `out`'s layout and the inputs' layouts broadcast to it, collapsed, so every position is
+        // an element of each array, aligned and in its block; `base` holds their first elements.
+        // The locks are held throughout; `f` writes only operand 0 (`out`), and the callers in
+        // `ufunc` copy inputs that overlap `out` other than element for element (`unalias`).
         unsafe { par_walk(shape, strides, base, &f) };
     }
     let base = [ptr(out), ptr(a), ptr(b)];
@@ -493,6 +528,9 @@ pub(crate) fn where_(cond: &Array, x: &Array, y: &Array, out: &Array) -> Result<
             let mut c = [0i64; CHUNK];
             let mut a = [W::default(); CHUNK];
             let mut b = [W::default(); CHUNK];
+            // SAFETY: runs of `n` elements of each operand at `p` with strides `s` (`par_walk`'s
+            // contract); the output's run is ours alone, and an input sharing it is the same
+            // elements, read here before they are written.
             unsafe {
                 load(dts[1], p[1], s[1], &mut c[..n]);
                 load(dts[2], p[2], s[2], &mut a[..n]);
@@ -503,8 +541,14 @@ pub(crate) fn where_(cond: &Array, x: &Array, y: &Array, out: &Array) -> Result<
                     a[i] = b[i];
                 }
             }
+            // SAFETY: the run of `n` elements of `out`, ours alone (`par_walk`'s contract).
             unsafe { store(dts[0], p[0], s[0], &a[..n]) };
         };
+        // SAFETY: `shape`/`strides` come from `plan` in the enclosing function (the only caller):
+        // `out`'s layout and the inputs' layouts broadcast to it, collapsed, so every position is
+        // an element of each array, aligned and in its block; `base` holds their first elements.
+        // The locks are held throughout; `f` writes only operand 0 (`out`), a fresh array (the
+        // masked assignment that passes its own array as `out` runs on CUDA only).
         unsafe { par_walk(shape, strides, base, &f) };
     }
     let base = [ptr(out), ptr(cond), ptr(x), ptr(y)];
@@ -527,24 +571,27 @@ pub(crate) fn iota(out: &Array, start: f64, step: f64, last: Option<f64>) -> Res
     let work = |&c: &usize| {
         let m = CHUNK.min(n - c);
         let mut buf = [0f64; CHUNK];
-        for i in 0..m {
+        for (i, b) in buf[..m].iter_mut().enumerate() {
             let k = (c + i) as f64;
-            buf[i] = start + k * step;
+            *b = start + k * step;
             if c + i == n - 1 {
                 if let Some(l) = last {
-                    buf[i] = l;
+                    *b = l;
                 }
             }
         }
         let isz = dt.itemsize();
+        // SAFETY: `out` is a fresh, C-contiguous 1-d array of `n` elements (`creation`'s ranges
+        // allocate it), write-locked; chunk `c` covers its elements `c..c + m`, `c + m <= n`,
+        // aligned, and each chunk is written by one call.
         unsafe {
             if dt.is_float() {
                 store(dt, p.get().add(c * isz), isz as isize, &buf[..m]);
             } else {
                 // Integer ranges are computed exactly in i64.
                 let mut ib = [0i64; CHUNK];
-                for i in 0..m {
-                    ib[i] = (start as i64).wrapping_add(((c + i) as i64).wrapping_mul(step as i64));
+                for (i, b) in ib[..m].iter_mut().enumerate() {
+                    *b = (start as i64).wrapping_add(((c + i) as i64).wrapping_mul(step as i64));
                 }
                 store(dt, p.get().add(c * isz), isz as isize, &ib[..m]);
             }

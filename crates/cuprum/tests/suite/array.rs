@@ -61,6 +61,23 @@ device_test!(views_share_memory, |dev| {
     Ok(())
 });
 
+// NumPy's `a[:, 1:-1]`: `1..-1` is an empty Rust range, which clippy's `reversed_empty_ranges`
+// rejects outside `s!`; the macro allows it in its expansion (checked here, outside the crate).
+device_test!(negative_stop_slices, |dev| {
+    let a = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+    #[deny(clippy::reversed_empty_ranges)]
+    let inner = a.slice(s![.., 1..-1])?;
+    assert_eq!(inner.shape(), &[3, 2]);
+    assert_eq!(inner.to_vec::<i64>()?, vec![1, 2, 5, 6, 9, 10]);
+    // An empty view may keep an offset past the end of its (empty) block: reading it reads nothing.
+    let empty = cuprum::zeros(&[0, 5], DType::Float32, &dev)?.slice(s![.., 3])?;
+    assert_eq!(empty.shape(), &[0]);
+    assert_eq!(empty.to_vec::<f32>()?, Vec::<f32>::new());
+    assert!(empty.to_bytes()?.is_empty());
+    assert_eq!(empty.copy()?.to_device(&Device::Cpu)?.size(), 0);
+    Ok(())
+});
+
 device_test!(errors_are_errors, |dev| {
     let a = cuprum::zeros(&[2, 3], DType::Float32, &dev)?;
     let b = cuprum::zeros(&[4], DType::Float32, &dev)?;

@@ -8,9 +8,12 @@ use half::f16;
 use rayon::prelude::*;
 
 /// The address of `a`'s first element (a CPU array).
+///
+/// Computed with `wrapping_add`: the offset of a non-empty view lies within its storage block,
+/// but an empty view may keep an offset past the end (`zeros((0, 5))[:, 3]`), and such an
+/// address must never be formed with `add`. Only elements of non-empty views are dereferenced.
 pub(crate) fn ptr(a: &Array) -> Ptr {
-    // SAFETY: `offset` lies within the storage block (an invariant of every view).
-    Ptr(unsafe { a.storage.cpu().expect("CPU array").ptr().add(a.offset) })
+    Ptr(a.storage.cpu().expect("CPU array").ptr().wrapping_add(a.offset))
 }
 
 /// Elements per buffered chunk.
@@ -31,7 +34,12 @@ pub(crate) fn par_copy(dst: &mut [u8], src: &[u8]) {
 /// A raw pointer that may cross threads (each thread touches disjoint elements).
 #[derive(Copy, Clone)]
 pub(crate) struct Ptr(pub *mut u8);
+// SAFETY: a `Ptr` is an address into a storage block that the operation using it keeps alive
+// and locked (`CpuLocks`) for its whole duration; sending or sharing the address is harmless by
+// itself, and every dereference is an `unsafe` call (`walk`, `load`, `store`) whose contract
+// makes the threads of one operation read shared inputs and write disjoint output elements.
 unsafe impl Send for Ptr {}
+// SAFETY: as for `Send`: `&Ptr` only gives out the address.
 unsafe impl Sync for Ptr {}
 
 impl Ptr {
@@ -47,7 +55,9 @@ impl Ptr {
 /// dimension.
 ///
 /// # Safety
-/// Every pointer plus every offset reachable through `shape`/`strides` must be valid.
+/// For every operand `k` and every multi-index `i` of `shape` (C order position in
+/// `[start, end)`), `base[k] + sum(i[d] * strides[k][d])` must be an element of one live
+/// allocation, and `f` must be sound to call on the runs it is given.
 pub(crate) unsafe fn walk<const N: usize>(
     shape: &[usize],
     strides: &[Vec<isize>; N],
@@ -80,15 +90,20 @@ pub(crate) unsafe fn walk<const N: usize>(
     while i < end {
         let mut ptrs: [*mut u8; N] = base.map(|p| p.0);
         for d in 0..nd - 1 {
-            for k in 0..N {
-                ptrs[k] = ptrs[k].offset(idx[d] as isize * strides[k][d]);
+            for (p, st) in ptrs.iter_mut().zip(strides) {
+                // SAFETY: `idx[d] < shape[d]`, so the partial sum is the address of the element
+                // `[idx[0], .., idx[d], 0, .., 0]` (the inner extent is non-zero): in bounds by
+                // the caller's contract.
+                *p = unsafe { p.offset(idx[d] as isize * st[d]) };
             }
         }
         let run_end = (inner - j).min(end - i);
         let mut t = 0;
         while t < run_end {
             let n = (run_end - t).min(CHUNK);
-            let p: [*mut u8; N] = std::array::from_fn(|k| ptrs[k].offset((j + t) as isize * inner_st[k]));
+            // SAFETY: `j + t < inner`: the address of an element of the current row, in bounds
+            // by the caller's contract.
+            let p: [*mut u8; N] = std::array::from_fn(|k| unsafe { ptrs[k].offset((j + t) as isize * inner_st[k]) });
             f(p, n, inner_st);
             t += n;
         }
@@ -109,8 +124,15 @@ pub(crate) unsafe fn walk<const N: usize>(
 
 /// [`walk`] over all elements, split across threads when there are many.
 ///
+/// Operand 0 is the output. An output that overlaps itself (a broadcast view: a zero stride on
+/// an axis longer than 1) is walked on one thread, in C order, so that its repeated elements are
+/// written one after the other (the last write wins) rather than raced on.
+///
 /// # Safety
-/// As [`walk`]; additionally `f` must only write to elements of its own run.
+/// As [`walk`]; additionally `f` runs on several threads at once over disjoint ranges of
+/// positions: it may write only operand 0, only at its own run, and any other operand that
+/// shares memory with operand 0 must address exactly the same elements at every position (an
+/// in-place operation), so that no thread reads what another writes.
 pub(crate) unsafe fn par_walk<const N: usize>(
     shape: &[usize],
     strides: &[Vec<isize>; N],
@@ -118,8 +140,10 @@ pub(crate) unsafe fn par_walk<const N: usize>(
     f: &(dyn Fn([*mut u8; N], usize, [isize; N]) + Sync),
 ) {
     let size: usize = shape.iter().product();
-    if size < PAR_THRESHOLD {
-        walk(shape, strides, base, 0, size, &mut |p, n, s| f(p, n, s));
+    let out_overlaps_itself = strides.first().is_some_and(|st| shape.iter().zip(st).any(|(&n, &s)| n > 1 && s == 0));
+    if size < PAR_THRESHOLD || out_overlaps_itself {
+        // SAFETY: the caller's contract, over the whole range, on this thread.
+        unsafe { walk(shape, strides, base, 0, size, &mut |p, n, s| f(p, n, s)) };
         return;
     }
     let parts = rayon::current_num_threads().max(1) * 4;
@@ -127,7 +151,11 @@ pub(crate) unsafe fn par_walk<const N: usize>(
     (0..parts).into_par_iter().for_each(|t| {
         let (s, e) = (t * per, ((t + 1) * per).min(size));
         if s < e {
-            walk(shape, strides, base, s, e, &mut |p, n, st| f(p, n, st));
+            // SAFETY: the caller's contract. The threads' ranges `[s, e)` are disjoint, and so are
+            // the output elements they write: the output does not overlap itself (checked above;
+            // views of a fresh block overlap themselves only through zero strides), and the
+            // inputs overlapping it are the very same elements, read and written by one thread.
+            unsafe { walk(shape, strides, base, s, e, &mut |p, n, st| f(p, n, st)) };
         }
     });
 }
@@ -260,20 +288,28 @@ impl Wide for f64 {
 /// converting as a C cast to the wide type would (NumPy's unsafe casting).
 ///
 /// # Safety
-/// `p + i*st` must point at a valid element for every `i < out.len()`.
+/// `p + i*st` must point at an initialised element of dtype `dt` for every `i < out.len()`,
+/// not written by anyone during the call. When `st` is the element size, `p` must also be
+/// aligned for the element type: array elements are (blocks are 64-byte aligned; offsets and
+/// strides of every view are multiples of the itemsize).
 #[inline]
 pub(crate) unsafe fn load<W: Wide>(dt: DType, p: *const u8, st: isize, out: &mut [W]) {
     macro_rules! ld {
         ($t:ty, $conv:expr) => {{
             let f = $conv;
             if st == std::mem::size_of::<$t>() as isize {
-                let s = std::slice::from_raw_parts(p as *const $t, out.len());
+                // SAFETY: `out.len()` consecutive, aligned, initialised elements that nobody
+                // writes while the slice lives (the caller's contract); every bit pattern is a
+                // valid value of the plain integer and float types read here.
+                let s = unsafe { std::slice::from_raw_parts(p as *const $t, out.len()) };
                 for (o, &v) in out.iter_mut().zip(s) {
                     *o = f(v);
                 }
             } else {
                 for (i, o) in out.iter_mut().enumerate() {
-                    *o = f((p.offset(i as isize * st) as *const $t).read_unaligned());
+                    // SAFETY: element `i` lies at `p + i*st` (the caller's contract); the read
+                    // is unaligned, so only validity is required.
+                    *o = f(unsafe { (p.offset(i as isize * st) as *const $t).read_unaligned() });
                 }
             }
         }};
@@ -301,20 +337,27 @@ pub(crate) unsafe fn load<W: Wide>(dt: DType, p: *const u8, st: isize, out: &mut
 /// its low bits), [`f64_to_u64_c`] (uint64)).
 ///
 /// # Safety
-/// `p + i*st` must point at a writable element for every `i < src.len()`.
+/// `p + i*st` must point at an element of dtype `dt` that no one else reads or writes during
+/// the call, for every `i < src.len()`. When `st` is the element size, `p` must be aligned as
+/// for [`load`].
 #[inline]
 pub(crate) unsafe fn store<W: Wide>(dt: DType, p: *mut u8, st: isize, src: &[W]) {
     macro_rules! stv {
         ($t:ty, $conv:expr) => {{
             let f = $conv;
             if st == std::mem::size_of::<$t>() as isize {
-                let d = std::slice::from_raw_parts_mut(p as *mut $t, src.len());
+                // SAFETY: `src.len()` consecutive, aligned elements, exclusively ours for the
+                // life of the slice (the caller's contract); storage bytes are always
+                // initialised, and any bit pattern is a valid value of these types.
+                let d = unsafe { std::slice::from_raw_parts_mut(p as *mut $t, src.len()) };
                 for (o, &v) in d.iter_mut().zip(src) {
                     *o = f(v);
                 }
             } else {
                 for (i, &v) in src.iter().enumerate() {
-                    (p.offset(i as isize * st) as *mut $t).write_unaligned(f(v));
+                    // SAFETY: element `i` lies at `p + i*st` and is ours to write (the caller's
+                    // contract); the write is unaligned.
+                    unsafe { (p.offset(i as isize * st) as *mut $t).write_unaligned(f(v)) };
                 }
             }
         }};
@@ -356,19 +399,25 @@ pub(crate) fn domain(dt: DType) -> Domain {
 /// Copies raw elements of `itemsize` bytes between two strided layouts of the same dtype.
 ///
 /// # Safety
-/// As [`walk`].
+/// As [`par_walk`] for the two operands (elements of `itemsize` bytes); moreover `src` must not
+/// overlap `dst` at all (`Array::assign` copies an aliasing source first).
 pub(crate) unsafe fn copy_same(itemsize: usize, shape: &[usize], dst: (Ptr, &[isize]), src: (Ptr, &[isize])) {
     let strides = [dst.1.to_vec(), src.1.to_vec()];
     let f = move |p: [*mut u8; 2], n: usize, st: [isize; 2]| {
         if st[0] == itemsize as isize && st[1] == itemsize as isize {
-            std::ptr::copy(p[1], p[0], n * itemsize);
+            // SAFETY: both runs are `n` contiguous elements of their arrays (`par_walk`'s
+            // contract, which makes the destination run ours alone); `copy` allows overlap.
+            unsafe { std::ptr::copy(p[1], p[0], n * itemsize) };
         } else {
             for i in 0..n as isize {
-                std::ptr::copy_nonoverlapping(p[1].offset(i * st[1]), p[0].offset(i * st[0]), itemsize);
+                // SAFETY: element `i` of each run, `itemsize` bytes in bounds by `par_walk`'s
+                // contract; the caller guarantees the source does not overlap the destination.
+                unsafe { std::ptr::copy_nonoverlapping(p[1].offset(i * st[1]), p[0].offset(i * st[0]), itemsize) };
             }
         }
     };
-    par_walk(shape, &strides, [dst.0, src.0], &f);
+    // SAFETY: the caller's contract (see `# Safety`).
+    unsafe { par_walk(shape, &strides, [dst.0, src.0], &f) };
 }
 
 /// Rounds a float64 to the precision of float dtype `dt` (identity for float64).
@@ -416,5 +465,22 @@ mod tests {
         assert_eq!(12884901893.0f64.to_i64() as u32, 5);
         assert_eq!(<i64 as Wide>::from_f64(f64::NAN), i64::MIN);
         assert_eq!(<u64 as Wide>::from_f64(-1.0), u64::MAX);
+    }
+
+    /// A broadcast view written as an output overlaps itself: `par_walk` writes it on one thread
+    /// in C order (no race between threads; the last row wins), also above the parallel threshold.
+    #[test]
+    fn self_overlapping_output_is_written_in_order() {
+        let rows = 2 * PAR_THRESHOLD / 3;
+        let base = crate::zeros(&[3], DType::Int64, &crate::Device::Cpu).unwrap();
+        let src = crate::arange(rows as i64 * 3, &crate::Device::Cpu).unwrap().reshape(&[rows, 3]).unwrap();
+        let mut view = base.broadcast_to(&[rows, 3]).unwrap();
+        view.assign(&src).unwrap();
+        let last = rows as i64 * 3;
+        assert_eq!(base.to_vec::<i64>().unwrap(), vec![last - 3, last - 2, last - 1]);
+        // Through the converting path too (int64 into float64 goes through `load`/`store`).
+        let basef = crate::zeros(&[3], DType::Float64, &crate::Device::Cpu).unwrap();
+        basef.broadcast_to(&[rows, 3]).unwrap().assign(&src).unwrap();
+        assert_eq!(basef.to_vec::<f64>().unwrap(), vec![(last - 3) as f64, (last - 2) as f64, (last - 1) as f64]);
     }
 }

@@ -12,10 +12,12 @@ use std::sync::OnceLock;
 fn nvrtc_version() -> Result<(i32, i32)> {
     static V: OnceLock<std::result::Result<(i32, i32), String>> = OnceLock::new();
     V.get_or_init(|| {
+        // SAFETY: only checks whether the shared library can be loaded.
         if !unsafe { nvsys::is_culib_present() } {
             return Err("the NVRTC library (libnvrtc) was not found".into());
         }
         let (mut a, mut b) = (0, 0);
+        // SAFETY: the library is present (checked above); the two out-pointers are live locals.
         unsafe { nvsys::nvrtcVersion(&mut a, &mut b) }.result().map_err(|e| format!("nvrtcVersion: {e:?}"))?;
         Ok((a, b))
     })
@@ -52,6 +54,7 @@ pub(crate) const HEADERS: &[(&str, &str)] = &[
     ("cuprum/float16.cuh", include_str!("include/float16.cuh")),
     ("cuprum/numpy_math.cuh", include_str!("include/numpy_math.cuh")),
     ("cuprum/lookback.cuh", include_str!("include/lookback.cuh")),
+    ("cuprum/radix_keys.cuh", include_str!("include/radix_keys.cuh")),
     ("cuprum/atomics.cuh", include_str!("include/atomics.cuh")),
 ];
 
@@ -144,21 +147,28 @@ fn compile(family: &str, src: &str, opts: &[String]) -> Result<Vec<u8>> {
     struct Prog(nvsys::nvrtcProgram);
     impl Drop for Prog {
         fn drop(&mut self) {
+            // SAFETY: the program was created by `nvrtcCreateProgram` and is destroyed once, here.
             let _ = unsafe { nv::destroy_program(self.0) };
         }
     }
     let prog = Prog(prog);
+    // SAFETY: `prog` is a live program (destroyed when `prog` drops, after these calls).
     if let Err(e) = unsafe { nv::compile_program(prog.0, opts) } {
+        // SAFETY: as above.
         let log = unsafe { nv::get_program_log(prog.0) }
+            // SAFETY: NVRTC's reported log size counts the trailing NUL (it is at least 1), and
+            // the buffer is filled up to it.
             .map(|l| unsafe { CStr::from_ptr(l.as_ptr()) }.to_string_lossy().into_owned())
             .unwrap_or_default();
         return Err(Error::Compile { log: format!("{e:?}\n{log}\n--- source ---\n{src}") });
     }
     let mut size = 0usize;
+    // SAFETY: `prog` is a live, compiled program; `size` is a live local.
     unsafe { nvsys::nvrtcGetCUBINSize(prog.0, &mut size) }
         .result()
         .map_err(|e| Error::Cuda(format!("nvrtcGetCUBINSize: {e:?}")))?;
     let mut buf = vec![0u8; size];
+    // SAFETY: `buf` holds the `size` bytes NVRTC reported for this program's CUBIN.
     unsafe { nvsys::nvrtcGetCUBIN(prog.0, buf.as_mut_ptr() as *mut c_char) }
         .result()
         .map_err(|e| Error::Cuda(format!("nvrtcGetCUBIN: {e:?}")))?;
@@ -173,7 +183,7 @@ fn compile(family: &str, src: &str, opts: &[String]) -> Result<Vec<u8>> {
 /// eighth, or all with `CUPRUM_NVRTC_ALL=1` (NVRTC takes about 50 ms a kernel).
 #[cfg(test)]
 pub(crate) fn nvrtc_sample(n: usize) -> bool {
-    n % 8 == 0 || std::env::var("CUPRUM_NVRTC_ALL").is_ok_and(|v| v == "1")
+    n.is_multiple_of(8) || std::env::var("CUPRUM_NVRTC_ALL").is_ok_and(|v| v == "1")
 }
 
 #[cfg(test)]

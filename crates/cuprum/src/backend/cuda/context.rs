@@ -53,7 +53,12 @@ pub(crate) struct CudaDevice {
     /// Zeroed counters for split reductions (each launch's last block resets its own).
     counters: OnceLock<u64>,
 }
+// SAFETY: the only field that is not `Send`/`Sync` by itself is the driver handle `stream`
+// (a raw pointer); the CUDA driver API is thread-safe, and every use of the stream first makes the
+// device's context current on the calling thread (`bind`). The pool, staging buffers and kernel
+// cache are behind mutexes.
 unsafe impl Send for CudaDevice {}
+// SAFETY: as for `Send`: shared use only passes the stream handle to thread-safe driver calls.
 unsafe impl Sync for CudaDevice {}
 
 static DEVICES: OnceLock<Vec<OnceLock<Arc<CudaDevice>>>> = OnceLock::new();
@@ -106,6 +111,8 @@ impl CudaDevice {
 
     pub fn synchronize(&self) -> Result<()> {
         self.bind()?;
+        // SAFETY: `stream` was created in `create` and is never destroyed (devices live for the
+        // process); its context is current (`bind`).
         unsafe { cu::stream::synchronize(self.stream) }.map_err(|e| self.err("synchronize", e))
     }
 

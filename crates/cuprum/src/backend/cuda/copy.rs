@@ -11,6 +11,9 @@ pub(crate) struct Staging {
     events: [sys::CUevent; 2],
     pending: [bool; 2],
 }
+// SAFETY: the buffers are page-locked host allocations and events owned by this value alone
+// (never freed: they live as long as the device); it is only reached through the device's
+// `staging` mutex, so one thread at a time uses them.
 unsafe impl Send for Staging {}
 
 pub(crate) const STAGING_BYTES: usize = 32 << 20;
@@ -27,6 +30,7 @@ impl CudaDevice {
             let mut bufs = [std::ptr::null_mut(); 2];
             let mut events = [std::ptr::null_mut(); 2];
             for i in 0..2 {
+                // SAFETY: a plain allocation of page-locked host memory in the current context.
                 bufs[i] =
                     unsafe { cu::malloc_host(STAGING_BYTES, 0) }.map_err(|e| self.err("cuMemHostAlloc", e))? as *mut u8;
                 events[i] = cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)
@@ -46,6 +50,10 @@ impl CudaDevice {
         }
         self.bind()?;
         if pinned || src.len() <= DIRECT_COPY {
+            // SAFETY: `src` is a live slice of `src.len()` bytes and `dst` a device block of at
+            // least as many (the caller's array). A pageable source is staged by the driver
+            // before the call returns; a pinned one is waited for below before `src` is
+            // released to the caller.
             unsafe {
                 sys::cuMemcpyHtoDAsync_v2(dst, src.as_ptr() as *const c_void, src.len(), self.stream)
                     .result()
@@ -58,11 +66,19 @@ impl CudaDevice {
             for (i, chunk) in src.chunks(STAGING_BYTES).enumerate() {
                 let b = i % 2;
                 if st.pending[b] {
+                    // SAFETY: `events[b]` is a live event of the staging set (never destroyed).
                     unsafe { cu::event::synchronize(st.events[b]) }.map_err(|e| self.err("cuEventSynchronize", e))?;
                     st.pending[b] = false;
                 }
+                // SAFETY: staging buffer `b` holds STAGING_BYTES >= `chunk.len()` bytes; the copy
+                // that last read it has finished (its event was waited for above), and the
+                // staging mutex makes it ours alone. Its bytes are treated as initialised: pinned
+                // pages from the driver, zero-filled by the OS or holding earlier chunks.
                 let buf = unsafe { std::slice::from_raw_parts_mut(st.bufs[b], chunk.len()) };
                 crate::backend::cpu::par_copy(buf, chunk);
+                // SAFETY: `buf` is pinned and stays untouched by the host until the event recorded
+                // after the copy has completed (`pending[b]`); the destination range lies within
+                // the `src.len()` bytes of `dst`.
                 unsafe {
                     sys::cuMemcpyHtoDAsync_v2(
                         dst + (i * STAGING_BYTES) as u64,
@@ -88,6 +104,9 @@ impl CudaDevice {
         }
         self.bind()?;
         if pinned || dst.len() <= DIRECT_COPY {
+            // SAFETY: `dst` is a live, exclusively borrowed slice of `dst.len()` bytes, and the
+            // stream is synchronised before returning, so the DMA ends while the borrow lasts;
+            // `src` is a device range of as many bytes (the caller's array).
             unsafe {
                 sys::cuMemcpyDtoHAsync_v2(dst.as_mut_ptr() as *mut c_void, src, dst.len(), self.stream)
                     .result()
@@ -102,6 +121,9 @@ impl CudaDevice {
                 let b = i % 2;
                 let off = i * STAGING_BYTES;
                 let len = STAGING_BYTES.min(n - off);
+                // SAFETY: buffer `b` is pinned and holds STAGING_BYTES >= `len` bytes; the host
+                // does not touch it until the event recorded here has completed, and earlier
+                // device reads of it are ordered before this copy on the same stream.
                 unsafe {
                     sys::cuMemcpyDtoHAsync_v2(st.bufs[b] as *mut c_void, src + off as u64, len, self.stream)
                         .result()
@@ -119,10 +141,14 @@ impl CudaDevice {
                     issue(st, i + 1)?;
                 }
                 let b = i % 2;
+                // SAFETY: `events[b]` is a live event of the staging set (never destroyed).
                 unsafe { cu::event::synchronize(st.events[b]) }.map_err(|e| self.err("cuEventSynchronize", e))?;
                 st.pending[b] = false;
                 let off = i * STAGING_BYTES;
                 let len = STAGING_BYTES.min(n - off);
+                // SAFETY: the copy into buffer `b` (`len` bytes) has completed (event waited for
+                // above) and the next copy targets the other buffer, so nothing writes these
+                // bytes while the slice lives.
                 let buf = unsafe { std::slice::from_raw_parts(st.bufs[b], len) };
                 crate::backend::cpu::par_copy(&mut dst[off..off + len], buf);
             }
@@ -141,12 +167,16 @@ pub(crate) fn host_register(ptr: *mut u8, bytes: usize) -> bool {
     if dev.bind().is_err() {
         return false;
     }
+    // SAFETY: callers pass a live host allocation of `bytes` bytes (a pooled host block), which
+    // is unregistered before it is freed (`storage::free_block`); registering only pins pages.
     unsafe { sys::cuMemHostRegister_v2(ptr as *mut c_void, bytes, sys::CU_MEMHOSTREGISTER_PORTABLE) }.result().is_ok()
 }
 
 pub(crate) fn host_unregister(ptr: *mut u8) {
     if let Ok(dev) = CudaDevice::get(0) {
         let _ = dev.bind();
+        // SAFETY: callers pass a block registered by `host_register` that is still allocated;
+        // the driver reports an error for anything else.
         let _ = unsafe { sys::cuMemHostUnregister(ptr as *mut c_void) };
     }
 }

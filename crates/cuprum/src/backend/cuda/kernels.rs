@@ -30,13 +30,16 @@ pub(crate) trait KernelKey: Clone + Eq + Hash + Debug + Send + Sync + 'static {
     }
 }
 
+/// A module's identity: its family and the SHA-256 of its specialised source and `-D` options.
+type SourceKey = (&'static str, [u8; 32]);
+
 /// The kernels a device has loaded.
 #[derive(Default)]
 pub(crate) struct Cache {
     /// Per key type (boxed `HashMap<K, Arc<Kernel>>`): the fast path.
     by_key: Mutex<HashMap<TypeId, Box<dyn Any + Send + Sync>, BuildFx>>,
     /// By family and SHA-256 of the specialised source and its `-D` options.
-    by_source: Mutex<HashMap<(&'static str, [u8; 32]), Arc<Kernel>>>,
+    by_source: Mutex<HashMap<SourceKey, Arc<Kernel>>>,
 }
 
 impl Cache {
@@ -102,7 +105,11 @@ pub(crate) struct Kernel {
 }
 
 struct ModuleHandle(#[allow(dead_code)] sys::CUmodule);
+// SAFETY: `func` and the module are driver handles, valid in every thread (the driver API is
+// thread-safe, and launches bind the context first); the module is never unloaded, so the
+// function handle stays valid wherever the `Kernel` goes.
 unsafe impl Send for Kernel {}
+// SAFETY: as for `Send`: `&Kernel` only hands the function handle to `cuLaunchKernel`.
 unsafe impl Sync for Kernel {}
 
 impl CudaDevice {
@@ -160,7 +167,10 @@ impl CudaDevice {
         params: &mut [*mut c_void],
     ) -> Result<()> {
         self.bind()?;
-        cu::launch_kernel(k.func, (grid.max(1), 1, 1), (block, 1, 1), shmem, self.stream, params)
+        // SAFETY: `k.func` comes from a module that is never unloaded, loaded on a device whose
+        // context is current; the parameters and the memory they reach are the caller's
+        // contract (see `# Safety`). The driver copies the parameter values during the call.
+        unsafe { cu::launch_kernel(k.func, (grid.max(1), 1, 1), (block, 1, 1), shmem, self.stream, params) }
             .map_err(|e| self.err("cuLaunchKernel", e))
     }
 }

@@ -44,6 +44,8 @@ impl Params {
     }
     pub(crate) fn push<T: Copy>(&mut self, v: T) {
         let off = self.slot(std::mem::size_of::<T>().div_ceil(8).max(1));
+        // SAFETY: `slot` reserved `size_of::<T>()` bytes (rounded up to words) at word `off`,
+        // within `data` (it asserts so); the write is unaligned and `T: Copy` has no drop.
         unsafe { std::ptr::write_unaligned(self.data.as_mut_ptr().add(off) as *mut T, v) };
     }
     pub(crate) fn push_i64s(&mut self, v: &[i64]) {
@@ -74,7 +76,8 @@ impl Params {
     /// The parameters must match the kernel's signature and the memory they point to must
     /// stay valid until the stream has run the kernel.
     pub(crate) unsafe fn launch(self, dev: &CudaDevice, k: &Kernel, grid: u32, block: u32) -> Result<()> {
-        self.launch_shmem(dev, k, grid, block, 0)
+        // SAFETY: the caller's contract (see `# Safety`).
+        unsafe { self.launch_shmem(dev, k, grid, block, 0) }
     }
 
     /// As [`launch`](Self::launch), with `shmem` bytes of dynamic shared memory.
@@ -92,9 +95,13 @@ impl Params {
         let base = self.data.as_mut_ptr();
         let mut ptrs = [std::ptr::null_mut::<c_void>(); PARAM_COUNT];
         for (p, &o) in ptrs.iter_mut().zip(&self.offsets[..self.count]) {
-            *p = base.add(o) as *mut c_void;
+            // SAFETY: every offset was reserved by `slot`, so it lies within `data`.
+            *p = unsafe { base.add(o) } as *mut c_void;
         }
-        dev.launch(k, grid, block, shmem, &mut ptrs[..self.count])
+        // SAFETY: `ptrs` points at the packed values in `self.data`, alive for the whole call
+        // (the driver copies them); the kernel's signature and the lifetime of the memory the
+        // values point to are the caller's contract.
+        unsafe { dev.launch(k, grid, block, shmem, &mut ptrs[..self.count]) }
     }
 }
 

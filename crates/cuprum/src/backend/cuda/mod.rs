@@ -2,8 +2,8 @@
 //! staging for host copies, and NVRTC-compiled kernels cached in memory and on disk.
 //!
 //! Everything here goes through `cudarc`'s thin `result`/`sys` layers, loaded at run time, so
-//! the crate builds on machines without CUDA and fails with a clear [`Error`] when no driver
-//! is present.
+//! the crate builds on machines without CUDA and fails with a clear [`Error`](crate::Error)
+//! when no driver is present.
 
 pub(crate) mod codegen;
 pub(crate) mod compile;

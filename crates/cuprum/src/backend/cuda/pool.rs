@@ -51,11 +51,13 @@ impl CudaDevice {
             }
         }
         self.bind()?;
+        // SAFETY: a plain device allocation in the context made current by `bind`.
         let ptr = match unsafe { cu::malloc_sync(size) } {
             Ok(p) => p,
             Err(e) if e.0 == sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY => {
                 // Give every cached block back to the driver, then try once more.
                 self.release_cached()?;
+                // SAFETY: as above (`release_cached` leaves this device's context current).
                 unsafe { cu::malloc_sync(size) }.map_err(|e| match self.err("cuMemAlloc", e) {
                     Error::OutOfMemory { device, .. } => Error::OutOfMemory { device, bytes },
                     other => other,
@@ -86,6 +88,9 @@ impl CudaDevice {
         let mut freed = 0;
         for (size, ptrs) in blocks {
             for ptr in ptrs {
+                // SAFETY: a cached block is owned by no array (it was taken out of the free list
+                // above, so no allocation can hand it out), and the stream was synchronised
+                // first, so no queued work still uses it.
                 unsafe { cu::free_sync(ptr) }.map_err(|e| self.err("cuMemFree", e))?;
                 freed += size;
             }
@@ -102,6 +107,8 @@ impl CudaDevice {
 
     pub fn memset_zero(&self, ptr: u64, bytes: usize) -> Result<()> {
         self.bind()?;
+        // SAFETY: the caller passes `bytes` bytes of one of this device's pool blocks; the write
+        // is ordered on the stream with every other use of the block.
         unsafe { cu::memset_d8_async(ptr, 0, bytes, self.stream) }.map_err(|e| self.err("cuMemsetD8", e))
     }
 
@@ -110,6 +117,8 @@ impl CudaDevice {
             return Ok(());
         }
         self.bind()?;
+        // SAFETY: the caller passes `bytes`-byte ranges of this device's pool blocks; the copy is
+        // ordered on the stream with every other use of them.
         unsafe { cu::memcpy_dtod_async(dst, src, bytes, self.stream) }.map_err(|e| self.err("cuMemcpyDtoD", e))
     }
 }
