@@ -22,6 +22,7 @@
 //! The last tile writes the total count to device memory; the host reads those 8 bytes to
 //! size the result.
 
+use super::Count;
 use crate::array::Array;
 use crate::backend::cuda::codegen::PRELUDE;
 use crate::backend::cuda::kernels::KernelKey;
@@ -187,6 +188,12 @@ impl PendingCount {
     }
 }
 
+impl From<PendingCount> for Count {
+    fn from(p: PendingCount) -> Count {
+        Count::Device(p)
+    }
+}
+
 /// A launch being prepared: the device, the kernel, the temporary words (tile counter,
 /// total, tile status), the parameters so far and the grid (one block per tile).
 type Launch = (Arc<CudaDevice>, Arc<crate::backend::cuda::Kernel>, Array, Params, u32);
@@ -229,7 +236,7 @@ fn word(itemsize: usize) -> Result<u8> {
 
 /// Moves the rows (of `row` elements) of the C-contiguous `x` whose flag is non-zero to the
 /// start of `out` (room for every row), in order. Returns the pending count of rows.
-pub(crate) fn compact(x: &Array, flags: &Array, out: &Array, row: usize) -> Result<PendingCount> {
+pub(crate) fn compact(x: &Array, flags: &Array, out: &Array, row: usize) -> Result<Count> {
     let size = word(x.itemsize())?;
     if row == 0 || x.size() != flags.size() * row || out.size() < x.size() {
         return Err(Error::InvalidArgument("selection: rows and buffers do not match".into()));
@@ -249,7 +256,7 @@ pub(crate) fn compact(x: &Array, flags: &Array, out: &Array, row: usize) -> Resu
     // SAFETY: the parameters match `select_pack` / `select_rows` in select.cu; `x`, `out` and
     // `tmp` are alive and return to the pool only in stream order.
     unsafe { p.launch(&dev, &k, grid, THREADS as u32)? };
-    Ok(PendingCount { dev, tmp })
+    Ok(PendingCount { dev, tmp }.into())
 }
 
 /// The reverse of [`compact`]: row `r` of the C-contiguous `packed` goes to the `r`-th
@@ -272,7 +279,7 @@ pub(crate) fn expand(x: &Array, flags: &Array, packed: &Array, row: usize) -> Re
 /// Indices of the non-zero elements of the C-contiguous `a` (any dtype): coordinate `d`
 /// (over `a`'s shape; the flat index when `flat`) of the `j`-th goes to `out[j * sj + d * sd]`
 /// (int64). `out` must have room for every selected element.
-pub(crate) fn coords(a: &Array, out: &Array, flat: bool, sj: i64, sd: i64) -> Result<PendingCount> {
+pub(crate) fn coords(a: &Array, out: &Array, flat: bool, sj: i64, sd: i64) -> Result<Count> {
     let dims: Vec<usize> = if flat { vec![a.size()] } else { a.shape().to_vec() };
     if dims.len() > MAX_COORD_DIMS || dims.is_empty() {
         return Err(Error::NotImplemented(format!("indices over {} dimensions", dims.len())));
@@ -292,7 +299,7 @@ pub(crate) fn coords(a: &Array, out: &Array, flat: bool, sj: i64, sd: i64) -> Re
     // SAFETY: the parameters match `select_coords` in select.cu (`Dims` by value); `out` and
     // `tmp` return to the pool only in stream order.
     unsafe { p.launch(&dev, &k, grid, THREADS as u32)? };
-    Ok(PendingCount { dev, tmp })
+    Ok(PendingCount { dev, tmp }.into())
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! Selection with boolean masks: `a.mask(&m)` (NumPy's `a[m]`), masked assignment,
-//! `compress`, `extract`, `nonzero`, `flatnonzero`, `argwhere`. On the GPU one kernel
-//! (`cuda/select.rs`: tiles ranked in one pass with decoupled look-back) writes the selected
-//! rows, or indices, into a buffer with room for every row; only the count (8 bytes) comes
-//! back to the host, to size the result, which is a view of the buffer's first rows (a copy
-//! when that would leave most of a large buffer held).
+//! `compress`, `extract`, `nonzero`, `flatnonzero`, `argwhere`.
+//!
+//! The selected rows, or indices, go into a buffer with room for every row, by the CPU
+//! (`cpu.rs`) or the CUDA (`cuda.rs`: one kernel, tiles ranked in one pass with decoupled
+//! look-back) `compact`/`coords` of the same signature; on a GPU only the count (8 bytes)
+//! comes back to the host, to size the result, which is a view of the buffer's first rows (a
+//! copy when that would leave most of a large buffer held).
 
 mod cpu;
 pub(crate) mod cuda;
@@ -34,6 +36,23 @@ fn mask_rows(a: &Array, m: &Array) -> Result<(Array, usize)> {
     Ok((m.as_contiguous()?.reshape(&[m.size()])?, row))
 }
 
+/// The number of selected rows: known at once on the CPU, in device memory until read on a
+/// GPU.
+pub(crate) enum Count {
+    Known(usize),
+    Device(cuda::PendingCount),
+}
+
+impl Count {
+    /// The count (on a GPU: waits for the kernel and reads 8 bytes).
+    fn read(self) -> Result<usize> {
+        match self {
+            Count::Known(c) => Ok(c),
+            Count::Device(p) => p.read(),
+        }
+    }
+}
+
 /// The number of non-zero entries of `m`.
 fn count(m: &Array) -> Result<usize> {
     Ok(m.count_nonzero(None)?.item::<i64>()? as usize)
@@ -62,9 +81,9 @@ fn first(buf: &Array, used: usize) -> Result<Array> {
     keep_or_copy(buf, v, used, buf.size())
 }
 
-/// GPU selection: the rows (of `row` elements) of the C-contiguous `x` whose entry of the
-/// contiguous 1-d `flags` (any dtype; non-zero selects) is set, as shape `(count, *rest)`.
-fn select_gpu(x: &Array, flags: &Array, row: usize, rest: &[usize]) -> Result<Array> {
+/// The rows (of `row` elements) of the C-contiguous `x` whose entry of the contiguous 1-d
+/// `flags` (any dtype; non-zero selects) is set, as shape `(count, *rest)`.
+fn select_rows(x: &Array, flags: &Array, row: usize, rest: &[usize]) -> Result<Array> {
     let n = flags.size();
     let shape = |count: usize| [&[count][..], rest].concat();
     if n == 0 || row == 0 {
@@ -72,14 +91,18 @@ fn select_gpu(x: &Array, flags: &Array, row: usize, rest: &[usize]) -> Result<Ar
         return Array::alloc(&shape(c), x.dtype(), x.device(), false);
     }
     let buf = Array::alloc(&[n * row], x.dtype(), x.device(), false)?;
-    let c = crate::select::cuda::compact(x, flags, &buf, row)?.read()?;
+    let c = match x.device() {
+        Device::Cpu => cpu::compact(x, flags, &buf, row)?,
+        Device::Cuda(_) => cuda::compact(x, flags, &buf, row)?,
+    };
+    let c = c.read()?;
     first(&buf, c * row)?.reshape(&shape(c))
 }
 
-/// GPU indices of the non-zero elements of `a` (int64): the flat index (`flat`, shape
+/// The indices of the non-zero elements of `a` (int64): the flat index (`flat`, shape
 /// `(1, count)`), else one row per axis (`(ndim, count)`, `nonzero`'s layout) or one row per
 /// element (`argwhere`: `(count, ndim)`). `a.ndim()` is at most `MAX_COORD_DIMS` unless `flat`.
-fn indices_gpu(a: &Array, flat: bool, by_element: bool) -> Result<Array> {
+fn indices(a: &Array, flat: bool, by_element: bool) -> Result<Array> {
     let x = a.as_contiguous()?;
     let n = x.size();
     let nd = if flat { 1 } else { a.ndim() };
@@ -93,7 +116,10 @@ fn indices_gpu(a: &Array, flat: bool, by_element: bool) -> Result<Array> {
     }
     let buf = Array::alloc(&[cap * nd], DType::Int64, dev, false)?;
     let (sj, sd) = if by_element { (nd as i64, 1) } else { (1, cap as i64) };
-    let pending = crate::select::cuda::coords(&x, &buf, flat, sj, sd)?;
+    let pending = match dev {
+        Device::Cpu => cpu::coords(&x, &buf, flat, sj, sd)?,
+        Device::Cuda(_) => cuda::coords(&x, &buf, flat, sj, sd)?,
+    };
     // Counted first: the buffer is exact and nothing needs to come back.
     let c = if counted { cap } else { pending.read()? };
     if by_element {
@@ -121,16 +147,7 @@ impl Array {
     pub fn mask(&self, m: &Array) -> Result<Array> {
         let (mf, row) = mask_rows(self, m)?;
         let x = self.as_contiguous()?;
-        let rest = &self.shape()[m.ndim()..];
-        if self.device().is_cuda() {
-            return select_gpu(&x, &mf, row, rest);
-        }
-        let c = count(&mf)?;
-        let out = Array::alloc(&[&[c][..], rest].concat(), self.dtype(), self.device(), false)?;
-        if c > 0 {
-            cpu::compact(&x, &mf, &out, row, false)?;
-        }
-        Ok(out)
+        select_rows(&x, &mf, row, &self.shape()[m.ndim()..])
     }
 
     /// NumPy's `a[m] = values`: `values` (one row per selected entry, broadcast to
@@ -139,9 +156,7 @@ impl Array {
         crate::ufunc::same_device("mask_assign", self, values)?;
         let (mf, row) = mask_rows(self, m)?;
         let rest = self.shape()[m.ndim()..].to_vec();
-        if self.device().is_cuda()
-            && (values.ndim() <= rest.len() || (values.ndim() == rest.len() + 1 && values.shape()[0] == 1))
-        {
+        if values.ndim() <= rest.len() || (values.ndim() == rest.len() + 1 && values.shape()[0] == 1) {
             // The same row for every selected entry, whatever the count: one elementwise
             // `where` over the array (the mask broadcast along the rows), nothing read back.
             let one = [&[1][..], &rest].concat();
@@ -158,8 +173,8 @@ impl Array {
         // Work on a contiguous copy if this array is a non-contiguous view, then write back.
         let target = if self.is_c_contiguous() { self.view() } else { self.copy()? };
         match self.device() {
-            Device::Cpu => cpu::compact(&target, &mf, &packed, row, true)?,
-            Device::Cuda(_) => crate::select::cuda::expand(&target, &mf, &packed, row)?,
+            Device::Cpu => cpu::expand(&target, &mf, &packed, row)?,
+            Device::Cuda(_) => cuda::expand(&target, &mf, &packed, row)?,
         }
         if !target.shares_storage(self) {
             self.assign(&target)?;
@@ -177,33 +192,25 @@ impl Array {
 /// NumPy's `extract(condition, a)`: the elements of `a` (flattened) where `condition` is
 /// non-zero.
 pub fn extract(condition: &Array, a: &Array) -> Result<Array> {
+    // The kernels test non-zero themselves: no bool array in between.
     let c = condition.ravel()?;
-    if a.device().is_cuda() && c.dtype() != DType::Bool {
-        // The kernel tests non-zero itself: no bool array in between.
-        crate::ufunc::same_device("extract", a, &c)?;
-        let x = a.ravel()?.as_contiguous()?;
-        if c.size() != x.size() {
-            return Err(Error::ShapeMismatch {
-                op: "boolean index".into(),
-                a: x.shape().to_vec(),
-                b: c.shape().to_vec(),
-            });
-        }
-        return select_gpu(&x, &c.as_contiguous()?, 1, &[]);
+    crate::ufunc::same_device("extract", a, &c)?;
+    let x = a.ravel()?.as_contiguous()?;
+    if c.size() != x.size() {
+        return Err(Error::Index(format!(
+            "boolean index did not match indexed array: shapes {} (array) and {} (index)",
+            crate::core::error::shape_str(x.shape()),
+            crate::core::error::shape_str(c.shape())
+        )));
     }
-    let c = if c.dtype() == DType::Bool { c } else { c.not_equal(0)? };
-    a.ravel()?.mask(&c)
+    select_rows(&x, &c.as_contiguous()?, 1, &[])
 }
 
 /// NumPy's `flatnonzero`: indices of the non-zero elements of the flattened array (int64).
 pub fn flatnonzero(a: &Array) -> Result<Array> {
-    if a.device().is_cuda() {
-        let c = indices_gpu(a, true, false)?;
-        let n = c.shape()[1];
-        return c.reshape(&[n]);
-    }
-    let idx = crate::arange(a.size() as i64, &a.device())?;
-    extract(a, &idx)
+    let c = indices(a, true, false)?;
+    let n = c.shape()[1];
+    c.reshape(&[n])
 }
 
 /// NumPy's `nonzero`: one int64 index array per axis.
@@ -219,8 +226,8 @@ pub fn nonzero(a: &Array) -> Result<Vec<Array>> {
     if a.ndim() == 0 {
         return Err(Error::InvalidArgument("nonzero of a 0-d array: use atleast_1d first (NumPy 2 raises)".into()));
     }
-    if a.device().is_cuda() && a.ndim() <= crate::select::cuda::MAX_COORD_DIMS {
-        let rows = indices_gpu(a, false, false)?;
+    if a.ndim() <= cuda::MAX_COORD_DIMS {
+        let rows = indices(a, false, false)?;
         return (0..a.ndim()).map(|d| rows.slice([SliceElem::Index(d as isize)])).collect();
     }
     let flat = flatnonzero(a)?;
@@ -239,8 +246,8 @@ pub fn argwhere(a: &Array) -> Result<Array> {
         let n = (a.count_nonzero(None)?.item::<i64>()?) as usize;
         return crate::zeros(&[n, 0], DType::Int64, &a.device());
     }
-    if a.device().is_cuda() && a.ndim() <= crate::select::cuda::MAX_COORD_DIMS {
-        return indices_gpu(a, false, true);
+    if a.ndim() <= cuda::MAX_COORD_DIMS {
+        return indices(a, false, true);
     }
     let idx = nonzero(a)?;
     crate::stack(&idx.iter().collect::<Vec<_>>(), 1)
