@@ -194,7 +194,7 @@ pub(crate) struct RedSpec {
 }
 
 /// Threads per reduction block.
-pub(crate) const THREADS: u32 = 256;
+pub(crate) const THREADS: u32 = crate::backend::cuda::launch::THREADS;
 
 /// The two kernels of a reduction.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -9,7 +9,7 @@ use crate::core::error::{Error, Result};
 
 /// Inclusive scans of the contiguous lanes (last axis) of `x` into `y`, one launch.
 /// Threads per scan block.
-const THREADS: usize = 256;
+const THREADS: usize = crate::backend::cuda::launch::THREADS as usize;
 /// Consecutive elements each scan thread owns.
 const ITEMS: usize = 16;
 /// Elements per scan tile.

@@ -34,7 +34,7 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 /// Threads per block.
-pub(crate) const THREADS: usize = 256;
+pub(crate) const THREADS: usize = crate::backend::cuda::launch::THREADS as usize;
 /// Flags per thread (consecutive).
 pub(crate) const ITEMS: usize = 16;
 /// Flags per tile (one block each).

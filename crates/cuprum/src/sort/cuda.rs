@@ -17,9 +17,11 @@ use crate::backend::cuda::launch::{dev_of, dptr, Params, THREADS};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 
+/// Digits of an 8-bit radix pass: the radix kernels give each thread of a block one digit.
+pub(crate) const RADIX: u32 = 256;
 /// Threads per block of the sort kernels (one per 8-bit digit) and keys per thread: a tile of
 /// 4096 keys.
-const RS_THREADS: u32 = 256;
+const RS_THREADS: u32 = RADIX;
 const RS_ITEMS: usize = 16;
 const RS_TILE: usize = RS_THREADS as usize * RS_ITEMS;
 /// Tiles whose status words the look-back reads in one round trip.

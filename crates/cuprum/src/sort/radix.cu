@@ -58,7 +58,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) rs_hist(const X* __restric
   zero_words(zero, nzero);
   __shared__ __align__(16) unsigned int sh[HWORDS];
   const int tid = threadIdx.x, lane = tid & 31;
-  for (int i = tid; i < HWORDS / 4; i += 256) ((uint4*)sh)[i] = make_uint4(0u, 0u, 0u, 0u);
+  for (int i = tid; i < HWORDS / 4; i += THREADS) ((uint4*)sh)[i] = make_uint4(0u, 0u, 0u, 0u);
   __syncthreads();
   unsigned int t[4] = {0u, 0u, 0u, 0u};
   const long long nvec = (((unsigned long long)x & 15) == 0) ? n / V : 0;
@@ -66,18 +66,18 @@ extern "C" __global__ void __launch_bounds__(THREADS) rs_hist(const X* __restric
   // Block-uniform rounds (the flushes synchronise the block); each round's loads are issued
   // before the round before it is counted.
   int r = 0;
-  const long long step = (long long)gridDim.x * 256 * HU;
+  const long long step = (long long)gridDim.x * THREADS * HU;
   Pack<X, V> a[HU];
-  long long b = (long long)blockIdx.x * 256 * HU;
+  long long b = (long long)blockIdx.x * THREADS * HU;
 #pragma unroll
-  for (int u = 0; u < HU; u++) if (b + u * 256 + tid < nvec) a[u] = xv[b + u * 256 + tid];
+  for (int u = 0; u < HU; u++) if (b + u * THREADS + tid < nvec) a[u] = xv[b + u * THREADS + tid];
   for (; b < nvec; b += step) {
     Pack<X, V> nx[HU];
 #pragma unroll
-    for (int u = 0; u < HU; u++) if (b + step + u * 256 + tid < nvec) nx[u] = xv[b + step + u * 256 + tid];
+    for (int u = 0; u < HU; u++) if (b + step + u * THREADS + tid < nvec) nx[u] = xv[b + step + u * THREADS + tid];
 #pragma unroll
     for (int u = 0; u < HU; u++) {
-      if (b + u * 256 + tid < nvec) {
+      if (b + u * THREADS + tid < nvec) {
 #pragma unroll
         for (int e = 0; e < V; e++) hcount(sh, tokey(a[u].v[e]), kp, lane);
       }
@@ -89,7 +89,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) rs_hist(const X* __restric
   if (r) { r = 0; hflush(sh, t); }
   // The rest (fewer than V keys, or all when `x` is not 16-byte aligned): a key a thread a
   // round, at most 8 a word.
-  for (long long j = nvec * V + (long long)blockIdx.x * 256; j < n; j += (long long)gridDim.x * 256) {
+  for (long long j = nvec * V + (long long)blockIdx.x * THREADS; j < n; j += (long long)gridDim.x * THREADS) {
     if (j + tid < n) hcount(sh, tokey(x[j + tid]), kp, lane);
     if (++r == 255 / 8) { r = 0; hflush(sh, t); }
   }
@@ -107,7 +107,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) rs_hist(const X* __restric
   zero_words(zero, nzero);
   __shared__ unsigned int sh[8 * 256 * NP];
   const int tid = threadIdx.x, part = (tid & 31) % NP;
-  for (int i = tid; i < kp * 256 * NP; i += 256) sh[i] = 0;
+  for (int i = tid; i < kp * 256 * NP; i += THREADS) sh[i] = 0;
   __syncthreads();
   const long long stride = (long long)gridDim.x * blockDim.x;
   const long long nvec = (((unsigned long long)x & 15) == 0) ? n / V : 0;

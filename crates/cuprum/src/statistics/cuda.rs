@@ -11,14 +11,14 @@ use crate::core::error::Result;
 use crate::sort::cuda::{key_bytes, key_prelude};
 
 /// Threads per block of the selection (one per 8-bit digit), and keys a thread takes at least.
-const SEL_THREADS: u32 = 256;
+const SEL_THREADS: u32 = crate::sort::cuda::RADIX;
 const SEL_ITEMS: usize = 16;
 /// Blocks an SM of the selection's first levels; levels after the third launch fewer (they
 /// usually find the selection finished by the one-block tail).
 const SEL_BLOCKS_PER_SM: u32 = 4;
 const SEL_LATE_BLOCKS_PER_SM: u32 = 2;
 /// Threads per block of the pick.
-const PICK_THREADS: u32 = 256;
+const PICK_THREADS: u32 = crate::backend::cuda::launch::THREADS;
 
 /// One quantile kernel: a level of the radix select, or the pick from sorted lanes; `out` is
 /// the result's dtype.
@@ -175,7 +175,7 @@ pub(crate) fn pick_quantiles(sorted: &Array, qs: &[f64], method: i32, ignore_nan
 /// Dynamic shared memory for per-block bins of `bincount`/`histogram` (the default limit).
 const SHARED_BINS_BYTES: usize = 48 * 1024;
 /// Threads per block of the counting kernels.
-const BIN_THREADS: u32 = 256;
+const BIN_THREADS: u32 = crate::backend::cuda::launch::THREADS;
 
 /// One counting kernel of `binned.cu`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

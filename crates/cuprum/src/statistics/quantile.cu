@@ -163,14 +163,14 @@ __device__ void sel_tail(const K* __restrict__ cin, long long cnt, int level, K*
   const int tid = threadIdx.x;
   // The copy, 16 bytes a thread and 8 loads in flight (`cin` and `ck` are 16-byte aligned).
   const long long nq = cnt * (long long)sizeof(K) / 16;
-  for (long long b = 0; b < nq; b += 256 * 8) {
+  for (long long b = 0; b < nq; b += THREADS * 8) {
     uint4 t[8];
 #pragma unroll
-    for (int j = 0; j < 8; j++) if (b + j * 256 + tid < nq) t[j] = ((const uint4*)cin)[b + j * 256 + tid];
+    for (int j = 0; j < 8; j++) if (b + j * THREADS + tid < nq) t[j] = ((const uint4*)cin)[b + j * THREADS + tid];
 #pragma unroll
-    for (int j = 0; j < 8; j++) if (b + j * 256 + tid < nq) ((uint4*)ck)[b + j * 256 + tid] = t[j];
+    for (int j = 0; j < 8; j++) if (b + j * THREADS + tid < nq) ((uint4*)ck)[b + j * THREADS + tid] = t[j];
   }
-  for (long long i = nq * 16 / (long long)sizeof(K) + tid; i < cnt; i += 256) ck[i] = cin[i];
+  for (long long i = nq * 16 / (long long)sizeof(K) + tid; i < cnt; i += THREADS) ck[i] = cin[i];
   unsigned long long p0 = st->prefix[0], p1 = st->prefix[1], k0 = st->k[0], k1 = st->k[1];
   const long long nv = st->nvalid;
   for (int lv = level; lv < LEVELS; lv++) {
@@ -179,7 +179,7 @@ __device__ void sel_tail(const K* __restrict__ cin, long long cnt, int level, K*
     ha[tid] = 0u;
     hb[tid] = 0u;
     __syncthreads();
-    for (long long i = tid; i < cnt; i += 256) {
+    for (long long i = tid; i < cnt; i += THREADS) {
       const unsigned long long key = (unsigned long long)ck[i], hk = key >> pshift;
       const unsigned int d = (unsigned int)(key >> shift) & 255u;
       if (hk == (p0 >> pshift)) atomicAdd(&ha[d], 1u);

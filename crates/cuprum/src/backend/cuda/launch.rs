@@ -9,7 +9,8 @@ use half::f16;
 use std::ffi::c_void;
 use std::sync::Arc;
 
-/// Threads per block of the elementwise, indexing and counting kernels.
+/// Threads per block of every kernel family that has no reason for another size (the radix
+/// kernels use one thread per digit: `sort::cuda::RADIX`). Kernels get it as `-DTHREADS`.
 pub(crate) const THREADS: u32 = 256;
 
 /// Most dimensions a strided launch takes after collapsing (each operand's strides travel
