@@ -371,6 +371,7 @@ impl From<bool> for Scalar {
 }
 /// Rounds a float64 to the nearest float16 (ties to even) in one step, as NumPy does. (Going
 /// through float32 would round twice.)
+#[inline]
 pub(crate) fn f16_from_f64(x: f64) -> f16 {
     let sign: u16 = if x.is_sign_negative() { 0x8000 } else { 0 };
     let a = x.abs();

@@ -1,5 +1,5 @@
-//! CPU implementations of the backend primitives: assignment with casting, fill, ufuncs,
-//! `where`, reductions and ranges.
+//! The CPU elementwise primitives: assignment with casting, fill, unary and binary ufuncs,
+//! `where` and ranges (the signatures of `ufunc/cuda.rs`).
 
 use crate::array::Array;
 use crate::backend::cpu::{copy_same, domain, load, par_walk, ptr, store, Domain, Ptr, Wide, CHUNK, PAR_THRESHOLD};
@@ -338,6 +338,7 @@ impl Arith for f64 {
 /// Rounds a wide buffer to the loop dtype, so that float32/float16 loops see the same values
 /// as NumPy's (a float64 scalar becomes a float32 before the arithmetic, results are rounded
 /// per operation).
+#[inline]
 pub(crate) fn round_to<W: Wide>(l: DType, buf: &mut [W]) {
     match l {
         DType::Float32 => buf.iter_mut().for_each(|v| *v = W::from_f64(v.to_f64() as f32 as f64)),

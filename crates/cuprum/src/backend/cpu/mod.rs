@@ -12,6 +12,7 @@ use rayon::prelude::*;
 /// Computed with `wrapping_add`: the offset of a non-empty view lies within its storage block,
 /// but an empty view may keep an offset past the end (`zeros((0, 5))[:, 3]`), and such an
 /// address must never be formed with `add`. Only elements of non-empty views are dereferenced.
+#[inline]
 pub(crate) fn ptr(a: &Array) -> Ptr {
     Ptr(a.storage.cpu().expect("CPU array").ptr().wrapping_add(a.offset))
 }
@@ -162,6 +163,7 @@ pub(crate) unsafe fn par_walk<const N: usize>(
 
 /// Float to int64 as NumPy's C cast compiles on x86-64 (`cvttsd2si`): truncation toward zero,
 /// and NaN or a value out of range gives `i64::MIN`.
+#[inline]
 pub(crate) fn f64_to_i64_c(v: f64) -> i64 {
     if (-9223372036854775808.0..9223372036854775808.0).contains(&v) {
         v as i64
@@ -172,6 +174,7 @@ pub(crate) fn f64_to_i64_c(v: f64) -> i64 {
 
 /// Float to int32 as on x86-64 (`cvttsd2si` of 32 bits): NaN or out of range gives `i32::MIN`.
 /// NumPy's casts to int8, int16, uint8 and uint16 go through it and keep the low bits.
+#[inline]
 pub(crate) fn f64_to_i32_c(v: f64) -> i32 {
     if v > -2147483649.0 && v < 2147483648.0 {
         v as i32
@@ -183,6 +186,7 @@ pub(crate) fn f64_to_i32_c(v: f64) -> i32 {
 /// Float to uint64 as on x86-64: values from 2**63 up are converted less 2**63 (then
 /// `f64_to_i64_c`) with the top bit flipped; the others with `f64_to_i64_c` (so negative ones
 /// wrap, NaN and -inf give 2**63, +inf gives 0).
+#[inline]
 pub(crate) fn f64_to_u64_c(v: f64) -> u64 {
     if v >= 9223372036854775808.0 {
         (f64_to_i64_c(v - 9223372036854775808.0) as u64) ^ (1 << 63)
@@ -206,79 +210,102 @@ pub(crate) trait Wide: Copy + Default + Send + Sync + PartialOrd + 'static {
     fn is_nonzero(self) -> bool;
     /// The value on its way to an integer type of 32 bits or less (which keeps its low bits):
     /// ints as they are, floats through [`f64_to_i32_c`].
+    #[inline]
     fn to_narrow(self) -> i64 {
         self.to_i64()
     }
 }
 
 impl Wide for i64 {
+    #[inline]
     fn from_i64(v: i64) -> Self {
         v
     }
+    #[inline]
     fn from_u64(v: u64) -> Self {
         v as i64
     }
+    #[inline]
     fn from_f64(v: f64) -> Self {
         f64_to_i64_c(v)
     }
+    #[inline]
     fn to_i64(self) -> i64 {
         self
     }
+    #[inline]
     fn to_u64(self) -> u64 {
         self as u64
     }
+    #[inline]
     fn to_f64(self) -> f64 {
         self as f64
     }
+    #[inline]
     fn is_nonzero(self) -> bool {
         self != 0
     }
 }
 impl Wide for u64 {
+    #[inline]
     fn from_i64(v: i64) -> Self {
         v as u64
     }
+    #[inline]
     fn from_u64(v: u64) -> Self {
         v
     }
+    #[inline]
     fn from_f64(v: f64) -> Self {
         f64_to_u64_c(v)
     }
+    #[inline]
     fn to_i64(self) -> i64 {
         self as i64
     }
+    #[inline]
     fn to_u64(self) -> u64 {
         self
     }
+    #[inline]
     fn to_f64(self) -> f64 {
         self as f64
     }
+    #[inline]
     fn is_nonzero(self) -> bool {
         self != 0
     }
 }
 impl Wide for f64 {
+    #[inline]
     fn from_i64(v: i64) -> Self {
         v as f64
     }
+    #[inline]
     fn from_u64(v: u64) -> Self {
         v as f64
     }
+    #[inline]
     fn from_f64(v: f64) -> Self {
         v
     }
+    #[inline]
     fn to_i64(self) -> i64 {
         f64_to_i64_c(self)
     }
+    #[inline]
     fn to_u64(self) -> u64 {
         f64_to_u64_c(self)
     }
+    #[inline]
     fn to_f64(self) -> f64 {
         self
     }
+    #[inline]
     fn is_nonzero(self) -> bool {
         self != 0.0
     }
+    #[inline]
     fn to_narrow(self) -> i64 {
         f64_to_i32_c(self) as i64
     }
@@ -386,6 +413,7 @@ pub(crate) enum Domain {
     F,
 }
 
+#[inline]
 pub(crate) fn domain(dt: DType) -> Domain {
     if dt.is_float() {
         Domain::F
@@ -421,6 +449,7 @@ pub(crate) unsafe fn copy_same(itemsize: usize, shape: &[usize], dst: (Ptr, &[is
 }
 
 /// Rounds a float64 to the precision of float dtype `dt` (identity for float64).
+#[inline]
 pub(crate) fn round_scalar(dt: DType, v: f64) -> f64 {
     match dt {
         DType::Float32 => v as f32 as f64,
