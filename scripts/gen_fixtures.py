@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""NumPy conformance fixtures for cuprum (read by crates/cuprum/tests/conformance.rs).
+"""NumPy conformance fixtures for cuprum (read by crates/cuprum/tests/suite/conformance.rs).
 
     python3 scripts/gen_fixtures.py
 

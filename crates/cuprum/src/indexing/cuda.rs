@@ -1,7 +1,6 @@
 //! The `indexing` kernel family: gather (`a[i0, i1]`, `take`), `take_along_axis` and the
 //! range check (`gather.cu`), scatter (`a[i0, i1] = v`, `put`) and `add.at` (`scatter.cu`),
-//! both after the index helpers of `indices.cu`; `searchsorted` (`search.cu`), `bincount` and
-//! `histogram` (`binned.cu`); with the Rust functions that launch them.
+//! both after the index helpers of `indices.cu`; with the Rust functions that launch them.
 //!
 //! Index arrays reach the kernels C-contiguous, one integer dtype per launch (the kernel is
 //! generated for it); negative indices count from the end. An out-of-range index never leads

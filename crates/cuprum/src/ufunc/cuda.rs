@@ -1,6 +1,6 @@
-//! CUDA implementations of the backend primitives: each builds a kernel description, looks
-//! the kernel up (compiling on first use), lays out the parameters and launches it on the
-//! device's stream. Nothing here waits for the GPU.
+//! The CUDA elementwise primitives (`elementwise.cu`): each builds a kernel description,
+//! looks the kernel up (compiling on first use), lays out the parameters and launches it on
+//! the device's stream. Nothing here waits for the GPU.
 
 use crate::array::Array;
 use crate::backend::cuda::codegen::{compute_ty, load_cvt, storage_ty, store_cvt, PRELUDE};

@@ -175,10 +175,6 @@ fn compile(family: &str, src: &str, opts: &[String]) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
-/// Compiles `key`'s kernel for sm_90 with NVRTC when the library is present (the GPU host;
-/// on other machines `LD_LIBRARY_PATH` can point at a `libnvrtc.so` from the
-/// `nvidia-cuda-nvrtc` wheel), and checks that the CUBIN holds the entry point. Returns
-/// whether it compiled; panics with NVRTC's log on an error.
 /// Whether the `n`-th of a family's test kernels is compiled by [`check_compiles`]: every
 /// eighth, or all with `CUPRUM_NVRTC_ALL=1` (NVRTC takes about 50 ms a kernel).
 #[cfg(test)]
@@ -186,6 +182,10 @@ pub(crate) fn nvrtc_sample(n: usize) -> bool {
     n.is_multiple_of(8) || std::env::var("CUPRUM_NVRTC_ALL").is_ok_and(|v| v == "1")
 }
 
+/// Compiles `key`'s kernel for sm_90 with NVRTC when the library is present (the GPU host;
+/// on other machines `LD_LIBRARY_PATH` can point at a `libnvrtc.so` from the
+/// `nvidia-cuda-nvrtc` wheel), and checks that the CUBIN holds the entry point. Returns
+/// whether it compiled; panics with NVRTC's log on an error.
 #[cfg(test)]
 pub(crate) fn check_compiles<K: super::kernels::KernelKey>(key: &K) -> bool {
     if nvrtc_version().is_err() {
