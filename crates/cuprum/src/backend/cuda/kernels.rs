@@ -161,16 +161,17 @@ impl CudaDevice {
     pub unsafe fn launch(
         &self,
         k: &Kernel,
-        grid: u32,
-        block: u32,
+        grid: (u32, u32),
+        block: (u32, u32),
         shmem: u32,
         params: &mut [*mut c_void],
     ) -> Result<()> {
         self.bind()?;
+        let grid = (grid.0.max(1), grid.1.max(1), 1);
         // SAFETY: `k.func` comes from a module that is never unloaded, loaded on a device whose
         // context is current; the parameters and the memory they reach are the caller's
         // contract (see `# Safety`). The driver copies the parameter values during the call.
-        unsafe { cu::launch_kernel(k.func, (grid.max(1), 1, 1), (block, 1, 1), shmem, self.stream, params) }
+        unsafe { cu::launch_kernel(k.func, grid, (block.0, block.1, 1), shmem, self.stream, params) }
             .map_err(|e| self.err("cuLaunchKernel", e))
     }
 }

@@ -85,12 +85,21 @@ impl Params {
     ///
     /// # Safety
     /// As `launch`.
-    pub(crate) unsafe fn launch_shmem(
+    pub(crate) unsafe fn launch_shmem(self, dev: &CudaDevice, k: &Kernel, grid: u32, block: u32, shmem: u32) -> Result<()> {
+        // SAFETY: the caller's contract, as `launch_2d`'s.
+        unsafe { self.launch_2d(dev, k, (grid, 1), (block, 1), shmem) }
+    }
+
+    /// As [`launch_shmem`](Self::launch_shmem), with a 2-d grid and 2-d blocks.
+    ///
+    /// # Safety
+    /// As `launch`.
+    pub(crate) unsafe fn launch_2d(
         mut self,
         dev: &CudaDevice,
         k: &Kernel,
-        grid: u32,
-        block: u32,
+        grid: (u32, u32),
+        block: (u32, u32),
         shmem: u32,
     ) -> Result<()> {
         let base = self.data.as_mut_ptr();

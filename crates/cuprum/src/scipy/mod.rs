@@ -1,0 +1,3 @@
+//! SciPy's namespaces (`scipy.X.y` → `cuprum::scipy::X::y`; CuPy: `cupyx.scipy.X.y`).
+
+pub mod signal;

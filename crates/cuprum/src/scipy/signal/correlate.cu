@@ -1,0 +1,83 @@
+// 2-d correlation: out[y, x] = sum over j, then k, of B(y + j - oy, x + k - ox) * w[j, k], with
+// B the input extended by the boundary rule (fill / wrap / symm). Each block computes a tile of
+// TX x (TY * RY) outputs, one column of RY outputs a thread; the input tile with its halo is
+// loaded into shared memory once (the boundary applied once per loaded element), then every
+// tap is a shared-memory read and a multiply-add in the accumulator type. Kernels whose tile
+// does not fit in shared memory read the input through the boundary rule per tap (`corr2d_g`).
+//
+// -D: TX, TY (threads per block in x and y), RY (outputs per thread along y).
+// Prelude (scipy/signal/cuda.rs): VARIANT_SHARED or VARIANT_GLOBAL; T (storage), A
+// (accumulator), LOAD(v) (T to A), STORE(a) (A to T), MULADD(acc, x, w), BOUNDARY (0 fill,
+// 1 wrap, 2 symm).
+#include "cuprum/prelude.cuh"
+#include "cuprum/float16.cuh"
+
+// Index i of an axis of length n under the boundary rule; -1: the fill value.
+__device__ __forceinline__ long long resolve(long long i, long long n) {
+  if (i >= 0 && i < n) return i;
+#if BOUNDARY == 0
+  return -1;
+#elif BOUNDARY == 1
+  long long m = i % n;
+  return m < 0 ? m + n : m;
+#else
+  long long m = i % (2 * n);
+  if (m < 0) m += 2 * n;
+  return m < n ? m : 2 * n - 1 - m;
+#endif
+}
+
+__device__ __forceinline__ A at(const T* __restrict__ x, long long h, long long w, long long r, long long c, A fill) {
+  const long long sy = resolve(r, h), sx = resolve(c, w);
+  return (sy < 0 || sx < 0) ? fill : LOAD(x[sy * w + sx]);
+}
+
+#if defined(VARIANT_SHARED)
+extern "C" __global__ void __launch_bounds__(TX * TY) corr2d(const T* __restrict__ x, long long h, long long w,
+    const T* __restrict__ wt, int kh, int kw, T* __restrict__ out, long long oh, long long ow, long long oy,
+    long long ox, A fill) {
+  extern __shared__ unsigned long long smem_[];
+  A* tile = (A*)smem_;
+  const int th = TY * RY + kh - 1, tw = TX + kw - 1;
+  const long long y0 = (long long)blockIdx.y * (TY * RY), x0 = (long long)blockIdx.x * TX;
+  for (int i = threadIdx.y * TX + threadIdx.x; i < th * tw; i += TX * TY) {
+    const int r = i / tw, c = i - r * tw;
+    tile[i] = at(x, h, w, y0 + r - oy, x0 + c - ox, fill);
+  }
+  __syncthreads();
+  A acc[RY];
+#pragma unroll
+  for (int r = 0; r < RY; r++) acc[r] = (A)0;
+  const A* base = tile + (threadIdx.y * RY) * tw + threadIdx.x;
+  for (int j = 0; j < kh; j++) {
+    for (int k = 0; k < kw; k++) {
+      const A wv = LOAD(wt[j * kw + k]);
+      const A* p = base + j * tw + k;
+#pragma unroll
+      for (int r = 0; r < RY; r++) acc[r] = MULADD(acc[r], p[r * tw], wv);
+    }
+  }
+  const long long xo = x0 + threadIdx.x;
+  if (xo < ow) {
+#pragma unroll
+    for (int r = 0; r < RY; r++) {
+      const long long yo = y0 + threadIdx.y * RY + r;
+      if (yo < oh) out[yo * ow + xo] = STORE(acc[r]);
+    }
+  }
+}
+#endif
+
+#if defined(VARIANT_GLOBAL)
+extern "C" __global__ void __launch_bounds__(TX * TY) corr2d_g(const T* __restrict__ x, long long h, long long w,
+    const T* __restrict__ wt, int kh, int kw, T* __restrict__ out, long long oh, long long ow, long long oy,
+    long long ox, A fill) {
+  const long long xo = (long long)blockIdx.x * TX + threadIdx.x;
+  const long long yo = (long long)blockIdx.y * TY + threadIdx.y;
+  if (xo >= ow || yo >= oh) return;
+  A acc = (A)0;
+  for (int j = 0; j < kh; j++)
+    for (int k = 0; k < kw; k++) acc = MULADD(acc, at(x, h, w, yo + j - oy, xo + k - ox, fill), LOAD(wt[j * kw + k]));
+  out[yo * ow + xo] = STORE(acc);
+}
+#endif

@@ -1,0 +1,147 @@
+//! The GPU correlation (`correlate.cu`): tiles with their halos in shared memory, the
+//! boundary rule applied once per loaded element, `RY` outputs a thread along y.
+
+use super::{Boundary, Correlation};
+use crate::array::Array;
+use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
+use crate::backend::cuda::kernels::KernelKey;
+use crate::backend::cuda::launch::{dev_of, dptr, Params};
+use crate::core::dtype::{DType, Element};
+use crate::core::error::{Error, Result};
+
+/// Threads per block in x and y, and outputs per thread along y: tiles of 32 × 32 outputs.
+const TX: u32 = 32;
+const TY: u32 = 8;
+const RY: u32 = 4;
+/// Shared memory a tile may take (the default limit).
+const SHARED_BYTES: usize = 48 * 1024;
+
+/// One correlation kernel: the dtype, the boundary, and whether the tile fits in shared memory.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct CorrKey {
+    pub dtype: DType,
+    pub boundary: Boundary,
+    pub shared: bool,
+}
+
+/// The accumulator's C type and its size for `dt`.
+fn acc_of(dt: DType) -> (&'static str, usize) {
+    match dt {
+        DType::Float64 => ("double", 8),
+        DType::Float32 | DType::Float16 => ("float", 4),
+        DType::Bool => ("int", 4),
+        _ => ("unsigned long long", 8),
+    }
+}
+
+impl KernelKey for CorrKey {
+    const FAMILY: &'static str = "signal";
+    fn entry(&self) -> &str {
+        if self.shared {
+            "corr2d"
+        } else {
+            "corr2d_g"
+        }
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        vec![("TX", TX.to_string()), ("TY", TY.to_string()), ("RY", RY.to_string())]
+    }
+    fn source(&self) -> String {
+        let t = storage_ty(self.dtype);
+        let (a, _) = acc_of(self.dtype);
+        let (load, store, muladd) = match self.dtype {
+            DType::Float16 => ("h2f(v)", "f2h(a)", "((acc) + (x) * (w))"),
+            DType::Float32 | DType::Float64 => ("(v)", "(a)", "((acc) + (x) * (w))"),
+            DType::Bool => ("((int)(v))", "((a) != 0)", "((acc) | ((x) & (w)))"),
+            // Integers wrap in 64 bits (signed values sign-extended): the low bits are the
+            // narrow type's.
+            d if d.is_signed_int() => {
+                ("((unsigned long long)(long long)(v))", "((T)(a))", "((acc) + (x) * (w))")
+            }
+            _ => ("((unsigned long long)(v))", "((T)(a))", "((acc) + (x) * (w))"),
+        };
+        let b = match self.boundary {
+            Boundary::Fill => 0,
+            Boundary::Wrap => 1,
+            Boundary::Symm => 2,
+        };
+        format!(
+            "{PRELUDE}#define VARIANT_{v}\ntypedef {t} T;\ntypedef {a} A;\n#define LOAD(v) {load}\n#define STORE(a) {store}\n\
+             #define MULADD(acc, x, w) {muladd}\n#define BOUNDARY {b}\n{body}",
+            v = if self.shared { "SHARED" } else { "GLOBAL" },
+            body = include_str!("correlate.cu"),
+        )
+    }
+}
+
+/// The correlation `c` into `out` (C-contiguous, `c.out_shape`, the dtype of `c.x`).
+pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
+    let dev = dev_of(out)?;
+    let dt = c.x.dtype();
+    let (h, w) = (c.x.shape()[0], c.x.shape()[1]);
+    let (kh, kw) = (c.w.shape()[0], c.w.shape()[1]);
+    let [oh, ow] = c.out_shape;
+    if kh > i32::MAX as usize || kw > i32::MAX as usize {
+        return Err(Error::NotImplemented(format!("a {kh} x {kw} kernel on the GPU")));
+    }
+    let (_, asize) = acc_of(dt);
+    let tile = ((TY * RY) as usize + kh - 1) * (TX as usize + kw - 1) * asize;
+    let shared = tile <= SHARED_BYTES;
+    let k = dev.kernel(&CorrKey { dtype: dt, boundary: c.boundary, shared })?;
+    let mut p = Params::new();
+    p.push(dptr(c.x)?);
+    p.push(h as i64);
+    p.push(w as i64);
+    p.push(dptr(c.w)?);
+    p.push(kh as i32);
+    p.push(kw as i32);
+    p.push(dptr(out)?);
+    p.push(oh as i64);
+    p.push(ow as i64);
+    p.push(c.offset[0]);
+    p.push(c.offset[1]);
+    match dt {
+        DType::Float64 => p.push(f64::from_scalar(c.fill)),
+        DType::Float32 | DType::Float16 => p.push(f64::from_scalar(c.fill) as f32),
+        DType::Bool => p.push(bool::from_scalar(c.fill) as i32),
+        d if d.is_unsigned_int() => p.push(u64::from_scalar(c.fill)),
+        _ => p.push(i64::from_scalar(c.fill) as u64),
+    }
+    let gx = ow.div_ceil(TX as usize);
+    let gy = if shared { oh.div_ceil((TY * RY) as usize) } else { oh.div_ceil(TY as usize) };
+    if gx > u32::MAX as usize || gy > 65535 {
+        return Err(Error::NotImplemented(format!("a {oh} x {ow} correlation output on the GPU")));
+    }
+    let shmem = if shared { tile as u32 } else { 0 };
+    // SAFETY: the parameters match `corr2d`/`corr2d_g` in correlate.cu; `x`, `w` and `out` are
+    // C-contiguous arrays of the kernel's dtype that stay valid until the stream has run it,
+    // and `shmem` holds the tile with its halo.
+    unsafe { p.launch_2d(&dev, &k, (gx as u32, gy as u32), (TX, TY), shmem) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cuda::compile::check_compiles;
+    use crate::core::dtype::ALL_DTYPES;
+
+    /// Every dtype, boundary and variant: the prelude selects one kernel and (where NVRTC is
+    /// present) it compiles.
+    #[test]
+    fn sources_compile() {
+        let mut compiled = 0;
+        for dtype in ALL_DTYPES {
+            for boundary in [Boundary::Fill, Boundary::Wrap, Boundary::Symm] {
+                for shared in [true, false] {
+                    let k = CorrKey { dtype, boundary, shared };
+                    let src = k.source();
+                    assert_eq!(src.matches("#define VARIANT_").count(), 1, "{k:?}");
+                    if boundary == Boundary::Symm || dtype == DType::Float64 {
+                        compiled += check_compiles(&k) as usize;
+                    }
+                }
+            }
+        }
+        eprintln!("signal kernels: {compiled} compiled by NVRTC");
+    }
+}
