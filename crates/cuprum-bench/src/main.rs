@@ -225,6 +225,74 @@ fn run() -> Result<()> {
             o.failed("ks_clip_4M_f32", &e);
         }
     }
+    // The lessons' convolutions (WORKLOADS.md: deltas and gauss; the sky with a Hann kernel).
+    if o.wants("convolve2d_2048_k15_f64") || o.wants("convolve1d_4M_k15_f64") || o.wants("convolve2d_with_transfers") {
+        let r = (|o: &mut Opts| -> Result<()> {
+            use cuprum::scipy::signal::{convolve2d, Boundary};
+            use cuprum::ConvolveMode::Full;
+            let mut deltas = cuprum::zeros(&[2048, 2048], DType::Float64, &cpu)?;
+            deltas.slice_mut(cuprum::s![8..;16, 8..;16])?.fill(1.0)?;
+            let lin = cuprum::linspace(-2.0, 2.0, 15, true, DType::Float64, &cpu)?;
+            let g = cuprum::meshgrid(&[&lin, &lin], cuprum::Indexing::Xy)?;
+            let gauss = ((&g[0].square()? + &g[1].square()?)? * -0.5)?.exp()?;
+            let (dg, gg) = (deltas.to_device(&gpu)?, gauss.to_device(&gpu)?);
+            if o.wants("convolve2d_2048_k15_f64") {
+                eprintln!("[convolve2d_2048_k15_f64]");
+                let f = || convolve2d(&dg, &gg, Full, Boundary::Fill, 0.0);
+                let (gm, h) = gpu_time("convolve2d_2048_k15_f64", gpu, rep, f)?;
+                let fc = || convolve2d(&deltas, &gauss, Full, Boundary::Fill, 0.0);
+                let c = if o.cpu { Some(cpu_time(fc, 5, 6.0)?) } else { None };
+                let ok = cuprum::allclose(&f()?.to_device(&cpu)?, &fc()?, 1e-12, 1e-14, false)?;
+                o.record("convolve2d_2048_k15_f64", c, gm, h, Some(ok), "tiles with halos in shared memory");
+            }
+            if o.wants("convolve2d_with_transfers") {
+                eprintln!("[convolve2d_with_transfers]");
+                let f = || {
+                    convolve2d(&deltas.to_device(&gpu)?, &gauss.to_device(&gpu)?, Full, Boundary::Fill, 0.0)?
+                        .to_device(&cpu)
+                };
+                let (gm, h) = gpu_time("convolve2d_with_transfers", gpu, rep.min(10), f)?;
+                o.record("convolve2d_with_transfers", None, gm, h, None, "host arrays in, host result out");
+            }
+            if o.wants("convolve1d_4M_k15_f64") {
+                eprintln!("[convolve1d_4M_k15_f64]");
+                let (d1, g1) = (deltas.ravel()?, gauss.diagonal(0, 0, 1)?.as_contiguous()?);
+                let (d1g, g1g) = (d1.to_device(&gpu)?, g1.to_device(&gpu)?);
+                let f = || cuprum::convolve(&d1g, &g1g, Full);
+                let (gm, h) = gpu_time("convolve1d_4M_k15_f64", gpu, rep, f)?;
+                let fc = || cuprum::convolve(&d1, &g1, Full);
+                let c = if o.cpu { Some(cpu_time(fc, 5, 4.0)?) } else { None };
+                let ok = cuprum::allclose(&f()?.to_device(&cpu)?, &fc()?, 1e-12, 1e-14, false)?;
+                o.record("convolve1d_4M_k15_f64", c, gm, h, Some(ok), "direct, tiled");
+            }
+            Ok(())
+        })(&mut o);
+        if let Err(e) = r {
+            o.failed("convolve2d_2048_k15_f64", &e);
+        }
+    }
+    if o.wants("convolve2d_same_symm_2048_k7_f32") {
+        let r = (|o: &mut Opts| -> Result<()> {
+            use cuprum::scipy::signal::{convolve2d, Boundary};
+            eprintln!("[convolve2d_same_symm_2048_k7_f32]");
+            // outer(hanning(9)[1:-1], hanning(9)[1:-1]): hanning(9)[n] = 0.5 - 0.5 cos(2 pi n / 8).
+            let h: Vec<f64> = (1..8).map(|n| 0.5 - 0.5 * (2.0 * std::f64::consts::PI * n as f64 / 8.0).cos()).collect();
+            let k: Vec<f64> = h.iter().flat_map(|a| h.iter().map(move |b| a * b)).collect();
+            let k = cuprum::from_slice(&k, &[7, 7], &cpu)?.astype(DType::Float32)?;
+            let kg = k.to_device(&gpu)?;
+            let mode = cuprum::ConvolveMode::Same;
+            let f = || convolve2d(&sky_g, &kg, mode, Boundary::Symm, 0.0);
+            let (gm, hm) = gpu_time("convolve2d_same_symm_2048_k7_f32", gpu, rep, f)?;
+            let fc = || convolve2d(&sky, &k, mode, Boundary::Symm, 0.0);
+            let c = if o.cpu { Some(cpu_time(fc, 5, 4.0)?) } else { None };
+            let ok = cuprum::allclose(&f()?.to_device(&cpu)?, &fc()?, 1e-5, 1e-6, false)?;
+            o.record("convolve2d_same_symm_2048_k7_f32", c, gm, hm, Some(ok), "tiles with halos, symmetric edges");
+            Ok(())
+        })(&mut o);
+        if let Err(e) = r {
+            o.failed("convolve2d_same_symm_2048_k7_f32", &e);
+        }
+    }
     for (name, f) in [
         ("median_4M_f32", (|a: &cuprum::Array| a.median(None)) as fn(&cuprum::Array) -> Result<cuprum::Array>),
         ("sort_4M_f32", |a: &cuprum::Array| a.sort(None)),

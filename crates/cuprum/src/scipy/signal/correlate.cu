@@ -5,7 +5,13 @@
 // tap is a shared-memory read and a multiply-add in the accumulator type. Kernels whose tile
 // does not fit in shared memory read the input through the boundary rule per tap (`corr2d_g`).
 //
-// -D: TX, TY (threads per block in x and y), RY (outputs per thread along y).
+// Kernels of at most MAX_KW columns use `corr2d_r`: the kernel's width is a compile-time KW,
+// each thread computes RX x RY outputs, and for every input row it reads its KW + RX - 1
+// values once into registers (a sliding window), so a tap costs a register read, not a
+// shared-memory load. Each output still sums over j, then k, in order.
+//
+// -D: TX, TY (threads per block in x and y), RY (outputs per thread along y); for corr2d_r
+// also RX (outputs per thread along x) and KW (the kernel's width).
 // Prelude (scipy/signal/cuda.rs): VARIANT_SHARED or VARIANT_GLOBAL; T (storage), A
 // (accumulator), LOAD(v) (T to A), STORE(a) (A to T), MULADD(acc, x, w), BOUNDARY (0 fill,
 // 1 wrap, 2 symm).
@@ -63,6 +69,57 @@ extern "C" __global__ void __launch_bounds__(TX * TY) corr2d(const T* __restrict
     for (int r = 0; r < RY; r++) {
       const long long yo = y0 + threadIdx.y * RY + r;
       if (yo < oh) out[yo * ow + xo] = STORE(acc[r]);
+    }
+  }
+}
+#endif
+
+#if defined(VARIANT_REGS)
+extern "C" __global__ void __launch_bounds__(TX * TY) corr2d_r(const T* __restrict__ x, long long h, long long w,
+    const T* __restrict__ wt, int kh, int kw_unused, T* __restrict__ out, long long oh, long long ow, long long oy,
+    long long ox, A fill) {
+  extern __shared__ unsigned long long smem_[];
+  A* tile = (A*)smem_;
+  const int th = TY * RY + kh - 1, tw = TX * RX + KW - 1;
+  const long long y0 = (long long)blockIdx.y * (TY * RY), x0 = (long long)blockIdx.x * (TX * RX);
+  for (int i = threadIdx.y * TX + threadIdx.x; i < th * tw; i += TX * TY) {
+    const int r = i / tw, c = i - r * tw;
+    tile[i] = at(x, h, w, y0 + r - oy, x0 + c - ox, fill);
+  }
+  __syncthreads();
+  A acc[RY][RX];
+#pragma unroll
+  for (int r = 0; r < RY; r++)
+#pragma unroll
+    for (int c = 0; c < RX; c++) acc[r][c] = (A)0;
+  // Input rows q = r + j of this thread's outputs, in order: output row r takes tap row
+  // j = q - r, so each output sees j ascending, and k ascending within a row.
+  const A* base = tile + (threadIdx.y * RY) * tw + threadIdx.x * RX;
+  for (int q = 0; q < RY + kh - 1; q++) {
+    A win[KW + RX - 1];
+#pragma unroll
+    for (int i = 0; i < KW + RX - 1; i++) win[i] = base[q * tw + i];
+#pragma unroll
+    for (int r = 0; r < RY; r++) {
+      const int j = q - r;
+      if (j >= 0 && j < kh) {
+        const T* wr = wt + j * KW;
+#pragma unroll
+        for (int k = 0; k < KW; k++) {
+          const A wv = LOAD(wr[k]);
+#pragma unroll
+          for (int c = 0; c < RX; c++) acc[r][c] = MULADD(acc[r][c], win[c + k], wv);
+        }
+      }
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < RY; r++) {
+    const long long yo = y0 + threadIdx.y * RY + r;
+#pragma unroll
+    for (int c = 0; c < RX; c++) {
+      const long long xo = x0 + threadIdx.x * RX + c;
+      if (yo < oh && xo < ow) out[yo * ow + xo] = STORE(acc[r][c]);
     }
   }
 }

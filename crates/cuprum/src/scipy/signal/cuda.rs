@@ -15,13 +15,32 @@ const TY: u32 = 8;
 const RY: u32 = 4;
 /// Shared memory a tile may take (the default limit).
 const SHARED_BYTES: usize = 48 * 1024;
+/// The register-blocked kernel: threads per block in x and y, outputs a thread in x and y
+/// (tiles of 64 × 32 outputs), and the widest kernel it is compiled for.
+const RTX: u32 = 16;
+const RTY: u32 = 8;
+const RRX: u32 = 4;
+const RRY: u32 = 4;
+const MAX_KW: usize = 32;
 
-/// One correlation kernel: the dtype, the boundary, and whether the tile fits in shared memory.
+/// How a correlation kernel reads its input.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Variant {
+    /// A sliding window in registers over a tile in shared memory (`corr2d_r`; the kernel's
+    /// width compiled in).
+    Regs { kw: u32 },
+    /// A tile in shared memory, one column of outputs a thread (`corr2d`).
+    Shared,
+    /// Straight from global memory through the boundary rule per tap (`corr2d_g`).
+    Global,
+}
+
+/// One correlation kernel: the dtype, the boundary and the variant.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct CorrKey {
     pub dtype: DType,
     pub boundary: Boundary,
-    pub shared: bool,
+    pub variant: Variant,
 }
 
 /// The accumulator's C type and its size for `dt`.
@@ -37,14 +56,23 @@ fn acc_of(dt: DType) -> (&'static str, usize) {
 impl KernelKey for CorrKey {
     const FAMILY: &'static str = "signal";
     fn entry(&self) -> &str {
-        if self.shared {
-            "corr2d"
-        } else {
-            "corr2d_g"
+        match self.variant {
+            Variant::Regs { .. } => "corr2d_r",
+            Variant::Shared => "corr2d",
+            Variant::Global => "corr2d_g",
         }
     }
     fn defines(&self) -> Vec<(&'static str, String)> {
-        vec![("TX", TX.to_string()), ("TY", TY.to_string()), ("RY", RY.to_string())]
+        match self.variant {
+            Variant::Regs { kw } => vec![
+                ("TX", RTX.to_string()),
+                ("TY", RTY.to_string()),
+                ("RX", RRX.to_string()),
+                ("RY", RRY.to_string()),
+                ("KW", kw.to_string()),
+            ],
+            _ => vec![("TX", TX.to_string()), ("TY", TY.to_string()), ("RY", RY.to_string())],
+        }
     }
     fn source(&self) -> String {
         let t = storage_ty(self.dtype);
@@ -68,7 +96,11 @@ impl KernelKey for CorrKey {
         format!(
             "{PRELUDE}#define VARIANT_{v}\ntypedef {t} T;\ntypedef {a} A;\n#define LOAD(v) {load}\n#define STORE(a) {store}\n\
              #define MULADD(acc, x, w) {muladd}\n#define BOUNDARY {b}\n{body}",
-            v = if self.shared { "SHARED" } else { "GLOBAL" },
+            v = match self.variant {
+                Variant::Regs { .. } => "REGS",
+                Variant::Shared => "SHARED",
+                Variant::Global => "GLOBAL",
+            },
             body = include_str!("correlate.cu"),
         )
     }
@@ -85,9 +117,16 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
         return Err(Error::NotImplemented(format!("a {kh} x {kw} kernel on the GPU")));
     }
     let (_, asize) = acc_of(dt);
+    let regs_tile = ((RTY * RRY) as usize + kh - 1) * ((RTX * RRX) as usize + kw - 1) * asize;
     let tile = ((TY * RY) as usize + kh - 1) * (TX as usize + kw - 1) * asize;
-    let shared = tile <= SHARED_BYTES;
-    let k = dev.kernel(&CorrKey { dtype: dt, boundary: c.boundary, shared })?;
+    let (variant, bytes, (tx, ty), (ox_per, oy_per)) = if kw <= MAX_KW && regs_tile <= SHARED_BYTES {
+        (Variant::Regs { kw: kw as u32 }, regs_tile, (RTX, RTY), (RTX * RRX, RTY * RRY))
+    } else if tile <= SHARED_BYTES {
+        (Variant::Shared, tile, (TX, TY), (TX, TY * RY))
+    } else {
+        (Variant::Global, 0, (TX, TY), (TX, TY))
+    };
+    let k = dev.kernel(&CorrKey { dtype: dt, boundary: c.boundary, variant })?;
     let mut p = Params::new();
     p.push(dptr(c.x)?);
     p.push(h as i64);
@@ -107,16 +146,15 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
         d if d.is_unsigned_int() => p.push(u64::from_scalar(c.fill)),
         _ => p.push(i64::from_scalar(c.fill) as u64),
     }
-    let gx = ow.div_ceil(TX as usize);
-    let gy = if shared { oh.div_ceil((TY * RY) as usize) } else { oh.div_ceil(TY as usize) };
+    let gx = ow.div_ceil(ox_per as usize);
+    let gy = oh.div_ceil(oy_per as usize);
     if gx > u32::MAX as usize || gy > 65535 {
         return Err(Error::NotImplemented(format!("a {oh} x {ow} correlation output on the GPU")));
     }
-    let shmem = if shared { tile as u32 } else { 0 };
-    // SAFETY: the parameters match `corr2d`/`corr2d_g` in correlate.cu; `x`, `w` and `out` are
-    // C-contiguous arrays of the kernel's dtype that stay valid until the stream has run it,
-    // and `shmem` holds the tile with its halo.
-    unsafe { p.launch_2d(&dev, &k, (gx as u32, gy as u32), (TX, TY), shmem) }
+    // SAFETY: the parameters match `corr2d_r`/`corr2d`/`corr2d_g` in correlate.cu; `x`, `w` and
+    // `out` are C-contiguous arrays of the kernel's dtype that stay valid until the stream has
+    // run it, and `bytes` of shared memory hold the tile with its halo.
+    unsafe { p.launch_2d(&dev, &k, (gx as u32, gy as u32), (tx, ty), bytes as u32) }
 }
 
 #[cfg(test)]
@@ -132,8 +170,8 @@ mod tests {
         let mut compiled = 0;
         for dtype in ALL_DTYPES {
             for boundary in [Boundary::Fill, Boundary::Wrap, Boundary::Symm] {
-                for shared in [true, false] {
-                    let k = CorrKey { dtype, boundary, shared };
+                for variant in [Variant::Regs { kw: 15 }, Variant::Regs { kw: 2 }, Variant::Shared, Variant::Global] {
+                    let k = CorrKey { dtype, boundary, variant };
                     let src = k.source();
                     assert_eq!(src.matches("#define VARIANT_").count(), 1, "{k:?}");
                     if boundary == Boundary::Symm || dtype == DType::Float64 {
