@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """NumPy conformance fixtures for cuprum (read by crates/cuprum/tests/suite/conformance.rs).
 
-    python3 scripts/gen_fixtures.py
+    python3 scripts/gen_fixtures.py                # every group
+    python3 scripts/gen_fixtures.py --only signal  # one group anew, the others kept byte for byte
+
+A full run on another machine can change the last bits of some transcendental results (NumPy's
+SIMD loops differ with the CPU's extensions; 138 cases differ between the machine that wrote the
+committed fixtures and a plain x86-64-v2 one), and the blobs after them are renumbered: to add or
+change a group that has a generator of its own (GROUP_VERSIONS: signal), use --only.
 
 Writes, under crates/cuprum/tests/fixtures/:
 
@@ -15,7 +21,7 @@ Writes, under crates/cuprum/tests/fixtures/:
 
   id        unique, readable name of the case (conformance.rs's KNOWN_DIFFS refer to it); its
             first '/'-separated component is the group: unary, binary, scalar, reduce, astype,
-            creation, view, misc, sort, quantile, unique, select, index, manip
+            creation, view, misc, sort, quantile, unique, select, index, manip, signal
   op        NumPy's name of the operation (UnaryOp/BinaryOp/ReduceOp::name() for ufuncs)
   params    key=value pairs separated by ';' (values may contain ',')
   inputs    operands separated by ',': a blob token, or a Python scalar as i:<int> (fits
@@ -52,6 +58,10 @@ Writes, under crates/cuprum/tests/fixtures/:
             (sections=<count>|i:<indices>), flip, roll (shift), tile (reps), repeat (repeats),
             pad (width=<before>:<after>,... one pair per axis, mode; constant mode's value is a
             second, scalar input), atleast_1d/2d/3d
+  signal    convolve/correlate (np.convolve, np.correlate: mode=full|same|valid, or a name NumPy
+            refuses), convolve2d/correlate2d (scipy.signal: mode, boundary=fill|wrap|symm or
+            SciPy's aliases or a refused name, fillvalue=<Python float repr>); inputs the two
+            operands. Needs SciPy; its version is noted in a '# signal: ...' manifest line.
 
 Inputs are deterministic (seeded generator). NumPy >= 2 (NEP 50 promotion) is required.
 """
@@ -107,6 +117,51 @@ class Fixtures:
         self.lines = []
         self.ids = set()
         self.groups = {}
+        self.next_blob = 0  # the next blob is named b<next_blob>
+        self.comments = []  # header lines kept from the existing manifest (--only)
+
+    def load_existing(self, regenerate):
+        """Starts from the fixtures on disk (for --only): keeps every case of the other groups and
+        the blobs they refer to, byte for byte, and drops the cases of the groups in
+        `regenerate` (and the blobs only they used), so that those groups are written anew after
+        the others and the blobs added are numbered on from the last one kept."""
+        with open(os.path.join(OUT, "numpy.bin"), "rb") as f:
+            data = f.read()
+        blobs, pos = [], 0
+        while pos < len(data):
+            (n,) = struct.unpack_from("<I", data, pos)
+            name = data[pos + 4:pos + 4 + n].decode()
+            pos += 4 + n
+            (m,) = struct.unpack_from("<Q", data, pos)
+            blobs.append((name, data[pos + 8:pos + 8 + m]))
+            pos += 8 + m
+        used = set()
+        with open(os.path.join(OUT, "manifest.txt")) as f:
+            for line in f.read().splitlines():
+                if line.startswith("#"):
+                    if not any(line.startswith(f"# {g}: ") for g in regenerate):
+                        self.comments.append(line)
+                    continue
+                if not line.strip():
+                    continue
+                cid, _, _, ins, expected = line.split("|")
+                group = cid.split("/")[0]
+                if group in regenerate:
+                    continue
+                self.lines.append(line)
+                self.ids.add(cid)
+                self.groups[group] = self.groups.get(group, 0) + 1
+                toks = [t for t in ins.split(",") if t and ":" not in t]
+                if not expected.startswith("ERR:"):
+                    toks += expected.split(",")
+                used.update(t.split("#")[0] for t in toks)
+        for name, npy in blobs:
+            if name not in used:
+                continue
+            a = np.load(io.BytesIO(npy), allow_pickle=False)
+            self.blobs.append((name, npy))
+            self.by_content[(a.dtype.str, a.tobytes())] = (name, a.shape)
+            self.next_blob = max(self.next_blob, int(name[1:]) + 1)
 
     def blob(self, a):
         """The token naming array `a` (stored once per dtype and contents)."""
@@ -116,7 +171,8 @@ class Fixtures:
         key = (a.dtype.str, a.tobytes())
         hit = self.by_content.get(key)
         if hit is None:
-            name = f"b{len(self.blobs)}"
+            name = f"b{self.next_blob}"
+            self.next_blob += 1
             buf = io.BytesIO()
             np.save(buf, a, allow_pickle=False)
             self.blobs.append((name, buf.getvalue()))
@@ -171,9 +227,16 @@ class Fixtures:
                 f.write(struct.pack("<Q", len(data)))
                 f.write(data)
         with open(os.path.join(OUT, "manifest.txt"), "w") as f:
-            f.write(f"# NumPy {np.__version__} conformance cases, written by scripts/gen_fixtures.py; "
-                    "format in that script's docstring.\n")
-            f.write("# id|op|params|inputs|expected\n")
+            if self.comments:
+                for l in self.comments:
+                    f.write(l + "\n")
+            else:
+                f.write(f"# NumPy {np.__version__} conformance cases, written by scripts/gen_fixtures.py; "
+                        "format in that script's docstring.\n")
+                f.write("# id|op|params|inputs|expected\n")
+            for g, versions in GROUP_VERSIONS.items():
+                if g in self.groups:
+                    f.write(f"# {g}: {versions()}\n")
             for l in self.lines:
                 f.write(l + "\n")
 
@@ -1185,21 +1248,211 @@ def gen_manip():
             FX.case(f"manip/{op}/{tag}", op, {}, [src], lambda op=op, src=src: getattr(np, op)(src))
 
 
+# ------------------------------------------------------------------ 15. signal (convolution)
+
+def signal_values(dt, shape, rng, small=False):
+    """Values of `dt` for convolutions: integers over the dtype's whole range (products and sums
+    wrap) or, with `small`, in [-9, 9] ([0, 9] unsigned); floats as multiples of 1/8 (1/4 for
+    float16) in [-4, 4), whose products and sums are exact in any order; bools half True."""
+    n = int(np.prod(shape))
+    if dt == "bool":
+        return rng.random(shape) < 0.5
+    if dt in INTS:
+        i = info(dt)
+        lo, hi = (0 if dt in UNSIGNED else -9, 10) if small else (int(i.min), int(i.max) + 1)
+        return rng.integers(lo, hi, n, dtype=dt).reshape(shape)
+    q = 4 if dt == "float16" else 8
+    return (rng.integers(-4 * q, 4 * q, n) / q).astype(dt).reshape(shape)
+
+
+CONV_MODES = ["full", "same", "valid"]
+SIGNAL_MIXED = [("int8", "uint8"), ("uint8", "int8"), ("int64", "uint64"), ("uint64", "int8"), ("int16", "float16"),
+                ("uint8", "float16"), ("bool", "int8"), ("int8", "bool"), ("uint8", "bool"), ("bool", "float32"),
+                ("int32", "float32"), ("float32", "float64"), ("uint16", "int32"), ("int16", "uint32")]
+
+
+def gen_signal():
+    try:
+        import scipy.signal as sps
+    except ImportError:
+        sys.exit("the signal group needs SciPy: python3 -m pip install scipy")
+    rng = np.random.default_rng(20250710)  # its own generator: --only signal gives the same cases
+
+    def conv1(op, tag, a, v, mode):
+        f = np.convolve if op == "convolve" else np.correlate
+        FX.case(f"signal/{op}/{tag}/{mode}", op, {"mode": mode}, [a, v], lambda: f(a, v, mode))
+
+    def conv2(op, tag, a, k, mode, boundary, fv):
+        f = sps.convolve2d if op == "convolve2d" else sps.correlate2d
+        FX.case(f"signal/{op}/{tag}/{mode},{boundary},{fv!r}", op,
+                {"mode": mode, "boundary": boundary, "fillvalue": repr(fv)}, [a, k],
+                lambda: f(a, k, mode=mode, boundary=boundary, fillvalue=fv))
+
+    # np.convolve / np.correlate: v shorter (odd and even lengths), as long as, longer than a
+    # (NumPy swaps them; correlate then reverses its result), every mode, every dtype.
+    for dt in DTYPES:
+        a = signal_values(dt, (7,), rng)
+        for m in [3, 4, 7, 10]:
+            v = signal_values(dt, (m,), rng)
+            for op in ["convolve", "correlate"]:
+                for mode in CONV_MODES:
+                    conv1(op, f"{dt}/7x{m}", a, v, mode)
+    for dt in ["int32", "float64"]:
+        a = signal_values(dt, (6,), rng, small=True)
+        v = signal_values(dt, (2,), rng, small=True)
+        for op in ["convolve", "correlate"]:
+            for mode in CONV_MODES:
+                conv1(op, f"{dt}/small/6x2", a, v, mode)
+                conv1(op, f"{dt}/small/2x6", v, a, mode)
+    # Length-1 operands.
+    for dt in ["uint8", "int32", "float64"]:
+        one, one_b, seven = (signal_values(dt, (n,), rng) for n in (1, 1, 7))
+        for op in ["convolve", "correlate"]:
+            for mode in CONV_MODES:
+                conv1(op, f"{dt}/1x1", one, one_b, mode)
+                conv1(op, f"{dt}/7x1", seven, one, mode)
+                conv1(op, f"{dt}/1x7", one, seven, mode)
+    # Mixed dtypes: NumPy's promotion.
+    for da, db in SIGNAL_MIXED:
+        a = signal_values(da, (6,), rng)
+        v = signal_values(db, (4,), rng)
+        for op in ["convolve", "correlate"]:
+            for mode in CONV_MODES:
+                conv1(op, f"{da},{db}/6x4", a, v, mode)
+    # NaN and infinities (inf * 0 is NaN), a float64 kernel with a zero.
+    a = arr([1.0, np.nan, 2.0, 0.5, np.inf, -1.0, 3.0, 0.25, -np.inf, 1.0], "float64")
+    v = arr([0.5, 0.0, -2.0], "float64")
+    for op in ["convolve", "correlate"]:
+        for mode in CONV_MODES:
+            conv1(op, "float64/nan-inf", a, v, mode)
+    # Errors: empty operands, not 1-d, unknown modes; 0-d operands (np.convolve makes them
+    # 1-d, np.correlate raises).
+    e, x, x2 = arr([], "float64"), arr([1.0, 2.0, 3.0], "float64"), arr([[1.0, 2.0], [3.0, 4.0]], "float64")
+    z = arr(2.5, "float64", ())
+    for op in ["convolve", "correlate"]:
+        for mode in ["full", "valid"]:
+            conv1(op, "empty-a", e, x, mode)
+            conv1(op, "empty-v", x, e, mode)
+        conv1(op, "empty-both", e, e, "full")
+        conv1(op, "2d-a", x2, x, "full")
+        conv1(op, "2d-v", x, x2, "full")
+        conv1(op, "0d-a", z, x, "full")
+        conv1(op, "0d-v", x, z, "same")
+        for mode in ["foo", "Full", "f", ""]:
+            conv1(op, "badmode", x, x, mode)
+
+    # scipy.signal.convolve2d / correlate2d. Every dtype: an odd square kernel and an even
+    # non-square one, every mode and boundary, fill values 0, 2.5 (truncated for integer
+    # outputs) and -1 (an error for unsigned outputs).
+    for dt in DTYPES:
+        img = signal_values(dt, (5, 7), rng)
+        kernels = [("3x3", signal_values(dt, (3, 3), rng)), ("2x4", signal_values(dt, (2, 4), rng))]
+        if dt in ("bool", "float16"):  # SciPy refuses these dtypes: a few cases suffice
+            kernels = kernels[:1]
+        for kname, k in kernels:
+            for op in ["convolve2d", "correlate2d"]:
+                for mode in CONV_MODES:
+                    for boundary, fv in [("fill", 0.0), ("fill", 2.5), ("fill", -1.0), ("wrap", 0.0),
+                                         ("symm", 0.0)]:
+                        if dt in ("bool", "float16") and fv != 0.0:
+                            continue
+                        conv2(op, f"{dt}/5x7*{kname}", img, k, mode, boundary, fv)
+    # Shapes: 1xN, Nx1 and 1x1 kernels, a 4x3 kernel on a 9x11 image, row and column images,
+    # kernels larger than the image in every dimension (in 'valid' mode SciPy swaps the
+    # operands; correlate2d then reverses its result) and in one only ('valid' raises).
+    shapes = [("9x11*1x4", (9, 11), (1, 4)), ("9x11*3x1", (9, 11), (3, 1)), ("9x11*1x1", (9, 11), (1, 1)),
+              ("9x11*4x3", (9, 11), (4, 3)), ("1x8*1x3", (1, 8), (1, 3)), ("6x1*2x1", (6, 1), (2, 1)),
+              ("1x8*2x2", (1, 8), (2, 2)), ("2x3*5x6", (2, 3), (5, 6)), ("2x3*4x4", (2, 3), (4, 4)),
+              ("3x4*4x3", (3, 4), (4, 3)), ("3x4*2x6", (3, 4), (2, 6)), ("4x4*4x4", (4, 4), (4, 4))]
+    for dt, small in [("float64", False), ("int32", True), ("uint8", False)]:
+        for tag, si, sk in shapes:
+            img, k = signal_values(dt, si, rng, small), signal_values(dt, sk, rng, small)
+            for op in ["convolve2d", "correlate2d"]:
+                for mode in CONV_MODES:
+                    for boundary, fv in [("fill", 0.0), ("fill", 7.0), ("wrap", 0.0), ("symm", 0.0)]:
+                        conv2(op, f"{dt}/{tag}", img, k, mode, boundary, fv)
+    # Fill values cast to the output dtype: truncated toward zero; a value outside the integer
+    # dtype's range (after truncation), NaN or inf raises ValueError, in every mode (also
+    # 'valid', which uses no fill value); float outputs round (float32: 1e40 -> inf).
+    fills = {"uint8": [7.0, 255.9, -0.5, -2.5, 256.0, 300.0], "int8": [127.5, -128.9, -129.0, 128.0, -2.5],
+             "int16": [-2.7, 40000.0], "int32": [-2.5, 2.7, 1e10, float("nan"), float("inf")],
+             "int64": [-(2.0**63), 2.0**63, 2.0**62], "uint64": [2.0**63, 2.0**64, -1.0],
+             "float32": [0.1, 1e40, float("inf"), float("nan"), -2.5], "float64": [float("nan"), -1e300, 1 / 3]}
+    for dt, fvs in fills.items():
+        img, k = signal_values(dt, (3, 4), rng, small=True), signal_values(dt, (2, 2), rng, small=True)
+        for fv in fvs:
+            for op in ["convolve2d", "correlate2d"]:
+                for mode in ["full", "same"] + (["valid"] if fv in (-1.0, -2.5, 256.0, 2.0**63) else []):
+                    conv2(op, f"{dt}/fill", img, k, mode, "fill", fv)
+    img8, k8 = signal_values("uint8", (3, 4), rng, small=True), signal_values("uint8", (2, 2), rng, small=True)
+    for boundary in ["wrap", "symm"]:  # the fill value is not used (nor checked)
+        conv2("convolve2d", "uint8/fill-unused", img8, k8, "same", boundary, -1.0)
+    # Mixed dtypes: SciPy's result dtype (np.result_type; float16 and bool results raise).
+    for da, db in SIGNAL_MIXED:
+        img, k = signal_values(da, (4, 5), rng), signal_values(db, (2, 3), rng)
+        for op in ["convolve2d", "correlate2d"]:
+            conv2(op, f"{da},{db}", img, k, "full", "fill", 0.0)
+            conv2(op, f"{da},{db}", img, k, "same", "fill", -1.0)
+            conv2(op, f"{da},{db}", img, k, "valid", "symm", 0.0)
+    # A smooth image and a normalised Gaussian kernel (values that are not exact sums).
+    yy, xx = np.mgrid[0:9, 0:11]
+    smooth = (np.sin(yy / 3.0) * np.cos(xx / 4.0) + 2.0).astype("float64")
+    g = np.exp(-((np.arange(5) - 2.0) ** 2) / 2.0)
+    gauss = np.outer(g, g) / np.outer(g, g).sum()
+    for dt in ["float32", "float64"]:
+        for op in ["convolve2d", "correlate2d"]:
+            for mode in CONV_MODES:
+                for boundary in ["fill", "wrap", "symm"]:
+                    conv2(op, f"{dt}/gauss", smooth.astype(dt), gauss.astype(dt), mode, boundary, 0.0)
+    # NaN and infinities in the image, a kernel with a zero; NaN as the fill value.
+    nimg = signal_values("float64", (4, 5), rng)
+    nimg[1, 2], nimg[3, 0], nimg[0, 4] = np.nan, np.inf, -np.inf
+    nk = arr([[1.0, 0.0], [-0.5, 2.0]], "float64")
+    for op in ["convolve2d", "correlate2d"]:
+        for mode in CONV_MODES:
+            for boundary in ["fill", "wrap", "symm"]:
+                conv2(op, "float64/nan-inf", nimg, nk, mode, boundary, 0.0)
+    # Boundary and mode names: SciPy's aliases, and names it refuses ('reflect' is in its table
+    # but the C code refuses it); empty operands (SciPy gives results); not 2-d.
+    im, kk = signal_values("float64", (3, 4), rng), signal_values("float64", (2, 2), rng)
+    for op in ["convolve2d", "correlate2d"]:
+        for boundary in ["pad", "circular", "symmetric", "reflect", "foo", "Fill", ""]:
+            conv2(op, "float64/names", im, kk, "full", boundary, 1.0)
+        for mode in ["foo", "Full", "f"]:
+            conv2(op, "float64/names", im, kk, mode, "fill", 0.0)
+        for tag, a, b in [("1d-in1", im[0], kk), ("1d-in2", im, kk[0]), ("3d-in1", im[None], kk),
+                          ("0d-in2", im, kk[0, 0]), ("empty-in1", arr([], "float64", (0, 3)), kk),
+                          ("empty-in2", im, arr([], "float64", (0, 2)))]:
+            for mode in CONV_MODES:
+                conv2(op, f"float64/{tag}", a, b, mode, "fill", 1.0)
+
+
+# Groups written by generators with a generator of their own (and the library versions noted in
+# the manifest for them): the only ones --only can regenerate alone.
+GROUP_VERSIONS = {
+    "signal": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
+}
+GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc,
+              gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal]
+
+
 def main():
-    gen_unary()
-    gen_binary()
-    gen_scalar()
-    gen_reduce()
-    gen_astype()
-    gen_creation()
-    gen_views()
-    gen_misc()
-    gen_sort()
-    gen_quantile()
-    gen_unique()
-    gen_select()
-    gen_index()
-    gen_manip()
+    args = sys.argv[1:]
+    only = None
+    if args[:1] == ["--only"] and len(args) == 2:
+        only = args[1].split(",")
+        bad = [g for g in only if g not in GROUP_VERSIONS]
+        if bad:
+            sys.exit(f"--only regenerates only {', '.join(GROUP_VERSIONS)} (the other groups draw from one "
+                     f"shared generator: regenerate them all); not {', '.join(bad)}")
+        FX.load_existing(set(only))
+        for g in only:
+            globals()[f"gen_{g}"]()
+    elif args:
+        sys.exit("usage: python3 scripts/gen_fixtures.py [--only GROUP[,GROUP...]]")
+    else:
+        for gen in GENERATORS:
+            gen()
     FX.write()
     total = sum(len(d) for _, d in FX.blobs)
     print(f"NumPy {np.__version__}: {len(FX.lines)} cases, {len(FX.blobs)} blobs, {total / 1e6:.2f} MB of .npy")

@@ -9,9 +9,10 @@
 //! exactly, integer and bool values exactly, float values exactly for exactly specified
 //! operations (see [`exact`]) and within a dtype-dependent tolerance otherwise, with NaNs in
 //! the same places; views must also have NumPy's strides. Unary, binary and scalar cases
-//! (and reductions, astype, misc, and the sorting, quantile, unique, select, index and manip
-//! groups) run again on non-contiguous inputs holding the same values (a negatively strided
-//! view of a larger array, a transposed copy): for `put` and `add.at`, the array written into.
+//! (and reductions, astype, misc, and the sorting, quantile, unique, select, index, manip and
+//! signal groups) run again on non-contiguous inputs holding the same values (a negatively
+//! strided view of a larger array, a transposed copy): for `put` and `add.at`, the array
+//! written into.
 //!
 //! Each group is one `device_test!` (a CPU and a GPU test); it collects all of its failures
 //! (a panic inside a case is one) and panics at the end listing the first 30. Cases covered
@@ -23,9 +24,10 @@
 
 use crate::common;
 
+use cuprum::scipy::signal::Boundary;
 use cuprum::{
-    Array, Axes, BinaryOp, Bins, DType, Device, Indexing, Operand, PadMode, QuantileMethod, ReduceOp, Scalar, Sections,
-    Side, SliceElem, UnaryOp,
+    Array, Axes, BinaryOp, Bins, ConvolveMode, DType, Device, Indexing, Operand, PadMode, QuantileMethod, ReduceOp,
+    Scalar, Sections, Side, SliceElem, UnaryOp,
 };
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -1088,6 +1090,30 @@ fn run_manip(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Ar
     Ok(vec![r])
 }
 
+// ------------------------------------------------------------------ signal
+
+/// `np.convolve`/`np.correlate` (`mode=`) and `scipy.signal.convolve2d`/`correlate2d` (`mode=`,
+/// `boundary=`, `fillvalue=`): the mode and boundary names are parsed with `FromStr`, so that a
+/// name NumPy or SciPy refuses must give an error of the kind they raise.
+fn run_signal(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    use cuprum::scipy::signal::{convolve2d, correlate2d};
+    let x = inputs(case, dev, layout)?;
+    let (a, b) = (x[0].array(), x[1].array());
+    let mode: ConvolveMode = case.param("mode").parse()?;
+    let r = match case.op.as_str() {
+        "convolve" => cuprum::convolve(a, b, mode)?,
+        "correlate" => cuprum::correlate(a, b, mode)?,
+        "convolve2d" | "correlate2d" => {
+            let boundary: Boundary = case.param("boundary").parse()?;
+            let fill = parse_f64(case.param("fillvalue"));
+            let f = if case.op == "convolve2d" { convolve2d } else { correlate2d };
+            f(a, b, mode, boundary, fill)?
+        }
+        op => panic!("unknown signal op {op}"),
+    };
+    Ok(vec![r])
+}
+
 // ------------------------------------------------------------------ tests
 
 const ALL_LAYOUTS: &[Layout] = &[Layout::Contig, Layout::Strided, Layout::Transposed];
@@ -1163,6 +1189,11 @@ device_test!(manipulation, |dev| {
     Ok(())
 });
 
+device_test!(signal, |dev| {
+    run_group("signal", &dev, ALL_LAYOUTS, run_signal);
+    Ok(())
+});
+
 cpu_test!(fixtures_cover_every_op);
 /// The fixtures exist, parse, and cover every ufunc and reduction of the library.
 fn fixtures_cover_every_op() {
@@ -1194,8 +1225,11 @@ fn fixtures_cover_every_op() {
     }
     for g in [
         "unary", "binary", "scalar", "reduce", "astype", "creation", "view", "misc", "sort", "quantile", "unique",
-        "select", "index", "manip",
+        "select", "index", "manip", "signal",
     ] {
         assert!(per_group.iter().any(|(x, _)| x == g), "no {g} cases");
+    }
+    for op in ["convolve", "correlate", "convolve2d", "correlate2d"] {
+        assert!(has("signal", op), "no signal case for {op}");
     }
 }

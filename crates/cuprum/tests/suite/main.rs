@@ -24,6 +24,7 @@ mod reduce;
 mod scan;
 mod select;
 mod set_ops;
+mod signal;
 mod sort;
 mod statistics;
 mod ufunc;

@@ -21,6 +21,7 @@
 // Index i of an axis of length n under the boundary rule; -1: the fill value.
 __device__ __forceinline__ long long resolve(long long i, long long n) {
   if (i >= 0 && i < n) return i;
+  if (n == 0) return -1;  // an empty axis has nothing to wrap or mirror: the fill value
 #if BOUNDARY == 0
   return -1;
 #elif BOUNDARY == 1

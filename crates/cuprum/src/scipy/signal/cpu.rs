@@ -49,6 +49,10 @@ pub(crate) fn resolve(i: i64, n: i64, b: Boundary) -> Option<i64> {
     if (0..n).contains(&i) {
         return Some(i);
     }
+    if n == 0 {
+        // An empty axis has nothing to wrap or mirror: the fill value.
+        return None;
+    }
     match b {
         Boundary::Fill => None,
         Boundary::Wrap => Some(i.rem_euclid(n)),

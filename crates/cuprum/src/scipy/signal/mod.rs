@@ -131,6 +131,7 @@ fn correlate_1d(a: &Array, v: &Array, mode: ConvolveMode, dt: DType) -> Result<A
 
 fn check_1d(a: &Array, v: &Array, op: &str) -> Result<()> {
     if a.ndim() != 1 || v.ndim() != 1 {
+        // NumPy's convolve takes a 0-d operand as one element (correlate refuses it).
         return Err(Error::Value(format!("{op}: object too deep for desired array (1-d inputs only)")));
     }
     if a.size() == 0 {
@@ -156,6 +157,8 @@ fn check_1d(a: &Array, v: &Array, op: &str) -> Result<()> {
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 pub fn convolve(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
+    let one = |x: &Array| if x.ndim() == 0 { x.reshape(&[1]) } else { Ok(x.view()) };
+    let (a, v) = (&one(a)?, &one(v)?);
     check_1d(a, v, "convolve")?;
     let (a, v) = if v.size() > a.size() { (v, a) } else { (a, v) };
     let (a, v, dt) = common(a, v, "convolve")?;
@@ -210,19 +213,27 @@ fn conv2d(in1: &Array, in2: &Array, mode: ConvolveMode, boundary: Boundary, fill
     let swapped = swap_needed(mode, in1.shape(), in2.shape())?;
     let (in1, in2) = if swapped { (in2, in1) } else { (in1, in2) };
     let (x, w, dt) = common(in1, in2, op)?;
-    if dt == DType::Bool {
-        return Err(Error::Type(format!("{op}: bool inputs are not supported (SciPy's loops have no bool type)")));
+    if matches!(dt, DType::Bool | DType::Float16) {
+        // SciPy's loops have no bool or float16 type.
+        return Err(Error::Value(format!("{op} not available for this type ({dt})")));
     }
-    if x.size() == 0 || w.size() == 0 {
-        return Err(Error::Value(format!("{op}: inputs cannot be empty")));
-    }
+    // SciPy converts (and checks) the fill value only for the fill boundary.
+    let fill = if boundary == Boundary::Fill { fill_value(fillvalue, dt)? } else { Scalar::Int(0) };
     let w = if flip { w.flip(None)?.as_contiguous()? } else { w };
     let (h, wd) = (x.shape()[0], x.shape()[1]);
     let (kh, kw) = (w.shape()[0], w.shape()[1]);
-    let (oh, oy) = mode_extent(mode, h, kh);
-    let (ow, ox) = mode_extent(mode, wd, kw);
+    let (oh, mut oy) = mode_extent(mode, h, kh);
+    let (ow, mut ox) = mode_extent(mode, wd, kw);
+    if !flip && mode == ConvolveMode::Same {
+        // SciPy's correlate2d centres 'same' at k // 2 of the full correlation (its convolve2d,
+        // and NumPy's correlate, at (k - 1) // 2): they differ for even kernels.
+        (oy, ox) = (((kh.max(1) - 1) / 2) as i64, ((kw.max(1) - 1) / 2) as i64);
+    }
+    if w.size() == 0 {
+        // An empty kernel sums nothing (SciPy: zeros of the mode's shape).
+        return crate::zeros(&[oh, ow], dt, &x.device());
+    }
     let out = Array::alloc(&[oh, ow], dt, x.device(), false)?;
-    let fill = crate::full(&[], fillvalue, dt, &Device::Cpu)?.item_scalar()?;
     let c = Correlation { x: &x, w: &w, out_shape: [oh, ow], offset: [oy, ox], boundary, fill };
     correlate_into(&c, &out)?;
     if swapped && !flip {
@@ -230,6 +241,36 @@ fn conv2d(in1: &Array, in2: &Array, mode: ConvolveMode, boundary: Boundary, fill
         return out.flip(None)?.as_contiguous();
     }
     Ok(out)
+}
+
+/// `fillvalue` in the result's dtype, as SciPy converts it (`np.array(fillvalue, dtype)`):
+/// floats round; integers truncate toward zero, and a value they cannot hold (NaN and the
+/// infinities too) is a ValueError, whatever the mode.
+fn fill_value(v: f64, dt: DType) -> Result<Scalar> {
+    if dt.is_float() {
+        return crate::full(&[], v, dt, &Device::Cpu)?.item_scalar();
+    }
+    let t = v.trunc();
+    let (lo, hi) = match dt {
+        DType::Int8 => (i8::MIN as f64, i8::MAX as f64),
+        DType::Int16 => (i16::MIN as f64, i16::MAX as f64),
+        DType::Int32 => (i32::MIN as f64, i32::MAX as f64),
+        DType::Int64 => (-9223372036854775808.0, 9223372036854775807.0),
+        DType::UInt8 => (0.0, u8::MAX as f64),
+        DType::UInt16 => (0.0, u16::MAX as f64),
+        DType::UInt32 => (0.0, u32::MAX as f64),
+        _ => (0.0, 18446744073709551615.0),
+    };
+    // 2**63 and 2**64 are the first doubles past int64's and uint64's ranges.
+    let past = match dt {
+        DType::Int64 => t >= 9223372036854775808.0,
+        DType::UInt64 => t >= 18446744073709551616.0,
+        _ => t > hi,
+    };
+    if !t.is_finite() || t < lo || past {
+        return Err(Error::Value(format!("fillvalue {v} cannot be cast to {dt}")));
+    }
+    Ok(if dt.is_unsigned_int() { Scalar::UInt(t as u64) } else { Scalar::Int(t as i64) })
 }
 
 /// SciPy's `signal.convolve2d(in1, in2, mode, boundary, fillvalue)`: the 2-d convolution of
