@@ -85,7 +85,14 @@ impl Params {
     ///
     /// # Safety
     /// As `launch`.
-    pub(crate) unsafe fn launch_shmem(self, dev: &CudaDevice, k: &Kernel, grid: u32, block: u32, shmem: u32) -> Result<()> {
+    pub(crate) unsafe fn launch_shmem(
+        self,
+        dev: &CudaDevice,
+        k: &Kernel,
+        grid: u32,
+        block: u32,
+        shmem: u32,
+    ) -> Result<()> {
         // SAFETY: the caller's contract, as `launch_2d`'s.
         unsafe { self.launch_2d(dev, k, (grid, 1), (block, 1), shmem) }
     }

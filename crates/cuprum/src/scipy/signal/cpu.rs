@@ -69,8 +69,7 @@ fn run<A: Acc>(x: &[A], h: usize, wd: usize, k: &[A], kh: usize, kw: usize, c: &
     let [oh, ow] = c.out_shape;
     let (ph, pw) = (oh + kh - 1, ow + kw - 1);
     // The input extended by the boundary rule: the rows and columns the outputs read.
-    let cols: Vec<Option<i64>> =
-        (0..pw).map(|q| resolve(q as i64 - c.offset[1], wd as i64, c.boundary)).collect();
+    let cols: Vec<Option<i64>> = (0..pw).map(|q| resolve(q as i64 - c.offset[1], wd as i64, c.boundary)).collect();
     let mut p = vec![fill; ph * pw];
     p.par_chunks_mut(pw).enumerate().for_each(|(r, row)| {
         if let Some(sy) = resolve(r as i64 - c.offset[0], h as i64, c.boundary) {
@@ -106,13 +105,15 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
             store_values(out, &r)
         }
         DType::Float32 | DType::Float16 => {
-            let f32s = |a: &Array| -> Result<Vec<f32>> { Ok(values::<f64>(a)?.into_iter().map(|v| v as f32).collect()) };
+            let f32s =
+                |a: &Array| -> Result<Vec<f32>> { Ok(values::<f64>(a)?.into_iter().map(|v| v as f32).collect()) };
             let fill = f64::from_scalar(c.fill) as f32;
             let r = run(&f32s(c.x)?, h, wd, &f32s(c.w)?, kh, kw, c, fill);
             store_values(out, &r.into_iter().map(|v| v as f64).collect::<Vec<f64>>())
         }
         DType::Bool => {
-            let bools = |a: &Array| -> Result<Vec<Or>> { Ok(values::<i64>(a)?.into_iter().map(|v| Or(v != 0)).collect()) };
+            let bools =
+                |a: &Array| -> Result<Vec<Or>> { Ok(values::<i64>(a)?.into_iter().map(|v| Or(v != 0)).collect()) };
             let fill = Or(bool::from_scalar(c.fill));
             let r = run(&bools(c.x)?, h, wd, &bools(c.w)?, kh, kw, c, fill);
             store_values(out, &r.into_iter().map(|v| v.0 as i64).collect::<Vec<i64>>())

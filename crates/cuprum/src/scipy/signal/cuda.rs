@@ -83,9 +83,7 @@ impl KernelKey for CorrKey {
             DType::Bool => ("((int)(v))", "((a) != 0)", "((acc) | ((x) & (w)))"),
             // Integers wrap in 64 bits (signed values sign-extended): the low bits are the
             // narrow type's.
-            d if d.is_signed_int() => {
-                ("((unsigned long long)(long long)(v))", "((T)(a))", "((acc) + (x) * (w))")
-            }
+            d if d.is_signed_int() => ("((unsigned long long)(long long)(v))", "((T)(a))", "((acc) + (x) * (w))"),
             _ => ("((unsigned long long)(v))", "((T)(a))", "((acc) + (x) * (w))"),
         };
         let b = match self.boundary {

@@ -205,7 +205,14 @@ fn swap_needed(mode: ConvolveMode, s1: &[usize], s2: &[usize]) -> Result<bool> {
     Ok(!ok1)
 }
 
-fn conv2d(in1: &Array, in2: &Array, mode: ConvolveMode, boundary: Boundary, fillvalue: f64, flip: bool) -> Result<Array> {
+fn conv2d(
+    in1: &Array,
+    in2: &Array,
+    mode: ConvolveMode,
+    boundary: Boundary,
+    fillvalue: f64,
+    flip: bool,
+) -> Result<Array> {
     let op = if flip { "convolve2d" } else { "correlate2d" };
     if in1.ndim() != 2 || in2.ndim() != 2 {
         return Err(Error::Value(format!("{op} inputs must both be 2-D arrays")));
