@@ -74,23 +74,30 @@ fn run<A: Acc>(x: &[A], h: usize, wd: usize, k: &[A], kh: usize, kw: usize, c: &
     p.par_chunks_mut(pw).enumerate().for_each(|(r, row)| {
         if let Some(sy) = resolve(r as i64 - c.offset[0], h as i64, c.boundary) {
             let src = &x[sy as usize * wd..(sy as usize + 1) * wd];
-            for (d, col) in row.iter_mut().zip(&cols) {
-                if let Some(sx) = col {
-                    *d = src[*sx as usize];
+            row.par_chunks_mut(1 << 16).zip(cols.par_chunks(1 << 16)).for_each(|(d, cs)| {
+                for (d, col) in d.iter_mut().zip(cs) {
+                    if let Some(sx) = col {
+                        *d = src[*sx as usize];
+                    }
                 }
-            }
+            });
         }
     });
     let mut out = vec![A::default(); oh * ow];
+    // Rows in parallel, and segments of a row when the rows are few (a 1-d signal).
+    let seg = if oh >= 64 { ow } else { ow.min(8192) };
     out.par_chunks_mut(ow).enumerate().for_each(|(y, orow)| {
-        for j in 0..kh {
-            let prow = &p[(y + j) * pw..(y + j + 1) * pw];
-            for (kk, &wv) in k[j * kw..(j + 1) * kw].iter().enumerate() {
-                for (o, &v) in orow.iter_mut().zip(&prow[kk..kk + ow]) {
-                    *o = o.mul_add(v, wv);
+        orow.par_chunks_mut(seg).enumerate().for_each(|(s, oseg)| {
+            let (c0, n) = (s * seg, oseg.len());
+            for j in 0..kh {
+                let prow = &p[(y + j) * pw..(y + j + 1) * pw];
+                for (kk, &wv) in k[j * kw..(j + 1) * kw].iter().enumerate() {
+                    for (o, &v) in oseg.iter_mut().zip(&prow[c0 + kk..c0 + kk + n]) {
+                        *o = o.mul_add(v, wv);
+                    }
                 }
             }
-        }
+        });
     });
     out
 }

@@ -22,6 +22,10 @@ const RTY: u32 = 8;
 const RRX: u32 = 4;
 const RRY: u32 = 4;
 const MAX_KW: usize = 32;
+/// The same kernel for outputs of one row (NumPy's 1-d convolve): 128 threads of 8 outputs, a
+/// block covers 1,024 outputs.
+const ROW_TX: u32 = 128;
+const ROW_RX: u32 = 8;
 
 /// How a correlation kernel reads its input.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -29,6 +33,8 @@ pub(crate) enum Variant {
     /// A sliding window in registers over a tile in shared memory (`corr2d_r`; the kernel's
     /// width compiled in).
     Regs { kw: u32 },
+    /// As `Regs`, shaped for a single row of outputs (1 × 1,024 a block).
+    Row { kw: u32 },
     /// A tile in shared memory, one column of outputs a thread (`corr2d`).
     Shared,
     /// Straight from global memory through the boundary rule per tap (`corr2d_g`).
@@ -57,7 +63,7 @@ impl KernelKey for CorrKey {
     const FAMILY: &'static str = "signal";
     fn entry(&self) -> &str {
         match self.variant {
-            Variant::Regs { .. } => "corr2d_r",
+            Variant::Regs { .. } | Variant::Row { .. } => "corr2d_r",
             Variant::Shared => "corr2d",
             Variant::Global => "corr2d_g",
         }
@@ -69,6 +75,13 @@ impl KernelKey for CorrKey {
                 ("TY", RTY.to_string()),
                 ("RX", RRX.to_string()),
                 ("RY", RRY.to_string()),
+                ("KW", kw.to_string()),
+            ],
+            Variant::Row { kw } => vec![
+                ("TX", ROW_TX.to_string()),
+                ("TY", "1".to_string()),
+                ("RX", ROW_RX.to_string()),
+                ("RY", "1".to_string()),
                 ("KW", kw.to_string()),
             ],
             _ => vec![("TX", TX.to_string()), ("TY", TY.to_string()), ("RY", RY.to_string())],
@@ -95,7 +108,7 @@ impl KernelKey for CorrKey {
             "{PRELUDE}#define VARIANT_{v}\ntypedef {t} T;\ntypedef {a} A;\n#define LOAD(v) {load}\n#define STORE(a) {store}\n\
              #define MULADD(acc, x, w) {muladd}\n#define BOUNDARY {b}\n{body}",
             v = match self.variant {
-                Variant::Regs { .. } => "REGS",
+                Variant::Regs { .. } | Variant::Row { .. } => "REGS",
                 Variant::Shared => "SHARED",
                 Variant::Global => "GLOBAL",
             },
@@ -117,7 +130,10 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
     let (_, asize) = acc_of(dt);
     let regs_tile = ((RTY * RRY) as usize + kh - 1) * ((RTX * RRX) as usize + kw - 1) * asize;
     let tile = ((TY * RY) as usize + kh - 1) * (TX as usize + kw - 1) * asize;
-    let (variant, bytes, (tx, ty), (ox_per, oy_per)) = if kw <= MAX_KW && regs_tile <= SHARED_BYTES {
+    let row_tile = kh * ((ROW_TX * ROW_RX) as usize + kw - 1) * asize;
+    let (variant, bytes, (tx, ty), (ox_per, oy_per)) = if oh == 1 && kw <= MAX_KW && row_tile <= SHARED_BYTES {
+        (Variant::Row { kw: kw as u32 }, row_tile, (ROW_TX, 1), (ROW_TX * ROW_RX, 1))
+    } else if kw <= MAX_KW && regs_tile <= SHARED_BYTES {
         (Variant::Regs { kw: kw as u32 }, regs_tile, (RTX, RTY), (RTX * RRX, RTY * RRY))
     } else if tile <= SHARED_BYTES {
         (Variant::Shared, tile, (TX, TY), (TX, TY * RY))
@@ -168,7 +184,13 @@ mod tests {
         let mut compiled = 0;
         for dtype in ALL_DTYPES {
             for boundary in [Boundary::Fill, Boundary::Wrap, Boundary::Symm] {
-                for variant in [Variant::Regs { kw: 15 }, Variant::Regs { kw: 2 }, Variant::Shared, Variant::Global] {
+                for variant in [
+                    Variant::Regs { kw: 15 },
+                    Variant::Regs { kw: 2 },
+                    Variant::Row { kw: 15 },
+                    Variant::Shared,
+                    Variant::Global,
+                ] {
                     let k = CorrKey { dtype, boundary, variant };
                     let src = k.source();
                     assert_eq!(src.matches("#define VARIANT_").count(), 1, "{k:?}");
