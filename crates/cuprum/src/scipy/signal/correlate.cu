@@ -76,16 +76,19 @@ extern "C" __global__ void __launch_bounds__(TX * TY) corr2d(const T* __restrict
 #endif
 
 #if defined(VARIANT_REGS)
+#define PADC(c) ((c) + (c) / RX)
 extern "C" __global__ void __launch_bounds__(TX * TY) corr2d_r(const T* __restrict__ x, long long h, long long w,
     const T* __restrict__ wt, int kh, int kw_unused, T* __restrict__ out, long long oh, long long ow, long long oy,
     long long ox, A fill) {
   extern __shared__ unsigned long long smem_[];
   A* tile = (A*)smem_;
-  const int th = TY * RY + kh - 1, tw = TX * RX + KW - 1;
+  // Rows of the tile are padded by one slot every RX columns (PADC), so that the threads of a
+  // warp, RX columns apart, read their windows from distinct banks.
+  const int th = TY * RY + kh - 1, tw = TX * RX + KW - 1, twp = PADC(tw) + 1;
   const long long y0 = (long long)blockIdx.y * (TY * RY), x0 = (long long)blockIdx.x * (TX * RX);
   for (int i = threadIdx.y * TX + threadIdx.x; i < th * tw; i += TX * TY) {
     const int r = i / tw, c = i - r * tw;
-    tile[i] = at(x, h, w, y0 + r - oy, x0 + c - ox, fill);
+    tile[r * twp + PADC(c)] = at(x, h, w, y0 + r - oy, x0 + c - ox, fill);
   }
   __syncthreads();
   A acc[RY][RX];
@@ -95,11 +98,12 @@ extern "C" __global__ void __launch_bounds__(TX * TY) corr2d_r(const T* __restri
     for (int c = 0; c < RX; c++) acc[r][c] = (A)0;
   // Input rows q = r + j of this thread's outputs, in order: output row r takes tap row
   // j = q - r, so each output sees j ascending, and k ascending within a row.
-  const A* base = tile + (threadIdx.y * RY) * tw + threadIdx.x * RX;
+  // Column threadIdx.x * RX + i of the tile sits at PADC of it: threadIdx.x * (RX + 1) + PADC(i).
+  const A* base = tile + (threadIdx.y * RY) * twp + threadIdx.x * (RX + 1);
   for (int q = 0; q < RY + kh - 1; q++) {
     A win[KW + RX - 1];
 #pragma unroll
-    for (int i = 0; i < KW + RX - 1; i++) win[i] = base[q * tw + i];
+    for (int i = 0; i < KW + RX - 1; i++) win[i] = base[q * twp + PADC(i)];
 #pragma unroll
     for (int r = 0; r < RY; r++) {
       const int j = q - r;

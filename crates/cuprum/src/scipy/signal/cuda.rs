@@ -128,9 +128,11 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
         return Err(Error::NotImplemented(format!("a {kh} x {kw} kernel on the GPU")));
     }
     let (_, asize) = acc_of(dt);
-    let regs_tile = ((RTY * RRY) as usize + kh - 1) * ((RTX * RRX) as usize + kw - 1) * asize;
+    // The register-blocked kernels pad each tile row by one slot every RX columns.
+    let padded = |cols: usize, rx: u32| cols + cols / rx as usize + 1;
+    let regs_tile = ((RTY * RRY) as usize + kh - 1) * padded((RTX * RRX) as usize + kw - 1, RRX) * asize;
     let tile = ((TY * RY) as usize + kh - 1) * (TX as usize + kw - 1) * asize;
-    let row_tile = kh * ((ROW_TX * ROW_RX) as usize + kw - 1) * asize;
+    let row_tile = kh * padded((ROW_TX * ROW_RX) as usize + kw - 1, ROW_RX) * asize;
     let (variant, bytes, (tx, ty), (ox_per, oy_per)) = if oh == 1 && kw <= MAX_KW && row_tile <= SHARED_BYTES {
         (Variant::Row { kw: kw as u32 }, row_tile, (ROW_TX, 1), (ROW_TX * ROW_RX, 1))
     } else if kw <= MAX_KW && regs_tile <= SHARED_BYTES {
