@@ -68,19 +68,25 @@ pub(crate) fn resolve(i: i64, n: i64, b: Boundary) -> Option<i64> {
 fn run<A: Acc>(x: &[A], h: usize, wd: usize, k: &[A], kh: usize, kw: usize, c: &Correlation<'_>, fill: A) -> Vec<A> {
     let [oh, ow] = c.out_shape;
     let (ph, pw) = (oh + kh - 1, ow + kw - 1);
-    // The input extended by the boundary rule: the rows and columns the outputs read.
-    let cols: Vec<Option<i64>> = (0..pw).map(|q| resolve(q as i64 - c.offset[1], wd as i64, c.boundary)).collect();
+    // The input extended by the boundary rule: the rows and columns the outputs read. Padded
+    // column q reads input column q - ox: a plain copy where that is inside the row, the
+    // boundary rule only for the columns outside it.
+    let ox = c.offset[1];
+    let lo = ox.clamp(0, pw as i64) as usize;
+    let hi = (ox + wd as i64).clamp(0, pw as i64) as usize;
     let mut p = vec![fill; ph * pw];
     p.par_chunks_mut(pw).enumerate().for_each(|(r, row)| {
         if let Some(sy) = resolve(r as i64 - c.offset[0], h as i64, c.boundary) {
             let src = &x[sy as usize * wd..(sy as usize + 1) * wd];
-            row.par_chunks_mut(1 << 16).zip(cols.par_chunks(1 << 16)).for_each(|(d, cs)| {
-                for (d, col) in d.iter_mut().zip(cs) {
-                    if let Some(sx) = col {
-                        *d = src[*sx as usize];
-                    }
+            if lo < hi {
+                let s0 = (lo as i64 - ox) as usize;
+                row[lo..hi].copy_from_slice(&src[s0..s0 + (hi - lo)]);
+            }
+            for q in (0..lo).chain(hi..pw) {
+                if let Some(sx) = resolve(q as i64 - ox, wd as i64, c.boundary) {
+                    row[q] = src[sx as usize];
                 }
-            });
+            }
         }
     });
     let mut out = vec![A::default(); oh * ow];
@@ -89,13 +95,31 @@ fn run<A: Acc>(x: &[A], h: usize, wd: usize, k: &[A], kh: usize, kw: usize, c: &
     out.par_chunks_mut(ow).enumerate().for_each(|(y, orow)| {
         orow.par_chunks_mut(seg).enumerate().for_each(|(s, oseg)| {
             let (c0, n) = (s * seg, oseg.len());
-            for j in 0..kh {
-                let prow = &p[(y + j) * pw..(y + j + 1) * pw];
-                for (kk, &wv) in k[j * kw..(j + 1) * kw].iter().enumerate() {
-                    for (o, &v) in oseg.iter_mut().zip(&prow[c0 + kk..c0 + kk + n]) {
-                        *o = o.mul_add(v, wv);
+            // Blocks of LANES outputs with their sums in registers (the lanes vectorise); each
+            // output still adds its taps over j, then k.
+            const LANES: usize = 8;
+            let mut i = 0;
+            while i < n {
+                let m = LANES.min(n - i);
+                let mut acc = [A::default(); LANES];
+                for j in 0..kh {
+                    let prow = &p[(y + j) * pw..(y + j + 1) * pw];
+                    for (kk, &wv) in k[j * kw..(j + 1) * kw].iter().enumerate() {
+                        let base = c0 + i + kk;
+                        if m == LANES {
+                            let src: &[A; LANES] = prow[base..base + LANES].try_into().expect("LANES values");
+                            for l in 0..LANES {
+                                acc[l] = acc[l].mul_add(src[l], wv);
+                            }
+                        } else {
+                            for l in 0..m {
+                                acc[l] = acc[l].mul_add(prow[base + l], wv);
+                            }
+                        }
                     }
                 }
+                oseg[i..i + m].copy_from_slice(&acc[..m]);
+                i += m;
             }
         });
     });
