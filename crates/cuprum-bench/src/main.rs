@@ -359,9 +359,6 @@ fn run() -> Result<()> {
     }
 
     for (name, why) in [
-        ("convolve2d_2048_k15_f64", "signal.convolve2d not implemented yet"),
-        ("convolve2d_with_transfers", "signal.convolve2d not implemented yet"),
-        ("convolve1d_4M_k15_f64", "convolve not implemented yet"),
         ("label_2048", "ndimage.label not implemented yet"),
         ("measure_com_sum_labels", "ndimage measurements not implemented yet"),
         ("pipeline_end_to_end", "needs clip, label and measurements"),
