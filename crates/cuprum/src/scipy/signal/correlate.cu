@@ -12,7 +12,8 @@
 //
 // -D: TX, TY (threads per block in x and y), RY (outputs per thread along y); for corr2d_r
 // also RX (outputs per thread along x) and KW (the kernel's width).
-// Prelude (scipy/signal/cuda.rs): VARIANT_SHARED or VARIANT_GLOBAL; T (storage), A
+// Prelude (scipy/signal/cuda.rs): VARIANT_REGS, VARIANT_SHARED or VARIANT_GLOBAL; FLIP (read the
+// kernel reversed along both axes: a convolution); T (storage), A
 // (accumulator), LOAD(v) (T to A), STORE(a) (A to T), MULADD(acc, x, w), BOUNDARY (0 fill,
 // 1 wrap, 2 symm).
 #include "cuprum/prelude.cuh"
@@ -33,6 +34,13 @@ __device__ __forceinline__ long long resolve(long long i, long long n) {
   return m < n ? m : 2 * n - 1 - m;
 #endif
 }
+
+// Tap (j, k) of the kh x kw kernel, reversed along both axes for a convolution.
+#if FLIP
+#define WIDX(j, k, kh, kw) (((kh) - 1 - (j)) * (kw) + ((kw) - 1 - (k)))
+#else
+#define WIDX(j, k, kh, kw) ((j) * (kw) + (k))
+#endif
 
 __device__ __forceinline__ A at(const T* __restrict__ x, long long h, long long w, long long r, long long c, A fill) {
   const long long sy = resolve(r, h), sx = resolve(c, w);
@@ -58,7 +66,7 @@ extern "C" __global__ void __launch_bounds__(TX * TY) corr2d(const T* __restrict
   const A* base = tile + (threadIdx.y * RY) * tw + threadIdx.x;
   for (int j = 0; j < kh; j++) {
     for (int k = 0; k < kw; k++) {
-      const A wv = LOAD(wt[j * kw + k]);
+      const A wv = LOAD(wt[WIDX(j, k, kh, kw)]);
       const A* p = base + j * tw + k;
 #pragma unroll
       for (int r = 0; r < RY; r++) acc[r] = MULADD(acc[r], p[r * tw], wv);
@@ -108,10 +116,9 @@ extern "C" __global__ void __launch_bounds__(TX * TY) corr2d_r(const T* __restri
     for (int r = 0; r < RY; r++) {
       const int j = q - r;
       if (j >= 0 && j < kh) {
-        const T* wr = wt + j * KW;
 #pragma unroll
         for (int k = 0; k < KW; k++) {
-          const A wv = LOAD(wr[k]);
+          const A wv = LOAD(wt[WIDX(j, k, kh, KW)]);
 #pragma unroll
           for (int c = 0; c < RX; c++) acc[r][c] = MULADD(acc[r][c], win[c + k], wv);
         }
@@ -139,7 +146,7 @@ extern "C" __global__ void __launch_bounds__(TX * TY) corr2d_g(const T* __restri
   if (xo >= ow || yo >= oh) return;
   A acc = (A)0;
   for (int j = 0; j < kh; j++)
-    for (int k = 0; k < kw; k++) acc = MULADD(acc, at(x, h, w, yo + j - oy, xo + k - ox, fill), LOAD(wt[j * kw + k]));
+    for (int k = 0; k < kw; k++) acc = MULADD(acc, at(x, h, w, yo + j - oy, xo + k - ox, fill), LOAD(wt[WIDX(j, k, kh, kw)]));
   out[yo * ow + xo] = STORE(acc);
 }
 #endif

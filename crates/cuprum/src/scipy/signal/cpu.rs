@@ -130,23 +130,39 @@ fn run<A: Acc>(x: &[A], h: usize, wd: usize, k: &[A], kh: usize, kw: usize, c: &
 pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
     let (h, wd) = (c.x.shape()[0], c.x.shape()[1]);
     let (kh, kw) = (c.w.shape()[0], c.w.shape()[1]);
+    // A convolution's kernel, reversed along both axes: the whole row-major buffer reversed.
+    fn flipped<T>(mut v: Vec<T>, flip: bool) -> Vec<T> {
+        if flip {
+            v.reverse();
+        }
+        v
+    }
     match c.x.dtype() {
         DType::Float64 => {
-            let r = run(&values::<f64>(c.x)?, h, wd, &values::<f64>(c.w)?, kh, kw, c, f64::from_scalar(c.fill));
+            let r = run(
+                &values::<f64>(c.x)?,
+                h,
+                wd,
+                &flipped(values::<f64>(c.w)?, c.flip),
+                kh,
+                kw,
+                c,
+                f64::from_scalar(c.fill),
+            );
             store_values(out, &r)
         }
         DType::Float32 | DType::Float16 => {
             let f32s =
                 |a: &Array| -> Result<Vec<f32>> { Ok(values::<f64>(a)?.into_iter().map(|v| v as f32).collect()) };
             let fill = f64::from_scalar(c.fill) as f32;
-            let r = run(&f32s(c.x)?, h, wd, &f32s(c.w)?, kh, kw, c, fill);
+            let r = run(&f32s(c.x)?, h, wd, &flipped(f32s(c.w)?, c.flip), kh, kw, c, fill);
             store_values(out, &r.into_iter().map(|v| v as f64).collect::<Vec<f64>>())
         }
         DType::Bool => {
             let bools =
                 |a: &Array| -> Result<Vec<Or>> { Ok(values::<i64>(a)?.into_iter().map(|v| Or(v != 0)).collect()) };
             let fill = Or(bool::from_scalar(c.fill));
-            let r = run(&bools(c.x)?, h, wd, &bools(c.w)?, kh, kw, c, fill);
+            let r = run(&bools(c.x)?, h, wd, &flipped(bools(c.w)?, c.flip), kh, kw, c, fill);
             store_values(out, &r.into_iter().map(|v| v.0 as i64).collect::<Vec<i64>>())
         }
         dt => {
@@ -160,7 +176,7 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
                 }
             };
             let fill = if dt.is_unsigned_int() { u64::from_scalar(c.fill) as i64 } else { i64::from_scalar(c.fill) };
-            let r = run(&ints(c.x)?, h, wd, &ints(c.w)?, kh, kw, c, fill);
+            let r = run(&ints(c.x)?, h, wd, &flipped(ints(c.w)?, c.flip), kh, kw, c, fill);
             if dt.is_unsigned_int() {
                 store_values(out, &r.into_iter().map(|v| v as u64).collect::<Vec<u64>>())
             } else {

@@ -47,6 +47,8 @@ pub(crate) struct CorrKey {
     pub dtype: DType,
     pub boundary: Boundary,
     pub variant: Variant,
+    /// Read the kernel reversed along both axes (a convolution).
+    pub flip: bool,
 }
 
 /// The accumulator's C type and its size for `dt`.
@@ -106,7 +108,8 @@ impl KernelKey for CorrKey {
         };
         format!(
             "{PRELUDE}#define VARIANT_{v}\ntypedef {t} T;\ntypedef {a} A;\n#define LOAD(v) {load}\n#define STORE(a) {store}\n\
-             #define MULADD(acc, x, w) {muladd}\n#define BOUNDARY {b}\n{body}",
+             #define MULADD(acc, x, w) {muladd}\n#define BOUNDARY {b}\n#define FLIP {flip}\n{body}",
+            flip = self.flip as i32,
             v = match self.variant {
                 Variant::Regs { .. } | Variant::Row { .. } => "REGS",
                 Variant::Shared => "SHARED",
@@ -142,7 +145,7 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
     } else {
         (Variant::Global, 0, (TX, TY), (TX, TY))
     };
-    let k = dev.kernel(&CorrKey { dtype: dt, boundary: c.boundary, variant })?;
+    let k = dev.kernel(&CorrKey { dtype: dt, boundary: c.boundary, variant, flip: c.flip })?;
     let mut p = Params::new();
     p.push(dptr(c.x)?);
     p.push(h as i64);
@@ -193,7 +196,7 @@ mod tests {
                     Variant::Shared,
                     Variant::Global,
                 ] {
-                    let k = CorrKey { dtype, boundary, variant };
+                    let k = CorrKey { dtype, boundary, variant, flip: boundary == Boundary::Wrap };
                     let src = k.source();
                     assert_eq!(src.matches("#define VARIANT_").count(), 1, "{k:?}");
                     if boundary == Boundary::Symm || dtype == DType::Float64 {

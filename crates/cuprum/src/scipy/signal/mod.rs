@@ -69,12 +69,14 @@ impl std::str::FromStr for Boundary {
 }
 
 /// One correlation to run: the input `x` (2-d, C-contiguous, of the result's dtype), the
-/// kernel `w` (2-d, C-contiguous, same dtype, already flipped for a convolution), the output's
+/// kernel `w` (2-d, C-contiguous, same dtype; `flip`: read reversed along both axes, for a
+/// convolution, so that no flipped copy is made), the output's
 /// shape, the offset of output (0, 0) in the input, the boundary and the fill value (in the
 /// result's dtype).
 pub(crate) struct Correlation<'a> {
     pub x: &'a Array,
     pub w: &'a Array,
+    pub flip: bool,
     pub out_shape: [usize; 2],
     pub offset: [i64; 2],
     pub boundary: Boundary,
@@ -110,8 +112,9 @@ fn common(a: &Array, b: &Array, op: &str) -> Result<(Array, Array, DType)> {
     Ok((cast(a)?, cast(b)?, dt))
 }
 
-/// The correlation of 1-d `a` (at least as long as `v`) with `v`: NumPy's `multiarray.correlate`.
-fn correlate_1d(a: &Array, v: &Array, mode: ConvolveMode, dt: DType) -> Result<Array> {
+/// The correlation of 1-d `a` (at least as long as `v`) with `v` (`flip`: with `v` reversed):
+/// NumPy's `multiarray.correlate`.
+fn correlate_1d(a: &Array, v: &Array, flip: bool, mode: ConvolveMode, dt: DType) -> Result<Array> {
     let (n, k) = (a.size(), v.size());
     let (len, off) = mode_extent(mode, n, k);
     let out = Array::alloc(&[len], dt, a.device(), false)?;
@@ -120,6 +123,7 @@ fn correlate_1d(a: &Array, v: &Array, mode: ConvolveMode, dt: DType) -> Result<A
     let c = Correlation {
         x: &x,
         w: &w,
+        flip,
         out_shape: [1, len],
         offset: [0, off],
         boundary: Boundary::Fill,
@@ -162,8 +166,7 @@ pub fn convolve(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
     check_1d(a, v, "convolve")?;
     let (a, v) = if v.size() > a.size() { (v, a) } else { (a, v) };
     let (a, v, dt) = common(a, v, "convolve")?;
-    let vr = v.flip(None)?.as_contiguous()?;
-    correlate_1d(&a, &vr, mode, dt)
+    correlate_1d(&a, &v, true, mode, dt)
 }
 
 /// NumPy's `correlate(a, v, mode)` of two 1-d arrays: `c[k] = Σ_n a[n + k] * v[n]` (NumPy's
@@ -183,10 +186,10 @@ pub fn correlate(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
     check_1d(a, v, "correlate")?;
     let (a, v, dt) = common(a, v, "correlate")?;
     if v.size() > a.size() {
-        let r = correlate_1d(&v, &a, mode, dt)?;
+        let r = correlate_1d(&v, &a, false, mode, dt)?;
         return r.flip(None)?.as_contiguous();
     }
-    correlate_1d(&a, &v, mode, dt)
+    correlate_1d(&a, &v, false, mode, dt)
 }
 
 /// SciPy's `_inputs_swap_needed` for 2-d inputs: in `Valid` mode the larger input is the
@@ -226,7 +229,6 @@ fn conv2d(
     }
     // SciPy converts (and checks) the fill value only for the fill boundary.
     let fill = if boundary == Boundary::Fill { fill_value(fillvalue, dt)? } else { Scalar::Int(0) };
-    let w = if flip { w.flip(None)?.as_contiguous()? } else { w };
     let (h, wd) = (x.shape()[0], x.shape()[1]);
     let (kh, kw) = (w.shape()[0], w.shape()[1]);
     let (oh, mut oy) = mode_extent(mode, h, kh);
@@ -241,7 +243,7 @@ fn conv2d(
         return crate::zeros(&[oh, ow], dt, &x.device());
     }
     let out = Array::alloc(&[oh, ow], dt, x.device(), false)?;
-    let c = Correlation { x: &x, w: &w, out_shape: [oh, ow], offset: [oy, ox], boundary, fill };
+    let c = Correlation { x: &x, w: &w, flip, out_shape: [oh, ow], offset: [oy, ox], boundary, fill };
     correlate_into(&c, &out)?;
     if swapped && !flip {
         // SciPy: the correlation of the swapped inputs, reversed.
