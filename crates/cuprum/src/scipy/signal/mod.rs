@@ -259,24 +259,10 @@ fn fill_value(v: f64, dt: DType) -> Result<Scalar> {
     if dt.is_float() {
         return crate::full(&[], v, dt, &Device::Cpu)?.item_scalar();
     }
+    let (lo, hi) = dt.int_range().expect("an integer dtype (bool is refused before)");
+    // Finite doubles truncate exactly into i128; the infinities and NaN are out of every range.
     let t = v.trunc();
-    let (lo, hi) = match dt {
-        DType::Int8 => (i8::MIN as f64, i8::MAX as f64),
-        DType::Int16 => (i16::MIN as f64, i16::MAX as f64),
-        DType::Int32 => (i32::MIN as f64, i32::MAX as f64),
-        DType::Int64 => (-9223372036854775808.0, 9223372036854775807.0),
-        DType::UInt8 => (0.0, u8::MAX as f64),
-        DType::UInt16 => (0.0, u16::MAX as f64),
-        DType::UInt32 => (0.0, u32::MAX as f64),
-        _ => (0.0, 18446744073709551615.0),
-    };
-    // 2**63 and 2**64 are the first doubles past int64's and uint64's ranges.
-    let past = match dt {
-        DType::Int64 => t >= 9223372036854775808.0,
-        DType::UInt64 => t >= 18446744073709551616.0,
-        _ => t > hi,
-    };
-    if !t.is_finite() || t < lo || past {
+    if !t.is_finite() || (t as i128) < lo || (t as i128) > hi {
         return Err(Error::Value(format!("fillvalue {v} cannot be cast to {dt}")));
     }
     Ok(if dt.is_unsigned_int() { Scalar::UInt(t as u64) } else { Scalar::Int(t as i64) })
