@@ -79,8 +79,8 @@ pub fn gather(a: &Array, indices: &[&Array]) -> Result<Array> {
     let bshape = broadcast_plan("gather", a, indices)?;
     let k = indices.len();
     if k > MAX_K {
-        let (flat, rows) = fold_indices(a, indices, &bshape)?;
-        return gather(&rows, &[&flat]);
+        let (flat, rows_shape) = fold_indices(a, indices, &bshape)?;
+        return gather(&a.as_contiguous()?.reshape(&rows_shape)?, &[&flat]);
     }
     let mut shape = bshape.clone();
     shape.extend_from_slice(&a.shape()[k..]);
@@ -103,8 +103,8 @@ pub fn gather(a: &Array, indices: &[&Array]) -> Result<Array> {
 
 /// More than [`MAX_K`] index arrays: checks them (in groups a kernel takes) and folds them
 /// into one int64 array of flat positions over the leading axes, on `a`'s device; returns it
-/// with `a` viewed as (positions, rest).
-fn fold_indices(a: &Array, indices: &[&Array], bshape: &[usize]) -> Result<(Array, Array)> {
+/// with the shape (positions, rest) to view `a` as.
+fn fold_indices(a: &Array, indices: &[&Array], bshape: &[usize]) -> Result<(Array, Vec<usize>)> {
     let k = indices.len();
     let lens = &a.shape()[..k];
     let idx = launch_indices(indices, bshape)?;
@@ -128,7 +128,7 @@ fn fold_indices(a: &Array, indices: &[&Array], bshape: &[usize]) -> Result<(Arra
     }
     let mut rows_shape = vec![lens.iter().product::<usize>()];
     rows_shape.extend_from_slice(&a.shape()[k..]);
-    Ok((flat, a.as_contiguous()?.reshape(&rows_shape)?))
+    Ok((flat, rows_shape))
 }
 
 /// Checks index arrays for the first `k = indices.len()` axes of `a` (count, device, dtype)
@@ -226,12 +226,13 @@ fn scatter_impl(a: &mut Array, indices: &[&Array], values: &Array, how: Write) -
     let bshape = broadcast_plan("scatter", a, indices)?;
     let k = indices.len();
     if k > MAX_K {
-        let (flat, rows) = fold_indices(a, indices, &bshape)?;
+        let (flat, rows_shape) = fold_indices(a, indices, &bshape)?;
         let mut vshape = bshape.clone();
         vshape.extend_from_slice(&a.shape()[k..]);
-        let mut rows = rows.copy()?;
-        scatter_impl(&mut rows, &[&flat], &values.broadcast_to(&vshape)?, how)?;
-        return a.assign(&rows.reshape(a.shape())?);
+        // Written in place when `a` is contiguous (a view of it), else in a copy written back.
+        let target = write_target(a)?;
+        scatter_impl(&mut target.reshape(&rows_shape)?, &[&flat], &values.broadcast_to(&vshape)?, how)?;
+        return write_back(a, &target);
     }
     let row: usize = a.shape()[k..].iter().product();
     let mut vshape = bshape.clone();

@@ -47,3 +47,47 @@ device_test!(take_gather_put_scatter, |dev| {
     assert!(cuprum::gather(&b, &[&cuprum::from_vec(vec![0.5f64], &dev)?]).is_err());
     Ok(())
 });
+
+// More index arrays than a kernel takes (18 > 16): they are checked and folded into one flat
+// index on the array's device. a = arange(2**18).reshape((2,) * 18), so a[i0, ..., i17] is the
+// flat position Σ_d i_d * 2**(17 - d) (negative indices counted from the end).
+device_test!(more_index_arrays_than_a_kernel_takes, |dev| {
+    const K: usize = 18;
+    let a = cuprum::arange(1 << K, &dev)?.reshape(&[2; K])?;
+    // Five selections; axis d of selection s takes bit d of PICK[s], as -1 where the bit is
+    // set on odd axes (the same place as 1) and 1 elsewhere.
+    const PICK: [u32; 5] = [0b10_1100_1010_0110_0101, 0, 0b11_1111_1111_1111_1111, 0b01_0101_0101_0101_0101, 7];
+    let bit = |s: usize, d: usize| (PICK[s] >> (K - 1 - d)) & 1;
+    let idx: Vec<cuprum::Array> = (0..K)
+        .map(|d| {
+            let v: Vec<i64> =
+                (0..5).map(|s| if bit(s, d) == 1 && d % 2 == 1 { -1 } else { bit(s, d) as i64 }).collect();
+            cuprum::from_vec(v, &dev)
+        })
+        .collect::<cuprum::Result<_>>()?;
+    let refs: Vec<&cuprum::Array> = idx.iter().collect();
+    let want: Vec<i64> = PICK.iter().map(|&p| p as i64).collect();
+    assert_eq!(ints(&cuprum::gather(&a, &refs)?), want);
+    // Scatter into a transposed (non-contiguous) target, and add.at with a repeated place.
+    let mut z = cuprum::zeros(&[2; K], DType::Int64, &dev)?.t();
+    let vals = cuprum::from_vec(vec![10i64, 11, 12, 13, 14], &dev)?;
+    cuprum::scatter(&mut z, &refs, &vals)?;
+    assert_eq!(ints(&cuprum::gather(&z, &refs)?), vec![10, 11, 12, 13, 14]);
+    assert_eq!(z.sum(None)?.item::<i64>()?, 60);
+    let mut acc = cuprum::zeros(&[2; K], DType::Int64, &dev)?;
+    let rep: Vec<cuprum::Array> = idx.iter().map(|i| cuprum::concatenate(&[i, i], 0)).collect::<cuprum::Result<_>>()?;
+    let rep_refs: Vec<&cuprum::Array> = rep.iter().collect();
+    cuprum::scatter_add(&mut acc, &rep_refs, &cuprum::ones(&[10], DType::Int64, &dev)?)?;
+    assert_eq!(ints(&cuprum::gather(&acc, &refs)?), vec![2; 5]);
+    assert_eq!(acc.sum(None)?.item::<i64>()?, 10);
+    // An index out of range on axis 17 is an IndexError naming that axis; nothing is written.
+    let mut bad: Vec<cuprum::Array> = idx.iter().map(|i| i.view()).collect();
+    bad[17] = cuprum::from_vec(vec![0i64, 0, 2, 0, 0], &dev)?;
+    let bad_refs: Vec<&cuprum::Array> = bad.iter().collect();
+    assert_eq!(cuprum::gather(&a, &bad_refs).map(|_| ()), Err(Error::IndexOutOfRange { index: 2, axis: 17, len: 2 }));
+    let mut w = cuprum::zeros(&[2; K], DType::Int64, &dev)?;
+    let e = cuprum::scatter(&mut w, &bad_refs, &vals).unwrap_err();
+    assert_eq!(e.kind(), cuprum::ErrorKind::IndexError);
+    assert_eq!(w.sum(None)?.item::<i64>()?, 0);
+    Ok(())
+});
