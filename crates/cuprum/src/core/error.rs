@@ -19,7 +19,7 @@ use std::fmt;
 /// | [`UnsupportedDType`](Error::UnsupportedDType), [`DTypeMismatch`](Error::DTypeMismatch), [`Type`](Error::Type) | [`TypeError`](ErrorKind::TypeError) |
 /// | [`ScalarOverflow`](Error::ScalarOverflow) | [`OverflowError`](ErrorKind::OverflowError) |
 /// | [`OutOfMemory`](Error::OutOfMemory) | [`MemoryError`](ErrorKind::MemoryError) |
-/// | [`NoDevice`](Error::NoDevice), [`Cuda`](Error::Cuda), [`Compile`](Error::Compile) | [`RuntimeError`](ErrorKind::RuntimeError) |
+/// | [`NoDevice`](Error::NoDevice), [`Cuda`](Error::Cuda), [`Compile`](Error::Compile), [`Runtime`](Error::Runtime) | [`RuntimeError`](ErrorKind::RuntimeError) |
 /// | [`NotImplemented`](Error::NotImplemented) | [`NotImplementedError`](ErrorKind::NotImplementedError) |
 /// | [`Io`](Error::Io) | [`OSError`](ErrorKind::OSError) |
 /// | [`DuplicateAxis`](Error::DuplicateAxis), [`ShapeMismatch`](Error::ShapeMismatch), [`BadReshape`](Error::BadReshape), [`Value`](Error::Value), [`InvalidArgument`](Error::InvalidArgument), [`DeviceMismatch`](Error::DeviceMismatch) | [`ValueError`](ErrorKind::ValueError) |
@@ -79,6 +79,9 @@ pub enum Error {
     NotImplemented(String),
     /// An I/O error (kernel cache, `.npy` files).
     Io(String),
+    /// Any other error SciPy reports as a `RuntimeError` (an unknown boundary mode of an
+    /// `ndimage` filter, a structure of the wrong rank for `label`).
+    Runtime(String),
 }
 
 /// `std::result::Result` with [`Error`].
@@ -128,6 +131,7 @@ impl fmt::Display for Error {
             Error::Type(s) => write!(f, "{s}"),
             Error::NotImplemented(s) => write!(f, "not implemented: {s}"),
             Error::Io(s) => write!(f, "I/O error: {s}"),
+            Error::Runtime(s) => write!(f, "{s}"),
         }
     }
 }
@@ -197,7 +201,7 @@ impl Error {
             Error::UnsupportedDType { .. } | Error::DTypeMismatch { .. } | Error::Type(_) => TypeError,
             Error::ScalarOverflow { .. } => OverflowError,
             Error::OutOfMemory { .. } => MemoryError,
-            Error::NoDevice(_) | Error::Cuda(_) | Error::Compile { .. } => RuntimeError,
+            Error::NoDevice(_) | Error::Cuda(_) | Error::Compile { .. } | Error::Runtime(_) => RuntimeError,
             Error::NotImplemented(_) => NotImplementedError,
             Error::Io(_) => OSError,
             Error::DuplicateAxis { .. }

@@ -1,3 +1,4 @@
 //! SciPy's namespaces (`scipy.X.y` → `cuprum::scipy::X::y`; CuPy: `cupyx.scipy.X.y`).
 
+pub mod ndimage;
 pub mod signal;

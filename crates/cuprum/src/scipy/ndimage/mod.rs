@@ -1,0 +1,207 @@
+//! `scipy.ndimage` (CuPy: `cupyx.scipy.ndimage`): labelling and measurements, filters and
+//! morphology on N-d images, with SciPy's signatures, numbering and result dtypes.
+//!
+//! Each part is a family of its own (`mod.rs` the API, `cpu.rs` the reference algorithm,
+//! `cuda.rs` the GPU launcher and its `.cu` files):
+//!
+//! | part | SciPy | here |
+//! | --- | --- | --- |
+//! | connected components | `label` | `label/` |
+//! | per-label statistics | `sum_labels`, `center_of_mass`, `find_objects`, ... | `measure/` |
+//!
+//! This module holds what they share: the boundary [`Mode`] of the filters, the structuring
+//! elements ([`generate_binary_structure`]) and the reading of small parameter arrays
+//! (structures, footprints) to the host.
+
+use crate::array::Array;
+use crate::core::device::Device;
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+
+/// How a filter extends its input past the edges (SciPy's `mode`). For `abcd`:
+///
+/// | mode | extension | SciPy's names |
+/// | --- | --- | --- |
+/// | `Reflect` (default) | `dcba\|abcd\|dcba` | `"reflect"`, `"grid-mirror"` |
+/// | `Constant` | `kkkk\|abcd\|kkkk` (`cval`) | `"constant"`, `"grid-constant"` |
+/// | `Nearest` | `aaaa\|abcd\|dddd` | `"nearest"` |
+/// | `Mirror` | `dcb\|abcd\|cba` | `"mirror"` |
+/// | `Wrap` | `abcd\|abcd\|abcd` | `"wrap"`, `"grid-wrap"` |
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Half-sample symmetric: the edge value is repeated.
+    #[default]
+    Reflect,
+    /// The constant `cval` outside the image.
+    Constant,
+    /// The edge value.
+    Nearest,
+    /// Whole-sample symmetric: the edge value is not repeated.
+    Mirror,
+    /// Periodic.
+    Wrap,
+}
+
+impl std::str::FromStr for Mode {
+    type Err = Error;
+    /// SciPy's names for filters (`grid-*` aliases included); anything else is SciPy's
+    /// `RuntimeError: boundary mode not supported`.
+    fn from_str(s: &str) -> Result<Mode> {
+        match s {
+            "reflect" | "grid-mirror" => Ok(Mode::Reflect),
+            "constant" | "grid-constant" => Ok(Mode::Constant),
+            "nearest" => Ok(Mode::Nearest),
+            "mirror" => Ok(Mode::Mirror),
+            "wrap" | "grid-wrap" => Ok(Mode::Wrap),
+            _ => Err(Error::Runtime(format!("boundary mode not supported: {s:?}"))),
+        }
+    }
+}
+
+// (used by the ndimage families as they land)
+#[allow(dead_code)]
+impl Mode {
+    /// SciPy's code for the mode (`_ni_support._extend_mode_to_code`), which
+    /// `ndimage_mode.cuh`'s `nd_resolve` takes.
+    pub(crate) fn code(self) -> i32 {
+        match self {
+            Mode::Nearest => 0,
+            Mode::Wrap => 1,
+            Mode::Reflect => 2,
+            Mode::Mirror => 3,
+            Mode::Constant => 4,
+        }
+    }
+
+    /// Where index `i` of an axis of length `n` reads from; `None`: the constant `cval`. The
+    /// same rule as `nd_resolve` in `ndimage_mode.cuh`.
+    #[inline]
+    pub(crate) fn resolve(self, i: i64, n: i64) -> Option<i64> {
+        if (0..n).contains(&i) {
+            return Some(i);
+        }
+        if self == Mode::Constant {
+            return None;
+        }
+        if n <= 1 {
+            return Some(0);
+        }
+        Some(match self {
+            Mode::Nearest => {
+                if i < 0 {
+                    0
+                } else {
+                    n - 1
+                }
+            }
+            Mode::Wrap => i.rem_euclid(n),
+            Mode::Reflect => {
+                let m = i.rem_euclid(2 * n);
+                if m < n {
+                    m
+                } else {
+                    2 * n - 1 - m
+                }
+            }
+            Mode::Mirror | Mode::Constant => {
+                let p = 2 * n - 2;
+                let m = i.rem_euclid(p);
+                if m < n {
+                    m
+                } else {
+                    p - m
+                }
+            }
+        })
+    }
+}
+
+/// A small parameter array (a structuring element, a footprint) read to the host: its shape
+/// and, in C order, which elements are nonzero. Such arrays may be on any device.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Footprint {
+    pub shape: Vec<usize>,
+    pub mask: Vec<bool>,
+}
+
+#[allow(dead_code)]
+impl Footprint {
+    /// The nonzero elements of `a` (any real dtype, any device).
+    pub(crate) fn read(a: &Array) -> Result<Footprint> {
+        let mask = a.astype(DType::Bool)?.to_device(&Device::Cpu)?.to_vec::<bool>()?;
+        Ok(Footprint { shape: a.shape().to_vec(), mask })
+    }
+
+    /// `generate_binary_structure(rank, connectivity)` as a footprint.
+    pub(crate) fn binary(rank: usize, connectivity: usize) -> Footprint {
+        let shape = vec![3; rank];
+        let n = 3usize.pow(rank as u32);
+        let conn = connectivity.max(1);
+        let mask = (0..n)
+            .map(|mut i| {
+                let mut d = 0;
+                for _ in 0..rank {
+                    d += (i % 3).abs_diff(1);
+                    i /= 3;
+                }
+                d <= conn
+            })
+            .collect();
+        Footprint { shape, mask }
+    }
+
+    pub(crate) fn ndim(&self) -> usize {
+        self.shape.len()
+    }
+}
+
+/// SciPy's `generate_binary_structure(rank, connectivity)`: a `3 × … × 3` boolean array (on the
+/// CPU) whose elements are `True` where their squared distance from the centre, counted in
+/// axis steps, is at most `connectivity` (`1`: the faces, `rank`: everything). A connectivity
+/// below 1 counts as 1; rank 0 gives a 0-d `True`.
+///
+/// ```
+/// use cuprum::scipy::ndimage::generate_binary_structure;
+/// let s = generate_binary_structure(2, 1)?;
+/// assert_eq!(s.shape(), &[3, 3]);
+/// assert_eq!(s.to_vec::<bool>()?, vec![false, true, false, true, true, true, false, true, false]);
+/// assert_eq!(generate_binary_structure(2, 2)?.to_vec::<bool>()?, vec![true; 9]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn generate_binary_structure(rank: usize, connectivity: usize) -> Result<Array> {
+    let f = Footprint::binary(rank, connectivity);
+    crate::from_slice(&f.mask, &f.shape, &Device::Cpu)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The modes as SciPy extends `[0, 1, 2, 3]` (`np.pad`'s symmetric, reflect, edge, wrap).
+    #[test]
+    fn modes_extend_as_scipy() {
+        let ext = |m: Mode, n: i64| (-6..n + 6).map(|i| m.resolve(i, n).map_or(-1, |v| v)).collect::<Vec<_>>();
+        assert_eq!(ext(Mode::Reflect, 4), [2, 3, 3, 2, 1, 0, 0, 1, 2, 3, 3, 2, 1, 0, 0, 1]);
+        assert_eq!(ext(Mode::Mirror, 4), [0, 1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 1, 0, 1, 2, 3]);
+        assert_eq!(ext(Mode::Wrap, 4), [2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1]);
+        assert_eq!(ext(Mode::Nearest, 4), [0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 3, 3, 3, 3, 3, 3]);
+        assert_eq!(ext(Mode::Constant, 4), [-1, -1, -1, -1, -1, -1, 0, 1, 2, 3, -1, -1, -1, -1, -1, -1]);
+        for m in [Mode::Reflect, Mode::Mirror, Mode::Wrap, Mode::Nearest] {
+            assert!(ext(m, 1).iter().all(|&v| v == 0), "{m:?}");
+        }
+        assert_eq!("grid-wrap".parse::<Mode>().unwrap(), Mode::Wrap);
+        assert_eq!("grid-mirror".parse::<Mode>().unwrap(), Mode::Reflect);
+        assert_eq!("Reflect".parse::<Mode>().unwrap_err().kind(), crate::ErrorKind::RuntimeError);
+    }
+
+    #[test]
+    fn binary_structures() {
+        assert_eq!(Footprint::binary(1, 1).mask, [true, true, true]);
+        let s3 = Footprint::binary(3, 1);
+        assert_eq!(s3.mask.iter().filter(|&&b| b).count(), 7);
+        assert_eq!(Footprint::binary(3, 2).mask.iter().filter(|&&b| b).count(), 19);
+        assert_eq!(Footprint::binary(3, 3).mask.iter().filter(|&&b| b).count(), 27);
+        assert_eq!(Footprint::binary(2, 0), Footprint::binary(2, 1));
+        assert_eq!(Footprint::binary(0, 1).mask, [true]);
+    }
+}
