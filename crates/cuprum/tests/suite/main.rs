@@ -20,6 +20,7 @@ mod backend;
 mod conformance;
 mod indexing;
 mod manip;
+mod ndimage;
 mod reduce;
 mod scan;
 mod select;

@@ -1,0 +1,1 @@
+//! `scipy.ndimage` filters: tests land with the family.

@@ -1,0 +1,1 @@
+//! `scipy.ndimage` label: tests land with the family.

@@ -1,0 +1,1 @@
+//! `scipy.ndimage` measure: tests land with the family.

@@ -1,0 +1,1 @@
+//! `scipy.ndimage` morphology: tests land with the family.

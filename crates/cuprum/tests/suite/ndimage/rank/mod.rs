@@ -1,0 +1,1 @@
+//! `scipy.ndimage` rank: tests land with the family.
