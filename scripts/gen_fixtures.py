@@ -1427,13 +1427,76 @@ def gen_signal():
                 conv2(op, f"float64/{tag}", a, b, mode, "fill", 1.0)
 
 
+def gen_ndimage_label():
+    """scipy.ndimage.label: every dtype, 1-d to 4-d, densities, default and explicit structures
+    (every connectivity, a diagonal one, a 0-d input, empty inputs); the labels and the count."""
+    import scipy.ndimage as ndi
+    rng = np.random.default_rng(20251123)
+
+    def case(tag, x, structure=None):
+        ins = [x] if structure is None else [x, structure]
+
+        def f():
+            lab, n = ndi.label(x, structure)
+            return [lab, np.int64(n)]
+        FX.case(f"ndimage_label/{tag}", "label", {"structure": "none" if structure is None else "given"}, ins, f)
+
+    for dt in DTYPES:
+        x = rng.random((9, 11)) < 0.45
+        v = signal_values(dt, (9, 11), rng, small=True) if dt != "bool" else x
+        case(f"{dt}/9x11", np.where(x, v, np.zeros((), dt)).astype(dt))
+    for shape in [(1,), (25,), (1, 1), (1, 17), (17, 1), (16, 16), (40, 33), (5, 6, 7), (3, 4, 3, 5), (2, 3, 2, 2, 3)]:
+        for density in [0.3, 0.55, 0.8]:
+            x = rng.random(shape) < density
+            for conn in range(1, len(shape) + 1):
+                st = ndi.generate_binary_structure(len(shape), conn)
+                case(f"bool/{'x'.join(map(str, shape))}/p{density}/conn{conn}", x, st)
+            case(f"bool/{'x'.join(map(str, shape))}/p{density}/default", x)
+    # A spiral (one long component) and a comb (many components joined at the end).
+    sp = np.zeros((21, 21), bool)
+    y, xx, dy, dx = 0, 0, 0, 1
+    seen = np.zeros_like(sp)
+    for _ in range(21 * 21):
+        seen[y, xx] = True
+        sp[y, xx] = (min(y, xx, 20 - y, 20 - xx) % 2) == 0
+        ny, nx = y + dy, xx + dx
+        if not (0 <= ny < 21 and 0 <= nx < 21) or seen[ny, nx]:
+            dy, dx = dx, -dy
+            ny, nx = y + dy, xx + dx
+        y, xx = ny, nx
+    case("bool/spiral", sp)
+    case("bool/spiral/conn2", sp, ndi.generate_binary_structure(2, 2))
+    comb = np.zeros((12, 15), bool)
+    comb[:, ::2] = True
+    comb[-1, :] = True
+    case("bool/comb", comb)
+    case("bool/comb-t", comb.T.copy())
+    diag = np.eye(3, dtype=bool)
+    case("bool/diagonal-structure", rng.random((10, 10)) < 0.5, diag)
+    case("int32/structure-int", (rng.random((8, 8)) < 0.5).astype("int32"), np.array([[0, 2, 0], [1, 1, 1], [0, 3, 0]]))
+    case("float64/nan", np.array([[np.nan, 0.0, 1.0], [0.0, 0.0, -0.0], [2.0, np.inf, 0.0]]))
+    case("0d-true", np.array(3.0))
+    case("0d-false", np.array(0, "int16"))
+    case("empty", np.zeros((0, 4), bool))
+    case("empty-3d", np.zeros((2, 0, 3), "uint8"))
+    case("all-ones", np.ones((6, 7), "uint8"))
+    case("all-zeros", np.zeros((6, 7), "float32"))
+    # Errors: a structure of another rank, not 3 wide.
+    x = rng.random((5, 5)) < 0.5
+    case("err/rank", x, np.ones((3, 3, 3), bool))
+    case("err/size", x, np.ones((3, 5), bool))
+    case("err/size1", x, np.ones((1, 1), bool))
+
+
 # Groups written by generators with a generator of their own (and the library versions noted in
 # the manifest for them): the only ones --only can regenerate alone.
 GROUP_VERSIONS = {
     "signal": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
+    "ndimage_label": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
 }
 GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc,
-              gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal]
+              gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal,
+              gen_ndimage_label]
 
 
 def main():

@@ -1,7 +1,7 @@
 //! Cumulative sums and products (`cumsum`, `cumprod`) with NumPy's accumulator dtypes.
 
 mod cpu;
-mod cuda;
+pub(crate) mod cuda;
 
 use crate::array::Array;
 use crate::core::device::Device;

@@ -1114,6 +1114,15 @@ fn run_signal(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<A
     Ok(vec![r])
 }
 
+/// `scipy.ndimage.label(input, structure)` (`structure=none|given`, the structure the second
+/// operand): the labels and the count, as a 0-d int64 array.
+fn run_ndimage_label(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    let x = inputs(case, dev, layout)?;
+    let structure = if case.param("structure") == "given" { Some(x[1].array()) } else { None };
+    let (lab, n) = cuprum::scipy::ndimage::label(x[0].array(), structure)?;
+    Ok(vec![lab, cuprum::scalar(n as i64, dev)?])
+}
+
 // ------------------------------------------------------------------ tests
 
 const ALL_LAYOUTS: &[Layout] = &[Layout::Contig, Layout::Strided, Layout::Transposed];
@@ -1194,6 +1203,11 @@ device_test!(signal, |dev| {
     Ok(())
 });
 
+device_test!(ndimage_label, |dev| {
+    run_group("ndimage_label", &dev, ALL_LAYOUTS, run_ndimage_label);
+    Ok(())
+});
+
 cpu_test!(fixtures_cover_every_op);
 /// The fixtures exist, parse, and cover every ufunc and reduction of the library.
 fn fixtures_cover_every_op() {
@@ -1224,8 +1238,22 @@ fn fixtures_cover_every_op() {
         assert!(has("reduce", op.name()), "no reduction case for {}", op.name());
     }
     for g in [
-        "unary", "binary", "scalar", "reduce", "astype", "creation", "view", "misc", "sort", "quantile", "unique",
-        "select", "index", "manip", "signal",
+        "unary",
+        "binary",
+        "scalar",
+        "reduce",
+        "astype",
+        "creation",
+        "view",
+        "misc",
+        "sort",
+        "quantile",
+        "unique",
+        "select",
+        "index",
+        "manip",
+        "signal",
+        "ndimage_label",
     ] {
         assert!(per_group.iter().any(|(x, _)| x == g), "no {g} cases");
     }

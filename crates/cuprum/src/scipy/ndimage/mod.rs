@@ -13,6 +13,10 @@
 //! elements ([`generate_binary_structure`]) and the reading of small parameter arrays
 //! (structures, footprints) to the host.
 
+pub mod label;
+
+pub use label::{label, label_into};
+
 use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::dtype::DType;
@@ -58,7 +62,7 @@ impl std::str::FromStr for Mode {
     }
 }
 
-// (used by the ndimage families as they land)
+// (`code` and `resolve`: for the filters, landing next)
 #[allow(dead_code)]
 impl Mode {
     /// SciPy's code for the mode (`_ni_support._extend_mode_to_code`), which
@@ -124,7 +128,6 @@ pub(crate) struct Footprint {
     pub mask: Vec<bool>,
 }
 
-#[allow(dead_code)]
 impl Footprint {
     /// The nonzero elements of `a` (any real dtype, any device).
     pub(crate) fn read(a: &Array) -> Result<Footprint> {

@@ -1,0 +1,109 @@
+// Connected-component labelling (scipy/ndimage/label/cuda.rs): union-find over the backward
+// neighbours of a symmetric structure, one thread per element (Playne & Hawick's atomicMin
+// union), so that each component's root is its first element in C order; then the ranks of
+// the roots (a scan of root flags, by the scan family) number the components as SciPy does.
+//
+//   lb_init     parent[p] = p where x[p] is nonzero, -1 elsewhere
+//   lb_merge    for each element and each backward neighbour inside the array: union
+//   lb_flatten  parent[p] = root(p); flag[p] = 1 for roots, 0 elsewhere
+//   (scan)      cs = inclusive sum of the flags: a root's number
+//   lb_final    out[p] = cs[parent[p]], or 0 for the background
+//
+// Prelude (label/cuda.rs): T (the input's storage), NZ(v) (nonzero), IDX (int or long long),
+// OUT (the output's C type), NDIM, NBMAX (neighbours passed inline). -D: THREADS.
+#include "cuprum/prelude.cuh"
+
+struct Shape {
+  long long d[NDIM];
+};
+// Neighbour j: two bits per axis, axis k at bits 2k..2k+1, holding step + 1.
+struct Nb {
+  unsigned long long code[NBMAX];
+};
+
+#define GRID_LOOP(p, n) \
+  for (long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x; p < (n); p += (long long)gridDim.x * blockDim.x)
+
+extern "C" __global__ void __launch_bounds__(THREADS) lb_init(const T* __restrict__ x, IDX* __restrict__ parent, long long n) {
+  GRID_LOOP(p, n) { parent[p] = NZ(x[p]) ? (IDX)p : (IDX)-1; }
+}
+
+// The root of p: parents only ever decrease, and point to smaller indices.
+__device__ __forceinline__ IDX root_of(const volatile IDX* parent, IDX p) {
+  IDX q = parent[p];
+  while (q != p) {
+    p = q;
+    q = parent[p];
+  }
+  return p;
+}
+
+// Joins the trees of a and b: the larger root is lowered to the smaller with atomicMin; if
+// another thread lowered it first, retry from the value found.
+__device__ void unite(IDX* parent, IDX a, IDX b) {
+  const volatile IDX* vp = parent;
+  bool done;
+  do {
+    a = root_of(vp, a);
+    b = root_of(vp, b);
+    if (a < b) {
+      const IDX old = atomicMin(&parent[b], a);
+      done = old == b;
+      b = old;
+    } else if (b < a) {
+      const IDX old = atomicMin(&parent[a], b);
+      done = old == a;
+      a = old;
+    } else {
+      done = true;
+    }
+  } while (!done);
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS) lb_merge(IDX* parent, Shape shape, Nb nb,
+    const unsigned long long* __restrict__ nbt, int nk, long long n) {
+  const volatile IDX* vp = parent;
+  GRID_LOOP(p, n) {
+    if (vp[p] < 0) continue;
+    long long c[NDIM];
+    long long r = p;
+#pragma unroll
+    for (int k = NDIM - 1; k >= 0; k--) {
+      c[k] = r % shape.d[k];
+      r /= shape.d[k];
+    }
+    for (int j = 0; j < nk; j++) {
+      const unsigned long long code = nbt ? nbt[j] : nb.code[j];
+      long long q = 0;
+      bool ok = true;
+#pragma unroll
+      for (int k = 0; k < NDIM; k++) {
+        const long long ck = c[k] + (long long)((code >> (2 * k)) & 3) - 1;
+        ok = ok && ck >= 0 && ck < shape.d[k];
+        q = q * shape.d[k] + ck;
+      }
+      if (ok && vp[q] >= 0) unite(parent, (IDX)p, (IDX)q);
+    }
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS) lb_flatten(IDX* parent, IDX* __restrict__ flag, long long n) {
+  const volatile IDX* vp = parent;
+  GRID_LOOP(p, n) {
+    if (vp[p] < 0) {
+      flag[p] = 0;
+      continue;
+    }
+    const IDX r = root_of(vp, (IDX)p);
+    parent[p] = r;
+    flag[p] = r == (IDX)p;
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS) lb_final(const IDX* __restrict__ parent, const IDX* __restrict__ cs,
+    OUT* __restrict__ out, long long n) {
+  GRID_LOOP(p, n) {
+    const IDX r = parent[p];
+    out[p] = r < 0 ? (OUT)0 : (OUT)cs[r];
+  }
+}
