@@ -1488,15 +1488,124 @@ def gen_ndimage_label():
     case("err/size1", x, np.ones((1, 1), bool))
 
 
+def gen_ndimage_measure():
+    """scipy.ndimage's measurements: every statistic with index None, a scalar, lists (absent
+    and negative labels, repeats, unordered), without labels; dtypes; 1-d to 3-d; errors."""
+    import scipy.ndimage as ndi
+    rng = np.random.default_rng(20251124)
+    STATS = ["sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum", "maximum", "median",
+             "minimum_position", "maximum_position", "extrema", "center_of_mass"]
+
+    def result(op, r):
+        if op == "extrema":
+            mn, mx, pmn, pmx = r
+            return [np.asarray(mn), np.asarray(mx), np.asarray(pmn, "int64"), np.asarray(pmx, "int64")]
+        if op in ("minimum_position", "maximum_position"):
+            return np.asarray(r, "int64")
+        if op == "center_of_mass":
+            return np.asarray(r, "float64")
+        return np.asarray(r)
+
+    def case(tag, op, x, labels, index, extra=None):
+        params = {"labels": "no" if labels is None else "yes"}
+        ins = [x] + ([] if labels is None else [labels])
+        if index is None:
+            params["index"] = "none"
+        elif np.isscalar(index):
+            params["index"] = "scalar"
+            params["v"] = str(int(index))
+        else:
+            params["index"] = "array"
+            ins.append(np.asarray(index, "int64"))
+        if extra:
+            params.update(extra)
+
+        def f():
+            if op == "histogram":
+                lo, hi, bins = float(extra["min"]), float(extra["max"]), int(extra["bins"])
+                r = ndi.histogram(x, lo, hi, bins, labels, index)
+                if isinstance(r, np.ndarray) and r.dtype == object:
+                    return np.stack([np.zeros(bins, "int64") if v is None else v for v in r])
+                return np.asarray(r)
+            if op == "labeled_comprehension":
+                return np.asarray(ndi.labeled_comprehension(x, labels, index, lambda v: np.float64(v.max() - v.min()),
+                                                             np.float64, -1.0))
+            return result(op, getattr(ndi, op)(x, labels, index))
+        it = params["index"]
+        if it == "array":
+            it = ",".join(map(str, index)) if len(index) < 10 else f"{index[0]}..{index[-1]}"
+        elif it == "scalar":
+            it = f"={index}"
+        FX.case(f"ndimage_measure/{tag}/{op}/{it}", op, params, ins, f)
+
+    def distinct(dt, shape):
+        n = int(np.prod(shape))
+        if dt == "bool":
+            return rng.random(shape) < 0.5
+        if dt in INTS:
+            i = info(dt)
+            lo, hi = max(int(i.min), -100000), min(int(i.max), 100000)
+            v = rng.choice(np.arange(lo, hi), n, replace=False) if hi - lo > n else rng.integers(lo, hi, n)
+            return v.astype(dt).reshape(shape)
+        return (rng.permutation(n) / 4.0 - n / 8.0).astype(dt).reshape(shape)
+
+    for dt in DTYPES:
+        x = distinct(dt, (6, 7))
+        lab = rng.integers(-1, 5, (6, 7))
+        for op in STATS:
+            if dt == "bool" and op in ("minimum_position", "maximum_position", "extrema"):
+                continue  # ties everywhere: the first position is the rule here, SciPy's sort decides
+            for index in [None, 2, [1, 2, 3], [3, 1, 7, -1, 2, 3]]:
+                case(f"{dt}/6x7", op, x, lab, index)
+    # Without labels; 1-d and 3-d; float values with repeats; labels of other dtypes.
+    x3 = distinct("float64", (3, 4, 5))
+    l3 = rng.integers(0, 4, (3, 4, 5)).astype("uint8")
+    for op in STATS:
+        case("float64/3x4x5", op, x3, l3, [1, 2, 3])
+        case("float64/3x4x5", op, x3, l3, None)
+        case("float64/nolabels", op, x3, None, None)
+        x1 = distinct("int32", (15,))
+        case("int32/15", op, x1, rng.integers(0, 3, 15).astype("int16"), [0, 1, 2])
+    # Sums of values that do not add exactly; large label counts (index 1..n).
+    xs = rng.standard_normal((40, 50))
+    ls = rng.integers(0, 200, (40, 50)).astype("int32")
+    for op in ["sum_labels", "mean", "variance", "center_of_mass", "maximum", "median"]:
+        case("float64/40x50/many", op, xs, ls, list(range(1, 200)))
+    # Histograms and labeled_comprehension.
+    xh = rng.random((8, 9)) * 10
+    lh = rng.integers(0, 4, (8, 9))
+    for index in [None, 2, [1, 2, 3]]:
+        case("float64/8x9", "histogram", xh, lh, index, {"min": "0.0", "max": "10.0", "bins": "5"})
+        case("float64/8x9/narrow", "histogram", xh, lh, index, {"min": "2.5", "max": "7.5", "bins": "4"})
+        case("float64/8x9", "labeled_comprehension", xh, lh, index)
+    case("float64/8x9", "labeled_comprehension", xh, lh, [3, 9, 1])
+    # find_objects: [max_label, ndim, 2] (start, stop), -1 for absent labels.
+    for tag, l in [("2d", rng.integers(0, 6, (7, 8)) * (rng.random((7, 8)) < 0.3)),
+                   ("3d", rng.integers(0, 4, (3, 5, 4)) * (rng.random((3, 5, 4)) < 0.4)),
+                   ("gap", np.array([[0, 5, 5], [0, 0, 2]]))]:
+        for ml in [0, 3, 8]:
+            def fo(l=l, ml=ml):
+                r = ndi.find_objects(l, max_label=ml)
+                return np.array([[[-1, -1]] * l.ndim if s is None else [[q.start, q.stop] for q in s] for s in r],
+                                "int64").reshape(len(r), l.ndim, 2)
+            FX.case(f"ndimage_measure/{tag}/find_objects/{ml}", "find_objects", {"max_label": str(ml)}, [l], fo)
+    FX.case("ndimage_measure/err/find_objects-float", "find_objects", {"max_label": "0"}, [np.array([1.0, 2.0])],
+            lambda: ndi.find_objects(np.array([1.0, 2.0])))
+    # Errors: labels that do not broadcast.
+    case("err/shape", "sum_labels", np.ones((3, 4)), np.ones((3, 3), "int32"), [1])
+    case("err/shape", "mean", np.ones((3, 4)), np.ones((4, 3), "int32"), None)
+
+
 # Groups written by generators with a generator of their own (and the library versions noted in
 # the manifest for them): the only ones --only can regenerate alone.
 GROUP_VERSIONS = {
     "signal": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
+    "ndimage_measure": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "ndimage_label": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
 }
 GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc,
               gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal,
-              gen_ndimage_label]
+              gen_ndimage_label, gen_ndimage_measure]
 
 
 def main():

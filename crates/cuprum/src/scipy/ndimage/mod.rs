@@ -14,8 +14,13 @@
 //! (structures, footprints) to the host.
 
 pub mod label;
+pub mod measure;
 
 pub use label::{label, label_into};
+pub use measure::{
+    center_of_mass, count, extrema, find_objects, histogram, labeled_comprehension, maximum, maximum_position, mean,
+    median, minimum, minimum_position, standard_deviation, sum, sum_labels, value_indices, variance, Index,
+};
 
 use crate::array::Array;
 use crate::core::device::Device;

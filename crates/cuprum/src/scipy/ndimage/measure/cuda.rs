@@ -1,0 +1,191 @@
+//! The GPU accumulation (`measure.cu`): one launch per pass, statistics chosen at compile time,
+//! atomics into per-slot arrays (or, for one group, registers reduced per warp).
+
+use super::{Acc, Pass, Slots, Want};
+use crate::array::Array;
+use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
+use crate::backend::cuda::kernels::KernelKey;
+use crate::backend::cuda::launch::{dev_of, dptr, Params, MAX_DIMS, THREADS};
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+
+/// One specialisation of `ms_accum`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct AccumKey {
+    pub x: Option<DType>,
+    pub labels: Option<DType>,
+    pub mode: i32,
+    pub ndim: usize,
+    pub single: bool,
+    pub want: Want,
+}
+
+impl KernelKey for AccumKey {
+    const FAMILY: &'static str = "measure";
+    fn entry(&self) -> &str {
+        "ms_accum"
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        vec![("THREADS", THREADS.to_string())]
+    }
+    fn source(&self) -> String {
+        let (t, v, key, bits) = match self.x {
+            None => ("u8", "0.0", "0ull", "0ull"),
+            Some(d) => {
+                let t = storage_ty(d);
+                match d {
+                    DType::Float16 => (t, "((double)h2f(v))", "okey((double)h2f(v))", "0ull"),
+                    DType::Float32 | DType::Float64 => (t, "((double)(v))", "okey((double)(v))", "0ull"),
+                    DType::Bool => (t, "((double)(v))", "((unsigned long long)(v))", "((unsigned long long)(v))"),
+                    d if d.is_unsigned_int() => {
+                        (t, "((double)(v))", "((unsigned long long)(v))", "((unsigned long long)(v))")
+                    }
+                    _ => (
+                        t,
+                        "((double)(v))",
+                        "(((unsigned long long)(long long)(v)) ^ 0x8000000000000000ull)",
+                        "((unsigned long long)(long long)(v))",
+                    ),
+                }
+            }
+        };
+        let w = self.want;
+        let flags = [
+            ("WANT_COUNT", w.count),
+            ("WANT_SUM", w.sum),
+            ("WANT_ISUM", w.isum),
+            ("WANT_SQ", w.sq),
+            ("WANT_COM", w.com),
+            ("WANT_MINMAX", w.minmax),
+            ("WANT_POS", w.pos),
+            ("WANT_BBOX", w.bbox),
+            ("HAS_X", self.x.is_some()),
+            ("HAS_LABELS", self.labels.is_some()),
+            ("SINGLE", self.single),
+        ];
+        let mut defs = String::new();
+        for (name, on) in flags {
+            defs.push_str(&format!("#define {name} {}\n", on as i32));
+        }
+        format!(
+            "{PRELUDE}typedef {t} T;\ntypedef {l} L;\n#define V(v) {v}\n#define KEY(v) {key}\n#define BITS(v) {bits}\n\
+             #define MODE {mode}\n#define NDIM {nd}\n{defs}{body}",
+            l = self.labels.map_or("u8", storage_ty),
+            mode = self.mode,
+            nd = self.ndim,
+            body = include_str!("measure.cu"),
+        )
+    }
+}
+
+fn ptr_or_null(a: &Option<Array>) -> Result<u64> {
+    a.as_ref().map_or(Ok(0), dptr)
+}
+
+/// Accumulates `p` into the device arrays of `acc`.
+pub(crate) fn accumulate(p: &Pass<'_>, acc: &Acc) -> Result<()> {
+    let arr = p.x.or(p.labels).or(acc.count.as_ref()).expect("an operand");
+    let dev = dev_of(arr)?;
+    let n: usize = p.shape.iter().product();
+    let nd = p.shape.len().max(1);
+    if nd > MAX_DIMS {
+        return Err(Error::NotImplemented(format!("measurements of {nd}-d arrays on the GPU (at most {MAX_DIMS})")));
+    }
+    let g = p.groups;
+    let (par, lut) = match &g.slots {
+        Slots::Every | Slots::Positive => (0i64, None),
+        Slots::Equal(v) => (*v, None),
+        Slots::Range { lo } => (*lo, None),
+        Slots::Lut { lo, lut } => (*lo, Some(crate::from_slice(lut, &[lut.len()], &arr.device())?)),
+    };
+    let lutn = match &g.slots {
+        Slots::Lut { lut, .. } => lut.len() as i64,
+        _ => g.k as i64,
+    };
+    let single = g.k == 1 && matches!(g.slots, Slots::Every | Slots::Positive | Slots::Equal(_));
+    let key = AccumKey {
+        x: p.x.map(|x| x.dtype()),
+        labels: p.labels.map(|l| l.dtype()),
+        mode: g.slots.code(),
+        ndim: nd,
+        single,
+        want: p.want,
+    };
+    let k = dev.kernel(&key)?;
+    let mut shape = vec![1i64; nd];
+    for (s, &d) in shape.iter_mut().zip(p.shape) {
+        *s = d as i64;
+    }
+    let mut prm = Params::new();
+    prm.push(p.x.map_or(Ok(0), dptr)?);
+    prm.push(p.labels.map_or(Ok(0), dptr)?);
+    prm.push(n as i64);
+    prm.push(par);
+    prm.push(lutn);
+    prm.push(lut.as_ref().map_or(Ok(0), dptr)?);
+    prm.push_i64s(&shape);
+    prm.push(ptr_or_null(&acc.count)?);
+    prm.push(ptr_or_null(&acc.sum)?);
+    prm.push(ptr_or_null(&acc.isum)?);
+    prm.push(ptr_or_null(&acc.sq)?);
+    prm.push(p.means.map_or(Ok(0), dptr)?);
+    prm.push(ptr_or_null(&acc.com)?);
+    prm.push(ptr_or_null(&acc.minkey)?);
+    prm.push(ptr_or_null(&acc.maxkey)?);
+    prm.push(p.keys.map_or(Ok(0), |(a, _)| dptr(a))?);
+    prm.push(p.keys.map_or(Ok(0), |(_, b)| dptr(b))?);
+    prm.push(ptr_or_null(&acc.minpos)?);
+    prm.push(ptr_or_null(&acc.maxpos)?);
+    prm.push(ptr_or_null(&acc.bblo)?);
+    prm.push(ptr_or_null(&acc.bbhi)?);
+    // One group: few blocks (each warp ends with one atomic per statistic); many: a full grid.
+    let grid = if single {
+        dev.grid_for(n, THREADS as usize).min(dev.sm_count * 4)
+    } else {
+        dev.grid_for(n, THREADS as usize)
+    };
+    // SAFETY: the parameters match `ms_accum` in measure.cu (pointers are null exactly where
+    // the specialisation does not read them); `x` and `labels` hold `n` C-contiguous elements
+    // of their dtypes, the per-slot arrays `k` (or `k * ndim`) elements of the types the
+    // kernel writes (int64/uint64/float64), the table `lutn` int32; all stay alive until the
+    // stream has run the kernel.
+    unsafe { prm.launch(&dev, &k, grid, THREADS) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cuda::compile::check_compiles;
+    use crate::core::dtype::ALL_DTYPES;
+
+    #[test]
+    fn sources_compile() {
+        let all = Want { count: true, sum: true, isum: true, sq: true, com: true, minmax: true, pos: true, bbox: true };
+        let mut compiled = 0;
+        for x in ALL_DTYPES {
+            for (mode, single) in [(0, true), (1, true), (2, true), (3, false), (4, false)] {
+                let key = AccumKey {
+                    x: Some(x),
+                    labels: if mode == 0 { None } else { Some(DType::Int32) },
+                    mode,
+                    ndim: 2,
+                    single,
+                    want: all,
+                };
+                if matches!(x, DType::Float16 | DType::Float64 | DType::Int8 | DType::UInt64) {
+                    compiled += check_compiles(&key) as usize;
+                }
+            }
+        }
+        let count_only = AccumKey {
+            x: None,
+            labels: Some(DType::UInt8),
+            mode: 3,
+            ndim: 3,
+            single: false,
+            want: Want { count: true, bbox: true, ..Want::default() },
+        };
+        compiled += check_compiles(&count_only) as usize;
+        eprintln!("measure kernels: {compiled} compiled by NVRTC");
+    }
+}
