@@ -1591,6 +1591,31 @@ def gen_ndimage_measure():
             FX.case(f"ndimage_measure/{tag}/find_objects/{ml}", "find_objects", {"max_label": str(ml)}, [l], fo)
     FX.case("ndimage_measure/err/find_objects-float", "find_objects", {"max_label": "0"}, [np.array([1.0, 2.0])],
             lambda: ndi.find_objects(np.array([1.0, 2.0])))
+    # The lessons' pipeline on a small synthetic sky: kappa-sigma clip, 5-sigma segmentation,
+    # label, centre of mass and flux of every source.
+    sky = (rng.standard_normal((256, 256)) * 0.0133).astype("float32")
+    yy, xx = np.mgrid[0:256, 0:256]
+    for _ in range(25):
+        y0, x0, amp, w = rng.uniform(12, 244), rng.uniform(12, 244), rng.uniform(0.08, 2.0), rng.uniform(1, 3)
+        sky += (amp * np.exp(-((yy - y0) ** 2 + (xx - x0) ** 2) / (2 * w * w))).astype("float32")
+    sky += (2.5 * np.exp(-((yy - 128.0) ** 2 + (xx - 128.0) ** 2) / (2 * 36.0))).astype("float32")
+
+    def pipeline():
+        flat = sky.ravel()
+        while True:
+            med, std = np.median(flat), np.std(flat)
+            lower = flat.compress(flat > med - 3 * std)
+            both = lower.compress(lower < med + 3 * std)
+            if len(both) == len(flat):
+                break
+            flat = both
+        thr = 5 * np.std(flat)
+        seg = np.where(sky > thr, 1, 0)
+        lab, n = ndi.label(seg)
+        idx = np.arange(1, n + 1)
+        com = np.asarray(ndi.center_of_mass(sky, lab, idx), "float64")
+        return [thr, np.int64(n), lab, com, ndi.sum_labels(sky, lab, idx)]
+    FX.case("ndimage_measure/pipeline/sky256", "pipeline", {}, [sky], pipeline)
     # Errors: labels that do not broadcast.
     case("err/shape", "sum_labels", np.ones((3, 4)), np.ones((3, 3), "int32"), [1])
     case("err/shape", "mean", np.ones((3, 4)), np.ones((4, 3), "int32"), None)

@@ -19,6 +19,8 @@ struct Opts {
     only: Option<Vec<String>>,
     repeat: usize,
     cpu: bool,
+    /// `--inputs DIR`: blobs_2048_f32.npy and vol_256_bool.npy written by cupy_reference.py.
+    inputs: Option<String>,
 }
 
 fn esc(s: &str) -> String {
@@ -159,7 +161,7 @@ fn run() -> Result<()> {
     if args.get(1).map(String::as_str) == Some("--first-call-child") {
         return first_call_child();
     }
-    let mut o = Opts { sky: None, write_sky: None, out: None, only: None, repeat: 20, cpu: true };
+    let mut o = Opts { sky: None, write_sky: None, out: None, only: None, repeat: 20, cpu: true, inputs: None };
     let mut i = 1;
     while i < args.len() {
         let val = || {
@@ -167,6 +169,7 @@ fn run() -> Result<()> {
         };
         match args[i].as_str() {
             "--sky" => o.sky = Some(val()?),
+            "--inputs" => o.inputs = Some(val()?),
             "--write-sky" => o.write_sky = Some(val()?),
             "--out" => o.out = Some(std::fs::File::create(val()?).map_err(|e| cuprum::Error::Io(e.to_string()))?),
             "--only" => o.only = Some(val()?.split(',').map(str::to_string).collect()),
@@ -177,7 +180,7 @@ fn run() -> Result<()> {
                 continue;
             }
             "-h" | "--help" => {
-                println!("usage: cuprum-bench [--sky sky.npy] [--write-sky sky.npy] [--out cuprum.jsonl] [--only a,b] [--repeat N] [--no-cpu]");
+                println!("usage: cuprum-bench [--sky sky.npy] [--write-sky sky.npy] [--out cuprum.jsonl] [--only a,b] [--repeat N] [--no-cpu] [--inputs DIR]");
                 return Ok(());
             }
             other => return Err(cuprum::Error::InvalidArgument(format!("unknown option {other}"))),
@@ -200,7 +203,15 @@ fn run() -> Result<()> {
     let sky_g = sky.to_device(&gpu)?;
     let flat_h = sky.ravel()?;
     let flat_g = sky_g.ravel()?;
-    if o.wants("ks_clip_4M_f32") || o.wants("segment_where_4M") {
+    let labelling = [
+        "label_2048",
+        "label_2048_8conn",
+        "measure_com_sum_labels",
+        "pipeline_end_to_end",
+        "label_3d_256",
+        "measure_many_labels_2048",
+    ];
+    if o.wants("ks_clip_4M_f32") || o.wants("segment_where_4M") || labelling.iter().any(|n| o.wants(n)) {
         let r = (|o: &mut Opts| -> Result<()> {
             eprintln!("[ks_clip_4M_f32]");
             let (g, h) = gpu_time("ks_clip_4M_f32", gpu, rep.min(10), || ks_clip(&flat_g))?;
@@ -219,7 +230,7 @@ fn run() -> Result<()> {
                 let ok = cuprum::array_equal(&seg()?.to_device(&cpu)?, &segc()?)?;
                 o.record("segment_where_4M", Some(c), g, h, Some(ok), "where(sky > thr, 1, 0) as int64");
             }
-            Ok(())
+            labelling_workloads(o, &sky, thr, gpu, rep)
         })(&mut o);
         if let Err(e) = r {
             o.failed("ks_clip_4M_f32", &e);
@@ -359,9 +370,6 @@ fn run() -> Result<()> {
     }
 
     for (name, why) in [
-        ("label_2048", "ndimage.label not implemented yet"),
-        ("measure_com_sum_labels", "ndimage measurements not implemented yet"),
-        ("pipeline_end_to_end", "needs clip, label and measurements"),
         ("matmul_4096_f32", "linear algebra not implemented yet"),
         ("qr_512_f64", "linear algebra not implemented yet"),
         ("det_512_f32", "linear algebra not implemented yet"),
@@ -571,6 +579,125 @@ fn run() -> Result<()> {
     }
     let name = cuprum::cuda::device_name(gpu).unwrap_or_default();
     println!("DEVICE {name} cuprum {}", env!("CARGO_PKG_VERSION"));
+    Ok(())
+}
+
+/// The lessons' labelling and measurements on the segmented sky (`thr` from the clip), the
+/// whole pipeline from the host image, and the workloads on the shared inputs of `--inputs`.
+fn labelling_workloads(o: &mut Opts, sky: &cuprum::Array, thr: f64, gpu: Device, rep: usize) -> Result<()> {
+    use cuprum::scipy::ndimage as ndi;
+    let cpu = Device::Cpu;
+    let sky_g = sky.to_device(&gpu)?;
+    let seg = cuprum::where_(&sky.greater(thr)?, 1i64, 0i64)?;
+    let seg_g = seg.to_device(&gpu)?;
+    let (lab, n) = ndi::label(&seg, None)?;
+    let (lab_g, n_g) = ndi::label(&seg_g, None)?;
+    if o.wants("label_2048") {
+        eprintln!("[label_2048]");
+        let (g, h) = gpu_time("label_2048", gpu, rep, || ndi::label(&seg_g, None))?;
+        let c = if o.cpu { Some(cpu_time(|| ndi::label(&seg, None), 10, 5.0)?) } else { None };
+        let ok = n == n_g && cuprum::array_equal(&lab, &lab_g.to_device(&cpu)?)?;
+        o.record("label_2048", c, g, h, Some(ok), &format!("{n} sources, int32 labels"));
+    }
+    if o.wants("label_2048_8conn") {
+        eprintln!("[label_2048_8conn]");
+        let st = ndi::generate_binary_structure(2, 2)?;
+        let (g, h) = gpu_time("label_2048_8conn", gpu, rep, || ndi::label(&seg_g, Some(&st)))?;
+        let c = if o.cpu { Some(cpu_time(|| ndi::label(&seg, Some(&st)), 10, 5.0)?) } else { None };
+        let (a, na) = ndi::label(&seg, Some(&st))?;
+        let (b, nb) = ndi::label(&seg_g, Some(&st))?;
+        let ok = na == nb && cuprum::array_equal(&a, &b.to_device(&cpu)?)?;
+        o.record("label_2048_8conn", c, g, h, Some(ok), &format!("{na} sources"));
+    }
+    let idx = ndi::Index::from(1..=n as i64);
+    if o.wants("measure_com_sum_labels") {
+        eprintln!("[measure_com_sum_labels]");
+        let m = |x: &cuprum::Array, l: &cuprum::Array| -> Result<(cuprum::Array, cuprum::Array)> {
+            Ok((ndi::center_of_mass(x, Some(l), idx.clone())?, ndi::sum_labels(x, Some(l), idx.clone())?))
+        };
+        let (g, h) = gpu_time("measure_com_sum_labels", gpu, rep, || m(&sky_g, &lab_g))?;
+        let c = if o.cpu { Some(cpu_time(|| m(sky, &lab), 5, 5.0)?) } else { None };
+        let (pc, fc) = m(sky, &lab)?;
+        let (pg, fg) = m(&sky_g, &lab_g)?;
+        let ok = allclose(&pc, &pg, 1e-9)? && allclose(&fc, &fg, 1e-9)?;
+        o.record("measure_com_sum_labels", c, g, h, Some(ok), &format!("{n} labels"));
+    }
+    if o.wants("pipeline_end_to_end") {
+        eprintln!("[pipeline_end_to_end]");
+        let pipeline = |img: &cuprum::Array, dev: &Device| -> Result<(Vec<f64>, Vec<f64>)> {
+            let img = img.to_device(dev)?;
+            let clipped = ks_clip(&img.ravel()?)?;
+            let t = 5.0 * clipped.std(None, 0.0)?.item::<f64>()?;
+            let s = cuprum::where_(&img.greater(t)?, 1i64, 0i64)?;
+            let (l, n) = ndi::label(&s, None)?;
+            let ix = ndi::Index::from(1..=n as i64);
+            let com = ndi::center_of_mass(&img, Some(&l), ix.clone())?.to_device(&Device::Cpu)?.to_vec::<f64>()?;
+            let flux = ndi::sum_labels(&img, Some(&l), ix)?.to_device(&Device::Cpu)?.to_vec::<f64>()?;
+            Ok((com, flux))
+        };
+        let (g, h) = gpu_time("pipeline_end_to_end", gpu, rep.min(10), || pipeline(sky, &gpu))?;
+        let c = if o.cpu { Some(cpu_time(|| pipeline(sky, &cpu), 3, 10.0)?) } else { None };
+        let (a, b) = (pipeline(sky, &cpu)?, pipeline(sky, &gpu)?);
+        let close = |x: &[f64], y: &[f64]| {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| (p - q).abs() <= 1e-9 * q.abs().max(1.0))
+        };
+        o.record(
+            "pipeline_end_to_end",
+            c,
+            g,
+            h,
+            Some(close(&a.0, &b.0) && close(&a.1, &b.1)),
+            "host sky in, host results out",
+        );
+    }
+    let Some(dir) = o.inputs.clone() else {
+        for name in ["label_3d_256", "measure_many_labels_2048"] {
+            if o.wants(name) {
+                o.missing(name, "needs --inputs DIR (cupy_reference.py --inputs DIR writes its inputs)");
+            }
+        }
+        return Ok(());
+    };
+    if o.wants("label_3d_256") {
+        eprintln!("[label_3d_256]");
+        let vol = cuprum::load_npy(format!("{dir}/vol_256_bool.npy"), &cpu)?;
+        let vol_g = vol.to_device(&gpu)?;
+        let (g, h) = gpu_time("label_3d_256", gpu, rep, || ndi::label(&vol_g, None))?;
+        let c = if o.cpu { Some(cpu_time(|| ndi::label(&vol, None), 3, 10.0)?) } else { None };
+        let (a, na) = ndi::label(&vol, None)?;
+        let (b, nb) = ndi::label(&vol_g, None)?;
+        let ok = na == nb && cuprum::array_equal(&a, &b.to_device(&cpu)?)?;
+        o.record("label_3d_256", c, g, h, Some(ok), &format!("{na} components"));
+    }
+    if o.wants("measure_many_labels_2048") {
+        eprintln!("[measure_many_labels_2048]");
+        let blobs = cuprum::load_npy(format!("{dir}/blobs_2048_f32.npy"), &cpu)?;
+        let (bl, nb) = ndi::label(&blobs.greater(0.12)?, None)?;
+        let (blobs_g, bl_g) = (blobs.to_device(&gpu)?, bl.to_device(&gpu)?);
+        let bidx = ndi::Index::from(1..=nb as i64);
+        let m = |x: &cuprum::Array, l: &cuprum::Array| -> Result<Vec<cuprum::Array>> {
+            Ok(vec![
+                ndi::center_of_mass(x, Some(l), bidx.clone())?,
+                ndi::sum_labels(x, Some(l), bidx.clone())?,
+                ndi::maximum(x, Some(l), bidx.clone())?,
+            ])
+        };
+        let (g, h) = gpu_time("measure_many_labels_2048", gpu, rep, || m(&blobs_g, &bl_g))?;
+        let c = if o.cpu { Some(cpu_time(|| m(&blobs, &bl), 3, 10.0)?) } else { None };
+        let (a, b) = (m(&blobs, &bl)?, m(&blobs_g, &bl_g)?);
+        let mut ok = true;
+        for (x, y) in a.iter().zip(&b) {
+            ok &= allclose(x, y, 1e-9)?;
+        }
+        o.record(
+            "measure_many_labels_2048",
+            c,
+            g,
+            h,
+            Some(ok),
+            &format!("{nb} labels: center_of_mass, sum_labels, maximum"),
+        );
+    }
     Ok(())
 }
 
