@@ -7,7 +7,7 @@
 A full run on another machine can change the last bits of some transcendental results (NumPy's
 SIMD loops differ with the CPU's extensions; 138 cases differ between the machine that wrote the
 committed fixtures and a plain x86-64-v2 one), and the blobs after them are renumbered: to add or
-change a group that has a generator of its own (GROUP_VERSIONS: signal), use --only.
+change a group that has a generator of its own (GROUP_VERSIONS: signal, signal_nd), use --only.
 
 Writes, under crates/cuprum/tests/fixtures/:
 
@@ -21,7 +21,7 @@ Writes, under crates/cuprum/tests/fixtures/:
 
   id        unique, readable name of the case (conformance.rs's KNOWN_DIFFS refer to it); its
             first '/'-separated component is the group: unary, binary, scalar, reduce, astype,
-            creation, view, misc, sort, quantile, unique, select, index, manip, signal
+            creation, view, misc, sort, quantile, unique, select, index, manip, signal, signal_nd
   op        NumPy's name of the operation (UnaryOp/BinaryOp/ReduceOp::name() for ufuncs)
   params    key=value pairs separated by ';' (values may contain ',')
   inputs    operands separated by ',': a blob token, or a Python scalar as i:<int> (fits
@@ -62,6 +62,9 @@ Writes, under crates/cuprum/tests/fixtures/:
             refuses), convolve2d/correlate2d (scipy.signal: mode, boundary=fill|wrap|symm or
             SciPy's aliases or a refused name, fillvalue=<Python float repr>); inputs the two
             operands. Needs SciPy; its version is noted in a '# signal: ...' manifest line.
+  signal_nd convolve/correlate (scipy.signal's N-d ones: mode=full|same|valid or a refused name,
+            method=direct|auto or a refused name); inputs the two operands. Needs SciPy (a
+            '# signal_nd: ...' manifest line).
 
 Inputs are deterministic (seeded generator). NumPy >= 2 (NEP 50 promotion) is required.
 """
@@ -1619,6 +1622,150 @@ def gen_ndimage_measure():
     # Errors: labels that do not broadcast.
     case("err/shape", "sum_labels", np.ones((3, 4)), np.ones((3, 3), "int32"), [1])
     case("err/shape", "mean", np.ones((3, 4)), np.ones((4, 3), "int32"), None)
+def gen_signal_nd():
+    """scipy.signal.convolve / correlate (N-d, mode=, method=): 1-d to 4-d inputs, every mode and
+    dtype, the operands SciPy swaps, mismatched ranks, empty and 0-d inputs, method names.
+    method='auto' cases are kept where SciPy's result is its direct sum's (or, where SciPy takes
+    the FFT, agrees with it within the conformance tolerance): cuprum has no FFT and sums
+    directly; the cases left out are counted."""
+    try:
+        import scipy.signal as sps
+    except ImportError:
+        sys.exit("the signal_nd group needs SciPy: python3 -m pip install scipy")
+    rng = np.random.default_rng(20251123)  # its own generator: --only signal_nd gives the same cases
+    tol = {"float16": (2e-3, 1e-7), "float32": (2e-5, 1e-37), "float64": (1e-12, 1e-300)}
+    skipped = []
+
+    def run(op, a, b, mode, method):
+        f = sps.convolve if op == "convolve" else sps.correlate
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                return f(a, b, mode=mode, method=method)
+
+    def direct_like(op, a, b, mode):
+        """SciPy's direct sum, or for float16 results (which it refuses) the float32 sum rounded."""
+        rt = np.result_type(a, b)
+        if rt == np.float16 and np.ndim(a) > 0:
+            return run(op, a.astype("float32"), b.astype("float32"), mode, "direct").astype("float16")
+        return run(op, a, b, mode, "direct")
+
+    def case(op, tag, a, b, mode, method="direct"):
+        cid = f"signal_nd/{op}/{tag}/{mode},{method}"
+        if method == "auto":
+            try:
+                got = np.asarray(run(op, a, b, mode, "auto"))
+            except Exception:
+                got = None
+            if got is not None and got.dtype.kind in "biuf":
+                try:
+                    ref = np.asarray(direct_like(op, a, b, mode))
+                except Exception:
+                    ref = None
+                same = ref is not None and ref.shape == got.shape and ref.dtype == got.dtype
+                if same and got.dtype.kind == "f":
+                    r, at = tol[str(got.dtype)]
+                    same = np.allclose(got.astype("float64"), ref.astype("float64"), rtol=r, atol=at, equal_nan=True)
+                elif same:
+                    same = np.array_equal(got, ref)
+                if not same:
+                    skipped.append(cid)
+                    return
+        FX.case(cid, op, {"mode": mode, "method": method}, [a, b], lambda: run(op, a, b, mode, method))
+
+    OPS = ["convolve", "correlate"]
+    # Every dtype: 1-d (NumPy's path, and 'same' with the shorter first), 2-d, 3-d and 4-d, an
+    # odd and an even kernel, every mode, both methods.
+    shapes = [("1d", (9,), (4,)), ("1d-short", (3,), (5,)), ("2d", (5, 6), (3, 2)), ("3d", (4, 5, 6), (2, 3, 3)),
+              ("4d", (3, 2, 4, 5), (2, 1, 2, 3))]
+    for dt in DTYPES:
+        for tag, sa, sb in shapes:
+            if dt in ("bool", "float16") and tag == "4d":
+                continue
+            a, b = signal_values(dt, sa, rng), signal_values(dt, sb, rng)
+            for op in OPS:
+                for mode in CONV_MODES:
+                    for method in ["direct", "auto"]:
+                        case(op, f"{dt}/{tag}", a, b, mode, method)
+    # Small integer values in float (sums that round: SciPy's order of the taps matters).
+    for dt in ["float32", "float64"]:
+        a = rng.standard_normal((5, 6, 7)).astype(dt)
+        b = rng.standard_normal((3, 2, 4)).astype(dt)
+        for op in OPS:
+            for mode in CONV_MODES:
+                case(op, f"{dt}/normal-3d", a, b, mode, "direct")
+                case(op, f"{dt}/normal-3d-swapped", b, a, mode, "direct")
+    # Shapes: kernels larger than the input in every dimension (SciPy swaps: 'valid', and 'full'
+    # when in2 has more elements; correlate reverses its result), in one only ('valid' raises),
+    # length-1 axes, equal shapes.
+    nd_shapes = [("2x3x4*3x4x5", (2, 3, 4), (3, 4, 5)), ("3x4x5*2x6x2", (3, 4, 5), (2, 6, 2)),
+                 ("1x6x1*1x3x1", (1, 6, 1), (1, 3, 1)), ("4x1x5*2x1x2", (4, 1, 5), (2, 1, 2)),
+                 ("3x3x3*3x3x3", (3, 3, 3), (3, 3, 3)), ("2x5x3*1x1x1", (2, 5, 3), (1, 1, 1)),
+                 ("1x2x3*2x2x2", (1, 2, 3), (2, 2, 2)), ("2x2x2x2*3x3x3x3", (2, 2, 2, 2), (3, 3, 3, 3)),
+                 ("6*9", (6,), (9,)), ("2x8*3x2", (2, 8), (3, 2)), ("1x1x4x1x3*1x2x2x1x2", (1, 1, 4, 1, 3), (1, 2, 2, 1, 2))]
+    for dt, small in [("int32", True), ("uint8", False), ("float64", False)]:
+        for tag, sa, sb in nd_shapes:
+            a, b = signal_values(dt, sa, rng, small), signal_values(dt, sb, rng, small)
+            for op in OPS:
+                for mode in CONV_MODES:
+                    for method in ["direct", "auto"]:
+                        case(op, f"{dt}/{tag}", a, b, mode, method)
+    # Mixed dtypes: np.result_type (bool and float16 results raise in the N-d sum).
+    for da, db in SIGNAL_MIXED:
+        a, b = signal_values(da, (3, 4, 5), rng), signal_values(db, (2, 2, 3), rng)
+        for op in OPS:
+            for mode in CONV_MODES:
+                case(op, f"{da},{db}/3d", a, b, mode, "direct")
+            case(op, f"{da},{db}/3d", a, b, "same", "auto")
+        a1, b1 = signal_values(da, (7,), rng), signal_values(db, (3,), rng)
+        for op in OPS:
+            case(op, f"{da},{db}/1d", a1, b1, "full", "direct")
+    # NaN and infinities: every tap multiplies (0 * inf is NaN, also against the zero padding).
+    x = signal_values("float64", (3, 4, 5), rng)
+    x[0, 1, 2], x[2, 3, 0], x[1, 0, 4] = np.nan, np.inf, -np.inf
+    k = arr([[[1.0, 0.0], [0.0, -0.5]], [[0.0, 2.0], [0.25, 0.0]]], "float64")
+    kinf = k.copy()
+    kinf[0, 0, 1] = np.inf
+    for op in OPS:
+        for mode in CONV_MODES:
+            case(op, "float64/nan-inf", x, k, mode, "direct")
+            case(op, "float64/inf-kernel", signal_values("float64", (3, 4, 5), rng), kinf, mode, "direct")
+    # 0-d inputs: their product, whatever the mode; a 0-d with a 1-d: the ranks differ.
+    for da, db in [("uint8", "uint8"), ("float16", "int8"), ("bool", "bool"), ("int64", "uint64"), ("float32", "float64")]:
+        a0, b0 = signal_values(da, (), rng), signal_values(db, (), rng)
+        for op in OPS:
+            for mode in CONV_MODES:
+                case(op, f"{da},{db}/0d", a0, b0, mode, "auto")
+            case(op, f"{da},{db}/0d", a0, b0, "full", "direct")
+    z, v3, m23 = arr(2.5, "float64", ()), arr([1.0, 2.0, 3.0], "float64"), signal_values("float64", (2, 3), rng)
+    for op in OPS:
+        for method in ["direct", "auto"]:
+            case(op, "0d-1d", z, v3, "full", method)
+            case(op, "1d-0d", v3, z, "same", method)
+            case(op, "2d-1d", m23, v3, "valid", method)
+            case(op, "1d-3d", v3, m23[None], "full", method)
+    # Empty inputs: NumPy's errors on the 1-d path; SciPy's zero padding's in 'full'/'same'
+    # (an empty kernel axis where the input is longer than 1), zeros or empty results else;
+    # with method='auto' integer inputs of which one is empty raise (choose_conv_method).
+    empties = [("0*3", (0,), (3,)), ("3*0", (3,), (0,)), ("0*0", (0,), (0,)), ("2x0*2x2", (2, 0), (2, 2)),
+               ("2x2*0x2", (2, 2), (0, 2)), ("3x4x0*1x2x1", (3, 4, 0), (1, 2, 1)), ("3x4x2*1x0x1", (3, 4, 2), (1, 0, 1)),
+               ("0x3*0x2", (0, 3), (0, 2)), ("1x3x2*0x3x1", (1, 3, 2), (0, 3, 1)), ("1x3*0x3", (1, 3), (0, 3))]
+    for dt in ["float64", "int32"]:
+        for tag, sa, sb in empties:
+            a, b = signal_values(dt, sa, rng), signal_values(dt, sb, rng)
+            for op in OPS:
+                for mode in CONV_MODES:
+                    for method in ["direct", "auto"]:
+                        case(op, f"{dt}/empty-{tag}", a, b, mode, method)
+    # Method and mode names SciPy refuses.
+    a, b = signal_values("float64", (3, 4, 2), rng), signal_values("float64", (2, 2, 2), rng)
+    for op in OPS:
+        for method in ["foo", "Direct", "FFT", ""]:
+            case(op, "float64/names", a, b, "full", method)
+        for mode in ["foo", "Full", ""]:
+            case(op, "float64/names", a, b, mode, "direct")
+    print(f"signal_nd: {len(skipped)} method='auto' cases left out (SciPy's FFT result differs from the direct "
+          f"sum beyond the tolerance)")
 
 
 # Groups written by generators with a generator of their own (and the library versions noted in
@@ -1627,10 +1774,9 @@ GROUP_VERSIONS = {
     "signal": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "ndimage_measure": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "ndimage_label": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
+    "signal_nd": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
 }
-GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc,
-              gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal,
-              gen_ndimage_label, gen_ndimage_measure]
+GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd]
 
 
 def main():

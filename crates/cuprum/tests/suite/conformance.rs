@@ -9,8 +9,8 @@
 //! exactly, integer and bool values exactly, float values exactly for exactly specified
 //! operations (see [`exact`]) and within a dtype-dependent tolerance otherwise, with NaNs in
 //! the same places; views must also have NumPy's strides. Unary, binary and scalar cases
-//! (and reductions, astype, misc, and the sorting, quantile, unique, select, index, manip and
-//! signal groups) run again on non-contiguous inputs holding the same values (a negatively
+//! (and reductions, astype, misc, and the sorting, quantile, unique, select, index, manip,
+//! signal and signal_nd groups) run again on non-contiguous inputs holding the same values (a negatively
 //! strided view of a larger array, a transposed copy): for `put` and `add.at`, the array
 //! written into.
 //!
@@ -1218,6 +1218,24 @@ fn run_ndimage_measure(case: &Case, dev: &Device, layout: Layout) -> cuprum::Res
     }
 }
 
+// ------------------------------------------------------------------ signal_nd
+
+/// `scipy.signal.convolve`/`correlate` (N-d; `mode=`, `method=`): the names are parsed with
+/// `FromStr`, so that a name SciPy refuses must give an error of its kind.
+fn run_signal_nd(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    use cuprum::scipy::signal::{convolve, correlate, Method};
+    let x = inputs(case, dev, layout)?;
+    let (a, b) = (x[0].array(), x[1].array());
+    let mode: ConvolveMode = case.param("mode").parse()?;
+    let method: Method = case.param("method").parse()?;
+    let r = match case.op.as_str() {
+        "convolve" => convolve(a, b, mode, method)?,
+        "correlate" => correlate(a, b, mode, method)?,
+        op => panic!("unknown signal_nd op {op}"),
+    };
+    Ok(vec![r])
+}
+
 // ------------------------------------------------------------------ tests
 
 const ALL_LAYOUTS: &[Layout] = &[Layout::Contig, Layout::Strided, Layout::Transposed];
@@ -1308,6 +1326,11 @@ device_test!(ndimage_measure, |dev| {
     Ok(())
 });
 
+device_test!(signal_nd, |dev| {
+    run_group("signal_nd", &dev, ALL_LAYOUTS, run_signal_nd);
+    Ok(())
+});
+
 cpu_test!(fixtures_cover_every_op);
 /// The fixtures exist, parse, and cover every ufunc and reduction of the library.
 fn fixtures_cover_every_op() {
@@ -1354,10 +1377,14 @@ fn fixtures_cover_every_op() {
         "manip",
         "signal",
         "ndimage_label",
+        "signal_nd",
     ] {
         assert!(per_group.iter().any(|(x, _)| x == g), "no {g} cases");
     }
     for op in ["convolve", "correlate", "convolve2d", "correlate2d"] {
         assert!(has("signal", op), "no signal case for {op}");
+    }
+    for op in ["convolve", "correlate"] {
+        assert!(has("signal_nd", op), "no signal_nd case for {op}");
     }
 }

@@ -10,9 +10,15 @@
 // values once into registers (a sliding window), so a tap costs a register read, not a
 // shared-memory load. Each output still sums over j, then k, in order.
 //
+// Other ranks (SciPy's N-d correlate) use `corrnd` on an input padded beforehand with the fill
+// value (to out_shape + k - 1 along each axis): each thread computes RX outputs of one output
+// row, TX apart; for every tap row of the kernel (its leading axes, in C order; the offsets of
+// those rows in the padded input come precomputed in `tab`) it adds the row's KW taps in order.
+//
 // -D: TX, TY (threads per block in x and y), RY (outputs per thread along y); for corr2d_r
-// also RX (outputs per thread along x) and KW (the kernel's width).
-// Prelude (scipy/signal/cuda.rs): VARIANT_REGS, VARIANT_SHARED or VARIANT_GLOBAL; FLIP (read the
+// also RX (outputs per thread along x) and KW (the kernel's width); for corrnd TX (threads per
+// block) and RX (outputs per thread).
+// Prelude (scipy/signal/cuda.rs): VARIANT_REGS, VARIANT_SHARED, VARIANT_GLOBAL or VARIANT_ND; FLIP (read the
 // kernel reversed along both axes: a convolution); T (storage), A
 // (accumulator), LOAD(v) (T to A), STORE(a) (A to T), MULADD(acc, x, w), BOUNDARY (0 fill,
 // 1 wrap, 2 symm).
@@ -148,5 +154,51 @@ extern "C" __global__ void __launch_bounds__(TX * TY) corr2d_g(const T* __restri
   for (int j = 0; j < kh; j++)
     for (int k = 0; k < kw; k++) acc = MULADD(acc, at(x, h, w, yo + j - oy, xo + k - ox, fill), LOAD(wt[WIDX(j, k, kh, kw)]));
   out[yo * ow + xo] = STORE(acc);
+}
+#endif
+
+#if defined(VARIANT_ND)
+// xp: the padded input (C order); wt: the kernel, kl tap rows of kw taps; out: rows of ow
+// outputs; tab: kl offsets of the tap rows in xp, then the nl leading lengths of the output,
+// then xp's strides along them (elements). Block b computes outputs [cb0, cb0 + TX * RX) of
+// output row b / cb.
+extern "C" __global__ void __launch_bounds__(TX) corrnd(const T* __restrict__ xp, const T* __restrict__ wt,
+    T* __restrict__ out, const long long* __restrict__ tab, int nl, long long kl, int kw, long long ow,
+    long long cb) {
+  const long long row = (long long)blockIdx.x / cb;
+  const long long col0 = ((long long)blockIdx.x - row * cb) * (TX * RX) + threadIdx.x;
+  // The output row's first element in xp: its index over the leading axes times xp's strides.
+  const long long* olen = tab + kl;
+  const long long* pst = olen + nl;
+  long long base = 0, rem = row;
+  for (int ax = nl - 1; ax >= 0; ax--) {
+    const long long q = rem / olen[ax];
+    base += (rem - q * olen[ax]) * pst[ax];
+    rem = q;
+  }
+  A acc[RX];
+#pragma unroll
+  for (int i = 0; i < RX; i++) acc[i] = (A)0;
+  const long long kk = kl * (long long)kw;
+  for (long long j = 0; j < kl; j++) {
+    const T* src = xp + base + tab[j] + col0;
+    for (int k = 0; k < kw; k++) {
+      const long long t = j * kw + k;
+#if FLIP
+      const A wv = LOAD(wt[kk - 1 - t]);
+#else
+      const A wv = LOAD(wt[t]);
+#endif
+#pragma unroll
+      for (int i = 0; i < RX; i++) {
+        if (col0 + i * TX < ow) acc[i] = MULADD(acc[i], LOAD(src[k + i * TX]), wv);
+      }
+    }
+  }
+  T* o = out + row * ow + col0;
+#pragma unroll
+  for (int i = 0; i < RX; i++) {
+    if (col0 + i * TX < ow) o[i * TX] = STORE(acc[i]);
+  }
 }
 #endif

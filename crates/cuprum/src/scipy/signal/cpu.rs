@@ -1,6 +1,7 @@
-//! The CPU correlation: the input extended once by the boundary rule, then each output row
-//! accumulates `w[j, k] * row` for `j`, then `k`, in order (the sum of each output in the same
-//! order as the GPU's), rows in parallel.
+//! The CPU correlation, of any rank: the input extended once by the boundary rule, then each
+//! output row accumulates `w[t] * row` over the kernel's taps `t` in C order (for 2-d: `j`,
+//! then `k`; the sum of each output in the same order as the GPU's and SciPy's), rows in
+//! parallel.
 
 use super::{Boundary, Correlation};
 use crate::array::Array;
@@ -63,21 +64,53 @@ pub(crate) fn resolve(i: i64, n: i64, b: Boundary) -> Option<i64> {
     }
 }
 
-/// `out` (C order, `oh * ow`) = the correlation of `x` (h × w values) with `k` (kh × kw).
-#[allow(clippy::too_many_arguments)]
-fn run<A: Acc>(x: &[A], h: usize, wd: usize, k: &[A], kh: usize, kw: usize, c: &Correlation<'_>, fill: A) -> Vec<A> {
-    let [oh, ow] = c.out_shape;
-    let (ph, pw) = (oh + kh - 1, ow + kw - 1);
+/// The multi-index of `i` over `shape` (C order), fed to `f(axis, index)` from the last axis.
+#[inline]
+fn for_index(mut i: usize, shape: &[usize], mut f: impl FnMut(usize, usize)) {
+    for ax in (0..shape.len()).rev() {
+        let n = shape[ax];
+        f(ax, i % n);
+        i /= n;
+    }
+}
+
+/// `out` (C order, `c.out_shape`) = the correlation of `x` (C order, shape `n`) with `k` (C
+/// order, shape `ks`), any rank d >= 1. The input is extended once by the boundary rule into
+/// `p`, of shape `o + k - 1` per axis; an output row (its index over the first d - 1 axes of
+/// the output) then adds, for each tap row (the kernel's first d - 1 axes, in C order), `k[t]
+/// * p[row + t]` along the last axis: each output sums its taps in C order.
+fn run<A: Acc>(x: &[A], n: &[usize], k: &[A], ks: &[usize], c: &Correlation<'_>, fill: A) -> Vec<A> {
+    let d = n.len();
+    let lead = d - 1;
+    let o = &c.out_shape[..];
+    let ps: Vec<usize> = (0..d).map(|i| o[i] + ks[i] - 1).collect();
+    let (wd, kw, ow, pw) = (n[lead], ks[lead], o[lead], ps[lead]);
+    // Strides, in rows, of the leading axes of the padded input and of x.
+    let row_strides = |s: &[usize]| -> Vec<usize> {
+        let mut r = vec![1usize; lead];
+        for i in (0..lead.saturating_sub(1)).rev() {
+            r[i] = r[i + 1] * s[i + 1];
+        }
+        r
+    };
+    let (prs, xrs) = (row_strides(&ps), row_strides(n));
     // The input extended by the boundary rule: the rows and columns the outputs read. Padded
-    // column q reads input column q - ox: a plain copy where that is inside the row, the
-    // boundary rule only for the columns outside it.
-    let ox = c.offset[1];
+    // row q reads input row q - offset (through the boundary rule on each axis); padded column
+    // q reads input column q - ox: a plain copy where that is inside the row, the boundary
+    // rule only for the columns outside it.
+    let ox = c.offset[lead];
     let lo = ox.clamp(0, pw as i64) as usize;
     let hi = (ox + wd as i64).clamp(0, pw as i64) as usize;
-    let mut p = vec![fill; ph * pw];
+    let mut p = vec![fill; ps.iter().product()];
     p.par_chunks_mut(pw).enumerate().for_each(|(r, row)| {
-        if let Some(sy) = resolve(r as i64 - c.offset[0], h as i64, c.boundary) {
-            let src = &x[sy as usize * wd..(sy as usize + 1) * wd];
+        let mut src = Some(0usize);
+        for_index(r, &ps[..lead], |ax, q| {
+            if let Some(s) = src {
+                src = resolve(q as i64 - c.offset[ax], n[ax] as i64, c.boundary).map(|i| s + i as usize * xrs[ax]);
+            }
+        });
+        if let Some(sr) = src {
+            let src = &x[sr * wd..(sr + 1) * wd];
             if lo < hi {
                 let s0 = (lo as i64 - ox) as usize;
                 row[lo..hi].copy_from_slice(&src[s0..s0 + (hi - lo)]);
@@ -89,31 +122,43 @@ fn run<A: Acc>(x: &[A], h: usize, wd: usize, k: &[A], kh: usize, kw: usize, c: &
             }
         }
     });
-    let mut out = vec![A::default(); oh * ow];
+    // The offset in p of each tap row, in C order over the kernel's leading axes.
+    let tap_rows: Vec<usize> = (0..ks[..lead].iter().product::<usize>())
+        .map(|t| {
+            let mut r = 0;
+            for_index(t, &ks[..lead], |ax, i| r += i * prs[ax]);
+            r * pw
+        })
+        .collect();
+    let rows: usize = o[..lead].iter().product();
+    let mut out = vec![A::default(); rows * ow];
     // Rows in parallel, and segments of a row when the rows are few (a 1-d signal).
-    let seg = if oh >= 64 { ow } else { ow.min(8192) };
+    let seg = if rows >= 64 { ow } else { ow.min(8192) };
     out.par_chunks_mut(ow).enumerate().for_each(|(y, orow)| {
+        let mut base = 0;
+        for_index(y, &o[..lead], |ax, i| base += i * prs[ax]);
+        let base = base * pw;
         orow.par_chunks_mut(seg).enumerate().for_each(|(s, oseg)| {
-            let (c0, n) = (s * seg, oseg.len());
+            let (c0, m_all) = (s * seg, oseg.len());
             // Blocks of LANES outputs with their sums in registers (the lanes vectorise); each
-            // output still adds its taps over j, then k.
+            // output still adds its taps in C order.
             const LANES: usize = 8;
             let mut i = 0;
-            while i < n {
-                let m = LANES.min(n - i);
+            while i < m_all {
+                let m = LANES.min(m_all - i);
                 let mut acc = [A::default(); LANES];
-                for j in 0..kh {
-                    let prow = &p[(y + j) * pw..(y + j + 1) * pw];
+                for (j, &tr) in tap_rows.iter().enumerate() {
+                    let prow = &p[base + tr..base + tr + pw];
                     for (kk, &wv) in k[j * kw..(j + 1) * kw].iter().enumerate() {
-                        let base = c0 + i + kk;
+                        let b = c0 + i + kk;
                         if m == LANES {
-                            let src: &[A; LANES] = prow[base..base + LANES].try_into().expect("LANES values");
+                            let src: &[A; LANES] = prow[b..b + LANES].try_into().expect("LANES values");
                             for l in 0..LANES {
                                 acc[l] = acc[l].mul_add(src[l], wv);
                             }
                         } else {
                             for l in 0..m {
-                                acc[l] = acc[l].mul_add(prow[base + l], wv);
+                                acc[l] = acc[l].mul_add(prow[b + l], wv);
                             }
                         }
                     }
@@ -128,9 +173,8 @@ fn run<A: Acc>(x: &[A], h: usize, wd: usize, k: &[A], kh: usize, kw: usize, c: &
 
 /// The correlation `c` into `out` (C-contiguous, `c.out_shape`, the dtype of `c.x`).
 pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
-    let (h, wd) = (c.x.shape()[0], c.x.shape()[1]);
-    let (kh, kw) = (c.w.shape()[0], c.w.shape()[1]);
-    // A convolution's kernel, reversed along both axes: the whole row-major buffer reversed.
+    let (n, ks) = (c.x.shape(), c.w.shape());
+    // A convolution's kernel, reversed along every axis: the whole row-major buffer reversed.
     fn flipped<T>(mut v: Vec<T>, flip: bool) -> Vec<T> {
         if flip {
             v.reverse();
@@ -139,30 +183,22 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
     }
     match c.x.dtype() {
         DType::Float64 => {
-            let r = run(
-                &values::<f64>(c.x)?,
-                h,
-                wd,
-                &flipped(values::<f64>(c.w)?, c.flip),
-                kh,
-                kw,
-                c,
-                f64::from_scalar(c.fill),
-            );
+            let r =
+                run(&values::<f64>(c.x)?, n, &flipped(values::<f64>(c.w)?, c.flip), ks, c, f64::from_scalar(c.fill));
             store_values(out, &r)
         }
         DType::Float32 | DType::Float16 => {
             let f32s =
                 |a: &Array| -> Result<Vec<f32>> { Ok(values::<f64>(a)?.into_iter().map(|v| v as f32).collect()) };
             let fill = f64::from_scalar(c.fill) as f32;
-            let r = run(&f32s(c.x)?, h, wd, &flipped(f32s(c.w)?, c.flip), kh, kw, c, fill);
+            let r = run(&f32s(c.x)?, n, &flipped(f32s(c.w)?, c.flip), ks, c, fill);
             store_values(out, &r.into_iter().map(|v| v as f64).collect::<Vec<f64>>())
         }
         DType::Bool => {
             let bools =
                 |a: &Array| -> Result<Vec<Or>> { Ok(values::<i64>(a)?.into_iter().map(|v| Or(v != 0)).collect()) };
             let fill = Or(bool::from_scalar(c.fill));
-            let r = run(&bools(c.x)?, h, wd, &flipped(bools(c.w)?, c.flip), kh, kw, c, fill);
+            let r = run(&bools(c.x)?, n, &flipped(bools(c.w)?, c.flip), ks, c, fill);
             store_values(out, &r.into_iter().map(|v| v.0 as i64).collect::<Vec<i64>>())
         }
         dt => {
@@ -176,7 +212,7 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
                 }
             };
             let fill = if dt.is_unsigned_int() { u64::from_scalar(c.fill) as i64 } else { i64::from_scalar(c.fill) };
-            let r = run(&ints(c.x)?, h, wd, &flipped(ints(c.w)?, c.flip), kh, kw, c, fill);
+            let r = run(&ints(c.x)?, n, &flipped(ints(c.w)?, c.flip), ks, c, fill);
             if dt.is_unsigned_int() {
                 store_values(out, &r.into_iter().map(|v| v as u64).collect::<Vec<u64>>())
             } else {

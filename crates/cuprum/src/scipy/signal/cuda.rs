@@ -1,5 +1,8 @@
-//! The GPU correlation (`correlate.cu`): tiles with their halos in shared memory, the
-//! boundary rule applied once per loaded element, `RY` outputs a thread along y.
+//! The GPU correlation (`correlate.cu`). 2-d: tiles with their halos in shared memory, the
+//! boundary rule applied once per loaded element, several outputs a thread. Other ranks (SciPy's
+//! N-d `correlate` of 3 and more dimensions): the input padded with the fill value once, then a
+//! generic kernel, `ND_RX` outputs of one row a thread, over the taps in C order, the offsets
+//! of the kernel's tap rows in the padded input precomputed on the host.
 
 use super::{Boundary, Correlation};
 use crate::array::Array;
@@ -8,6 +11,7 @@ use crate::backend::cuda::kernels::KernelKey;
 use crate::backend::cuda::launch::{dev_of, dptr, Params};
 use crate::core::dtype::{DType, Element};
 use crate::core::error::{Error, Result};
+use crate::core::slice::SliceElem;
 
 /// Threads per block in x and y, and outputs per thread along y: tiles of 32 × 32 outputs.
 const TX: u32 = 32;
@@ -26,6 +30,10 @@ const MAX_KW: usize = 32;
 /// block covers 1,024 outputs.
 const ROW_TX: u32 = 128;
 const ROW_RX: u32 = 8;
+/// The N-d kernel: threads per block along an output row, and outputs a thread (`ND_TX` apart,
+/// so that a warp's loads are contiguous): a block covers 512 outputs of one row.
+const ND_TX: u32 = 128;
+const ND_RX: u32 = 4;
 
 /// How a correlation kernel reads its input.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -39,6 +47,8 @@ pub(crate) enum Variant {
     Shared,
     /// Straight from global memory through the boundary rule per tap (`corr2d_g`).
     Global,
+    /// Any rank, from an input padded beforehand (`corrnd`; `boundary` unused).
+    Nd,
 }
 
 /// One correlation kernel: the dtype, the boundary and the variant.
@@ -68,6 +78,7 @@ impl KernelKey for CorrKey {
             Variant::Regs { .. } | Variant::Row { .. } => "corr2d_r",
             Variant::Shared => "corr2d",
             Variant::Global => "corr2d_g",
+            Variant::Nd => "corrnd",
         }
     }
     fn defines(&self) -> Vec<(&'static str, String)> {
@@ -86,6 +97,7 @@ impl KernelKey for CorrKey {
                 ("RY", "1".to_string()),
                 ("KW", kw.to_string()),
             ],
+            Variant::Nd => vec![("TX", ND_TX.to_string()), ("RX", ND_RX.to_string())],
             _ => vec![("TX", TX.to_string()), ("TY", TY.to_string()), ("RY", RY.to_string())],
         }
     }
@@ -114,19 +126,24 @@ impl KernelKey for CorrKey {
                 Variant::Regs { .. } | Variant::Row { .. } => "REGS",
                 Variant::Shared => "SHARED",
                 Variant::Global => "GLOBAL",
+                Variant::Nd => "ND",
             },
             body = include_str!("correlate.cu"),
         )
     }
 }
 
-/// The correlation `c` into `out` (C-contiguous, `c.out_shape`, the dtype of `c.x`).
+/// The correlation `c` into `out` (C-contiguous, `c.out_shape`, the dtype of `c.x`): 2-d ones
+/// on the tiled kernels, others on the generic N-d kernel.
 pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
+    if c.x.ndim() != 2 {
+        return correlate_nd(c, out);
+    }
     let dev = dev_of(out)?;
     let dt = c.x.dtype();
     let (h, w) = (c.x.shape()[0], c.x.shape()[1]);
     let (kh, kw) = (c.w.shape()[0], c.w.shape()[1]);
-    let [oh, ow] = c.out_shape;
+    let (oh, ow) = (c.out_shape[0], c.out_shape[1]);
     if kh > i32::MAX as usize || kw > i32::MAX as usize {
         return Err(Error::NotImplemented(format!("a {kh} x {kw} kernel on the GPU")));
     }
@@ -176,6 +193,91 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
     unsafe { p.launch_2d(&dev, &k, (gx as u32, gy as u32), (tx, ty), bytes as u32) }
 }
 
+/// The correlation `c` (any rank but 2, the `Fill` boundary) into `out`: the input padded with
+/// the fill value to `out_shape + k - 1` along each axis (SciPy's zero padding; in 'valid' mode
+/// the input itself), then `corrnd`.
+fn correlate_nd(c: &Correlation<'_>, out: &Array) -> Result<()> {
+    let d = c.x.ndim();
+    if c.boundary != Boundary::Fill {
+        return Err(Error::NotImplemented(format!(
+            "a {d}-d correlation with the {:?} boundary on the GPU",
+            c.boundary
+        )));
+    }
+    let dev = dev_of(out)?;
+    let dt = c.x.dtype();
+    let (n, ks, o) = (c.x.shape(), c.w.shape(), &c.out_shape[..]);
+    let ps: Vec<usize> = (0..d).map(|i| o[i] + ks[i] - 1).collect();
+    let xp = if ps == n && c.offset.iter().all(|&v| v == 0) {
+        c.x.view()
+    } else {
+        let p = crate::full(&ps, c.fill, dt, &out.device())?;
+        // Input index s sits at padded index s + offset: the part of x inside the padding.
+        let mut src = Vec::with_capacity(d);
+        let mut dst = Vec::with_capacity(d);
+        for i in 0..d {
+            let (off, len, plen) = (c.offset[i], n[i] as i64, ps[i] as i64);
+            let (s0, s1) = ((-off).clamp(0, len), (plen - off).clamp(0, len));
+            let piece = |a: i64, b: i64| SliceElem::Slice { start: Some(a as isize), end: Some(b as isize), step: 1 };
+            src.push(piece(s0, s1.max(s0)));
+            dst.push(piece(s0 + off, s1.max(s0) + off));
+        }
+        let part = c.x.slice(&src)?;
+        if part.size() > 0 {
+            p.slice(&dst)?.assign(&part)?;
+        }
+        p
+    };
+    let lead = d - 1;
+    let (kw, ow, pw) = (ks[lead], o[lead], ps[lead]);
+    if kw > i32::MAX as usize {
+        return Err(Error::NotImplemented(format!("a kernel of {kw} columns on the GPU")));
+    }
+    // The table: the offset in xp of each tap row (C order over the kernel's leading axes),
+    // then the output's leading lengths, then the padded input's strides (in elements) along
+    // them.
+    let mut strides = vec![pw as i64; lead];
+    for i in (0..lead.saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * ps[i + 1] as i64;
+    }
+    let tap_rows: usize = ks[..lead].iter().product();
+    let mut tab = Vec::with_capacity(tap_rows + 2 * lead);
+    for t in 0..tap_rows {
+        let (mut rem, mut off) = (t, 0i64);
+        for ax in (0..lead).rev() {
+            off += (rem % ks[ax]) as i64 * strides[ax];
+            rem /= ks[ax];
+        }
+        tab.push(off);
+    }
+    tab.extend(o[..lead].iter().map(|&v| v as i64));
+    tab.extend_from_slice(&strides);
+    let tab = crate::from_vec(tab, &out.device())?;
+    let rows: usize = o[..lead].iter().product();
+    let cb = ow.div_ceil((ND_TX * ND_RX) as usize);
+    let blocks = rows * cb;
+    if blocks > i32::MAX as usize {
+        return Err(Error::NotImplemented(format!("a correlation output of shape {o:?} on the GPU")));
+    }
+    let k = dev.kernel(&CorrKey { dtype: dt, boundary: Boundary::Fill, variant: Variant::Nd, flip: c.flip })?;
+    let mut p = Params::new();
+    p.push(dptr(&xp)?);
+    p.push(dptr(c.w)?);
+    p.push(dptr(out)?);
+    p.push(dptr(&tab)?);
+    p.push(lead as i32);
+    p.push(tap_rows as i64);
+    p.push(kw as i32);
+    p.push(ow as i64);
+    p.push(cb as i64);
+    // SAFETY: the parameters match `corrnd` in correlate.cu; `xp` (of shape `ps`), `w` and
+    // `out` are C-contiguous arrays of the kernel's dtype, `tab` holds `tap_rows + 2 * lead`
+    // int64 values; all stay alive (or, dropped, go back to the stream-ordered pool) until the
+    // stream has run the kernel. Every read is inside `xp`: output (o, c) with c < ow reads
+    // p[o + t] along each axis, at most ps - 1.
+    unsafe { p.launch(&dev, &k, blocks as u32, ND_TX) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,6 +297,7 @@ mod tests {
                     Variant::Row { kw: 15 },
                     Variant::Shared,
                     Variant::Global,
+                    Variant::Nd,
                 ] {
                     let k = CorrKey { dtype, boundary, variant, flip: boundary == Boundary::Wrap };
                     let src = k.source();

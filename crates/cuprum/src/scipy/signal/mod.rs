@@ -1,15 +1,30 @@
-//! `scipy.signal`: `convolve2d` and `correlate2d` (modes full/same/valid, boundaries
-//! fill/wrap/symm with `fillvalue`); and NumPy's 1-d `convolve` and `correlate`, which share
-//! the kernels.
+//! `scipy.signal`: the N-d [`convolve`] and [`correlate`] (modes full/same/valid, [`Method`]),
+//! [`convolve2d`] and [`correlate2d`] (modes full/same/valid, boundaries fill/wrap/symm with
+//! `fillvalue`); and NumPy's 1-d `convolve` and `correlate` (at the crate root:
+//! [`crate::convolve`], [`crate::correlate`]), which share the kernels.
 //!
-//! Every convolution is computed as one correlation: `out[y, x] = Σ_j Σ_k
-//! B(y + j - oy, x + k - ox) * w[j, k]`, with `w` the kernel (flipped for a convolution), `B`
-//! the input extended by the boundary rule and `(oy, ox)` the offset of the mode. The sum runs
-//! over `j`, then `k`, in the result's dtype (float32 in float32, integers wrapping as in
-//! SciPy's loops; float16 in float32), in the same order on both devices, so the CPU and the
-//! GPU give the same bits. The CPU (`cpu.rs`) extends the input once and runs row-wise
-//! multiply-adds; the GPU (`cuda.rs`, `correlate.cu`) loads tiles with their halos into shared
-//! memory, applying the boundary once per loaded element, not per tap.
+//! Every convolution is computed as one correlation: `out[o] = Σ_t B(o + t - off) * w[t]`, the
+//! sum over the kernel's taps `t` in C order (for 2-d: over `j`, then `k`), with `w` the kernel
+//! (flipped for a convolution), `B` the input extended by the boundary rule (SciPy's N-d
+//! functions: zeros) and `off` the offset of the mode. The sum runs in the result's dtype
+//! (float32 in float32, integers wrapping as in SciPy's loops; float16 in float32), in the same
+//! order on both devices, so the CPU and the GPU give the same bits. That order is SciPy's
+//! (`_correlateND` and `_correlate2d` add the taps in C order; every tap is multiplied, also
+//! where the input is padding or the kernel is zero, so a NaN or an infinity reaches every
+//! output whose window holds it: `0 * inf` is NaN).
+//!
+//! The CPU (`cpu.rs`) extends the input once and runs row-wise multiply-adds over the output
+//! rows in parallel, for any rank. The GPU (`cuda.rs`, `correlate.cu`) runs 2-d correlations
+//! (and 1-d ones, as one row) on tiles with their halos in shared memory, applying the boundary
+//! once per loaded element, not per tap; correlations of 3 and more dimensions pad the input
+//! with the fill value once and run a generic kernel: each thread sums a few outputs of one
+//! row over the taps, whose offsets in the padded input are precomputed.
+//!
+//! SciPy's `convolve`/`correlate` route their inputs as SciPy does: 1-d inputs that NumPy
+//! handles go to NumPy's `convolve`/`correlate`; the others to the N-d correlation, with the
+//! operands swapped where SciPy swaps them (and a correlation's result reversed), axes where
+//! both inputs have length 1 dropped, and inputs of at most 2 dimensions left (after that) on
+//! the 2-d path.
 
 mod cpu;
 pub(crate) mod cuda;
@@ -68,17 +83,18 @@ impl std::str::FromStr for Boundary {
     }
 }
 
-/// One correlation to run: the input `x` (2-d, C-contiguous, of the result's dtype), the
-/// kernel `w` (2-d, C-contiguous, same dtype; `flip`: read reversed along both axes, for a
-/// convolution, so that no flipped copy is made), the output's
-/// shape, the offset of output (0, 0) in the input, the boundary and the fill value (in the
-/// result's dtype).
+/// One correlation to run: the input `x` (C-contiguous, of the result's dtype, at least 1-d),
+/// the kernel `w` (C-contiguous, same dtype and rank; `flip`: read reversed along every axis,
+/// for a convolution, so that no flipped copy is made), the output's shape, the offset of
+/// output (0, ..., 0) in the input (the output `o` reads `x[o + t - offset]` for tap `t`), the
+/// boundary and the fill value (in the result's dtype). On the GPU, 2-d correlations take any
+/// boundary, others only `Fill`.
 pub(crate) struct Correlation<'a> {
     pub x: &'a Array,
     pub w: &'a Array,
     pub flip: bool,
-    pub out_shape: [usize; 2],
-    pub offset: [i64; 2],
+    pub out_shape: Vec<usize>,
+    pub offset: Vec<i64>,
     pub boundary: Boundary,
     pub fill: Scalar,
 }
@@ -124,8 +140,8 @@ fn correlate_1d(a: &Array, v: &Array, flip: bool, mode: ConvolveMode, dt: DType)
         x: &x,
         w: &w,
         flip,
-        out_shape: [1, len],
-        offset: [0, off],
+        out_shape: vec![1, len],
+        offset: vec![0, off],
         boundary: Boundary::Fill,
         fill: Scalar::Int(0),
     };
@@ -138,62 +154,76 @@ fn check_1d(a: &Array, v: &Array, op: &str) -> Result<()> {
         // NumPy's convolve takes a 0-d operand as one element (correlate refuses it).
         return Err(Error::Value(format!("{op}: object too deep for desired array (1-d inputs only)")));
     }
+    // NumPy's messages: convolve's (Python) and correlate's (C) differ.
+    let (first, second) = if op == "convolve" {
+        ("a cannot be empty", "v cannot be empty")
+    } else {
+        ("first array argument cannot be empty", "second array argument cannot be empty")
+    };
     if a.size() == 0 {
-        return Err(Error::Value("a cannot be empty".into()));
+        return Err(Error::Value(first.into()));
     }
     if v.size() == 0 {
-        return Err(Error::Value("v cannot be empty".into()));
+        return Err(Error::Value(second.into()));
     }
     Ok(())
 }
 
-/// NumPy's `convolve(a, v, mode)`: the discrete linear convolution of two 1-d arrays (the
-/// shorter one is the kernel), in their common dtype.
-///
-/// ```
-/// use cuprum::ConvolveMode;
-/// let dev = cuprum::Device::default_device();
-/// let a = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
-/// let v = cuprum::from_vec(vec![0.0, 1.0, 0.5], &dev)?;
-/// assert_eq!(cuprum::convolve(&a, &v, ConvolveMode::Full)?.to_vec::<f64>()?, vec![0.0, 1.0, 2.5, 4.0, 1.5]);
-/// assert_eq!(cuprum::convolve(&a, &v, ConvolveMode::Same)?.to_vec::<f64>()?, vec![1.0, 2.5, 4.0]);
-/// assert_eq!(cuprum::convolve(&a, &v, ConvolveMode::Valid)?.to_vec::<f64>()?, vec![2.5]);
-/// # Ok::<(), cuprum::Error>(())
-/// ```
-pub fn convolve(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
-    let one = |x: &Array| if x.ndim() == 0 { x.reshape(&[1]) } else { Ok(x.view()) };
-    let (a, v) = (&one(a)?, &one(v)?);
-    check_1d(a, v, "convolve")?;
-    let (a, v) = if v.size() > a.size() { (v, a) } else { (a, v) };
-    let (a, v, dt) = common(a, v, "convolve")?;
-    correlate_1d(&a, &v, true, mode, dt)
-}
+/// NumPy's 1-d `convolve` and `correlate` (re-exported at the crate root as
+/// [`crate::convolve`] and [`crate::correlate`]; `scipy::signal`'s own are the N-d ones).
+pub(crate) mod numpy {
+    use super::{check_1d, common, correlate_1d, ConvolveMode};
+    use crate::array::Array;
+    use crate::core::error::Result;
 
-/// NumPy's `correlate(a, v, mode)` of two 1-d arrays: `c[k] = Σ_n a[n + k] * v[n]` (NumPy's
-/// default mode is `Valid`). When `v` is longer than `a`, the result is NumPy's: the
-/// correlation of `v` with `a`, reversed.
-///
-/// ```
-/// use cuprum::ConvolveMode;
-/// let dev = cuprum::Device::default_device();
-/// let a = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
-/// let v = cuprum::from_vec(vec![0.0, 1.0, 0.5], &dev)?;
-/// assert_eq!(cuprum::correlate(&a, &v, ConvolveMode::Valid)?.to_vec::<f64>()?, vec![3.5]);
-/// assert_eq!(cuprum::correlate(&a, &v, ConvolveMode::Full)?.to_vec::<f64>()?, vec![0.5, 2.0, 3.5, 3.0, 0.0]);
-/// # Ok::<(), cuprum::Error>(())
-/// ```
-pub fn correlate(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
-    check_1d(a, v, "correlate")?;
-    let (a, v, dt) = common(a, v, "correlate")?;
-    if v.size() > a.size() {
-        let r = correlate_1d(&v, &a, false, mode, dt)?;
-        return r.flip(None)?.as_contiguous();
+    /// NumPy's `convolve(a, v, mode)`: the discrete linear convolution of two 1-d arrays (the
+    /// shorter one is the kernel), in their common dtype.
+    ///
+    /// ```
+    /// use cuprum::ConvolveMode;
+    /// let dev = cuprum::Device::default_device();
+    /// let a = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
+    /// let v = cuprum::from_vec(vec![0.0, 1.0, 0.5], &dev)?;
+    /// assert_eq!(cuprum::convolve(&a, &v, ConvolveMode::Full)?.to_vec::<f64>()?, vec![0.0, 1.0, 2.5, 4.0, 1.5]);
+    /// assert_eq!(cuprum::convolve(&a, &v, ConvolveMode::Same)?.to_vec::<f64>()?, vec![1.0, 2.5, 4.0]);
+    /// assert_eq!(cuprum::convolve(&a, &v, ConvolveMode::Valid)?.to_vec::<f64>()?, vec![2.5]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn convolve(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
+        let one = |x: &Array| if x.ndim() == 0 { x.reshape(&[1]) } else { Ok(x.view()) };
+        let (a, v) = (&one(a)?, &one(v)?);
+        check_1d(a, v, "convolve")?;
+        let (a, v) = if v.size() > a.size() { (v, a) } else { (a, v) };
+        let (a, v, dt) = common(a, v, "convolve")?;
+        correlate_1d(&a, &v, true, mode, dt)
     }
-    correlate_1d(&a, &v, false, mode, dt)
+
+    /// NumPy's `correlate(a, v, mode)` of two 1-d arrays: `c[k] = Σ_n a[n + k] * v[n]` (NumPy's
+    /// default mode is `Valid`). When `v` is longer than `a`, the result is NumPy's: the
+    /// correlation of `v` with `a`, reversed.
+    ///
+    /// ```
+    /// use cuprum::ConvolveMode;
+    /// let dev = cuprum::Device::default_device();
+    /// let a = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
+    /// let v = cuprum::from_vec(vec![0.0, 1.0, 0.5], &dev)?;
+    /// assert_eq!(cuprum::correlate(&a, &v, ConvolveMode::Valid)?.to_vec::<f64>()?, vec![3.5]);
+    /// assert_eq!(cuprum::correlate(&a, &v, ConvolveMode::Full)?.to_vec::<f64>()?, vec![0.5, 2.0, 3.5, 3.0, 0.0]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn correlate(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
+        check_1d(a, v, "correlate")?;
+        let (a, v, dt) = common(a, v, "correlate")?;
+        if v.size() > a.size() {
+            let r = correlate_1d(&v, &a, false, mode, dt)?;
+            return r.flip(None)?.as_contiguous();
+        }
+        correlate_1d(&a, &v, false, mode, dt)
+    }
 }
 
-/// SciPy's `_inputs_swap_needed` for 2-d inputs: in `Valid` mode the larger input is the
-/// image; one must be at least as large as the other in every dimension.
+/// SciPy's `_inputs_swap_needed` for inputs of one rank: in `Valid` mode the larger input is
+/// the image; one must be at least as large as the other in every dimension.
 fn swap_needed(mode: ConvolveMode, s1: &[usize], s2: &[usize]) -> Result<bool> {
     if mode != ConvolveMode::Valid {
         return Ok(false);
@@ -243,7 +273,7 @@ fn conv2d(
         return crate::zeros(&[oh, ow], dt, &x.device());
     }
     let out = Array::alloc(&[oh, ow], dt, x.device(), false)?;
-    let c = Correlation { x: &x, w: &w, flip, out_shape: [oh, ow], offset: [oy, ox], boundary, fill };
+    let c = Correlation { x: &x, w: &w, flip, out_shape: vec![oh, ow], offset: vec![oy, ox], boundary, fill };
     correlate_into(&c, &out)?;
     if swapped && !flip {
         // SciPy: the correlation of the swapped inputs, reversed.
@@ -292,4 +322,317 @@ pub fn convolve2d(in1: &Array, in2: &Array, mode: ConvolveMode, boundary: Bounda
 /// cross-correlation, as [`convolve2d`] with the kernel not flipped.
 pub fn correlate2d(in1: &Array, in2: &Array, mode: ConvolveMode, boundary: Boundary, fillvalue: f64) -> Result<Array> {
     conv2d(in1, in2, mode, boundary, fillvalue, false)
+}
+
+/// SciPy's `method` of [`convolve`] and [`correlate`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// SciPy's default: its `choose_conv_method` picks the FFT for large float inputs and the
+    /// direct sum otherwise. cuprum has no FFT yet, so `Auto` sums directly; the results differ
+    /// from SciPy's FFT results only by rounding (integer sums that overflow excepted: the
+    /// direct sum wraps). Once cuprum's FFT exists, the choice will follow SciPy's. Where
+    /// SciPy would choose the FFT for float16 results (which its direct sum refuses), cuprum
+    /// sums them directly in float32, as the FFT would.
+    #[default]
+    Auto,
+    /// The direct sum, SciPy's `_correlateND` (or NumPy's 1-d `convolve`/`correlate`).
+    Direct,
+    /// SciPy's `fftconvolve`: a [`NotImplemented`](Error::NotImplemented) error until cuprum's
+    /// FFT lands.
+    Fft,
+}
+
+impl std::str::FromStr for Method {
+    type Err = Error;
+    /// `"auto"`, `"direct"` or `"fft"`.
+    fn from_str(s: &str) -> Result<Method> {
+        match s {
+            "auto" => Ok(Method::Auto),
+            "direct" => Ok(Method::Direct),
+            "fft" => Ok(Method::Fft),
+            _ => Err(Error::Value("Acceptable method flags are 'auto', 'direct', or 'fft'.".into())),
+        }
+    }
+}
+
+/// SciPy's `convolve(in1, in2, mode, method)`: the N-d convolution of `in1` and `in2` (of the
+/// same rank), in their common dtype (NumPy's promotion: `uint8` stays `uint8`, wrapping as
+/// SciPy's loops do; `int64` with `uint64` is float64). SciPy's defaults are
+/// `ConvolveMode::Full` and `Method::Auto`.
+///
+/// As SciPy: two 0-d inputs give their product (whatever the mode); inputs of different ranks
+/// are a ValueError; in `Valid` mode the larger input is the image (one must be at least as
+/// large as the other in every dimension, else ValueError); `Same` gives the shape of `in1`,
+/// centred on the full result. 1-d inputs (unless `Same` has the shorter first) are NumPy's
+/// [`crate::convolve`]; the others run SciPy's direct N-d sum, which refuses bool and float16
+/// results (ValueError "Unsupported type"; NumPy's 1-d path takes them) and, as SciPy's zero
+/// padding does, an empty kernel in `Full`/`Same` mode unless the input has length 1 on its
+/// empty axes (ValueError; in `Valid` mode an empty kernel gives zeros). NaN and infinities
+/// propagate as in SciPy's loops: every tap is multiplied, padding and zero taps included.
+///
+/// `method`: see [`Method`] (`Fft` is a NotImplementedError for now). With `Method::Auto`,
+/// integer inputs of which one is empty are SciPy's ValueError (its `choose_conv_method` takes
+/// their maximum).
+///
+/// The result is C-contiguous (SciPy's is a reversed view where it swapped the operands of a
+/// correlation).
+///
+/// ```
+/// use cuprum::scipy::signal::{convolve, Method};
+/// use cuprum::ConvolveMode;
+/// let dev = cuprum::Device::default_device();
+/// // scipy.signal.convolve(np.arange(8.).reshape(2, 2, 2), [[[1., 1.]]], 'full')
+/// let x = cuprum::arange(8, &dev)?.reshape(&[2, 2, 2])?.astype(cuprum::DType::Float64)?;
+/// let k = cuprum::from_slice(&[1.0, 1.0], &[1, 1, 2], &dev)?;
+/// let r = convolve(&x, &k, ConvolveMode::Full, Method::Auto)?;
+/// assert_eq!(r.shape(), &[2, 2, 3]);
+/// assert_eq!(r.to_vec::<f64>()?, vec![0.0, 1.0, 1.0, 2.0, 5.0, 3.0, 4.0, 9.0, 5.0, 6.0, 13.0, 7.0]);
+/// // 'valid' keeps the outputs that need no padding: [[[1.], [5.]], [[9.], [13.]]]
+/// let v = convolve(&x, &k, ConvolveMode::Valid, Method::Direct)?;
+/// assert_eq!((v.shape(), v.to_vec::<f64>()?), (&[2, 2, 1][..], vec![1.0, 5.0, 9.0, 13.0]));
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn convolve(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) -> Result<Array> {
+    crate::ufunc::same_device("convolve", in1, in2)?;
+    if in1.ndim() == 0 && in2.ndim() == 0 {
+        return crate::multiply(in1, in2);
+    }
+    if in1.ndim() != in2.ndim() {
+        return Err(Error::Value("volume and kernel should have the same dimensionality".into()));
+    }
+    convolve_nd(in1, in2, mode, method)
+}
+
+/// SciPy's `correlate(in1, in2, mode, method)`: the N-d cross-correlation `z[k] = Σ_l
+/// in1[l] * in2[l - k]`, as [`convolve`] with `in2` reversed (SciPy's `Method::Auto` computes
+/// it as that convolution; `Method::Direct` correlates directly: where it swaps the operands,
+/// in `Valid` mode when `in2` is the larger and in `Full` mode when `in2` has more elements,
+/// it reverses the result). The result's dtype, the errors and the 0-d case are
+/// [`convolve`]'s (the message for different ranks: "in1 and in2 should have the same
+/// dimensionality"). `Same` centres the result on the full one at `(k - 1) // 2` along an axis
+/// of kernel length `k`, where `correlate2d` takes `k // 2`: they differ for even kernels.
+///
+/// ```
+/// use cuprum::scipy::signal::{correlate, Method};
+/// use cuprum::ConvolveMode;
+/// let dev = cuprum::Device::default_device();
+/// // scipy.signal.correlate([[1, 2, 3, 4]], [[1, 10]], 'same') -> [[10, 21, 32, 43]]
+/// let x = cuprum::from_slice(&[1i64, 2, 3, 4], &[1, 4], &dev)?;
+/// let k = cuprum::from_slice(&[1i64, 10], &[1, 2], &dev)?;
+/// let r = correlate(&x, &k, ConvolveMode::Same, Method::Direct)?;
+/// assert_eq!(r.to_vec::<i64>()?, vec![10, 21, 32, 43]);
+/// // The kernel larger in 'valid' mode: the operands swap, the result is reversed.
+/// let r = correlate(&k, &x, ConvolveMode::Valid, Method::Direct)?;
+/// assert_eq!(r.to_vec::<i64>()?, vec![43, 32, 21]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn correlate(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) -> Result<Array> {
+    crate::ufunc::same_device("correlate", in1, in2)?;
+    if in1.ndim() == 0 && in2.ndim() == 0 {
+        return crate::multiply(in1, in2);
+    }
+    if in1.ndim() != in2.ndim() {
+        return Err(Error::Value("in1 and in2 should have the same dimensionality".into()));
+    }
+    match method {
+        Method::Direct => correlate_direct(in1, in2, mode, false),
+        // SciPy: convolve(in1, in2 reversed, mode, method).
+        Method::Auto | Method::Fft => convolve_nd(in1, &in2.flip(None)?, mode, method),
+    }
+}
+
+/// SciPy's `convolve` after its checks of rank: the 'valid' swap, the method, then NumPy's 1-d
+/// `convolve` or the direct correlation with the kernel reversed.
+fn convolve_nd(volume: &Array, kernel: &Array, mode: ConvolveMode, method: Method) -> Result<Array> {
+    let (volume, kernel) =
+        if swap_needed(mode, volume.shape(), kernel.shape())? { (kernel, volume) } else { (volume, kernel) };
+    let mut allow_half = false;
+    match method {
+        Method::Fft => {
+            return Err(Error::NotImplemented(
+                "scipy.signal convolve/correlate with method='fft': cuprum has no FFT yet (Method::Direct sums \
+                 directly)"
+                    .into(),
+            ))
+        }
+        Method::Auto => allow_half = auto_prefers_fft(volume, kernel, mode)?,
+        Method::Direct => {}
+    }
+    if np_conv_ok(volume, kernel, mode) {
+        return numpy::convolve(volume, kernel, mode);
+    }
+    correlate_direct(volume, &kernel.flip(None)?, mode, allow_half)
+}
+
+/// SciPy's `_np_conv_ok`: 1-d inputs that NumPy's `convolve`/`correlate` handle with SciPy's
+/// result (its 'same' has the length of the longer input, SciPy's of the first).
+fn np_conv_ok(volume: &Array, kernel: &Array, mode: ConvolveMode) -> bool {
+    volume.ndim() == 1 && kernel.ndim() == 1 && (mode != ConvolveMode::Same || volume.size() >= kernel.size())
+}
+
+/// SciPy's `choose_conv_method` (without `measure`): whether it would pick the FFT. Integer
+/// inputs of which one is empty are its ValueError (it takes their maximum).
+fn auto_prefers_fft(volume: &Array, kernel: &Array, mode: ConvolveMode) -> Result<bool> {
+    let (dv, dk) = (volume.dtype(), kernel.dtype());
+    if (dv.is_integer() || dk.is_integer()) && (volume.size() == 0 || kernel.size() == 0) {
+        return Err(Error::Value("zero-size array to reduction operation maximum which has no identity".into()));
+    }
+    // SciPy then sends integer inputs whose sums could exceed float64's 53 bits to the direct
+    // sum (max |volume| * max |kernel| * the smaller size > 2**52 - 1). cuprum's decision only
+    // lets float16 results through, where that bound needs more than 5e8 elements (an int8 or
+    // uint8 input with float16 values): it is not computed. Two bool inputs go direct.
+    if dv == DType::Bool && dk == DType::Bool {
+        return Ok(false);
+    }
+    Ok(fftconv_faster(volume.shape(), kernel.shape(), mode))
+}
+
+/// SciPy's `_fftconv_faster` (its constants, measured on its machine): whether the FFT is
+/// estimated to be faster than the direct sum for these shapes.
+fn fftconv_faster(x: &[usize], h: &[usize], mode: ConvolveMode) -> bool {
+    let prod = |s: &[i128]| s.iter().product::<i128>();
+    let (xs, hs): (Vec<i128>, Vec<i128>) =
+        (x.iter().map(|&v| v as i128).collect(), h.iter().map(|&v| v as i128).collect());
+    let full: Vec<i128> = xs.iter().zip(&hs).map(|(n, k)| n + k - 1).collect();
+    let out: Vec<i128> = match mode {
+        ConvolveMode::Full => full.clone(),
+        ConvolveMode::Valid => xs.iter().zip(&hs).map(|(n, k)| (n - k).abs() + 1).collect(),
+        ConvolveMode::Same => xs.clone(),
+    };
+    let one_d = xs.len() == 1;
+    let direct_ops: i128 = if one_d {
+        let (s1, s2) = (xs[0], hs[0]);
+        match mode {
+            ConvolveMode::Full => s1 * s2,
+            ConvolveMode::Valid if s2 >= s1 => (s2 - s1 + 1) * s1,
+            ConvolveMode::Valid => (s1 - s2 + 1) * s2,
+            ConvolveMode::Same if s1 < s2 => s1 * s2,
+            ConvolveMode::Same => s1 * s2 - (s2 / 2) * ((s2 + 1) / 2),
+        }
+    } else {
+        match mode {
+            ConvolveMode::Full | ConvolveMode::Valid => prod(&xs).min(prod(&hs)) * prod(&out),
+            ConvolveMode::Same => prod(&xs) * prod(&hs),
+        }
+    };
+    let n = prod(&full);
+    let fft_ops = (3 * n) as f64 * (n as f64).ln();
+    let offset = if one_d { -1e-3 } else { -1e-4 };
+    let (o_fft, o_direct, o_offset) = match (one_d, mode) {
+        (true, ConvolveMode::Valid) => (1.89095737e-9, 2.1364985e-10, offset),
+        (true, ConvolveMode::Full) => (1.7649070e-9, 2.1414831e-10, offset),
+        (true, ConvolveMode::Same) if hs[0] <= xs[0] => (3.2646654e-9, 2.8478277e-10, offset),
+        (true, ConvolveMode::Same) => (3.21635404e-9, 1.1773253e-8, -1e-5),
+        (false, ConvolveMode::Valid) => (1.85927e-9, 2.11242e-8, offset),
+        (false, ConvolveMode::Full) => (1.99817e-9, 1.66174e-8, offset),
+        (false, ConvolveMode::Same) => (2.04735e-9, 1.55367e-8, offset),
+    };
+    o_fft * fft_ops < o_direct * direct_ops as f64 + o_offset
+}
+
+/// SciPy's `correlate(in1, in2, mode, method='direct')` of inputs of one rank (at least 1):
+/// NumPy's 1-d `correlate` where it applies, else the N-d correlation with SciPy's swap of the
+/// operands (and the result reversed). `allow_half`: let float16 results through (SciPy's
+/// FFT path, summed directly in float32).
+fn correlate_direct(in1: &Array, in2: &Array, mode: ConvolveMode, allow_half: bool) -> Result<Array> {
+    if np_conv_ok(in1, in2, mode) {
+        return numpy::correlate(in1, in2, mode);
+    }
+    // SciPy swaps in 'full' mode when in2 has more elements (its loop is faster so), and in
+    // 'valid' mode when in2 is the larger; not in 'same' mode (in1 gives the shape).
+    let swapped =
+        (mode == ConvolveMode::Full && in2.size() > in1.size()) || swap_needed(mode, in1.shape(), in2.shape())?;
+    let (x, w) = if swapped { (in2, in1) } else { (in1, in2) };
+    let out = correlate_nd(x, w, mode, allow_half)?;
+    if swapped {
+        // SciPy: the correlation of the swapped operands, reversed.
+        return out.flip(None)?.as_contiguous();
+    }
+    Ok(out)
+}
+
+/// A shape as Python prints a tuple: `(3,)`, `(2, 3)`.
+fn py_shape(s: &[usize]) -> String {
+    match s {
+        [n] => format!("({n},)"),
+        _ => format!("({})", s.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// SciPy's zero padding and `_correlateND`: the correlation of `x` (the image, at least 1-d)
+/// with `w` (the kernel, same rank; in 'valid' mode no larger than `x` along any axis) in
+/// `mode`, in their common dtype, with SciPy's errors.
+fn correlate_nd(x: &Array, w: &Array, mode: ConvolveMode, allow_half: bool) -> Result<Array> {
+    let (n, k) = (x.shape(), w.shape());
+    let out_shape: Vec<usize> = match mode {
+        ConvolveMode::Valid => n.iter().zip(k).map(|(&n, &k)| n + 1 - k).collect(),
+        ConvolveMode::Full | ConvolveMode::Same => {
+            // SciPy pads x with zeros to n + k - 1 (np.zeros) and copies x into it: a negative
+            // length, or an empty kernel axis (which makes the padded axis shorter than x's,
+            // unless x's length 1 broadcasts), is NumPy's ValueError.
+            let ps: Vec<i64> = n.iter().zip(k).map(|(&n, &k)| n as i64 + k as i64 - 1).collect();
+            if ps.iter().any(|&p| p < 0) {
+                return Err(Error::Value("negative dimensions are not allowed".into()));
+            }
+            if n.iter().zip(k).any(|(&n, &k)| k == 0 && n != 1) {
+                let target: Vec<usize> = n.iter().zip(&ps).map(|(&n, &p)| n.min(p as usize)).collect();
+                return Err(Error::Value(format!(
+                    "could not broadcast input array from shape {} into shape {}",
+                    py_shape(n),
+                    py_shape(&target)
+                )));
+            }
+            if mode == ConvolveMode::Full {
+                ps.iter().map(|&p| p as usize).collect()
+            } else {
+                n.to_vec()
+            }
+        }
+    };
+    let dt = crate::promote_types(x.dtype(), w.dtype());
+    if dt == DType::Bool || (dt == DType::Float16 && !allow_half) {
+        // SciPy's _correlateND has no bool or float16 loop.
+        return Err(Error::Value("Unsupported type".into()));
+    }
+    if out_shape.contains(&0) || w.size() == 0 {
+        // Nothing to compute, or an empty kernel: the sums of no taps.
+        return crate::zeros(&out_shape, dt, &x.device());
+    }
+    let (xc, wc, dt) = common(x, w, "correlate")?;
+    // The offset of output 0 in x: 'full' k - 1; 'same' k - 1 - (k - 1) // 2 (the full
+    // result's centre, SciPy's _centered); 'valid' 0.
+    let offset = |k: usize| -> i64 {
+        match mode {
+            ConvolveMode::Full => k as i64 - 1,
+            ConvolveMode::Same => (k - 1 - (k - 1) / 2) as i64,
+            ConvolveMode::Valid => 0,
+        }
+    };
+    // Axes where both inputs have length 1 add nothing (one tap, one output, offset 0): drop
+    // them, so that inputs of 2 dimensions that matter take the 2-d kernels. The taps keep
+    // their C order.
+    let keep: Vec<usize> = (0..n.len()).filter(|&i| n[i] != 1 || k[i] != 1).collect();
+    let mut xs: Vec<usize> = keep.iter().map(|&i| n[i]).collect();
+    let mut ks: Vec<usize> = keep.iter().map(|&i| k[i]).collect();
+    let mut os: Vec<usize> = keep.iter().map(|&i| out_shape[i]).collect();
+    let mut off: Vec<i64> = keep.iter().map(|&i| offset(k[i])).collect();
+    while xs.len() < 2 {
+        xs.insert(0, 1);
+        ks.insert(0, 1);
+        os.insert(0, 1);
+        off.insert(0, 0);
+    }
+    let out = Array::alloc(&out_shape, dt, xc.device(), false)?;
+    let (xr, wr) = (xc.reshape(&xs)?, wc.reshape(&ks)?);
+    let c = Correlation {
+        x: &xr,
+        w: &wr,
+        flip: false,
+        out_shape: os.clone(),
+        offset: off,
+        boundary: Boundary::Fill,
+        fill: Scalar::Int(0),
+    };
+    correlate_into(&c, &out.reshape(&os)?)?;
+    Ok(out)
 }

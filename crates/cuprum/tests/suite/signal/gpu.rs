@@ -35,7 +35,7 @@ fn exact_values(a: &Array) -> Vec<i128> {
 
 /// The GPU's result against the CPU's: the same dtype, shape and values (or errors of the same
 /// kind).
-fn agree(gpu: &Device, what: &str, cpu: cuprum::Result<Array>, gpu_res: cuprum::Result<Array>) {
+pub(crate) fn agree(gpu: &Device, what: &str, cpu: cuprum::Result<Array>, gpu_res: cuprum::Result<Array>) {
     match (cpu, gpu_res) {
         (Ok(c), Ok(g)) => {
             assert_eq!(g.device(), *gpu, "{what}: result device");
@@ -102,7 +102,7 @@ fn check_2d_all(gpu: &Device, x: &Array, k: &Array, xg: &Array, kg: &Array, fill
 
 /// Random values of `dt`: small ones (`random`), or for integers, when `full`, over the whole
 /// range of the dtype (every product wraps).
-fn values(shape: &[usize], dt: DType, rng: &mut Rng, full: bool) -> Array {
+pub(crate) fn values(shape: &[usize], dt: DType, rng: &mut Rng, full: bool) -> Array {
     if full && !dt.is_float() && dt != DType::Bool {
         let n = shape.iter().product();
         full_range(n, dt, rng, false).reshape(shape).unwrap()

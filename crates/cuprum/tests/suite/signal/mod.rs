@@ -2,9 +2,11 @@
 //! `np.correlate` (modes, the swap of a shorter first operand, wraparound, promotion, bools),
 //! `scipy.signal.convolve2d`/`correlate2d` (the lesson's Gaussian smoothing in 'same' mode on
 //! every boundary, 'same' centering for even kernels, the 'valid' swap, fill values cast to the
-//! output dtype) and their errors; `gpu`: the GPU against the CPU on seeded random inputs.
+//! output dtype) and their errors; `gpu`: the GPU against the CPU on seeded random inputs;
+//! `nd`: SciPy's N-d `convolve`/`correlate`.
 
 mod gpu;
+mod nd;
 
 use cuprum::scipy::signal::{convolve2d, correlate2d, Boundary};
 use cuprum::{Array, ConvolveMode, DType, Device, ErrorKind};
