@@ -97,9 +97,22 @@ for e in bin/*; do
   echo "example $n: $r" | tee -a "$summary"
 done
 if [ -x bin/cuprum-bench ] && [ "${SKIP_BENCH:-0}" != 1 ]; then
-  bin/cuprum-bench --write-sky "$out/sky.npy" --out "$out/cuprum.jsonl" ${BENCH_ARGS:-} > "$out/bench.log" 2>&1 || status=1
+  # The shared inputs of WORKLOADS.md (blobs, vol), made as cupy_reference.py makes them, read
+  # by both benches; kept outside OUT (they are large).
+  inputs=${BENCH_INPUTS:-/tmp/cuprum-bench-inputs}
+  python3 - "$inputs" <<'PY' || true
+import os, sys, numpy as np, scipy.ndimage
+d = sys.argv[1]; os.makedirs(d, exist_ok=True)
+p = os.path.join(d, "vol_256_bool.npy")
+if not os.path.exists(p):
+    np.save(p, np.random.default_rng(11).random((256, 256, 256)) > 0.75)
+p = os.path.join(d, "blobs_2048_f32.npy")
+if not os.path.exists(p):
+    np.save(p, scipy.ndimage.gaussian_filter(np.random.default_rng(12).standard_normal((2048, 2048)), 2.0).astype(np.float32))
+PY
+  bin/cuprum-bench --write-sky "$inputs/sky.npy" --inputs "$inputs" --out "$out/cuprum.jsonl" ${BENCH_ARGS:-} > "$out/bench.log" 2>&1 || status=1
   if python3 -c 'import cupy' 2> /dev/null && [ -f cupy_reference.py ]; then
-    python3 cupy_reference.py --sky "$out/sky.npy" --out "$out/cupy.jsonl" ${CUPY_ARGS:-} > "$out/cupy.log" 2>&1 || status=1
+    python3 cupy_reference.py --sky "$inputs/sky.npy" --inputs "$inputs" --out "$out/cupy.jsonl" ${CUPY_ARGS:-} > "$out/cupy.log" 2>&1 || status=1
     python3 compare.py "$out/cupy.jsonl" "$out/cuprum.jsonl" | tee "$out/compare.txt"
   fi
 fi

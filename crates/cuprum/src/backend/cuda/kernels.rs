@@ -33,13 +33,21 @@ pub(crate) trait KernelKey: Clone + Eq + Hash + Debug + Send + Sync + 'static {
 /// A module's identity: its family and the SHA-256 of its specialised source and `-D` options.
 type SourceKey = (&'static str, [u8; 32]);
 
+/// A loaded module and the functions taken from it so far (one source may hold several
+/// entries, e.g. the passes of `label.cu`).
+struct Loaded {
+    module: ModuleHandle,
+    funcs: HashMap<String, Arc<Kernel>>,
+}
+
 /// The kernels a device has loaded.
 #[derive(Default)]
 pub(crate) struct Cache {
     /// Per key type (boxed `HashMap<K, Arc<Kernel>>`): the fast path.
     by_key: Mutex<HashMap<TypeId, Box<dyn Any + Send + Sync>, BuildFx>>,
-    /// By family and SHA-256 of the specialised source and its `-D` options.
-    by_source: Mutex<HashMap<SourceKey, Arc<Kernel>>>,
+    /// By family and SHA-256 of the specialised source and its `-D` options: the module, and
+    /// its functions by entry name.
+    by_source: Mutex<HashMap<SourceKey, Loaded>>,
 }
 
 impl Cache {
@@ -57,11 +65,35 @@ impl Cache {
         // Another thread may have loaded the same kernel meanwhile: keep the first.
         map.entry(key).or_insert(k).clone()
     }
-    fn by_source(&self, family: &'static str, hash: &[u8; 32]) -> Option<Arc<Kernel>> {
-        self.by_source.lock().unwrap_or_else(|e| e.into_inner()).get(&(family, *hash)).cloned()
+    /// Entry `entry` of the module of (`family`, `hash`), if that module is loaded: the
+    /// function (taken from it now if needed); `None` if the module is not loaded.
+    fn by_source(&self, family: &'static str, hash: &[u8; 32], entry: &str) -> Result<Option<Arc<Kernel>>> {
+        let mut map = self.by_source.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(l) = map.get_mut(&(family, *hash)) else {
+            return Ok(None);
+        };
+        if let Some(k) = l.funcs.get(entry) {
+            return Ok(Some(k.clone()));
+        }
+        let k = Arc::new(Kernel { func: function(l.module, entry)?, _module: l.module });
+        l.funcs.insert(entry.to_string(), k.clone());
+        Ok(Some(k))
     }
-    fn insert_source(&self, family: &'static str, hash: [u8; 32], k: Arc<Kernel>) -> Arc<Kernel> {
-        self.by_source.lock().unwrap_or_else(|e| e.into_inner()).entry((family, hash)).or_insert(k).clone()
+    /// Records a loaded module (another thread may have loaded it meanwhile: the first is
+    /// kept) and returns its entry `entry`.
+    fn insert_source(
+        &self,
+        family: &'static str,
+        hash: [u8; 32],
+        module: ModuleHandle,
+        entry: &str,
+    ) -> Result<Arc<Kernel>> {
+        self.by_source
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry((family, hash))
+            .or_insert(Loaded { module, funcs: HashMap::new() });
+        Ok(self.by_source(family, &hash, entry)?.expect("the module was just recorded"))
     }
 }
 
@@ -104,7 +136,18 @@ pub(crate) struct Kernel {
     _module: ModuleHandle,
 }
 
-struct ModuleHandle(#[allow(dead_code)] sys::CUmodule);
+#[derive(Clone, Copy)]
+struct ModuleHandle(sys::CUmodule);
+// SAFETY: a module handle is a driver handle, valid in every thread; modules are never unloaded.
+unsafe impl Send for ModuleHandle {}
+
+/// Function `entry` of a loaded module.
+fn function(module: ModuleHandle, entry: &str) -> Result<sys::CUfunction> {
+    let cname = std::ffi::CString::new(entry).map_err(|_| Error::InvalidArgument("kernel name contains NUL".into()))?;
+    // SAFETY: `module` was loaded by this device's context and is never unloaded.
+    unsafe { cu::module::get_function(module.0, cname) }
+        .map_err(|e| Error::Cuda(format!("cuModuleGetFunction({entry}): {e:?}")))
+}
 // SAFETY: `func` and the module are driver handles, valid in every thread (the driver API is
 // thread-safe, and launches bind the context first); the module is never unloaded, so the
 // function handle stays valid wherever the `Kernel` goes.
@@ -127,7 +170,7 @@ impl CudaDevice {
         let src = key.source();
         let defines: Vec<String> = key.defines().into_iter().map(|(n, v)| format!("-D{n}={v}")).collect();
         let hash = compile::source_hash(&src, &defines);
-        let k = match self.kernels.by_source(K::FAMILY, &hash) {
+        let k = match self.kernels.by_source(K::FAMILY, &hash, key.entry())? {
             Some(k) => k,
             None => {
                 let cubin = compile::cubin_for(K::FAMILY, &src, &defines, &hash, self.arch)?;
@@ -135,11 +178,6 @@ impl CudaDevice {
                 // SAFETY: `cubin` is a complete CUBIN image that NVRTC produced for this device.
                 let module = unsafe { cu::module::load_data(cubin.as_ptr() as *const c_void) }
                     .map_err(|e| self.err("cuModuleLoadData", e))?;
-                let cname = std::ffi::CString::new(key.entry())
-                    .map_err(|_| Error::InvalidArgument("kernel name contains NUL".into()))?;
-                // SAFETY: `module` was loaded above and is never unloaded.
-                let func = unsafe { cu::module::get_function(module, cname) }
-                    .map_err(|e| self.err("cuModuleGetFunction", e))?;
                 if std::env::var_os("CUPRUM_LOG_KERNELS").is_some() {
                     eprintln!(
                         "cuprum: kernel {}/{key:?} ready in {:.1} ms",
@@ -147,7 +185,7 @@ impl CudaDevice {
                         t.elapsed().as_secs_f64() * 1e3
                     );
                 }
-                self.kernels.insert_source(K::FAMILY, hash, Arc::new(Kernel { func, _module: ModuleHandle(module) }))
+                self.kernels.insert_source(K::FAMILY, hash, ModuleHandle(module), key.entry())?
             }
         };
         Ok(self.kernels.insert(key.clone(), k))
