@@ -193,6 +193,32 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
     unsafe { p.launch_2d(&dev, &k, (gx as u32, gy as u32), (tx, ty), bytes as u32) }
 }
 
+/// `corrnd`'s table for a kernel of shape `ks` and an output of shape `o` (the padded input's
+/// shape is `o + ks - 1`): the offset in the padded input of each tap row (C order over the
+/// kernel's leading axes), then the output's leading lengths, then the padded input's strides
+/// (in elements) along them.
+fn nd_table(ks: &[usize], o: &[usize]) -> Vec<i64> {
+    let lead = ks.len() - 1;
+    let ps: Vec<usize> = ks.iter().zip(o).map(|(k, o)| o + k - 1).collect();
+    let mut strides = vec![ps[lead] as i64; lead];
+    for i in (0..lead.saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * ps[i + 1] as i64;
+    }
+    let tap_rows: usize = ks[..lead].iter().product();
+    let mut tab = Vec::with_capacity(tap_rows + 2 * lead);
+    for t in 0..tap_rows {
+        let (mut rem, mut off) = (t, 0i64);
+        for ax in (0..lead).rev() {
+            off += (rem % ks[ax]) as i64 * strides[ax];
+            rem /= ks[ax];
+        }
+        tab.push(off);
+    }
+    tab.extend(o[..lead].iter().map(|&v| v as i64));
+    tab.extend_from_slice(&strides);
+    tab
+}
+
 /// The correlation `c` (any rank but 2, the `Fill` boundary) into `out`: the input padded with
 /// the fill value to `out_shape + k - 1` along each axis (SciPy's zero padding; in 'valid' mode
 /// the input itself), then `corrnd`.
@@ -229,30 +255,12 @@ fn correlate_nd(c: &Correlation<'_>, out: &Array) -> Result<()> {
         p
     };
     let lead = d - 1;
-    let (kw, ow, pw) = (ks[lead], o[lead], ps[lead]);
+    let (kw, ow) = (ks[lead], o[lead]);
     if kw > i32::MAX as usize {
         return Err(Error::NotImplemented(format!("a kernel of {kw} columns on the GPU")));
     }
-    // The table: the offset in xp of each tap row (C order over the kernel's leading axes),
-    // then the output's leading lengths, then the padded input's strides (in elements) along
-    // them.
-    let mut strides = vec![pw as i64; lead];
-    for i in (0..lead.saturating_sub(1)).rev() {
-        strides[i] = strides[i + 1] * ps[i + 1] as i64;
-    }
     let tap_rows: usize = ks[..lead].iter().product();
-    let mut tab = Vec::with_capacity(tap_rows + 2 * lead);
-    for t in 0..tap_rows {
-        let (mut rem, mut off) = (t, 0i64);
-        for ax in (0..lead).rev() {
-            off += (rem % ks[ax]) as i64 * strides[ax];
-            rem /= ks[ax];
-        }
-        tab.push(off);
-    }
-    tab.extend(o[..lead].iter().map(|&v| v as i64));
-    tab.extend_from_slice(&strides);
-    let tab = crate::from_vec(tab, &out.device())?;
+    let tab = crate::from_vec(nd_table(ks, o), &out.device())?;
     let rows: usize = o[..lead].iter().product();
     let cb = ow.div_ceil((ND_TX * ND_RX) as usize);
     let blocks = rows * cb;
@@ -283,6 +291,18 @@ mod tests {
     use super::*;
     use crate::backend::cuda::compile::check_compiles;
     use crate::core::dtype::ALL_DTYPES;
+
+    /// `corrnd`'s table: tap rows in C order, the output's leading lengths, the padded strides.
+    #[test]
+    fn nd_table_layout() {
+        // Kernel (2, 3, 4), output (5, 6, 7): padded (6, 8, 10), strides 80 and 10 elements.
+        assert_eq!(nd_table(&[2, 3, 4], &[5, 6, 7]), vec![0, 10, 20, 80, 90, 100, 5, 6, 80, 10]);
+        // 4-d: kernel (2, 1, 2, 3), output (3, 2, 4, 5): padded (4, 2, 5, 7).
+        let t = nd_table(&[2, 1, 2, 3], &[3, 2, 4, 5]);
+        assert_eq!(t, vec![0, 7, 70, 77, 3, 2, 4, 70, 35, 7]);
+        // 1-d: one tap row at 0, no leading axes.
+        assert_eq!(nd_table(&[3], &[9]), vec![0]);
+    }
 
     /// Every dtype, boundary and variant: the prelude selects one kernel and (where NVRTC is
     /// present) it compiles.

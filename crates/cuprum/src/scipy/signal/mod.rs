@@ -18,7 +18,9 @@
 //! (and 1-d ones, as one row) on tiles with their halos in shared memory, applying the boundary
 //! once per loaded element, not per tap; correlations of 3 and more dimensions pad the input
 //! with the fill value once and run a generic kernel: each thread sums a few outputs of one
-//! row over the taps, whose offsets in the padded input are precomputed.
+//! row over the taps, whose offsets in the padded input are precomputed. It takes any rank;
+//! the padding is a strided copy, which on a GPU takes at most 16 dimensions that cannot be
+//! merged (more is a NotImplementedError).
 //!
 //! SciPy's `convolve`/`correlate` route their inputs as SciPy does: 1-d inputs that NumPy
 //! handles go to NumPy's `convolve`/`correlate`; the others to the N-d correlation, with the
