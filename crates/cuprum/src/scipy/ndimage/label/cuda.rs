@@ -10,6 +10,10 @@ use crate::backend::cuda::launch::{dev_of, dptr, Params, MAX_DIMS, THREADS};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 
+/// Elements per tile of root counts (`lb_flatten`/`lb_final`): a rank costs at most
+/// `TILE / 32` popcounts.
+const TILE: usize = 1024;
+
 /// Neighbours passed in the kernel's parameters (every structure of up to 4 dimensions has at
 /// most 40 backward neighbours); more go through a table in device memory.
 const NBMAX: usize = 40;
@@ -34,7 +38,7 @@ impl KernelKey for LabelKey {
         self.entry
     }
     fn defines(&self) -> Vec<(&'static str, String)> {
-        vec![("THREADS", THREADS.to_string())]
+        vec![("THREADS", THREADS.to_string()), ("TILE", TILE.to_string())]
     }
     fn source(&self) -> String {
         let nz = match self.input {
@@ -70,7 +74,9 @@ pub(crate) fn label(fg: &Array, nb: &Neighbours, out: &Array) -> Result<usize> {
     let target = if direct { out.view() } else { Array::alloc(fg.shape(), idx_dt, out.device(), false)? };
     let key = |entry| LabelKey { input: fg.dtype(), wide, out: target.dtype(), ndim: nd, entry };
     let parent = Array::alloc(&[n], idx_dt, out.device(), false)?;
-    let flag = Array::alloc(&[n], idx_dt, out.device(), false)?;
+    let ntiles = n.div_ceil(TILE);
+    let bits = Array::alloc(&[n.div_ceil(32)], DType::UInt32, out.device(), false)?;
+    let tiles = crate::zeros(&[ntiles], idx_dt, &out.device())?;
     let grid = dev.grid_for(n, THREADS as usize);
 
     let k = dev.kernel(&key("lb_init"))?;
@@ -116,24 +122,30 @@ pub(crate) fn label(fg: &Array, nb: &Neighbours, out: &Array) -> Result<usize> {
     let k = dev.kernel(&key("lb_flatten"))?;
     let mut p = Params::new();
     p.push(dptr(&parent)?);
-    p.push(dptr(&flag)?);
+    p.push(dptr(&bits)?);
+    p.push(dptr(&tiles)?);
     p.push(n as i64);
-    // SAFETY: matches `lb_flatten(IDX*, IDX*, long long)`; both buffers hold `n` IDX.
+    // SAFETY: matches `lb_flatten(IDX*, unsigned*, IDX*, long long)`; `parent` holds `n` IDX,
+    // `bits` ceil(n / 32) words (one per warp of elements), `tiles` ceil(n / TILE) IDX.
     unsafe { p.launch(&dev, &k, grid, THREADS)? };
 
-    let cs = Array::alloc(&[n], idx_dt, out.device(), false)?;
-    crate::scan::cuda::scan(crate::ScanOp::Sum, &flag, &cs)?;
-    let count = cs.slice(crate::s![n as isize - 1])?.item::<i64>()? as usize;
+    let cs = Array::alloc(&[ntiles], idx_dt, out.device(), false)?;
+    crate::scan::cuda::scan(crate::ScanOp::Sum, &tiles, &cs)?;
 
     let k = dev.kernel(&key("lb_final"))?;
     let mut p = Params::new();
     p.push(dptr(&parent)?);
+    p.push(dptr(&bits)?);
     p.push(dptr(&cs)?);
     p.push(dptr(&target)?);
     p.push(n as i64);
-    // SAFETY: matches `lb_final(const IDX*, const IDX*, OUT*, long long)`; `parent` and `cs`
-    // hold `n` IDX and `target` `n` elements of OUT (its dtype), C-contiguous.
+    // SAFETY: matches `lb_final(const IDX*, const unsigned*, const IDX*, OUT*, long long)`;
+    // `parent` holds `n` IDX, `bits` and `cs` the words and tile sums above, `target` `n`
+    // elements of OUT (its dtype), C-contiguous.
     unsafe { p.launch(&dev, &k, grid, THREADS)? };
+    // The count (the one value the host reads) after the last launch, so that the GPU is not
+    // left idle while it travels.
+    let count = cs.slice(crate::s![ntiles as isize - 1])?.item::<i64>()? as usize;
     if !direct {
         crate::ufunc::assign(out, &target)?;
     }

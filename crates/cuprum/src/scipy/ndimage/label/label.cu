@@ -5,12 +5,15 @@
 //
 //   lb_init     parent[p] = p where x[p] is nonzero, -1 elsewhere
 //   lb_merge    for each element and each backward neighbour inside the array: union
-//   lb_flatten  parent[p] = root(p); flag[p] = 1 for roots, 0 elsewhere
-//   (scan)      cs = inclusive sum of the flags: a root's number
-//   lb_final    out[p] = cs[parent[p]], or 0 for the background
+//   lb_flatten  parent[p] = root(p); a bit per element marks the roots (one word a warp), and
+//               each tile of TILE elements counts its roots
+//   (scan)      inclusive sums of the tiles' counts (the scan family's kernel)
+//   lb_final    out[p] = the rank of root(p): the roots of the tiles before its tile, plus
+//               those before it in its tile (popcounts of at most TILE / 32 words), plus 1;
+//               0 for the background
 //
 // Prelude (label/cuda.rs): T (the input's storage), NZ(v) (nonzero), IDX (int or long long),
-// OUT (the output's C type), NDIM, NBMAX (neighbours passed inline). -D: THREADS.
+// OUT (the output's C type), NDIM, NBMAX (neighbours passed inline). -D: THREADS, TILE.
 #include "cuprum/prelude.cuh"
 
 struct Shape {
@@ -87,23 +90,45 @@ extern "C" __global__ void __launch_bounds__(THREADS) lb_merge(IDX* parent, Shap
   }
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS) lb_flatten(IDX* parent, IDX* __restrict__ flag, long long n) {
+__device__ __forceinline__ void add_count(int* a, int v) { atomicAdd(a, v); }
+__device__ __forceinline__ void add_count(long long* a, long long v) {
+  atomicAdd((unsigned long long*)a, (unsigned long long)v);
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS) lb_flatten(IDX* parent, unsigned* __restrict__ bits,
+    IDX* __restrict__ tilecount, long long n) {
   const volatile IDX* vp = parent;
-  GRID_LOOP(p, n) {
-    if (vp[p] < 0) {
-      flag[p] = 0;
-      continue;
+  const int lane = threadIdx.x & 31;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  // Warp-uniform: the warp's first element (a multiple of 32), 32 elements at a time.
+  for (long long base = blockIdx.x * (long long)blockDim.x + threadIdx.x - lane; base < n; base += stride) {
+    const long long p = base + lane;
+    bool root = false;
+    if (p < n && vp[p] >= 0) {
+      const IDX r = root_of(vp, (IDX)p);
+      parent[p] = r;
+      root = r == (IDX)p;
     }
-    const IDX r = root_of(vp, (IDX)p);
-    parent[p] = r;
-    flag[p] = r == (IDX)p;
+    const unsigned m = __ballot_sync(0xffffffffu, root);
+    if (lane == 0) {
+      bits[base >> 5] = m;
+      if (m) add_count(&tilecount[base / TILE], (IDX)__popc(m));
+    }
   }
 }
 
-extern "C" __global__ void __launch_bounds__(THREADS) lb_final(const IDX* __restrict__ parent, const IDX* __restrict__ cs,
-    OUT* __restrict__ out, long long n) {
+extern "C" __global__ void __launch_bounds__(THREADS) lb_final(const IDX* __restrict__ parent,
+    const unsigned* __restrict__ bits, const IDX* __restrict__ tiles, OUT* __restrict__ out, long long n) {
   GRID_LOOP(p, n) {
     const IDX r = parent[p];
-    out[p] = r < 0 ? (OUT)0 : (OUT)cs[r];
+    if (r < 0) {
+      out[p] = (OUT)0;
+      continue;
+    }
+    const long long t = (long long)r / TILE, w = (long long)r >> 5;
+    long long rank = t ? (long long)tiles[t - 1] : 0;
+    for (long long i = t * (TILE / 32); i < w; i++) rank += __popc(bits[i]);
+    rank += __popc(bits[w] & ((1u << (r & 31)) - 1u));
+    out[p] = (OUT)(rank + 1);
   }
 }

@@ -68,14 +68,66 @@ impl KernelKey for AccumKey {
             defs.push_str(&format!("#define {name} {}\n", on as i32));
         }
         format!(
-            "{PRELUDE}typedef {t} T;\ntypedef {l} L;\n#define V(v) {v}\n#define KEY(v) {key}\n#define BITS(v) {bits}\n\
-             #define MODE {mode}\n#define NDIM {nd}\n{defs}{body}",
+            "{PRELUDE}#define DECODE_ONLY 0\ntypedef {t} T;\ntypedef {l} L;\n#define V(v) {v}\n#define KEY(v) {key}\n\
+             #define BITS(v) {bits}\n#define MODE {mode}\n#define NDIM {nd}\n{defs}{body}",
             l = self.labels.map_or("u8", storage_ty),
             mode = self.mode,
             nd = self.ndim,
             body = include_str!("measure.cu"),
         )
     }
+}
+
+/// `ms_decode` for values of one dtype.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct DecodeKey {
+    pub dtype: DType,
+}
+
+impl KernelKey for DecodeKey {
+    const FAMILY: &'static str = "measure";
+    fn entry(&self) -> &str {
+        "ms_decode"
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        vec![("THREADS", THREADS.to_string())]
+    }
+    fn source(&self) -> String {
+        let d = self.dtype;
+        let (kind, store) = match d {
+            DType::Float16 => (0, "d2h(d)"),
+            DType::Float32 => (0, "((float)(d))"),
+            DType::Float64 => (0, "(d)"),
+            d if d.is_signed_int() => (1, "(d)"),
+            _ => (2, "(d)"),
+        };
+        format!(
+            "{PRELUDE}#define DECODE_ONLY 1\ntypedef {t} T;\n#define KIND {kind}\n#define STORE(d) {store}\n{body}",
+            t = storage_ty(d),
+            body = include_str!("measure.cu"),
+        )
+    }
+}
+
+/// The values of order keys `keys` ([k], uint64) in `dtype`, 0 where `count` (int64 [k]) is 0.
+pub(crate) fn decode(keys: &Array, count: &Array, dtype: DType) -> Result<Array> {
+    let dev = dev_of(keys)?;
+    let k = keys.size();
+    let out = Array::alloc(&[k], dtype, keys.device(), false)?;
+    if k == 0 {
+        return Ok(out);
+    }
+    let kern = dev.kernel(&DecodeKey { dtype })?;
+    let mut p = Params::new();
+    p.push(dptr(keys)?);
+    p.push(dptr(count)?);
+    p.push(dptr(&out)?);
+    p.push(k as i64);
+    // SAFETY: matches `ms_decode(const u64*, const u64*, T*, long long)`; `keys` and `count`
+    // hold `k` 8-byte elements, `out` `k` elements of T, C-contiguous, alive until the stream
+    // has run the kernel.
+    unsafe { p.launch(&dev, &kern, dev.grid_for(k, THREADS as usize), THREADS)? };
+    Ok(out)
 }
 
 fn ptr_or_null(a: &Option<Array>) -> Result<u64> {
@@ -176,6 +228,9 @@ mod tests {
                     compiled += check_compiles(&key) as usize;
                 }
             }
+        }
+        for dtype in ALL_DTYPES {
+            compiled += check_compiles(&DecodeKey { dtype }) as usize;
         }
         let count_only = AccumKey {
             x: None,

@@ -268,15 +268,21 @@ pub(crate) fn key_of_f64(v: f64) -> u64 {
     }
 }
 
-/// The value of an order key, as float64 (`dt` float) or the integer's bits.
-fn decode_keys(keys: &Array, dt: DType) -> Result<Array> {
-    // Decoded on the host side of the array API (a few values per label).
-    let dev = keys.device();
-    let k = keys.to_device(&Device::Cpu)?.to_vec::<u64>()?;
-    let r = if dt.is_float() {
-        let v: Vec<f64> = k
-            .iter()
-            .map(|&b| {
+/// The values of order keys `keys` (uint64 [k]) in `dt`, 0 where `count` (int64 [k]) is 0
+/// (SciPy's zeros for absent labels); on the keys' device.
+fn decode_keys(keys: &Array, count: &Array, dt: DType) -> Result<Array> {
+    if !keys.device().is_cpu() {
+        return cuda::decode(keys, count, dt);
+    }
+    let k = keys.to_vec::<u64>()?;
+    let c = count.to_vec::<i64>()?;
+    let v: Vec<f64> = k
+        .iter()
+        .zip(&c)
+        .map(|(&b, &n)| {
+            if n == 0 {
+                0.0
+            } else if dt.is_float() {
                 if b == u64::MAX {
                     f64::NAN
                 } else if b >> 63 == 1 {
@@ -284,16 +290,20 @@ fn decode_keys(keys: &Array, dt: DType) -> Result<Array> {
                 } else {
                     f64::from_bits(!b)
                 }
-            })
-            .collect();
-        crate::from_slice(&v, &[v.len()], &Device::Cpu)?.astype(dt)?
-    } else if dt.is_unsigned_int() || dt == DType::Bool {
-        crate::from_slice(&k, &[k.len()], &Device::Cpu)?.astype(dt)?
-    } else {
-        let v: Vec<i64> = k.iter().map(|&b| (b ^ (1 << 63)) as i64).collect();
-        crate::from_slice(&v, &[v.len()], &Device::Cpu)?.astype(dt)?
-    };
-    r.to_device(&dev)
+            } else {
+                f64::NAN // integers below
+            }
+        })
+        .collect();
+    if dt.is_float() {
+        return crate::from_slice(&v, &[v.len()], &Device::Cpu)?.astype(dt);
+    }
+    if dt.is_unsigned_int() || dt == DType::Bool {
+        let u: Vec<u64> = k.iter().zip(&c).map(|(&b, &n)| if n == 0 { 0 } else { b }).collect();
+        return crate::from_slice(&u, &[u.len()], &Device::Cpu)?.astype(dt);
+    }
+    let i: Vec<i64> = k.iter().zip(&c).map(|(&b, &n)| if n == 0 { 0 } else { (b ^ (1 << 63)) as i64 }).collect();
+    crate::from_slice(&i, &[i.len()], &Device::Cpu)?.astype(dt)
 }
 
 /// The checked operands: the input and the labels broadcast together, C-contiguous, on one
@@ -502,7 +512,8 @@ fn extremes(p: &Prep, positions: bool) -> Result<Extremes> {
     let dev = p.x.device();
     let a = accumulate(&pass(p, Want { count: true, minmax: true, ..Want::default() }), &dev)?;
     let (mut kmin, kmax) = (a.minkey.unwrap(), a.maxkey.unwrap());
-    let absent = a.count.unwrap().equal(0i64)?;
+    let count = a.count.unwrap();
+    let absent = count.equal(0i64)?;
     if is_single(&p.g) && p.x.dtype().is_float() {
         // One group is SciPy's `vals.min()`: NaN when any value is NaN (the largest key).
         let mx = kmax.to_device(&Device::Cpu)?.to_vec::<u64>()?;
@@ -521,10 +532,7 @@ fn extremes(p: &Prep, positions: bool) -> Result<Extremes> {
     };
     let dt = p.x.dtype();
     // Absent labels: 0 (SciPy's zeros).
-    let vals = |keys: &Array| -> Result<Array> {
-        crate::where_(&absent, &crate::zeros(&[], dt, &dev)?, &decode_keys(keys, dt)?)
-    };
-    Ok(Extremes { min: vals(&kmin)?, max: vals(&kmax)?, minpos, maxpos })
+    Ok(Extremes { min: decode_keys(&kmin, &count, dt)?, max: decode_keys(&kmax, &count, dt)?, minpos, maxpos })
 }
 
 /// SciPy's `ndimage.minimum(input, labels, index)`: the smallest value of each label, in the
