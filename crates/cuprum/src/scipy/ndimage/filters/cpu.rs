@@ -227,9 +227,7 @@ pub(crate) fn correlate_nd(x: &Array, t: &Taps, out: &Array) -> Result<()> {
     };
     let nd = shape.len();
     // Padding before each axis: the most negative offset a tap can have.
-    let before: Vec<i64> = (0..nd)
-        .map(|d| offs.iter().map(|o| -o[d]).max().unwrap_or(0).max(0))
-        .collect();
+    let before: Vec<i64> = (0..nd).map(|d| offs.iter().map(|o| -o[d]).max().unwrap_or(0).max(0)).collect();
     let after: Vec<i64> = (0..nd).map(|d| offs.iter().map(|o| o[d]).max().unwrap_or(0).max(0)).collect();
     let pshape: Vec<usize> = (0..nd).map(|d| shape[d] + (before[d] + after[d]) as usize).collect();
     let (pw, w) = (pshape[nd - 1], shape[nd - 1]);

@@ -535,7 +535,14 @@ pub(crate) fn gaussian_kernel1d(sigma: f64, order: usize, radius: usize) -> Vec<
 }
 
 /// The Gaussian pass of `gaussian_filter1d`: its reversed kernel, or SciPy's ValueError.
-fn gaussian_pass(sigma: f64, axis: usize, order: usize, mode: Mode, truncate: f64, radius: Option<usize>) -> Result<Pass> {
+fn gaussian_pass(
+    sigma: f64,
+    axis: usize,
+    order: usize,
+    mode: Mode,
+    truncate: f64,
+    radius: Option<usize>,
+) -> Result<Pass> {
     let lw = match radius {
         Some(r) => r,
         None => {

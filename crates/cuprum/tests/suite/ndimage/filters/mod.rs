@@ -74,19 +74,31 @@ device_test!(filter_errors, |dev| {
     let w33 = cuprum::ones(&[3, 3], DType::Float64, &dev)?;
     assert_eq!(kind(correlate(&x, &w1, &d)), ErrorKind::RuntimeError); // weights of the wrong rank
     assert_eq!(kind(correlate(&x, &w33, &FilterOptions { origin: vec![2, 0], ..d.clone() })), ErrorKind::ValueError);
-    assert_eq!(kind(correlate(&x, &w33, &FilterOptions { axes: Some(vec![0, -2]), ..d.clone() })), ErrorKind::ValueError);
-    assert_eq!(kind(correlate(&x, &w33, &FilterOptions { modes: vec![Mode::Wrap, Mode::Reflect], ..d.clone() })), ErrorKind::RuntimeError);
+    assert_eq!(
+        kind(correlate(&x, &w33, &FilterOptions { axes: Some(vec![0, -2]), ..d.clone() })),
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        kind(correlate(&x, &w33, &FilterOptions { modes: vec![Mode::Wrap, Mode::Reflect], ..d.clone() })),
+        ErrorKind::RuntimeError
+    );
     assert_eq!(kind(correlate1d(&x, &[], 0, &d)), ErrorKind::RuntimeError);
     assert_eq!(kind(correlate1d(&x, &[1.0], 2, &d)), ErrorKind::AxisError);
     assert_eq!(kind(uniform_filter1d(&x, 0, 0, &d)), ErrorKind::RuntimeError);
-    assert_eq!(kind(uniform_filter1d(&x, 4, 0, &FilterOptions { origin: vec![2], ..d.clone() })), ErrorKind::ValueError);
+    assert_eq!(
+        kind(uniform_filter1d(&x, 4, 0, &FilterOptions { origin: vec![2], ..d.clone() })),
+        ErrorKind::ValueError
+    );
     assert_eq!(kind(gaussian_filter(&x, &[1.0, 1.0, 1.0], &d)), ErrorKind::RuntimeError);
     assert_eq!(kind(gaussian_filter1d(&x, -2.0, 0, &d)), ErrorKind::ValueError); // radius int(-7.5) < 0
-    // sigma 0: SciPy's ZeroDivisionError, a ValueError here.
+                                                                                 // sigma 0: SciPy's ZeroDivisionError, a ValueError here.
     assert_eq!(kind(gaussian_filter1d(&x, 0.0, 0, &d)), ErrorKind::ValueError);
     assert_eq!(kind(sobel(&x, 2, &d)), ErrorKind::AxisError);
     assert_eq!(kind(gaussian_filter(&x.astype(DType::Float16)?, &[1.0], &d)), ErrorKind::RuntimeError);
-    assert_eq!(kind(gaussian_filter(&x, &[1.0], &FilterOptions { output: Some(DType::Float16), ..d.clone() })), ErrorKind::RuntimeError);
+    assert_eq!(
+        kind(gaussian_filter(&x, &[1.0], &FilterOptions { output: Some(DType::Float16), ..d.clone() })),
+        ErrorKind::RuntimeError
+    );
     assert_eq!("reflekt".parse::<Mode>().unwrap_err().kind(), ErrorKind::RuntimeError);
     // 0-d: the axis-free filters copy, the others have no axis.
     let z = cuprum::scalar(2.5f64, &dev)?;
