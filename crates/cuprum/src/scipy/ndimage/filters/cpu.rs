@@ -22,6 +22,13 @@ unsafe impl Send for SyncPtr {}
 // SAFETY: as above.
 unsafe impl Sync for SyncPtr {}
 
+impl SyncPtr {
+    /// The pointer (a method, so that closures capture the whole `SyncPtr`).
+    fn get(self) -> *mut f64 {
+        self.0
+    }
+}
+
 /// `(outer, n, inner)` of `shape` around `axis`.
 fn split(shape: &[usize], axis: usize) -> (usize, usize, usize) {
     let outer = shape[..axis].iter().product();
@@ -121,8 +128,8 @@ fn pass(src: &[f64], dst: &mut [f64], shape: &[usize], p: &Pass, cval: f64) {
                     for (a, &x) in d.iter_mut().zip(c) {
                         *a = x * wc;
                     }
-                    for j in 0..s1 {
-                        let (lo, hi, wj) = (r(j), r(kl - 1 - j), w[j]);
+                    for (j, &wj) in w[..s1].iter().enumerate() {
+                        let (lo, hi) = (r(j), r(kl - 1 - j));
                         if *sym > 0 {
                             for ((a, &x), &y) in d.iter_mut().zip(lo).zip(hi) {
                                 *a += (x + y) * wj;
@@ -153,7 +160,6 @@ fn pass(src: &[f64], dst: &mut [f64], shape: &[usize], p: &Pass, cval: f64) {
             let fs = *size as f64;
             let dp = SyncPtr(dst.as_mut_ptr());
             (0..outer * nb).into_par_iter().for_each(|t| {
-                let dp = dp;
                 let (o, b) = (t / nb, t % nb);
                 let (c0, c1) = (b * CB, ((b + 1) * CB).min(inner));
                 let mut tmp = vec![0.0f64; c1 - c0];
@@ -174,7 +180,7 @@ fn pass(src: &[f64], dst: &mut [f64], shape: &[usize], p: &Pass, cval: f64) {
                     for (c, &a) in tmp.iter().enumerate() {
                         // SAFETY: element (o, l, c0 + c) lies in `dst` and belongs to this
                         // task's column block alone.
-                        unsafe { *dp.0.add(base + c) = a / fs };
+                        unsafe { *dp.get().add(base + c) = a / fs };
                     }
                 }
             });
