@@ -11,10 +11,12 @@ use crate::backend::cuda::launch::{dev_of, dptr, Params, THREADS};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 
-/// The fused kernel's output tile (columns, rows) and the most taps of each of its passes.
+/// The fused kernel's output tile (columns, rows), the outputs a thread computes in a row or
+/// column, and the most taps of each of its passes (compiled in: a kernel per pair of sizes).
 const TW: usize = 32;
 const TH: usize = 32;
-const MAXK: usize = 33;
+const RB: usize = 4;
+const MAXK: usize = 25;
 /// Shared memory a block may take (the default limit), less the fused kernel's static taps.
 const SHARED_BYTES: usize = 48 * 1024 - 2 * MAXK * 8;
 /// Most dimensions of the N-d correlation.
@@ -27,7 +29,11 @@ const MAX_BLOCKS: usize = 1 << 20;
 pub(crate) enum Variant {
     Corr1d,
     Uniform1d,
-    Sep2d,
+    /// The fused kernel for `k0` and `k1` taps.
+    Sep2d {
+        k0: u32,
+        k1: u32,
+    },
     CorrNd,
 }
 
@@ -62,18 +68,23 @@ impl KernelKey for FilterKey {
         match self.variant {
             Variant::Corr1d => "corr1d",
             Variant::Uniform1d => "uniform1d",
-            Variant::Sep2d => "sep2d",
+            Variant::Sep2d { .. } => "sep2d",
             Variant::CorrNd => "corrnd",
         }
     }
     fn defines(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("THREADS", THREADS.to_string()),
-            ("TW", TW.to_string()),
-            ("TH", TH.to_string()),
-            ("MAXK", MAXK.to_string()),
-            ("ND_MAX", ND_MAX.to_string()),
-        ]
+        let mut d = vec![("THREADS", THREADS.to_string()), ("ND_MAX", ND_MAX.to_string())];
+        if let Variant::Sep2d { k0, k1 } = self.variant {
+            d.extend([
+                ("TW", TW.to_string()),
+                ("TH", TH.to_string()),
+                ("RB", RB.to_string()),
+                ("MAXK", MAXK.to_string()),
+                ("K0", k0.to_string()),
+                ("K1", k1.to_string()),
+            ]);
+        }
+        d
     }
     fn source(&self) -> String {
         let load = if self.input == DType::Bool { "((v) ? 1.0 : 0.0)" } else { "((double)(v))" };
@@ -89,7 +100,7 @@ impl KernelKey for FilterKey {
             v = match self.variant {
                 Variant::Corr1d => "CORR1D",
                 Variant::Uniform1d => "UNIFORM1D",
-                Variant::Sep2d => "SEP2D",
+                Variant::Sep2d { .. } => "SEP2D",
                 Variant::CorrNd => "CORRND",
             },
             ti = storage_ty(self.input),
@@ -166,10 +177,10 @@ fn fusable(p: &Pass) -> Option<(&[f64], i32)> {
     }
 }
 
-/// Shared memory of the fused kernel for `k0` x `k1` taps.
+/// Shared memory of the fused kernel for `k0` x `k1` taps: both tiles, rows of an odd pitch.
 fn sep_bytes(k0: usize, k1: usize) -> usize {
-    let iw = TW + k1 - 1;
-    ((TH + k0 - 1) * iw + TH * iw) * 8
+    let pitch = (TW + k1 - 1) | 1;
+    ((TH + k0 - 1) * pitch + TH * pitch) * 8
 }
 
 /// Both passes of a 2-d separable correlation in one kernel.
@@ -186,15 +197,14 @@ fn sep2d(x: &Array, out: &Array, p0: &Pass, p1: &Pass, cval: f64) -> Result<()> 
     taps.w0[..w0.len()].copy_from_slice(w0);
     taps.w1[..w1.len()].copy_from_slice(w1);
     let (h, wd) = (x.shape()[0], x.shape()[1]);
-    let k = dev.kernel(&FilterKey { variant: Variant::Sep2d, input: x.dtype(), output: out.dtype() })?;
+    let variant = Variant::Sep2d { k0: w0.len() as u32, k1: w1.len() as u32 };
+    let k = dev.kernel(&FilterKey { variant, input: x.dtype(), output: out.dtype() })?;
     let mut pr = Params::new();
     pr.push(dptr(x)?);
     pr.push(dptr(out)?);
     pr.push(h as i64);
     pr.push(wd as i64);
     pr.push(taps);
-    pr.push(w0.len() as i32);
-    pr.push(w1.len() as i32);
     pr.push(p0.halo().0 as i32);
     pr.push(p1.halo().0 as i32);
     pr.push(sym0);
@@ -292,7 +302,14 @@ mod tests {
     fn sources_compile() {
         let mut compiled = 0;
         let mut n = 0;
-        for variant in [Variant::Corr1d, Variant::Uniform1d, Variant::Sep2d, Variant::CorrNd] {
+        for variant in [
+            Variant::Corr1d,
+            Variant::Uniform1d,
+            Variant::Sep2d { k0: 17, k1: 17 },
+            Variant::Sep2d { k0: 1, k1: MAXK as u32 },
+            Variant::Sep2d { k0: 4, k1: 3 },
+            Variant::CorrNd,
+        ] {
             for input in ALL_DTYPES {
                 for output in ALL_DTYPES {
                     if input == DType::Float16 || output == DType::Float16 {
@@ -303,7 +320,7 @@ mod tests {
                     assert_eq!(src.matches("#define VARIANT_").count(), 1, "{k:?}");
                     // Every cast of the 1-d and fused kernels (each output dtype from float32, each
                     // input into float64), and a sample of the rest.
-                    let casts = matches!(variant, Variant::Corr1d | Variant::Sep2d)
+                    let casts = matches!(variant, Variant::Corr1d | Variant::Sep2d { k0: 17, .. })
                         && (input == DType::Float32 || output == DType::Float64);
                     if casts || nvrtc_sample(n) {
                         compiled += check_compiles(&k) as usize;

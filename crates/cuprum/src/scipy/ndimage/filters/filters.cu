@@ -6,7 +6,8 @@
 // STOREO(x), a double as TO (SciPy's line-buffer cast); STOREMID(x), the intermediate of a
 // fused pass as SciPy stores it (a bool output's whole byte); STORE_SAFE(x), NI_Correlate's cast
 // (`x > -1 ? (TO)x : -(TO)(-x)` for unsigned outputs); one VARIANT_* macro selecting the
-// kernel. -D: THREADS; for the fused kernel TW, TH (the output tile) and MAXK (most taps).
+// kernel. -D: THREADS; for the fused kernel TW, TH (the output tile, multiples of RB), RB (outputs
+// a thread computes in a row or column), MAXK (most taps), K0 and K1 (the taps of its passes).
 #include "cuprum/ndimage_mode.cuh"
 
 __device__ __forceinline__ int nd_cvt32(double x) {
@@ -89,72 +90,95 @@ extern "C" __global__ void __launch_bounds__(THREADS) uniform1d(const TI* __rest
 #endif
 
 #if defined(VARIANT_SEP2D)
-// The two passes of a 2-d separable filter (axis 0, then axis 1) in one kernel: a block
-// loads its TH x TW output tile with the halos of both passes into shared memory (as double,
-// the boundary rule of each axis applied once per loaded element), runs the axis-0 pass over
-// the tile's rows and the halo columns into a second buffer (each value rounded to TO and read
-// back, as SciPy stores its intermediate in the output; the constant of axis 1's mode where a
-// halo column lies outside the image), then the axis-1 pass from that buffer.
+// The two passes of a 2-d separable filter (axis 0, then axis 1) in one kernel, K0 and K1 taps
+// compiled in: a block loads its TH x TW output tile with the halos of both passes into
+// shared memory (as double, rows of pitch SEP_P, odd against bank conflicts; the boundary rule of
+// each axis applied once per loaded element), runs the axis-0 pass over the tile's rows and
+// the halo columns into a second buffer (each value rounded as SciPy stores its intermediate
+// in the output, and read back; the constant of axis 1's mode where a halo column lies outside
+// the image), then the axis-1 pass from that buffer. In each pass a thread computes RB
+// consecutive outputs from a window of RB + K - 1 values held in registers.
+#define SEP_IH (TH + K0 - 1)
+#define SEP_IW (TW + K1 - 1)
+#define SEP_P (SEP_IW | 1)
 struct Taps2 {
   double w0[MAXK];
   double w1[MAXK];
 };
 
-__device__ __forceinline__ double sep_sum(const double* v, long long step, const double* w, int k, int sym) {
-  // v points at the first tap's value; tap j (0..k-1) at v[j * step].
-  const int s1 = k / 2;
+// NI_Correlate1D's sums over K taps v[0..K-1] (in registers) with weights w.
+template <int K>
+__device__ __forceinline__ double sep_sum(const double* v, const double* w, int sym) {
+  const int S1 = K / 2;
   double acc;
   if (sym > 0) {
-    acc = v[s1 * step] * w[s1];
-    for (int j = 0; j < s1; j++) acc += (v[j * step] + v[(k - 1 - j) * step]) * w[j];
+    acc = v[S1] * w[S1];
+#pragma unroll
+    for (int j = 0; j < S1; j++) acc += (v[j] + v[K - 1 - j]) * w[j];
   } else if (sym < 0) {
-    acc = v[s1 * step] * w[s1];
-    for (int j = 0; j < s1; j++) acc += (v[j * step] - v[(k - 1 - j) * step]) * w[j];
+    acc = v[S1] * w[S1];
+#pragma unroll
+    for (int j = 0; j < S1; j++) acc += (v[j] - v[K - 1 - j]) * w[j];
   } else {
-    acc = v[(k - 1) * step] * w[k - 1];
-    for (int j = 0; j < k - 1; j++) acc += v[j * step] * w[j];
+    acc = v[K - 1] * w[K - 1];
+#pragma unroll
+    for (int j = 0; j < K - 1; j++) acc += v[j] * w[j];
   }
   return acc;
 }
 
 extern "C" __global__ void __launch_bounds__(THREADS) sep2d(const TI* __restrict__ x, TO* __restrict__ y, long long h,
-                                                           long long wd, Taps2 taps, int k0, int k1, int b0, int b1,
-                                                           int sym0, int sym1, int mode0, int mode1, double cval) {
+                                                           long long wd, Taps2 taps, int b0, int b1, int sym0,
+                                                           int sym1, int mode0, int mode1, double cval) {
   extern __shared__ double sm[];
   __shared__ double sw0[MAXK], sw1[MAXK];
   const int tid = threadIdx.x;
-  const int ih = TH + k0 - 1, iw = TW + k1 - 1;
-  double* tin = sm;             // ih x iw: the input with both halos
-  double* tmid = sm + ih * iw;  // TH x iw: after the axis-0 pass
+  double* tin = sm;            // SEP_IH rows of pitch SEP_P: the input with both halos
+  double* tmid = sm + SEP_IH * SEP_P;  // TH rows of pitch SEP_P: after the axis-0 pass
   const long long r0 = (long long)blockIdx.y * TH, c0 = (long long)blockIdx.x * TW;
-  if (tid < k0) sw0[tid] = taps.w0[tid];
-  if (tid < k1) sw1[tid] = taps.w1[tid];
-  for (int e = tid; e < ih * iw; e += THREADS) {
-    const int p = e / iw, q = e % iw;
+  if (tid < K0) sw0[tid] = taps.w0[tid];
+  if (tid < K1) sw1[tid] = taps.w1[tid];
+  for (int e = tid; e < SEP_IH * SEP_IW; e += THREADS) {
+    const int p = e / SEP_IW, q = e % SEP_IW;
     const long long pr = nd_resolve(mode0, r0 + p - b0, h);
     const long long pc = nd_resolve(mode1, c0 + q - b1, wd);
-    tin[e] = pr < 0 ? cval : (pc < 0 ? 0.0 : (double)LOADI(x[pr * wd + pc]));
+    tin[p * SEP_P + q] = pr < 0 ? cval : (pc < 0 ? 0.0 : (double)LOADI(x[pr * wd + pc]));
   }
   __syncthreads();
-  for (int e = tid; e < TH * iw; e += THREADS) {
-    const int p = e / iw, q = e % iw;
-    double v = 0.0;
-    if (r0 + p < h) {
-      if (nd_resolve(mode1, c0 + q - b1, wd) < 0) {
-        v = cval;
-      } else {
-        v = (double)STOREMID(sep_sum(tin + p * iw + q, iw, sw0, k0, sym0));
-      }
+  // Axis 0: task (g, q) computes rows g*RB .. g*RB+RB-1 of column q.
+  for (int e = tid; e < (TH / RB) * SEP_IW; e += THREADS) {
+    const int g = e / SEP_IW, q = e % SEP_IW;
+    const bool outside = nd_resolve(mode1, c0 + q - b1, wd) < 0;
+    double win[RB + K0 - 1];
+#pragma unroll
+    for (int i = 0; i < RB + K0 - 1; i++) win[i] = tin[(g * RB + i) * SEP_P + q];
+#pragma unroll
+    for (int r = 0; r < RB; r++) {
+      const int p = g * RB + r;
+      double v = 0.0;
+      if (r0 + p < h) v = outside ? cval : (double)STOREMID(sep_sum<K0>(win + r, sw0, sym0));
+      tmid[p * SEP_P + q] = v;
     }
-    tmid[e] = v;
   }
   __syncthreads();
-  for (int e = tid; e < TH * TW; e += THREADS) {
-    const int p = e / TW, q = e % TW;
-    const long long r = r0 + p, c = c0 + q;
-    if (r < h && c < wd) y[r * wd + c] = STOREO(sep_sum(tmid + p * iw + q, 1, sw1, k1, sym1));
+  // Axis 1: task (p, cg) computes columns cg*RB .. cg*RB+RB-1 of row p.
+  for (int e = tid; e < TH * (TW / RB); e += THREADS) {
+    const int p = e / (TW / RB), cg = e % (TW / RB);
+    const long long r = r0 + p;
+    if (r >= h) continue;
+    double win[RB + K1 - 1];
+#pragma unroll
+    for (int i = 0; i < RB + K1 - 1; i++) win[i] = tmid[p * SEP_P + cg * RB + i];
+#pragma unroll
+    for (int q = 0; q < RB; q++) {
+      const long long c = c0 + cg * RB + q;
+      if (c < wd) y[r * wd + c] = STOREO(sep_sum<K1>(win + q, sw1, sym1));
+    }
   }
 }
+#undef SEP_IH
+#undef SEP_IW
+#undef SEP_P
 #endif
 
 #if defined(VARIANT_CORRND)
