@@ -161,10 +161,14 @@ fn pass(x: &Array, y: &Array, p: &Pass, cval: f64) -> Result<()> {
             pr.push(before);
             pr.push(p.mode.code());
             pr.push(cval);
+            // A thread a line: small blocks, to spread few long lines over the SMs.
+            let lines = outer * inner;
+            let bs = if lines < 64 * 1024 { 64 } else { THREADS };
+            let grid = lines.div_ceil(bs as usize).clamp(1, MAX_BLOCKS) as u32;
             // SAFETY: the parameters match `uniform1d` in filters.cu; `x` and `y` are
             // C-contiguous arrays of `outer * n * inner` elements of the key's dtypes, alive
             // until the stream has run it.
-            unsafe { pr.launch(&dev, &k, blocks(outer * inner), THREADS) }
+            unsafe { pr.launch(&dev, &k, grid, bs) }
         }
     }
 }

@@ -67,6 +67,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) corr1d(const TI* __restric
 
 #if defined(VARIANT_UNIFORM1D)
 // One line a thread: SciPy's running sum of `size` values in double (NI_UniformFilter1D).
+#define UB 8
 extern "C" __global__ void __launch_bounds__(THREADS) uniform1d(const TI* __restrict__ x, TO* __restrict__ y,
                                                                long long outer, long long n, long long inner,
                                                                long long size, long long before, int mode,
@@ -81,9 +82,26 @@ extern "C" __global__ void __launch_bounds__(THREADS) uniform1d(const TI* __rest
     double tmp = 0.0;
     for (long long q = 0; q < size; q++) tmp += at1(line, q - before, n, inner, mode, cval);
     out[0] = STOREO(tmp / fs);
-    for (long long l = 1; l < n; l++) {
-      tmp += at1(line, l - 1 + size - before, n, inner, mode, cval) - at1(line, l - 1 - before, n, inner, mode, cval);
-      out[l * inner] = STOREO(tmp / fs);
+    // UB steps at a time: their loads first (all in flight together), then the running sum in
+    // SciPy's order.
+    for (long long l0 = 1; l0 < n; l0 += UB) {
+      double add[UB], sub[UB];
+#pragma unroll
+      for (int u = 0; u < UB; u++) {
+        const long long l = l0 + u;
+        if (l < n) {
+          add[u] = at1(line, l - 1 + size - before, n, inner, mode, cval);
+          sub[u] = at1(line, l - 1 - before, n, inner, mode, cval);
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < UB; u++) {
+        const long long l = l0 + u;
+        if (l < n) {
+          tmp += add[u] - sub[u];
+          out[l * inner] = STOREO(tmp / fs);
+        }
+      }
     }
   }
 }
