@@ -50,7 +50,7 @@ use crate::core::layout::normalize_axis;
 /// let o = FilterOptions { mode: Mode::Constant, cval: 1.0, ..Default::default() };
 /// assert_eq!(o.truncate, 4.0);
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub struct FilterOptions {
     /// The boundary mode of every axis (SciPy's `mode` as one string).
     pub mode: Mode,
@@ -65,12 +65,34 @@ pub struct FilterOptions {
     pub axes: Option<Vec<isize>>,
     /// The output dtype (`None`: the input's).
     pub output: Option<DType>,
+    /// SciPy's `output` as an array: the result is computed in its dtype (`output` is then
+    /// ignored) and written into it, and the function returns a view of it. It must have the
+    /// input's shape (SciPy's RuntimeError) and be on the input's device.
+    pub out: Option<Array>,
     /// Gaussian filters: the derivative order per axis (empty: 0).
     pub order: Vec<usize>,
     /// Gaussian filters: the kernel's half-width in standard deviations (default 4).
     pub truncate: f64,
     /// Gaussian filters: the kernel's half-width per axis, overriding `truncate`.
     pub radius: Option<Vec<usize>>,
+}
+
+impl Clone for FilterOptions {
+    /// A copy of the options (`out` as a view of the same array).
+    fn clone(&self) -> Self {
+        FilterOptions {
+            mode: self.mode,
+            modes: self.modes.clone(),
+            cval: self.cval,
+            origin: self.origin.clone(),
+            axes: self.axes.clone(),
+            output: self.output,
+            out: self.out.as_ref().map(Array::view),
+            order: self.order.clone(),
+            truncate: self.truncate,
+            radius: self.radius.clone(),
+        }
+    }
 }
 
 impl Default for FilterOptions {
@@ -82,6 +104,7 @@ impl Default for FilterOptions {
             origin: Vec::new(),
             axes: None,
             output: None,
+            out: None,
             order: Vec::new(),
             truncate: 4.0,
             radius: None,
@@ -245,11 +268,34 @@ fn single_origin(o: &FilterOptions) -> Result<i64> {
     }
 }
 
+/// The output dtype (of `o.out`, else `o.output`, else the input's), with SciPy's checks of an
+/// output array.
 fn out_dtype(x: &Array, o: &FilterOptions) -> Result<DType> {
     check_dtype(x.dtype())?;
-    let dt = o.output.unwrap_or(x.dtype());
+    let dt = match &o.out {
+        Some(out) => {
+            if out.shape() != x.shape() {
+                return Err(Error::Runtime("output shape not correct".into()));
+            }
+            crate::ufunc::same_device("ndimage filter output", x, out)?;
+            out.dtype()
+        }
+        None => o.output.unwrap_or(x.dtype()),
+    };
     check_dtype(dt)?;
     Ok(dt)
+}
+
+/// The result `r`, written into `o.out` when there is one (a view of it returned).
+fn finish(r: Array, o: &FilterOptions) -> Result<Array> {
+    match &o.out {
+        None => Ok(r),
+        Some(out) => {
+            let mut v = out.view();
+            v.assign(&r)?;
+            Ok(v)
+        }
+    }
 }
 
 fn invalid_origin(origin: i64, lenw: usize) -> bool {
@@ -365,7 +411,7 @@ fn correlate_or_convolve(x: &Array, weights: &Array, o: &FilterOptions, convolut
         weights_nz.push(v);
     }
     let t = Taps { offsets, weights: weights_nz, mode, cval: o.cval };
-    run_taps(x, &t, dt)
+    finish(run_taps(x, &t, dt)?, o)
 }
 
 /// SciPy's `ndimage.correlate(input, weights)`: the N-d correlation with `weights` (of the
@@ -434,7 +480,7 @@ pub fn correlate1d(input: &Array, weights: &[f64], axis: isize, opts: &FilterOpt
     }
     let mode = single_mode(opts)?;
     let p = Pass { axis, k: Kernel1d::corr(weights.to_vec()), origin, mode };
-    run_passes(input, &[p], opts.cval, dt)
+    finish(run_passes(input, &[p], opts.cval, dt)?, opts)
 }
 
 /// SciPy's `ndimage.convolve1d(input, weights, axis)`: [`correlate1d`] with the weights
@@ -593,7 +639,7 @@ pub fn gaussian_filter1d(input: &Array, sigma: f64, axis: isize, opts: &FilterOp
         Some(_) => return Err(Error::Value("Radius must be a nonnegative integer.".into())),
     };
     let p = gaussian_pass(sigma, axis, order, single_mode(opts)?, opts.truncate, radius)?;
-    run_passes(input, &[p], opts.cval, dt)
+    finish(run_passes(input, &[p], opts.cval, dt)?, opts)
 }
 
 /// The passes of `gaussian_filter(x, sigma, order, mode(s))` over `axes`.
@@ -635,7 +681,7 @@ pub fn gaussian_filter(input: &Array, sigma: &[f64], opts: &FilterOptions) -> Re
     let axes = check_axes(&opts.axes, input.ndim())?;
     let modes = modes_of(opts, axes.len())?;
     let passes = gaussian_passes(input.ndim(), sigma, opts, &modes, &axes)?;
-    run_passes(input, &passes, opts.cval, dt)
+    finish(run_passes(input, &passes, opts.cval, dt)?, opts)
 }
 
 /// SciPy's `ndimage.uniform_filter1d(input, size, axis)`: the running mean of `size` values
@@ -661,7 +707,7 @@ pub fn uniform_filter1d(input: &Array, size: usize, axis: isize, opts: &FilterOp
         return Err(Error::Value("invalid origin".into()));
     }
     let p = Pass { axis, k: Kernel1d::Uniform { size }, origin, mode: single_mode(opts)? };
-    run_passes(input, &[p], opts.cval, dt)
+    finish(run_passes(input, &[p], opts.cval, dt)?, opts)
 }
 
 /// SciPy's `ndimage.uniform_filter(input, size)`: [`uniform_filter1d`] along each axis (of
@@ -693,7 +739,7 @@ pub fn uniform_filter(input: &Array, size: &[usize], opts: &FilterOptions) -> Re
             passes.push(Pass { axis: axes[k], k: Kernel1d::Uniform { size: sizes[k] }, origin: org, mode: modes[k] });
         }
     }
-    run_passes(input, &passes, opts.cval, dt)
+    finish(run_passes(input, &passes, opts.cval, dt)?, opts)
 }
 
 fn sobel_like(input: &Array, axis: isize, opts: &FilterOptions, smooth: [f64; 3]) -> Result<Array> {
@@ -704,7 +750,7 @@ fn sobel_like(input: &Array, axis: isize, opts: &FilterOptions, smooth: [f64; 3]
     for ii in (0..input.ndim()).filter(|&i| i != axis) {
         passes.push(Pass { axis: ii, k: Kernel1d::corr(smooth.to_vec()), origin: 0, mode: modes[ii] });
     }
-    run_passes(input, &passes, opts.cval, dt)
+    finish(run_passes(input, &passes, opts.cval, dt)?, opts)
 }
 
 /// SciPy's `ndimage.sobel(input, axis)`: `[-1, 0, 1]` along `axis`, then `[1, 2, 1]` along
@@ -768,14 +814,14 @@ pub fn laplace(input: &Array, opts: &FilterOptions) -> Result<Array> {
     let dt = out_dtype(input, opts)?;
     let axes = check_axes(&opts.axes, input.ndim())?;
     if axes.is_empty() {
-        return input.astype(dt);
+        return finish(input.astype(dt)?, opts);
     }
     let modes = modes_of(opts, axes.len())?;
     let term = |k: usize| {
         let p = Pass { axis: axes[k], k: Kernel1d::corr(vec![1.0, -2.0, 1.0]), origin: 0, mode: modes[k] };
         run_passes(input, &[p], opts.cval, dt)
     };
-    accumulate(term(0)?, (1..axes.len()).map(term), false)
+    finish(accumulate(term(0)?, (1..axes.len()).map(term), false)?, opts)
 }
 
 /// SciPy's `ndimage.gaussian_laplace(input, sigma)`: the sum over `opts.axes` of Gaussian
@@ -795,7 +841,7 @@ pub fn gaussian_laplace(input: &Array, sigma: &[f64], opts: &FilterOptions) -> R
     let ndim = input.ndim();
     let axes = check_axes(&opts.axes, ndim)?;
     if axes.is_empty() {
-        return input.astype(dt);
+        return finish(input.astype(dt)?, opts);
     }
     let sig = per_axis(sigma, axes.len(), 0.0)?;
     let full: Vec<f64> = if axes.len() < ndim {
@@ -807,7 +853,7 @@ pub fn gaussian_laplace(input: &Array, sigma: &[f64], opts: &FilterOptions) -> R
     } else {
         sig
     };
-    derivative_sum(input, &full, opts, &axes, 2, dt, false)
+    finish(derivative_sum(input, &full, opts, &axes, 2, dt, false)?, opts)
 }
 
 /// The `order`-th Gaussian derivative along each of `axes` (smoothing along every axis with
@@ -853,8 +899,8 @@ pub fn gaussian_gradient_magnitude(input: &Array, sigma: &[f64], opts: &FilterOp
     let ndim = input.ndim();
     let axes = check_axes(&opts.axes, ndim)?;
     if axes.is_empty() {
-        return input.astype(dt);
+        return finish(input.astype(dt)?, opts);
     }
     let s = derivative_sum(input, sigma, opts, &axes, 1, dt, true)?;
-    s.sqrt()?.astype(dt)
+    finish(s.sqrt()?.astype(dt)?, opts)
 }

@@ -94,7 +94,11 @@ per_dtype!(case_dtype: filters_bool => Bool, filters_i8 => Int8, filters_i16 => 
     filters_i64 => Int64, filters_u8 => UInt8, filters_u16 => UInt16, filters_u32 => UInt32, filters_u64 => UInt64,
     filters_f16 => Float16, filters_f32 => Float32, filters_f64 => Float64);
 
-gpu_test!(filters_options, |gpu| {
+gpu_test!(filters_options, |gpu| { options_case(&gpu) });
+
+/// Output dtypes, origins, axes, per-axis modes, orders, radii, views, large kernels.
+fn options_case(gpu: &Device) -> cuprum::Result<()> {
+    let gpu = gpu.clone();
     let mut rng = Rng::new(4200);
     let x = random(&[67, 131], DType::Float32, &mut rng, true); // NaN and infinities too
     let xg = on(&gpu, &x);
@@ -135,8 +139,14 @@ gpu_test!(filters_options, |gpu| {
             agree(&gpu, &what, gaussian_filter(&big, &[sigma], &o), gaussian_filter(&bg, &[sigma], &o));
         }
     }
+    // An output array on another device: a ValueError (DeviceMismatch).
+    if gpu != Device::Cpu {
+        let host_out = cuprum::zeros(big.shape(), DType::Float64, &Device::Cpu)?;
+        let e = gaussian_filter(&bg, &[1.0], &FilterOptions { out: Some(host_out), ..Default::default() }).unwrap_err();
+        assert_eq!(e.kind(), cuprum::ErrorKind::ValueError);
+    }
     let o = FilterOptions { output: Some(DType::UInt8), ..Default::default() };
     agree(&gpu, "uint8 out", gaussian_filter(&big, &[2.0], &o), gaussian_filter(&bg, &[2.0], &o));
     agree(&gpu, "uniform 31", uniform_filter(&big, &[31, 2], &o), uniform_filter(&bg, &[31, 2], &o));
     Ok(())
-});
+}

@@ -106,3 +106,26 @@ device_test!(filter_errors, |dev| {
     assert_eq!(kind(sobel(&z, 0, &d)), ErrorKind::AxisError);
     Ok(())
 });
+
+device_test!(output_arrays, |dev| {
+    // SciPy's output=array: the result in its dtype, written into it (here a strided view of a
+    // larger array), and returned.
+    let x = cuprum::from_slice(&X, &[3, 4], &dev)?;
+    let big = cuprum::zeros(&[3, 8], DType::Float32, &dev)?;
+    let view = big.slice(cuprum::s![.., ..;2])?;
+    let o = FilterOptions { out: Some(view.view()), ..Default::default() };
+    let r = gaussian_filter(&x, &[1.0], &o)?;
+    assert_eq!(r.dtype(), DType::Float32);
+    let want = [
+        3.08382609, 3.49622222, 3.77669474, 3.26398291, 4.01793219, 3.91891498, 3.78902579, 3.7209702, 4.88410898,
+        3.77341262, 3.30888634, 3.96602295,
+    ];
+    close(&r.astype(DType::Float64)?.to_vec::<f64>()?, &want, 1e-6);
+    close(&view.astype(DType::Float64)?.to_vec::<f64>()?, &want, 1e-6);
+    // The other columns of `big` are untouched.
+    assert!(big.slice(cuprum::s![.., 1..;2])?.to_vec::<f32>()?.iter().all(|&v| v == 0.0));
+    let bad = cuprum::zeros(&[4, 3], DType::Float32, &dev)?;
+    let e = uniform_filter(&x, &[3], &FilterOptions { out: Some(bad), ..Default::default() }).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::RuntimeError); // output shape not correct
+    Ok(())
+});
