@@ -98,7 +98,7 @@ gpu_test!(filters_options, |gpu| { options_case(&gpu) });
 
 /// Output dtypes, origins, axes, per-axis modes, orders, radii, views, large kernels.
 fn options_case(gpu: &Device) -> cuprum::Result<()> {
-    let gpu = gpu.clone();
+    let gpu = *gpu;
     let mut rng = Rng::new(4200);
     let x = random(&[67, 131], DType::Float32, &mut rng, true); // NaN and infinities too
     let xg = on(&gpu, &x);
