@@ -1766,6 +1766,266 @@ def gen_signal_nd():
             case(op, "float64/names", a, b, mode, "direct")
     print(f"signal_nd: {len(skipped)} method='auto' cases left out (SciPy's FFT result differs from the direct "
           f"sum beyond the tolerance)")
+# ------------------------------------------------------------------ scipy.ndimage linear filters
+
+def gen_ndimage_filters():
+    try:
+        import scipy.ndimage as ndi
+    except ImportError:
+        sys.exit("the ndimage_filters group needs SciPy: python3 -m pip install scipy")
+    rng = np.random.default_rng(20261123)  # its own generator: --only ndimage_filters gives the same cases
+    seen = {}
+
+    def fmt(v):
+        if v is None:
+            return "None"
+        if isinstance(v, (list, tuple)):
+            return " ".join(fmt(e) for e in v)
+        if isinstance(v, float):
+            return repr(v)
+        return str(v)
+
+    def case(op, tag, x, params, fn, extra=()):
+        cid = f"ndimage_filters/{op}/{tag}"
+        n = seen.get(cid, 0)
+        seen[cid] = n + 1
+        if n:
+            cid += f"#{n}"
+        # SciPy stores a bool output as the low byte of an integer cast (253 for -3.0): its
+        # truthiness is the value (cuprum's bools are 0 or 1).
+        fix = lambda r: r.view(np.uint8).astype(bool) if isinstance(r, np.ndarray) and r.dtype == bool else r
+        FX.case(cid, op, {k: fmt(v) for k, v in params.items()}, [x, *extra], lambda: fix(fn()))
+
+    def vals(dt, shape):
+        if dt == "bool":
+            return rng.random(shape) < 0.5
+        if dt in UNSIGNED:
+            return rng.integers(0, 200, shape).astype(dt)
+        if dt in SIGNED:
+            return rng.integers(-100, 100, shape).astype(dt)
+        return (rng.standard_normal(shape) * 10).astype(dt)
+
+    def kw(mode="reflect", cval=0.0, output=None, origin=None, axes=None):
+        d = {"mode": mode, "cval": cval, "output": output}
+        if origin is not None:
+            d["origin"] = origin
+        if axes is not None:
+            d["axes"] = axes
+        return d
+
+    def pykw(p):
+        d = {"mode": p["mode"] if isinstance(p["mode"], str) else list(p["mode"]), "cval": p["cval"]}
+        if p.get("output") is not None:
+            d["output"] = np.dtype(p["output"])
+        if "origin" in p:
+            d["origin"] = p["origin"]
+        if "axes" in p:
+            d["axes"] = p["axes"]
+        return d
+
+    def run(op, tag, x, p, extra=()):
+        """One case of `op` with params `p` (names as ndimage's keywords, plus the positional
+        arguments: weights w, sigma, size, axis)."""
+        k = pykw(p)
+        f = getattr(ndi, op)
+        if op in ("correlate", "convolve"):
+            call = lambda: f(x, extra[0], **k)
+        elif op in ("correlate1d", "convolve1d"):
+            call = lambda: f(x, p["w"], axis=p["axis"], **k)
+        elif op == "gaussian_filter1d":
+            kk = dict(k, order=p.get("order", 0), truncate=p.get("truncate", 4.0))
+            kk.pop("origin", None)
+            if p.get("radius") is not None:
+                kk["radius"] = p["radius"]
+            call = lambda: f(x, p["sigma"], axis=p["axis"], **kk)
+        elif op == "gaussian_filter":
+            kk = dict(k, order=p.get("order", 0), truncate=p.get("truncate", 4.0))
+            if p.get("radius") is not None:
+                kk["radius"] = p["radius"]
+            call = lambda: f(x, p["sigma"], **kk)
+        elif op == "uniform_filter1d":
+            call = lambda: f(x, p["size"], axis=p["axis"], **k)
+        elif op == "uniform_filter":
+            call = lambda: f(x, p["size"], **k)
+        elif op in ("sobel", "prewitt"):
+            call = lambda: f(x, axis=p["axis"], **k)
+        elif op == "laplace":
+            call = lambda: f(x, **k)
+        else:  # gaussian_laplace, gaussian_gradient_magnitude
+            kk = dict(k)
+            if "truncate" in p:
+                kk["truncate"] = p["truncate"]
+            call = lambda: f(x, p["sigma"], **kk)
+        case(op, tag, x, p, call, extra)
+
+    ops2 = [
+        ("gaussian_filter", {"sigma": 1.0}),
+        ("gaussian_filter", {"sigma": [0.7, 1.6], "order": [1, 0]}),
+        ("uniform_filter", {"size": 3}),
+        ("uniform_filter", {"size": [4, 2], "origin": [-1, 0]}),
+        ("sobel", {"axis": 0}),
+        ("prewitt", {"axis": 1}),
+        ("laplace", {}),
+        ("gaussian_laplace", {"sigma": 1.0}),
+        ("gaussian_gradient_magnitude", {"sigma": 1.0}),
+        ("correlate1d", {"w": [1.0, -2.0, 3.0], "axis": 0}),
+        ("convolve1d", {"w": [1.0, 3.0], "axis": 1}),
+        ("gaussian_filter1d", {"sigma": 1.5, "axis": -1}),
+        ("uniform_filter1d", {"size": 4, "axis": 0}),
+        ("correlate", {"weights": (3, 3)}),
+        ("convolve", {"weights": (2, 3)}),
+    ]
+
+    def with_weights(p, shape):
+        p = dict(p)
+        extra = ()
+        if "weights" in p:
+            w = rng.integers(-2, 3, p.pop("weights")).astype("float64")
+            extra = (w,)
+        return p, extra
+
+    # Every dtype (float16: SciPy's RuntimeError), every op, 2-d.
+    for dt in DTYPES:
+        x = vals(dt, (7, 9))
+        for op, base in ops2:
+            p, extra = with_weights(base, None)
+            run(op, f"{dt}/2d", x, {**kw(), **p}, extra)
+    # Every mode on float64 (and the grid aliases), 1-d and 2-d, with cval and origins.
+    for mode in ["reflect", "constant", "nearest", "mirror", "wrap", "grid-mirror", "grid-constant", "grid-wrap"]:
+        x1 = vals("float64", (11,))
+        x2 = vals("float64", (6, 8))
+        base = kw(mode=mode, cval=2.5)
+        run("gaussian_filter", f"{mode}/1d", x1, {**base, "sigma": 1.2})
+        run("gaussian_filter", f"{mode}/2d", x2, {**base, "sigma": [1.2, 0.8]})
+        run("uniform_filter", f"{mode}/2d", x2, {**base, "size": [4, 3], "origin": [-1, 1]})
+        run("uniform_filter1d", f"{mode}/1d", x1, {**base, "size": 6, "axis": 0, "origin": 2})
+        run("correlate1d", f"{mode}/1d", x1, {**base, "w": [0.5, -1.0, 2.0, 0.25], "axis": 0, "origin": -2})
+        run("convolve1d", f"{mode}/2d", x2, {**base, "w": [0.5, -1.0, 2.0, 0.25], "axis": 0, "origin": 1})
+        w = rng.integers(-3, 4, (3, 4)).astype("float64")
+        run("correlate", f"{mode}/2d", x2, {**base, "origin": [1, -2]}, (w,))
+        run("convolve", f"{mode}/2d", x2, {**base, "origin": [0, 1]}, (w,))
+        run("sobel", f"{mode}/2d", x2, {**base, "axis": 1})
+        run("prewitt", f"{mode}/2d", x2, {**base, "axis": 0})
+        run("laplace", f"{mode}/2d", x2, base)
+        run("gaussian_laplace", f"{mode}/2d", x2, {**base, "sigma": 0.9})
+        run("gaussian_gradient_magnitude", f"{mode}/2d", x2, {**base, "sigma": [1.0, 0.6]})
+        # A short line with a long kernel: the extension wraps or reflects several times.
+        x3 = vals("float64", (3,))
+        run("correlate1d", f"{mode}/long-kernel", x3, {**base, "w": [1.0, 2.0, -1.0, 0.5, 3.0, 1.5, -2.0, 0.25, 1.0], "axis": 0})
+        run("uniform_filter1d", f"{mode}/long-kernel", x3, {**base, "size": 10, "axis": 0})
+        run("correlate", f"{mode}/long-kernel", x3, {**base}, (rng.integers(-3, 4, (9,)).astype("float64"),))
+        run("gaussian_filter", f"{mode}/one", vals("float64", (1, 5)), {**base, "sigma": 2.0})
+    # Per-axis modes.
+    x2 = vals("float32", (5, 7))
+    for op, p in [("gaussian_filter", {"sigma": 1.0}), ("uniform_filter", {"size": 3}), ("sobel", {"axis": 0}),
+                  ("prewitt", {"axis": 1}), ("laplace", {}), ("gaussian_laplace", {"sigma": 1.0}),
+                  ("gaussian_gradient_magnitude", {"sigma": 1.0})]:
+        run(op, "modes", x2, {**kw(mode=["wrap", "constant"], cval=-1.0), **p})
+        run(op, "modes-bad-len", x2, {**kw(mode=["wrap", "constant", "nearest"]), **p})
+    # 3-d inputs, axes.
+    x3 = vals("float32", (4, 5, 6))
+    x3i = vals("int16", (4, 5, 6))
+    for x, t in [(x3, "float32"), (x3i, "int16")]:
+        run("gaussian_filter", f"{t}/3d", x, {**kw(), "sigma": [1.0, 0.0, 2.0], "order": [0, 0, 1]})
+        run("gaussian_filter", f"{t}/3d-axes", x, {**kw(axes=[2, 0]), "sigma": [1.5, 0.7]})
+        run("uniform_filter", f"{t}/3d", x, {**kw(), "size": [2, 3, 1]})
+        run("uniform_filter", f"{t}/3d-axes", x, {**kw(axes=[1], origin=[1]), "size": 4})
+        run("correlate", f"{t}/3d", x, kw(mode="nearest"), (rng.integers(-2, 3, (3, 2, 3)).astype("float64"),))
+        run("correlate", f"{t}/3d-axes", x, kw(mode="wrap", axes=[2, 0], origin=[1, 0]), (rng.integers(-2, 3, (3, 4)).astype("float64"),))
+        run("convolve", f"{t}/3d-axes", x, kw(mode="mirror", axes=[1]), (rng.integers(-2, 3, (4,)).astype("float64"),))
+        run("sobel", f"{t}/3d", x, {**kw(), "axis": 1})
+        run("prewitt", f"{t}/3d", x, {**kw(mode="constant", cval=3.0), "axis": -1})
+        run("laplace", f"{t}/3d-axes", x, kw(axes=[0, 2]))
+        run("gaussian_laplace", f"{t}/3d-axes", x, {**kw(axes=[0, 2]), "sigma": [1.0, 0.5]})
+        run("gaussian_gradient_magnitude", f"{t}/3d-axes", x, {**kw(axes=[1]), "sigma": 1.0})
+        run("correlate1d", f"{t}/3d", x, {**kw(), "w": [1.0, 1.0], "axis": 1})
+        run("uniform_filter1d", f"{t}/3d", x, {**kw(mode="wrap"), "size": 5, "axis": 2, "origin": -2})
+    # Gaussian orders, truncate, radius.
+    x1 = vals("float64", (15,))
+    for order in range(4):
+        for sigma in [0.8, 2.0, 2.5]:
+            run("gaussian_filter1d", f"order{order}/{sigma}", x1, {**kw(), "sigma": sigma, "axis": 0, "order": order})
+    run("gaussian_filter1d", "truncate", x1, {**kw(), "sigma": 2.0, "axis": 0, "truncate": 1.5})
+    run("gaussian_filter1d", "radius", x1, {**kw(), "sigma": 2.0, "axis": 0, "radius": 2})
+    # (sigma 0: Python's ZeroDivisionError, which cuprum reports as a ValueError; tested in
+    # tests/suite/ndimage/filters.)
+    run("gaussian_filter1d", "sigma-neg", x1, {**kw(), "sigma": -1.0, "axis": 0})
+    run("gaussian_filter1d", "sigma-neg-small", x1, {**kw(), "sigma": -0.1, "axis": 0})
+    run("gaussian_filter", "radius", vals("float64", (6, 7)), {**kw(), "sigma": [2.0, 1.0], "radius": [1, 3]})
+    run("gaussian_filter", "truncate", vals("float64", (6, 7)), {**kw(), "sigma": 1.0, "truncate": 2.0})
+    run("gaussian_filter", "sigma-neg", vals("float64", (6, 7)), {**kw(), "sigma": [-1.0, 1.0]})
+    run("gaussian_filter", "no-axes", vals("int32", (6, 7)), {**kw(output="float32"), "sigma": 0.0})
+    run("gaussian_laplace", "truncate", vals("float64", (6, 7)), {**kw(), "sigma": 1.0, "truncate": 2.0})
+    # Output dtypes: negatives into unsigned types, float into ints, ints into floats, NaN and inf.
+    xf = vals("float64", (5, 6))
+    for out in ["uint8", "int8", "uint16", "int32", "uint32", "int64", "uint64", "float32", "bool"]:
+        run("correlate1d", f"out-{out}", xf, {**kw(output=out), "w": [1.0, -2.0, 0.5], "axis": 1})
+        run("correlate", f"out-{out}", xf, kw(output=out), (np.array([[0.5, -1.0], [2.0, 1.0]]),))
+        run("gaussian_filter", f"out-{out}", xf, {**kw(output=out), "sigma": 1.0})
+        run("uniform_filter", f"out-{out}", xf, {**kw(output=out), "size": 3})
+        run("gaussian_gradient_magnitude", f"out-{out}", xf, {**kw(output=out), "sigma": 1.0})
+        run("laplace", f"out-{out}", xf, kw(output=out))
+    xn = arr([1.0, np.nan, 2.0, np.inf, -1.0, 3.0, -np.inf, 0.5, 1e300, -1e10], "float64")
+    for out in ["float64", "int32", "uint8", "uint64", "int64", "uint32"]:
+        run("correlate1d", f"nan-inf/{out}", xn, {**kw(output=out), "w": [1.0, 0.0, 1.0], "axis": 0})
+        run("correlate", f"nan-inf/{out}", xn, kw(output=out), (np.array([1.0, 0.0, 1.0]),))
+        run("correlate1d", f"big/{out}", xn * -1e9, {**kw(output=out), "w": [1.0], "axis": 0})
+        run("correlate", f"big/{out}", xn * -1e9, kw(output=out), (np.array([1.0]),))
+    run("gaussian_filter", "int-to-float", vals("int32", (5, 6)), {**kw(output="float64"), "sigma": 1.0})
+    # Tiny weights are skipped by correlate (|w| <= DBL_EPSILON), not by correlate1d.
+    run("correlate", "eps-weights", xn, kw(), (np.array([1e-17, 1.0, -1e-17]),))
+    run("correlate1d", "eps-weights", xn, {**kw(), "w": [1e-17, 1.0, -1e-17], "axis": 0})
+    run("correlate1d", "near-sym", vals("float64", (9,)), {**kw(), "w": [1.0, 2.0, 1.0 + 1e-17], "axis": 0})
+    run("correlate1d", "antisym", vals("float64", (9,)), {**kw(), "w": [1.5, 0.25, -1.5], "axis": 0})
+    # 0-d and empty inputs.
+    z = arr(2.5, "float64", ())
+    run("correlate", "0d", z, kw(), (arr(3.0, "float64", ()),))
+    run("gaussian_filter", "0d", z, {**kw(), "sigma": 1.0})
+    run("uniform_filter", "0d", z, {**kw(), "size": 3})
+    run("laplace", "0d", z, kw())
+    run("sobel", "0d", z, {**kw(), "axis": 0})
+    run("correlate1d", "0d", z, {**kw(), "w": [1.0], "axis": 0})
+    e = arr([], "float64", (0, 4))
+    run("gaussian_filter", "empty", e, {**kw(), "sigma": 1.0})
+    run("uniform_filter", "empty", e, {**kw(), "size": 3})
+    run("correlate", "empty", e, kw(), (np.ones((2, 2)),))
+    run("sobel", "empty", e, {**kw(), "axis": 0})
+    run("correlate1d", "empty", e, {**kw(), "w": [1.0, 2.0], "axis": 1})
+    # Errors.
+    x = vals("float64", (4, 5))
+    run("correlate", "err-rank", x, kw(), (np.ones((3,)),))
+    run("correlate", "err-rank-3", x, kw(), (np.ones((3, 3, 3)),))
+    run("correlate", "err-empty-weights", x, kw(), (np.ones((0, 3)),))
+    run("correlate", "err-origin", x, kw(origin=[2, 0]), (np.ones((3, 3)),))
+    run("correlate", "err-origin-even", x, kw(origin=[0, 1]), (np.ones((3, 2)),))
+    run("convolve", "origin-even", x, kw(origin=[0, -1]), (np.arange(6.0).reshape(3, 2),))
+    run("convolve", "err-origin-even", x, kw(origin=[0, 1]), (np.ones((3, 2)),))
+    run("correlate", "err-mode", x, kw(mode="reflekt"), (np.ones((3, 3)),))
+    run("correlate", "err-modes", x, kw(mode=["reflect", "wrap"]), (np.ones((3, 3)),))
+    run("correlate", "err-axes", x, kw(axes=[2]), (np.ones((3,)),))
+    run("correlate", "err-axes-dup", x, kw(axes=[1, -1]), (np.ones((3, 3)),))
+    run("correlate1d", "err-empty", x, {**kw(), "w": [], "axis": 0})
+    run("correlate1d", "err-axis", x, {**kw(), "w": [1.0], "axis": 2})
+    run("correlate1d", "err-origin", x, {**kw(origin=2), "w": [1.0, 2.0, 3.0], "axis": 0})
+    run("convolve1d", "err-origin", x, {**kw(origin=1), "w": [1.0, 2.0], "axis": 0})
+    run("convolve1d", "origin-even", x, {**kw(origin=-1), "w": [1.0, 2.0], "axis": 0})
+    run("uniform_filter1d", "err-size", x, {**kw(), "size": 0, "axis": 0})
+    run("uniform_filter1d", "err-origin", x, {**kw(origin=2), "size": 4, "axis": 0})
+    run("uniform_filter1d", "origin-max", x, {**kw(origin=1), "size": 4, "axis": 0})
+    run("uniform_filter", "err-origin", x, {**kw(origin=[0, -3]), "size": 4})
+    run("uniform_filter", "err-len", x, {**kw(), "size": [3, 3, 3]})
+    run("uniform_filter", "err-mode", x, {**kw(mode="nope"), "size": 3})
+    run("gaussian_filter", "err-len", x, {**kw(), "sigma": [1.0, 1.0, 1.0]})
+    run("gaussian_filter", "err-axes", x, {**kw(axes=[-3]), "sigma": 1.0})
+    run("gaussian_filter1d", "err-axis", x, {**kw(), "sigma": 1.0, "axis": -3})
+    run("gaussian_filter1d", "err-sigma-neg", x, {**kw(), "sigma": -2.0, "axis": 0})
+    run("sobel", "err-axis", x, {**kw(), "axis": 2})
+    run("laplace", "err-axes-dup", x, kw(axes=[0, 0]))
+    run("gaussian_gradient_magnitude", "err-sigma-len", x, {**kw(axes=[0]), "sigma": [1.0, 1.0, 1.0]})
+    for op, p in [("gaussian_filter", {"sigma": 1.0}), ("correlate1d", {"w": [1.0], "axis": 0}),
+                  ("uniform_filter", {"size": 3}), ("sobel", {"axis": 0})]:
+        run(op, "err-float16-out", x, {**kw(output="float16"), **p})
+    run("correlate", "err-float16-out", x, kw(output="float16"), (np.ones((2, 2)),))
 
 
 # Groups written by generators with a generator of their own (and the library versions noted in
@@ -1775,8 +2035,9 @@ GROUP_VERSIONS = {
     "ndimage_measure": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "ndimage_label": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "signal_nd": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
+    "ndimage_filters": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
 }
-GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd]
+GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters]
 
 
 def main():

@@ -304,6 +304,33 @@ fn run() -> Result<()> {
             o.failed("convolve2d_same_symm_2048_k7_f32", &e);
         }
     }
+    // ---- ndimage linear filters
+    if o.wants("gaussian_filter_2048_f32") {
+        let r = (|o: &mut Opts| -> Result<()> {
+            use cuprum::scipy::ndimage::{gaussian_filter, FilterOptions};
+            eprintln!("[gaussian_filter_2048_f32]");
+            let opts = FilterOptions::default(); // mode reflect, truncate 4
+            let f = || gaussian_filter(&sky_g, &[2.0], &opts);
+            let (gm, hm) = gpu_time("gaussian_filter_2048_f32", gpu, rep, f)?;
+            let fc = || gaussian_filter(&sky, &[2.0], &opts);
+            let c = if o.cpu { Some(cpu_time(fc, 5, 4.0)?) } else { None };
+            // Both devices sum in float64 in SciPy's order: equal up to float32 rounding ties.
+            let ok = cuprum::allclose(&f()?.to_device(&cpu)?, &fc()?, 1e-6, 1e-7, false)?;
+            o.record(
+                "gaussian_filter_2048_f32",
+                c,
+                gm,
+                hm,
+                Some(ok),
+                "both passes fused: tile, halo and rounded intermediate in shared memory",
+            );
+            Ok(())
+        })(&mut o);
+        if let Err(e) = r {
+            o.failed("gaussian_filter_2048_f32", &e);
+        }
+    }
+    // ---- end ndimage linear filters
     for (name, f) in [
         ("median_4M_f32", (|a: &cuprum::Array| a.median(None)) as fn(&cuprum::Array) -> Result<cuprum::Array>),
         ("sort_4M_f32", |a: &cuprum::Array| a.sort(None)),

@@ -1235,6 +1235,65 @@ fn run_signal_nd(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Ve
     };
     Ok(vec![r])
 }
+// ---- ndimage linear filters
+/// `scipy.ndimage`'s linear filters: the params are ndimage's keywords (lists space-separated,
+/// `None` for absent), the weights of `correlate`/`convolve` the second input; mode names are
+/// parsed with `FromStr`, so that a name SciPy refuses gives its RuntimeError.
+fn run_ndimage_filters(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    use cuprum::scipy::ndimage as ndi;
+    let x = inputs(case, dev, layout)?;
+    let a = x[0].array();
+    let list = |k: &str| -> Vec<String> {
+        match case.param_opt(k) {
+            None | Some("None") => Vec::new(),
+            Some(v) => v.split_whitespace().map(str::to_string).collect(),
+        }
+    };
+    let ints = |k: &str| -> Vec<isize> { list(k).iter().map(|v| v.parse().unwrap()).collect() };
+    let floats = |k: &str| -> Vec<f64> { list(k).iter().map(|v| parse_f64(v)).collect() };
+    let modes: Vec<ndi::Mode> = list("mode").iter().map(|m| m.parse()).collect::<cuprum::Result<_>>()?;
+    let mut o =
+        ndi::FilterOptions { cval: parse_f64(case.param("cval")), origin: ints("origin"), ..Default::default() };
+    if modes.len() == 1 {
+        o.mode = modes[0];
+    } else {
+        o.modes = modes;
+    }
+    if case.param_opt("axes").is_some() {
+        o.axes = Some(ints("axes"));
+    }
+    if case.param("output") != "None" {
+        o.output = Some(case.dtype("output"));
+    }
+    o.order = ints("order").into_iter().map(|v| v as usize).collect();
+    if let Some(t) = case.param_opt("truncate") {
+        o.truncate = parse_f64(t);
+    }
+    if case.param_opt("radius").is_some_and(|r| r != "None") {
+        o.radius = Some(ints("radius").into_iter().map(|v| v as usize).collect());
+    }
+    let axis = || case.num::<isize>("axis");
+    let sigma = floats("sigma");
+    let size: Vec<usize> = ints("size").into_iter().map(|v| v as usize).collect();
+    let r = match case.op.as_str() {
+        "correlate" => ndi::correlate(a, x[1].array(), &o)?,
+        "convolve" => ndi::convolve(a, x[1].array(), &o)?,
+        "correlate1d" => ndi::correlate1d(a, &floats("w"), axis(), &o)?,
+        "convolve1d" => ndi::convolve1d(a, &floats("w"), axis(), &o)?,
+        "gaussian_filter1d" => ndi::gaussian_filter1d(a, sigma[0], axis(), &o)?,
+        "gaussian_filter" => ndi::gaussian_filter(a, &sigma, &o)?,
+        "uniform_filter1d" => ndi::uniform_filter1d(a, size[0], axis(), &o)?,
+        "uniform_filter" => ndi::uniform_filter(a, &size, &o)?,
+        "sobel" => ndi::sobel(a, axis(), &o)?,
+        "prewitt" => ndi::prewitt(a, axis(), &o)?,
+        "laplace" => ndi::laplace(a, &o)?,
+        "gaussian_laplace" => ndi::gaussian_laplace(a, &sigma, &o)?,
+        "gaussian_gradient_magnitude" => ndi::gaussian_gradient_magnitude(a, &sigma, &o)?,
+        op => panic!("unknown ndimage_filters op {op}"),
+    };
+    Ok(vec![r])
+}
+// ---- end ndimage linear filters
 
 // ------------------------------------------------------------------ tests
 
@@ -1331,6 +1390,11 @@ device_test!(signal_nd, |dev| {
     Ok(())
 });
 
+device_test!(ndimage_filters, |dev| {
+    run_group("ndimage_filters", &dev, ALL_LAYOUTS, run_ndimage_filters);
+    Ok(())
+});
+
 cpu_test!(fixtures_cover_every_op);
 /// The fixtures exist, parse, and cover every ufunc and reduction of the library.
 fn fixtures_cover_every_op() {
@@ -1377,6 +1441,7 @@ fn fixtures_cover_every_op() {
         "manip",
         "signal",
         "ndimage_label",
+        "ndimage_measure",
         "signal_nd",
     ] {
         assert!(per_group.iter().any(|(x, _)| x == g), "no {g} cases");
@@ -1386,5 +1451,23 @@ fn fixtures_cover_every_op() {
     }
     for op in ["convolve", "correlate"] {
         assert!(has("signal_nd", op), "no signal_nd case for {op}");
+    }
+    assert!(per_group.iter().any(|(x, _)| x == "ndimage_filters"), "no ndimage_filters cases");
+    for op in [
+        "correlate",
+        "convolve",
+        "correlate1d",
+        "convolve1d",
+        "gaussian_filter1d",
+        "gaussian_filter",
+        "uniform_filter1d",
+        "uniform_filter",
+        "sobel",
+        "prewitt",
+        "laplace",
+        "gaussian_laplace",
+        "gaussian_gradient_magnitude",
+    ] {
+        assert!(has("ndimage_filters", op), "no ndimage_filters case for {op}");
     }
 }

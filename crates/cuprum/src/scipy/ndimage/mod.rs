@@ -8,6 +8,7 @@
 //! | --- | --- | --- |
 //! | connected components | `label` | `label/` |
 //! | per-label statistics | `sum_labels`, `center_of_mass`, `find_objects`, ... | `measure/` |
+//! | linear filters | `correlate`, `gaussian_filter`, `uniform_filter`, `sobel`, ... | `filters/` |
 //!
 //! This module holds what they share: the boundary [`Mode`] of the filters, the structuring
 //! elements ([`generate_binary_structure`]) and the reading of small parameter arrays
@@ -21,6 +22,13 @@ pub use measure::{
     center_of_mass, count, extrema, find_objects, histogram, labeled_comprehension, maximum, maximum_position, mean,
     median, minimum, minimum_position, standard_deviation, sum, sum_labels, value_indices, variance, Index,
 };
+// ---- linear filters (filters/)
+pub mod filters;
+pub use filters::{
+    convolve, convolve1d, correlate, correlate1d, gaussian_filter, gaussian_filter1d, gaussian_gradient_magnitude,
+    gaussian_laplace, laplace, prewitt, sobel, uniform_filter, uniform_filter1d, FilterOptions,
+};
+// ---- end linear filters
 
 use crate::array::Array;
 use crate::core::device::Device;

@@ -1,1 +1,131 @@
-//! `scipy.ndimage` filters: tests land with the family.
+//! `scipy.ndimage`'s linear filters: SciPy's printed values on every device (uint8 results
+//! truncated after every pass, negatives wrapped into unsigned types, NaN from `inf * 0` in
+//! `correlate1d` but not in `correlate`), and SciPy's errors with their kinds.
+
+mod gpu;
+
+use cuprum::scipy::ndimage::{
+    convolve1d, correlate, correlate1d, gaussian_filter, gaussian_filter1d, gaussian_gradient_magnitude, laplace,
+    sobel, uniform_filter, uniform_filter1d, FilterOptions, Mode,
+};
+use cuprum::{DType, ErrorKind};
+
+const X: [u8; 12] = [3, 0, 7, 1, 2, 9, 4, 4, 8, 1, 0, 6];
+
+fn close(got: &[f64], want: &[f64], tol: f64) {
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!((g - w).abs() <= tol, "element {i}: {g} vs {w}");
+    }
+}
+
+device_test!(separable_filters_round_per_pass, |dev| {
+    let x = cuprum::from_slice(&X, &[3, 4], &dev)?;
+    let d = FilterOptions::default();
+    // scipy.ndimage.gaussian_filter(x, 1.0) of uint8: truncated after each pass.
+    let g = gaussian_filter(&x, &[1.0], &d)?;
+    assert_eq!(g.dtype(), DType::UInt8);
+    assert_eq!(g.to_vec::<u8>()?, vec![2, 3, 3, 2, 3, 3, 3, 3, 4, 3, 2, 3]);
+    let gf = gaussian_filter(&x.astype(DType::Float64)?, &[1.0], &d)?.to_vec::<f64>()?;
+    let want = [
+        3.08382609, 3.49622222, 3.77669474, 3.26398291, 4.01793219, 3.91891498, 3.78902579, 3.7209702, 4.88410898,
+        3.77341262, 3.30888634, 3.96602295,
+    ];
+    close(&gf, &want, 1e-8);
+    let s = sobel(&x.astype(DType::Int16)?, 0, &d)?;
+    assert_eq!(s.to_vec::<i16>()?, vec![6, 14, 6, 6, 16, 0, -8, 8, 10, -14, -14, 2]);
+    let u = uniform_filter(&x, &[3], &FilterOptions { mode: Mode::Constant, cval: 10.0, ..d.clone() })?;
+    assert_eq!(u.to_vec::<u8>()?, vec![7, 6, 6, 7, 5, 3, 3, 5, 7, 5, 5, 6]);
+    // Negative sums wrap into uint8 (-4 is 252).
+    assert_eq!(laplace(&x, &d)?.to_vec::<u8>()?, vec![252, 19, 240, 9, 14, 227, 4, 255, 243, 14, 11, 248]);
+    let m = gaussian_gradient_magnitude(&x, &[1.0], &d)?;
+    assert_eq!(m.to_vec::<u8>()?, vec![15, 2, 10, 15, 15, 11, 12, 15, 15, 2, 12, 15]);
+    Ok(())
+});
+
+device_test!(correlations_as_scipy, |dev| {
+    let x = cuprum::from_slice(&X, &[3, 4], &dev)?;
+    let w = cuprum::from_slice(&[0.0, 1.0, 2.0, 0.0], &[2, 2], &dev)?;
+    let wrap = FilterOptions { mode: Mode::Wrap, ..Default::default() };
+    assert_eq!(correlate(&x, &w, &wrap)?.to_vec::<u8>()?, vec![10, 7, 0, 20, 11, 4, 25, 9, 14, 25, 6, 4]);
+    let o = FilterOptions { mode: Mode::Mirror, output: Some(DType::Int16), ..Default::default() };
+    let c = convolve1d(&x, &[1.0, 2.0], 0, &o)?;
+    assert_eq!(c.dtype(), DType::Int16);
+    assert_eq!(c.to_vec::<i16>()?, vec![8, 9, 18, 6, 12, 19, 8, 14, 18, 11, 4, 16]);
+    let d1 = cuprum::from_vec(vec![0.0, 0.0, 1.0, 0.0, 0.0, 0.0], &dev)?;
+    let o1 = FilterOptions { order: vec![1], ..Default::default() };
+    let g = gaussian_filter1d(&d1, 1.0, 0, &o1)?.to_vec::<f64>()?;
+    close(&g, &[0.09468667, 0.24143612, 0.0, -0.24197145, -0.10798225, -0.01276026], 1e-8);
+    // inf * 0: correlate1d multiplies every weight, correlate skips the zero ones.
+    let inf = cuprum::from_vec(vec![1.0, f64::INFINITY, 2.0], &dev)?;
+    let w3 = cuprum::from_vec(vec![1.0, 0.0, 1.0], &dev)?;
+    let a = correlate1d(&inf, &[1.0, 0.0, 1.0], 0, &Default::default())?.to_vec::<f64>()?;
+    assert!(a[0].is_infinite() && a[1].is_nan() && a[2].is_infinite());
+    let b = correlate(&inf, &w3, &Default::default())?.to_vec::<f64>()?;
+    assert_eq!(b[1], 3.0);
+    Ok(())
+});
+
+device_test!(filter_errors, |dev| {
+    let x = cuprum::from_slice(&X, &[3, 4], &dev)?;
+    let d = FilterOptions::default();
+    let kind = |r: cuprum::Result<cuprum::Array>| r.unwrap_err().kind();
+    let w1 = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
+    let w33 = cuprum::ones(&[3, 3], DType::Float64, &dev)?;
+    assert_eq!(kind(correlate(&x, &w1, &d)), ErrorKind::RuntimeError); // weights of the wrong rank
+    assert_eq!(kind(correlate(&x, &w33, &FilterOptions { origin: vec![2, 0], ..d.clone() })), ErrorKind::ValueError);
+    assert_eq!(
+        kind(correlate(&x, &w33, &FilterOptions { axes: Some(vec![0, -2]), ..d.clone() })),
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        kind(correlate(&x, &w33, &FilterOptions { modes: vec![Mode::Wrap, Mode::Reflect], ..d.clone() })),
+        ErrorKind::RuntimeError
+    );
+    assert_eq!(kind(correlate1d(&x, &[], 0, &d)), ErrorKind::RuntimeError);
+    assert_eq!(kind(correlate1d(&x, &[1.0], 2, &d)), ErrorKind::AxisError);
+    assert_eq!(kind(uniform_filter1d(&x, 0, 0, &d)), ErrorKind::RuntimeError);
+    assert_eq!(
+        kind(uniform_filter1d(&x, 4, 0, &FilterOptions { origin: vec![2], ..d.clone() })),
+        ErrorKind::ValueError
+    );
+    assert_eq!(kind(gaussian_filter(&x, &[1.0, 1.0, 1.0], &d)), ErrorKind::RuntimeError);
+    assert_eq!(kind(gaussian_filter1d(&x, -2.0, 0, &d)), ErrorKind::ValueError); // radius int(-7.5) < 0
+                                                                                 // sigma 0: SciPy's ZeroDivisionError, a ValueError here.
+    assert_eq!(kind(gaussian_filter1d(&x, 0.0, 0, &d)), ErrorKind::ValueError);
+    assert_eq!(kind(sobel(&x, 2, &d)), ErrorKind::AxisError);
+    assert_eq!(kind(gaussian_filter(&x.astype(DType::Float16)?, &[1.0], &d)), ErrorKind::RuntimeError);
+    assert_eq!(
+        kind(gaussian_filter(&x, &[1.0], &FilterOptions { output: Some(DType::Float16), ..d.clone() })),
+        ErrorKind::RuntimeError
+    );
+    assert_eq!("reflekt".parse::<Mode>().unwrap_err().kind(), ErrorKind::RuntimeError);
+    // 0-d: the axis-free filters copy, the others have no axis.
+    let z = cuprum::scalar(2.5f64, &dev)?;
+    assert_eq!(gaussian_filter(&z, &[1.0], &d)?.to_vec::<f64>()?, vec![2.5]);
+    assert_eq!(kind(sobel(&z, 0, &d)), ErrorKind::AxisError);
+    Ok(())
+});
+
+device_test!(output_arrays, |dev| {
+    // SciPy's output=array: the result in its dtype, written into it (here a strided view of a
+    // larger array), and returned.
+    let x = cuprum::from_slice(&X, &[3, 4], &dev)?;
+    let big = cuprum::zeros(&[3, 8], DType::Float32, &dev)?;
+    let view = big.slice(cuprum::s![.., ..;2])?;
+    let o = FilterOptions { out: Some(view.view()), ..Default::default() };
+    let r = gaussian_filter(&x, &[1.0], &o)?;
+    assert_eq!(r.dtype(), DType::Float32);
+    let want = [
+        3.08382609, 3.49622222, 3.77669474, 3.26398291, 4.01793219, 3.91891498, 3.78902579, 3.7209702, 4.88410898,
+        3.77341262, 3.30888634, 3.96602295,
+    ];
+    close(&r.astype(DType::Float64)?.to_vec::<f64>()?, &want, 1e-6);
+    close(&view.astype(DType::Float64)?.to_vec::<f64>()?, &want, 1e-6);
+    // The other columns of `big` are untouched.
+    assert!(big.slice(cuprum::s![.., 1..;2])?.to_vec::<f32>()?.iter().all(|&v| v == 0.0));
+    let bad = cuprum::zeros(&[4, 3], DType::Float32, &dev)?;
+    let e = uniform_filter(&x, &[3], &FilterOptions { out: Some(bad), ..Default::default() }).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::RuntimeError); // output shape not correct
+    Ok(())
+});
