@@ -1,0 +1,138 @@
+// Binary morphology on bit-packed rows. The image's last axis is packed 32 pixels to a word
+// (bit j of word w: pixel 32 w + j; the bits past a row's end hold the border value), rows
+// in C order of the leading axes. A step is SciPy's NI_BinaryErosion in the erosion form:
+// out[p] = AND over the taps d of in[p + d] (the border value outside), then pixels outside
+// the mask take the initial image x0: out = (acc & m) | (x0 & ~m). A dilation runs the same
+// step on the complement (the launcher complements on the way in and out).
+//
+// Kernels (one thread a pixel for pack/unpack, a warp a word; one thread a word for a step;
+// grid-stride loops, 64-bit indices):
+//   morph_pack    bytes (nonzero: 1, complemented when comp; NULL: all 0) -> words
+//   morph_unpack  words -> bool bytes (complemented when comp)
+//   morph_step    one step; with `flags`, flags[0] = 1 if a word changed, flags[1] = 1 if a
+//                 word differs from `older` (the state two steps before the output)
+//
+// -D: THREADS (threads a block), MAXD (most leading axes), TAPS_INLINE (ints of taps passed
+// by value; more come through `taps_g`).
+#include "cuprum/prelude.cuh"
+
+struct Lead {
+  long long n[MAXD];
+};
+struct Taps {
+  int v[TAPS_INLINE];
+};
+
+extern "C" __global__ void __launch_bounds__(THREADS) morph_pack(const u8* __restrict__ x, long long rows,
+    long long width, long long nw, u32* __restrict__ out, int comp, u32 bw) {
+  const long long total = rows * nw * 32;
+  const long long stride = (long long)gridDim.x * THREADS;
+  // THREADS and the stride are multiples of 32, and so is total: the lanes of a warp stay on
+  // one word and leave the loop together.
+  for (long long t = (long long)blockIdx.x * THREADS + threadIdx.x; t < total; t += stride) {
+    const long long word = t >> 5;
+    const int lane = (int)(t & 31);
+    const long long row = word / nw, w = word - row * nw;
+    const long long col = w * 32 + lane;
+    int bit;
+    if (col < width) {
+      bit = (x ? (x[row * width + col] != 0) : 0) ^ comp;
+    } else {
+      bit = (int)(bw & 1u);
+    }
+    const u32 v = __ballot_sync(0xffffffffu, bit);
+    if (lane == 0) out[word] = v;
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS) morph_unpack(const u32* __restrict__ words, long long rows,
+    long long width, long long nw, u8* __restrict__ out, int comp) {
+  const long long total = rows * nw * 32;
+  const long long stride = (long long)gridDim.x * THREADS;
+  for (long long t = (long long)blockIdx.x * THREADS + threadIdx.x; t < total; t += stride) {
+    const long long word = t >> 5;
+    const int lane = (int)(t & 31);
+    const long long row = word / nw, w = word - row * nw;
+    const long long col = w * 32 + lane;
+    if (col < width) out[row * width + col] = (u8)(((words[word] >> lane) & 1u) ^ (u32)comp);
+  }
+}
+
+// Word j of source row sr (the border word outside the row).
+__device__ __forceinline__ u32 ld(const u32* __restrict__ src, long long sr, long long j, long long nw, u32 bw) {
+  return (j >= 0 && j < nw) ? src[sr * nw + j] : bw;
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS) morph_step(const u32* __restrict__ src, u32* __restrict__ dst,
+    const u32* __restrict__ x0, const u32* __restrict__ mask, const u32* __restrict__ older, int* __restrict__ flags,
+    long long rows, long long nw, u32 tail, u32 bw, int nlead, Lead lead, int ntaps, Taps taps_i,
+    const int* __restrict__ taps_g, int taps_shared) {
+  extern __shared__ int st[];
+  __shared__ int bflag[2];
+  const int per = nlead + 1;
+  const int nints = ntaps * per;
+  // The taps: by value (few), else from global memory, copied to shared memory when they fit.
+  if (taps_shared) {
+    for (int i = threadIdx.x; i < nints; i += THREADS) st[i] = nints <= TAPS_INLINE ? taps_i.v[i] : taps_g[i];
+  }
+  if (threadIdx.x < 2) bflag[threadIdx.x] = 0;
+  __syncthreads();
+  const int* tp = taps_shared ? st : taps_g;
+  const long long total = rows * nw;
+  const long long stride = (long long)gridDim.x * THREADS;
+  int changed = 0, differs = 0;
+  for (long long idx = (long long)blockIdx.x * THREADS + threadIdx.x; idx < total; idx += stride) {
+    const long long row = idx / nw, w = idx - row * nw;
+    long long coord[MAXD];
+    long long rem = row;
+    for (int k = nlead - 1; k >= 0; k--) {
+      const long long n = lead.n[k];
+      const long long q = rem / n;
+      coord[k] = rem - q * n;
+      rem = q;
+    }
+    u32 acc = 0xffffffffu;
+    for (int t = 0; t < ntaps && acc != 0u; t++) {
+      const int* d = tp + t * per;
+      long long sr = 0;
+      bool inside = true;
+      for (int k = 0; k < nlead; k++) {
+        const long long c = coord[k] + d[k];
+        if (c < 0 || c >= lead.n[k]) {
+          inside = false;
+          break;
+        }
+        sr = sr * lead.n[k] + c;
+      }
+      if (!inside) {
+        if (!bw) acc = 0u;
+        continue;
+      }
+      const int shift = d[nlead];
+      const long long q = w + (shift >> 5);  // arithmetic shift: floor(shift / 32)
+      const u32 rb = (u32)shift & 31u;
+      const u32 lo = ld(src, sr, q, nw, bw);
+      const u32 hi = rb ? ld(src, sr, q + 1, nw, bw) : 0u;
+      acc &= __funnelshift_r(lo, hi, rb);
+    }
+    if (mask) {
+      const u32 m = mask[idx];
+      acc = (acc & m) | (x0[idx] & ~m);
+    }
+    if (w == nw - 1) acc = (acc & tail) | (bw & ~tail);
+    dst[idx] = acc;
+    if (flags) {
+      changed |= acc != src[idx];
+      if (older) differs |= acc != older[idx];
+    }
+  }
+  if (flags) {
+    if (changed) bflag[0] = 1;
+    if (differs) bflag[1] = 1;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      if (bflag[0]) flags[0] = 1;
+      if (bflag[1]) flags[1] = 1;
+    }
+  }
+}
