@@ -1277,8 +1277,22 @@ fn fixtures_cover_every_op() {
         assert!(has("reduce", op.name()), "no reduction case for {}", op.name());
     }
     for g in [
-        "unary", "binary", "scalar", "reduce", "astype", "creation", "view", "misc", "sort", "quantile", "unique",
-        "select", "index", "manip", "signal", "ndimage_morph",
+        "unary",
+        "binary",
+        "scalar",
+        "reduce",
+        "astype",
+        "creation",
+        "view",
+        "misc",
+        "sort",
+        "quantile",
+        "unique",
+        "select",
+        "index",
+        "manip",
+        "signal",
+        "ndimage_morph",
     ] {
         assert!(per_group.iter().any(|(x, _)| x == g), "no {g} cases");
     }

@@ -111,7 +111,7 @@ pub(crate) fn run(plan: &Plan, r: &Run<'_>, out: &Array) -> Result<()> {
         bw: if plan.border { u32::MAX } else { 0 },
     };
     let total = (g.rows * g.nw) as usize;
-    let tail = if plan.width % 32 == 0 { u32::MAX } else { (1u32 << (plan.width % 32)) - 1 };
+    let tail = if plan.width.is_multiple_of(32) { u32::MAX } else { (1u32 << (plan.width % 32)) - 1 };
     let words = |n: usize| -> Result<Vec<Array>> {
         (0..n).map(|_| Array::alloc(&[total], DType::UInt32, out.device(), false)).collect()
     };

@@ -160,11 +160,8 @@ fn origins(origin: &[i64], shape: &[usize]) -> Result<Vec<i64>> {
 /// The plan of an erosion (`invert`: a dilation) of an input of `shape` by `f` with origin `o`.
 fn plan_of(shape: &[usize], f: &Footprint, o: &[i64], invert: bool, border_value: bool, iterations: i64) -> Plan {
     // A 0-d input is one pixel of a 1-d axis; the 0-d structure its one tap.
-    let (shape, fshape, o) = if shape.is_empty() {
-        (vec![1], vec![1], vec![0])
-    } else {
-        (shape.to_vec(), f.shape.clone(), o.to_vec())
-    };
+    let (shape, fshape, o) =
+        if shape.is_empty() { (vec![1], vec![1], vec![0]) } else { (shape.to_vec(), f.shape.clone(), o.to_vec()) };
     let nd = shape.len();
     let mut taps = Vec::new();
     let mut cit = false;

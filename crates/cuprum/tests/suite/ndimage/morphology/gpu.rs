@@ -12,6 +12,9 @@ use cuprum::scipy::ndimage::{
 };
 use cuprum::{s, Array, DType, Device, ErrorKind};
 
+/// A view of an array.
+type View = fn(&Array) -> Array;
+
 /// The same call on both devices: the same bools (or errors of the same kind).
 fn agree(what: &str, cpu: cuprum::Result<Array>, gpu: cuprum::Result<Array>, dev: &Device) {
     match (cpu, gpu) {
@@ -48,7 +51,12 @@ fn all_ops(gpu: &Device, what: &str, x: &Array, o: &BinaryOptions<'_>) {
         ("closing", binary_closing),
     ];
     for (name, f) in ops {
-        agree(&format!("{what} {name} it={} bv={} o={:?}", o.iterations, o.border_value, o.origin), f(x, o), f(&xg, &og), gpu);
+        agree(
+            &format!("{what} {name} it={} bv={} o={:?}", o.iterations, o.border_value, o.origin),
+            f(x, o),
+            f(&xg, &og),
+            gpu,
+        );
     }
 }
 
@@ -80,7 +88,8 @@ fn structures(rank: usize, rng: &mut Rng) -> Vec<(String, Array)> {
 
 gpu_test!(random_images, |gpu| {
     let mut rng = Rng::new(0x4d4f5250);
-    let shapes: [&[usize]; 9] = [&[1], &[5000], &[33], &[37, 70], &[1, 64], &[64, 1], &[9, 10, 67], &[3, 4, 5, 40], &[200, 129]];
+    let shapes: [&[usize]; 9] =
+        [&[1], &[5000], &[33], &[37, 70], &[1, 64], &[64, 1], &[9, 10, 67], &[3, 4, 5, 40], &[200, 129]];
     for shape in shapes {
         let rank = shape.len();
         let x = image(shape, 0.6, &mut rng);
@@ -88,7 +97,8 @@ gpu_test!(random_images, |gpu| {
         for (sname, st) in structures(rank, &mut rng) {
             for it in [1, 3, 10, 0] {
                 for bv in [false, true] {
-                    let o = BinaryOptions { structure: Some(&st), iterations: it, border_value: bv, ..Default::default() };
+                    let o =
+                        BinaryOptions { structure: Some(&st), iterations: it, border_value: bv, ..Default::default() };
                     all_ops(&gpu, &format!("{shape:?} {sname}"), &x, &o);
                 }
             }
@@ -96,7 +106,12 @@ gpu_test!(random_images, |gpu| {
             all_ops(&gpu, &format!("{shape:?} {sname} mask"), &x, &o);
             let o = BinaryOptions { structure: Some(&st), iterations: -1, mask: Some(&mask), ..Default::default() };
             all_ops(&gpu, &format!("{shape:?} {sname} mask until stable"), &x, &o);
-            agree(&format!("{shape:?} {sname} fill_holes"), binary_fill_holes(&x, Some(&st), &[]), binary_fill_holes(&on(&gpu, &x), Some(&st), &[]), &gpu);
+            agree(
+                &format!("{shape:?} {sname} fill_holes"),
+                binary_fill_holes(&x, Some(&st), &[]),
+                binary_fill_holes(&on(&gpu, &x), Some(&st), &[]),
+                &gpu,
+            );
         }
         // Origins: the most negative and the most positive for a 3-wide structure.
         for origin in [vec![-1], vec![1]] {
@@ -110,11 +125,22 @@ gpu_test!(random_images, |gpu| {
         let ring = cuprum::from_slice(&ring, &vec![3; rank], &Device::Cpu)?;
         for it in [1, 4, -1] {
             for bv in [false, true] {
-                let o = BinaryOptions { structure: Some(&ring), iterations: it, border_value: bv, ..Default::default() };
-                agree(&format!("{shape:?} ring it={it}"), binary_erosion(&x, &o), binary_erosion(&on(&gpu, &x), &o), &gpu);
+                let o =
+                    BinaryOptions { structure: Some(&ring), iterations: it, border_value: bv, ..Default::default() };
+                agree(
+                    &format!("{shape:?} ring it={it}"),
+                    binary_erosion(&x, &o),
+                    binary_erosion(&on(&gpu, &x), &o),
+                    &gpu,
+                );
             }
         }
-        agree(&format!("{shape:?} fill_holes"), binary_fill_holes(&x, None, &[]), binary_fill_holes(&on(&gpu, &x), None, &[]), &gpu);
+        agree(
+            &format!("{shape:?} fill_holes"),
+            binary_fill_holes(&x, None, &[]),
+            binary_fill_holes(&on(&gpu, &x), None, &[]),
+            &gpu,
+        );
     }
     Ok(())
 });
@@ -133,7 +159,12 @@ gpu_test!(large_sparse, |gpu| {
     let o = BinaryOptions { iterations: 10, ..Default::default() };
     agree("2048 sparse erosion", binary_erosion(&sparse, &o), binary_erosion(&on(&gpu, &sparse), &o), &gpu);
     let holes = image(&[512, 700], 0.45, &mut rng);
-    agree("fill_holes 512x700", binary_fill_holes(&holes, None, &[]), binary_fill_holes(&on(&gpu, &holes), None, &[]), &gpu);
+    agree(
+        "fill_holes 512x700",
+        binary_fill_holes(&holes, None, &[]),
+        binary_fill_holes(&on(&gpu, &holes), None, &[]),
+        &gpu,
+    );
     Ok(())
 });
 
@@ -142,7 +173,7 @@ gpu_test!(dtypes_and_views, |gpu| {
     for dt in cuprum::dtype::ALL_DTYPES {
         let x = random(&[23, 45], dt, &mut rng, true);
         let xg = on(&gpu, &x);
-        let views: [(&str, fn(&Array) -> Array); 4] = [
+        let views: [(&str, View); 4] = [
             ("contiguous", |a| a.view()),
             ("transposed", |a| a.t()),
             ("strided", |a| a.slice(s![1..;2, ..;3]).unwrap()),
@@ -153,7 +184,12 @@ gpu_test!(dtypes_and_views, |gpu| {
             let what = format!("{dt} {vname}");
             agree(&format!("{what} erosion"), binary_erosion(&v(&x), &o), binary_erosion(&v(&xg), &o), &gpu);
             agree(&format!("{what} dilation"), binary_dilation(&v(&x), &o), binary_dilation(&v(&xg), &o), &gpu);
-            agree(&format!("{what} fill_holes"), binary_fill_holes(&v(&x), None, &[]), binary_fill_holes(&v(&xg), None, &[]), &gpu);
+            agree(
+                &format!("{what} fill_holes"),
+                binary_fill_holes(&v(&x), None, &[]),
+                binary_fill_holes(&v(&xg), None, &[]),
+                &gpu,
+            );
             let m = v(&x);
             let xb = image(m.shape(), 0.6, &mut rng);
             let mo = BinaryOptions { mask: Some(&m), ..Default::default() };

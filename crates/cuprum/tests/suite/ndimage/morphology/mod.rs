@@ -14,8 +14,8 @@ use cuprum::{Array, DType, Device, ErrorKind};
 
 /// SciPy's 6 x 7 example: a block of ones with a hole at (2, 3) and a lone pixel at (0, 0).
 const A: [i64; 42] = [
-    1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
-    0, 0, 0,
+    1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0,
+    0, 0, 0, 0,
 ];
 
 fn bools(v: &[i64]) -> Vec<bool> {
@@ -31,7 +31,7 @@ device_test!(scipy_values, |dev| {
     let d = BinaryOptions::default();
     let got = |r: cuprum::Result<Array>| -> cuprum::Result<Vec<bool>> {
         let r = r?;
-        assert_eq!((r.dtype(), r.shape(), r.device()), (DType::Bool, &[6usize, 7][..], dev.clone()));
+        assert_eq!((r.dtype(), r.shape(), r.device()), (DType::Bool, &[6usize, 7][..], dev));
         r.to_vec::<bool>()
     };
     let mut e = vec![0i64; 42];
@@ -42,14 +42,14 @@ device_test!(scipy_values, |dev| {
     assert_eq!(got(binary_dilation(&a, &BinaryOptions { iterations: 2, ..Default::default() }))?, vec![true; 42]);
     let s = cuprum::from_slice(&[1i64, 1, 0, 1], &[2, 2], &dev)?;
     let want = [
-        0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0,
-        0, 0, 0, 0,
+        0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0,
+        0, 0, 0, 0, 0,
     ];
     let o = BinaryOptions { structure: Some(&s), origin: vec![0, -1], ..Default::default() };
     assert_eq!(got(binary_dilation(&a, &o))?, bools(&want));
     let want = [
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0,
     ];
     let o = BinaryOptions { structure: Some(&s), origin: vec![-1, 0], ..Default::default() };
     assert_eq!(got(binary_erosion(&a, &o))?, bools(&want));
@@ -57,18 +57,21 @@ device_test!(scipy_values, |dev| {
     let mask: Vec<bool> = (0..42).map(|i| i % 7 < 4).collect();
     let m = cuprum::from_slice(&mask, &[6, 7], &dev)?;
     let want = [
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0,
-        0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0,
+        0, 0, 0, 0, 0,
     ];
     let o = BinaryOptions { iterations: 0, mask: Some(&m), ..Default::default() };
     assert_eq!(got(binary_erosion(&a, &o))?, bools(&want));
     let filled = [
-        1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0,
-        0, 0, 0, 0,
+        1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0,
+        0, 0, 0, 0, 0,
     ];
     assert_eq!(got(binary_fill_holes(&a, None, &[]))?, bools(&filled));
     let full = generate_binary_structure(2, 2)?;
-    assert_eq!(got(binary_opening(&a, &BinaryOptions { structure: Some(&full), ..Default::default() }))?, vec![false; 42]);
+    assert_eq!(
+        got(binary_opening(&a, &BinaryOptions { structure: Some(&full), ..Default::default() }))?,
+        vec![false; 42]
+    );
     let mut closed = filled;
     closed[0] = 0;
     assert_eq!(got(binary_closing(&a, &d))?, bools(&closed));
@@ -90,7 +93,10 @@ device_test!(edge_cases, |dev| {
     let r = binary_dilation(&t, &BinaryOptions::default())?;
     assert_eq!((r.shape(), r.to_vec::<bool>()?), (&[][..], vec![true]));
     let f = cuprum::from_slice(&[0u8], &[], &dev)?;
-    assert_eq!(binary_erosion(&f, &BinaryOptions { border_value: true, ..Default::default() })?.to_vec::<bool>()?, [false]);
+    assert_eq!(
+        binary_erosion(&f, &BinaryOptions { border_value: true, ..Default::default() })?.to_vec::<bool>()?,
+        [false]
+    );
     // A 0-d image has no edge for the background to reach: SciPy fills its one pixel.
     assert_eq!(binary_fill_holes(&f, None, &[])?.to_vec::<bool>()?, [true]);
     // Empty inputs, also until stable.
@@ -99,7 +105,10 @@ device_test!(edge_cases, |dev| {
     assert_eq!((r.shape(), r.dtype()), (&[0usize, 4][..], DType::Bool));
     // NaN is nonzero.
     let n = cuprum::from_slice(&[f64::NAN, f64::NAN, f64::NAN], &[3], &dev)?;
-    assert_eq!(binary_erosion(&n, &BinaryOptions { border_value: true, ..Default::default() })?.to_vec::<bool>()?, [true; 3]);
+    assert_eq!(
+        binary_erosion(&n, &BinaryOptions { border_value: true, ..Default::default() })?.to_vec::<bool>()?,
+        [true; 3]
+    );
     // A structure with no True element: an erosion is all True, a dilation all False.
     let x = img(&dev)?;
     let z = cuprum::zeros(&[3, 3], DType::Bool, &dev)?;
@@ -129,9 +138,15 @@ device_test!(errors, |dev| {
     let o = BinaryOptions { structure: Some(&empty), ..Default::default() };
     assert_eq!(kind(binary_erosion(&x, &o)), ErrorKind::RuntimeError);
     let m = cuprum::ones(&[6, 6], DType::Bool, &dev)?;
-    assert_eq!(kind(binary_erosion(&x, &BinaryOptions { mask: Some(&m), ..Default::default() })), ErrorKind::RuntimeError);
+    assert_eq!(
+        kind(binary_erosion(&x, &BinaryOptions { mask: Some(&m), ..Default::default() })),
+        ErrorKind::RuntimeError
+    );
     let m16 = cuprum::ones(&[6, 7], DType::Float16, &dev)?;
-    assert_eq!(kind(binary_erosion(&x, &BinaryOptions { mask: Some(&m16), ..Default::default() })), ErrorKind::RuntimeError);
+    assert_eq!(
+        kind(binary_erosion(&x, &BinaryOptions { mask: Some(&m16), ..Default::default() })),
+        ErrorKind::RuntimeError
+    );
     assert_eq!(kind(binary_erosion(&x.astype(DType::Float16)?, &BinaryOptions::default())), ErrorKind::RuntimeError);
     // ... but fill_holes takes float16 (np.logical_not does).
     assert!(binary_fill_holes(&x.astype(DType::Float16)?, None, &[]).is_ok());
@@ -166,7 +181,7 @@ device_test!(errors, |dev| {
 device_test!(iterate_structures, |dev| {
     let cross = on(&dev, &generate_binary_structure(2, 1)?);
     let d = iterate_structure(&cross, 3)?;
-    assert_eq!((d.shape(), d.dtype(), d.device()), (&[7usize, 7][..], DType::Bool, dev.clone()));
+    assert_eq!((d.shape(), d.dtype(), d.device()), (&[7usize, 7][..], DType::Bool, dev));
     // A diamond of radius 3: |i - 3| + |j - 3| <= 3.
     let want: Vec<bool> = (0..49).map(|k: i64| (k / 7 - 3).abs() + (k % 7 - 3).abs() <= 3).collect();
     assert_eq!(d.to_vec::<bool>()?, want);
@@ -185,7 +200,15 @@ device_test!(iterate_structures, |dev| {
 
 /// SciPy's step, pixel by pixel: the erosion (or dilation) of `cur` by the taps.
 #[allow(clippy::too_many_arguments)]
-fn naive_step(cur: &[bool], x0: &[bool], shape: &[usize], taps: &[Vec<i64>], dil: bool, mask: Option<&[bool]>, bv: bool) -> Vec<bool> {
+fn naive_step(
+    cur: &[bool],
+    x0: &[bool],
+    shape: &[usize],
+    taps: &[Vec<i64>],
+    dil: bool,
+    mask: Option<&[bool]>,
+    bv: bool,
+) -> Vec<bool> {
     let n = cur.len();
     let nd = shape.len();
     (0..n)
@@ -224,7 +247,17 @@ fn naive_step(cur: &[bool], x0: &[bool], shape: &[usize], taps: &[Vec<i64>], dil
 
 /// The iterated step (SciPy's `brute_force=True`).
 #[allow(clippy::too_many_arguments)]
-fn naive(x: &[bool], shape: &[usize], s: &[bool], sshape: &[usize], origin: &[i64], dil: bool, it: i64, mask: Option<&[bool]>, bv: bool) -> Vec<bool> {
+fn naive(
+    x: &[bool],
+    shape: &[usize],
+    s: &[bool],
+    sshape: &[usize],
+    origin: &[i64],
+    dil: bool,
+    it: i64,
+    mask: Option<&[bool]>,
+    bv: bool,
+) -> Vec<bool> {
     let nd = shape.len();
     let mut taps = Vec::new();
     for (i, _) in s.iter().enumerate().filter(|(_, &b)| b) {
@@ -260,7 +293,13 @@ device_test!(against_the_iterated_step, |dev| {
         let sshape: Vec<usize> = (0..nd).map(|_| 1 + (rng.next_u64() % 4) as usize).collect();
         // Also inputs smaller than the structure, and row lengths around the word sizes.
         let shape: Vec<usize> = (0..nd)
-            .map(|k| if k + 1 == nd && trial % 5 == 0 { 60 + (rng.next_u64() % 10) as usize } else { 1 + (rng.next_u64() % 7) as usize })
+            .map(|k| {
+                if k + 1 == nd && trial % 5 == 0 {
+                    60 + (rng.next_u64() % 10) as usize
+                } else {
+                    1 + (rng.next_u64() % 7) as usize
+                }
+            })
             .collect();
         let n: usize = shape.iter().product();
         let x = rand_bools(n, rng.uniform(), &mut rng);
@@ -277,13 +316,23 @@ device_test!(against_the_iterated_step, |dev| {
         let xa = cuprum::from_slice(&x, &shape, &dev)?;
         let sa = cuprum::from_slice(&s, &sshape, &Device::Cpu)?;
         let ma = mask.as_ref().map(|m| cuprum::from_slice(m, &shape, &dev)).transpose()?;
-        let o = BinaryOptions { structure: Some(&sa), iterations: it, mask: ma.as_ref(), border_value: bv, origin: origin.clone() };
+        let o = BinaryOptions {
+            structure: Some(&sa),
+            iterations: it,
+            mask: ma.as_ref(),
+            border_value: bv,
+            origin: origin.clone(),
+        };
         for dil in [false, true] {
             let got = if dil { binary_dilation(&xa, &o)? } else { binary_erosion(&xa, &o)? };
             // The dilation's taps are the erosion's reflected: SciPy reflects the structure
             // and shifts even sizes; in tap terms out[p] = OR of in[p - d].
             let want = naive(&x, &shape, &s, &sshape, &origin, dil, it, mask.as_deref(), bv);
-            assert_eq!(got.to_vec::<bool>()?, want, "trial {trial}: {shape:?} {sshape:?} {origin:?} it {it} dil {dil} bv {bv}");
+            assert_eq!(
+                got.to_vec::<bool>()?,
+                want,
+                "trial {trial}: {shape:?} {sshape:?} {origin:?} it {it} dil {dil} bv {bv}"
+            );
         }
     }
     Ok(())
