@@ -19,7 +19,10 @@
 //! the same result) and is left out. Where the input is smaller than the structure along an
 //! axis, SciPy's default (not brute-force) algorithm for more than one iteration gives wrong
 //! values or crashes; the results here are those of iterating the step (SciPy's
-//! `brute_force=True`). SciPy's `axes` argument is not implemented.
+//! `brute_force=True`). With `iterations < 1` and a structure whose centre is not set, the
+//! steps can cycle and SciPy then loops forever: here that is a RuntimeError once a state
+//! repeats the one two steps before (or after more steps than the image has pixels, times
+//! four). SciPy's `axes` argument is not implemented.
 
 mod cpu;
 pub(crate) mod cuda;

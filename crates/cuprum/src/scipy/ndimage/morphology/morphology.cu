@@ -127,8 +127,9 @@ extern "C" __global__ void __launch_bounds__(THREADS) morph_step(const u32* __re
     }
   }
   if (flags) {
-    if (changed) bflag[0] = 1;
-    if (differs) bflag[1] = 1;
+    // Atomics: many threads may raise a block's flag (no write-write hazard for racecheck).
+    if (changed) atomicOr(&bflag[0], 1);
+    if (differs) atomicOr(&bflag[1], 1);
     __syncthreads();
     if (threadIdx.x == 0) {
       if (bflag[0]) flags[0] = 1;
