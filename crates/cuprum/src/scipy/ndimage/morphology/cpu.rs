@@ -248,7 +248,10 @@ pub(crate) fn run(plan: &Plan, r: &Run<'_>, out: &Array) -> Result<()> {
     let mut nxt = vec![0u64; cur.len()];
     if plan.iterations >= 1 {
         for _ in 0..plan.iterations {
-            step.run(&cur, &mut nxt);
+            // A step that changes nothing ends the run (as SciPy's): every later step is the same.
+            if !step.run(&cur, &mut nxt) {
+                break;
+            }
             std::mem::swap(&mut cur, &mut nxt);
         }
     } else if plan.cit {

@@ -19,6 +19,9 @@ const TAPS_INLINE: usize = 96;
 const TAPS_SHARED_BYTES: usize = 32 * 1024;
 /// Most blocks a grid-stride launch takes.
 const MAX_BLOCKS: u64 = 1 << 20;
+/// Runs of at most this many steps are queued without reading anything back; longer ones
+/// go in batches, as runs until stable do, so that they can end once a step changes nothing.
+const QUEUED_STEPS: u64 = 32;
 /// The most steps in one batch of a run until stable.
 const MAX_BATCH: usize = 256;
 
@@ -170,7 +173,7 @@ pub(crate) fn run(plan: &Plan, r: &Run<'_>, out: &Array) -> Result<()> {
         // the pool orders reuse on the stream). `shmem` bytes hold the taps when `shared`.
         unsafe { p.launch_shmem(&dev, &kstep, blocks(total as u64), THREADS, shmem) }
     };
-    let fin: Array = if plan.iterations >= 1 {
+    let fin: Array = if plan.iterations >= 1 && plan.iterations as u64 <= QUEUED_STEPS {
         let bufs = words(2.min(plan.iterations as usize))?;
         let mut src = &x0;
         for i in 0..plan.iterations as usize {
@@ -180,31 +183,42 @@ pub(crate) fn run(plan: &Plan, r: &Run<'_>, out: &Array) -> Result<()> {
         }
         src.view()
     } else {
-        // State k lives in x0 (k = 0) or ring[k % 3]; a step from state k writes state k + 1
-        // and compares it with state k - 1 (a cycle, without the centre tap).
+        // Until stable, or many steps (which end early, as SciPy's, once a step changes
+        // nothing: every later step then changes nothing either). State k lives in x0
+        // (k = 0) or ring[k % 3]; a step from state k writes state k + 1 and, until stable
+        // without the centre tap, compares it with state k - 1 (a cycle).
+        let limit = if plan.iterations >= 1 { Some(plan.iterations as u64) } else { None };
+        let detect = limit.is_none() && !plan.cit;
         let ring = words(3)?;
         let state = |k: usize| if k == 0 { &x0 } else { &ring[k % 3] };
         let bound = 4 * (g.rows * g.width) as usize + 64;
         let (mut k, mut batch) = (0usize, 4usize);
         'outer: loop {
-            let flags = crate::zeros(&[2 * batch], DType::Int32, &out.device())?;
+            let batch_now = match limit {
+                Some(n) => batch.min((n - k as u64) as usize),
+                None => batch,
+            };
+            let flags = crate::zeros(&[2 * batch_now], DType::Int32, &out.device())?;
             let fp = dptr(&flags)?;
-            for j in 0..batch {
-                let older = if k + j >= 1 && !plan.cit { Some(state(k + j - 1)) } else { None };
+            for j in 0..batch_now {
+                let older = if k + j >= 1 && detect { Some(state(k + j - 1)) } else { None };
                 step(state(k + j), state(k + j + 1), older, fp + (8 * j) as u64)?;
             }
             let f = flags.to_vec::<i32>()?;
-            for j in 0..batch {
+            for j in 0..batch_now {
                 if f[2 * j] == 0 {
                     k += j;
                     break 'outer;
                 }
-                if !plan.cit && k + j >= 1 && f[2 * j + 1] == 0 {
+                if detect && k + j >= 1 && f[2 * j + 1] == 0 {
                     return Err(super::cpu::never_settles());
                 }
             }
-            k += batch;
-            if !plan.cit && k > bound {
+            k += batch_now;
+            if limit == Some(k as u64) {
+                break;
+            }
+            if detect && k > bound {
                 return Err(super::cpu::never_settles());
             }
             batch = (batch * 2).min(MAX_BATCH);

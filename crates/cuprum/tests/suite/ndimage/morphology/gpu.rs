@@ -95,7 +95,7 @@ gpu_test!(random_images, |gpu| {
         let x = image(shape, 0.6, &mut rng);
         let mask = image(shape, 0.7, &mut rng);
         for (sname, st) in structures(rank, &mut rng) {
-            for it in [1, 3, 10, 0] {
+            for it in [1, 3, 10, 40, 0] {
                 for bv in [false, true] {
                     let o =
                         BinaryOptions { structure: Some(&st), iterations: it, border_value: bv, ..Default::default() };
@@ -123,7 +123,7 @@ gpu_test!(random_images, |gpu| {
         let mid = ring.len() / 2;
         ring[mid] = false;
         let ring = cuprum::from_slice(&ring, &vec![3; rank], &Device::Cpu)?;
-        for it in [1, 4, -1] {
+        for it in [1, 4, 37, -1] {
             for bv in [false, true] {
                 let o =
                     BinaryOptions { structure: Some(&ring), iterations: it, border_value: bv, ..Default::default() };

@@ -115,6 +115,11 @@ device_test!(edge_cases, |dev| {
     let o = BinaryOptions { structure: Some(&z), ..Default::default() };
     assert_eq!(binary_erosion(&x, &o)?.to_vec::<bool>()?, vec![true; 42]);
     assert_eq!(binary_dilation(&x, &o)?.to_vec::<bool>()?, vec![false; 42]);
+    // Many iterations end, as SciPy's, once a step changes nothing.
+    let big = BinaryOptions { iterations: 1_000_000_000, ..Default::default() };
+    let until = BinaryOptions { iterations: -1, ..Default::default() };
+    assert_eq!(binary_dilation(&x, &big)?.to_vec::<bool>()?, binary_dilation(&x, &until)?.to_vec::<bool>()?);
+    assert_eq!(binary_dilation(&x, &big)?.to_vec::<bool>()?, vec![true; 42]);
     // A structure on another device is read as a parameter.
     let cross = generate_binary_structure(2, 1)?;
     let o = BinaryOptions { structure: Some(&cross), iterations: 2, ..Default::default() };
