@@ -1,5 +1,8 @@
-//! The GPU binary morphology (`morphology.cu`): the image packed to words of 32 pixels, one
-//! launch a step (a thread a word), the steps of a run queued without waiting. A run until
+//! The GPU binary morphology (`morphology.cu`): the image packed to words of 32 pixels. A
+//! 2-d (or 1-d) image with taps within a pixel of the centre (3 x 3 structures) runs up to 16
+//! steps a launch on tiles in shared memory with a halo as wide as the steps (`morph_tile`);
+//! otherwise one launch a step (a thread a word, `morph_step`), the steps of a run queued
+//! without waiting. A run until
 //! stable launches batches of steps, each step raising a flag when it changed a word (and,
 //! without the centre tap, when its output differs from the state two steps before: a
 //! cycle), and reads the batch's flags back once.
@@ -19,6 +22,12 @@ const TAPS_INLINE: usize = 96;
 const TAPS_SHARED_BYTES: usize = 32 * 1024;
 /// Most blocks a grid-stride launch takes.
 const MAX_BLOCKS: u64 = 1 << 20;
+/// The tile kernel (2-d and 1-d images, taps within a pixel of the centre): rows and words
+/// of a block's tile, and the most steps a launch runs (its halo: that many rows, and one
+/// word, whose outer bits go stale one a step: fewer than 32 steps).
+const TILE_ROWS: usize = 32;
+const TILE_WORDS: usize = 8;
+const TILE_STEPS: usize = 16;
 /// Runs of at most this many steps are queued without reading anything back; longer ones
 /// go in batches, as runs until stable do, so that they can end once a step changes nothing.
 const QUEUED_STEPS: u64 = 32;
@@ -31,6 +40,7 @@ pub(crate) enum MorphKey {
     Pack,
     Unpack,
     Step,
+    Tile,
 }
 
 impl KernelKey for MorphKey {
@@ -40,6 +50,7 @@ impl KernelKey for MorphKey {
             MorphKey::Pack => "morph_pack",
             MorphKey::Unpack => "morph_unpack",
             MorphKey::Step => "morph_step",
+            MorphKey::Tile => "morph_tile",
         }
     }
     fn defines(&self) -> Vec<(&'static str, String)> {
@@ -47,6 +58,9 @@ impl KernelKey for MorphKey {
             ("THREADS", THREADS.to_string()),
             ("MAXD", (MAX_DIMS - 1).to_string()),
             ("TAPS_INLINE", TAPS_INLINE.to_string()),
+            ("TR", TILE_ROWS.to_string()),
+            ("TW", TILE_WORDS.to_string()),
+            ("KMAX", TILE_STEPS.to_string()),
         ]
     }
     fn source(&self) -> String {
@@ -173,7 +187,54 @@ pub(crate) fn run(plan: &Plan, r: &Run<'_>, out: &Array) -> Result<()> {
         // the pool orders reuse on the stream). `shmem` bytes hold the taps when `shared`.
         unsafe { p.launch_shmem(&dev, &kstep, blocks(total as u64), THREADS, shmem) }
     };
-    let fin: Array = if plan.iterations >= 1 && plan.iterations as u64 <= QUEUED_STEPS {
+    // The tile kernel's taps, (row offset, shift) pairs, when it applies.
+    let tile_taps: Option<Vec<i32>> = if nl <= 1 && 2 * plan.ntaps() <= TAPS_INLINE {
+        let pairs: Vec<i32> = taps.chunks(nl + 1).flat_map(|t| [if nl == 1 { t[0] } else { 0 }, t[nl]]).collect();
+        pairs.iter().all(|v| v.abs() <= 1).then_some(pairs)
+    } else {
+        None
+    };
+    let tile_grid =
+        (g.nw as usize).div_ceil(TILE_WORDS) <= u32::MAX as usize && (g.rows as usize).div_ceil(TILE_ROWS) <= 65535;
+    let fin: Array = if let (true, Some(pairs), true) =
+        (plan.iterations >= 1 && plan.iterations as u64 <= QUEUED_STEPS, &tile_taps, tile_grid)
+    {
+        // Up to TILE_STEPS steps a launch, on tiles in shared memory.
+        let kt = dev.kernel(&MorphKey::Tile)?;
+        let bufs = words(2)?;
+        let mut tinline = Taps([0; TAPS_INLINE]);
+        tinline.0[..pairs.len()].copy_from_slice(pairs);
+        let grid = ((g.nw as usize).div_ceil(TILE_WORDS) as u32, (g.rows as usize).div_ceil(TILE_ROWS) as u32);
+        let mut src = &x0;
+        let (mut done, mut i) = (0usize, 0usize);
+        while done < plan.iterations as usize {
+            let k = TILE_STEPS.min(plan.iterations as usize - done);
+            let dst = &bufs[i % 2];
+            let mut p = Params::new();
+            p.push(dptr(src)?);
+            p.push(dptr(dst)?);
+            p.push(dptr(&x0)?);
+            p.push(match &mask {
+                Some(m) => dptr(m)?,
+                None => 0u64,
+            });
+            p.push(g.rows);
+            p.push(g.nw);
+            p.push(tail);
+            p.push(g.bw);
+            p.push(plan.ntaps() as i32);
+            p.push(tinline);
+            p.push(k as i32);
+            // SAFETY: the parameters match `morph_tile`; the word buffers hold rows * nw
+            // words (src and dst distinct), alive until the stream has run the kernel; the
+            // taps are (row offset, shift) pairs within one of the centre, k <= KMAX.
+            unsafe { p.launch_2d(&dev, &kt, grid, (THREADS, 1), 0)? };
+            src = dst;
+            done += k;
+            i += 1;
+        }
+        src.view()
+    } else if plan.iterations >= 1 && plan.iterations as u64 <= QUEUED_STEPS {
         let bufs = words(2.min(plan.iterations as usize))?;
         let mut src = &x0;
         for i in 0..plan.iterations as usize {
@@ -243,10 +304,177 @@ mod tests {
     use super::*;
     use crate::backend::cuda::compile::check_compiles;
 
+    /// `morph_tile` run on the host, index for index (blocks, then threads in order: each
+    /// phase of the kernel is separated by `__syncthreads`, so the order within one does not
+    /// matter): `k` steps from `src` (u32 words).
+    #[allow(clippy::too_many_arguments)]
+    fn tile_emulated(
+        src: &[u32],
+        x0: &[u32],
+        mask: Option<&[u32]>,
+        rows: i64,
+        nw: i64,
+        tail: u32,
+        bw: u32,
+        taps: &[i32],
+        k: usize,
+    ) -> Vec<u32> {
+        let (tr, tw) = (TILE_ROWS as i64, TILE_WORDS as i64);
+        let rw = tw + 2;
+        let rh = tr + 2 * k as i64;
+        let mut dst = vec![0u32; src.len()];
+        for by in 0..(rows as usize).div_ceil(TILE_ROWS) as i64 {
+            for bx in 0..(nw as usize).div_ceil(TILE_WORDS) as i64 {
+                let (r0, w0) = (by * tr - k as i64, bx * tw - 1);
+                let inside = |gr: i64, gw: i64| gr >= 0 && gr < rows && gw >= 0 && gw < nw;
+                let mut buf = vec![vec![0u32; (rh * rw) as usize]; 2];
+                for i in 0..rh * rw {
+                    let (rr, cc) = (i / rw, i % rw);
+                    let (gr, gw) = (r0 + rr, w0 + cc);
+                    buf[0][i as usize] = if inside(gr, gw) { src[(gr * nw + gw) as usize] } else { bw };
+                }
+                let mut cur = 0;
+                for _ in 0..k {
+                    let inb = buf[cur].clone();
+                    for i in 0..rh * rw {
+                        let (rr, cc) = (i / rw, i % rw);
+                        let (gr, gw) = (r0 + rr, w0 + cc);
+                        if !inside(gr, gw) {
+                            buf[cur ^ 1][i as usize] = bw;
+                            continue;
+                        }
+                        let mut acc = u32::MAX;
+                        for t in taps.chunks(2) {
+                            let (dr, shift) = (t[0] as i64, t[1]);
+                            let nr = rr + dr;
+                            if gr + dr < 0 || gr + dr >= rows {
+                                if bw == 0 {
+                                    acc = 0;
+                                }
+                                continue;
+                            }
+                            let at = |c: i64| inb[(nr * rw + c) as usize];
+                            let v = if nr < 0 || nr >= rh {
+                                bw
+                            } else if shift == 0 {
+                                at(cc)
+                            } else if shift > 0 {
+                                let hi = if cc + 1 < rw { at(cc + 1) } else { bw };
+                                (at(cc) >> 1) | (hi << 31)
+                            } else {
+                                let lo = if cc > 0 { at(cc - 1) } else { bw };
+                                (lo >> 31) | (at(cc) << 1)
+                            };
+                            acc &= v;
+                        }
+                        let idx = (gr * nw + gw) as usize;
+                        if let Some(m) = mask {
+                            acc = (acc & m[idx]) | (x0[idx] & !m[idx]);
+                        }
+                        if gw == nw - 1 {
+                            acc = (acc & tail) | (bw & !tail);
+                        }
+                        buf[cur ^ 1][i as usize] = acc;
+                    }
+                    cur ^= 1;
+                }
+                for i in 0..tr * tw {
+                    let (rr, cc) = (k as i64 + i / tw, 1 + i % tw);
+                    let (gr, gw) = (r0 + rr, w0 + cc);
+                    if gr < rows && gw < nw {
+                        dst[(gr * nw + gw) as usize] = buf[cur][(rr * rw + cc) as usize];
+                    }
+                }
+            }
+        }
+        dst
+    }
+
+    /// The tile kernel's scheme (halos, border cells, tails, masks) against single steps on
+    /// random images of many sizes: tiles of `k` steps equal `k` steps.
+    #[test]
+    fn tiles_equal_steps() {
+        let mut s: u64 = 0x7469_6c65;
+        let mut rnd = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for trial in 0..60 {
+            let rows = 1 + (rnd() % 80) as i64;
+            let width = 1 + (rnd() % 400) as i64;
+            let nw = (width + 31) / 32;
+            let bw = if trial % 2 == 0 { 0 } else { u32::MAX };
+            let tail = if width % 32 == 0 { u32::MAX } else { (1u32 << (width % 32)) - 1 };
+            let fix = |v: Vec<u32>| -> Vec<u32> {
+                v.iter()
+                    .enumerate()
+                    .map(|(i, &w)| if i as i64 % nw == nw - 1 { (w & tail) | (bw & !tail) } else { w })
+                    .collect()
+            };
+            let density = rnd() % 4;
+            let x0 = fix((0..rows * nw).map(|_| (0..density).fold(u32::MAX, |a, _| a & rnd() as u32)).collect());
+            let mask: Option<Vec<u32>> =
+                (trial % 3 == 0).then(|| (0..rows * nw).map(|_| rnd() as u32 | rnd() as u32).collect());
+            let mut taps = vec![0, 0];
+            for dr in -1..=1 {
+                for sh in -1..=1 {
+                    if (dr, sh) != (0, 0) && rnd() % 2 == 0 {
+                        taps.extend([dr, sh]);
+                    }
+                }
+            }
+            let k = 1 + (rnd() % TILE_STEPS as u64) as usize;
+            // k single steps: the tile kernel with one step a launch has a halo of one row and
+            // one word, which a single step needs exactly; checked against the generic rule.
+            let one = |src: &[u32]| -> Vec<u32> {
+                let mut out = vec![0u32; src.len()];
+                for r in 0..rows {
+                    for w in 0..nw {
+                        let mut acc = u32::MAX;
+                        for t in taps.chunks(2) {
+                            let (dr, sh) = (t[0] as i64, t[1] as i64);
+                            if r + dr < 0 || r + dr >= rows {
+                                if bw == 0 {
+                                    acc = 0;
+                                }
+                                continue;
+                            }
+                            let mut v = 0u32;
+                            for j in 0..32 {
+                                let c = w * 32 + j + sh;
+                                let bit = if c < 0 || c >= nw * 32 {
+                                    bw & 1
+                                } else {
+                                    (src[((r + dr) * nw + c / 32) as usize] >> (c % 32)) & 1
+                                };
+                                v |= bit << j;
+                            }
+                            acc &= v;
+                        }
+                        let idx = (r * nw + w) as usize;
+                        if let Some(m) = &mask {
+                            acc = (acc & m[idx]) | (x0[idx] & !m[idx]);
+                        }
+                        out[idx] = if w == nw - 1 { (acc & tail) | (bw & !tail) } else { acc };
+                    }
+                }
+                out
+            };
+            let mut want = x0.clone();
+            for _ in 0..k {
+                want = one(&want);
+            }
+            let got = tile_emulated(&x0, &x0, mask.as_deref(), rows, nw, tail, bw, &taps, k);
+            assert_eq!(got, want, "trial {trial}: {rows} x {width}, k {k}, taps {taps:?}");
+        }
+    }
+
     #[test]
     fn sources_compile() {
         let mut compiled = 0;
-        for k in [MorphKey::Pack, MorphKey::Unpack, MorphKey::Step] {
+        for k in [MorphKey::Pack, MorphKey::Unpack, MorphKey::Step, MorphKey::Tile] {
             assert!(k.source().contains(k.entry()));
             compiled += check_compiles(&k) as usize;
         }

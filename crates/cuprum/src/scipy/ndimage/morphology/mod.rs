@@ -12,8 +12,11 @@
 //! Both devices pack the last axis into words of bits (the CPU 64, the GPU 32 pixels a
 //! word), so that a tap is a funnel shift of two neighbouring words and a step is a few word
 //! ANDs per 32 or 64 pixels: rows in parallel on the CPU (`cpu.rs`), a thread per word on the
-//! GPU (`cuda.rs`, `morphology.cu`), where the steps of a run are queued without waiting and
-//! a run until stable reads back one flag per step once per batch of steps.
+//! GPU (`cuda.rs`, `morphology.cu`), where a 3 x 3 structure on a 2-d image runs up to 16
+//! steps a launch on tiles in shared memory (a halo as wide as the steps), the steps of a
+//! run are queued without waiting, and a run until stable reads back one flag per step once
+//! per batch of steps. The CPU runs until stable as in-place sweeps, forward and backward
+//! (valid when the structure holds its centre: every step is then monotone).
 //!
 //! SciPy's `brute_force` has no observable effect (it chooses between two algorithms with
 //! the same result) and is left out. Where the input is smaller than the structure along an

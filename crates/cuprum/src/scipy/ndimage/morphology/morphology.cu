@@ -137,3 +137,78 @@ extern "C" __global__ void __launch_bounds__(THREADS) morph_step(const u32* __re
     }
   }
 }
+
+// morph_tile: K (<= KMAX) steps of a 2-d image in one launch, for taps within one row and
+// one pixel of the centre. A block loads a tile of TR rows x TW words with a halo of K rows
+// and one word on each side into shared memory (cells outside the image hold the border word
+// and are never updated), runs the K steps there (after step s the rows s..RH-s-1 are exact;
+// a halo word loses one exact bit a step at its outer end, and K < 32), and writes the
+// interior. taps_i: (row offset, shift) pairs.
+#define RH_MAX (TR + 2 * KMAX)
+#define RW (TW + 2)
+extern "C" __global__ void __launch_bounds__(THREADS) morph_tile(const u32* __restrict__ src, u32* __restrict__ dst,
+    const u32* __restrict__ x0, const u32* __restrict__ mask, long long rows, long long nw, u32 tail, u32 bw,
+    int ntaps, Taps taps_i, int K) {
+  __shared__ u32 buf[2][RH_MAX * RW];
+  __shared__ int tp[TAPS_INLINE];
+  const int rh = TR + 2 * K;
+  const long long r0 = (long long)blockIdx.y * TR - K, w0 = (long long)blockIdx.x * TW - 1;
+  for (int i = threadIdx.x; i < 2 * ntaps; i += THREADS) tp[i] = taps_i.v[i];
+  for (int i = threadIdx.x; i < rh * RW; i += THREADS) {
+    const int rr = i / RW, cc = i - rr * RW;
+    const long long gr = r0 + rr, gw = w0 + cc;
+    buf[0][i] = (gr >= 0 && gr < rows && gw >= 0 && gw < nw) ? src[gr * nw + gw] : bw;
+  }
+  __syncthreads();
+  int cur = 0;
+  for (int s = 0; s < K; s++) {
+    const u32* in = buf[cur];
+    u32* out = buf[cur ^ 1];
+    for (int i = threadIdx.x; i < rh * RW; i += THREADS) {
+      const int rr = i / RW, cc = i - rr * RW;
+      const long long gr = r0 + rr, gw = w0 + cc;
+      if (gr < 0 || gr >= rows || gw < 0 || gw >= nw) {
+        out[i] = bw;
+        continue;
+      }
+      u32 acc = 0xffffffffu;
+      for (int t = 0; t < ntaps; t++) {
+        const int dr = tp[2 * t], shift = tp[2 * t + 1];
+        const int nr = rr + dr;
+        const long long sgr = gr + dr;
+        if (sgr < 0 || sgr >= rows) {
+          if (!bw) acc = 0u;
+          continue;
+        }
+        // Neighbours past the tile's region: any value (only the halo's outer bits use them).
+        u32 v;
+        if (nr < 0 || nr >= rh) {
+          v = bw;
+        } else if (shift == 0) {
+          v = in[nr * RW + cc];
+        } else if (shift > 0) {  // bits from pixel + 1: this word >> 1 | next word's bit 0
+          const u32 hi = cc + 1 < RW ? in[nr * RW + cc + 1] : bw;
+          v = __funnelshift_r(in[nr * RW + cc], hi, 1);
+        } else {  // pixel - 1: the previous word's bit 31, then this word << 1
+          const u32 lo = cc > 0 ? in[nr * RW + cc - 1] : bw;
+          v = __funnelshift_r(lo, in[nr * RW + cc], 31);
+        }
+        acc &= v;
+      }
+      const long long idx = gr * nw + gw;
+      if (mask) {
+        const u32 m = mask[idx];
+        acc = (acc & m) | (x0[idx] & ~m);
+      }
+      if (gw == nw - 1) acc = (acc & tail) | (bw & ~tail);
+      out[i] = acc;
+    }
+    __syncthreads();
+    cur ^= 1;
+  }
+  for (int i = threadIdx.x; i < TR * TW; i += THREADS) {
+    const int rr = K + i / TW, cc = 1 + i % TW;
+    const long long gr = r0 + rr, gw = w0 + cc;
+    if (gr < rows && gw < nw) dst[gr * nw + gw] = buf[cur][rr * RW + cc];
+  }
+}
