@@ -196,44 +196,89 @@ pub(crate) fn run(plan: &Plan, r: &Run<'_>, out: &Array) -> Result<()> {
     };
     let tile_grid =
         (g.nw as usize).div_ceil(TILE_WORDS) <= u32::MAX as usize && (g.rows as usize).div_ceil(TILE_ROWS) <= 65535;
-    let fin: Array = if let (true, Some(pairs), true) =
-        (plan.iterations >= 1 && plan.iterations as u64 <= QUEUED_STEPS, &tile_taps, tile_grid)
-    {
-        // Up to TILE_STEPS steps a launch, on tiles in shared memory.
-        let kt = dev.kernel(&MorphKey::Tile)?;
-        let bufs = words(2)?;
-        let mut tinline = Taps([0; TAPS_INLINE]);
+    let kt = dev.kernel(&MorphKey::Tile)?;
+    let mut tinline = Taps([0; TAPS_INLINE]);
+    if let Some(pairs) = &tile_taps {
         tinline.0[..pairs.len()].copy_from_slice(pairs);
-        let grid = ((g.nw as usize).div_ceil(TILE_WORDS) as u32, (g.rows as usize).div_ceil(TILE_ROWS) as u32);
+    }
+    let tgrid = ((g.nw as usize).div_ceil(TILE_WORDS) as u32, (g.rows as usize).div_ceil(TILE_ROWS) as u32);
+    // `k` steps from `src` into `dst` on tiles; with `flags` (not 0), flags[0] = 1 if a word changed.
+    let tile = |src: &Array, dst: &Array, k: usize, flags: u64| -> Result<()> {
+        let mut p = Params::new();
+        p.push(dptr(src)?);
+        p.push(dptr(dst)?);
+        p.push(dptr(&x0)?);
+        p.push(match &mask {
+            Some(m) => dptr(m)?,
+            None => 0u64,
+        });
+        p.push(g.rows);
+        p.push(g.nw);
+        p.push(tail);
+        p.push(g.bw);
+        p.push(plan.ntaps() as i32);
+        p.push(tinline);
+        p.push(k as i32);
+        p.push(flags);
+        // SAFETY: the parameters match `morph_tile`; the word buffers hold rows * nw words
+        // (src and dst distinct), `flags` (when not 0) an int, all alive until the stream has
+        // run the kernel; the taps are (row offset, shift) pairs within one of the centre,
+        // 1 <= k <= KMAX.
+        unsafe { p.launch_2d(&dev, &kt, tgrid, (THREADS, 1), 0) }
+    };
+    let tiled = tile_taps.is_some() && tile_grid;
+    let fin: Array = if tiled && plan.iterations >= 1 && plan.iterations as u64 <= QUEUED_STEPS {
+        // Up to TILE_STEPS steps a launch.
+        let bufs = words(2)?;
         let mut src = &x0;
         let (mut done, mut i) = (0usize, 0usize);
         while done < plan.iterations as usize {
             let k = TILE_STEPS.min(plan.iterations as usize - done);
             let dst = &bufs[i % 2];
-            let mut p = Params::new();
-            p.push(dptr(src)?);
-            p.push(dptr(dst)?);
-            p.push(dptr(&x0)?);
-            p.push(match &mask {
-                Some(m) => dptr(m)?,
-                None => 0u64,
-            });
-            p.push(g.rows);
-            p.push(g.nw);
-            p.push(tail);
-            p.push(g.bw);
-            p.push(plan.ntaps() as i32);
-            p.push(tinline);
-            p.push(k as i32);
-            // SAFETY: the parameters match `morph_tile`; the word buffers hold rows * nw
-            // words (src and dst distinct), alive until the stream has run the kernel; the
-            // taps are (row offset, shift) pairs within one of the centre, k <= KMAX.
-            unsafe { p.launch_2d(&dev, &kt, grid, (THREADS, 1), 0)? };
+            tile(src, dst, k, 0)?;
             src = dst;
             done += k;
             i += 1;
         }
         src.view()
+    } else if tiled && plan.cit {
+        // Monotone steps, until stable or many: launches of up to TILE_STEPS steps in flagged
+        // batches; a launch that changes nothing has reached the end (its steps are monotone,
+        // so equal ends mean every step between changed nothing). State k (after k launches)
+        // lives in x0 (k = 0) or bufs[k % 2].
+        let limit = if plan.iterations >= 1 { Some(plan.iterations as u64) } else { None };
+        let bufs = words(2)?;
+        let state = |k: usize| if k == 0 { &x0 } else { &bufs[k % 2] };
+        let (mut k, mut steps, mut batch) = (0usize, 0u64, 4usize);
+        'tiles: loop {
+            let flags = crate::zeros(&[2 * batch], DType::Int32, &out.device())?;
+            let fp = dptr(&flags)?;
+            let (mut launched, mut planned) = (0usize, steps);
+            for j in 0..batch {
+                let left = limit.map_or(TILE_STEPS as u64, |n| n - planned);
+                if left == 0 {
+                    break;
+                }
+                let kk = TILE_STEPS.min(left as usize);
+                tile(state(k + j), state(k + j + 1), kk, fp + (8 * j) as u64)?;
+                planned += kk as u64;
+                launched += 1;
+            }
+            let f = flags.to_vec::<i32>()?;
+            for j in 0..launched {
+                if f[2 * j] == 0 {
+                    k += j;
+                    break 'tiles;
+                }
+            }
+            k += launched;
+            steps = planned;
+            if limit == Some(steps) {
+                break;
+            }
+            batch = (batch * 2).min(MAX_BATCH);
+        }
+        state(k).view()
     } else if plan.iterations >= 1 && plan.iterations as u64 <= QUEUED_STEPS {
         let bufs = words(2.min(plan.iterations as usize))?;
         let mut src = &x0;

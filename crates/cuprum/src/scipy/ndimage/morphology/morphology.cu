@@ -143,14 +143,18 @@ extern "C" __global__ void __launch_bounds__(THREADS) morph_step(const u32* __re
 // and one word on each side into shared memory (cells outside the image hold the border word
 // and are never updated), runs the K steps there (after step s the rows s..RH-s-1 are exact;
 // a halo word loses one exact bit a step at its outer end, and K < 32), and writes the
-// interior. taps_i: (row offset, shift) pairs.
+// interior. taps_i: (row offset, shift) pairs. With `flags`, flags[0] = 1 when the launch
+// changed a word: for a monotone step (the centre tap set), a launch that changes nothing
+// has reached the run's end.
 #define RH_MAX (TR + 2 * KMAX)
 #define RW (TW + 2)
 extern "C" __global__ void __launch_bounds__(THREADS) morph_tile(const u32* __restrict__ src, u32* __restrict__ dst,
     const u32* __restrict__ x0, const u32* __restrict__ mask, long long rows, long long nw, u32 tail, u32 bw,
-    int ntaps, Taps taps_i, int K) {
+    int ntaps, Taps taps_i, int K, int* __restrict__ flags) {
   __shared__ u32 buf[2][RH_MAX * RW];
   __shared__ int tp[TAPS_INLINE];
+  __shared__ int bflag;
+  if (threadIdx.x == 0) bflag = 0;
   const int rh = TR + 2 * K;
   const long long r0 = (long long)blockIdx.y * TR - K, w0 = (long long)blockIdx.x * TW - 1;
   for (int i = threadIdx.x; i < 2 * ntaps; i += THREADS) tp[i] = taps_i.v[i];
@@ -206,9 +210,21 @@ extern "C" __global__ void __launch_bounds__(THREADS) morph_tile(const u32* __re
     __syncthreads();
     cur ^= 1;
   }
+  int changed = 0;
   for (int i = threadIdx.x; i < TR * TW; i += THREADS) {
     const int rr = K + i / TW, cc = 1 + i % TW;
     const long long gr = r0 + rr, gw = w0 + cc;
-    if (gr < rows && gw < nw) dst[gr * nw + gw] = buf[cur][rr * RW + cc];
+    if (gr < rows && gw < nw) {
+      const u32 v = buf[cur][rr * RW + cc];
+      if (flags) changed |= v != src[gr * nw + gw];
+      dst[gr * nw + gw] = v;
+    }
+  }
+  // With flags: flags[0] = 1 if the K steps changed a word (bflag was set to 0 before the
+  // first __syncthreads).
+  if (flags) {
+    if (changed) atomicOr(&bflag, 1);
+    __syncthreads();
+    if (threadIdx.x == 0 && bflag) flags[0] = 1;
   }
 }
