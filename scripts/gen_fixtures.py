@@ -2026,6 +2026,130 @@ def gen_ndimage_filters():
                   ("uniform_filter", {"size": 3}), ("sobel", {"axis": 0})]:
         run(op, "err-float16-out", x, {**kw(output="float16"), **p})
     run("correlate", "err-float16-out", x, kw(output="float16"), (np.ones((2, 2)),))
+def gen_ndimage_morph():
+    """scipy.ndimage's binary morphology: binary_erosion/dilation/opening/closing (structure,
+    iterations, mask, border_value, origin), binary_fill_holes and iterate_structure. Params:
+    it (iterations), bv (border_value), origin ('.'-separated, empty: 0), s/m (1: the next
+    input is the structure / the mask)."""
+    import scipy.ndimage as ndi
+    rng = np.random.default_rng(20251123)  # its own generator: --only ndimage_morph gives the same cases
+
+    def cit(st, origin, dil):
+        st = np.asarray(st)
+        o = [0] * st.ndim if origin is None else ([origin] * st.ndim if isinstance(origin, int) else list(origin))
+        if dil:  # SciPy's dilation: the reflected structure, negated origin, even sizes shifted
+            st = st[tuple([slice(None, None, -1)] * st.ndim)]
+            o = [-v - (0 if n & 1 else 1) for v, n in zip(o, st.shape)]
+        return bool(st[tuple(v + n // 2 for v, n in zip(o, st.shape))]) if st.ndim else bool(st)
+
+    def case(fn, tag, x, st=None, it=1, mask=None, bv=0, origin=None):
+        f = getattr(ndi, fn)
+        # An int origin is SciPy's scalar (every axis); a list must have one per axis.
+        ostr = str(origin) if isinstance(origin, int) else ".".join(str(v) for v in (origin or []))
+        params = {"it": it, "bv": bv, "origin": ostr,
+                  "s": int(st is not None), "m": int(mask is not None)}
+        ins = [x] + ([st] if st is not None else []) + ([mask] if mask is not None else [])
+        kw = dict(structure=st, iterations=it, mask=mask, border_value=bv, origin=0 if origin is None else origin)
+        FX.case(f"ndimage_morph/{fn}/{tag}/it={it},bv={bv},o={params['origin']},s={params['s']},m={params['m']}",
+                fn, params, ins, lambda: f(x, **kw))
+
+    shapes = {1: (13,), 2: (9, 11), 3: (5, 6, 7)}
+    ops = ["binary_erosion", "binary_dilation", "binary_opening", "binary_closing"]
+    for rank, shape in shapes.items():
+        x = rng.random(shape) < 0.55
+        gbs = ndi.generate_binary_structure
+        irregular = rng.random((3,) * rank) < 0.6
+        irregular[(1,) * rank] = True
+        even = rng.random((2,) * rank) < 0.7
+        even[(0,) * rank] = True
+        even4 = rng.random((4,) + (3,) * (rank - 1)) < 0.6
+        ring = gbs(rank, rank).copy()
+        ring[(1,) * rank] = False
+        structs = [("default", None), ("cross", gbs(rank, 1)), ("full", gbs(rank, rank)),
+                   ("irregular", irregular), ("even2", even), ("even4", even4),
+                   ("iterated", ndi.iterate_structure(gbs(rank, 1), 2)), ("nocentre", ring)]
+        mask = rng.random(shape) < 0.7
+        for fn in ops:
+            for sname, st in structs:
+                sarr = None if st is None else st
+                for it in [1, 3, 0, -1]:
+                    for bv in [0, 1]:
+                        dil = fn in ("binary_dilation", "binary_closing")
+                        if it < 1 and not (cit(gbs(rank, 1) if st is None else st, None, False)
+                                           and cit(gbs(rank, 1) if st is None else st, None, True)):
+                            continue  # without the centre a run until stable may never end in SciPy
+                        if it == -1 and bv == 1:
+                            continue
+                        case(fn, f"{rank}d/{sname}", x, sarr, it, None, bv)
+                        if sname in ("default", "irregular", "even2") and it != -1:
+                            case(fn, f"{rank}d/{sname}/mask", x, sarr, it, mask, bv)
+            # Origins: one for every axis, and per axis.
+            for sname, st, origin in [("cross", gbs(rank, 1), 1), ("cross", gbs(rank, 1), [-1] * rank),
+                                      ("even2", even, -1), ("even4", even4, [-2] + [1] * (rank - 1)),
+                                      ("even4", even4, [1] + [0] * (rank - 1)), ("full", gbs(rank, rank), [0, -1, 1][:rank])]:
+                for it in [1, 2]:
+                    case(fn, f"{rank}d/{sname}/origin", x, st, it, None, 0, origin)
+                case(fn, f"{rank}d/{sname}/origin/mask", x, st, 2, mask, 1, origin)
+        # fill_holes: a ring of holes, default and full structures, an origin.
+        fx = np.zeros(shape, bool)
+        fx[tuple(slice(1, n - 1) for n in shape)] = True
+        fx[tuple(slice(2, n - 2) if n > 4 else slice(1, 2) for n in shape)] = False
+        fx |= rng.random(shape) < 0.25
+        for sname, st in [("default", None), ("full", gbs(rank, rank)), ("even2", even)]:
+            for origin in [None, [0] * (rank - 1) + [-1]]:
+                oname = "" if origin is None else ".".join(map(str, origin))
+                FX.case(f"ndimage_morph/binary_fill_holes/{rank}d/{sname}/o={oname}", "binary_fill_holes",
+                        {"origin": oname, "s": int(st is not None)}, [fx] + ([st] if st is not None else []),
+                        lambda fx=fx, st=st, origin=origin: ndi.binary_fill_holes(fx, st, origin=0 if origin is None else origin))
+        # iterate_structure
+        for sname, st in [("cross", gbs(rank, 1)), ("full", gbs(rank, rank)), ("irregular", irregular),
+                          ("even2", even), ("int", gbs(rank, 1).astype(np.int64))]:
+            for it in [0, 1, 2, 3]:
+                FX.case(f"ndimage_morph/iterate_structure/{rank}d/{sname}/{it}", "iterate_structure",
+                        {"it": it}, [st], lambda st=st, it=it: ndi.iterate_structure(st, it))
+
+    # Input and mask dtypes (nonzero: True; NaN is nonzero); float16 is SciPy's RuntimeError.
+    base = rng.integers(0, 3, (7, 8))
+    for dt in DTYPES:
+        x = base.astype(dt)
+        if dt in FLOATS:
+            x = x.astype(np.float64)
+            x[2, 3] = np.nan
+            x[4, 5] = -0.5
+            x = x.astype(dt)
+        for fn in ops:
+            case(fn, f"dtype/{dt}", x, None, 2, None, 0)
+        case("binary_erosion", f"dtype/{dt}/mask", base.astype(bool), None, 1, x, 0)
+        FX.case(f"ndimage_morph/binary_fill_holes/dtype/{dt}", "binary_fill_holes", {"origin": "", "s": 0}, [x],
+                lambda x=x: ndi.binary_fill_holes(x))
+    # 0-d, empty, size-1 axes.
+    for fn in ops:
+        case(fn, "0d", np.array(True), None, 1)
+        case(fn, "0d/false", np.array(0.0), None, 3, None, 1)
+        case(fn, "0d/struct-false", np.array(True), np.array(False), 1)
+        case(fn, "empty", np.zeros((0, 4), bool), None, 1)
+        case(fn, "empty/until", np.zeros((3, 0), bool), None, -1)
+        case(fn, "size1", rng.random((1, 6)) < 0.5, None, 2, None, 1)
+        case(fn, "allfalse-structure", rng.random((4, 5)) < 0.6, np.zeros((3, 3), bool), 1)
+    FX.case("ndimage_morph/binary_fill_holes/0d", "binary_fill_holes", {"origin": "", "s": 0}, [np.array(False)],
+            lambda: ndi.binary_fill_holes(np.array(False)))
+    FX.case("ndimage_morph/binary_fill_holes/empty", "binary_fill_holes", {"origin": "", "s": 0},
+            [np.zeros((0, 3), bool)], lambda: ndi.binary_fill_holes(np.zeros((0, 3), bool)))
+    # Errors.
+    x2 = rng.random((5, 6)) < 0.5
+    for fn in ops:
+        case(fn, "err/rank", x2, np.ones(3, bool))
+        case(fn, "err/empty-structure", x2, np.ones((0, 3), bool))
+        case(fn, "err/mask-shape", x2, None, 1, np.ones((5, 5), bool))
+        case(fn, "err/origin-len", x2, None, 1, None, 0, [0, 0, 0])
+        case(fn, "err/float16", x2.astype(np.float16))
+        case(fn, "err/float16-mask", x2, None, 1, np.ones((5, 6), np.float16))
+    FX.case("ndimage_morph/binary_fill_holes/err/rank", "binary_fill_holes", {"origin": "", "s": 1},
+            [x2, np.ones(3, bool)], lambda: ndi.binary_fill_holes(x2, np.ones(3, bool)))
+    FX.case("ndimage_morph/binary_fill_holes/err/origin-len", "binary_fill_holes", {"origin": "1.1.1", "s": 0},
+            [x2], lambda: ndi.binary_fill_holes(x2, origin=[1, 1, 1]))
+    FX.case("ndimage_morph/iterate_structure/err/empty", "iterate_structure", {"it": 2}, [np.ones((0, 3), bool)],
+            lambda: ndi.iterate_structure(np.ones((0, 3), bool), 2))
 
 
 # Groups written by generators with a generator of their own (and the library versions noted in
@@ -2036,8 +2160,9 @@ GROUP_VERSIONS = {
     "ndimage_label": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "signal_nd": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "ndimage_filters": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
+    "ndimage_morph": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
 }
-GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters]
+GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph]
 
 
 def main():

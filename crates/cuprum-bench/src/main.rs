@@ -211,7 +211,11 @@ fn run() -> Result<()> {
         "label_3d_256",
         "measure_many_labels_2048",
     ];
-    if o.wants("ks_clip_4M_f32") || o.wants("segment_where_4M") || labelling.iter().any(|n| o.wants(n)) {
+    if o.wants("ks_clip_4M_f32")
+        || o.wants("segment_where_4M")
+        || o.wants("binary_erosion_2048_iter10")
+        || labelling.iter().any(|n| o.wants(n))
+    {
         let r = (|o: &mut Opts| -> Result<()> {
             eprintln!("[ks_clip_4M_f32]");
             let (g, h) = gpu_time("ks_clip_4M_f32", gpu, rep.min(10), || ks_clip(&flat_g))?;
@@ -229,6 +233,28 @@ fn run() -> Result<()> {
                 let c = cpu_time(segc, 20, 3.0)?;
                 let ok = cuprum::array_equal(&seg()?.to_device(&cpu)?, &segc()?)?;
                 o.record("segment_where_4M", Some(c), g, h, Some(ok), "where(sky > thr, 1, 0) as int64");
+            }
+            if o.wants("binary_erosion_2048_iter10") {
+                // binary morphology (wt-morph): the segmented image as bool, 10 erosions.
+                use cuprum::scipy::ndimage::{binary_erosion, BinaryOptions};
+                eprintln!("[binary_erosion_2048_iter10]");
+                let (seg_g, seg_h) = (sky_g.greater(thr)?, sky.greater(thr)?);
+                let opts = BinaryOptions { iterations: 10, ..Default::default() };
+                let (g, h) = gpu_time("binary_erosion_2048_iter10", gpu, rep, || binary_erosion(&seg_g, &opts))?;
+                let c = if o.cpu { Some(cpu_time(|| binary_erosion(&seg_h, &opts), 10, 5.0)?) } else { None };
+                let ok = cuprum::array_equal(
+                    &binary_erosion(&seg_g, &opts)?.to_device(&cpu)?,
+                    &binary_erosion(&seg_h, &opts)?,
+                )?;
+                let frac = seg_h.astype(DType::Float64)?.mean(None)?.item::<f64>()?;
+                o.record(
+                    "binary_erosion_2048_iter10",
+                    c,
+                    g,
+                    h,
+                    Some(ok),
+                    &format!("sky > thr ({:.1}% True), 3x3 cross", 100.0 * frac),
+                );
             }
             labelling_workloads(o, &sky, thr, gpu, rep)
         })(&mut o);

@@ -1294,6 +1294,53 @@ fn run_ndimage_filters(case: &Case, dev: &Device, layout: Layout) -> cuprum::Res
     Ok(vec![r])
 }
 // ---- end ndimage linear filters
+// ------------------------------------------------------------------ ndimage_morph
+
+/// `scipy.ndimage`'s binary morphology. Params: `it` (iterations), `bv` (border_value),
+/// `origin` ('.'-separated; one value: every axis), `s`/`m` (1: the next input is the
+/// structure / the mask).
+fn run_ndimage_morph(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    use cuprum::scipy::ndimage as ndi;
+    let x = inputs(case, dev, layout)?;
+    let flag = |k: &str| case.param_opt(k) == Some("1");
+    let origin: Vec<i64> = match case.param_opt("origin") {
+        Some(o) if !o.is_empty() => o.split('.').map(|v| v.parse().expect("origin")).collect(),
+        _ => Vec::new(),
+    };
+    let mut next = 1;
+    let mut take = |present: bool| {
+        if present {
+            next += 1;
+            Some(x[next - 1].array())
+        } else {
+            None
+        }
+    };
+    let a = x[0].array();
+    let r = match case.op.as_str() {
+        "iterate_structure" => ndi::iterate_structure(a, case.num("it"))?,
+        "binary_fill_holes" => ndi::binary_fill_holes(a, take(flag("s")), &origin)?,
+        op => {
+            let structure = take(flag("s"));
+            let mask = take(flag("m"));
+            let o = ndi::BinaryOptions {
+                structure,
+                iterations: case.num("it"),
+                mask,
+                border_value: case.param("bv") == "1",
+                origin,
+            };
+            match op {
+                "binary_erosion" => ndi::binary_erosion(a, &o)?,
+                "binary_dilation" => ndi::binary_dilation(a, &o)?,
+                "binary_opening" => ndi::binary_opening(a, &o)?,
+                "binary_closing" => ndi::binary_closing(a, &o)?,
+                op => panic!("unknown ndimage_morph op {op}"),
+            }
+        }
+    };
+    Ok(vec![r])
+}
 
 // ------------------------------------------------------------------ tests
 
@@ -1395,6 +1442,11 @@ device_test!(ndimage_filters, |dev| {
     Ok(())
 });
 
+device_test!(ndimage_morph, |dev| {
+    run_group("ndimage_morph", &dev, ALL_LAYOUTS, run_ndimage_morph);
+    Ok(())
+});
+
 cpu_test!(fixtures_cover_every_op);
 /// The fixtures exist, parse, and cover every ufunc and reduction of the library.
 fn fixtures_cover_every_op() {
@@ -1443,6 +1495,7 @@ fn fixtures_cover_every_op() {
         "ndimage_label",
         "ndimage_measure",
         "signal_nd",
+        "ndimage_morph",
     ] {
         assert!(per_group.iter().any(|(x, _)| x == g), "no {g} cases");
     }

@@ -9,6 +9,7 @@
 //! | connected components | `label` | `label/` |
 //! | per-label statistics | `sum_labels`, `center_of_mass`, `find_objects`, ... | `measure/` |
 //! | linear filters | `correlate`, `gaussian_filter`, `uniform_filter`, `sobel`, ... | `filters/` |
+//! | binary morphology | `binary_erosion`, `binary_dilation`, `binary_fill_holes`, ... | `morphology/` |
 //!
 //! This module holds what they share: the boundary [`Mode`] of the filters, the structuring
 //! elements ([`generate_binary_structure`]) and the reading of small parameter arrays
@@ -29,6 +30,13 @@ pub use filters::{
     gaussian_laplace, laplace, prewitt, sobel, uniform_filter, uniform_filter1d, FilterOptions,
 };
 // ---- end linear filters
+// binary morphology (wt-morph)
+pub mod morphology;
+pub use morphology::{
+    binary_closing, binary_dilation, binary_erosion, binary_fill_holes, binary_opening, iterate_structure,
+    iterate_structure_origin, BinaryOptions,
+};
+// end binary morphology
 
 use crate::array::Array;
 use crate::core::device::Device;
