@@ -13,6 +13,13 @@
 //! elements ([`generate_binary_structure`]) and the reading of small parameter arrays
 //! (structures, footprints) to the host.
 
+// The rank filters and grey morphology (rank/).
+pub mod rank;
+pub use rank::{
+    grey_dilation, grey_erosion, maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d,
+    percentile_filter, rank_filter, GreyWindow, RankOptions, Window,
+};
+
 use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::dtype::DType;
