@@ -188,7 +188,7 @@ pub(crate) fn cval_key(dt: DType, cval: f64) -> u64 {
 fn keys<K: Key>(x: &Array) -> Result<Vec<K>> {
     let dt = x.dtype();
     Ok(match dt {
-        DType::Float32 => values::<f64>(x)?.into_par_iter().map(|v| K::from_u64(f32_key(v as f32) as u64)).collect(),
+        DType::Float32 => x.to_vec::<f32>()?.into_par_iter().map(|v| K::from_u64(f32_key(v) as u64)).collect(),
         DType::Float64 | DType::Float16 => values::<f64>(x)?.into_par_iter().map(|v| K::from_u64(f64_key(v))).collect(),
         DType::UInt64 => values::<u64>(x)?.into_par_iter().map(K::from_u64).collect(),
         _ => values::<i64>(x)?.into_par_iter().map(|v| K::from_u64(int_key(v, dt))).collect(),
@@ -214,75 +214,109 @@ unsafe impl<K> Send for SyncPtr<K> {}
 // SAFETY: as above.
 unsafe impl<K> Sync for SyncPtr<K> {}
 
-/// One separable min/max pass (`x` C-contiguous, `out` likewise).
-pub(crate) fn minmax1d(x: &Array, out: &Array, p: &Pass) -> Result<()> {
-    if wide_keys(x.dtype()) {
-        let r = minmax1d_k::<u64>(&keys(x)?, x.shape(), p, cval_key(x.dtype(), p.cval))?;
-        store_keys(out, r)
+/// Separable min/max passes in turn (`x`, `out` C-contiguous), in key space throughout.
+pub(crate) fn minmax_passes(x: &Array, out: &Array, passes: &[Pass]) -> Result<()> {
+    fn run<K: Key + Into<u64>>(x: &Array, out: &Array, passes: &[Pass], cv: K) -> Result<()> {
+        let mut k = keys::<K>(x)?;
+        for p in passes {
+            k = minmax1d_k::<K>(&k, x.shape(), p, cv);
+        }
+        store_keys(out, k)
+    }
+    let (dt, cval) = (x.dtype(), passes[0].cval);
+    if wide_keys(dt) {
+        run::<u64>(x, out, passes, cval_key(dt, cval))
     } else {
-        let r = minmax1d_k::<u32>(&keys(x)?, x.shape(), p, cval_key(x.dtype(), p.cval) as u32)?;
-        store_keys(out, r)
+        run::<u32>(x, out, passes, cval_key(dt, cval) as u32)
     }
 }
 
-fn minmax1d_k<K: Key>(x: &[K], shape: &[usize], p: &Pass, cval: K) -> Result<Vec<K>> {
+/// Van Herk / Gil-Werman over `cw` lanes: `e` holds the extended lines (`ext_n` rows of `cw`
+/// lanes); `put(i, l, v)` receives output `i` of lane `l`.
+#[inline(always)]
+fn van_herk<K: Key>(e: Vec<K>, ext_n: usize, cw: usize, s: usize, max: bool, mut put: impl FnMut(usize, usize, K)) {
+    let op = |a: K, b: K| if max { a.max(b) } else { a.min(b) };
+    let mut g = e.clone();
+    let mut h = e;
+    for j in 1..ext_n {
+        if j % s != 0 {
+            let (a, b) = g.split_at_mut(j * cw);
+            for (v, &q) in b[..cw].iter_mut().zip(&a[(j - 1) * cw..]) {
+                *v = op(*v, q);
+            }
+        }
+    }
+    for j in (0..ext_n.saturating_sub(1)).rev() {
+        if (j + 1) % s != 0 {
+            let (a, b) = h.split_at_mut((j + 1) * cw);
+            for (v, &q) in a[j * cw..].iter_mut().zip(&b[..cw]) {
+                *v = op(*v, q);
+            }
+        }
+    }
+    for i in 0..ext_n + 1 - s {
+        let hr = &h[i * cw..(i + 1) * cw];
+        let gr = &g[(i + s - 1) * cw..(i + s) * cw];
+        for l in 0..cw {
+            put(i, l, op(hr[l], gr[l]));
+        }
+    }
+}
+
+fn minmax1d_k<K: Key>(x: &[K], shape: &[usize], p: &Pass, cval: K) -> Vec<K> {
     let outer: usize = shape[..p.axis].iter().product();
     let n = shape[p.axis];
     let inner: usize = shape[p.axis + 1..].iter().product();
     let s = p.size;
     let start = -((s / 2) as i64) - p.origin;
-    let op = |a: K, b: K| if p.max { a.max(b) } else { a.min(b) };
     let mut out = vec![K::default(); x.len()];
-    let w = inner.min(LANES * 4);
-    let chunks = inner.div_ceil(w);
-    let ptr = SyncPtr(out.as_mut_ptr());
     let ext_n = n + s - 1;
+    // The source of each extended position (None: the constant).
+    let src: Vec<Option<usize>> = (0..ext_n).map(|j| p.mode.resolve(j as i64 + start, n as i64).map(|v| v as usize)).collect();
+    let ptr = SyncPtr(out.as_mut_ptr());
+    const W: usize = LANES * 4;
+    if inner == 1 {
+        // Lanes of W neighbouring lines, read transposed.
+        (0..outer.div_ceil(W)).into_par_iter().for_each(|gi| {
+            let ptr = ptr;
+            let l0 = gi * W;
+            let cw = W.min(outer - l0);
+            let mut e = vec![cval; ext_n * cw];
+            for (j, sj) in src.iter().enumerate() {
+                if let Some(sj) = *sj {
+                    for l in 0..cw {
+                        e[j * cw + l] = x[(l0 + l) * n + sj];
+                    }
+                }
+            }
+            van_herk(e, ext_n, cw, s, p.max, |i, l, v| {
+                // SAFETY: group gi alone writes lines l0..l0 + cw, all inside `out`.
+                unsafe { *ptr.0.add((l0 + l) * n + i) = v };
+            });
+        });
+        return out;
+    }
+    let w = inner.min(W);
+    let chunks = inner.div_ceil(w);
     (0..outer * chunks).into_par_iter().for_each(|task| {
         let ptr = ptr;
         let (o, c) = (task / chunks, task % chunks);
         let c0 = c * w;
         let cw = w.min(inner - c0);
         let base = o * n * inner + c0;
-        // The extended lines, then prefix (g) and suffix (h) runs within blocks of s.
-        let mut e = vec![K::default(); ext_n * cw];
-        for j in 0..ext_n {
-            let row = &mut e[j * cw..(j + 1) * cw];
-            match p.mode.resolve(j as i64 + start, n as i64) {
-                Some(src) => row.copy_from_slice(&x[base + src as usize * inner..][..cw]),
-                None => row.fill(cval),
+        let mut e = vec![cval; ext_n * cw];
+        for (j, sj) in src.iter().enumerate() {
+            if let Some(sj) = *sj {
+                e[j * cw..(j + 1) * cw].copy_from_slice(&x[base + sj * inner..][..cw]);
             }
         }
-        let mut g = e.clone();
-        let mut h = e.clone();
-        for j in 1..ext_n {
-            if j % s != 0 {
-                let (a, b) = g.split_at_mut(j * cw);
-                let prev = &a[(j - 1) * cw..];
-                for (v, &q) in b[..cw].iter_mut().zip(prev) {
-                    *v = op(*v, q);
-                }
-            }
-        }
-        for j in (0..ext_n.saturating_sub(1)).rev() {
-            if (j + 1) % s != 0 {
-                let (a, b) = h.split_at_mut((j + 1) * cw);
-                let cur = &mut a[j * cw..];
-                for (v, &q) in cur.iter_mut().zip(&b[..cw]) {
-                    *v = op(*v, q);
-                }
-            }
-        }
-        for i in 0..n {
-            let hr = &h[i * cw..(i + 1) * cw];
-            let gr = &g[(i + s - 1) * cw..(i + s) * cw];
-            for l in 0..cw {
-                // SAFETY: task (o, c) alone writes columns c0..c0 + cw of the lines of block o,
-                // all inside `out` (base + i * inner + l < outer * n * inner).
-                unsafe { *ptr.0.add(base + i * inner + l) = op(hr[l], gr[l]) };
-            }
-        }
+        van_herk(e, ext_n, cw, s, p.max, |i, l, v| {
+            // SAFETY: task (o, c) alone writes columns c0..c0 + cw of the lines of block o, all
+            // inside `out`.
+            unsafe { *ptr.0.add(base + i * inner + l) = v };
+        });
     });
-    Ok(out)
+    out
 }
 
 /// The padded array of a plan: the input (keys or values) extended by `start` below and the
@@ -384,6 +418,91 @@ fn plan_nd(plan: &Plan) -> (Vec<usize>, Vec<i64>) {
     }
 }
 
+/// The outputs `o` of one run (window element `t` of output `i` at `p[base + i + offs[t]]`).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn run_outputs<K: Key>(o: &mut [K], base: usize, p: &[K], offs: &[usize], op: Op, net: Option<&[Cmp]>, fs: usize) {
+    let n = o.len();
+    let mut i = 0;
+    let mut v = vec![[K::default(); LANES]; if net.is_some() { fs } else { 0 }];
+    let mut buf = vec![K::default(); fs];
+    while i + LANES <= n {
+        let b = base + i;
+        match op {
+            Op::Min | Op::Max => {
+                let mut acc: [K; LANES] = p[b + offs[0]..][..LANES].try_into().expect("lanes");
+                for &off in &offs[1..] {
+                    let src: &[K; LANES] = p[b + off..][..LANES].try_into().expect("lanes");
+                    for l in 0..LANES {
+                        acc[l] = if op == Op::Min { acc[l].min(src[l]) } else { acc[l].max(src[l]) };
+                    }
+                }
+                o[i..i + LANES].copy_from_slice(&acc);
+            }
+            Op::Rank(k) => {
+                if let Some(net) = net {
+                    for (t, &off) in offs.iter().enumerate() {
+                        v[t].copy_from_slice(&p[b + off..][..LANES]);
+                    }
+                    for &(a, c, kind) in net {
+                        let (a, c) = (a as usize, c as usize);
+                        let (lo, hi) = v.split_at_mut(c);
+                        let (va, vc) = (&mut lo[a], &mut hi[0]);
+                        match kind {
+                            0 => {
+                                for l in 0..LANES {
+                                    let (m, x) = (va[l].min(vc[l]), va[l].max(vc[l]));
+                                    va[l] = m;
+                                    vc[l] = x;
+                                }
+                            }
+                            1 => {
+                                for l in 0..LANES {
+                                    va[l] = va[l].min(vc[l]);
+                                }
+                            }
+                            _ => {
+                                for l in 0..LANES {
+                                    vc[l] = va[l].max(vc[l]);
+                                }
+                            }
+                        }
+                    }
+                    o[i..i + LANES].copy_from_slice(&v[k]);
+                } else {
+                    for (l, ol) in o[i..i + LANES].iter_mut().enumerate() {
+                        for (bv, &off) in buf.iter_mut().zip(offs) {
+                            *bv = p[b + l + off];
+                        }
+                        *ol = *buf.select_nth_unstable(k).1;
+                    }
+                }
+            }
+        }
+        i += LANES;
+    }
+    // The last outputs of the run, one at a time.
+    for (j, ol) in o[i..].iter_mut().enumerate() {
+        let b = base + i + j;
+        for (bv, &off) in buf.iter_mut().zip(offs) {
+            *bv = p[b + off];
+        }
+        *ol = match op {
+            Op::Min => *buf.iter().min().expect("a window"),
+            Op::Max => *buf.iter().max().expect("a window"),
+            Op::Rank(k) => *buf.select_nth_unstable(k).1,
+        };
+    }
+}
+
+/// [`run_outputs`] compiled for AVX2 (vector min/max of 8 32-bit lanes).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn run_outputs_avx2<K: Key>(o: &mut [K], base: usize, p: &[K], offs: &[usize], op: Op, net: Option<&[Cmp]>, fs: usize) {
+    run_outputs(o, base, p, offs, op, net, fs)
+}
+
 fn filter_k<K: Key>(x: &[K], shape: &[usize], plan0: &Plan, cval: K) -> Result<Vec<K>> {
     let shape = shape_nd(shape);
     let (fshape, origins) = plan_nd(plan0);
@@ -404,77 +523,20 @@ fn filter_k<K: Key>(x: &[K], shape: &[usize], plan0: &Plan, cval: K) -> Result<V
         _ => None,
     };
     let mut out = vec![K::default(); x.len()];
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    let avx2 = false;
+    let op = plan.op;
     for_runs(&mut out, &shape, &pshape, |o, base| {
-        let n = o.len();
-        let mut i = 0;
-        let mut v = vec![[K::default(); LANES]; if net.is_some() { fs } else { 0 }];
-        let mut buf = vec![K::default(); fs];
-        while i + LANES <= n {
-            let b = base + i;
-            match plan.op {
-                Op::Min | Op::Max => {
-                    let mut acc: [K; LANES] = p[b + offs[0]..][..LANES].try_into().expect("lanes");
-                    for &off in &offs[1..] {
-                        let src: &[K; LANES] = p[b + off..][..LANES].try_into().expect("lanes");
-                        for l in 0..LANES {
-                            acc[l] = if plan.op == Op::Min { acc[l].min(src[l]) } else { acc[l].max(src[l]) };
-                        }
-                    }
-                    o[i..i + LANES].copy_from_slice(&acc);
-                }
-                Op::Rank(k) => {
-                    if let Some(net) = &net {
-                        for (t, &off) in offs.iter().enumerate() {
-                            v[t].copy_from_slice(&p[b + off..][..LANES]);
-                        }
-                        for &(a, c, kind) in net {
-                            let (a, c) = (a as usize, c as usize);
-                            let (lo, hi) = v.split_at_mut(c);
-                            let (va, vc) = (&mut lo[a], &mut hi[0]);
-                            match kind {
-                                0 => {
-                                    for l in 0..LANES {
-                                        let (m, x) = (va[l].min(vc[l]), va[l].max(vc[l]));
-                                        va[l] = m;
-                                        vc[l] = x;
-                                    }
-                                }
-                                1 => {
-                                    for l in 0..LANES {
-                                        va[l] = va[l].min(vc[l]);
-                                    }
-                                }
-                                _ => {
-                                    for l in 0..LANES {
-                                        vc[l] = va[l].max(vc[l]);
-                                    }
-                                }
-                            }
-                        }
-                        o[i..i + LANES].copy_from_slice(&v[k]);
-                    } else {
-                        for (l, ol) in o[i..i + LANES].iter_mut().enumerate() {
-                            for (bv, &off) in buf.iter_mut().zip(&offs) {
-                                *bv = p[b + l + off];
-                            }
-                            *ol = *buf.select_nth_unstable(k).1;
-                        }
-                    }
-                }
-            }
-            i += LANES;
-        }
-        // The last outputs of the run, one at a time.
-        for (j, ol) in o[i..].iter_mut().enumerate() {
-            let b = base + i + j;
-            for (bv, &off) in buf.iter_mut().zip(&offs) {
-                *bv = p[b + off];
-            }
-            *ol = match plan.op {
-                Op::Min => *buf.iter().min().expect("a window"),
-                Op::Max => *buf.iter().max().expect("a window"),
-                Op::Rank(k) => *buf.select_nth_unstable(k).1,
+        if avx2 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX2 (checked above).
+            unsafe {
+                run_outputs_avx2(o, base, &p, &offs, op, net.as_deref(), fs)
             };
+        } else {
+            run_outputs(o, base, &p, &offs, op, net.as_deref(), fs);
         }
     });
     Ok(out)

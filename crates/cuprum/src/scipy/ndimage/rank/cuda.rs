@@ -150,8 +150,20 @@ fn grid(total: usize) -> u32 {
     total.div_ceil(THREADS as usize).clamp(1, 1 << 20) as u32
 }
 
+/// Separable min/max passes in turn (`x`, `out` C-contiguous; intermediate results in
+/// temporaries from the pool).
+pub(crate) fn minmax_passes(x: &Array, out: &Array, passes: &[Pass]) -> Result<()> {
+    let mut cur: Option<Array> = None;
+    for (i, p) in passes.iter().enumerate() {
+        let dst = if i + 1 == passes.len() { out.view() } else { Array::alloc(x.shape(), x.dtype(), out.device(), false)? };
+        minmax1d(cur.as_ref().unwrap_or(x), &dst, p)?;
+        cur = Some(dst);
+    }
+    Ok(())
+}
+
 /// One separable min/max pass (`x`, `out` C-contiguous).
-pub(crate) fn minmax1d(x: &Array, out: &Array, p: &Pass) -> Result<()> {
+fn minmax1d(x: &Array, out: &Array, p: &Pass) -> Result<()> {
     let dev = dev_of(out)?;
     let dt = x.dtype();
     let shape = x.shape();

@@ -235,16 +235,16 @@ fn run_plan(x: &Array, plan: &Plan) -> Result<Array> {
     Ok(out)
 }
 
-/// Runs one separable min/max pass.
-fn run_pass(x: &Array, pass: &Pass) -> Result<Array> {
+/// Runs separable min/max passes, one after the other (at least one).
+fn run_passes(x: &Array, passes: &[Pass]) -> Result<Array> {
     let x = x.as_contiguous()?;
     let out = Array::alloc(x.shape(), x.dtype(), x.device(), false)?;
     if out.size() == 0 {
         return Ok(out);
     }
     match out.device() {
-        Device::Cpu => cpu::minmax1d(&x, &out, pass)?,
-        Device::Cuda(_) => cuda::minmax1d(&x, &out, pass)?,
+        Device::Cpu => cpu::minmax_passes(&x, &out, passes)?,
+        Device::Cuda(_) => cuda::minmax_passes(&x, &out, passes)?,
     }
     Ok(out)
 }
@@ -253,22 +253,18 @@ fn run_pass(x: &Array, pass: &Pass) -> Result<Array> {
 fn separable(x: &Array, sizes: &[usize], origin: &[isize], axes: &[usize], o: &RankOptions, max: bool) -> Result<Array> {
     let origins = per_axis(origin, axes.len())?;
     let sizes = per_axis(sizes, axes.len())?;
-    let mut cur: Option<Array> = None;
+    let mut passes = Vec::new();
     for ((&axis, &size), &orig) in axes.iter().zip(&sizes).zip(&origins) {
         if size > 1 {
             check_origin(size, orig as i64)?;
-            unsupported(x.dtype())?;
-            let pass = Pass { axis, size, origin: orig as i64, mode: o.mode, cval: o.cval, max };
-            cur = Some(run_pass(cur.as_ref().unwrap_or(x), &pass)?);
+            passes.push(Pass { axis, size, origin: orig as i64, mode: o.mode, cval: o.cval, max });
         }
     }
-    match cur {
-        Some(c) => Ok(c),
-        None => {
-            unsupported(x.dtype())?;
-            x.copy()
-        }
+    unsupported(x.dtype())?;
+    if passes.is_empty() {
+        return x.copy();
     }
+    run_passes(x, &passes)
 }
 
 /// SciPy's `_min_or_max_filter` (structure values as given; `max`: a maximum).
@@ -455,7 +451,7 @@ fn filter1d(x: &Array, size: usize, axis: isize, o: &RankOptions, max: bool) -> 
     let origin = per_axis(&o.origin, 1)?[0] as i64;
     check_origin(size, origin)?;
     unsupported(x.dtype())?;
-    run_pass(x, &Pass { axis, size, origin, mode: o.mode, cval: o.cval, max })
+    run_passes(x, &[Pass { axis, size, origin, mode: o.mode, cval: o.cval, max }])
 }
 
 /// SciPy's `ndimage.minimum_filter(input, size=|footprint=, mode=, cval=, origin=, axes=)`:
