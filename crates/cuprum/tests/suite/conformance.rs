@@ -1161,11 +1161,8 @@ fn run_ndimage_rank(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result
         "rank_filter" => ndi::rank_filter(a, case.num::<i64>("rank"), w, &o)?,
         "percentile_filter" => ndi::percentile_filter(a, parse_f64(case.param("percentile")), w, &o)?,
         "grey_erosion" | "grey_dilation" => {
-            let gw = GreyWindow {
-                size: if sizes.is_empty() { None } else { Some(&sizes) },
-                footprint: fp,
-                structure: st,
-            };
+            let gw =
+                GreyWindow { size: if sizes.is_empty() { None } else { Some(&sizes) }, footprint: fp, structure: st };
             if case.op == "grey_erosion" {
                 ndi::grey_erosion(a, gw, &o)?
             } else {
@@ -1292,8 +1289,22 @@ fn fixtures_cover_every_op() {
         assert!(has("reduce", op.name()), "no reduction case for {}", op.name());
     }
     for g in [
-        "unary", "binary", "scalar", "reduce", "astype", "creation", "view", "misc", "sort", "quantile", "unique",
-        "select", "index", "manip", "signal", "ndimage_rank",
+        "unary",
+        "binary",
+        "scalar",
+        "reduce",
+        "astype",
+        "creation",
+        "view",
+        "misc",
+        "sort",
+        "quantile",
+        "unique",
+        "select",
+        "index",
+        "manip",
+        "signal",
+        "ndimage_rank",
     ] {
         assert!(per_group.iter().any(|(x, _)| x == g), "no {g} cases");
     }

@@ -199,8 +199,12 @@ fn keys<K: Key>(x: &Array) -> Result<Vec<K>> {
 fn store_keys<K: Key + Into<u64>>(out: &Array, k: Vec<K>) -> Result<()> {
     let dt = out.dtype();
     match dt {
-        DType::Float32 => store_values(out, &k.into_par_iter().map(|k| f32_of_key(k.into() as u32) as f64).collect::<Vec<f64>>()),
-        DType::Float64 | DType::Float16 => store_values(out, &k.into_par_iter().map(|k| f64_of_key(k.into())).collect::<Vec<f64>>()),
+        DType::Float32 => {
+            store_values(out, &k.into_par_iter().map(|k| f32_of_key(k.into() as u32) as f64).collect::<Vec<f64>>())
+        }
+        DType::Float64 | DType::Float16 => {
+            store_values(out, &k.into_par_iter().map(|k| f64_of_key(k.into())).collect::<Vec<f64>>())
+        }
         DType::UInt64 => store_values(out, &k.into_par_iter().map(|k| k.into()).collect::<Vec<u64>>()),
         _ => store_values(out, &k.into_par_iter().map(|k| int_of_key(k.into(), dt)).collect::<Vec<i64>>()),
     }
@@ -272,7 +276,8 @@ fn minmax1d_k<K: Key>(x: &[K], shape: &[usize], p: &Pass, cval: K) -> Vec<K> {
     let mut out = vec![K::default(); x.len()];
     let ext_n = n + s - 1;
     // The source of each extended position (None: the constant).
-    let src: Vec<Option<usize>> = (0..ext_n).map(|j| p.mode.resolve(j as i64 + start, n as i64).map(|v| v as usize)).collect();
+    let src: Vec<Option<usize>> =
+        (0..ext_n).map(|j| p.mode.resolve(j as i64 + start, n as i64).map(|v| v as usize)).collect();
     let ptr = SyncPtr(out.as_mut_ptr());
     const W: usize = LANES * 4;
     if inner == 1 {
@@ -499,7 +504,15 @@ fn run_outputs<K: Key>(o: &mut [K], base: usize, p: &[K], offs: &[usize], op: Op
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[allow(clippy::too_many_arguments)]
-unsafe fn run_outputs_avx2<K: Key>(o: &mut [K], base: usize, p: &[K], offs: &[usize], op: Op, net: Option<&[Cmp]>, fs: usize) {
+unsafe fn run_outputs_avx2<K: Key>(
+    o: &mut [K],
+    base: usize,
+    p: &[K],
+    offs: &[usize],
+    op: Op,
+    net: Option<&[Cmp]>,
+    fs: usize,
+) {
     run_outputs(o, base, p, offs, op, net, fs)
 }
 
@@ -552,7 +565,15 @@ fn structure_filter(x: &Array, out: &Array, plan0: &Plan) -> Result<()> {
     let shape = shape_nd(x.shape());
     let (fshape, origins) = plan_nd(plan0);
     let ss = plan0.structure.clone().expect("a structure");
-    let plan = Plan { op: plan0.op, fshape, mask: plan0.mask.clone(), origins, mode: plan0.mode, cval: plan0.cval, structure: None };
+    let plan = Plan {
+        op: plan0.op,
+        fshape,
+        mask: plan0.mask.clone(),
+        origins,
+        mode: plan0.mode,
+        cval: plan0.cval,
+        structure: None,
+    };
     let max = plan.op == Op::Max;
     let better = |t: f64, res: f64| if max { f64_key(t) > f64_key(res) } else { f64_key(t) < f64_key(res) };
     if dt.is_float() {
@@ -584,11 +605,8 @@ fn structure_filter(x: &Array, out: &Array, plan0: &Plan) -> Result<()> {
     }
     // Integers (bool as a byte): i64 bits of the type, wrapped.
     let adt = if dt == DType::Bool { DType::UInt8 } else { dt };
-    let xs: Vec<i64> = if dt == DType::UInt64 {
-        values::<u64>(x)?.into_iter().map(|v| v as i64).collect()
-    } else {
-        values::<i64>(x)?
-    };
+    let xs: Vec<i64> =
+        if dt == DType::UInt64 { values::<u64>(x)?.into_iter().map(|v| v as i64).collect() } else { values::<i64>(x)? };
     let cv = if dt == DType::Bool { c_cast(plan.cval, DType::UInt8) } else { int_of_key(cval_key(dt, plan.cval), dt) };
     let (p, pshape) = pad(&xs, &shape, &plan, cv);
     let offs = offsets(&plan, &pshape);

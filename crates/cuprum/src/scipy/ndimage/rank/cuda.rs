@@ -27,9 +27,16 @@ const ND_MAX: usize = 8;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Variant {
     MinMax1d,
-    Box2d { kh: usize, kw: usize, rank: usize },
+    Box2d {
+        kh: usize,
+        kw: usize,
+        rank: usize,
+    },
     /// `net`: `Some((fs, rank))` sorts the window with a network.
-    Nd { net: Option<(usize, usize)>, structure: bool },
+    Nd {
+        net: Option<(usize, usize)>,
+        structure: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -117,7 +124,10 @@ impl KernelKey for RankKey {
             Variant::Nd { net, structure } => {
                 pre.push_str("#define VARIANT_ND\n");
                 if let Some((fs, rank)) = net {
-                    pre.push_str(&format!("#define FS {fs}\n#define RANK {rank}\n#define NET {}\n", net_code(*fs, *rank)));
+                    pre.push_str(&format!(
+                        "#define FS {fs}\n#define RANK {rank}\n#define NET {}\n",
+                        net_code(*fs, *rank)
+                    ));
                 }
                 if *structure {
                     let sv = match self.dtype {
@@ -155,7 +165,8 @@ fn grid(total: usize) -> u32 {
 pub(crate) fn minmax_passes(x: &Array, out: &Array, passes: &[Pass]) -> Result<()> {
     let mut cur: Option<Array> = None;
     for (i, p) in passes.iter().enumerate() {
-        let dst = if i + 1 == passes.len() { out.view() } else { Array::alloc(x.shape(), x.dtype(), out.device(), false)? };
+        let dst =
+            if i + 1 == passes.len() { out.view() } else { Array::alloc(x.shape(), x.dtype(), out.device(), false)? };
         minmax1d(cur.as_ref().unwrap_or(x), &dst, p)?;
         cur = Some(dst);
     }

@@ -250,7 +250,14 @@ fn run_passes(x: &Array, passes: &[Pass]) -> Result<Array> {
 }
 
 /// SciPy's separable min/max: a 1-d pass along every filtered axis whose size exceeds 1.
-fn separable(x: &Array, sizes: &[usize], origin: &[isize], axes: &[usize], o: &RankOptions, max: bool) -> Result<Array> {
+fn separable(
+    x: &Array,
+    sizes: &[usize],
+    origin: &[isize],
+    axes: &[usize],
+    o: &RankOptions,
+    max: bool,
+) -> Result<Array> {
     let origins = per_axis(origin, axes.len())?;
     let sizes = per_axis(sizes, axes.len())?;
     let mut passes = Vec::new();
@@ -290,7 +297,9 @@ fn min_or_max(
                 (Some(fp), None)
             }
         }
-        (Some((shape, _)), None) => (Some(Footprint { shape: shape.clone(), mask: vec![true; shape.iter().product()] }), None),
+        (Some((shape, _)), None) => {
+            (Some(Footprint { shape: shape.clone(), mask: vec![true; shape.iter().product()] }), None)
+        }
         (Some(_), Some(fp)) => (Some(fp), None),
     };
     let axes = check_axes(&o.axes, ndim)?;
