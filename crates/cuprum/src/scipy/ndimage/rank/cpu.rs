@@ -149,7 +149,7 @@ pub(crate) fn wrap(v: i64, dt: DType) -> i64 {
 /// C's cast of a double to the integer `dt` (truncation; beyond the range, the low bits of the
 /// 64-bit truncation).
 pub(crate) fn c_cast(d: f64, dt: DType) -> i64 {
-    let t = if dt == DType::UInt64 && d >= 9.223372036854775807e18 { (d as u64) as i64 } else { d as i64 };
+    let t = if dt == DType::UInt64 && d >= 9.223_372_036_854_776e18 { (d as u64) as i64 } else { d as i64 };
     wrap(t, dt)
 }
 
@@ -213,6 +213,12 @@ fn store_keys<K: Key + Into<u64>>(out: &Array, k: Vec<K>) -> Result<()> {
 /// A pointer that tasks writing disjoint parts of one buffer share.
 #[derive(Copy, Clone)]
 struct SyncPtr<K>(*mut K);
+impl<K> SyncPtr<K> {
+    /// The pointer (a method, so that closures capture the whole `SyncPtr`).
+    fn get(&self) -> *mut K {
+        self.0
+    }
+}
 // SAFETY: the tasks that share a SyncPtr write disjoint elements (see its uses).
 unsafe impl<K> Send for SyncPtr<K> {}
 // SAFETY: as above.
@@ -283,7 +289,6 @@ fn minmax1d_k<K: Key>(x: &[K], shape: &[usize], p: &Pass, cval: K) -> Vec<K> {
     if inner == 1 {
         // Lanes of W neighbouring lines, read transposed.
         (0..outer.div_ceil(W)).into_par_iter().for_each(|gi| {
-            let ptr = ptr;
             let l0 = gi * W;
             let cw = W.min(outer - l0);
             let mut e = vec![cval; ext_n * cw];
@@ -296,7 +301,7 @@ fn minmax1d_k<K: Key>(x: &[K], shape: &[usize], p: &Pass, cval: K) -> Vec<K> {
             }
             van_herk(e, ext_n, cw, s, p.max, |i, l, v| {
                 // SAFETY: group gi alone writes lines l0..l0 + cw, all inside `out`.
-                unsafe { *ptr.0.add((l0 + l) * n + i) = v };
+                unsafe { *ptr.get().add((l0 + l) * n + i) = v };
             });
         });
         return out;
@@ -304,7 +309,6 @@ fn minmax1d_k<K: Key>(x: &[K], shape: &[usize], p: &Pass, cval: K) -> Vec<K> {
     let w = inner.min(W);
     let chunks = inner.div_ceil(w);
     (0..outer * chunks).into_par_iter().for_each(|task| {
-        let ptr = ptr;
         let (o, c) = (task / chunks, task % chunks);
         let c0 = c * w;
         let cw = w.min(inner - c0);
@@ -318,7 +322,7 @@ fn minmax1d_k<K: Key>(x: &[K], shape: &[usize], p: &Pass, cval: K) -> Vec<K> {
         van_herk(e, ext_n, cw, s, p.max, |i, l, v| {
             // SAFETY: task (o, c) alone writes columns c0..c0 + cw of the lines of block o, all
             // inside `out`.
-            unsafe { *ptr.0.add(base + i * inner + l) = v };
+            unsafe { *ptr.get().add(base + i * inner + l) = v };
         });
     });
     out
