@@ -8,6 +8,7 @@
 //! | --- | --- | --- |
 //! | connected components | `label` | `label/` |
 //! | per-label statistics | `sum_labels`, `center_of_mass`, `find_objects`, ... | `measure/` |
+//! | rank filters, grey morphology | `median_filter`, `rank_filter`, `minimum_filter`, `grey_erosion`, ... | `rank/` |
 //!
 //! This module holds what they share: the boundary [`Mode`] of the filters, the structuring
 //! elements ([`generate_binary_structure`]) and the reading of small parameter arrays
