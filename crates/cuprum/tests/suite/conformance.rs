@@ -1308,6 +1308,19 @@ fn fixtures_cover_every_op() {
     ] {
         assert!(per_group.iter().any(|(x, _)| x == g), "no {g} cases");
     }
+    for op in [
+        "minimum_filter1d",
+        "maximum_filter1d",
+        "minimum_filter",
+        "maximum_filter",
+        "median_filter",
+        "rank_filter",
+        "percentile_filter",
+        "grey_erosion",
+        "grey_dilation",
+    ] {
+        assert!(has("ndimage_rank", op), "no ndimage_rank case for {op}");
+    }
     for op in ["convolve", "correlate", "convolve2d", "correlate2d"] {
         assert!(has("signal", op), "no signal case for {op}");
     }
