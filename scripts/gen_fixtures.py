@@ -2150,6 +2150,192 @@ def gen_ndimage_morph():
             [x2], lambda: ndi.binary_fill_holes(x2, origin=[1, 1, 1]))
     FX.case("ndimage_morph/iterate_structure/err/empty", "iterate_structure", {"it": 2}, [np.ones((0, 3), bool)],
             lambda: ndi.iterate_structure(np.ones((0, 3), bool), 2))
+def gen_ndimage_rank():
+    import scipy.ndimage as ndi
+    rng = np.random.default_rng(20251123)  # its own generator: --only ndimage_rank gives the same cases
+
+    def vals(dt, shape, lo=-20, hi=21):
+        """Values with ties: integers in [lo, hi) ([0, hi) unsigned) of the dtype, floats as
+        multiples of 1/4; bools half True."""
+        if dt == "bool":
+            return rng.random(shape) < 0.5
+        if dt in UNSIGNED:
+            lo = 0
+        v = rng.integers(lo, hi, int(np.prod(shape)))
+        if dt in FLOATS:
+            v = v / 4
+        return v.astype(dt).reshape(shape)
+
+    def seq(v):
+        return "" if v is None else ",".join(str(int(t)) for t in np.atleast_1d(v))
+
+    def case(tag, op, x, size=None, fp=None, st=None, mode="reflect", cval=0.0, origin=0, axes=None, extra=None):
+        ps = {"size": seq(size), "fp": int(fp is not None), "st": int(st is not None), "mode": mode,
+              "cval": repr(float(cval)), "origin": seq(origin), "axes": seq(axes)}
+        ps.update(extra or {})
+        ins = [x] + ([fp] if fp is not None else []) + ([st] if st is not None else [])
+        kw = {"mode": mode, "cval": cval, "origin": origin}
+        if op in ("minimum_filter1d", "maximum_filter1d"):
+            f = getattr(ndi, op)
+            fn = lambda: f(x, size, axis=int(extra["axis"]), **kw)
+        else:
+            kw["axes"] = axes
+            if fp is not None:
+                kw["footprint"] = fp
+            if size is not None:
+                kw["size"] = size
+            if op in ("grey_erosion", "grey_dilation"):
+                if st is not None:
+                    kw["structure"] = st
+                fn = lambda: getattr(ndi, op)(x, **kw)
+            elif op == "rank_filter":
+                fn = lambda: ndi.rank_filter(x, int(extra["rank"]), **kw)
+            elif op == "percentile_filter":
+                fn = lambda: ndi.percentile_filter(x, float(extra["percentile"]), **kw)
+            else:
+                fn = lambda: getattr(ndi, op)(x, **kw)
+        FX.case(f"ndimage_rank/{op}/{tag}/{len(FX.ids)}", op, ps, ins, fn)
+
+    modes = ["reflect", "constant", "nearest", "mirror", "wrap"]
+    dts = [d for d in DTYPES if d != "float16"]
+    # Every filter, dtype and mode on a 2-d image: odd and even boxes, an irregular footprint.
+    fp_l = np.array([[1, 0, 0], [1, 1, 0], [0, 1, 1]], bool)
+    for dt in dts:
+        x = vals(dt, (6, 7))
+        for mode in modes:
+            cval = 2.5 if dt != "bool" else 1.0
+            for size in [3, (2, 3)]:
+                case(f"{dt}/{mode}", "minimum_filter", x, size=size, mode=mode, cval=cval)
+                case(f"{dt}/{mode}", "maximum_filter", x, size=size, mode=mode, cval=cval)
+                case(f"{dt}/{mode}", "median_filter", x, size=size, mode=mode, cval=cval)
+            case(f"{dt}/{mode}/fp", "minimum_filter", x, fp=fp_l, mode=mode, cval=cval)
+            case(f"{dt}/{mode}/fp", "maximum_filter", x, fp=fp_l, mode=mode, cval=cval)
+            case(f"{dt}/{mode}/fp", "median_filter", x, fp=fp_l, mode=mode, cval=cval)
+            case(f"{dt}/{mode}", "rank_filter", x, size=(3, 2), mode=mode, cval=cval, extra={"rank": 2})
+            case(f"{dt}/{mode}", "percentile_filter", x, size=3, mode=mode, cval=cval, extra={"percentile": 30.0})
+            for axis in [0, 1]:
+                case(f"{dt}/{mode}", "minimum_filter1d", x, size=3, mode=mode, cval=cval, extra={"axis": axis})
+                case(f"{dt}/{mode}", "maximum_filter1d", x, size=4, mode=mode, cval=cval, extra={"axis": axis})
+    # 1-d and 3-d inputs, sizes up to the input, even sizes with every origin.
+    for dt in ["uint8", "int32", "float32", "float64", "int64", "uint64", "int16"]:
+        x1 = vals(dt, (13,))
+        x3 = vals(dt, (4, 5, 6))
+        for mode in modes:
+            for size in [1, 2, 3, 4, 5]:
+                for origin in range(-(size // 2), size - size // 2):
+                    case(f"{dt}/1d/{mode}", "median_filter", x1, size=size, mode=mode, origin=origin, cval=3.0)
+                    case(f"{dt}/1d/{mode}", "minimum_filter1d", x1, size=size, mode=mode, origin=origin,
+                         cval=3.0, extra={"axis": -1})
+                    case(f"{dt}/1d/{mode}", "maximum_filter", x1, size=size, mode=mode, origin=origin, cval=3.0)
+            case(f"{dt}/3d/{mode}", "median_filter", x3, size=3, mode=mode)
+            case(f"{dt}/3d/{mode}", "rank_filter", x3, size=(2, 3, 2), mode=mode, origin=(0, 1, -1),
+                 extra={"rank": -3})
+            case(f"{dt}/3d/{mode}", "minimum_filter", x3, size=(3, 1, 2), mode=mode, origin=(1, 0, 0))
+            case(f"{dt}/3d/{mode}", "maximum_filter", x3, fp=rng.random((2, 3, 2)) < 0.6, mode=mode)
+            case(f"{dt}/3d/{mode}", "minimum_filter1d", x3, size=3, mode=mode, extra={"axis": 1})
+    # Ranks and percentiles (negative ones too), footprints with holes, origins, axes.
+    x = vals("float64", (7, 8))
+    fps = {"cross": np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], bool),
+           "even": np.array([[1, 1, 0, 1], [0, 1, 1, 1]], bool),
+           "ring": np.array([[1, 1, 1, 1, 1], [1, 0, 0, 0, 1], [1, 0, 0, 0, 1], [1, 1, 1, 1, 1]], bool),
+           "big": rng.random((9, 9)) < 0.7}
+    for name, fp in fps.items():
+        n = int(fp.sum())
+        for rank in [0, 1, n // 2, n - 2, n - 1, -1, -n, n, -n - 1]:
+            case(f"fp-{name}", "rank_filter", x, fp=fp, extra={"rank": rank})
+        for pc in [0.0, 10.0, 50.0, 99.9, 100.0, -25.0, -100.0, 100.5, -100.5]:
+            case(f"fp-{name}", "percentile_filter", x, fp=fp, extra={"percentile": pc})
+        for origin in [(0, 0), (1, 0), (-1, 1), (0, -2), (2, 2)]:
+            case(f"fp-{name}/origin", "median_filter", x, fp=fp, origin=origin, mode="constant", cval=-1.0)
+            case(f"fp-{name}/origin", "minimum_filter", x, fp=fp, origin=origin, mode="wrap")
+    for size in [(5, 5), (7, 3), (9, 9), (11, 11), (1, 6)]:
+        for mode in modes:
+            case(f"box{size}", "median_filter", x, size=size, mode=mode, cval=1.5)
+    case("box2x2", "rank_filter", x, size=2, extra={"rank": 1})
+    x3 = vals("int32", (4, 5, 6))
+    for axes, size, origin in [((0,), 3, 0), ((1,), 2, 0), ((2,), 4, 1), ((-1, 0), (3, 2), (1, 0)), ((0, 2), 3, -1),
+                               ((2, 0), (4, 2), 0), ((1,), (2, 3), 0), ((3,), 3, 0), ((0, 0), 3, 0),
+                               ((-4,), 3, 0)]:
+        for op in ["median_filter", "minimum_filter", "maximum_filter"]:
+            case(f"axes{axes}", op, x3, size=size, origin=origin, axes=axes)
+        case(f"axes{axes}", "rank_filter", x3, size=size, origin=origin, axes=axes, extra={"rank": 1})
+    case("axes/fp", "median_filter", x3, fp=np.array([[1, 0, 1], [1, 1, 0]], bool), axes=(0, 2))
+    case("axes/fp", "maximum_filter", x3, fp=np.array([[1, 0, 1], [1, 1, 0]], bool), axes=(2, 1))
+    case("axes/fp-wrong", "median_filter", x3, fp=np.array([1, 1, 0], bool), axes=(0, 2))
+    # Grey morphology: sizes, flat footprints, non-flat structures (integer and fractional
+    # values), even windows and origins.
+    st_i0 = np.array([[0, 1, 0], [1, 2, 1], [0, 1, 0]], np.float64)
+    st_e0 = np.array([[1, 0], [2, 1]], np.int32)
+    st_f0 = np.array([[0.5, -0.25, 1.0]])
+    # (bool with a structure: SciPy stores bytes other than 0 and 1 in its bool result)
+    for dt in dts:
+        x = vals(dt, (6, 7), -9, 10)
+        st_i, st_e, st_f = (None, None, None) if dt == "bool" else (st_i0, st_e0, st_f0)
+        cv = 1.0 if dt == "bool" else 4.0  # (SciPy stores the byte of a bool cval of 4)
+        for op in ["grey_erosion", "grey_dilation"]:
+            for mode in modes:
+                case(f"{dt}/{mode}", op, x, size=(2, 3), mode=mode, cval=cv)
+                case(f"{dt}/{mode}", op, x, fp=fp_l, mode=mode, cval=cv)
+                if st_i is not None:
+                    case(f"{dt}/{mode}", op, x, st=st_i, mode=mode, cval=4.0)
+            if st_e is not None:
+                case(f"{dt}/even", op, x, st=st_e)
+                case(f"{dt}/frac", op, x, st=st_f)
+                case(f"{dt}/fp+st", op, x, fp=fp_l, st=st_i)
+            for origin in [(1, 0), (-1, 1), (0, -1)]:
+                case(f"{dt}/origin", op, x, size=(2, 3), origin=origin)
+                if st_e is not None:
+                    case(f"{dt}/origin", op, x, st=st_e, origin=origin)
+                case(f"{dt}/origin", op, x, fp=fp_l, origin=origin)
+    x = vals("float64", (5, 6))
+    for op in ["grey_erosion", "grey_dilation"]:
+        case("none", op, x)
+        case("1d-st", op, x, st=np.array([1.0, 2.0]))
+        case("axes", op, vals("int16", (3, 4, 5)), size=(2, 3), axes=(0, 2))
+        case("zero-fp", op, x, fp=np.zeros((2, 2), bool))
+    # float16 (SciPy: only its 1-d rank path), bool, 0-d and empty inputs.
+    h1, h2 = vals("float16", (9,)), vals("float16", (4, 5))
+    for op in ["median_filter", "minimum_filter", "maximum_filter"]:
+        case("float16/1d", op, h1, size=3)
+        case("float16/2d", op, h2, size=3)
+    case("float16/1d", "rank_filter", h1, size=4, extra={"rank": 2})
+    case("float16/1d", "minimum_filter1d", h1, size=3, extra={"axis": 0})
+    case("float16", "grey_erosion", h2, size=2)
+    z = np.array(2.5)
+    for op in ["median_filter", "minimum_filter", "maximum_filter"]:
+        case("0d", op, z, size=3)
+        case("empty", op, np.zeros((0, 4)), size=3)
+        case("empty", op, np.zeros((3, 0), np.int32), size=(2, 2))
+    case("0d", "minimum_filter1d", z, size=3, extra={"axis": -1})
+    # Errors: sizes, footprints and origins that do not fit, ranks outside the window, bad
+    # percentiles, modes, axes.
+    x = vals("float64", (4, 5))
+    case("err/size0", "minimum_filter", x, size=0)
+    case("err/size0", "median_filter", x, size=0)
+    case("err/size3", "median_filter", x, size=(2, 3, 4))
+    case("err/size3", "minimum_filter", x, size=(2, 3, 4))
+    case("err/fp-1d", "median_filter", x, fp=np.ones(3, bool))
+    case("err/fp-1d", "minimum_filter", x, fp=np.ones(3, bool))
+    case("err/fp-1d-holes", "minimum_filter", x, fp=np.array([1, 0, 1], bool))
+    case("err/fp-zero", "minimum_filter", x, fp=np.zeros((2, 2), bool))
+    case("err/fp-zero", "median_filter", x, fp=np.zeros((2, 2), bool))
+    case("err/fp-empty", "median_filter", x, fp=np.zeros((0, 2), bool))
+    for op in ["median_filter", "minimum_filter"]:
+        case("err/origin", op, x, size=3, origin=2)
+        case("err/origin", op, x, size=2, origin=1)
+        case("err/origin", op, x, size=2, origin=(0, -2))
+        case("ok/origin", op, x, size=2, origin=-1)
+        case("err/origin-len", op, x, size=3, origin=(0, 0, 0))
+        for mode in ["foo", "Reflect", "grid-wrap", "grid-constant", "grid-mirror"]:
+            case("mode", op, x, size=3, mode=mode)
+        case("err/axes", op, x, size=3, axes=(2,))
+        case("err/axes", op, x, size=3, axes=(1, 1))
+    for axis in [2, -3]:
+        case("err/axis", "minimum_filter1d", x, size=3, extra={"axis": axis})
+    case("err/size", "minimum_filter1d", x, size=0, extra={"axis": 0})
+    case("err/origin", "maximum_filter1d", x, size=3, origin=2, extra={"axis": 0})
+    case("err/origin", "maximum_filter1d", x, size=4, origin=-2, extra={"axis": 0})
+    case("err/origin", "maximum_filter1d", x, size=4, origin=2, extra={"axis": 0})
 
 
 # Groups written by generators with a generator of their own (and the library versions noted in
@@ -2161,8 +2347,9 @@ GROUP_VERSIONS = {
     "signal_nd": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "ndimage_filters": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "ndimage_morph": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
+    "ndimage_rank": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
 }
-GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph]
+GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank]
 
 
 def main():

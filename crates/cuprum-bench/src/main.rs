@@ -356,7 +356,31 @@ fn run() -> Result<()> {
             o.failed("gaussian_filter_2048_f32", &e);
         }
     }
-    // ---- end ndimage linear filters
+    // ---- ndimage rank filters
+    if o.wants("median_filter_2048_5x5_f32") {
+        let r = (|o: &mut Opts| -> Result<()> {
+            use cuprum::scipy::ndimage::{median_filter, RankOptions, Window};
+            eprintln!("[median_filter_2048_5x5_f32]");
+            let opts = RankOptions::default();
+            let f = || median_filter(&sky_g, Window::Size(&[5]), &opts);
+            let (gm, hm) = gpu_time("median_filter_2048_5x5_f32", gpu, rep, f)?;
+            let fc = || median_filter(&sky, Window::Size(&[5]), &opts);
+            let c = if o.cpu { Some(cpu_time(fc, 3, 4.0)?) } else { None };
+            let ok = cuprum::array_equal(&f()?.to_device(&cpu)?, &fc()?)?;
+            o.record(
+                "median_filter_2048_5x5_f32",
+                c,
+                gm,
+                hm,
+                Some(ok),
+                "shared tile with halo, 25 keys in registers, pruned selection network",
+            );
+            Ok(())
+        })(&mut o);
+        if let Err(e) = r {
+            o.failed("median_filter_2048_5x5_f32", &e);
+        }
+    }
     for (name, f) in [
         ("median_4M_f32", (|a: &cuprum::Array| a.median(None)) as fn(&cuprum::Array) -> Result<cuprum::Array>),
         ("sort_4M_f32", |a: &cuprum::Array| a.sort(None)),

@@ -1342,6 +1342,66 @@ fn run_ndimage_morph(case: &Case, dev: &Device, layout: Layout) -> cuprum::Resul
     Ok(vec![r])
 }
 
+// ------------------------------------------------------------------ ndimage_rank
+
+/// `scipy.ndimage`'s rank filters and grey morphology: `size`/`axes`/`origin` comma lists
+/// (empty: none), `fp`/`st` (the footprint, then the structure, follow the input), `mode`,
+/// `cval`, and `rank`, `percentile` or `axis` where the op takes one.
+fn run_ndimage_rank(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    use cuprum::scipy::ndimage::{self as ndi, GreyWindow, Mode, RankOptions, Window};
+    let x = inputs(case, dev, layout)?;
+    let list = |k: &str| -> Vec<i64> {
+        let s = case.param(k);
+        if s.is_empty() {
+            vec![]
+        } else {
+            s.split(',').map(|t| t.parse().unwrap()).collect()
+        }
+    };
+    let a = x[0].array();
+    let mut next = 1;
+    let fp = if case.param("fp") == "1" {
+        next += 1;
+        Some(x[1].array())
+    } else {
+        None
+    };
+    let st = if case.param("st") == "1" { Some(x[next].array()) } else { None };
+    let mode: Mode = case.param("mode").parse()?;
+    let sizes: Vec<usize> = list("size").into_iter().map(|v| v as usize).collect();
+    let axes = list("axes");
+    let o = RankOptions {
+        mode,
+        cval: parse_f64(case.param("cval")),
+        origin: list("origin").into_iter().map(|v| v as isize).collect(),
+        axes: if axes.is_empty() { None } else { Some(axes.into_iter().map(|v| v as isize).collect()) },
+    };
+    let w = match fp {
+        Some(f) => Window::Footprint(f),
+        None => Window::Size(&sizes),
+    };
+    let r = match case.op.as_str() {
+        "minimum_filter1d" => ndi::minimum_filter1d(a, sizes[0], case.num::<isize>("axis"), &o)?,
+        "maximum_filter1d" => ndi::maximum_filter1d(a, sizes[0], case.num::<isize>("axis"), &o)?,
+        "minimum_filter" => ndi::minimum_filter(a, w, &o)?,
+        "maximum_filter" => ndi::maximum_filter(a, w, &o)?,
+        "median_filter" => ndi::median_filter(a, w, &o)?,
+        "rank_filter" => ndi::rank_filter(a, case.num::<i64>("rank"), w, &o)?,
+        "percentile_filter" => ndi::percentile_filter(a, parse_f64(case.param("percentile")), w, &o)?,
+        "grey_erosion" | "grey_dilation" => {
+            let gw =
+                GreyWindow { size: if sizes.is_empty() { None } else { Some(&sizes) }, footprint: fp, structure: st };
+            if case.op == "grey_erosion" {
+                ndi::grey_erosion(a, gw, &o)?
+            } else {
+                ndi::grey_dilation(a, gw, &o)?
+            }
+        }
+        op => panic!("unknown ndimage_rank op {op}"),
+    };
+    Ok(vec![r])
+}
+
 // ------------------------------------------------------------------ tests
 
 const ALL_LAYOUTS: &[Layout] = &[Layout::Contig, Layout::Strided, Layout::Transposed];
@@ -1447,6 +1507,11 @@ device_test!(ndimage_morph, |dev| {
     Ok(())
 });
 
+device_test!(ndimage_rank, |dev| {
+    run_group("ndimage_rank", &dev, ALL_LAYOUTS, run_ndimage_rank);
+    Ok(())
+});
+
 cpu_test!(fixtures_cover_every_op);
 /// The fixtures exist, parse, and cover every ufunc and reduction of the library.
 fn fixtures_cover_every_op() {
@@ -1496,8 +1561,22 @@ fn fixtures_cover_every_op() {
         "ndimage_measure",
         "signal_nd",
         "ndimage_morph",
+        "ndimage_rank",
     ] {
         assert!(per_group.iter().any(|(x, _)| x == g), "no {g} cases");
+    }
+    for op in [
+        "minimum_filter1d",
+        "maximum_filter1d",
+        "minimum_filter",
+        "maximum_filter",
+        "median_filter",
+        "rank_filter",
+        "percentile_filter",
+        "grey_erosion",
+        "grey_dilation",
+    ] {
+        assert!(has("ndimage_rank", op), "no ndimage_rank case for {op}");
     }
     for op in ["convolve", "correlate", "convolve2d", "correlate2d"] {
         assert!(has("signal", op), "no signal case for {op}");

@@ -10,6 +10,7 @@
 //! | per-label statistics | `sum_labels`, `center_of_mass`, `find_objects`, ... | `measure/` |
 //! | linear filters | `correlate`, `gaussian_filter`, `uniform_filter`, `sobel`, ... | `filters/` |
 //! | binary morphology | `binary_erosion`, `binary_dilation`, `binary_fill_holes`, ... | `morphology/` |
+//! | rank filters, grey morphology | `median_filter`, `rank_filter`, `minimum_filter`, `grey_erosion`, ... | `rank/` |
 //!
 //! This module holds what they share: the boundary [`Mode`] of the filters, the structuring
 //! elements ([`generate_binary_structure`]) and the reading of small parameter arrays
@@ -37,6 +38,12 @@ pub use morphology::{
     iterate_structure_origin, BinaryOptions,
 };
 // end binary morphology
+// The rank filters and grey morphology (rank/).
+pub mod rank;
+pub use rank::{
+    grey_dilation, grey_erosion, maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d,
+    percentile_filter, rank_filter, GreyWindow, RankOptions, Window,
+};
 
 use crate::array::Array;
 use crate::core::device::Device;

@@ -1,1 +1,195 @@
-//! `scipy.ndimage` rank: tests land with the family.
+//! `scipy.ndimage`'s rank filters and grey morphology on every device, against values SciPy
+//! printed (median, rank and percentile filters with sizes, footprints, origins, modes and
+//! axes; min/max filters separable and not; grey erosion and dilation flat and non-flat), the
+//! NaN order documented in the module, and SciPy's errors with their kinds; `gpu`: the GPU
+//! against the CPU on seeded random inputs.
+
+mod gpu;
+
+use cuprum::scipy::ndimage::{
+    grey_dilation, grey_erosion, maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d,
+    percentile_filter, rank_filter, GreyWindow, Mode, RankOptions, Window,
+};
+use cuprum::{Array, DType, Device, ErrorKind};
+
+fn x45(dev: &Device) -> Array {
+    let v = [3., 1., 4., 1., 5., 9., 2., 6., 5., 3., 5., 8., 9., 7., 9., 3., 2., 3., 8., 4.];
+    cuprum::from_slice(&v, &[4, 5], dev).unwrap()
+}
+
+fn f64s(a: &Array) -> Vec<f64> {
+    a.to_vec_as::<f64>().unwrap()
+}
+
+fn flat(rows: &[[f64; 5]; 4]) -> Vec<f64> {
+    rows.iter().flatten().copied().collect()
+}
+
+fn kind<T>(r: cuprum::Result<T>) -> ErrorKind {
+    match r {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => e.kind(),
+    }
+}
+
+fn opts(mode: Mode, cval: f64) -> RankOptions {
+    RankOptions { mode, cval, ..Default::default() }
+}
+
+device_test!(scipy_values, |dev| {
+    let x = x45(&dev);
+    let d = RankOptions::default();
+    let m = median_filter(&x, Window::Size(&[3]), &d)?;
+    assert_eq!(m.device(), dev);
+    assert_eq!(
+        f64s(&m),
+        flat(&[[3., 3., 2., 4., 5.], [5., 5., 5., 5., 5.], [5., 5., 6., 6., 5.], [3., 3., 7., 7., 7.]])
+    );
+    let m = median_filter(&x, Window::Size(&[3]), &opts(Mode::Constant, 10.0))?;
+    assert_eq!(
+        f64s(&m),
+        flat(&[[10., 6., 5., 5., 10.], [8., 5., 5., 5., 7.], [8., 5., 6., 6., 8.], [10., 8., 8., 9., 10.]])
+    );
+    let fp = cuprum::from_slice(&[1i32, 0, 1, 0, 1, 0], &[2, 3], &dev)?;
+    let r = rank_filter(&x, 1, Window::Footprint(&fp), &opts(Mode::Wrap, 0.0))?;
+    assert_eq!(
+        f64s(&r),
+        flat(&[[3., 3., 4., 3., 5.], [5., 3., 1., 5., 3.], [3., 8., 5., 6., 9.], [8., 5., 7., 9., 5.]])
+    );
+    let o = RankOptions { mode: Mode::Mirror, origin: vec![-1, 1], ..Default::default() };
+    let p = percentile_filter(&x, 75.0, Window::Size(&[2, 3]), &o)?;
+    assert_eq!(
+        f64s(&p),
+        flat(&[[6., 3., 6., 5., 5.], [9., 8., 9., 8., 9.], [8., 8., 8., 8., 9.], [8., 8., 8., 8., 9.]])
+    );
+    let mn = minimum_filter(&x, Window::Size(&[2, 3]), &opts(Mode::Nearest, 0.0))?;
+    assert_eq!(
+        f64s(&mn),
+        flat(&[[1., 1., 1., 1., 1.], [1., 1., 1., 1., 1.], [2., 2., 2., 3., 3.], [2., 2., 2., 3., 4.]])
+    );
+    let cross = cuprum::scipy::ndimage::generate_binary_structure(2, 1)?.to_device(&dev)?;
+    let mx = maximum_filter(&x, Window::Footprint(&cross), &d)?;
+    assert_eq!(
+        f64s(&mx),
+        flat(&[[9., 4., 6., 5., 5.], [9., 9., 9., 7., 9.], [9., 9., 9., 9., 9.], [5., 8., 9., 8., 9.]])
+    );
+    let gd = grey_dilation(&x, GreyWindow { size: Some(&[2, 2]), ..Default::default() }, &d)?;
+    assert_eq!(
+        f64s(&gd),
+        flat(&[[9., 6., 6., 5., 5.], [9., 9., 9., 9., 9.], [8., 9., 9., 9., 9.], [3., 3., 8., 8., 4.]])
+    );
+    // Non-flat erosion of uint8: SciPy's arithmetic (1 - 2 = -1 comes out as 255 nowhere here).
+    let st = cuprum::from_slice(&[0.0, 1.0, 2.0, 0.0], &[2, 2], &dev)?;
+    let ge = grey_erosion(&x.astype(DType::UInt8)?, GreyWindow { structure: Some(&st), ..Default::default() }, &d)?;
+    assert_eq!(ge.dtype(), DType::UInt8);
+    assert_eq!(ge.to_vec::<u8>()?, vec![1, 0, 1, 0, 1, 2, 0, 0, 0, 1, 3, 1, 2, 4, 2, 1, 1, 0, 1, 4]);
+    let ax = RankOptions { axes: Some(vec![1]), ..Default::default() };
+    let m1 = median_filter(&x, Window::Size(&[3]), &ax)?;
+    assert_eq!(
+        f64s(&m1),
+        flat(&[[3., 3., 1., 4., 5.], [9., 6., 5., 5., 3.], [5., 8., 8., 9., 9.], [3., 3., 3., 4., 4.]])
+    );
+    let v = cuprum::from_vec(vec![1i64, 5, 2, 8, 3, 7], &dev)?;
+    let o = RankOptions { origin: vec![-2], ..Default::default() };
+    assert_eq!(maximum_filter1d(&v, 4, 0, &o)?.to_vec::<i64>()?, vec![8, 8, 8, 8, 7, 8]);
+    assert_eq!(minimum_filter1d(&v, 1, -1, &d)?.to_vec::<i64>()?, vec![1, 5, 2, 8, 3, 7]);
+    Ok(())
+});
+
+// NaN is ordered above every number (the documented deviation): max sees it, min skips it,
+// the median of a window with one NaN among five is the third smallest number.
+device_test!(nan_order, |dev| {
+    let x = cuprum::from_vec(vec![1.0f32, f32::NAN, 3.0, -0.0, 0.0, 2.0], &dev)?;
+    let d = RankOptions::default();
+    let mx = maximum_filter(&x, Window::Size(&[3]), &d)?.to_vec::<f32>()?;
+    assert!(mx[0].is_nan() && mx[1].is_nan() && mx[2].is_nan() && !mx[3].is_nan());
+    let mn = minimum_filter(&x, Window::Size(&[3]), &d)?.to_vec::<f32>()?;
+    assert_eq!(mn[..3], [1.0, 1.0, -0.0]);
+    assert!(mn[3].is_sign_negative() && mn[3] == 0.0, "-0.0 orders below +0.0");
+    let md = median_filter(&x, Window::Size(&[5]), &d)?.to_vec::<f32>()?;
+    assert_eq!(md[2], 1.0); // window [1, NaN, 3, -0, 0]: -0 0 1 3 NaN
+    let all_nan = cuprum::from_vec(vec![f64::NAN; 4], &dev)?;
+    assert!(minimum_filter(&all_nan, Window::Size(&[2]), &d)?.to_vec::<f64>()?.iter().all(|v| v.is_nan()));
+    Ok(())
+});
+
+// Every dtype keeps its dtype; float16 only where SciPy's 1-d rank path takes it.
+device_test!(dtypes_and_shapes, |dev| {
+    let d = RankOptions::default();
+    for dt in cuprum::dtype::ALL_DTYPES {
+        let x = x45(&dev).astype(dt)?;
+        let r = median_filter(&x, Window::Size(&[3]), &d);
+        if dt == DType::Float16 {
+            assert_eq!(kind(r), ErrorKind::RuntimeError);
+            assert_eq!(kind(minimum_filter(&x, Window::Size(&[2]), &d)), ErrorKind::RuntimeError);
+            let m = median_filter(&x.ravel()?, Window::Size(&[3]), &d)?;
+            assert_eq!(m.dtype(), DType::Float16);
+            continue;
+        }
+        let r = r?;
+        assert_eq!(r.dtype(), dt);
+        let want = median_filter(&x45(&dev), Window::Size(&[3]), &d)?.astype(dt)?;
+        if dt != DType::Bool {
+            assert_eq!(r.to_vec_as::<f64>()?, want.to_vec_as::<f64>()?, "{dt}");
+        }
+    }
+    // 0-d: a copy; empty: empty.
+    let z = cuprum::full(&[], 2.5, DType::Float64, &dev)?;
+    assert_eq!(median_filter(&z, Window::Size(&[3]), &d)?.item::<f64>()?, 2.5);
+    assert_eq!(minimum_filter(&z, Window::Size(&[3]), &d)?.item::<f64>()?, 2.5);
+    let e = cuprum::zeros(&[0, 4], DType::Int32, &dev)?;
+    assert_eq!(median_filter(&e, Window::Size(&[3]), &d)?.shape(), &[0, 4]);
+    assert_eq!(maximum_filter(&e, Window::Size(&[3]), &d)?.shape(), &[0, 4]);
+    // A non-contiguous view.
+    let x = x45(&dev);
+    let t = x.t();
+    let m = median_filter(&t, Window::Size(&[3]), &d)?;
+    assert_eq!(f64s(&m), f64s(&median_filter(&t.copy()?, Window::Size(&[3]), &d)?));
+    Ok(())
+});
+
+device_test!(errors, |dev| {
+    let x = x45(&dev);
+    let d = RankOptions::default();
+    use ErrorKind::*;
+    assert_eq!(kind(median_filter(&x, Window::Size(&[0]), &d)), RuntimeError);
+    assert_eq!(minimum_filter(&x, Window::Size(&[0]), &d)?.to_vec::<f64>()?, f64s(&x)); // SciPy: a copy
+    assert_eq!(kind(median_filter(&x, Window::Size(&[2, 3, 4]), &d)), RuntimeError);
+    let fp1 = cuprum::ones(&[3], DType::Bool, &dev)?;
+    assert_eq!(kind(median_filter(&x, Window::Footprint(&fp1), &d)), RuntimeError);
+    assert_eq!(kind(minimum_filter(&x, Window::Footprint(&fp1), &d)), RuntimeError);
+    let zero = cuprum::zeros(&[2, 2], DType::Bool, &dev)?;
+    assert_eq!(kind(minimum_filter(&x, Window::Footprint(&zero), &d)), ValueError);
+    assert_eq!(kind(median_filter(&x, Window::Footprint(&zero), &d)), RuntimeError);
+    for r in [9, -10] {
+        assert_eq!(kind(rank_filter(&x, r, Window::Size(&[3]), &d)), RuntimeError);
+    }
+    assert_eq!(
+        rank_filter(&x, -9, Window::Size(&[3]), &d)?.to_vec::<f64>()?,
+        f64s(&minimum_filter(&x, Window::Size(&[3]), &d)?)
+    );
+    for p in [100.5, -100.5] {
+        assert_eq!(kind(percentile_filter(&x, p, Window::Size(&[3]), &d)), RuntimeError);
+    }
+    let bad_origin = RankOptions { origin: vec![2], ..Default::default() };
+    assert_eq!(kind(median_filter(&x, Window::Size(&[3]), &bad_origin)), ValueError);
+    assert_eq!(kind(minimum_filter(&x, Window::Size(&[3]), &bad_origin)), ValueError);
+    let o3 = RankOptions { origin: vec![0, 0, 0], ..Default::default() };
+    assert_eq!(kind(median_filter(&x, Window::Size(&[3]), &o3)), RuntimeError);
+    for axes in [vec![2], vec![1, 1], vec![-3]] {
+        let o = RankOptions { axes: Some(axes), ..Default::default() };
+        assert_eq!(kind(median_filter(&x, Window::Size(&[3]), &o)), ValueError);
+    }
+    assert_eq!(kind("foo".parse::<Mode>()), RuntimeError);
+    assert_eq!(kind(minimum_filter1d(&x, 3, 2, &d)), AxisError);
+    assert_eq!(kind(minimum_filter1d(&x, 0, 0, &d)), RuntimeError);
+    assert_eq!(kind(grey_erosion(&x, GreyWindow::default(), &d)), ValueError);
+    let st1 = cuprum::from_vec(vec![1.0, 2.0], &dev)?;
+    assert_eq!(kind(grey_erosion(&x, GreyWindow { structure: Some(&st1), ..Default::default() }, &d)), RuntimeError);
+    if dev != Device::Cpu {
+        // A footprint on another device.
+        let fp = cuprum::ones(&[3, 3], DType::Bool, &Device::Cpu)?;
+        assert_eq!(kind(median_filter(&x, Window::Footprint(&fp), &d)), ValueError);
+    }
+    Ok(())
+});

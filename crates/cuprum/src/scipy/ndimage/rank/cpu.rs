@@ -1,0 +1,693 @@
+//! The CPU rank filters. Values become order-preserving unsigned keys (`u32` for dtypes of at
+//! most 32 bits, `u64` otherwise); then
+//! - separable min/max: van Herk / Gil-Werman per line (three operations an output whatever
+//!   the size), lanes of `LANES` neighbouring lines at once when the axis is not the last;
+//! - other filters: the input extended once by the mode into a padded array, and each output's
+//!   window gathered from it at fixed offsets, `LANES` neighbouring outputs at a time: a running
+//!   min/max, or for a rank the pruned sorting network of [`network`] applied to the lanes (each
+//!   comparator a vector min/max), or `select_nth_unstable` for windows above `NET_MAX`;
+//! - grey morphology with a structure: SciPy's arithmetic per window element, output by output.
+//!
+//! Rows (or lanes) run in parallel with rayon.
+
+use super::{Op, Pass, Plan};
+use crate::array::Array;
+use crate::core::dtype::DType;
+use crate::core::error::Result;
+use crate::sort::cpu::{store_values, values};
+use rayon::prelude::*;
+
+/// Outputs computed together (vector lanes).
+const LANES: usize = 16;
+/// The largest window sorted with a network; larger ones use `select_nth_unstable`.
+pub(crate) const NET_MAX: usize = 128;
+
+/// A comparator of a selection network: `(i, j, kind)` with `i < j`; kind 0: `v[i], v[j] =
+/// min, max`; 1: `v[i] = min` only; 2: `v[j] = max` only.
+pub(crate) type Cmp = (u16, u16, u8);
+
+/// Batcher's odd-even merge sort for `n` elements (comparators on padding removed: padding
+/// at the top holds the largest key and never moves), pruned to what element `k` of the sorted
+/// order needs: comparators whose outputs are not needed are dropped, those with one needed
+/// output keep only that half.
+pub(crate) fn network(n: usize, k: usize) -> Vec<Cmp> {
+    let mut all = Vec::new();
+    let mut p = 1;
+    while p < n {
+        let mut kk = p;
+        while kk > 0 {
+            let mut j = kk % p;
+            while j + kk < n {
+                for i in 0..kk.min(n - j - kk) {
+                    if (i + j) / (2 * p) == (i + j + kk) / (2 * p) {
+                        all.push((i + j, i + j + kk));
+                    }
+                }
+                j += 2 * kk;
+            }
+            kk /= 2;
+        }
+        p *= 2;
+    }
+    let mut need = vec![false; n];
+    need[k] = true;
+    let mut out = Vec::new();
+    for &(i, j) in all.iter().rev() {
+        match (need[i], need[j]) {
+            (false, false) => {}
+            (true, true) => out.push((i as u16, j as u16, 0)),
+            (true, false) => {
+                out.push((i as u16, j as u16, 1));
+                need[j] = true;
+            }
+            (false, true) => {
+                out.push((i as u16, j as u16, 2));
+                need[i] = true;
+            }
+        }
+    }
+    out.reverse();
+    out
+}
+
+/// An order-preserving key.
+pub(crate) trait Key: Copy + Ord + Send + Sync + Default + 'static {
+    fn from_u64(v: u64) -> Self;
+}
+impl Key for u32 {
+    #[inline(always)]
+    fn from_u64(v: u64) -> u32 {
+        v as u32
+    }
+}
+impl Key for u64 {
+    #[inline(always)]
+    fn from_u64(v: u64) -> u64 {
+        v
+    }
+}
+
+/// Whether `dt`'s keys have 64 bits (float16 is keyed through float64 here).
+pub(crate) fn wide_keys(dt: DType) -> bool {
+    matches!(dt, DType::Int64 | DType::UInt64 | DType::Float64 | DType::Float16)
+}
+
+fn f64_key(v: f64) -> u64 {
+    if v.is_nan() {
+        return u64::MAX;
+    }
+    let b = v.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | (1 << 63)
+    }
+}
+fn f64_of_key(k: u64) -> f64 {
+    if k == u64::MAX {
+        return f64::NAN;
+    }
+    f64::from_bits(if k >> 63 == 1 { k ^ (1 << 63) } else { !k })
+}
+fn f32_key(v: f32) -> u32 {
+    if v.is_nan() {
+        return u32::MAX;
+    }
+    let b = v.to_bits();
+    if b >> 31 == 1 {
+        !b
+    } else {
+        b | (1 << 31)
+    }
+}
+fn f32_of_key(k: u32) -> f32 {
+    if k == u32::MAX {
+        return f32::NAN;
+    }
+    f32::from_bits(if k >> 31 == 1 { k ^ (1 << 31) } else { !k })
+}
+
+/// The bits of `dt` (bool: 8).
+fn bits(dt: DType) -> u32 {
+    (dt.itemsize() * 8) as u32
+}
+
+/// An integer value (as i64 bits) wrapped to `dt`'s width: sign-extended for signed types,
+/// zero-extended for unsigned ones (and bool, as a byte).
+pub(crate) fn wrap(v: i64, dt: DType) -> i64 {
+    let b = bits(dt);
+    if b == 64 {
+        return v;
+    }
+    if dt.is_signed_int() {
+        (v << (64 - b)) >> (64 - b)
+    } else {
+        v & ((1i64 << b) - 1)
+    }
+}
+
+/// C's cast of a double to the integer `dt` (truncation; beyond the range, the low bits of the
+/// 64-bit truncation).
+pub(crate) fn c_cast(d: f64, dt: DType) -> i64 {
+    let t = if dt == DType::UInt64 && d >= 9.223_372_036_854_776e18 { (d as u64) as i64 } else { d as i64 };
+    wrap(t, dt)
+}
+
+/// The key of an integer value (i64 bits of `dt`, wrapped) of `dt`.
+fn int_key(v: i64, dt: DType) -> u64 {
+    if dt.is_signed_int() {
+        let b = bits(dt);
+        (v as u64).wrapping_add(1u64 << (b - 1)) & if b == 64 { u64::MAX } else { (1u64 << b) - 1 }
+    } else {
+        v as u64
+    }
+}
+fn int_of_key(k: u64, dt: DType) -> i64 {
+    if dt.is_signed_int() {
+        let b = bits(dt);
+        wrap(k.wrapping_sub(1u64 << (b - 1)) as i64, dt)
+    } else {
+        k as i64
+    }
+}
+
+/// The key of `cval` converted to `dt` (floats: rounded; integers: C's cast; bool: the byte).
+pub(crate) fn cval_key(dt: DType, cval: f64) -> u64 {
+    match dt {
+        DType::Float64 | DType::Float16 => {
+            let v = if dt == DType::Float16 { half::f16::from_f64(cval).to_f64() } else { cval };
+            f64_key(v)
+        }
+        DType::Float32 => f32_key(cval as f32) as u64,
+        DType::Bool => (c_cast(cval, DType::UInt8) != 0) as u64,
+        _ => int_key(c_cast(cval, dt), dt),
+    }
+}
+
+/// The keys of the C-contiguous CPU array `x`.
+fn keys<K: Key>(x: &Array) -> Result<Vec<K>> {
+    let dt = x.dtype();
+    Ok(match dt {
+        DType::Float32 => x.to_vec::<f32>()?.into_par_iter().map(|v| K::from_u64(f32_key(v) as u64)).collect(),
+        DType::Float64 | DType::Float16 => values::<f64>(x)?.into_par_iter().map(|v| K::from_u64(f64_key(v))).collect(),
+        DType::UInt64 => values::<u64>(x)?.into_par_iter().map(K::from_u64).collect(),
+        _ => values::<i64>(x)?.into_par_iter().map(|v| K::from_u64(int_key(v, dt))).collect(),
+    })
+}
+
+/// Writes keys `k` (as u64) into `out`.
+fn store_keys<K: Key + Into<u64>>(out: &Array, k: Vec<K>) -> Result<()> {
+    let dt = out.dtype();
+    match dt {
+        DType::Float32 => {
+            store_values(out, &k.into_par_iter().map(|k| f32_of_key(k.into() as u32) as f64).collect::<Vec<f64>>())
+        }
+        DType::Float64 | DType::Float16 => {
+            store_values(out, &k.into_par_iter().map(|k| f64_of_key(k.into())).collect::<Vec<f64>>())
+        }
+        DType::UInt64 => store_values(out, &k.into_par_iter().map(|k| k.into()).collect::<Vec<u64>>()),
+        _ => store_values(out, &k.into_par_iter().map(|k| int_of_key(k.into(), dt)).collect::<Vec<i64>>()),
+    }
+}
+
+/// A pointer that tasks writing disjoint parts of one buffer share.
+#[derive(Copy, Clone)]
+struct SyncPtr<K>(*mut K);
+impl<K> SyncPtr<K> {
+    /// The pointer (a method, so that closures capture the whole `SyncPtr`).
+    fn get(&self) -> *mut K {
+        self.0
+    }
+}
+// SAFETY: the tasks that share a SyncPtr write disjoint elements (see its uses).
+unsafe impl<K> Send for SyncPtr<K> {}
+// SAFETY: as above.
+unsafe impl<K> Sync for SyncPtr<K> {}
+
+/// Separable min/max passes in turn (`x`, `out` C-contiguous), in key space throughout.
+pub(crate) fn minmax_passes(x: &Array, out: &Array, passes: &[Pass]) -> Result<()> {
+    fn run<K: Key + Into<u64>>(x: &Array, out: &Array, passes: &[Pass], cv: K) -> Result<()> {
+        let mut k = keys::<K>(x)?;
+        for p in passes {
+            k = minmax1d_k::<K>(&k, x.shape(), p, cv);
+        }
+        store_keys(out, k)
+    }
+    let (dt, cval) = (x.dtype(), passes[0].cval);
+    if wide_keys(dt) {
+        run::<u64>(x, out, passes, cval_key(dt, cval))
+    } else {
+        run::<u32>(x, out, passes, cval_key(dt, cval) as u32)
+    }
+}
+
+/// Van Herk / Gil-Werman over `cw` lanes: `e` holds the extended lines (`ext_n` rows of `cw`
+/// lanes); `put(i, l, v)` receives output `i` of lane `l`.
+#[inline(always)]
+fn van_herk<K: Key>(e: Vec<K>, ext_n: usize, cw: usize, s: usize, max: bool, mut put: impl FnMut(usize, usize, K)) {
+    let op = |a: K, b: K| if max { a.max(b) } else { a.min(b) };
+    let mut g = e.clone();
+    let mut h = e;
+    for j in 1..ext_n {
+        if j % s != 0 {
+            let (a, b) = g.split_at_mut(j * cw);
+            for (v, &q) in b[..cw].iter_mut().zip(&a[(j - 1) * cw..]) {
+                *v = op(*v, q);
+            }
+        }
+    }
+    for j in (0..ext_n.saturating_sub(1)).rev() {
+        if (j + 1) % s != 0 {
+            let (a, b) = h.split_at_mut((j + 1) * cw);
+            for (v, &q) in a[j * cw..].iter_mut().zip(&b[..cw]) {
+                *v = op(*v, q);
+            }
+        }
+    }
+    for i in 0..ext_n + 1 - s {
+        let hr = &h[i * cw..(i + 1) * cw];
+        let gr = &g[(i + s - 1) * cw..(i + s) * cw];
+        for l in 0..cw {
+            put(i, l, op(hr[l], gr[l]));
+        }
+    }
+}
+
+fn minmax1d_k<K: Key>(x: &[K], shape: &[usize], p: &Pass, cval: K) -> Vec<K> {
+    let outer: usize = shape[..p.axis].iter().product();
+    let n = shape[p.axis];
+    let inner: usize = shape[p.axis + 1..].iter().product();
+    let s = p.size;
+    let start = -((s / 2) as i64) - p.origin;
+    let mut out = vec![K::default(); x.len()];
+    let ext_n = n + s - 1;
+    // The source of each extended position (None: the constant).
+    let src: Vec<Option<usize>> =
+        (0..ext_n).map(|j| p.mode.resolve(j as i64 + start, n as i64).map(|v| v as usize)).collect();
+    let ptr = SyncPtr(out.as_mut_ptr());
+    const W: usize = LANES * 4;
+    if inner == 1 {
+        // Lanes of W neighbouring lines, read transposed.
+        (0..outer.div_ceil(W)).into_par_iter().for_each(|gi| {
+            let l0 = gi * W;
+            let cw = W.min(outer - l0);
+            let mut e = vec![cval; ext_n * cw];
+            for (j, sj) in src.iter().enumerate() {
+                if let Some(sj) = *sj {
+                    for l in 0..cw {
+                        e[j * cw + l] = x[(l0 + l) * n + sj];
+                    }
+                }
+            }
+            van_herk(e, ext_n, cw, s, p.max, |i, l, v| {
+                // SAFETY: group gi alone writes lines l0..l0 + cw, all inside `out`.
+                unsafe { *ptr.get().add((l0 + l) * n + i) = v };
+            });
+        });
+        return out;
+    }
+    let w = inner.min(W);
+    let chunks = inner.div_ceil(w);
+    (0..outer * chunks).into_par_iter().for_each(|task| {
+        let (o, c) = (task / chunks, task % chunks);
+        let c0 = c * w;
+        let cw = w.min(inner - c0);
+        let base = o * n * inner + c0;
+        let mut e = vec![cval; ext_n * cw];
+        for (j, sj) in src.iter().enumerate() {
+            if let Some(sj) = *sj {
+                e[j * cw..(j + 1) * cw].copy_from_slice(&x[base + sj * inner..][..cw]);
+            }
+        }
+        van_herk(e, ext_n, cw, s, p.max, |i, l, v| {
+            // SAFETY: task (o, c) alone writes columns c0..c0 + cw of the lines of block o, all
+            // inside `out`.
+            unsafe { *ptr.get().add(base + i * inner + l) = v };
+        });
+    });
+    out
+}
+
+/// The padded array of a plan: the input (keys or values) extended by `start` below and the
+/// footprint's extent above along every axis, and its shape.
+fn pad<V: Copy + Send + Sync + Default>(x: &[V], shape: &[usize], plan: &Plan, fill: V) -> (Vec<V>, Vec<usize>) {
+    let nd = shape.len();
+    let start = plan.start();
+    let pshape: Vec<usize> = shape.iter().zip(&plan.fshape).map(|(&n, &f)| n + f - 1).collect();
+    let last = pshape[nd - 1];
+    let rows: usize = pshape[..nd - 1].iter().product();
+    let mut p = vec![fill; rows * last];
+    let n_last = shape[nd - 1];
+    p.par_chunks_mut(last).enumerate().for_each(|(r, row)| {
+        // The source row of padded row r (None: the constant).
+        let mut rem = r;
+        let mut src = 0usize;
+        let mut stride = 1usize;
+        let mut inside = true;
+        for d in (0..nd - 1).rev() {
+            let q = rem % pshape[d];
+            rem /= pshape[d];
+            match plan.mode.resolve(q as i64 + start[d], shape[d] as i64) {
+                Some(s) => src += s as usize * stride,
+                None => inside = false,
+            }
+            stride *= shape[d];
+        }
+        if !inside {
+            return;
+        }
+        let srow = &x[src * n_last..(src + 1) * n_last];
+        for (q, v) in row.iter_mut().enumerate() {
+            if let Some(s) = plan.mode.resolve(q as i64 + start[nd - 1], n_last as i64) {
+                *v = srow[s as usize];
+            }
+        }
+    });
+    (p, pshape)
+}
+
+/// The flat offsets of the window's elements in the padded array.
+fn offsets(plan: &Plan, pshape: &[usize]) -> Vec<usize> {
+    let nd = pshape.len();
+    let mut st = vec![1usize; nd];
+    for d in (0..nd.saturating_sub(1)).rev() {
+        st[d] = st[d + 1] * pshape[d + 1];
+    }
+    plan.taps().iter().map(|t| t.iter().zip(&st).map(|(i, s)| i * s).sum()).collect()
+}
+
+/// Calls `f(out_slice, padded_base)` for runs of outputs within one row, in parallel.
+fn for_runs<V: Send, F>(out: &mut [V], shape: &[usize], pshape: &[usize], f: F)
+where
+    F: Fn(&mut [V], usize) + Sync,
+{
+    let nd = shape.len();
+    let n_last = shape[nd - 1];
+    let seg = if out.len() / n_last.max(1) >= 64 { n_last } else { n_last.min(2048) };
+    out.par_chunks_mut(n_last).enumerate().for_each(|(r, orow)| {
+        let mut rem = r;
+        let mut base = 0usize;
+        let mut stride = pshape[nd - 1];
+        for d in (0..nd - 1).rev() {
+            base += (rem % shape[d]) * stride;
+            rem /= shape[d];
+            stride *= pshape[d];
+        }
+        orow.par_chunks_mut(seg).enumerate().for_each(|(s, o)| f(o, base + s * seg));
+    });
+}
+
+/// A non-separable filter (`x`, `out` C-contiguous of the same shape; `x.ndim() >= 1` or 0-d).
+pub(crate) fn filter(x: &Array, out: &Array, plan: &Plan) -> Result<()> {
+    if plan.structure.is_some() {
+        return structure_filter(x, out, plan);
+    }
+    if wide_keys(x.dtype()) {
+        let r = filter_k::<u64>(&keys(x)?, x.shape(), plan, cval_key(x.dtype(), plan.cval))?;
+        store_keys(out, r)
+    } else {
+        let r = filter_k::<u32>(&keys(x)?, x.shape(), plan, cval_key(x.dtype(), plan.cval) as u32)?;
+        store_keys(out, r)
+    }
+}
+
+fn shape_nd(shape: &[usize]) -> Vec<usize> {
+    if shape.is_empty() {
+        vec![1]
+    } else {
+        shape.to_vec()
+    }
+}
+
+fn plan_nd(plan: &Plan) -> (Vec<usize>, Vec<i64>) {
+    if plan.fshape.is_empty() {
+        (vec![1], vec![0])
+    } else {
+        (plan.fshape.clone(), plan.origins.clone())
+    }
+}
+
+/// The outputs `o` of one run (window element `t` of output `i` at `p[base + i + offs[t]]`).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn run_outputs<K: Key>(o: &mut [K], base: usize, p: &[K], offs: &[usize], op: Op, net: Option<&[Cmp]>, fs: usize) {
+    let n = o.len();
+    let mut i = 0;
+    let mut v = vec![[K::default(); LANES]; if net.is_some() { fs } else { 0 }];
+    let mut buf = vec![K::default(); fs];
+    while i + LANES <= n {
+        let b = base + i;
+        match op {
+            Op::Min | Op::Max => {
+                let mut acc: [K; LANES] = p[b + offs[0]..][..LANES].try_into().expect("lanes");
+                for &off in &offs[1..] {
+                    let src: &[K; LANES] = p[b + off..][..LANES].try_into().expect("lanes");
+                    for l in 0..LANES {
+                        acc[l] = if op == Op::Min { acc[l].min(src[l]) } else { acc[l].max(src[l]) };
+                    }
+                }
+                o[i..i + LANES].copy_from_slice(&acc);
+            }
+            Op::Rank(k) => {
+                if let Some(net) = net {
+                    for (t, &off) in offs.iter().enumerate() {
+                        v[t].copy_from_slice(&p[b + off..][..LANES]);
+                    }
+                    for &(a, c, kind) in net {
+                        let (a, c) = (a as usize, c as usize);
+                        let (lo, hi) = v.split_at_mut(c);
+                        let (va, vc) = (&mut lo[a], &mut hi[0]);
+                        match kind {
+                            0 => {
+                                for l in 0..LANES {
+                                    let (m, x) = (va[l].min(vc[l]), va[l].max(vc[l]));
+                                    va[l] = m;
+                                    vc[l] = x;
+                                }
+                            }
+                            1 => {
+                                for l in 0..LANES {
+                                    va[l] = va[l].min(vc[l]);
+                                }
+                            }
+                            _ => {
+                                for l in 0..LANES {
+                                    vc[l] = va[l].max(vc[l]);
+                                }
+                            }
+                        }
+                    }
+                    o[i..i + LANES].copy_from_slice(&v[k]);
+                } else {
+                    for (l, ol) in o[i..i + LANES].iter_mut().enumerate() {
+                        for (bv, &off) in buf.iter_mut().zip(offs) {
+                            *bv = p[b + l + off];
+                        }
+                        *ol = *buf.select_nth_unstable(k).1;
+                    }
+                }
+            }
+        }
+        i += LANES;
+    }
+    // The last outputs of the run, one at a time.
+    for (j, ol) in o[i..].iter_mut().enumerate() {
+        let b = base + i + j;
+        for (bv, &off) in buf.iter_mut().zip(offs) {
+            *bv = p[b + off];
+        }
+        *ol = match op {
+            Op::Min => *buf.iter().min().expect("a window"),
+            Op::Max => *buf.iter().max().expect("a window"),
+            Op::Rank(k) => *buf.select_nth_unstable(k).1,
+        };
+    }
+}
+
+/// [`run_outputs`] compiled for AVX2 (vector min/max of 8 32-bit lanes).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+unsafe fn run_outputs_avx2<K: Key>(
+    o: &mut [K],
+    base: usize,
+    p: &[K],
+    offs: &[usize],
+    op: Op,
+    net: Option<&[Cmp]>,
+    fs: usize,
+) {
+    run_outputs(o, base, p, offs, op, net, fs)
+}
+
+fn filter_k<K: Key>(x: &[K], shape: &[usize], plan0: &Plan, cval: K) -> Result<Vec<K>> {
+    let shape = shape_nd(shape);
+    let (fshape, origins) = plan_nd(plan0);
+    let plan = Plan {
+        op: plan0.op,
+        fshape,
+        mask: plan0.mask.clone(),
+        origins,
+        mode: plan0.mode,
+        cval: plan0.cval,
+        structure: None,
+    };
+    let (p, pshape) = pad(x, &shape, &plan, cval);
+    let offs = offsets(&plan, &pshape);
+    let fs = offs.len();
+    let net = match plan.op {
+        Op::Rank(k) if fs <= NET_MAX => Some(network(fs, k)),
+        _ => None,
+    };
+    let mut out = vec![K::default(); x.len()];
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    let avx2 = false;
+    let op = plan.op;
+    for_runs(&mut out, &shape, &pshape, |o, base| {
+        if avx2 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has AVX2 (checked above).
+            unsafe {
+                run_outputs_avx2(o, base, &p, &offs, op, net.as_deref(), fs)
+            };
+        } else {
+            run_outputs(o, base, &p, &offs, op, net.as_deref(), fs);
+        }
+    });
+    Ok(out)
+}
+
+/// Grey morphology with a structure: SciPy's `CASE_MIN_OR_MAX_POINT` per output. The running
+/// result is a double: the first window element gives `x + s` exactly (in double), each other
+/// `x + (T)s` computed in the type (wrapping for integers; float32 in float32) and compared as
+/// a double (keys: NaN last); the result is converted to the type at the end (unsigned types as
+/// SciPy's `CASE_FILTER_OUT_SAFE`: `-(T)(-r)` for `r <= -1`).
+fn structure_filter(x: &Array, out: &Array, plan0: &Plan) -> Result<()> {
+    let dt = x.dtype();
+    let shape = shape_nd(x.shape());
+    let (fshape, origins) = plan_nd(plan0);
+    let ss = plan0.structure.clone().expect("a structure");
+    let plan = Plan {
+        op: plan0.op,
+        fshape,
+        mask: plan0.mask.clone(),
+        origins,
+        mode: plan0.mode,
+        cval: plan0.cval,
+        structure: None,
+    };
+    let max = plan.op == Op::Max;
+    let better = |t: f64, res: f64| if max { f64_key(t) > f64_key(res) } else { f64_key(t) < f64_key(res) };
+    if dt.is_float() {
+        let f32s = dt != DType::Float64;
+        let xs = values::<f64>(x)?;
+        let cv = if dt == DType::Float32 {
+            f32_of_key(cval_key(dt, plan.cval) as u32) as f64
+        } else {
+            f64_of_key(cval_key(dt, plan.cval))
+        };
+        let (p, pshape) = pad(&xs, &shape, &plan, cv);
+        let offs = offsets(&plan, &pshape);
+        let mut r = vec![0f64; xs.len()];
+        for_runs(&mut r, &shape, &pshape, |o, base| {
+            for (j, ol) in o.iter_mut().enumerate() {
+                let b = base + j;
+                let mut res = 0.0;
+                for (t, (&off, &s)) in offs.iter().zip(&ss).enumerate() {
+                    let v = p[b + off];
+                    let tv = if t == 0 || !f32s { v + s } else { (v as f32 + s as f32) as f64 };
+                    if t == 0 || better(tv, res) {
+                        res = tv;
+                    }
+                }
+                *ol = if f32s { res as f32 as f64 } else { res };
+            }
+        });
+        return store_values(out, &r);
+    }
+    // Integers (bool as a byte): i64 bits of the type, wrapped.
+    let adt = if dt == DType::Bool { DType::UInt8 } else { dt };
+    let xs: Vec<i64> =
+        if dt == DType::UInt64 { values::<u64>(x)?.into_iter().map(|v| v as i64).collect() } else { values::<i64>(x)? };
+    let cv = if dt == DType::Bool { c_cast(plan.cval, DType::UInt8) } else { int_of_key(cval_key(dt, plan.cval), dt) };
+    let (p, pshape) = pad(&xs, &shape, &plan, cv);
+    let offs = offsets(&plan, &pshape);
+    let sc: Vec<i64> = ss.iter().map(|&s| c_cast(s, adt)).collect();
+    let as_f64 = |v: i64| if adt == DType::UInt64 { v as u64 as f64 } else { v as f64 };
+    let unsigned = !adt.is_signed_int();
+    let mut r = vec![0i64; xs.len()];
+    for_runs(&mut r, &shape, &pshape, |o, base| {
+        for (j, ol) in o.iter_mut().enumerate() {
+            let b = base + j;
+            let mut res = 0f64;
+            for (t, &off) in offs.iter().enumerate() {
+                let v = p[b + off];
+                let tv = if t == 0 { as_f64(v) + ss[0] } else { as_f64(wrap(v.wrapping_add(sc[t]), adt)) };
+                if t == 0 || better(tv, res) {
+                    res = tv;
+                }
+            }
+            *ol = if unsigned && res <= -1.0 { wrap(c_cast(-res, adt).wrapping_neg(), adt) } else { c_cast(res, adt) };
+        }
+    });
+    match dt {
+        DType::Bool => store_values(out, &r.into_iter().map(|v| (v != 0) as i64).collect::<Vec<i64>>()),
+        DType::UInt64 => store_values(out, &r.into_iter().map(|v| v as u64).collect::<Vec<u64>>()),
+        _ => store_values(out, &r),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pruned network selects the right element of random inputs (with ties).
+    #[test]
+    fn networks_select() {
+        let mut s = 12345u64;
+        let mut rnd = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for n in 1..=40 {
+            for k in 0..n {
+                let net = network(n, k);
+                for _ in 0..20 {
+                    let mut v: Vec<u64> = (0..n).map(|_| rnd() % 7).collect();
+                    let mut sorted = v.clone();
+                    sorted.sort();
+                    for &(a, c, kind) in &net {
+                        let (a, c) = (a as usize, c as usize);
+                        let (m, x) = (v[a].min(v[c]), v[a].max(v[c]));
+                        if kind != 2 {
+                            v[a] = m;
+                        }
+                        if kind != 1 {
+                            v[c] = x;
+                        }
+                    }
+                    assert_eq!(v[k], sorted[k], "n {n} k {k}");
+                }
+            }
+        }
+        // The 5x5 median's network is much smaller than a full sort.
+        assert!(network(25, 12).len() < 140, "{}", network(25, 12).len());
+    }
+
+    #[test]
+    fn keys_order_values() {
+        let v = [f64::NEG_INFINITY, -2.5, -0.0, 0.0, 1e-300, 3.0, f64::INFINITY, f64::NAN];
+        let k: Vec<u64> = v.iter().map(|&x| f64_key(x)).collect();
+        assert!(k.windows(2).all(|w| w[0] < w[1]));
+        assert!(f64_of_key(f64_key(-2.5)) == -2.5);
+        assert_eq!(int_of_key(int_key(-5, DType::Int8), DType::Int8), -5);
+        assert!(int_key(-5, DType::Int16) < int_key(3, DType::Int16));
+        assert_eq!(c_cast(-1.0, DType::UInt8), 255);
+        assert_eq!(c_cast(2.9, DType::Int32), 2);
+        assert_eq!(cval_key(DType::Int8, -1.5), int_key(-1, DType::Int8));
+    }
+}

@@ -1,0 +1,337 @@
+//! The GPU rank filters (`rank.cu`): a separable min/max pass (`minmax1d`), a 2-d box rank
+//! with a shared-memory tile and a selection network in registers (`box2d`), and a general
+//! N-d kernel (`nd`) for any footprint, rank or structure.
+
+use super::cpu::{c_cast, cval_key, network};
+use super::{Op, Pass, Plan};
+use crate::array::Array;
+use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
+use crate::backend::cuda::kernels::KernelKey;
+use crate::backend::cuda::launch::{dev_of, dptr, Params, THREADS};
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+
+/// The box kernel's threads per block in x and y and outputs a thread along y.
+const TX: u32 = 32;
+const TY: u32 = 8;
+const RY: u32 = 2;
+/// The largest box the box kernel takes (its window in registers).
+const BOX_MAX: usize = 81;
+/// The largest window the N-d kernel sorts with a network; up to `LOCAL_MAX` a quickselect
+/// in a local buffer; beyond, counting.
+const ND_NET_MAX: usize = 32;
+const LOCAL_MAX: usize = 256;
+/// Axes the N-d kernel takes.
+const ND_MAX: usize = 8;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Variant {
+    MinMax1d,
+    Box2d {
+        kh: usize,
+        kw: usize,
+        rank: usize,
+    },
+    /// `net`: `Some((fs, rank))` sorts the window with a network.
+    Nd {
+        net: Option<(usize, usize)>,
+        structure: bool,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct RankKey {
+    pub dtype: DType,
+    pub mode: i32,
+    /// 0 min, 1 max, 2 rank.
+    pub op: i32,
+    pub variant: Variant,
+}
+
+fn key_ty(dt: DType) -> (&'static str, usize, &'static str) {
+    let kind = match dt {
+        DType::Float16 => "KEY_F16",
+        DType::Float32 => "KEY_F32",
+        DType::Float64 => "KEY_F64",
+        DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => "KEY_SIGNED",
+        _ => "KEY_UNSIGNED",
+    };
+    let k = match dt.itemsize() {
+        1 => "u8",
+        2 => "u16",
+        4 => "u32",
+        _ => "u64",
+    };
+    (k, dt.itemsize() * 8, kind)
+}
+
+/// The network selecting element `k` of `n` as CUDA statements.
+fn net_code(n: usize, k: usize) -> String {
+    let mut s = String::new();
+    for (a, b, kind) in network(n, k) {
+        let m = match kind {
+            0 => "CS",
+            1 => "CMIN",
+            _ => "CMAX",
+        };
+        s.push_str(&format!("{m}({a},{b}) "));
+    }
+    s
+}
+
+impl KernelKey for RankKey {
+    const FAMILY: &'static str = "ndimage_rank";
+    fn entry(&self) -> &str {
+        match self.variant {
+            Variant::MinMax1d => "minmax1d",
+            Variant::Box2d { .. } => "box2d",
+            Variant::Nd { .. } => "nd",
+        }
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        let mut d = vec![("THREADS", THREADS.to_string())];
+        match &self.variant {
+            Variant::Box2d { kh, kw, rank } => {
+                d.push(("TX", TX.to_string()));
+                d.push(("TY", TY.to_string()));
+                d.push(("RY", RY.to_string()));
+                d.push(("KH", kh.to_string()));
+                d.push(("KW", kw.to_string()));
+                d.push(("RANK", rank.to_string()));
+            }
+            Variant::Nd { .. } => {
+                d.push(("ND_MAX", ND_MAX.to_string()));
+                d.push(("LOCAL_MAX", LOCAL_MAX.to_string()));
+            }
+            Variant::MinMax1d => {}
+        }
+        d
+    }
+    fn source(&self) -> String {
+        let (k, bits, kind) = key_ty(self.dtype);
+        let mut pre = format!(
+            "{PRELUDE}typedef {x} X;\ntypedef {k} K;\n#define KBITS {bits}\n#define {kind}\n#define MODE {mode}\n#define OP {op}\n",
+            x = storage_ty(self.dtype),
+            mode = self.mode,
+            op = self.op
+        );
+        match &self.variant {
+            Variant::MinMax1d => pre.push_str("#define VARIANT_MINMAX1D\n"),
+            Variant::Box2d { kh, kw, rank } => {
+                pre.push_str("#define VARIANT_BOX2D\n");
+                pre.push_str(&format!("#define NET {}\n", net_code(kh * kw, *rank)));
+            }
+            Variant::Nd { net, structure } => {
+                pre.push_str("#define VARIANT_ND\n");
+                if let Some((fs, rank)) = net {
+                    pre.push_str(&format!(
+                        "#define FS {fs}\n#define RANK {rank}\n#define NET {}\n",
+                        net_code(*fs, *rank)
+                    ));
+                }
+                if *structure {
+                    let sv = match self.dtype {
+                        DType::Bool => "u8",
+                        d => storage_ty(d),
+                    };
+                    pre.push_str(&format!(
+                        "#define STRUCT\ntypedef {sv} SV;\n#define IS_BOOL {}\n#define IS_UNSIGNED {}\n#define IS_U64 {}\n",
+                        (self.dtype == DType::Bool) as i32,
+                        self.dtype.is_unsigned_int() as i32,
+                        (self.dtype == DType::UInt64) as i32
+                    ));
+                }
+            }
+        }
+        pre + include_str!("rank.cu")
+    }
+}
+
+fn push_key(p: &mut Params, dt: DType, k: u64) {
+    match dt.itemsize() {
+        1 => p.push(k as u8),
+        2 => p.push(k as u16),
+        4 => p.push(k as u32),
+        _ => p.push(k),
+    }
+}
+
+fn grid(total: usize) -> u32 {
+    total.div_ceil(THREADS as usize).clamp(1, 1 << 20) as u32
+}
+
+/// Separable min/max passes in turn (`x`, `out` C-contiguous; intermediate results in
+/// temporaries from the pool).
+pub(crate) fn minmax_passes(x: &Array, out: &Array, passes: &[Pass]) -> Result<()> {
+    let mut cur: Option<Array> = None;
+    for (i, p) in passes.iter().enumerate() {
+        let dst =
+            if i + 1 == passes.len() { out.view() } else { Array::alloc(x.shape(), x.dtype(), out.device(), false)? };
+        minmax1d(cur.as_ref().unwrap_or(x), &dst, p)?;
+        cur = Some(dst);
+    }
+    Ok(())
+}
+
+/// One separable min/max pass (`x`, `out` C-contiguous).
+fn minmax1d(x: &Array, out: &Array, p: &Pass) -> Result<()> {
+    let dev = dev_of(out)?;
+    let dt = x.dtype();
+    let shape = x.shape();
+    let outer: usize = shape[..p.axis].iter().product();
+    let n = shape[p.axis];
+    let inner: usize = shape[p.axis + 1..].iter().product();
+    let key = RankKey { dtype: dt, mode: p.mode.code(), op: p.max as i32, variant: Variant::MinMax1d };
+    let k = dev.kernel(&key)?;
+    let mut prm = Params::new();
+    prm.push(dptr(x)?);
+    prm.push(dptr(out)?);
+    prm.push(outer as i64);
+    prm.push(n as i64);
+    prm.push(inner as i64);
+    prm.push(p.size as i32);
+    prm.push(-((p.size / 2) as i64) - p.origin);
+    push_key(&mut prm, dt, cval_key(dt, p.cval));
+    // SAFETY: the parameters match `minmax1d` in rank.cu; `x` and `out` are C-contiguous arrays
+    // of `dt` with `outer * n * inner` elements, alive until the stream has run the kernel.
+    unsafe { prm.launch(&dev, &k, grid(out.size()), THREADS) }
+}
+
+/// A non-separable filter (`x`, `out` C-contiguous of the same shape).
+pub(crate) fn filter(x: &Array, out: &Array, plan: &Plan) -> Result<()> {
+    let dev = dev_of(out)?;
+    let dt = x.dtype();
+    let shape = x.shape();
+    let fs = plan.size();
+    let start = plan.start();
+    let op = match plan.op {
+        Op::Min => 0,
+        Op::Max => 1,
+        Op::Rank(_) => 2,
+    };
+    let rank = match plan.op {
+        Op::Min => 0,
+        Op::Max => fs - 1,
+        Op::Rank(k) => k,
+    };
+    let box_ok = shape.len() == 2
+        && plan.structure.is_none()
+        && plan.mask.iter().all(|&b| b)
+        && op == 2
+        && fs <= BOX_MAX
+        && shape[0] <= (65535 * (TY * RY) as usize);
+    if box_ok {
+        let (kh, kw) = (plan.fshape[0], plan.fshape[1]);
+        let key = RankKey { dtype: dt, mode: plan.mode.code(), op, variant: Variant::Box2d { kh, kw, rank } };
+        let k = dev.kernel(&key)?;
+        let mut prm = Params::new();
+        prm.push(dptr(x)?);
+        prm.push(dptr(out)?);
+        prm.push(shape[0] as i64);
+        prm.push(shape[1] as i64);
+        prm.push(start[0]);
+        prm.push(start[1]);
+        push_key(&mut prm, dt, cval_key(dt, plan.cval));
+        let gx = shape[1].div_ceil(TX as usize);
+        let gy = shape[0].div_ceil((TY * RY) as usize);
+        if gx > u32::MAX as usize {
+            return Err(Error::NotImplemented(format!("a {shape:?} rank filter on the GPU")));
+        }
+        // SAFETY: the parameters match `box2d` in rank.cu; `x` and `out` are C-contiguous h x w
+        // arrays of `dt` alive until the stream has run it; the tile is a static shared array.
+        return unsafe { prm.launch_2d(&dev, &k, (gx as u32, gy as u32), (TX, TY), 0) };
+    }
+    let nd = shape.len();
+    if nd > ND_MAX {
+        return Err(Error::NotImplemented(format!("a rank filter over {nd} axes on the GPU (at most {ND_MAX})")));
+    }
+    let net = if op == 2 && fs <= ND_NET_MAX && plan.structure.is_none() { Some((fs, rank)) } else { None };
+    let key = RankKey {
+        dtype: dt,
+        mode: plan.mode.code(),
+        op: if plan.structure.is_some() { (plan.op == Op::Max) as i32 } else { op },
+        variant: Variant::Nd { net, structure: plan.structure.is_some() },
+    };
+    let k = dev.kernel(&key)?;
+    // The window's elements relative to their output, per axis.
+    let mut taps: Vec<i32> = Vec::with_capacity(fs * nd + 1);
+    for t in plan.taps() {
+        for d in 0..nd {
+            let v = t[d] as i64 + start[d];
+            taps.push(i32::try_from(v).map_err(|_| Error::NotImplemented("a footprint this large on the GPU".into()))?);
+        }
+    }
+    taps.push(0);
+    let dv = out.device();
+    let taps = crate::from_vec(taps, &dv)?;
+    let ss = match &plan.structure {
+        Some(s) => Some(crate::from_vec(s.clone(), &dv)?),
+        None => None,
+    };
+    let mut dims = [0i64; ND_MAX + 1];
+    dims[0] = nd as i64;
+    for (d, &n) in shape.iter().enumerate() {
+        dims[d + 1] = n as i64;
+    }
+    let cv = if plan.structure.is_some() && dt == DType::Bool {
+        c_cast(plan.cval, DType::UInt8) as u64
+    } else {
+        cval_key(dt, plan.cval)
+    };
+    let mut prm = Params::new();
+    prm.push(dptr(x)?);
+    prm.push(dptr(out)?);
+    prm.push_i64s(&dims);
+    prm.push(out.size() as i64);
+    prm.push(dptr(&taps)?);
+    prm.push(fs as i32);
+    prm.push(rank as i32);
+    push_key(&mut prm, dt, cv);
+    prm.push(match &ss {
+        Some(s) => dptr(s)?,
+        None => 0u64,
+    });
+    // SAFETY: the parameters match `nd` in rank.cu (Dims is nd then ND_MAX lengths); `x`,
+    // `out` (C-contiguous, `dt`), `taps` (fs x nd int32) and `ss` (fs float64, or null when no
+    // structure is compiled in) stay alive until the stream has run it: the arrays are dropped
+    // after the launch is queued, and the pool orders their reuse on the stream.
+    unsafe { prm.launch(&dev, &k, grid(out.size()), THREADS) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cuda::compile::{check_compiles, nvrtc_sample};
+    use crate::core::dtype::ALL_DTYPES;
+
+    /// Every dtype and variant selects one kernel and (where NVRTC is present) compiles.
+    #[test]
+    fn sources_compile() {
+        let mut compiled = 0;
+        let mut n = 0;
+        for dtype in ALL_DTYPES {
+            let variants = [
+                (0, Variant::MinMax1d),
+                (1, Variant::MinMax1d),
+                (2, Variant::Box2d { kh: 5, kw: 5, rank: 12 }),
+                (2, Variant::Box2d { kh: 2, kw: 3, rank: 1 }),
+                (0, Variant::Nd { net: None, structure: false }),
+                (2, Variant::Nd { net: Some((7, 3)), structure: false }),
+                (2, Variant::Nd { net: None, structure: false }),
+                (1, Variant::Nd { net: None, structure: dtype != DType::Float16 }),
+            ];
+            for (op, variant) in variants {
+                for mode in [2, 4] {
+                    let k = RankKey { dtype, mode, op, variant: variant.clone() };
+                    let src = k.source();
+                    assert_eq!(src.matches("#define VARIANT_").count(), 1, "{k:?}");
+                    if dtype == DType::Float32 || dtype == DType::Float16 || dtype == DType::Bool || nvrtc_sample(n) {
+                        compiled += check_compiles(&k) as usize;
+                    }
+                    n += 1;
+                }
+            }
+        }
+        eprintln!("ndimage rank kernels: {compiled} compiled by NVRTC");
+    }
+}

@@ -1,0 +1,652 @@
+//! `scipy.ndimage`'s rank filters: `minimum_filter1d`, `maximum_filter1d`, `minimum_filter`,
+//! `maximum_filter`, `median_filter`, `rank_filter`, `percentile_filter`, and the grey
+//! morphology built on them (`grey_erosion`, `grey_dilation`), with SciPy's arguments, checks,
+//! error kinds and output dtype (the input's).
+//!
+//! Every filter is an order statistic of the window: all values are mapped to unsigned keys
+//! whose integer order is the order of the values (floats: the sign flipped, NaN above `+inf`),
+//! and the result is the key of the wanted rank mapped back. Min and max filters over a full
+//! box (`size`, or an all-`True` footprint) run as separable 1-d passes, as SciPy runs them;
+//! other footprints, and every other rank, gather the window of each output. The CPU
+//! (`cpu.rs`) and the GPU (`cuda.rs`, `rank.cu`) compute the same exact order statistics, so
+//! their results are identical.
+//!
+//! # Deviations from SciPy
+//!
+//! - **NaN.** SciPy compares with `<`, so its result for a window holding a NaN depends on the
+//!   algorithm and the position of the NaN (its quickselect, its deque of the 1-d min/max and
+//!   its 1-d rank path all differ). Here NaN is ordered above every number (NumPy's sort
+//!   order): a window with `m` NaNs has them as its `m` largest values. So `maximum_filter`
+//!   returns NaN when the window holds one, `minimum_filter` only when the window is all NaN,
+//!   and `median_filter` when more than half of the window is NaN. `-0.0` is ordered below
+//!   `+0.0`. A NaN in the result is the canonical quiet NaN.
+//! - **64-bit integers** are exact. SciPy's C loops carry values through `double`, so int64
+//!   and uint64 values beyond 2^53 come back rounded (or wrapped) there.
+//! - **SciPy's 1-d rank path** (`_rank_filter_1d`, used for 1-d inputs by `rank_filter`,
+//!   `median_filter` and `percentile_filter`) ignores the holes of a footprint, orders uint64
+//!   values as int64, and reads uninitialised memory for inputs shorter than the window; here
+//!   1-d inputs take the same path as N-d ones (SciPy's N-d semantics). It also accepts
+//!   float16, which the N-d path refuses ("array type not supported"): float16 is accepted
+//!   where SciPy's 1-d rank path would run, refused elsewhere, as SciPy does.
+//! - **`cval`** is converted to the input's dtype as C casts a double (truncation toward zero
+//!   for integers; values outside the type's range wrap modulo 2^bits, as x86 does for the
+//!   narrow types). SciPy's separable min/max compare a `double` cval before converting, so an
+//!   out-of-range cval can give other results there.
+//! - **A sequence of modes** (SciPy's separable min/max accept one per axis) is not supported:
+//!   one [`Mode`] for all axes.
+//! - **Footprints and structures** must be on the input's device (a device mismatch is an
+//!   error); SciPy has no devices.
+
+mod cpu;
+pub(crate) mod cuda;
+
+use super::{Footprint, Mode};
+use crate::array::Array;
+use crate::core::device::Device;
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use crate::core::layout::normalize_axis;
+
+/// The options every rank filter shares (SciPy's `mode`, `cval`, `origin`, `axes`).
+///
+/// `origin` is one value for every filtered axis, one per axis, or empty (all 0); `axes`
+/// `None` filters every axis.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RankOptions {
+    /// How the input is extended past its edges.
+    pub mode: Mode,
+    /// The value outside the input for [`Mode::Constant`].
+    pub cval: f64,
+    /// The window's shift per filtered axis (positive: toward lower indices).
+    pub origin: Vec<isize>,
+    /// The axes filtered (`None`: all).
+    pub axes: Option<Vec<isize>>,
+}
+
+/// The window of a filter: SciPy's `size` (one value for every filtered axis, or one per axis)
+/// or `footprint` (an array whose nonzero elements are the window, on the input's device).
+#[derive(Copy, Clone, Debug)]
+pub enum Window<'a> {
+    /// A full box of these sizes.
+    Size(&'a [usize]),
+    /// The nonzero elements of this array.
+    Footprint(&'a Array),
+}
+
+/// What a filter computes at each output.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Op {
+    Min,
+    Max,
+    /// The value of this rank (0: the smallest) of the window.
+    Rank(usize),
+}
+
+/// A non-separable filter over the whole input: the footprint (as many axes as the input,
+/// C order), its origins, the operation and, for grey morphology with a structure, the value
+/// added to each window element (one per nonzero footprint element; already negated for an
+/// erosion).
+pub(crate) struct Plan {
+    pub op: Op,
+    pub fshape: Vec<usize>,
+    pub mask: Vec<bool>,
+    pub origins: Vec<i64>,
+    pub mode: Mode,
+    pub cval: f64,
+    pub structure: Option<Vec<f64>>,
+}
+
+impl Plan {
+    /// The number of window elements.
+    pub(crate) fn size(&self) -> usize {
+        self.mask.iter().filter(|&&b| b).count()
+    }
+    /// The offset of window element (0, ..., 0) from its output along each axis:
+    /// `-(f / 2) - origin`.
+    pub(crate) fn start(&self) -> Vec<i64> {
+        self.fshape.iter().zip(&self.origins).map(|(&f, &o)| -((f / 2) as i64) - o).collect()
+    }
+    /// The positions (per axis, C order) of the window's elements in the footprint.
+    pub(crate) fn taps(&self) -> Vec<Vec<usize>> {
+        let mut out = Vec::new();
+        for (i, &m) in self.mask.iter().enumerate() {
+            if m {
+                let mut idx = vec![0; self.fshape.len()];
+                let mut r = i;
+                for d in (0..self.fshape.len()).rev() {
+                    idx[d] = r % self.fshape[d];
+                    r /= self.fshape[d];
+                }
+                out.push(idx);
+            }
+        }
+        out
+    }
+}
+
+/// One 1-d min or max pass along `axis`.
+pub(crate) struct Pass {
+    pub axis: usize,
+    pub size: usize,
+    pub origin: i64,
+    pub mode: Mode,
+    pub cval: f64,
+    pub max: bool,
+}
+
+fn unsupported(dt: DType) -> Result<()> {
+    if dt == DType::Float16 {
+        return Err(Error::Runtime("array type not supported".into()));
+    }
+    Ok(())
+}
+
+fn check_device(x: &Array, a: &Array, op: &str) -> Result<()> {
+    crate::ufunc::same_device(op, x, a).map(|_| ())
+}
+
+/// SciPy's `_check_axes`: `None` is every axis; out-of-range and repeated axes are
+/// ValueErrors.
+fn check_axes(axes: &Option<Vec<isize>>, ndim: usize) -> Result<Vec<usize>> {
+    let Some(axes) = axes else { return Ok((0..ndim).collect()) };
+    let mut out = Vec::with_capacity(axes.len());
+    for &a in axes {
+        if a < -(ndim as isize) || a > ndim as isize - 1 {
+            return Err(Error::Value(format!("specified axis: {a} is out of range")));
+        }
+        out.push(if a < 0 { (a + ndim as isize) as usize } else { a as usize });
+    }
+    let mut s = out.clone();
+    s.sort_unstable();
+    s.dedup();
+    if s.len() != out.len() {
+        return Err(Error::Value("axes must be unique".into()));
+    }
+    Ok(out)
+}
+
+/// SciPy's `_normalize_sequence`: one value for every axis, or exactly one per axis.
+fn per_axis<T: Copy + Default>(v: &[T], n: usize) -> Result<Vec<T>> {
+    match v.len() {
+        0 => Ok(vec![T::default(); n]),
+        1 => Ok(vec![v[0]; n]),
+        l if l == n => Ok(v.to_vec()),
+        _ => Err(Error::Runtime("sequence argument must have length equal to input rank".into())),
+    }
+}
+
+fn check_origin(f: usize, o: i64) -> Result<()> {
+    let c = (f / 2) as i64 + o;
+    if c < 0 || c >= f as i64 {
+        return Err(Error::Value("invalid origin".into()));
+    }
+    Ok(())
+}
+
+/// A footprint over `axes` expanded to every axis of the input (SciPy's `_expand_footprint`),
+/// and the origins likewise (0 on the other axes).
+fn expand(fp: Footprint, origin: &[isize], axes: &[usize], ndim: usize) -> Result<(Footprint, Vec<i64>)> {
+    let num = axes.len();
+    let mut fp = fp;
+    if num < ndim {
+        if fp.ndim() != num {
+            return Err(Error::Runtime(format!("footprint.ndim ({}) must match len(axes) ({num})", fp.ndim())));
+        }
+        // np.expand_dims: the footprint's axes land on the filtered axes in increasing order,
+        // whatever the order of `axes` (the origins follow `axes`' order).
+        let mut sorted = axes.to_vec();
+        sorted.sort_unstable();
+        let mut shape = vec![1; ndim];
+        for (i, &a) in sorted.iter().enumerate() {
+            shape[a] = fp.shape[i];
+        }
+        fp.shape = shape;
+    }
+    let o = per_axis(origin, num)?;
+    let mut origins = vec![0i64; ndim];
+    if num < ndim {
+        for (i, &a) in axes.iter().enumerate() {
+            origins[a] = o[i] as i64;
+        }
+    } else {
+        origins = o.iter().map(|&v| v as i64).collect();
+    }
+    let nonzero_dims = fp.shape.iter().filter(|&&s| s > 0).count();
+    if nonzero_dims != ndim {
+        return Err(Error::Runtime(format!("footprint.ndim ({}) must match len(axes) ({num})", fp.ndim())));
+    }
+    for (&f, &o) in fp.shape.iter().zip(&origins) {
+        check_origin(f, o)?;
+    }
+    Ok((fp, origins))
+}
+
+/// Runs a non-separable filter (`out` = a fresh C-contiguous array like `x`).
+fn run_plan(x: &Array, plan: &Plan) -> Result<Array> {
+    let x = x.as_contiguous()?;
+    let out = Array::alloc(x.shape(), x.dtype(), x.device(), false)?;
+    if out.size() == 0 {
+        return Ok(out);
+    }
+    match out.device() {
+        Device::Cpu => cpu::filter(&x, &out, plan)?,
+        Device::Cuda(_) => cuda::filter(&x, &out, plan)?,
+    }
+    Ok(out)
+}
+
+/// Runs separable min/max passes, one after the other (at least one).
+fn run_passes(x: &Array, passes: &[Pass]) -> Result<Array> {
+    let x = x.as_contiguous()?;
+    let out = Array::alloc(x.shape(), x.dtype(), x.device(), false)?;
+    if out.size() == 0 {
+        return Ok(out);
+    }
+    match out.device() {
+        Device::Cpu => cpu::minmax_passes(&x, &out, passes)?,
+        Device::Cuda(_) => cuda::minmax_passes(&x, &out, passes)?,
+    }
+    Ok(out)
+}
+
+/// SciPy's separable min/max: a 1-d pass along every filtered axis whose size exceeds 1.
+fn separable(
+    x: &Array,
+    sizes: &[usize],
+    origin: &[isize],
+    axes: &[usize],
+    o: &RankOptions,
+    max: bool,
+) -> Result<Array> {
+    let origins = per_axis(origin, axes.len())?;
+    let sizes = per_axis(sizes, axes.len())?;
+    let mut passes = Vec::new();
+    for ((&axis, &size), &orig) in axes.iter().zip(&sizes).zip(&origins) {
+        if size > 1 {
+            check_origin(size, orig as i64)?;
+            passes.push(Pass { axis, size, origin: orig as i64, mode: o.mode, cval: o.cval, max });
+        }
+    }
+    unsupported(x.dtype())?;
+    if passes.is_empty() {
+        return x.copy();
+    }
+    run_passes(x, &passes)
+}
+
+/// SciPy's `_min_or_max_filter` (structure values as given; `max`: a maximum).
+fn min_or_max(
+    x: &Array,
+    size: Option<&[usize]>,
+    footprint: Option<Footprint>,
+    structure: Option<(Vec<usize>, Vec<f64>)>,
+    origin: &[isize],
+    o: &RankOptions,
+    max: bool,
+) -> Result<Array> {
+    let ndim = x.ndim();
+    let (footprint, size_from_fp) = match (&structure, footprint) {
+        (None, None) => (None, None),
+        (None, Some(fp)) => {
+            if !fp.mask.iter().any(|&b| b) {
+                return Err(Error::Value("All-zero footprint is not supported.".into()));
+            }
+            if fp.mask.iter().all(|&b| b) {
+                (None, Some(fp.shape))
+            } else {
+                (Some(fp), None)
+            }
+        }
+        (Some((shape, _)), None) => {
+            (Some(Footprint { shape: shape.clone(), mask: vec![true; shape.iter().product()] }), None)
+        }
+        (Some(_), Some(fp)) => (Some(fp), None),
+    };
+    let axes = check_axes(&o.axes, ndim)?;
+    let Some(fp) = footprint else {
+        if size_from_fp.as_ref().is_some_and(|s| s.len() != axes.len()) {
+            // A footprint's shape is a sequence, not a scalar to repeat.
+            return Err(Error::Runtime("sequence argument must have length equal to input rank".into()));
+        }
+        let sizes = size_from_fp.as_deref().or(size).unwrap_or(&[]);
+        return separable(x, sizes, origin, &axes, o, max);
+    };
+    let num = axes.len();
+    let (fp, origins) = expand(fp, origin, &axes, ndim)?;
+    let structure = match structure {
+        None => None,
+        Some((sshape, vals)) => {
+            if sshape.len() != num {
+                return Err(Error::Runtime("structure array has incorrect shape".into()));
+            }
+            if sshape.iter().product::<usize>() != fp.mask.len() {
+                return Err(Error::Runtime("structure array has incorrect shape".into()));
+            }
+            // The values added to the window's elements, C order (an erosion subtracts).
+            Some(fp.mask.iter().zip(&vals).filter(|(&m, _)| m).map(|(_, &v)| if max { v } else { -v }).collect())
+        }
+    };
+    unsupported(x.dtype())?;
+    let plan = Plan {
+        op: if max { Op::Max } else { Op::Min },
+        fshape: fp.shape,
+        mask: fp.mask,
+        origins,
+        mode: o.mode,
+        cval: o.cval,
+        structure,
+    };
+    run_plan(x, &plan)
+}
+
+/// How `_rank_filter` picks its rank.
+enum RankOf {
+    Median,
+    Rank(i64),
+    Percentile(f64),
+}
+
+/// SciPy's `_rank_filter`.
+fn rank_filter_impl(x: &Array, rank: RankOf, window: Window<'_>, o: &RankOptions) -> Result<Array> {
+    let ndim = x.ndim();
+    let axes = check_axes(&o.axes, ndim)?;
+    let fp = match window {
+        Window::Size(s) => {
+            let sizes = per_axis(s, axes.len())?;
+            Footprint { mask: vec![true; sizes.iter().product()], shape: sizes }
+        }
+        Window::Footprint(a) => {
+            check_device(x, a, "rank_filter")?;
+            Footprint::read(a)?
+        }
+    };
+    let (fp, origins) = expand(fp, &o.origin, &axes, ndim)?;
+    let fsize = fp.mask.iter().filter(|&&b| b).count() as i64;
+    let mut rank = match rank {
+        RankOf::Median => fsize / 2,
+        RankOf::Rank(r) => r,
+        RankOf::Percentile(p) => {
+            let p = if p < 0.0 { p + 100.0 } else { p };
+            if !(0.0..=100.0).contains(&p) {
+                return Err(Error::Runtime("invalid percentile".into()));
+            }
+            if p == 100.0 {
+                fsize - 1
+            } else {
+                (fsize as f64 * p / 100.0) as i64
+            }
+        }
+    };
+    if rank < 0 {
+        rank += fsize;
+    }
+    if rank < 0 || rank >= fsize {
+        return Err(Error::Runtime("rank not within filter footprint size".into()));
+    }
+    let min_max = rank == 0 || rank == fsize - 1;
+    if x.dtype() == DType::Float16 {
+        // SciPy's 1-d rank path takes float16 (through float32); everything else refuses it.
+        let n = x.size() as i64;
+        let lim2 = n - ((fp.mask.len() as i64 - 1) / 2 - origins.first().copied().unwrap_or(0));
+        if min_max || ndim != 1 || !(lim2 >= 0 || n == 1) {
+            unsupported(x.dtype())?;
+        }
+    }
+    let max = rank == fsize - 1;
+    if min_max {
+        // SciPy: minimum_filter / maximum_filter with the expanded footprint and origins.
+        let o2 = RankOptions { axes: None, ..o.clone() };
+        let origin: Vec<isize> = origins.iter().map(|&v| v as isize).collect();
+        return min_or_max(x, None, Some(fp), None, &origin, &o2, max);
+    }
+    let plan = Plan {
+        op: Op::Rank(rank as usize),
+        fshape: fp.shape,
+        mask: fp.mask,
+        origins,
+        mode: o.mode,
+        cval: o.cval,
+        structure: None,
+    };
+    run_plan(x, &plan)
+}
+
+fn window_parts(x: &Array, window: Window<'_>, op: &str) -> Result<(Option<Vec<usize>>, Option<Footprint>)> {
+    Ok(match window {
+        Window::Size(s) => (Some(s.to_vec()), None),
+        Window::Footprint(a) => {
+            check_device(x, a, op)?;
+            (None, Some(Footprint::read(a)?))
+        }
+    })
+}
+
+/// SciPy's `ndimage.minimum_filter1d(input, size, axis, mode=, cval=, origin=)`: the minimum
+/// over `size` elements along `axis` (SciPy's default `axis` is `-1`). `opts.origin` holds at
+/// most one value; `opts.axes` is ignored.
+///
+/// ```
+/// use cuprum::scipy::ndimage::{minimum_filter1d, RankOptions};
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::from_vec(vec![2.0, 8.0, 0.0, 4.0, 1.0, 9.0, 9.0, 0.0], &dev)?;
+/// let m = minimum_filter1d(&x, 3, -1, &RankOptions::default())?;
+/// assert_eq!(m.to_vec::<f64>()?, vec![2.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn minimum_filter1d(x: &Array, size: usize, axis: isize, opts: &RankOptions) -> Result<Array> {
+    filter1d(x, size, axis, opts, false)
+}
+
+/// SciPy's `ndimage.maximum_filter1d(input, size, axis, mode=, cval=, origin=)`: the maximum
+/// over `size` elements along `axis`, as [`minimum_filter1d`].
+///
+/// ```
+/// use cuprum::scipy::ndimage::{maximum_filter1d, RankOptions};
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::from_vec(vec![2.0, 8.0, 0.0, 4.0, 1.0, 9.0, 9.0, 0.0], &dev)?;
+/// let m = maximum_filter1d(&x, 3, -1, &RankOptions::default())?;
+/// assert_eq!(m.to_vec::<f64>()?, vec![8.0, 8.0, 8.0, 4.0, 9.0, 9.0, 9.0, 9.0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn maximum_filter1d(x: &Array, size: usize, axis: isize, opts: &RankOptions) -> Result<Array> {
+    filter1d(x, size, axis, opts, true)
+}
+
+fn filter1d(x: &Array, size: usize, axis: isize, o: &RankOptions, max: bool) -> Result<Array> {
+    let axis = normalize_axis(axis, x.ndim())?;
+    if size < 1 {
+        return Err(Error::Runtime("incorrect filter size".into()));
+    }
+    let origin = per_axis(&o.origin, 1)?[0] as i64;
+    check_origin(size, origin)?;
+    unsupported(x.dtype())?;
+    run_passes(x, &[Pass { axis, size, origin, mode: o.mode, cval: o.cval, max }])
+}
+
+/// SciPy's `ndimage.minimum_filter(input, size=|footprint=, mode=, cval=, origin=, axes=)`:
+/// the minimum of the window. A full box runs as 1-d passes (SciPy's separable path).
+///
+/// ```
+/// use cuprum::scipy::ndimage::{minimum_filter, RankOptions, Window};
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let m = minimum_filter(&x, Window::Size(&[2]), &RankOptions::default())?;
+/// assert_eq!(m.to_vec::<i64>()?, vec![0, 0, 1, 2, 0, 0, 1, 2, 4, 4, 5, 6]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn minimum_filter(x: &Array, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
+    let (size, fp) = window_parts(x, window, "minimum_filter")?;
+    min_or_max(x, size.as_deref(), fp, None, &opts.origin, opts, false)
+}
+
+/// SciPy's `ndimage.maximum_filter`: the maximum of the window, as [`minimum_filter`].
+///
+/// ```
+/// use cuprum::scipy::ndimage::{maximum_filter, Mode, RankOptions, Window};
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let fp = cuprum::from_slice(&[false, true, true, false], &[2, 2], &dev)?;
+/// let o = RankOptions { mode: Mode::Constant, cval: -1.0, ..Default::default() };
+/// let m = maximum_filter(&x, Window::Footprint(&fp), &o)?;
+/// assert_eq!(m.to_vec::<i64>()?, vec![-1, 0, 1, 2, 0, 4, 5, 6, 4, 8, 9, 10]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn maximum_filter(x: &Array, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
+    let (size, fp) = window_parts(x, window, "maximum_filter")?;
+    min_or_max(x, size.as_deref(), fp, None, &opts.origin, opts, true)
+}
+
+/// SciPy's `ndimage.median_filter(input, size=|footprint=, mode=, cval=, origin=, axes=)`: the
+/// element of rank `n // 2` of each window of `n` elements (for even `n`, the upper median; no
+/// averaging).
+///
+/// ```
+/// use cuprum::scipy::ndimage::{median_filter, RankOptions, Window};
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::from_vec(vec![1.0f32, 9.0, 2.0, 8.0, 3.0, 7.0], &dev)?;
+/// let m = median_filter(&x, Window::Size(&[3]), &RankOptions::default())?;
+/// assert_eq!(m.to_vec::<f32>()?, vec![1.0, 2.0, 8.0, 3.0, 7.0, 7.0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn median_filter(x: &Array, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
+    rank_filter_impl(x, RankOf::Median, window, opts)
+}
+
+/// SciPy's `ndimage.rank_filter(input, rank, size=|footprint=, ...)`: the element of rank
+/// `rank` (negative: from the end) of each window. A rank outside the window is SciPy's
+/// RuntimeError `rank not within filter footprint size`; rank 0 and the last rank are the
+/// minimum and maximum filters.
+///
+/// ```
+/// use cuprum::scipy::ndimage::{rank_filter, RankOptions, Window};
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::from_vec(vec![5i32, 1, 4, 2, 8, 3], &dev)?;
+/// let r = rank_filter(&x, -2, Window::Size(&[3]), &RankOptions::default())?;
+/// assert_eq!(r.to_vec::<i32>()?, vec![5, 4, 2, 4, 3, 3]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn rank_filter(x: &Array, rank: i64, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
+    rank_filter_impl(x, RankOf::Rank(rank), window, opts)
+}
+
+/// SciPy's `ndimage.percentile_filter(input, percentile, size=|footprint=, ...)`: the element
+/// of rank `int(n * percentile / 100)` (100: the last; a negative percentile counts from 100;
+/// outside `[-100, 100]` a RuntimeError `invalid percentile`).
+///
+/// ```
+/// use cuprum::scipy::ndimage::{percentile_filter, RankOptions, Window};
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::from_vec(vec![5.0, 1.0, 4.0, 2.0, 8.0, 3.0], &dev)?;
+/// let r = percentile_filter(&x, 50.0, Window::Size(&[4]), &RankOptions::default())?;
+/// assert_eq!(r.to_vec::<f64>()?, vec![5.0, 5.0, 4.0, 4.0, 4.0, 3.0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn percentile_filter(x: &Array, percentile: f64, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
+    rank_filter_impl(x, RankOf::Percentile(percentile), window, opts)
+}
+
+/// The window of grey morphology: SciPy's `size`, `footprint` and `structure` (at least one).
+/// A `structure` (any real dtype, read as float64) makes the morphology non-flat: an erosion
+/// subtracts its values from the window's elements, a dilation adds them. With a structure
+/// and no footprint, the footprint is the structure's whole box.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct GreyWindow<'a> {
+    /// A full box of these sizes.
+    pub size: Option<&'a [usize]>,
+    /// The nonzero elements of this array.
+    pub footprint: Option<&'a Array>,
+    /// The values of a non-flat structuring element.
+    pub structure: Option<&'a Array>,
+}
+
+fn grey(x: &Array, w: GreyWindow<'_>, opts: &RankOptions, dilate: bool) -> Result<Array> {
+    let op = if dilate { "grey_dilation" } else { "grey_erosion" };
+    if w.size.is_none() && w.footprint.is_none() && w.structure.is_none() {
+        return Err(Error::Value("size, footprint, or structure must be specified".into()));
+    }
+    let mut fp = match w.footprint {
+        Some(a) => {
+            check_device(x, a, op)?;
+            Some(Footprint::read(a)?)
+        }
+        None => None,
+    };
+    let mut st = match w.structure {
+        Some(a) => {
+            check_device(x, a, op)?;
+            let v = a.astype(DType::Float64)?.to_device(&Device::Cpu)?.to_vec::<f64>()?;
+            Some((a.shape().to_vec(), v))
+        }
+        None => None,
+    };
+    let mut origin = opts.origin.clone();
+    if dilate {
+        // SciPy's grey_dilation: the footprint and structure reversed along every axis (the
+        // C-order values reversed), the origins negated, and shifted by one where the window is
+        // even.
+        if let Some(f) = fp.as_mut() {
+            f.mask.reverse();
+        }
+        if let Some((_, v)) = st.as_mut() {
+            v.reverse();
+        }
+        let axes = check_axes(&opts.axes, x.ndim())?;
+        let mut o = per_axis(&opts.origin, axes.len())?;
+        for (ii, oi) in o.iter_mut().enumerate() {
+            *oi = -*oi;
+            let sz = if let Some(f) = &fp {
+                f.shape.get(ii).copied()
+            } else if let Some((s, _)) = &st {
+                s.get(ii).copied()
+            } else {
+                let s = w.size.unwrap_or(&[]);
+                if s.len() == 1 {
+                    Some(s[0])
+                } else {
+                    s.get(ii).copied()
+                }
+            };
+            let Some(sz) = sz else {
+                return Err(Error::Index(format!("tuple index out of range (axis {ii} of the window)")));
+            };
+            if sz & 1 == 0 {
+                *oi -= 1;
+            }
+        }
+        origin = o;
+    }
+    min_or_max(x, w.size, fp, st, &origin, opts, dilate)
+}
+
+/// SciPy's `ndimage.grey_erosion(input, size=, footprint=, structure=, mode=, cval=, origin=,
+/// axes=)`: the minimum of the window, less the structure's values where one is given.
+///
+/// ```
+/// use cuprum::scipy::ndimage::{grey_erosion, GreyWindow, RankOptions};
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::arange(12, &dev)?.reshape(&[3, 4])?.astype(cuprum::DType::Float64)?;
+/// let s = cuprum::from_slice(&[1.0, 0.0, 2.0, 1.0], &[2, 2], &dev)?;
+/// let e = grey_erosion(&x, GreyWindow { structure: Some(&s), ..Default::default() }, &RankOptions::default())?;
+/// assert_eq!(e.to_vec::<f64>()?, vec![-2.0, -2.0, -1.0, 0.0, -1.0, -1.0, 0.0, 1.0, 3.0, 3.0, 4.0, 5.0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn grey_erosion(x: &Array, window: GreyWindow<'_>, opts: &RankOptions) -> Result<Array> {
+    grey(x, window, opts, false)
+}
+
+/// SciPy's `ndimage.grey_dilation`: the maximum over the reflected window, plus the reflected
+/// structure's values where one is given (SciPy reverses the footprint and structure, negates
+/// the origins and shifts them by one along axes of even size).
+///
+/// ```
+/// use cuprum::scipy::ndimage::{grey_dilation, GreyWindow, RankOptions};
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::arange(12, &dev)?.reshape(&[3, 4])?.astype(cuprum::DType::Float64)?;
+/// let s = cuprum::from_slice(&[1.0, 0.0, 2.0, 1.0], &[2, 2], &dev)?;
+/// let d = grey_dilation(&x, GreyWindow { structure: Some(&s), ..Default::default() }, &RankOptions::default())?;
+/// assert_eq!(d.to_vec::<f64>()?, vec![6.0, 7.0, 8.0, 8.0, 10.0, 11.0, 12.0, 12.0, 11.0, 12.0, 13.0, 13.0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn grey_dilation(x: &Array, window: GreyWindow<'_>, opts: &RankOptions) -> Result<Array> {
+    grey(x, window, opts, true)
+}
