@@ -112,6 +112,14 @@ impl CudaDevice {
         unsafe { cu::memset_d8_async(ptr, 0, bytes, self.stream) }.map_err(|e| self.err("cuMemsetD8", e))
     }
 
+    /// Sets `bytes` bytes at `ptr` to `value` (0xFF fills integers with all ones: -1, or the
+    /// largest unsigned value).
+    pub fn memset_u8(&self, ptr: u64, value: u8, bytes: usize) -> Result<()> {
+        self.bind()?;
+        // SAFETY: as for `memset_zero`.
+        unsafe { cu::memset_d8_async(ptr, value, bytes, self.stream) }.map_err(|e| self.err("cuMemsetD8", e))
+    }
+
     pub fn memcpy_dtod(&self, dst: u64, src: u64, bytes: usize) -> Result<()> {
         if bytes == 0 {
             return Ok(());

@@ -12,7 +12,7 @@ use crate::core::error::{Error, Result};
 
 /// Elements per tile of root counts (`lb_flatten`/`lb_final`): a rank costs at most
 /// `TILE / 32` popcounts.
-const TILE: usize = 1024;
+const TILE: usize = 256;
 
 /// Neighbours passed in the kernel's parameters (every structure of up to 4 dimensions has at
 /// most 40 backward neighbours); more go through a table in device memory.

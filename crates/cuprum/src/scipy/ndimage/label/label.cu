@@ -65,15 +65,17 @@ __device__ void unite(IDX* parent, IDX a, IDX b) {
 
 extern "C" __global__ void __launch_bounds__(THREADS) lb_merge(IDX* parent, Shape shape, Nb nb,
     const unsigned long long* __restrict__ nbt, int nk, long long n) {
-  const volatile IDX* vp = parent;
   GRID_LOOP(p, n) {
-    if (vp[p] < 0) continue;
+    // Whether an element is foreground never changes: a plain (cached) load.
+    if (parent[p] < 0) continue;
+    // Coordinates in IDX arithmetic (32-bit divisions below 2^31 elements).
     long long c[NDIM];
-    long long r = p;
+    IDX r = (IDX)p;
 #pragma unroll
     for (int k = NDIM - 1; k >= 0; k--) {
-      c[k] = r % shape.d[k];
-      r /= shape.d[k];
+      const IDX dk = (IDX)shape.d[k];
+      c[k] = r % dk;
+      r /= dk;
     }
     for (int j = 0; j < nk; j++) {
       const unsigned long long code = nbt ? nbt[j] : nb.code[j];
@@ -85,9 +87,20 @@ extern "C" __global__ void __launch_bounds__(THREADS) lb_merge(IDX* parent, Shap
         ok = ok && ck >= 0 && ck < shape.d[k];
         q = q * shape.d[k] + ck;
       }
-      if (ok && vp[q] >= 0) unite(parent, (IDX)p, (IDX)q);
+      if (ok && parent[q] >= 0) unite(parent, (IDX)p, (IDX)q);
     }
   }
+}
+
+// The root of p after the merge (the kernel boundary made every link visible): plain loads;
+// a concurrent compression only ever shortens a path to another ancestor.
+__device__ __forceinline__ IDX root_plain(const IDX* parent, IDX p) {
+  IDX q = parent[p];
+  while (q != p) {
+    p = q;
+    q = parent[p];
+  }
+  return p;
 }
 
 __device__ __forceinline__ void add_count(int* a, int v) { atomicAdd(a, v); }
@@ -97,15 +110,14 @@ __device__ __forceinline__ void add_count(long long* a, long long v) {
 
 extern "C" __global__ void __launch_bounds__(THREADS) lb_flatten(IDX* parent, unsigned* __restrict__ bits,
     IDX* __restrict__ tilecount, long long n) {
-  const volatile IDX* vp = parent;
   const int lane = threadIdx.x & 31;
   const long long stride = (long long)gridDim.x * blockDim.x;
   // Warp-uniform: the warp's first element (a multiple of 32), 32 elements at a time.
   for (long long base = blockIdx.x * (long long)blockDim.x + threadIdx.x - lane; base < n; base += stride) {
     const long long p = base + lane;
     bool root = false;
-    if (p < n && vp[p] >= 0) {
-      const IDX r = root_of(vp, (IDX)p);
+    if (p < n && parent[p] >= 0) {
+      const IDX r = root_plain(parent, (IDX)p);
       parent[p] = r;
       root = r == (IDX)p;
     }

@@ -18,6 +18,8 @@ pub(crate) struct AccumKey {
     pub ndim: usize,
     pub single: bool,
     pub want: Want,
+    /// Fewer than 2^31 elements: coordinates by 32-bit divisions.
+    pub small: bool,
 }
 
 impl KernelKey for AccumKey {
@@ -62,6 +64,7 @@ impl KernelKey for AccumKey {
             ("HAS_X", self.x.is_some()),
             ("HAS_LABELS", self.labels.is_some()),
             ("SINGLE", self.single),
+            ("SMALL", self.small),
         ];
         let mut defs = String::new();
         for (name, on) in flags {
@@ -130,6 +133,17 @@ pub(crate) fn decode(keys: &Array, count: &Array, dtype: DType) -> Result<Array>
     Ok(out)
 }
 
+/// An uninitialised array on `dev` with every byte set to `byte` (0: zeros; 0xFF: all ones),
+/// by one memset.
+pub(crate) fn filled(shape: &[usize], dtype: DType, dev: &crate::Device, byte: u8) -> Result<Array> {
+    let a = Array::alloc(shape, dtype, dev.clone(), false)?;
+    let bytes = a.size() * a.itemsize();
+    if bytes > 0 {
+        dev_of(&a)?.memset_u8(dptr(&a)?, byte, bytes)?;
+    }
+    Ok(a)
+}
+
 fn ptr_or_null(a: &Option<Array>) -> Result<u64> {
     a.as_ref().map_or(Ok(0), dptr)
 }
@@ -162,6 +176,7 @@ pub(crate) fn accumulate(p: &Pass<'_>, acc: &Acc) -> Result<()> {
         ndim: nd,
         single,
         want: p.want,
+        small: n < (1 << 31),
     };
     let k = dev.kernel(&key)?;
     let mut shape = vec![1i64; nd];
@@ -223,6 +238,7 @@ mod tests {
                     ndim: 2,
                     single,
                     want: all,
+                    small: mode != 4,
                 };
                 if matches!(x, DType::Float16 | DType::Float64 | DType::Int8 | DType::UInt64) {
                     compiled += check_compiles(&key) as usize;
@@ -239,6 +255,7 @@ mod tests {
             ndim: 3,
             single: false,
             want: Want { count: true, bbox: true, ..Want::default() },
+            small: true,
         };
         compiled += check_compiles(&count_only) as usize;
         eprintln!("measure kernels: {compiled} compiled by NVRTC");

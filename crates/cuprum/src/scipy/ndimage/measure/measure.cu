@@ -106,7 +106,11 @@ __device__ __forceinline__ void acc_add(Acc& a, const T* __restrict__ x, long lo
 #if WANT_COM || WANT_BBOX
   long long c[NDIM];
   {
+#if SMALL
+    unsigned r = (unsigned)p;  // 32-bit divisions below 2^31 elements
+#else
     long long r = p;
+#endif
 #pragma unroll
     for (int d = NDIM - 1; d >= 0; d--) {
       c[d] = r % shape.d[d];
@@ -223,14 +227,16 @@ __device__ __forceinline__ void acc_flush(const Acc& a, long long s, unsigned lo
   atomicMin(&minkey[s], a.mn);
   atomicMax(&maxkey[s], a.mx);
 #endif
+  // Positions and lower corners start at all ones (the largest unsigned value), upper
+  // corners at -1.
 #if WANT_POS
-  if (a.mnp != 0x7fffffffffffffffll) atomicMin(&minpos[s], a.mnp);
-  if (a.mxp != 0x7fffffffffffffffll) atomicMin(&maxpos[s], a.mxp);
+  if (a.mnp != 0x7fffffffffffffffll) atomicMin((unsigned long long*)&minpos[s], (unsigned long long)a.mnp);
+  if (a.mxp != 0x7fffffffffffffffll) atomicMin((unsigned long long*)&maxpos[s], (unsigned long long)a.mxp);
 #endif
 #if WANT_BBOX
 #pragma unroll
   for (int d = 0; d < NDIM; d++) {
-    atomicMin(&bblo[s * NDIM + d], a.lo[d]);
+    atomicMin((unsigned long long*)&bblo[s * NDIM + d], (unsigned long long)a.lo[d]);
     atomicMax(&bbhi[s * NDIM + d], a.hi[d]);
   }
 #endif

@@ -226,22 +226,42 @@ pub(crate) struct Pass<'a> {
 fn accumulate(p: &Pass<'_>, dev: &Device) -> Result<Acc> {
     let k = p.groups.k;
     let nd = p.shape.len().max(1);
-    let f64z = |shape: &[usize]| crate::zeros(shape, DType::Float64, dev);
-    let i64z = |shape: &[usize]| crate::zeros(shape, DType::Int64, dev);
     let w = p.want;
     let isum_dt = p.x.map_or(DType::Int64, |x| if x.dtype().is_unsigned_int() { DType::UInt64 } else { DType::Int64 });
+    // Zeros, or the start of a minimum (all ones: the largest key; positions and lower corners
+    // past every element): one memset each on a GPU; on the CPU the same starts by value.
+    let init = |on: bool, shape: &[usize], dt: DType, ones: bool| -> Result<Option<Array>> {
+        if !on {
+            return Ok(None);
+        }
+        Ok(Some(match dev {
+            Device::Cuda(_) => cuda::filled(shape, dt, dev, if ones { 0xFF } else { 0 })?,
+            Device::Cpu if !ones => crate::zeros(shape, dt, dev)?,
+            Device::Cpu if dt == DType::UInt64 => crate::full(shape, u64::MAX, dt, dev)?,
+            Device::Cpu => crate::full(shape, i64::MAX, dt, dev)?,
+        }))
+    };
     let acc = Acc {
-        count: if w.count { Some(i64z(&[k])?) } else { None },
-        sum: if w.sum { Some(f64z(&[k])?) } else { None },
-        isum: if w.isum { Some(crate::zeros(&[k], isum_dt, dev)?) } else { None },
-        sq: if w.sq { Some(f64z(&[k])?) } else { None },
-        com: if w.com { Some(f64z(&[k, nd])?) } else { None },
-        minkey: if w.minmax { Some(crate::full(&[k], u64::MAX, DType::UInt64, dev)?) } else { None },
-        maxkey: if w.minmax { Some(crate::zeros(&[k], DType::UInt64, dev)?) } else { None },
-        minpos: if w.pos { Some(crate::full(&[k], i64::MAX, DType::Int64, dev)?) } else { None },
-        maxpos: if w.pos { Some(crate::full(&[k], i64::MAX, DType::Int64, dev)?) } else { None },
-        bblo: if w.bbox { Some(crate::full(&[k, nd], i64::MAX, DType::Int64, dev)?) } else { None },
-        bbhi: if w.bbox { Some(crate::full(&[k, nd], -1i64, DType::Int64, dev)?) } else { None },
+        count: init(w.count, &[k], DType::Int64, false)?,
+        sum: init(w.sum, &[k], DType::Float64, false)?,
+        isum: init(w.isum, &[k], isum_dt, false)?,
+        sq: init(w.sq, &[k], DType::Float64, false)?,
+        com: init(w.com, &[k, nd], DType::Float64, false)?,
+        minkey: init(w.minmax, &[k], DType::UInt64, true)?,
+        maxkey: init(w.minmax, &[k], DType::UInt64, false)?,
+        minpos: init(w.pos, &[k], DType::Int64, true)?,
+        maxpos: init(w.pos, &[k], DType::Int64, true)?,
+        bblo: init(w.bbox, &[k, nd], DType::Int64, true)?,
+        bbhi: match dev {
+            Device::Cuda(_) => init(w.bbox, &[k, nd], DType::Int64, true)?, // all ones: -1
+            Device::Cpu => {
+                if w.bbox {
+                    Some(crate::full(&[k, nd], -1i64, DType::Int64, dev)?)
+                } else {
+                    None
+                }
+            }
+        },
     };
     let n: usize = p.shape.iter().product();
     if k == 0 || n == 0 {
@@ -513,7 +533,6 @@ fn extremes(p: &Prep, positions: bool) -> Result<Extremes> {
     let a = accumulate(&pass(p, Want { count: true, minmax: true, ..Want::default() }), &dev)?;
     let (mut kmin, kmax) = (a.minkey.unwrap(), a.maxkey.unwrap());
     let count = a.count.unwrap();
-    let absent = count.equal(0i64)?;
     if is_single(&p.g) && p.x.dtype().is_float() {
         // One group is SciPy's `vals.min()`: NaN when any value is NaN (the largest key).
         let mx = kmax.to_device(&Device::Cpu)?.to_vec::<u64>()?;
@@ -525,6 +544,7 @@ fn extremes(p: &Prep, positions: bool) -> Result<Extremes> {
         let b =
             accumulate(&Pass { keys: Some((&kmin, &kmax)), ..pass(p, Want { pos: true, ..Want::default() }) }, &dev)?;
         // Absent labels: position 0 (SciPy's zeros).
+        let absent = count.equal(0i64)?;
         let fix = |a: Array| -> Result<Array> { crate::where_(&absent, &crate::zeros(&[], DType::Int64, &dev)?, &a) };
         (Some(fix(b.minpos.unwrap())?), Some(fix(b.maxpos.unwrap())?))
     } else {
