@@ -136,7 +136,7 @@ pub(crate) fn decode(keys: &Array, count: &Array, dtype: DType) -> Result<Array>
 /// An uninitialised array on `dev` with every byte set to `byte` (0: zeros; 0xFF: all ones),
 /// by one memset.
 pub(crate) fn filled(shape: &[usize], dtype: DType, dev: &crate::Device, byte: u8) -> Result<Array> {
-    let a = Array::alloc(shape, dtype, dev.clone(), false)?;
+    let a = Array::alloc(shape, dtype, *dev, false)?;
     let bytes = a.size() * a.itemsize();
     if bytes > 0 {
         dev_of(&a)?.memset_u8(dptr(&a)?, byte, bytes)?;
