@@ -15,16 +15,20 @@ use cuprum::{s, Array, DType, Device};
 
 const MODES: [Mode; 5] = [Mode::Reflect, Mode::Constant, Mode::Nearest, Mode::Mirror, Mode::Wrap];
 
-/// Bitwise equality (NaN bits included) of the GPU's and the CPU's results, or errors of one
-/// kind.
+/// Bitwise equality of the GPU's and the CPU's results (-0.0 told from 0.0; every NaN equal:
+/// a NaN made by arithmetic, as `inf - inf` in a non-flat grey dilation, is negative on x86
+/// and positive on a GPU), or errors of one kind.
 fn same(what: &str, c: cuprum::Result<Array>, g: cuprum::Result<Array>) {
     match (c, g) {
         (Ok(c), Ok(g)) => {
             assert_eq!(g.dtype(), c.dtype(), "{what}: dtype");
             assert_eq!(g.shape(), c.shape(), "{what}: shape");
             let g = g.to_device(&Device::Cpu).unwrap();
-            // f64 bits: -0.0 and NaN (canonical on both devices) are compared too.
-            let bits = |a: &Array| a.to_vec_as::<f64>().unwrap().into_iter().map(f64::to_bits).collect::<Vec<u64>>();
+            // f64 bits: -0.0 is compared too; NaNs as one value.
+            let bits = |a: &Array| {
+                let canon = |v: f64| if v.is_nan() { f64::NAN.to_bits() } else { v.to_bits() };
+                a.to_vec_as::<f64>().unwrap().into_iter().map(canon).collect::<Vec<u64>>()
+            };
             let (cb, gb) = (bits(&c), bits(&g));
             if let Some(i) = (0..cb.len()).find(|&i| cb[i] != gb[i]) {
                 panic!("{what}: element {i}: CPU {}, GPU {}", f64::from_bits(cb[i]), f64::from_bits(gb[i]));
