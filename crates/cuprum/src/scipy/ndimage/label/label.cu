@@ -63,48 +63,32 @@ __device__ void unite(IDX* parent, IDX a, IDX b) {
   } while (!done);
 }
 
-// Links element p (foreground) to its backward neighbours.
-__device__ __forceinline__ void merge_one(IDX* parent, const Shape& shape, const Nb& nb,
-                                          const unsigned long long* __restrict__ nbt, int nk, long long p) {
-  // Coordinates in IDX arithmetic (32-bit divisions below 2^31 elements).
-  long long c[NDIM];
-  IDX r = (IDX)p;
-#pragma unroll
-  for (int k = NDIM - 1; k >= 0; k--) {
-    const IDX dk = (IDX)shape.d[k];
-    c[k] = r % dk;
-    r /= dk;
-  }
-  const volatile IDX* vp = parent;
-  for (int j = 0; j < nk; j++) {
-    const unsigned long long code = nbt ? nbt[j] : nb.code[j];
-    long long q = 0;
-    bool ok = true;
-#pragma unroll
-    for (int k = 0; k < NDIM; k++) {
-      const long long ck = c[k] + (long long)((code >> (2 * k)) & 3) - 1;
-      ok = ok && ck >= 0 && ck < shape.d[k];
-      q = q * shape.d[k] + ck;
-    }
-    if (ok && vp[q] >= 0) unite(parent, (IDX)p, (IDX)q);
-  }
-}
-
-// MERGE_RUN elements a thread: their foreground tests are independent loads issued together
-// (a thread testing one element at a time waits a memory latency per element).
-#define MERGE_RUN 4
 extern "C" __global__ void __launch_bounds__(THREADS) lb_merge(IDX* parent, Shape shape, Nb nb,
     const unsigned long long* __restrict__ nbt, int nk, long long n) {
-  const long long groups = (n + MERGE_RUN - 1) / MERGE_RUN;
-  GRID_LOOP(g, groups) {
-    const long long p0 = g * MERGE_RUN;
-    // Whether an element is foreground never changes: plain (cached) loads.
-    IDX v[MERGE_RUN];
+  GRID_LOOP(p, n) {
+    // Whether an element is foreground never changes: a plain (cached) load.
+    if (parent[p] < 0) continue;
+    // Coordinates in IDX arithmetic (32-bit divisions below 2^31 elements).
+    long long c[NDIM];
+    IDX r = (IDX)p;
 #pragma unroll
-    for (int j = 0; j < MERGE_RUN; j++) v[j] = p0 + j < n ? parent[p0 + j] : (IDX)-1;
+    for (int k = NDIM - 1; k >= 0; k--) {
+      const IDX dk = (IDX)shape.d[k];
+      c[k] = r % dk;
+      r /= dk;
+    }
+    for (int j = 0; j < nk; j++) {
+      const unsigned long long code = nbt ? nbt[j] : nb.code[j];
+      long long q = 0;
+      bool ok = true;
 #pragma unroll
-    for (int j = 0; j < MERGE_RUN; j++)
-      if (v[j] >= 0) merge_one(parent, shape, nb, nbt, nk, p0 + j);
+      for (int k = 0; k < NDIM; k++) {
+        const long long ck = c[k] + (long long)((code >> (2 * k)) & 3) - 1;
+        ok = ok && ck >= 0 && ck < shape.d[k];
+        q = q * shape.d[k] + ck;
+      }
+      if (ok && parent[q] >= 0) unite(parent, (IDX)p, (IDX)q);
+    }
   }
 }
 
