@@ -90,8 +90,6 @@ impl std::str::FromStr for Mode {
     }
 }
 
-// (`code` and `resolve`: for the filters, landing next)
-#[allow(dead_code)]
 impl Mode {
     /// SciPy's code for the mode (`_ni_support._extend_mode_to_code`), which
     /// `ndimage_mode.cuh`'s `nd_resolve` takes.
