@@ -91,6 +91,9 @@ impl std::str::FromStr for Mode {
 }
 
 impl Mode {
+    /// Every mode, in SciPy's order of its documentation.
+    pub const ALL: [Mode; 5] = [Mode::Reflect, Mode::Constant, Mode::Nearest, Mode::Mirror, Mode::Wrap];
+
     /// SciPy's code for the mode (`_ni_support._extend_mode_to_code`), which
     /// `ndimage_mode.cuh`'s `nd_resolve` takes.
     pub(crate) fn code(self) -> i32 {

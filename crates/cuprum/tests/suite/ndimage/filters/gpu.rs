@@ -11,21 +11,8 @@ use cuprum::scipy::ndimage::{
 };
 use cuprum::{s, Array, DType, Device};
 
-const MODES: [Mode; 5] = [Mode::Reflect, Mode::Constant, Mode::Nearest, Mode::Mirror, Mode::Wrap];
-const DTYPES: [DType; 12] = [
-    DType::Bool,
-    DType::Int8,
-    DType::Int16,
-    DType::Int32,
-    DType::Int64,
-    DType::UInt8,
-    DType::UInt16,
-    DType::UInt32,
-    DType::UInt64,
-    DType::Float16,
-    DType::Float32,
-    DType::Float64,
-];
+const MODES: [Mode; 5] = Mode::ALL;
+const DTYPES: [DType; 12] = cuprum::dtype::ALL_DTYPES;
 
 /// The exact values of an array, on the host, as f64 bits or integers.
 fn agree(gpu: &Device, what: &str, cpu: cuprum::Result<Array>, g: cuprum::Result<Array>) {
