@@ -242,4 +242,21 @@ impl Array {
         ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(self.shape()), v)
             .map_err(|e| Error::InvalidArgument(e.to_string()))
     }
+
+    /// Copies to an `ndarray` array of `T` on the host, converting the values as
+    /// [`to_vec_as`](Array::to_vec_as) does (NumPy's `a.astype(T)` then `asnumpy`): an int64
+    /// array as `f64`, say.
+    ///
+    /// ```
+    /// let a = cuprum::arange(6, &cuprum::Device::default_device())?.reshape(&[2, 3])?;
+    /// let m = a.to_ndarray_as::<f64>()?; // int64 values as f64
+    /// assert_eq!(m.shape(), &[2, 3]);
+    /// assert_eq!(m[[1, 2]], 5.0);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn to_ndarray_as<T: Element>(&self) -> Result<ndarray::ArrayD<T>> {
+        let v = self.to_vec_as::<T>()?;
+        ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(self.shape()), v)
+            .map_err(|e| Error::InvalidArgument(e.to_string()))
+    }
 }

@@ -53,6 +53,9 @@ pub use creation::*;
 pub use half::f16;
 pub use indexing::*;
 pub use manip::*;
+/// The `ndarray` version cuprum converts to and from (`to_ndarray`, `asarray`): use it as
+/// `cuprum::ndarray` to avoid a second, incompatible version in one's own `Cargo.toml`.
+pub use ndarray;
 pub use reduce::*;
 pub use scan::{cumprod, cumsum, ScanOp};
 pub use scipy::signal::numpy::{convolve, correlate};

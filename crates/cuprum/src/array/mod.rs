@@ -32,6 +32,26 @@ pub struct Array {
     pub(crate) offset: usize,
 }
 
+/// `clone()` is a cheap new handle on the same data, as [`view`](Array::view): no elements are
+/// copied, and writes through either are seen by both (NumPy's `b = a`, or `a.view()`). Use
+/// [`copy`](Array::copy) for an independent copy.
+///
+/// ```
+/// let dev = cuprum::Device::Cpu;
+/// let a = cuprum::zeros(&[3], cuprum::DType::Float64, &dev)?;
+/// let mut b = a.clone();
+/// b.fill(2.0)?;
+/// assert_eq!(a.to_vec::<f64>()?, vec![2.0; 3]); // the same memory
+/// let c = a.copy()?; // a copy of its own
+/// assert_eq!(c.to_vec::<f64>()?, vec![2.0; 3]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+impl Clone for Array {
+    fn clone(&self) -> Array {
+        self.view()
+    }
+}
+
 impl Array {
     // ------------------------------------------------------------------ construction
 

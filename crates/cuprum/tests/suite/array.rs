@@ -339,3 +339,20 @@ device_test!(error_kinds_match_numpy, |dev| {
     assert_eq!((e.kind().name(), e.kind().to_string()), ("AxisError", "AxisError".to_string()));
     Ok(())
 });
+
+device_test!(clone_is_a_view_and_to_ndarray_as_converts, |dev| {
+    // clone(): the same memory (NumPy's b = a), on every device.
+    let a = cuprum::zeros(&[2, 3], DType::Int64, &dev)?;
+    let mut b = a.clone();
+    assert_eq!((b.shape(), b.device()), (a.shape(), dev));
+    b.fill(7i64)?;
+    assert_eq!(a.to_vec::<i64>()?, vec![7; 6]);
+    // to_ndarray of int64 as f64 is a dtype error; to_ndarray_as converts.
+    assert!(a.to_ndarray::<f64>().is_err());
+    let m = a.to_ndarray_as::<f64>()?;
+    assert_eq!((m.shape(), m[[1, 2]]), (&[2usize, 3][..], 7.0));
+    // The re-exported ndarray is the one asarray takes.
+    let back = cuprum::asarray(&cuprum::ndarray::arr2(&[[1.5f64, 2.5]]).into_dyn(), &dev)?;
+    assert_eq!(back.to_vec::<f64>()?, vec![1.5, 2.5]);
+    Ok(())
+});
