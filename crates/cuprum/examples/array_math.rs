@@ -7,7 +7,10 @@ use cuprum::{s, DType, Device};
 
 fn main() -> cuprum::Result<()> {
     let dev = Device::default_device();
-    println!("device: {dev}");
+    println!(
+        "device: {dev}{}",
+        if dev.is_cpu() { " (no GPU here: the lesson's GPU arrays live on the CPU)" } else { "" }
+    );
 
     // ary = cp.arange(10).reshape((2, 5))
     let ary = cuprum::arange(10, &dev)?.reshape(&[2, 5])?;
@@ -19,13 +22,13 @@ fn main() -> cuprum::Result<()> {
     // ary_gpu = cp.asarray(np.arange(10)); cp.asnumpy(ary_gpu)
     let host: Vec<i64> = (0..10).collect();
     let ary_gpu = cuprum::asarray(&host, &dev)?;
-    println!("cpu: {:?}", host);
-    println!("gpu: {ary_gpu}");
+    println!("host: {:?}", host);
+    println!("on {}: {ary_gpu}", ary_gpu.device());
     println!("{}", ary_gpu.device());
-    let back: ndarray::ArrayD<i64> = ary_gpu.to_ndarray()?;
+    let back: cuprum::ndarray::ArrayD<i64> = ary_gpu.to_ndarray()?;
     println!("{back:?}");
 
-    // GPU array math
+    // Array math on the device
     let doubled = (&ary_gpu * 2)?;
     println!("{doubled}");
     let x = ary_gpu.astype(DType::Float64)?;

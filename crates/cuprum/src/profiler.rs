@@ -7,6 +7,23 @@ use std::fmt;
 use std::time::Instant;
 
 /// Times of each repeat of a benchmarked closure, in seconds.
+///
+/// On a GPU, `gpu_times` holds the device's time of each call (CUDA events) and `cpu_times`
+/// the host's. On the CPU device there is no separate device clock: `gpu_times` is empty and
+/// the work's time is `cpu_times`. [`device_times`](Self::device_times), [`mean`](Self::mean),
+/// [`best`](Self::best) and [`median`](Self::median) use the times of the device the work ran
+/// on, so the same code reports both (the lessons' `np.average(gpu_times)` is `r.mean()`).
+///
+/// ```
+/// use cuprum::profiler::benchmark;
+/// let dev = cuprum::Device::Cpu;
+/// let x = cuprum::ones(&[1000], cuprum::DType::Float32, &dev)?;
+/// let r = benchmark("sum", dev, 2, 5, || x.sum(None))?;
+/// assert!(r.gpu_times.is_empty()); // the CPU device: host times only
+/// assert_eq!(r.device_times().len(), 5);
+/// assert!(r.best() <= r.median() && r.best() <= r.mean());
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct BenchmarkResult {
     pub name: String,
@@ -43,6 +60,32 @@ pub fn median(v: &[f64]) -> f64 {
 }
 
 impl BenchmarkResult {
+    /// The times of the device the work ran on, in seconds: `gpu_times` on a GPU, `cpu_times`
+    /// on the CPU.
+    pub fn device_times(&self) -> &[f64] {
+        if self.device.is_cuda() {
+            &self.gpu_times
+        } else {
+            &self.cpu_times
+        }
+    }
+    /// The mean of [`device_times`](Self::device_times), in seconds (NaN without repeats).
+    pub fn mean(&self) -> f64 {
+        let v = self.device_times();
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+    /// The shortest of [`device_times`](Self::device_times), in seconds (NaN without
+    /// repeats).
+    pub fn best(&self) -> f64 {
+        self.device_times().iter().copied().reduce(f64::min).unwrap_or(f64::NAN)
+    }
+    /// The median of [`device_times`](Self::device_times), in seconds (NaN without repeats).
+    pub fn median(&self) -> f64 {
+        if self.device_times().is_empty() {
+            return f64::NAN;
+        }
+        median(self.device_times())
+    }
     /// Median GPU time in milliseconds (host time on the CPU).
     pub fn median_gpu_ms(&self) -> f64 {
         1e3 * median(if self.gpu_times.is_empty() { &self.cpu_times } else { &self.gpu_times })
