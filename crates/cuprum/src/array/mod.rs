@@ -653,9 +653,65 @@ impl std::fmt::Debug for Array {
     }
 }
 
-impl std::fmt::Display for Array {
-    /// NumPy's `str`: `[[0 1]\n [2 3]]`.
+/// The value of a 0-d array formatted by `f`'s own rules (`fmt` picks the trait: Display,
+/// LowerExp, UpperExp), as a NumPy scalar honours a format spec: floats as `f64` (a float32
+/// value is exact in it, as Python's `format(np.float32(x), ".3f")` converts it), integers
+/// and bools as themselves.
+fn scalar_fmt(
+    a: &Array,
+    f: &mut std::fmt::Formatter<'_>,
+    ff: fn(&f64, &mut std::fmt::Formatter<'_>) -> std::fmt::Result,
+    fi: fn(&i64, &mut std::fmt::Formatter<'_>) -> std::fmt::Result,
+    fu: fn(&u64, &mut std::fmt::Formatter<'_>) -> std::fmt::Result,
+) -> std::fmt::Result {
+    let r = match a.dtype() {
+        DType::Bool => a.item::<bool>().map(|b| f.pad(if b { "True" } else { "False" })),
+        d if d.is_float() => a.item::<f64>().map(|v| ff(&v, f)),
+        d if d.is_unsigned_int() => a.item::<u64>().map(|v| fu(&v, f)),
+        _ => a.item::<i64>().map(|v| fi(&v, f)),
+    };
+    match r {
+        Ok(res) => res,
+        Err(e) => write!(f, "<array on {} that could not be read: {e}>", a.device()),
+    }
+}
+
+impl std::fmt::LowerExp for Array {
+    /// `{:e}`/`{:.3e}` of a 0-d array: its value in exponent form (an array of more dimensions
+    /// prints as with `{}`).
+    ///
+    /// ```
+    /// let s = cuprum::from_vec(vec![1.0, 2.0, 4.0], &cuprum::Device::Cpu)?.std(None, 0.0)?;
+    /// assert_eq!(format!("{s:.3e}"), "1.247e0");
+    /// assert_eq!(format!("{s:.3}"), "1.247");
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.ndim() == 0 {
+            return scalar_fmt(self, f, std::fmt::LowerExp::fmt, std::fmt::LowerExp::fmt, std::fmt::LowerExp::fmt);
+        }
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::fmt::UpperExp for Array {
+    /// `{:E}` of a 0-d array (see [`LowerExp`](std::fmt::LowerExp)).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.ndim() == 0 {
+            return scalar_fmt(self, f, std::fmt::UpperExp::fmt, std::fmt::UpperExp::fmt, std::fmt::UpperExp::fmt);
+        }
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::fmt::Display for Array {
+    /// NumPy's `str`: `[[0 1]\n [2 3]]`. A 0-d array given a precision, a width or a sign
+    /// (`{:.3}`, `{:>8}`, `{:+}`) is formatted as its value with those, as a NumPy scalar is
+    /// by a format spec.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.ndim() == 0 && (f.precision().is_some() || f.width().is_some() || f.sign_plus()) {
+            return scalar_fmt(self, f, std::fmt::Display::fmt, std::fmt::Display::fmt, std::fmt::Display::fmt);
+        }
         match crate::array::print::str(self) {
             Ok(s) => f.write_str(&s),
             Err(e) => write!(f, "<array on {} that could not be read: {e}>", self.device()),

@@ -356,3 +356,25 @@ device_test!(clone_is_a_view_and_to_ndarray_as_converts, |dev| {
     assert_eq!(back.to_vec::<f64>()?, vec![1.5, 2.5]);
     Ok(())
 });
+
+device_test!(zero_d_arrays_honour_format_specs, |dev| {
+    // format!("{:.3e}", a.std(None, 0.0)?) as Rust formats the f64 value (NumPy scalars honour
+    // format specs likewise); wider arrays keep NumPy's str.
+    let a = cuprum::from_vec(vec![1.0f32, 2.0, 4.0], &dev)?;
+    let s = a.std(None, 0.0)?;
+    let v = s.item::<f64>()?;
+    assert_eq!(format!("{s:.3e}"), format!("{v:.3e}"));
+    assert_eq!(format!("{s:.3}"), format!("{v:.3}"));
+    assert_eq!(format!("{s:>12.2}"), format!("{v:>12.2}"));
+    assert_eq!(format!("{s:E}"), format!("{v:E}"));
+    let n = cuprum::scalar(-42i64, &dev)?;
+    assert_eq!(
+        (format!("{n:>6}"), format!("{n:+}"), format!("{n:e}")),
+        ("   -42".into(), "-42".into(), "-4.2e1".into())
+    );
+    let u = cuprum::scalar(7u8, &dev)?;
+    assert_eq!(format!("{u:03}"), "007");
+    assert_eq!(format!("{}", cuprum::scalar(true, &dev)?), "True");
+    assert_eq!(format!("{a:.2}"), format!("{a}")); // 1-d: NumPy's str, precision ignored
+    Ok(())
+});
