@@ -131,6 +131,11 @@ pub(crate) fn dev_of(a: &Array) -> Result<Arc<CudaDevice>> {
     }
 }
 
+/// The device address of `a`, or 0 (a null pointer) for `None`: a kernel's optional operand.
+pub(crate) fn dptr_opt(a: Option<&Array>) -> Result<u64> {
+    a.map_or(Ok(0), dptr)
+}
+
 pub(crate) fn dptr(a: &Array) -> Result<u64> {
     match &*a.storage {
         Storage::Cuda(c) => Ok(c.ptr + a.offset as u64),

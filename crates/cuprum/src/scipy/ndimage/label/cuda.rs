@@ -6,7 +6,7 @@ use super::Neighbours;
 use crate::array::Array;
 use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
 use crate::backend::cuda::kernels::KernelKey;
-use crate::backend::cuda::launch::{dev_of, dptr, Params, MAX_DIMS, THREADS};
+use crate::backend::cuda::launch::{dev_of, dptr, dptr_opt, Params, MAX_DIMS, THREADS};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 
@@ -107,10 +107,7 @@ pub(crate) fn label(fg: &Array, nb: &Neighbours, out: &Array) -> Result<usize> {
         p.push(dptr(&parent)?);
         p.push_i64s(&shape[..nd]);
         p.push(inline);
-        p.push(match &table {
-            Some(t) => dptr(t)?,
-            None => 0u64,
-        });
+        p.push(dptr_opt(table.as_ref())?);
         p.push(codes.len() as i32);
         p.push(n as i64);
         // SAFETY: matches `lb_merge(IDX*, Shape (NDIM i64), Nb (NBMAX u64), const u64*, int,

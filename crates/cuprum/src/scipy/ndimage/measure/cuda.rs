@@ -5,7 +5,7 @@ use super::{Acc, Pass, Slots, Want};
 use crate::array::Array;
 use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
 use crate::backend::cuda::kernels::KernelKey;
-use crate::backend::cuda::launch::{dev_of, dptr, Params, MAX_DIMS, THREADS};
+use crate::backend::cuda::launch::{dev_of, dptr, dptr_opt, Params, MAX_DIMS, THREADS};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 
@@ -144,10 +144,6 @@ pub(crate) fn filled(shape: &[usize], dtype: DType, dev: &crate::Device, byte: u
     Ok(a)
 }
 
-fn ptr_or_null(a: &Option<Array>) -> Result<u64> {
-    a.as_ref().map_or(Ok(0), dptr)
-}
-
 /// Accumulates `p` into the device arrays of `acc`.
 pub(crate) fn accumulate(p: &Pass<'_>, acc: &Acc) -> Result<()> {
     let arr = p.x.or(p.labels).or(acc.count.as_ref()).expect("an operand");
@@ -184,27 +180,27 @@ pub(crate) fn accumulate(p: &Pass<'_>, acc: &Acc) -> Result<()> {
         *s = d as i64;
     }
     let mut prm = Params::new();
-    prm.push(p.x.map_or(Ok(0), dptr)?);
-    prm.push(p.labels.map_or(Ok(0), dptr)?);
+    prm.push(dptr_opt(p.x)?);
+    prm.push(dptr_opt(p.labels)?);
     prm.push(n as i64);
     prm.push(par);
     prm.push(lutn);
-    prm.push(lut.as_ref().map_or(Ok(0), dptr)?);
+    prm.push(dptr_opt(lut.as_ref())?);
     prm.push_i64s(&shape);
-    prm.push(ptr_or_null(&acc.count)?);
-    prm.push(ptr_or_null(&acc.sum)?);
-    prm.push(ptr_or_null(&acc.isum)?);
-    prm.push(ptr_or_null(&acc.sq)?);
-    prm.push(p.means.map_or(Ok(0), dptr)?);
-    prm.push(ptr_or_null(&acc.com)?);
-    prm.push(ptr_or_null(&acc.minkey)?);
-    prm.push(ptr_or_null(&acc.maxkey)?);
-    prm.push(p.keys.map_or(Ok(0), |(a, _)| dptr(a))?);
-    prm.push(p.keys.map_or(Ok(0), |(_, b)| dptr(b))?);
-    prm.push(ptr_or_null(&acc.minpos)?);
-    prm.push(ptr_or_null(&acc.maxpos)?);
-    prm.push(ptr_or_null(&acc.bblo)?);
-    prm.push(ptr_or_null(&acc.bbhi)?);
+    prm.push(dptr_opt(acc.count.as_ref())?);
+    prm.push(dptr_opt(acc.sum.as_ref())?);
+    prm.push(dptr_opt(acc.isum.as_ref())?);
+    prm.push(dptr_opt(acc.sq.as_ref())?);
+    prm.push(dptr_opt(p.means)?);
+    prm.push(dptr_opt(acc.com.as_ref())?);
+    prm.push(dptr_opt(acc.minkey.as_ref())?);
+    prm.push(dptr_opt(acc.maxkey.as_ref())?);
+    prm.push(dptr_opt(p.keys.map(|(a, _)| a))?);
+    prm.push(dptr_opt(p.keys.map(|(_, b)| b))?);
+    prm.push(dptr_opt(acc.minpos.as_ref())?);
+    prm.push(dptr_opt(acc.maxpos.as_ref())?);
+    prm.push(dptr_opt(acc.bblo.as_ref())?);
+    prm.push(dptr_opt(acc.bbhi.as_ref())?);
     // One group: few blocks (each warp ends with one atomic per statistic); many: a full grid.
     let grid = if single {
         dev.grid_for(n, THREADS as usize).min(dev.sm_count * 4)

@@ -294,7 +294,6 @@ pub fn value_indices(arr: &Array, ignore_value: Option<i64>) -> Result<Vec<(i64,
     if !arr.dtype().is_integer() {
         return Err(Error::Value("Parameter 'arr' must be an integer array".into()));
     }
-    let dev = arr.device();
     let flat = arr.ravel()?;
     let order = crate::argsort(&flat, None)?;
     let sorted: Vec<i64> = crate::take(&flat, &order, None)?.to_device(&Device::Cpu)?.to_vec_as::<i64>()?;
@@ -317,6 +316,5 @@ pub fn value_indices(arr: &Array, ignore_value: Option<i64>) -> Result<Vec<(i64,
         }
         i = j;
     }
-    let _ = dev;
     Ok(out)
 }

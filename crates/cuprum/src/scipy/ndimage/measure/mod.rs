@@ -296,26 +296,17 @@ fn decode_keys(keys: &Array, count: &Array, dt: DType) -> Result<Array> {
     }
     let k = keys.to_vec::<u64>()?;
     let c = count.to_vec::<i64>()?;
-    let v: Vec<f64> = k
-        .iter()
-        .zip(&c)
-        .map(|(&b, &n)| {
-            if n == 0 {
-                0.0
-            } else if dt.is_float() {
-                if b == u64::MAX {
-                    f64::NAN
-                } else if b >> 63 == 1 {
-                    f64::from_bits(b & !(1 << 63))
-                } else {
-                    f64::from_bits(!b)
-                }
-            } else {
-                f64::NAN // integers below
-            }
-        })
-        .collect();
     if dt.is_float() {
+        let v: Vec<f64> = k
+            .iter()
+            .zip(&c)
+            .map(|(&b, &n)| match (n, b) {
+                (0, _) => 0.0,
+                (_, u64::MAX) => f64::NAN,
+                _ if b >> 63 == 1 => f64::from_bits(b & !(1 << 63)),
+                _ => f64::from_bits(!b),
+            })
+            .collect();
         return crate::from_slice(&v, &[v.len()], &Device::Cpu)?.astype(dt);
     }
     if dt.is_unsigned_int() || dt == DType::Bool {
@@ -368,11 +359,6 @@ fn is_single(g: &Groups) -> bool {
     g.shape.is_empty()
 }
 
-/// NumPy's sum dtype of `dt` (the dtype of SciPy's sum of one group).
-fn sum_dtype(dt: DType) -> DType {
-    dt.sum_dtype()
-}
-
 struct Prep {
     x: Array,
     labels: Option<Array>,
@@ -412,7 +398,7 @@ pub fn sum_labels(input: &Array, labels: Option<&Array>, index: impl Into<Index>
     if is_single(&p.g) {
         let exact = !dt.is_float();
         let a = accumulate(&pass(&p, Want { sum: !exact, isum: exact, ..Want::default() }), &dev)?;
-        let s = if exact { a.isum.unwrap() } else { a.sum.unwrap().astype(sum_dtype(dt))? };
+        let s = if exact { a.isum.unwrap() } else { a.sum.unwrap().astype(dt.sum_dtype())? };
         return s.reshape(&[]);
     }
     let a = accumulate(&pass(&p, Want { sum: true, ..Want::default() }), &dev)?;

@@ -11,7 +11,7 @@ use super::{Plan, Run};
 use crate::array::Array;
 use crate::backend::cuda::codegen::PRELUDE;
 use crate::backend::cuda::kernels::KernelKey;
-use crate::backend::cuda::launch::{dev_of, dptr, Params, MAX_DIMS, THREADS};
+use crate::backend::cuda::launch::{dev_of, dptr, dptr_opt, Params, MAX_DIMS, THREADS};
 use crate::backend::cuda::CudaDevice;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
@@ -91,10 +91,7 @@ struct Geo {
 fn pack(dev: &CudaDevice, g: &Geo, x: Option<&Array>, comp: bool, out: &Array) -> Result<()> {
     let k = dev.kernel(&MorphKey::Pack)?;
     let mut p = Params::new();
-    p.push(match x {
-        Some(x) => dptr(x)?,
-        None => 0u64,
-    });
+    p.push(dptr_opt(x)?);
     p.push(g.rows);
     p.push(g.width);
     p.push(g.nw);
@@ -158,14 +155,8 @@ pub(crate) fn run(plan: &Plan, r: &Run<'_>, out: &Array) -> Result<()> {
         p.push(dptr(src)?);
         p.push(dptr(dst)?);
         p.push(dptr(&x0)?);
-        p.push(match &mask {
-            Some(m) => dptr(m)?,
-            None => 0u64,
-        });
-        p.push(match older {
-            Some(o) => dptr(o)?,
-            None => 0u64,
-        });
+        p.push(dptr_opt(mask.as_ref())?);
+        p.push(dptr_opt(older)?);
         p.push(flags);
         p.push(g.rows);
         p.push(g.nw);
@@ -175,10 +166,7 @@ pub(crate) fn run(plan: &Plan, r: &Run<'_>, out: &Array) -> Result<()> {
         p.push(lead);
         p.push(plan.ntaps() as i32);
         p.push(inline);
-        p.push(match &taps_g {
-            Some(t) => dptr(t)?,
-            None => 0u64,
-        });
+        p.push(dptr_opt(taps_g.as_ref())?);
         p.push(shared as i32);
         let shmem = if shared { (taps.len() * 4) as u32 } else { 0 };
         // SAFETY: the parameters match `morph_step`; every word buffer holds rows * nw words,
@@ -208,10 +196,7 @@ pub(crate) fn run(plan: &Plan, r: &Run<'_>, out: &Array) -> Result<()> {
         p.push(dptr(src)?);
         p.push(dptr(dst)?);
         p.push(dptr(&x0)?);
-        p.push(match &mask {
-            Some(m) => dptr(m)?,
-            None => 0u64,
-        });
+        p.push(dptr_opt(mask.as_ref())?);
         p.push(g.rows);
         p.push(g.nw);
         p.push(tail);

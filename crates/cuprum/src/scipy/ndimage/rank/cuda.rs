@@ -7,7 +7,7 @@ use super::{Op, Pass, Plan};
 use crate::array::Array;
 use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
 use crate::backend::cuda::kernels::KernelKey;
-use crate::backend::cuda::launch::{dev_of, dptr, Params, THREADS};
+use crate::backend::cuda::launch::{dev_of, dptr, dptr_opt, Params, THREADS};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 
@@ -287,10 +287,7 @@ pub(crate) fn filter(x: &Array, out: &Array, plan: &Plan) -> Result<()> {
     prm.push(fs as i32);
     prm.push(rank as i32);
     push_key(&mut prm, dt, cv);
-    prm.push(match &ss {
-        Some(s) => dptr(s)?,
-        None => 0u64,
-    });
+    prm.push(dptr_opt(ss.as_ref())?);
     // SAFETY: the parameters match `nd` in rank.cu (Dims is nd then ND_MAX lengths); `x`,
     // `out` (C-contiguous, `dt`), `taps` (fs x nd int32) and `ss` (fs float64, or null when no
     // structure is compiled in) stay alive until the stream has run it: the arrays are dropped
