@@ -89,60 +89,9 @@ fn cpu_time<R>(mut f: impl FnMut() -> Result<R>, repeat: usize, max_s: f64) -> R
     Ok(1e3 * median(&ts))
 }
 
-/// The synthetic sky of WORKLOADS.md: N(0, 0.0133) noise, 200 Gaussian sources and a bright
-/// extended centre, as float32 (deterministic; both sides read the same file).
-fn synthetic_sky(n: usize) -> Result<cuprum::Array> {
-    let mut s: u64 = 0x5EED_0001;
-    let mut next = || {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        (s.wrapping_mul(0x2545F4914F6CDD1D) >> 11) as f64 / (1u64 << 53) as f64
-    };
-    let mut img = vec![0f32; n * n];
-    for px in img.chunks_mut(2) {
-        let (u1, u2) = (next().max(1e-300), next());
-        let r = (-2.0 * u1.ln()).sqrt() * 0.0133;
-        px[0] = (r * (2.0 * std::f64::consts::PI * u2).cos()) as f32;
-        if px.len() > 1 {
-            px[1] = (r * (2.0 * std::f64::consts::PI * u2).sin()) as f32;
-        }
-    }
-    for _ in 0..200 {
-        let y = 20 + (next() * (n - 40) as f64) as usize;
-        let x = 20 + (next() * (n - 40) as f64) as usize;
-        let amp = 0.08 + next() * (2.0 - 0.08);
-        let w = 1.0 + next() * 2.0;
-        for yy in y - 12..=y + 12 {
-            for xx in x - 12..=x + 12 {
-                let d2 = ((yy as f64 - y as f64).powi(2) + (xx as f64 - x as f64).powi(2)) / (2.0 * w * w);
-                img[yy * n + xx] += (amp * (-d2).exp()) as f32;
-            }
-        }
-    }
-    let c = (n / 2) as f64;
-    for yy in 0..n {
-        for xx in 0..n {
-            let r2 = (yy as f64 - c).powi(2) + (xx as f64 - c).powi(2);
-            img[yy * n + xx] += (2.5 * (-r2 / (2.0 * 36.0)).exp()) as f32;
-        }
-    }
-    cuprum::from_slice(&img, &[n, n], &Device::Cpu)
-}
-
-/// The lesson's kappa-sigma clipper: drop values beyond median +- 3 std until none is dropped.
+/// The lesson's kappa-sigma clipper (kappa 3), as the `cuprum-sky` program runs it.
 fn ks_clip(flat: &cuprum::Array) -> Result<cuprum::Array> {
-    let mut flat = flat.view();
-    loop {
-        let med = flat.median(None)?.item::<f64>()?;
-        let std = flat.std(None, 0.0)?.item::<f64>()?;
-        let lower = flat.mask(&flat.greater(med - 3.0 * std)?)?;
-        let both = lower.mask(&lower.less(med + 3.0 * std)?)?;
-        if both.size() == flat.size() {
-            return Ok(flat);
-        }
-        flat = both;
-    }
+    cuprum_sky::ks_clip(flat, 3.0)
 }
 
 fn allclose(a: &cuprum::Array, b: &cuprum::Array, rtol: f64) -> Result<bool> {
@@ -193,7 +142,7 @@ fn run() -> Result<()> {
 
     let sky = match &o.sky {
         Some(p) => cuprum::load_npy(p, &cpu)?.astype(DType::Float32)?,
-        None => synthetic_sky(2048)?,
+        None => cuprum_sky::synthetic_sky(2048, 200)?,
     };
     if let Some(p) = &o.write_sky {
         cuprum::save_npy(p, &sky)?;
@@ -701,17 +650,9 @@ fn labelling_workloads(o: &mut Opts, sky: &cuprum::Array, thr: f64, gpu: Device,
     }
     if o.wants("pipeline_end_to_end") {
         eprintln!("[pipeline_end_to_end]");
-        let pipeline = |img: &cuprum::Array, dev: &Device| -> Result<(Vec<f64>, Vec<f64>)> {
-            let img = img.to_device(dev)?;
-            let clipped = ks_clip(&img.ravel()?)?;
-            let t = 5.0 * clipped.std(None, 0.0)?.item::<f64>()?;
-            let s = cuprum::where_(&img.greater(t)?, 1i64, 0i64)?;
-            let (l, n) = ndi::label(&s, None)?;
-            let ix = ndi::Index::from(1..=n as i64);
-            let com = ndi::center_of_mass(&img, Some(&l), ix.clone())?.to_device(&Device::Cpu)?.to_vec::<f64>()?;
-            let flux = ndi::sum_labels(&img, Some(&l), ix)?.to_device(&Device::Cpu)?.to_vec::<f64>()?;
-            Ok((com, flux))
-        };
+        // The program's own pipeline (cuprum-sky), host image in, positions and fluxes out.
+        let params = cuprum_sky::Params::default();
+        let pipeline = |img: &cuprum::Array, dev: &Device| cuprum_sky::end_to_end(img, dev, &params);
         let (g, h) = gpu_time("pipeline_end_to_end", gpu, rep.min(10), || pipeline(sky, &gpu))?;
         let c = if o.cpu { Some(cpu_time(|| pipeline(sky, &cpu), 3, 10.0)?) } else { None };
         let (a, b) = (pipeline(sky, &cpu)?, pipeline(sky, &gpu)?);
