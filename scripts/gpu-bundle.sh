@@ -17,7 +17,7 @@ cargo test --release --no-run --message-format=json 2>/dev/null \
   | python3 -c 'import json,sys
 for l in sys.stdin:
     m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"] and m["target"]["name"] != "cuprum-bench":
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"] and m["target"]["name"] not in ("cuprum-bench", "cuprum-sky"):
         print(m["executable"])' > "$dir/tests.txt"
 while read -r exe; do
   cp "$exe" "$dir/tests/$(basename "$exe" | sed 's/-[0-9a-f]*$//')"
@@ -27,7 +27,7 @@ cargo build --release --examples --bins 2>/dev/null
 for f in target/release/examples/*; do
   [ -f "$f" ] && [ -x "$f" ] && [[ "$f" != *-* ]] && cp "$f" "$dir/bin/"
 done
-for f in target/release/cuprum-bench; do
+for f in target/release/cuprum-bench target/release/cuprum-sky; do
   [ -f "$f" ] && cp "$f" "$dir/bin/"
 done
 strip "$dir"/tests/* "$dir"/bin/* 2>/dev/null || true

@@ -95,7 +95,10 @@ fi
 for e in bin/*; do
   n=$(basename "$e")
   [ "$n" = cuprum-bench ] && continue
-  if "$e" > "$out/example-$n.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
+  # The pipeline program on both devices, its pictures and catalogue under OUT/sky.
+  args=(); [ "$n" = cuprum-sky ] && args=(--compare --out "$out/sky")
+  [[ "$n" == intro_cupy_convolution ]] && args=(--out "$out/examples/$n")
+  if "$e" "${args[@]}" > "$out/example-$n.log" 2>&1; then r=ok; else r=FAILED; status=1; fi
   echo "example $n: $r" | tee -a "$summary"
 done
 if [ -x bin/cuprum-bench ] && [ "${SKIP_BENCH:-0}" != 1 ]; then

@@ -1,4 +1,4 @@
-//! The seed workloads (../shared/bench/WORKLOADS.md) written with cuprum's public API, as a
+//! The seed workloads (bench/WORKLOADS.md, a copy of ../shared/bench/WORKLOADS.md) written with cuprum's public API, as a
 //! user would write them, printing one JSON line per workload in the format of
 //! `cupy_reference.py` (`cuprum_ms` from CUDA events, median after warm-up; `cpu_ms` from the
 //! CPU backend; `check`: GPU result agrees with the CPU result). Workloads the library cannot
