@@ -69,7 +69,7 @@ struct Cli {
     /// Number of sources in the synthetic sky.
     #[arg(long, default_value_t = 200)]
     sources: usize,
-    /// Lower limit of the pictures' log colour scale (default: 2 × the clipped standard deviation).
+    /// Lower limit of the pictures' log colour scale (default: 3 × the clipped standard deviation).
     #[arg(long)]
     vmin: Option<f64>,
     /// Upper limit of the pictures' log colour scale (default: the image's maximum).
@@ -323,7 +323,7 @@ fn pictures(cli: &Cli, host: &Array, found: &Detection, catalogue: &Catalogue) -
     let (ny, nx) = (host.shape()[0], host.shape()[1]);
     let c = found.background.stats()?;
     let max = pixels.iter().copied().filter(|p| p.is_finite()).fold(f64::NEG_INFINITY, f64::max);
-    let vmin = cli.vmin.unwrap_or(2.0 * c.std);
+    let vmin = cli.vmin.unwrap_or(3.0 * c.std);
     let vmax = cli.vmax.unwrap_or(max);
     if !(vmin > 0.0 && vmax > vmin) {
         return Err(cuprum::Error::Value(format!("the log colour scale needs 0 < vmin < vmax (vmin = {vmin:.3e}, vmax = {vmax:.3e}); set --vmin/--vmax")));
