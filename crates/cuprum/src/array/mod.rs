@@ -323,9 +323,13 @@ impl Array {
         self.view_with(shape, strides, self.offset)
     }
 
-    /// Removes the given length-1 axes (a view); an error if one is not of length 1.
-    pub fn squeeze_axes(&self, axes: &[isize]) -> Result<Array> {
-        let axes = layout::normalize_axes(axes, self.ndim())?;
+    /// Removes the given length-1 axes (a view; NumPy's `squeeze(axis)`: one axis, several, or
+    /// every length-1 axis for `None`); an error if one is not of length 1.
+    pub fn squeeze_axes(&self, axes: impl Into<crate::reduce::Axes>) -> Result<Array> {
+        let axes = match axes.into() {
+            crate::reduce::Axes::All => return Ok(self.squeeze()),
+            crate::reduce::Axes::Some(v) => layout::normalize_axes(&v, self.ndim())?,
+        };
         for &a in &axes {
             if self.shape[a] != 1 {
                 return Err(Error::InvalidArgument(

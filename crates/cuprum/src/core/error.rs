@@ -27,7 +27,7 @@ use std::fmt;
 /// ```
 /// use cuprum::{Device, ErrorKind};
 /// let a = cuprum::zeros(&[2, 3], cuprum::DType::Float64, &Device::Cpu)?;
-/// let e = a.sum(Some(2)).unwrap_err();               // np.sum(a, axis=2)
+/// let e = a.sum(2).unwrap_err();                     // np.sum(a, axis=2)
 /// assert_eq!(e.kind(), ErrorKind::AxisError);
 /// assert_eq!(e.kind().name(), "AxisError");
 /// let e = a.reshape(&[4, 2]).unwrap_err();          // a.reshape(4, 2)

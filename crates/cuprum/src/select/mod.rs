@@ -16,6 +16,7 @@ use crate::core::dtype::{DType, Scalar};
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
 use crate::core::slice::SliceElem;
+use crate::reduce::Axes;
 use crate::ufunc::Input;
 
 /// The mask as a C-contiguous bool vector, and how many elements of `a` each entry selects.
@@ -259,13 +260,13 @@ pub fn argwhere(a: &Array) -> Result<Array> {
 /// ```
 /// let dev = cuprum::Device::default_device();
 /// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
-/// let c = cuprum::compress(&cuprum::from_vec(vec![true, false, true], &dev)?, &m, Some(0))?;
+/// let c = cuprum::compress(&cuprum::from_vec(vec![true, false, true], &dev)?, &m, 0)?;
 /// assert_eq!((c.shape(), c.to_vec::<i64>()?), (&[2usize, 4][..], vec![0, 1, 2, 3, 8, 9, 10, 11]));
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn compress(condition: &Array, a: &Array, axis: Option<isize>) -> Result<Array> {
-    let Some(ax) = axis else {
-        return compress(condition, &a.ravel()?, Some(0));
+pub fn compress(condition: &Array, a: &Array, axis: impl Into<Axes>) -> Result<Array> {
+    let Some(ax) = axis.into().single()? else {
+        return compress(condition, &a.ravel()?, 0);
     };
     let ax = normalize_axis(ax, a.ndim())?;
     if condition.ndim() != 1 {
@@ -294,7 +295,7 @@ pub fn compress(condition: &Array, a: &Array, axis: Option<isize>) -> Result<Arr
 
 impl Array {
     /// NumPy's `a.compress(condition, axis)`.
-    pub fn compress(&self, condition: &Array, axis: Option<isize>) -> Result<Array> {
+    pub fn compress(&self, condition: &Array, axis: impl Into<Axes>) -> Result<Array> {
         compress(condition, self, axis)
     }
     /// NumPy's `a.nonzero()`.

@@ -934,15 +934,11 @@ fn run_sort(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Arr
                 let n =
                     if axis.is_none() { n } else { r.shape()[cuprum::layout::normalize_axis(ax, r.ndim())?] as isize };
                 let k = cuprum::from_vec(vec![kth.rem_euclid(n) as i64], dev)?;
-                return Ok(vec![
-                    cuprum::sort(&r, Some(ax))?,
-                    cuprum::take(&r, &k, Some(ax))?,
-                    cuprum::sort(&i, Some(ax))?,
-                ]);
+                return Ok(vec![cuprum::sort(&r, ax)?, cuprum::take(&r, &k, ax)?, cuprum::sort(&i, ax)?]);
             };
             let n = if axis.is_none() { r.size() } else { r.shape()[cuprum::layout::normalize_axis(ax, r.ndim())?] };
             let k = cuprum::from_vec(vec![kth.rem_euclid(n as isize) as i64], dev)?;
-            Ok(vec![cuprum::sort(&r, Some(ax))?, cuprum::take(&r, &k, Some(ax))?])
+            Ok(vec![cuprum::sort(&r, ax)?, cuprum::take(&r, &k, ax)?])
         }
         "lexsort" => one(cuprum::lexsort(&arrays(&x))),
         op => panic!("unknown sort op {op}"),
@@ -1026,7 +1022,7 @@ fn run_index(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Ar
     let mut x = inputs(case, dev, layout)?;
     let r = match case.op.as_str() {
         "take" => cuprum::take(x[0].array(), x[1].array(), opt_axis(case))?,
-        "take_along_axis" => cuprum::take_along_axis(x[0].array(), x[1].array(), case.num("axis"))?,
+        "take_along_axis" => cuprum::take_along_axis(x[0].array(), x[1].array(), case.num::<isize>("axis"))?,
         "put" => {
             let rest = x.split_off(1);
             let mut a = into_array(x.pop().unwrap());
@@ -1048,7 +1044,7 @@ fn run_manip(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Ar
     let x = inputs(case, dev, layout)?;
     let a = || x[0].array();
     let r = match case.op.as_str() {
-        "concatenate" => cuprum::concatenate(&arrays(&x), case.num("axis"))?,
+        "concatenate" => cuprum::concatenate(&arrays(&x), case.num::<isize>("axis"))?,
         "stack" => cuprum::stack(&arrays(&x), case.num("axis"))?,
         "hstack" => cuprum::hstack(&arrays(&x))?,
         "vstack" => cuprum::vstack(&arrays(&x))?,

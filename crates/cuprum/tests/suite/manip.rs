@@ -76,12 +76,12 @@ device_test!(join_split_roll_tile_repeat, |dev| {
     assert_eq!(at.iter().map(|p| p.shape()[1]).collect::<Vec<_>>(), vec![1, 2, 1]);
     assert!(at[0].shares_storage(&a));
     assert_eq!(ints(&a.roll(5, None)?), vec![7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6]);
-    assert_eq!(ints(&a.roll(-1, Some(1))?), vec![1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8]);
+    assert_eq!(ints(&a.roll(-1, 1)?), vec![1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8]);
     assert_eq!(ints(&cuprum::tile(&cuprum::arange(3, &dev)?, &[2, 2])?), vec![0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]);
     assert_eq!(cuprum::tile(&cuprum::arange(3, &dev)?, &[2, 2])?.shape(), &[2, 6]);
-    assert_eq!(ints(&a.repeat(2, Some(1))?)[..8], [0, 0, 1, 1, 2, 2, 3, 3]);
+    assert_eq!(ints(&a.repeat(2, 1)?)[..8], [0, 0, 1, 1, 2, 2, 3, 3]);
     assert_eq!(a.repeat(2, None)?.shape(), &[24]);
-    let f = a.flip(Some(0))?;
+    let f = a.flip(0)?;
     assert!(f.shares_storage(&a));
     assert_eq!(ints(&f.slice(s![0])?), vec![8, 9, 10, 11]);
     assert_eq!(ints(&a.flip(None)?)[..3], [11, 10, 9]);

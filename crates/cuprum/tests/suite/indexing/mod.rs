@@ -12,12 +12,12 @@ fn ints(a: &cuprum::Array) -> Vec<i64> {
 device_test!(take_gather_put_scatter, |dev| {
     let b = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
     let i = cuprum::from_vec(vec![2i64, 0, -1], &dev)?;
-    let t = b.take(&i, Some(1))?;
+    let t = b.take(&i, 1)?;
     assert_eq!(t.shape(), &[3, 3]);
     assert_eq!(ints(&t), vec![2, 0, 3, 6, 4, 7, 10, 8, 11]);
     let i2 = cuprum::from_slice(&[0i32, 5, 11, 1], &[2, 2], &dev)?;
     assert_eq!(ints(&b.take(&i2, None)?), vec![0, 5, 11, 1]);
-    assert_eq!(b.take(&i2, Some(0)).map(|_| ()), Err(Error::IndexOutOfRange { index: 5, axis: 0, len: 3 }));
+    assert_eq!(b.take(&i2, 0).map(|_| ()), Err(Error::IndexOutOfRange { index: 5, axis: 0, len: 3 }));
     let ta = cuprum::take_along_axis(&b, &cuprum::from_slice(&[3i64, 0, 1], &[3, 1], &dev)?, 1)?;
     assert_eq!(ints(&ta), vec![3, 4, 9]);
     let mut c = b.copy()?;

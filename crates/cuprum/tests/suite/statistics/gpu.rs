@@ -71,16 +71,16 @@ fn quantile_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     for (x, dev) in [(&e, Device::Cpu), (&eg, *gpu)] {
         for r in [
             x.median(None)?,
-            cuprum::nanmedian(x, Some(0))?,
-            cuprum::nanquantile(x, 0.3, Some(0), QuantileMethod::Lower)?,
+            cuprum::nanmedian(x, 0)?,
+            cuprum::nanquantile(x, 0.3, 0, QuantileMethod::Lower)?,
             cuprum::nanpercentile(x, 30.0, None, QuantileMethod::Linear)?,
         ] {
             assert_eq!((r.device(), r.dtype()), (dev, fdt), "{dt} empty");
             assert!(r.to_vec_as::<f64>()?.iter().all(|v| v.is_nan()), "{dt} empty");
         }
-        assert_eq!(x.median(Some(0))?.shape(), &[3]);
-        assert_eq!(x.median(Some(1))?.shape(), &[0]);
-        let err = cuprum::quantile(x, 0.5, Some(0), QuantileMethod::Linear).unwrap_err();
+        assert_eq!(x.median(0)?.shape(), &[3]);
+        assert_eq!(x.median(1)?.shape(), &[0]);
+        let err = cuprum::quantile(x, 0.5, 0, QuantileMethod::Linear).unwrap_err();
         assert_eq!(err.kind(), cuprum::ErrorKind::IndexError);
     }
     Ok(())

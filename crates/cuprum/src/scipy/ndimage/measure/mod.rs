@@ -346,7 +346,7 @@ fn finish(a: &Array, g: &Groups) -> Result<Array> {
     let picked = match &g.gather {
         Some(s) => {
             let idx = crate::from_slice(s, &[s.len()], &a.device())?;
-            crate::take(a, &idx, Some(0))?
+            crate::take(a, &idx, 0)?
         }
         None => a.view(),
     };

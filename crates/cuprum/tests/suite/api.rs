@@ -1,0 +1,159 @@
+//! The API's conventions (issue 11's stumbles), on every device, against values NumPy printed:
+//! one `axis` convention ([`cuprum::Axes`]: `None`, one axis, several) for every function
+//! whose NumPy `axis` may be `None`.
+
+use cuprum::{Array, DType, Device, ErrorKind, QuantileMethod};
+
+fn ints(a: &Array) -> Vec<i64> {
+    a.to_vec_as::<i64>().unwrap()
+}
+
+fn f64s(a: &Array) -> Vec<f64> {
+    a.to_vec_as::<f64>().unwrap()
+}
+
+/// np.array([[[5,1,9,3],[2,8,0,7],[6,4,11,10]],[[13,12,20,15],[17,14,23,19],[16,22,18,21]]], int32)
+fn cube(dev: &Device) -> cuprum::Result<Array> {
+    let v: Vec<i32> = vec![5, 1, 9, 3, 2, 8, 0, 7, 6, 4, 11, 10, 13, 12, 20, 15, 17, 14, 23, 19, 16, 22, 18, 21];
+    cuprum::from_vec(v, dev)?.reshape(&[2, 3, 4])
+}
+
+#[track_caller]
+fn kind<T>(r: cuprum::Result<T>) -> ErrorKind {
+    match r {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => e.kind(),
+    }
+}
+
+device_test!(one_axis_convention, |dev| {
+    let m = cuprum::from_vec(vec![3i64, 1, 2, 9, 7, 8], &dev)?.reshape(&[2, 3])?;
+    // The forms the lessons write, as NumPy's: an integer, a negative one, None.
+    assert_eq!(ints(&m.sort(-1)?), vec![1, 2, 3, 7, 8, 9]);
+    assert_eq!(ints(&m.sort(0)?), vec![3, 1, 2, 9, 7, 8]);
+    assert_eq!(ints(&m.sort(None)?), vec![1, 2, 3, 7, 8, 9]);
+    assert_eq!(m.sort(None)?.shape(), &[6]);
+    assert_eq!(ints(&m.argsort(1)?), vec![1, 2, 0, 1, 2, 0]);
+    assert_eq!(ints(&cuprum::partition(&m, 0, None)?)[0], 1);
+    assert_eq!(ints(&cuprum::argpartition(&m, -1, 1)?)[2], 0);
+    assert_eq!(m.median(None)?.item::<f64>()?, 5.0);
+    assert_eq!(f64s(&m.median(0)?), vec![6.0, 4.0, 5.0]);
+    assert_eq!(f64s(&cuprum::median(&m, -1)?), vec![2.0, 8.0]);
+    assert_eq!(ints(&m.cumsum(0)?), vec![3, 1, 2, 12, 8, 10]);
+    assert_eq!(ints(&m.cumsum(None)?), vec![3, 4, 6, 15, 22, 30]);
+    assert_eq!(ints(&m.cumprod(-1)?), vec![3, 3, 6, 9, 63, 504]);
+    assert_eq!(ints(&m.flip(1)?), vec![2, 1, 3, 8, 7, 9]);
+    assert_eq!(ints(&m.flip(None)?), vec![8, 7, 9, 2, 1, 3]);
+    let c = cuprum::from_vec(vec![true, false, true, true], &dev)?;
+    assert_eq!(ints(&m.compress(&c, None)?), vec![3, 2, 9]);
+    let c2 = cuprum::from_vec(vec![false, true], &dev)?;
+    assert_eq!(ints(&m.compress(&c2, 0)?), vec![9, 7, 8]);
+    let i = cuprum::from_vec(vec![5i64, 0], &dev)?;
+    assert_eq!(ints(&m.take(&i, None)?), vec![8, 3]);
+    assert_eq!(ints(&m.take(&cuprum::from_vec(vec![2i64], &dev)?, 1)?), vec![2, 8]);
+    assert_eq!(ints(&cuprum::take_along_axis(&m, &i, None)?), vec![8, 3]);
+    assert_eq!(ints(&m.roll(1, None)?), vec![8, 3, 1, 2, 9, 7]);
+    assert_eq!(ints(&m.repeat(2, None)?)[..4], [3, 3, 1, 1]);
+    assert_eq!(cuprum::concatenate(&[&m, &m], None)?.shape(), &[12]);
+    assert_eq!(cuprum::concatenate(&[&m, &m], -1)?.shape(), &[2, 6]);
+    assert_eq!(ints(&cuprum::quantile(&m, 1.0, 1, QuantileMethod::Higher)?), vec![3, 9]);
+    // Reductions take the same forms, several axes as an array, a slice or a Vec.
+    let t = cube(&dev)?;
+    assert_eq!(ints(&t.sum([0, 1])?), vec![59, 61, 81, 75]);
+    assert_eq!(ints(&t.sum(&[0, 1][..])?), vec![59, 61, 81, 75]);
+    assert_eq!(ints(&t.sum(vec![-1, 0])?), vec![78, 90, 108]);
+    assert_eq!(t.sum(())?.shape(), &[2, 3, 4]);
+    assert_eq!(t.squeeze_axes(None)?.shape(), &[2, 3, 4]);
+    let z = cuprum::zeros(&[1, 2, 1, 3], DType::Float32, &dev)?;
+    assert_eq!(z.squeeze_axes([0, 2])?.shape(), &[2, 3]);
+    assert_eq!(z.squeeze_axes(None)?.shape(), &[2, 3]);
+    assert_eq!(z.squeeze_axes(-2)?.shape(), &[1, 2, 3]);
+    Ok(())
+});
+
+device_test!(quantiles_over_several_axes, |dev| {
+    let a = cube(&dev)?;
+    // np.median(a, axis=(0, 1)), axis=(2, 0), axis=(0, 1, 2), axis=()
+    assert_eq!(f64s(&a.median([0, 1])?), vec![9.5, 10.0, 14.5, 12.5]);
+    assert_eq!(f64s(&cuprum::median(&a, [2, 0])?), vec![10.5, 11.0, 13.5]);
+    let all = a.median([0, 1, 2])?;
+    assert_eq!((all.shape(), all.item::<f64>()?), (&[][..], 11.5));
+    let none = a.median(())?;
+    assert_eq!((none.shape(), none.dtype()), (&[2usize, 3, 4][..], DType::Float64));
+    assert_eq!(f64s(&none), f64s(&a));
+    // np.percentile(a, 30, axis=(0, 2), method='lower'): int32 kept
+    let p = cuprum::percentile(&a, 30.0, [0, 2], QuantileMethod::Lower)?;
+    assert_eq!((p.dtype(), ints(&p)), (DType::Int32, vec![5, 7, 10]));
+    // np.quantile(a, [0.1, 0.9], axis=(1, 2))
+    let q = cuprum::quantiles(&a, &[0.1, 0.9], [1, 2], QuantileMethod::Linear)?;
+    assert_eq!(q.shape(), &[2, 2]);
+    for (g, w) in f64s(&q).iter().zip([1.1, 13.1, 9.9, 21.9]) {
+        assert!((g - w).abs() < 1e-12, "{g} != {w}");
+    }
+    // With a NaN at [0, 1, 2], float32: nanmedian over (0, 2), nanpercentile 75 over (1, -1)
+    let mut f = a.astype(DType::Float32)?;
+    f.slice_mut(cuprum::s![0, 1, 2])?.fill(f64::NAN)?;
+    let nm = cuprum::nanmedian(&f, [0, 2])?;
+    assert_eq!((nm.dtype(), f64s(&nm)), (DType::Float32, vec![10.5, 14.0, 13.5]));
+    assert_eq!(f64s(&cuprum::nanpercentile(&f, 75.0, [1, -1], QuantileMethod::Linear)?), vec![8.5, 20.25]);
+    let md = f64s(&f.median([0, 2])?);
+    assert!(md[0] == 10.5 && md[1].is_nan() && md[2] == 13.5, "{md:?}");
+    // A transposed view gives the same lanes.
+    let tv = a.permute(&[2, 0, 1])?;
+    assert_eq!(f64s(&tv.median([1, 2])?), vec![9.5, 10.0, 14.5, 12.5]);
+    Ok(())
+});
+
+device_test!(flip_and_roll_over_several_axes, |dev| {
+    let a = cube(&dev)?;
+    // np.flip(a, (0, 2)), np.roll(a, 1, (0, 2)), np.roll(a, 2, (2, 2))
+    let want_flip = vec![15, 20, 12, 13, 19, 23, 14, 17, 21, 18, 22, 16, 3, 9, 1, 5, 7, 0, 8, 2, 10, 11, 4, 6];
+    assert_eq!(ints(&a.flip([0, 2])?), want_flip);
+    assert_eq!(ints(&cuprum::flip(&a, [-1, 0])?), want_flip);
+    let want_roll = vec![15, 13, 12, 20, 19, 17, 14, 23, 21, 16, 22, 18, 3, 5, 1, 9, 7, 2, 8, 0, 10, 6, 4, 11];
+    assert_eq!(ints(&a.roll(1, [0, 2])?), want_roll);
+    assert_eq!(ints(&a.roll(2, [2, 2])?), ints(&a)); // rolled twice by 2 along a length-4 axis
+    assert_eq!(ints(&a.flip(())?), ints(&a));
+    Ok(())
+});
+
+device_test!(axis_errors_are_numpys, |dev| {
+    let a = cube(&dev)?;
+    let i = cuprum::from_vec(vec![0i64], &dev)?;
+    let c = cuprum::from_vec(vec![true], &dev)?;
+    // NumPy: TypeError: 'tuple' object cannot be interpreted as an integer
+    let several: Vec<(&str, cuprum::Result<Array>)> = vec![
+        ("sort", a.sort([0, 1])),
+        ("argsort", a.argsort([0, 1])),
+        ("partition", cuprum::partition(&a, 0, [0, 1])),
+        ("argpartition", cuprum::argpartition(&a, 0, [0, 1])),
+        ("cumsum", a.cumsum([0, 1])),
+        ("cumprod", a.cumprod([1, 2])),
+        ("take", a.take(&i, [0, 1])),
+        ("take_along_axis", cuprum::take_along_axis(&a, &i.reshape(&[1, 1, 1])?, [0, 1])),
+        ("compress", a.compress(&c, [0, 1])),
+        ("repeat", a.repeat(2, [0, 1])),
+        ("concatenate", cuprum::concatenate(&[&a, &a], [0, 1])),
+        ("sort ()", a.sort(())),
+        ("argmax", a.argmax([0, 1])),
+    ];
+    for (what, r) in several {
+        let e = r.map(|_| ()).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::TypeError, "{what}: {e}");
+        assert_eq!(e.to_string(), "'tuple' object cannot be interpreted as an integer", "{what}");
+    }
+    // NumPy: ValueError: repeated axis; AxisError for an axis out of range.
+    assert_eq!(kind(a.median([0, -3])), ErrorKind::ValueError);
+    assert_eq!(kind(a.flip([1, 1])), ErrorKind::ValueError);
+    assert_eq!(kind(a.median([0, 3])), ErrorKind::AxisError);
+    assert_eq!(kind(a.flip(3)), ErrorKind::AxisError);
+    assert_eq!(kind(a.roll(1, [0, -4])), ErrorKind::AxisError);
+    assert_eq!(kind(a.sort(-4)), ErrorKind::AxisError);
+    // np.median(np.float64(3), axis=0): AxisError; axis=None and axis=() are fine.
+    let s = cuprum::scalar(3.0f64, &dev)?;
+    assert_eq!(kind(s.median(0)), ErrorKind::AxisError);
+    assert_eq!(kind(s.median([0])), ErrorKind::AxisError);
+    assert_eq!(s.median(None)?.item::<f64>()?, 3.0);
+    assert_eq!(s.median(())?.item::<f64>()?, 3.0);
+    Ok(())
+});
