@@ -41,7 +41,7 @@ mod statistics;
 pub mod ufunc;
 
 pub use crate::array::npy::{self, load_npy, save_npy};
-pub use crate::array::Array;
+pub use crate::array::{Array, NewShape};
 pub use crate::core::device::{cuda_device_count, cuda_is_available, Device};
 pub use crate::core::dtype::{self, promote_types, result_type, Casting, DType, Element, Scalar};
 pub use crate::core::error::{Error, ErrorKind, Result};

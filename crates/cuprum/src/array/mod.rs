@@ -52,6 +52,36 @@ impl Clone for Array {
     }
 }
 
+/// The shape argument of [`Array::reshape`]: dimensions as an array, a slice, a `Vec` (or a
+/// reference to one) of any integer type, one integer, or `()` for 0-d; one dimension may be
+/// negative (`-1`, NumPy's unknown dimension, computed from the size). (`&[]` does not name
+/// its element type: write `()`.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewShape(pub Vec<isize>);
+
+macro_rules! new_shape_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for NewShape { fn from(d: $t) -> Self { NewShape(vec![dim(d)]) } }
+        impl<const N: usize> From<[$t; N]> for NewShape { fn from(a: [$t; N]) -> Self { NewShape(a.iter().map(|&d| dim(d)).collect()) } }
+        impl<const N: usize> From<&[$t; N]> for NewShape { fn from(a: &[$t; N]) -> Self { NewShape(a.iter().map(|&d| dim(d)).collect()) } }
+        impl From<&[$t]> for NewShape { fn from(a: &[$t]) -> Self { NewShape(a.iter().map(|&d| dim(d)).collect()) } }
+        impl From<Vec<$t>> for NewShape { fn from(a: Vec<$t>) -> Self { NewShape(a.iter().map(|&d| dim(d)).collect()) } }
+        impl From<&Vec<$t>> for NewShape { fn from(a: &Vec<$t>) -> Self { NewShape(a.iter().map(|&d| dim(d)).collect()) } }
+    )*};
+}
+new_shape_from!(i32, i64, isize, usize);
+/// `()`: the 0-d shape (`a.reshape(())`, NumPy's `a.reshape(())`).
+impl From<()> for NewShape {
+    fn from(_: ()) -> Self {
+        NewShape(Vec::new())
+    }
+}
+
+/// One dimension as an `isize`; a `usize` too large for one saturates (and fails to resolve).
+fn dim<T: TryInto<isize>>(d: T) -> isize {
+    d.try_into().unwrap_or(isize::MAX)
+}
+
 impl Array {
     // ------------------------------------------------------------------ construction
 
@@ -232,13 +262,28 @@ impl Array {
     }
 
     /// A new shape with the same data; a view when the layout allows (NumPy's rules), else a
-    /// copy. One dimension may be `-1`.
-    pub fn reshape(&self, shape: &[usize]) -> Result<Array> {
-        let s: Vec<isize> = shape.iter().map(|&d| d as isize).collect();
-        self.reshape_i(&s)
+    /// copy. One dimension may be `-1` (NumPy's unknown dimension): `a.reshape([2, -1])`,
+    /// `a.reshape(&[4usize, 3])`, `a.reshape(other.shape())`, `a.reshape(&shape_vec)` (see
+    /// [`NewShape`]).
+    ///
+    /// ```
+    /// use cuprum::ErrorKind;
+    /// let dev = cuprum::Device::default_device();
+    /// let a = cuprum::arange(6, &dev)?;
+    /// assert_eq!(a.reshape([2, -1])?.shape(), &[2, 3]);       // a.reshape(2, -1)
+    /// assert_eq!(a.reshape(&[3usize, 2])?.shape(), &[3, 2]);
+    /// assert_eq!(a.reshape(-1)?.shape(), &[6]);
+    /// let e = a.reshape([4, -1]).unwrap_err();
+    /// assert_eq!((e.kind(), e.to_string().as_str()), (ErrorKind::ValueError, "cannot reshape array of size 6 into shape (4,-1)"));
+    /// let e = a.reshape([-1, -1]).unwrap_err();
+    /// assert_eq!(e.to_string(), "can only specify one unknown dimension");
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn reshape(&self, shape: impl Into<NewShape>) -> Result<Array> {
+        self.reshape_i(&shape.into().0)
     }
 
-    /// [`reshape`](Self::reshape) accepting one `-1` dimension.
+    /// [`reshape`](Self::reshape) of a slice of `isize` (one may be `-1`).
     pub fn reshape_i(&self, shape: &[isize]) -> Result<Array> {
         let new = layout::resolve_shape(shape, self.size(), &self.shape)?;
         if let Some(st) = layout::reshape_strides(&self.shape, &self.strides, &new, self.itemsize()) {
@@ -369,9 +414,26 @@ impl Array {
         Ok(self.view_with(shape.to_vec(), st, self.offset))
     }
 
-    /// The diagonal with `offset` of the 2-d array over axes `axis1`, `axis2` (a view; the
-    /// diagonal is the last axis of the result, as in NumPy).
-    pub fn diagonal(&self, offset: isize, axis1: isize, axis2: isize) -> Result<Array> {
+    /// NumPy's `a.diagonal()`: the main diagonal over the first two axes (a view; the diagonal
+    /// is the last axis of the result). [`diagonal_with`](Self::diagonal_with) takes NumPy's
+    /// `offset`, `axis1` and `axis2`.
+    ///
+    /// ```
+    /// let dev = cuprum::Device::default_device();
+    /// let m = cuprum::arange(9, &dev)?.reshape([3, 3])?;
+    /// assert_eq!(m.diagonal()?.to_vec::<i64>()?, vec![0, 4, 8]);
+    /// assert_eq!(m.diagonal_with(1, 0, 1)?.to_vec::<i64>()?, vec![1, 5]);   // m.diagonal(1)
+    /// assert_eq!(m.diagonal_with(-1, 1, 0)?.to_vec::<i64>()?, vec![1, 5]);  // m.diagonal(-1, 1, 0)
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn diagonal(&self) -> Result<Array> {
+        self.diagonal_with(0, 0, 1)
+    }
+
+    /// NumPy's `a.diagonal(offset, axis1, axis2)`: the diagonal with `offset` of the 2-d
+    /// sub-arrays over axes `axis1`, `axis2` (a view; the diagonal is the last axis of the
+    /// result, as in NumPy).
+    pub fn diagonal_with(&self, offset: isize, axis1: isize, axis2: isize) -> Result<Array> {
         if self.ndim() < 2 {
             return Err(Error::InvalidArgument("diag requires an array of at least two dimensions".into()));
         }
@@ -587,7 +649,7 @@ impl Array {
         if self.size() != 1 {
             return Err(Error::Value("can only convert an array of size 1 to a Rust scalar".into()));
         }
-        let one = self.reshape(&[])?;
+        let one = self.reshape(())?;
         let host = if one.device().is_cpu() { one } else { one.to_device(&Device::Cpu)? };
         let _l = crate::backend::storage::CpuLocks::new(&[&host.storage], &[]);
         // SAFETY: `host` has one element, so its offset lies within the block.

@@ -100,8 +100,11 @@ impl fmt::Display for Error {
                 write!(f, "{op}: shapes {} and {} are not compatible", shape_str(a), shape_str(b))
             }
             Error::BadReshape { from, to } => {
+                // NumPy's words, the shape as Python prints a tuple (the unknown one as -1).
                 let size: usize = from.iter().product();
-                write!(f, "cannot reshape array of size {size} (shape {}) into shape {:?}", shape_str(from), to)
+                let dims: Vec<String> = to.iter().map(|d| d.to_string()).collect();
+                let to = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(",")) };
+                write!(f, "cannot reshape array of size {size} into shape {to}")
             }
             Error::AxisOutOfRange { axis, ndim } => {
                 write!(f, "axis {axis} is out of bounds for array of dimension {ndim}")

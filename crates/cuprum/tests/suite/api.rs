@@ -157,3 +157,77 @@ device_test!(axis_errors_are_numpys, |dev| {
     assert_eq!(s.median(())?.item::<f64>()?, 3.0);
     Ok(())
 });
+
+device_test!(diagonal_with_numpys_defaults, |dev| {
+    let a = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
+    // a.diagonal(): offset 0 over axes 0 and 1, the diagonal last
+    let d = a.diagonal()?;
+    assert_eq!((d.shape(), ints(&d)), (&[4usize, 2][..], vec![0, 16, 1, 17, 2, 18, 3, 19]));
+    assert_eq!(ints(&a.diagonal_with(1, 1, 2)?), vec![1, 6, 11, 13, 18, 23]);
+    assert_eq!(ints(&a.diagonal_with(-1, 2, 0)?), vec![1, 14, 5, 18, 9, 22]);
+    assert_eq!(a.diagonal_with(5, 0, 1)?.shape(), &[4, 0]);
+    // A view of a transposed view.
+    let m = cuprum::arange(9, &dev)?.reshape([3, 3])?.t();
+    assert_eq!(ints(&m.diagonal()?), vec![0, 4, 8]);
+    assert_eq!(ints(&m.diagonal_with(1, 0, 1)?), vec![3, 7]);
+    assert_eq!(kind(cuprum::arange(3, &dev)?.diagonal()), ErrorKind::ValueError);
+    assert_eq!(kind(a.diagonal_with(0, 1, 1)), ErrorKind::ValueError);
+    assert_eq!(kind(a.diagonal_with(0, 0, 3)), ErrorKind::AxisError);
+    Ok(())
+});
+
+device_test!(reshape_with_an_unknown_dimension, |dev| {
+    let a = cuprum::arange(12, &dev)?;
+    assert_eq!(a.reshape([2, -1, 3])?.shape(), &[2, 2, 3]);
+    assert_eq!(a.reshape([-1])?.shape(), &[12]);
+    assert_eq!(a.reshape(-1)?.shape(), &[12]);
+    assert_eq!(a.reshape(&[4usize, 3])?.shape(), &[4, 3]);
+    assert_eq!(a.reshape(&[4, 3])?.shape(), &[4, 3]);
+    assert_eq!(a.reshape(vec![3i64, -1])?.shape(), &[3, 4]);
+    let shape: Vec<usize> = vec![6, 2];
+    assert_eq!(a.reshape(&shape)?.shape(), &[6, 2]);
+    assert_eq!(a.reshape(&shape[..])?.shape(), &[6, 2]);
+    let b = a.reshape([3, 4])?;
+    assert_eq!(a.reshape(b.shape())?.shape(), &[3, 4]);
+    // A transposed view reshaped needs a copy, with the values in C order of the view.
+    assert_eq!(ints(&b.t().reshape([-1, 2])?)[..6], [0, 4, 8, 1, 5, 9]);
+    assert_eq!(cuprum::zeros(&[0, 3], DType::Float32, &dev)?.reshape([3, -1])?.shape(), &[3, 0]);
+    let s = cuprum::from_vec(vec![7i64], &dev)?.reshape(())?;
+    assert_eq!((s.ndim(), s.item::<i64>()?), (0, 7));
+    // NumPy's ValueErrors
+    let msg = |r: cuprum::Result<Array>| {
+        let e = r.unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::ValueError);
+        e.to_string()
+    };
+    assert_eq!(msg(a.reshape([5, -1])), "cannot reshape array of size 12 into shape (5,-1)");
+    assert_eq!(msg(a.reshape([0, -1])), "cannot reshape array of size 12 into shape (0,-1)");
+    assert_eq!(msg(a.reshape([7])), "cannot reshape array of size 12 into shape (7,)");
+    assert_eq!(msg(a.reshape([-1, 2, -1])), "can only specify one unknown dimension");
+    Ok(())
+});
+
+device_test!(meshgrid_destructures, |dev| {
+    let x = cuprum::from_vec(vec![1.0f64, 2.0], &dev)?;
+    let y = cuprum::from_vec(vec![10i64, 20, 30], &dev)?;
+    let z = cuprum::from_vec(vec![5i64], &dev)?;
+    let [xx, yy] = cuprum::meshgrid([&x, &y], cuprum::Indexing::Xy)?;
+    assert_eq!((xx.shape(), xx.dtype(), yy.dtype()), (&[3usize, 2][..], DType::Float64, DType::Int64));
+    assert_eq!(f64s(&xx), vec![1.0, 2.0, 1.0, 2.0, 1.0, 2.0]);
+    assert_eq!(ints(&yy), vec![10, 10, 20, 20, 30, 30]);
+    // np.meshgrid(x, y, z): shape (3, 2, 1)
+    let [xx, yy, zz] = cuprum::meshgrid([&x, &y, &z], cuprum::Indexing::Xy)?;
+    assert_eq!(xx.shape(), &[3, 2, 1]);
+    assert_eq!(ints(&yy), vec![10, 10, 20, 20, 30, 30]);
+    assert_eq!(ints(&zz), vec![5; 6]);
+    let [ii, jj, _] = cuprum::meshgrid([&x, &y, &z], cuprum::Indexing::Ij)?;
+    assert_eq!((ii.shape(), ints(&jj)), (&[2usize, 3, 1][..], vec![10, 20, 30, 10, 20, 30]));
+    let [only] = cuprum::meshgrid([&y], cuprum::Indexing::Xy)?;
+    assert_eq!(ints(&only), vec![10, 20, 30]);
+    let e = cuprum::zeros(&[0], DType::Float64, &dev)?;
+    let [ee, ey] = cuprum::meshgrid([&e, &y], cuprum::Indexing::Xy)?;
+    assert_eq!((ee.shape(), ey.shape()), (&[3usize, 0][..], &[3usize, 0][..]));
+    let none: [Array; 0] = cuprum::meshgrid([], cuprum::Indexing::Xy)?;
+    assert!(none.is_empty());
+    Ok(())
+});

@@ -777,7 +777,13 @@ fn run_creation(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec
             let x = inputs(case, dev, layout)?;
             let refs: Vec<&Array> = x.iter().map(|v| v.array()).collect();
             let ix = if case.param("indexing") == "xy" { Indexing::Xy } else { Indexing::Ij };
-            cuprum::meshgrid(&refs, ix)
+            // The fixed-size form for the counts the fixtures have, the slice form otherwise.
+            match refs[..] {
+                [a] => cuprum::meshgrid([a], ix).map(Vec::from),
+                [a, b] => cuprum::meshgrid([a, b], ix).map(Vec::from),
+                [a, b, c] => cuprum::meshgrid([a, b, c], ix).map(Vec::from),
+                _ => cuprum::meshgrid_slice(&refs, ix),
+            }
         }
         "zeros" => one(cuprum::zeros(&shape(), dt(), dev)),
         "ones" => one(cuprum::ones(&shape(), dt(), dev)),
@@ -825,11 +831,11 @@ fn apply_view(a: &Array, chain: &str) -> cuprum::Result<Array> {
         let args: Vec<isize> = args.split(',').filter(|t| !t.is_empty()).map(|t| t.trim().parse().unwrap()).collect();
         let usz = |v: &[isize]| -> Vec<usize> { v.iter().map(|&d| d as usize).collect() };
         a = match name {
-            "reshape" => a.reshape_i(&args)?,
+            "reshape" => a.reshape(&args)?,
             "transpose" => a.permute(&args)?,
             "swapaxes" => a.swapaxes(args[0], args[1])?,
             "moveaxis" => a.moveaxis(args[0], args[1])?,
-            "diagonal" => a.diagonal(args[0], args[1], args[2])?,
+            "diagonal" => a.diagonal_with(args[0], args[1], args[2])?,
             "squeeze" if args.is_empty() => a.squeeze(),
             "squeeze" => a.squeeze_axes(&args)?,
             "expand_dims" => a.expand_dims(args[0])?,
