@@ -13,7 +13,7 @@ fn main() -> cuprum::Result<()> {
     );
 
     // ary = cp.arange(10).reshape((2, 5))
-    let ary = cuprum::arange(10, &dev)?.reshape(&[2, 5])?;
+    let ary = cuprum::arange(10, &dev)?.reshape([2, 5])?;
     println!("{ary:?}");
     println!("{}", ary.dtype());
     println!("{:?}", ary.shape());

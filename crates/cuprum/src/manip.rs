@@ -105,7 +105,7 @@ pub fn dstack(arrays: &[&Array]) -> Result<Array> {
 /// NumPy's `atleast_1d` (a view).
 pub fn atleast_1d(a: &Array) -> Result<Array> {
     if a.ndim() == 0 {
-        a.reshape(&[1])
+        a.reshape([1])
     } else {
         Ok(a.view())
     }
@@ -114,7 +114,7 @@ pub fn atleast_1d(a: &Array) -> Result<Array> {
 /// NumPy's `atleast_2d` (a view): `(n,)` becomes `(1, n)`.
 pub fn atleast_2d(a: &Array) -> Result<Array> {
     match a.ndim() {
-        0 => a.reshape(&[1, 1]),
+        0 => a.reshape([1, 1]),
         1 => a.expand_dims(0),
         _ => Ok(a.view()),
     }
@@ -123,7 +123,7 @@ pub fn atleast_2d(a: &Array) -> Result<Array> {
 /// NumPy's `atleast_3d` (a view): `(n,)` becomes `(1, n, 1)`, `(m, n)` becomes `(m, n, 1)`.
 pub fn atleast_3d(a: &Array) -> Result<Array> {
     match a.ndim() {
-        0 => a.reshape(&[1, 1, 1]),
+        0 => a.reshape([1, 1, 1]),
         1 => a.expand_dims(0)?.expand_dims(2),
         2 => a.expand_dims(2),
         _ => Ok(a.view()),

@@ -296,7 +296,7 @@ impl Array {
 
     /// A 1-d array of the elements in C order: a view when possible.
     pub fn ravel(&self) -> Result<Array> {
-        self.reshape(&[self.size()])
+        self.reshape([self.size()])
     }
 
     /// A 1-d copy of the elements in C order.

@@ -98,7 +98,7 @@ impl Array {
                 // NumPy's argmin/argmax over all axes index the flattened (C-order) array.
                 let flat = self.ravel()?;
                 let r = flat.reduce(op, 0, false, ddof)?;
-                return if keepdims { r.reshape(&vec![1; self.ndim()]) } else { Ok(r) };
+                return if keepdims { r.reshape(vec![1; self.ndim()]) } else { Ok(r) };
             }
         }
         let axes = axis.resolve(self.ndim())?;

@@ -22,7 +22,7 @@ fn scan(op: ScanOp, a: &Array, axis: Option<isize>) -> Result<Array> {
         Some(ax) => (a.view(), normalize_axis(ax, a.ndim())?),
     };
     if a.ndim() == 0 {
-        return scan(op, &a.reshape(&[1])?, Some(0));
+        return scan(op, &a.reshape([1])?, Some(0));
     }
     let out_dt = a.dtype().sum_dtype();
     // Lanes along the last axis, contiguous.

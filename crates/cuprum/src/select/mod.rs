@@ -34,7 +34,7 @@ fn mask_rows(a: &Array, m: &Array) -> Result<(Array, usize)> {
         )));
     }
     let row: usize = a.shape()[k..].iter().product();
-    Ok((m.as_contiguous()?.reshape(&[m.size()])?, row))
+    Ok((m.as_contiguous()?.reshape([m.size()])?, row))
 }
 
 /// The number of selected rows: known at once on the CPU, in device memory until read on a
@@ -97,7 +97,7 @@ fn select_rows(x: &Array, flags: &Array, row: usize, rest: &[usize]) -> Result<A
         Device::Cuda(_) => cuda::compact(x, flags, &buf, row)?,
     };
     let c = c.read()?;
-    first(&buf, c * row)?.reshape(&shape(c))
+    first(&buf, c * row)?.reshape(shape(c))
 }
 
 /// The indices of the non-zero elements of `a` (int64): the flat index (`flat`, shape
@@ -124,9 +124,9 @@ fn indices(a: &Array, flat: bool, by_element: bool) -> Result<Array> {
     // Counted first: the buffer is exact and nothing needs to come back.
     let c = if counted { cap } else { pending.read()? };
     if by_element {
-        return first(&buf, c * nd)?.reshape(&shaped(c));
+        return first(&buf, c * nd)?.reshape(shaped(c));
     }
-    let rows = buf.reshape(&[nd, cap])?;
+    let rows = buf.reshape([nd, cap])?;
     let v = rows.slice([
         SliceElem::Slice { start: None, end: None, step: 1 },
         SliceElem::Slice { start: Some(0), end: Some(c as isize), step: 1 },
@@ -211,7 +211,7 @@ pub fn extract(condition: &Array, a: &Array) -> Result<Array> {
 pub fn flatnonzero(a: &Array) -> Result<Array> {
     let c = indices(a, true, false)?;
     let n = c.shape()[1];
-    c.reshape(&[n])
+    c.reshape([n])
 }
 
 /// NumPy's `nonzero`: one int64 index array per axis.

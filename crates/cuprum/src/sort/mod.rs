@@ -21,7 +21,7 @@ pub(crate) fn lanes_last(a: &Array, axis: Option<isize>) -> Result<(Array, usize
         None => (a.ravel()?, 0),
         Some(ax) => (a.view(), normalize_axis(ax, a.ndim().max(1))?),
     };
-    let a = if a.ndim() == 0 { a.reshape(&[1])? } else { a };
+    let a = if a.ndim() == 0 { a.reshape([1])? } else { a };
     let moved = if ax + 1 == a.ndim() { a } else { a.moveaxis(ax as isize, -1)? };
     Ok((moved, ax))
 }

@@ -7,7 +7,7 @@ fn ints(a: &cuprum::Array) -> Vec<i64> {
 }
 
 device_test!(pad_modes_match_numpy, |dev| {
-    let a = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+    let a = cuprum::arange(12, &dev)?.reshape([3, 4])?;
     let w = [(1, 2), (2, 1)];
     let cases: [(PadMode, Vec<i64>); 4] = [
         (
@@ -56,8 +56,8 @@ device_test!(pad_modes_match_numpy, |dev| {
 });
 
 device_test!(join_split_roll_tile_repeat, |dev| {
-    let a = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
-    let b = cuprum::arange_with(100, 104, 1, DType::Int32, &dev)?.reshape(&[1, 4])?;
+    let a = cuprum::arange(12, &dev)?.reshape([3, 4])?;
+    let b = cuprum::arange_with(100, 104, 1, DType::Int32, &dev)?.reshape([1, 4])?;
     let c = cuprum::concatenate(&[&a, &b], 0)?;
     assert_eq!(c.dtype(), DType::Int64);
     assert_eq!(c.shape(), &[4, 4]);
@@ -93,7 +93,7 @@ device_test!(join_split_roll_tile_repeat, |dev| {
 device_test!(diff_like_numpy, |dev| {
     let sq = cuprum::from_vec(vec![1i64, 4, 9, 16, 25], &dev)?;
     assert_eq!(ints(&sq.diff(2, -1)?), vec![2, 2, 2]);
-    let a = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+    let a = cuprum::arange(12, &dev)?.reshape([3, 4])?;
     assert_eq!(ints(&a.diff(1, 0)?), vec![4; 8]);
     let b = cuprum::from_vec(vec![true, true, false, true], &dev)?;
     let d = b.diff(1, 0)?;

@@ -136,8 +136,8 @@ fn correlate_1d(a: &Array, v: &Array, flip: bool, mode: ConvolveMode, dt: DType)
     let (n, k) = (a.size(), v.size());
     let (len, off) = mode_extent(mode, n, k);
     let out = Array::alloc(&[len], dt, a.device(), false)?;
-    let x = a.reshape(&[1, n])?;
-    let w = v.reshape(&[1, k])?;
+    let x = a.reshape([1, n])?;
+    let w = v.reshape([1, k])?;
     let c = Correlation {
         x: &x,
         w: &w,
@@ -147,7 +147,7 @@ fn correlate_1d(a: &Array, v: &Array, flip: bool, mode: ConvolveMode, dt: DType)
         boundary: Boundary::Fill,
         fill: Scalar::Int(0),
     };
-    correlate_into(&c, &out.reshape(&[1, len])?)?;
+    correlate_into(&c, &out.reshape([1, len])?)?;
     Ok(out)
 }
 
@@ -192,7 +192,7 @@ pub(crate) mod numpy {
     /// # Ok::<(), cuprum::Error>(())
     /// ```
     pub fn convolve(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
-        let one = |x: &Array| if x.ndim() == 0 { x.reshape(&[1]) } else { Ok(x.view()) };
+        let one = |x: &Array| if x.ndim() == 0 { x.reshape([1]) } else { Ok(x.view()) };
         let (a, v) = (&one(a)?, &one(v)?);
         check_1d(a, v, "convolve")?;
         let (a, v) = if v.size() > a.size() { (v, a) } else { (a, v) };

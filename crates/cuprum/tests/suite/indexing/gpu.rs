@@ -126,8 +126,8 @@ fn gather_case(dev: &Device) -> cuprum::Result<()> {
         for row in [1usize, 2, 3, 4, 6, 8, 16, 33] {
             let base = random(&[9 * row + 1], dt, &mut rng, false);
             for off in [0usize, 1] {
-                let a = base.slice(s![off..off + 9 * row])?.reshape(&[9, row])?;
-                let ag = on(dev, &base).slice(s![off..off + 9 * row])?.reshape(&[9, row])?;
+                let a = base.slice(s![off..off + 9 * row])?.reshape([9, row])?;
+                let ag = on(dev, &base).slice(s![off..off + 9 * row])?.reshape([9, row])?;
                 let i = indices(&[11], 9, DType::Int64, &mut rng);
                 same(
                     dev,
@@ -452,7 +452,7 @@ fn last_write_case(dev: &Device) -> cuprum::Result<()> {
 }
 
 fn out_of_range_case(dev: &Device) -> cuprum::Result<()> {
-    let a = cuprum::arange(12, &Device::Cpu)?.reshape(&[3, 4])?;
+    let a = cuprum::arange(12, &Device::Cpu)?.reshape([3, 4])?;
     let ag = on(dev, &a);
     let bad = |v: Vec<i64>, dt: DType| idx_vec(&v, &[v.len()], dt);
     let want = |index: isize, axis: usize, len: usize| Err::<(), _>(Error::IndexOutOfRange { index, axis, len });

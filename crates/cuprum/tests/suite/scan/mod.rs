@@ -10,7 +10,7 @@ fn ints(a: &cuprum::Array) -> Vec<i64> {
 }
 
 device_test!(cumsum_cumprod_like_numpy, |dev| {
-    let a = cuprum::arange_with(1, 7, 1, DType::Int32, &dev)?.reshape(&[2, 3])?;
+    let a = cuprum::arange_with(1, 7, 1, DType::Int32, &dev)?.reshape([2, 3])?;
     let c = a.cumsum(None)?;
     assert_eq!(c.dtype(), DType::Int64);
     assert_eq!(ints(&c), vec![1, 3, 6, 10, 15, 21]);

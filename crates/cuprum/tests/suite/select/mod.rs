@@ -10,7 +10,7 @@ fn ints(a: &cuprum::Array) -> Vec<i64> {
 }
 
 device_test!(masks_like_numpy, |dev| {
-    let a = cuprum::arange(24, &dev)?.reshape(&[2, 3, 4])?;
+    let a = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
     let m = a.remainder(3)?.equal(0)?;
     assert_eq!(ints(&a.mask(&m)?), vec![0, 3, 6, 9, 12, 15, 18, 21]);
     let m2 = cuprum::from_slice(&[true, false, true, false, false, true], &[2, 3], &dev)?;
@@ -41,7 +41,7 @@ device_test!(masks_like_numpy, |dev| {
 });
 
 device_test!(nonzero_argwhere_compress, |dev| {
-    let a = cuprum::arange(24, &dev)?.reshape(&[2, 3, 4])?;
+    let a = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
     let nz = a.remainder(5)?.equal(0)?.nonzero()?;
     assert_eq!(
         nz.iter().map(ints).collect::<Vec<_>>(),

@@ -35,7 +35,7 @@ device_test!(quantiles_like_numpy, |dev| {
     assert!(n.median(None)?.item::<f64>()?.is_nan());
     assert_eq!(cuprum::nanmedian(&n, None)?.item::<f64>()?, 1.5);
     assert_eq!(cuprum::percentile(&x, 40.0, None, QuantileMethod::Linear)?.item::<f64>()?, 2.6);
-    let m = cuprum::arange_f(0.0, 12.0, 1.0, DType::Float64, &dev)?.reshape(&[3, 4])?;
+    let m = cuprum::arange_f(0.0, 12.0, 1.0, DType::Float64, &dev)?.reshape([3, 4])?;
     assert_eq!(f64s(&m.median(0)?), vec![4.0, 5.0, 6.0, 7.0]);
     assert_eq!(f64s(&m.median(1)?), vec![1.5, 5.5, 9.5]);
     assert!(cuprum::quantile(&x, 1.5, None, QuantileMethod::Linear).is_err());

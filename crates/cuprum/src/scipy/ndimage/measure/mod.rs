@@ -649,7 +649,7 @@ pub fn center_of_mass(input: &Array, labels: Option<&Array>, index: impl Into<In
     let a = accumulate(&pass(&p, Want { sum: true, com: true, ..Want::default() }), &p.x.device())?;
     let (s, c) = (a.sum.unwrap(), a.com.unwrap());
     let k = p.g.k;
-    let r = c.true_divide(&s.reshape(&[k, 1])?)?;
+    let r = c.true_divide(&s.reshape([k, 1])?)?;
     let r = if p.x.ndim() == 0 { r.slice(crate::s![.., ..0])? } else { r };
     shape_result(&r, &p.g)
 }
