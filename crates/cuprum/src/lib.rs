@@ -10,7 +10,7 @@
 //! let ary = cuprum::arange(10, &dev)?.reshape(&[2, 5])?;
 //! assert_eq!((ary.dtype(), ary.shape(), ary.strides()), (DType::Int64, &[2usize, 5][..], &[40isize, 8][..]));
 //! let x = cuprum::linspace(0.0, 9.0, 10, true, DType::Float64, &dev)?;
-//! let y = ((-0.5 * x.square()?)?.exp())?;      // cp.exp(-0.5 * x**2)
+//! let y = (-0.5 * x.expr().powi(2)).exp().eval()?; // cp.exp(-0.5 * x**2): one `?` (see `Expr`)
 //! assert!((y.sum(None)?.item::<f64>()? - 1.7533141440214528).abs() < 1e-12);
 //! let mut deltas = cuprum::zeros(&[64, 64], DType::Float64, &dev)?;
 //! deltas.slice_mut(s![8..;16, 8..;16])?.fill(1.0)?;  // deltas[8::16, 8::16] = 1
@@ -28,6 +28,7 @@ mod backend;
 pub mod core;
 mod creation;
 pub mod cuda;
+pub mod expr;
 mod indexing;
 mod manip;
 pub mod profiler;
@@ -49,6 +50,7 @@ pub use crate::core::layout;
 pub use crate::core::slice::{SliceElem, ELLIPSIS, NEW_AXIS};
 pub use crate::cuda::{pool_stats, release_cached, Event, PoolStats};
 pub use creation::*;
+pub use expr::{Expr, ExprArg};
 /// The Rust type of float16 elements (from the `half` crate).
 pub use half::f16;
 pub use indexing::*;

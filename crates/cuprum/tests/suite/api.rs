@@ -235,3 +235,105 @@ device_test!(meshgrid_destructures, |dev| {
     assert!(none.is_empty());
     Ok(())
 });
+
+/// `got` (an `Expr`'s result) is the step-by-step `want`: dtype, shape and every bit.
+#[track_caller]
+fn same(got: cuprum::Result<Array>, want: cuprum::Result<Array>, what: &str) {
+    let (g, w) = (got.unwrap(), want.unwrap());
+    assert_eq!((g.dtype(), g.shape()), (w.dtype(), w.shape()), "{what}");
+    let (gc, wc) = (g.to_device(&Device::Cpu).unwrap(), w.to_device(&Device::Cpu).unwrap());
+    // Equal elements, NaNs where the step-by-step code has NaNs.
+    assert!(cuprum::allclose(&gc, &wc, 0.0, 0.0, true).unwrap(), "{what}: {g:?} != {w:?}");
+}
+
+device_test!(expr_formulas_equal_the_step_by_step_code, |dev| {
+    use cuprum::Expr;
+    let (muu, sigma) = (0.25, 1.5f64);
+    for dt in [DType::Float64, DType::Float32, DType::Float16] {
+        let lin = cuprum::linspace(-2.0, 2.0, 7, true, dt, &dev)?;
+        let [x, y] = cuprum::meshgrid([&lin, &lin], cuprum::Indexing::Xy)?;
+        // dst = np.sqrt(x*x + y*y); np.exp(-((dst-muu)**2/(2.0*sigma**2)))
+        let dst = (x.expr() * &x + y.expr() * &y).sqrt().eval()?;
+        let want_dst = (&x * &x)?.add(&(&y * &y)?)?.sqrt();
+        same(Ok(dst.clone()), want_dst, &format!("dst {dt}"));
+        let g = (-(dst.expr() - muu).powi(2) / (2.0 * sigma.powi(2))).exp().eval();
+        let step = (-((&dst - muu)?.power(2)? / (2.0 * sigma.powi(2)))?)?.exp();
+        same(g, step, &format!("gaussian {dt}"));
+        // Scalars on the left, arrays on either side, Array and Result<Array> operands.
+        let e = (2.0 * x.expr() - &y) / (1.0 + y.expr().abs()) + x.copy()?;
+        let step = ((&(2.0 * &x)? - &y)? / (1.0 + y.abs()?)?)?.add(&x.copy()?);
+        same(e.eval(), step, &format!("mixed {dt}"));
+        let e = &x + y.expr().powf(0.5).maximum(0.25) * (x.exp());
+        let step = x.add(&y.power(0.5)?.maximum(0.25)?.multiply(&x.exp()?)?);
+        same(e.eval(), step, &format!("array on the left, NaNs of sqrt {dt}"));
+        // clip, comparisons, where, reductions
+        let cond = x.expr().greater(&y).logical_or(y.expr().less_equal(-1.0));
+        let e = cond.clone().where_(x.expr().clip(-1.0, 0.5), y.expr().sin()).sum(1);
+        let c = x.greater(&y)?.logical_or(&y.less_equal(-1.0)?)?;
+        let step = cuprum::where_(&c, &cuprum::clip(&x, -1.0, 0.5)?, &y.sin()?)?.sum(1);
+        same(e.eval(), step, &format!("where/clip/sum {dt}"));
+        same(cond.eval(), Ok(c), &format!("condition {dt}"));
+        let e = x.expr().clip(&y, 1.0).std(None, 1.0);
+        same(e.eval(), cuprum::clip(&x, &y, 1.0)?.std(None, 1.0), &format!("clip by an array, std {dt}"));
+        let e = (x.expr() * y.expr()).max([0, 1]) - (x.expr().min(-1) * 0.5).sum(None);
+        let step = (&x * &y)?.max([0, 1])?.subtract(&x.min(-1)?.multiply(0.5)?.sum(None)?);
+        same(e.eval(), step, &format!("reductions {dt}"));
+        assert_eq!((x.expr() * 2.0).eval()?.dtype(), dt, "weak scalars keep {dt}");
+    }
+    for dt in [DType::Int8, DType::Int32, DType::Int64, DType::UInt8, DType::UInt16] {
+        let a = cuprum::arange(12, &dev)?.astype(dt)?.reshape([3, 4])?;
+        let e = (a.expr() * 3 - 1) % 4 + 2 * a.expr();
+        let step = ((&(&a * 3)? - 1)? % 4)?.add(&(2 * &a)?);
+        same(e.eval(), step, &format!("integers {dt}"));
+        let e = (a.expr().powi(2) - &a).floor_divide(3) & 6 | 1;
+        let step = (&(&a.power(2)?.subtract(&a)?.floor_divide(3)? & 6)? | 1)?.view();
+        same(e.eval(), Ok(step), &format!("bitwise {dt}"));
+        // An integer array with a float scalar: float64, as NumPy's int8 * 2.5
+        let e = (a.expr() * 2.5).eval()?;
+        assert_eq!(e.dtype(), (&a * 2.5)?.dtype(), "{dt} * 2.5");
+        same(Ok(e), &a * 2.5, &format!("{dt} * 2.5"));
+        same((a.expr().mean(1)).eval(), a.mean(1), &format!("mean {dt}"));
+        same((-a.expr().astype(DType::Int64)).argmax(0).eval(), (-a.astype(DType::Int64)?)?.argmax(0), "argmax");
+    }
+    // Built from a Result<Array>, continued with and_then.
+    let r = cuprum::arange(5, &dev)?.astype(DType::Float32);
+    let e = Expr::from(r).exp().and_then(|a| a.cumsum(0)).eval();
+    same(e, cuprum::arange(5, &dev)?.astype(DType::Float32)?.exp()?.cumsum(0), "and_then");
+    Ok(())
+});
+
+device_test!(expr_errors_surface_at_eval, |dev| {
+    use cuprum::Expr;
+    let a = cuprum::arange(6, &dev)?.astype(DType::Float64)?.reshape([2, 3])?;
+    let wrong = cuprum::ones(&[4], DType::Float64, &dev)?;
+    // A shape mismatch in the middle: nothing after it runs; eval gives the step's error.
+    let e = ((a.expr() + 1.0) * &wrong).exp().sqrt() / 2.0;
+    let step = (&(&a + 1.0)? * &wrong).unwrap_err();
+    let err = e.eval().unwrap_err();
+    assert_eq!(err, step);
+    assert_eq!(err.kind(), ErrorKind::ValueError);
+    // The first error wins: the shape error before the integer power error.
+    let i = cuprum::arange(6, &dev)?.reshape([2, 3])?;
+    let e = (i.expr() - &wrong) + i.expr().powi(-1);
+    assert!(matches!(e.eval(), Err(cuprum::Error::ShapeMismatch { .. })));
+    // np.arange(6) ** -1: ValueError (integers to negative integer powers)
+    let err = (i.expr().powi(-1) + 1).eval().unwrap_err();
+    assert_eq!(err, i.power(-1).unwrap_err());
+    assert_eq!(err.kind(), ErrorKind::ValueError);
+    // A float array in a bitwise operation: NumPy's TypeError
+    let err = (a.expr() & 1).sum(None).eval().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::TypeError);
+    assert_eq!(err, (&a & 1).unwrap_err());
+    // An error carried in from a Result<Array>, and one from a reduction's axis.
+    let from_r = Expr::from(a.reshape([4, 2])) * 2.0;
+    assert_eq!(from_r.eval().unwrap_err().kind(), ErrorKind::ValueError);
+    assert_eq!((a.expr().exp().sum(2) + 1.0).eval().unwrap_err().kind(), ErrorKind::AxisError);
+    // Arrays on two devices.
+    if !dev.is_cpu() {
+        let host = a.to_device(&Device::Cpu)?;
+        let err = (a.expr() + &host).exp().eval().unwrap_err();
+        assert_eq!(err, (&a + &host).unwrap_err());
+        assert_eq!(err.kind(), ErrorKind::ValueError);
+    }
+    Ok(())
+});
