@@ -387,8 +387,36 @@ impl Array {
         Ok(self.view_with(shape, strides, self.offset))
     }
 
-    /// Inserts a length-1 axis at `axis` (a view; `axis` may be `ndim` or negative).
-    pub fn expand_dims(&self, axis: isize) -> Result<Array> {
+    /// NumPy's `expand_dims(a, axis)`: inserts a length-1 axis at `axis` (a view; `axis` may
+    /// be `ndim` or negative), or at each of several (`[0, -1]`: positions in the result, as
+    /// NumPy's tuple). `None` is NumPy's `TypeError`, a repeated axis its `ValueError`.
+    ///
+    /// ```
+    /// let dev = cuprum::Device::default_device();
+    /// let a = cuprum::zeros(&[2, 3], cuprum::DType::Float32, &dev)?;
+    /// assert_eq!(a.expand_dims(1)?.shape(), &[2, 1, 3]);
+    /// assert_eq!(a.expand_dims([0, -1])?.shape(), &[1, 2, 3, 1]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn expand_dims(&self, axis: impl Into<crate::reduce::Axes>) -> Result<Array> {
+        let axes = match axis.into() {
+            crate::reduce::Axes::All => {
+                return Err(Error::Type("'NoneType' object cannot be interpreted as an integer".into()));
+            }
+            crate::reduce::Axes::Some(v) => v,
+        };
+        if axes.len() == 1 {
+            return self.expand_dim(axes[0]);
+        }
+        // Positions in the result, sorted: inserted one after the other they land there.
+        let mut cur = self.view();
+        for a in layout::normalize_axes(&axes, self.ndim() + axes.len())? {
+            cur = cur.expand_dim(a as isize)?;
+        }
+        Ok(cur)
+    }
+
+    fn expand_dim(&self, axis: isize) -> Result<Array> {
         let a = layout::normalize_axis(axis, self.ndim() + 1)?;
         let mut shape = self.shape.clone();
         shape.insert(a, 1);

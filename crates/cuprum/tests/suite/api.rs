@@ -68,6 +68,15 @@ device_test!(one_axis_convention, |dev| {
     assert_eq!(z.squeeze_axes([0, 2])?.shape(), &[2, 3]);
     assert_eq!(z.squeeze_axes(None)?.shape(), &[2, 3]);
     assert_eq!(z.squeeze_axes(-2)?.shape(), &[1, 2, 3]);
+    // np.expand_dims(x, (0, 3)), (-1, 0), (); None: TypeError; (0, 0): ValueError; (0, 4): AxisError
+    let x = cuprum::zeros(&[2, 3], DType::Int16, &dev)?;
+    assert_eq!(x.expand_dims([0, 3])?.shape(), &[1, 2, 3, 1]);
+    assert_eq!(x.expand_dims([-1, 0])?.shape(), &[1, 2, 3, 1]);
+    assert_eq!(x.expand_dims(())?.shape(), &[2, 3]);
+    assert_eq!(x.expand_dims(-1)?.shape(), &[2, 3, 1]);
+    assert_eq!(kind(x.expand_dims(None)), ErrorKind::TypeError);
+    assert_eq!(kind(x.expand_dims([0, 0])), ErrorKind::ValueError);
+    assert_eq!(kind(x.expand_dims([0, 4])), ErrorKind::AxisError);
     Ok(())
 });
 
