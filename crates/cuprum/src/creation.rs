@@ -268,7 +268,7 @@ impl Array {
     /// array as `f64`, say.
     ///
     /// ```
-    /// let a = cuprum::arange(6, &cuprum::Device::default_device())?.reshape(&[2, 3])?;
+    /// let a = cuprum::arange(6, &cuprum::Device::default_device())?.reshape([2, 3])?;
     /// let m = a.to_ndarray_as::<f64>()?; // int64 values as f64
     /// assert_eq!(m.shape(), &[2, 3]);
     /// assert_eq!(m[[1, 2]], 5.0);

@@ -26,7 +26,7 @@ fn along(ndim: usize, axis: usize, start: Option<isize>, end: Option<isize>, ste
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let a = cuprum::arange(6, &dev)?.reshape(&[2, 3])?;
+/// let a = cuprum::arange(6, &dev)?.reshape([2, 3])?;
 /// assert_eq!(cuprum::concatenate(&[&a, &a], 1)?.shape(), &[2, 6]);
 /// assert_eq!(cuprum::concatenate(&[&a, &a], None)?.shape(), &[12]);
 /// # Ok::<(), cuprum::Error>(())
@@ -211,7 +211,7 @@ pub fn array_split(a: &Array, sections: impl Into<Sections>, axis: isize) -> Res
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let a = cuprum::arange(6, &dev)?.reshape(&[2, 3])?;
+/// let a = cuprum::arange(6, &dev)?.reshape([2, 3])?;
 /// assert_eq!(a.flip(1)?.to_vec::<i64>()?, vec![2, 1, 0, 5, 4, 3]);
 /// assert_eq!(a.flip([0, 1])?.to_vec::<i64>()?, a.flip(None)?.to_vec::<i64>()?);
 /// # Ok::<(), cuprum::Error>(())
@@ -231,7 +231,7 @@ pub fn flip(a: &Array, axis: impl Into<Axes>) -> Result<Array> {
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let a = cuprum::arange(6, &dev)?.reshape(&[2, 3])?;
+/// let a = cuprum::arange(6, &dev)?.reshape([2, 3])?;
 /// assert_eq!(a.roll(1, None)?.to_vec::<i64>()?, vec![5, 0, 1, 2, 3, 4]);
 /// assert_eq!(a.roll(1, -1)?.to_vec::<i64>()?, vec![2, 0, 1, 5, 3, 4]);
 /// assert_eq!(a.roll(1, [0, 1])?.to_vec::<i64>()?, vec![5, 3, 4, 2, 0, 1]);

@@ -17,7 +17,7 @@ use std::sync::Arc;
 /// An n-dimensional array on the CPU or a CUDA GPU, with NumPy's semantics.
 ///
 /// ```
-/// let a = cuprum::arange(10, &cuprum::Device::Cpu)?.reshape(&[2, 5])?;
+/// let a = cuprum::arange(10, &cuprum::Device::Cpu)?.reshape([2, 5])?;
 /// assert_eq!(a.strides(), &[40, 8]);
 /// assert_eq!(format!("{a:?}"), "array([[0, 1, 2, 3, 4],\n       [5, 6, 7, 8, 9]])");
 /// # Ok::<(), cuprum::Error>(())
@@ -271,7 +271,7 @@ impl Array {
     /// let dev = cuprum::Device::default_device();
     /// let a = cuprum::arange(6, &dev)?;
     /// assert_eq!(a.reshape([2, -1])?.shape(), &[2, 3]);       // a.reshape(2, -1)
-    /// assert_eq!(a.reshape(&[3usize, 2])?.shape(), &[3, 2]);
+    /// assert_eq!(a.reshape(&[3usize, 2])?.shape(), &[3, 2]);  // a borrowed array, as before
     /// assert_eq!(a.reshape(-1)?.shape(), &[6]);
     /// let e = a.reshape([4, -1]).unwrap_err();
     /// assert_eq!((e.kind(), e.to_string().as_str()), (ErrorKind::ValueError, "cannot reshape array of size 6 into shape (4,-1)"));

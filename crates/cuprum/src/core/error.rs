@@ -30,7 +30,7 @@ use std::fmt;
 /// let e = a.sum(2).unwrap_err();                     // np.sum(a, axis=2)
 /// assert_eq!(e.kind(), ErrorKind::AxisError);
 /// assert_eq!(e.kind().name(), "AxisError");
-/// let e = a.reshape(&[4, 2]).unwrap_err();          // a.reshape(4, 2)
+/// let e = a.reshape([4, 2]).unwrap_err();          // a.reshape(4, 2)
 /// assert_eq!(e.kind(), ErrorKind::ValueError);
 /// let e = cuprum::scalar(300i64, &Device::Cpu)?.item::<u8>().unwrap_err();
 /// assert_eq!(e.kind(), ErrorKind::OverflowError);

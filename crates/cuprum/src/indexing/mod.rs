@@ -71,7 +71,7 @@ fn out_of_range(index: i64, axis: usize, len: usize) -> Error {
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let m = cuprum::arange(12, &dev)?.reshape([3, 4])?;
 /// let (r, c) = (cuprum::from_vec(vec![2i64, 0], &dev)?, cuprum::from_vec(vec![1i64, 3], &dev)?);
 /// assert_eq!(cuprum::gather(&m, &[&r, &c])?.to_vec::<i64>()?, vec![9, 3]); // m[[2, 0], [1, 3]]
 /// # Ok::<(), cuprum::Error>(())
@@ -273,7 +273,7 @@ fn scatter_impl(a: &mut Array, indices: &[&Array], values: &Array, how: Write) -
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let m = cuprum::arange(12, &dev)?.reshape([3, 4])?;
 /// let t = cuprum::take(&m, &cuprum::from_vec(vec![2i64, -4], &dev)?, 1)?;
 /// assert_eq!((t.shape(), t.to_vec::<i64>()?), (&[3usize, 2][..], vec![2, 0, 6, 4, 10, 8]));
 /// assert!(cuprum::take(&m, &cuprum::from_vec(vec![4i64], &dev)?, 1).is_err()); // out of range
@@ -311,7 +311,7 @@ pub fn take(a: &Array, indices: &Array, axis: impl Into<Axes>) -> Result<Array> 
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let m = cuprum::from_vec(vec![3i64, 1, 2, 9, 7, 8], &dev)?.reshape(&[2, 3])?;
+/// let m = cuprum::from_vec(vec![3i64, 1, 2, 9, 7, 8], &dev)?.reshape([2, 3])?;
 /// let order = m.argsort(1)?;
 /// assert_eq!(cuprum::take_along_axis(&m, &order, 1)?.to_vec::<i64>()?, vec![1, 2, 3, 7, 8, 9]);
 /// let flat = cuprum::take_along_axis(&m, &cuprum::from_vec(vec![5i64, 0], &dev)?, None)?;

@@ -20,7 +20,7 @@ use crate::core::ufunc::ReduceOp;
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let a = cuprum::arange(24, &dev)?.reshape(&[2, 3, 4])?;
+/// let a = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
 /// assert_eq!(a.sum([0, 1])?.shape(), &[4]);        // np.sum(a, axis=(0, 1))
 /// assert_eq!(a.median(None)?.item::<f64>()?, 11.5); // np.median(a)
 /// assert_eq!(a.sort(-1)?.shape(), &[2, 3, 4]);     // np.sort(a, axis=-1)

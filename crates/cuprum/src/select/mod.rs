@@ -140,7 +140,7 @@ impl Array {
     ///
     /// ```
     /// let dev = cuprum::Device::default_device();
-    /// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+    /// let m = cuprum::arange(12, &dev)?.reshape([3, 4])?;
     /// let sel = m.mask(&m.remainder(5)?.equal(0)?)?; // m[m % 5 == 0]
     /// assert_eq!(sel.to_vec::<i64>()?, vec![0, 5, 10]);
     /// # Ok::<(), cuprum::Error>(())
@@ -218,7 +218,7 @@ pub fn flatnonzero(a: &Array) -> Result<Array> {
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let m = cuprum::arange(12, &dev)?.reshape([3, 4])?;
 /// let nz = cuprum::nonzero(&m.remainder(5)?.equal(0)?)?;
 /// assert_eq!((nz[0].to_vec::<i64>()?, nz[1].to_vec::<i64>()?), (vec![0, 1, 2], vec![0, 1, 2]));
 /// # Ok::<(), cuprum::Error>(())
@@ -259,7 +259,7 @@ pub fn argwhere(a: &Array) -> Result<Array> {
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let m = cuprum::arange(12, &dev)?.reshape([3, 4])?;
 /// let c = cuprum::compress(&cuprum::from_vec(vec![true, false, true], &dev)?, &m, 0)?;
 /// assert_eq!((c.shape(), c.to_vec::<i64>()?), (&[2usize, 4][..], vec![0, 1, 2, 3, 8, 9, 10, 11]));
 /// # Ok::<(), cuprum::Error>(())

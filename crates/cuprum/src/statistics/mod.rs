@@ -100,7 +100,7 @@ fn quantile_impl(a: &Array, qs: &[f64], axis: Axes, method: Interp, ignore_nan: 
 /// ```
 /// use cuprum::QuantileMethod;
 /// let dev = cuprum::Device::default_device();
-/// let a = cuprum::arange(24, &dev)?.reshape(&[2, 3, 4])?;
+/// let a = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
 /// let q = cuprum::quantiles(&a, &[0.25, 0.5], [0, 2], QuantileMethod::Linear)?;
 /// assert_eq!(q.shape(), &[2, 3]);
 /// assert_eq!(q.to_vec::<f64>()?, vec![1.75, 5.75, 9.75, 7.5, 11.5, 15.5]);

@@ -308,7 +308,7 @@ fn fill_value(v: f64, dt: DType) -> Result<Scalar> {
 /// use cuprum::scipy::signal::{convolve2d, Boundary};
 /// use cuprum::ConvolveMode;
 /// let dev = cuprum::Device::default_device();
-/// let img = cuprum::arange(12, &dev)?.reshape(&[3, 4])?.astype(cuprum::DType::Float64)?;
+/// let img = cuprum::arange(12, &dev)?.reshape([3, 4])?.astype(cuprum::DType::Float64)?;
 /// let k = cuprum::from_slice(&[1.0, -1.0], &[1, 2], &dev)?;
 /// let d = convolve2d(&img, &k, ConvolveMode::Valid, Boundary::Fill, 0.0)?;
 /// assert_eq!(d.to_vec::<f64>()?, vec![1.0; 9]); // horizontal differences
@@ -384,7 +384,7 @@ impl std::str::FromStr for Method {
 /// use cuprum::ConvolveMode;
 /// let dev = cuprum::Device::default_device();
 /// // scipy.signal.convolve(np.arange(8.).reshape(2, 2, 2), [[[1., 1.]]], 'full')
-/// let x = cuprum::arange(8, &dev)?.reshape(&[2, 2, 2])?.astype(cuprum::DType::Float64)?;
+/// let x = cuprum::arange(8, &dev)?.reshape([2, 2, 2])?.astype(cuprum::DType::Float64)?;
 /// let k = cuprum::from_slice(&[1.0, 1.0], &[1, 1, 2], &dev)?;
 /// let r = convolve(&x, &k, ConvolveMode::Full, Method::Auto)?;
 /// assert_eq!(r.shape(), &[2, 2, 3]);
