@@ -28,7 +28,6 @@ mod backend;
 pub mod core;
 mod creation;
 pub mod cuda;
-pub mod expr;
 mod indexing;
 mod manip;
 pub mod profiler;
@@ -42,7 +41,7 @@ mod statistics;
 pub mod ufunc;
 
 pub use crate::array::npy::{self, load_npy, save_npy};
-pub use crate::array::{Array, NewShape};
+pub use crate::array::Array;
 pub use crate::core::device::{cuda_device_count, cuda_is_available, Device};
 pub use crate::core::dtype::{self, promote_types, result_type, Casting, DType, Element, Scalar};
 pub use crate::core::error::{Error, ErrorKind, Result};
@@ -50,7 +49,6 @@ pub use crate::core::layout;
 pub use crate::core::slice::{SliceElem, ELLIPSIS, NEW_AXIS};
 pub use crate::cuda::{pool_stats, release_cached, Event, PoolStats};
 pub use creation::*;
-pub use expr::{Expr, ExprArg};
 /// The Rust type of float16 elements (from the `half` crate).
 pub use half::f16;
 pub use indexing::*;
@@ -67,3 +65,8 @@ pub use set_ops::*;
 pub use sort::*;
 pub use statistics::*;
 pub use ufunc::*;
+
+// The API's conventions (issue 11's stumbles): reshape's shapes, formulas with one `?`.
+pub mod expr;
+pub use crate::array::NewShape;
+pub use expr::{Expr, ExprArg};
