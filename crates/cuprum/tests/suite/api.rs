@@ -288,6 +288,12 @@ device_test!(expr_formulas_equal_the_step_by_step_code, |dev| {
         let step = (&x * &y)?.max([0, 1])?.subtract(&x.min(-1)?.multiply(0.5)?.sum(None)?);
         same(e.eval(), step, &format!("reductions {dt}"));
         assert_eq!((x.expr() * 2.0).eval()?.dtype(), dt, "weak scalars keep {dt}");
+        // A Result<Array>, an Array and a borrowed Expr on the left; 1 - e, e % 2.
+        same((x.exp() + y.expr()).eval(), x.exp()?.add(&y), &format!("Result on the left {dt}"));
+        same((x.copy()? * y.expr()).eval(), x.multiply(&y), &format!("Array on the left {dt}"));
+        let e = x.expr();
+        same((&e + &e - -&e).eval(), &(&x + &x)? - &(-&x)?, &format!("&Expr {dt}"));
+        same((1 - x.expr() % 2).eval(), 1i64 - &(&x % 2)?, &format!("1 - x % 2 {dt}"));
     }
     for dt in [DType::Int8, DType::Int32, DType::Int64, DType::UInt8, DType::UInt16] {
         let a = cuprum::arange(12, &dev)?.astype(dt)?.reshape([3, 4])?;
