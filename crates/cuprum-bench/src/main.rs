@@ -219,8 +219,8 @@ fn run() -> Result<()> {
             let mut deltas = cuprum::zeros(&[2048, 2048], DType::Float64, &cpu)?;
             deltas.slice_mut(cuprum::s![8..;16, 8..;16])?.fill(1.0)?;
             let lin = cuprum::linspace(-2.0, 2.0, 15, true, DType::Float64, &cpu)?;
-            let g = cuprum::meshgrid(&[&lin, &lin], cuprum::Indexing::Xy)?;
-            let gauss = ((&g[0].square()? + &g[1].square()?)? * -0.5)?.exp()?;
+            let [xx, yy] = cuprum::meshgrid([&lin, &lin], cuprum::Indexing::Xy)?;
+            let gauss = ((xx.expr().square() + yy.expr().square()) * -0.5).exp().eval()?;
             let (dg, gg) = (deltas.to_device(&gpu)?, gauss.to_device(&gpu)?);
             if o.wants("convolve2d_2048_k15_f64") {
                 eprintln!("[convolve2d_2048_k15_f64]");
@@ -242,7 +242,7 @@ fn run() -> Result<()> {
             }
             if o.wants("convolve1d_4M_k15_f64") {
                 eprintln!("[convolve1d_4M_k15_f64]");
-                let (d1, g1) = (deltas.ravel()?, gauss.diagonal(0, 0, 1)?.as_contiguous()?);
+                let (d1, g1) = (deltas.ravel()?, gauss.diagonal()?.as_contiguous()?);
                 let (d1g, g1g) = (d1.to_device(&gpu)?, g1.to_device(&gpu)?);
                 let f = || cuprum::convolve(&d1g, &g1g, Full);
                 let (gm, h) = gpu_time("convolve1d_4M_k15_f64", gpu, rep, f)?;

@@ -106,8 +106,28 @@ pub enum Indexing {
 }
 
 /// `np.meshgrid(*xs, indexing=...)`: coordinate matrices (contiguous copies, as NumPy's
-/// default `copy=True`).
-pub fn meshgrid(xs: &[&Array], indexing: Indexing) -> Result<Vec<Array>> {
+/// default `copy=True`), as many as inputs, in a fixed-size array that destructures. Inputs
+/// of any shape are flattened, as NumPy's.
+///
+/// ```
+/// use cuprum::Indexing;
+/// let dev = cuprum::Device::default_device();
+/// let (x, y) = (cuprum::arange(3, &dev)?, cuprum::arange(2, &dev)?);
+/// let [xx, yy] = cuprum::meshgrid([&x, &y], Indexing::Xy)?;   // xx, yy = np.meshgrid(x, y)
+/// assert_eq!((xx.shape(), yy.shape()), (&[2usize, 3][..], &[2usize, 3][..]));
+/// assert_eq!(xx.to_vec::<i64>()?, vec![0, 1, 2, 0, 1, 2]);
+/// assert_eq!(yy.to_vec::<i64>()?, vec![0, 0, 0, 1, 1, 1]);
+/// let [ii, _jj] = cuprum::meshgrid([&x, &y], Indexing::Ij)?;
+/// assert_eq!(ii.shape(), &[3, 2]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn meshgrid<const N: usize>(xs: [&Array; N], indexing: Indexing) -> Result<[Array; N]> {
+    let v = meshgrid_slice(&xs, indexing)?;
+    Ok(v.try_into().unwrap_or_else(|_| unreachable!("one output per input")))
+}
+
+/// [`meshgrid`] of a number of inputs known only at run time.
+pub fn meshgrid_slice(xs: &[&Array], indexing: Indexing) -> Result<Vec<Array>> {
     let n = xs.len();
     if n == 0 {
         return Ok(vec![]);
@@ -140,7 +160,7 @@ pub fn meshgrid(xs: &[&Array], indexing: Indexing) -> Result<Vec<Array>> {
 pub fn eye(n: usize, m: Option<usize>, k: isize, dtype: DType, device: &Device) -> Result<Array> {
     let m = m.unwrap_or(n);
     let a = zeros(&[n, m], dtype, device)?;
-    a.diagonal(k, 0, 1)?.fill(1)?;
+    a.diagonal_with(k, 0, 1)?.fill(1)?;
     Ok(a)
 }
 
@@ -248,7 +268,7 @@ impl Array {
     /// array as `f64`, say.
     ///
     /// ```
-    /// let a = cuprum::arange(6, &cuprum::Device::default_device())?.reshape(&[2, 3])?;
+    /// let a = cuprum::arange(6, &cuprum::Device::default_device())?.reshape([2, 3])?;
     /// let m = a.to_ndarray_as::<f64>()?; // int64 values as f64
     /// assert_eq!(m.shape(), &[2, 3]);
     /// assert_eq!(m[[1, 2]], 5.0);

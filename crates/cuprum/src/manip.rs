@@ -8,6 +8,7 @@ use crate::core::dtype::{result_type, DType, Scalar};
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
 use crate::core::slice::SliceElem;
+use crate::reduce::Axes;
 
 fn full_slice() -> SliceElem {
     SliceElem::Slice { start: None, end: None, step: 1 }
@@ -20,8 +21,21 @@ fn along(ndim: usize, axis: usize, start: Option<isize>, end: Option<isize>, ste
     ix
 }
 
-/// NumPy's `concatenate(arrays, axis)`: joins along an existing axis; dtypes promote.
-pub fn concatenate(arrays: &[&Array], axis: isize) -> Result<Array> {
+/// NumPy's `concatenate(arrays, axis)`: joins along an existing axis; dtypes promote. With
+/// `axis` `None` the arrays are flattened first. One axis at most ([`Axes`]).
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::arange(6, &dev)?.reshape([2, 3])?;
+/// assert_eq!(cuprum::concatenate(&[&a, &a], 1)?.shape(), &[2, 6]);
+/// assert_eq!(cuprum::concatenate(&[&a, &a], None)?.shape(), &[12]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn concatenate(arrays: &[&Array], axis: impl Into<Axes>) -> Result<Array> {
+    let Some(axis) = axis.into().single()? else {
+        let flat: Vec<Array> = arrays.iter().map(|a| a.ravel()).collect::<Result<_>>()?;
+        return concatenate(&flat.iter().collect::<Vec<_>>(), 0);
+    };
     let first =
         arrays.first().ok_or_else(|| Error::InvalidArgument("need at least one array to concatenate".into()))?;
     let nd = first.ndim();
@@ -91,7 +105,7 @@ pub fn dstack(arrays: &[&Array]) -> Result<Array> {
 /// NumPy's `atleast_1d` (a view).
 pub fn atleast_1d(a: &Array) -> Result<Array> {
     if a.ndim() == 0 {
-        a.reshape(&[1])
+        a.reshape([1])
     } else {
         Ok(a.view())
     }
@@ -100,7 +114,7 @@ pub fn atleast_1d(a: &Array) -> Result<Array> {
 /// NumPy's `atleast_2d` (a view): `(n,)` becomes `(1, n)`.
 pub fn atleast_2d(a: &Array) -> Result<Array> {
     match a.ndim() {
-        0 => a.reshape(&[1, 1]),
+        0 => a.reshape([1, 1]),
         1 => a.expand_dims(0),
         _ => Ok(a.view()),
     }
@@ -109,7 +123,7 @@ pub fn atleast_2d(a: &Array) -> Result<Array> {
 /// NumPy's `atleast_3d` (a view): `(n,)` becomes `(1, n, 1)`, `(m, n)` becomes `(m, n, 1)`.
 pub fn atleast_3d(a: &Array) -> Result<Array> {
     match a.ndim() {
-        0 => a.reshape(&[1, 1, 1]),
+        0 => a.reshape([1, 1, 1]),
         1 => a.expand_dims(0)?.expand_dims(2),
         2 => a.expand_dims(2),
         _ => Ok(a.view()),
@@ -192,22 +206,53 @@ pub fn array_split(a: &Array, sections: impl Into<Sections>, axis: isize) -> Res
     split_impl(a, sections.into(), axis, false)
 }
 
-/// NumPy's `flip`: reverses the order along `axis`, or along every axis for `None` (a view).
-pub fn flip(a: &Array, axis: Option<isize>) -> Result<Array> {
-    match axis {
-        Some(ax) => {
-            let ax = normalize_axis(ax, a.ndim())?;
-            a.slice(along(a.ndim(), ax, None, None, -1))
-        }
-        None => a.slice(vec![SliceElem::Slice { start: None, end: None, step: -1 }; a.ndim()]),
+/// NumPy's `flip`: reverses the order along `axis`, along several (`[0, 1]`), or along every
+/// axis for `None` (a view). A repeated axis is NumPy's `ValueError`.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::arange(6, &dev)?.reshape([2, 3])?;
+/// assert_eq!(a.flip(1)?.to_vec::<i64>()?, vec![2, 1, 0, 5, 4, 3]);
+/// assert_eq!(a.flip([0, 1])?.to_vec::<i64>()?, a.flip(None)?.to_vec::<i64>()?);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn flip(a: &Array, axis: impl Into<Axes>) -> Result<Array> {
+    let axes = axis.into().resolve(a.ndim())?;
+    let mut ix = vec![full_slice(); a.ndim()];
+    for ax in axes {
+        ix[ax] = SliceElem::Slice { start: None, end: None, step: -1 };
     }
+    a.slice(ix)
 }
 
-/// NumPy's `roll`: shifts elements along `axis` (or the flattened array for `None`), wrapping.
-pub fn roll(a: &Array, shift: isize, axis: Option<isize>) -> Result<Array> {
-    let Some(ax) = axis else {
-        return roll(&a.ravel()?, shift, Some(0))?.reshape(a.shape());
+/// NumPy's `roll`: shifts elements along `axis`, along each of several axes (`[0, 1]`: by
+/// `shift` along each; an axis named twice rolls twice, as in NumPy), or along the flattened
+/// array for `None`, wrapping.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::arange(6, &dev)?.reshape([2, 3])?;
+/// assert_eq!(a.roll(1, None)?.to_vec::<i64>()?, vec![5, 0, 1, 2, 3, 4]);
+/// assert_eq!(a.roll(1, -1)?.to_vec::<i64>()?, vec![2, 0, 1, 5, 3, 4]);
+/// assert_eq!(a.roll(1, [0, 1])?.to_vec::<i64>()?, vec![5, 3, 4, 2, 0, 1]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn roll(a: &Array, shift: isize, axis: impl Into<Axes>) -> Result<Array> {
+    let axes = match axis.into() {
+        Axes::All => return roll(&a.ravel()?, shift, 0)?.reshape(a.shape()),
+        Axes::Some(v) => v,
     };
+    if axes.len() != 1 {
+        let mut cur = a.copy()?;
+        for &ax in &axes {
+            cur = roll_axis(&cur, shift, ax)?;
+        }
+        return Ok(cur);
+    }
+    roll_axis(a, shift, axes[0])
+}
+
+fn roll_axis(a: &Array, shift: isize, ax: isize) -> Result<Array> {
     let ax = normalize_axis(ax, a.ndim())?;
     let n = a.shape()[ax] as isize;
     if n == 0 {
@@ -234,10 +279,10 @@ pub fn tile(a: &Array, reps: &[usize]) -> Result<Array> {
 }
 
 /// NumPy's `repeat` with one count: each element `repeats` times along `axis` (the flattened
-/// array for `None`).
-pub fn repeat(a: &Array, repeats: usize, axis: Option<isize>) -> Result<Array> {
-    let Some(ax) = axis else {
-        return repeat(&a.ravel()?, repeats, Some(0));
+/// array for `None`; one axis at most, [`Axes`]).
+pub fn repeat(a: &Array, repeats: usize, axis: impl Into<Axes>) -> Result<Array> {
+    let Some(ax) = axis.into().single()? else {
+        return repeat(&a.ravel()?, repeats, 0);
     };
     let ax = normalize_axis(ax, a.ndim())?;
     let e = a.expand_dims(ax as isize + 1)?;
@@ -391,15 +436,15 @@ pub fn diff(a: &Array, n: usize, axis: isize) -> Result<Array> {
 
 impl Array {
     /// NumPy's `flip` (a view).
-    pub fn flip(&self, axis: Option<isize>) -> Result<Array> {
+    pub fn flip(&self, axis: impl Into<Axes>) -> Result<Array> {
         flip(self, axis)
     }
     /// NumPy's `roll`.
-    pub fn roll(&self, shift: isize, axis: Option<isize>) -> Result<Array> {
+    pub fn roll(&self, shift: isize, axis: impl Into<Axes>) -> Result<Array> {
         roll(self, shift, axis)
     }
     /// NumPy's `repeat` with one count.
-    pub fn repeat(&self, repeats: usize, axis: Option<isize>) -> Result<Array> {
+    pub fn repeat(&self, repeats: usize, axis: impl Into<Axes>) -> Result<Array> {
         repeat(self, repeats, axis)
     }
     /// NumPy's `diff`.

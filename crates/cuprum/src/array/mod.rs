@@ -17,7 +17,7 @@ use std::sync::Arc;
 /// An n-dimensional array on the CPU or a CUDA GPU, with NumPy's semantics.
 ///
 /// ```
-/// let a = cuprum::arange(10, &cuprum::Device::Cpu)?.reshape(&[2, 5])?;
+/// let a = cuprum::arange(10, &cuprum::Device::Cpu)?.reshape([2, 5])?;
 /// assert_eq!(a.strides(), &[40, 8]);
 /// assert_eq!(format!("{a:?}"), "array([[0, 1, 2, 3, 4],\n       [5, 6, 7, 8, 9]])");
 /// # Ok::<(), cuprum::Error>(())
@@ -50,6 +50,36 @@ impl Clone for Array {
     fn clone(&self) -> Array {
         self.view()
     }
+}
+
+/// The shape argument of [`Array::reshape`]: dimensions as an array, a slice, a `Vec` (or a
+/// reference to one) of any integer type, one integer, or `()` for 0-d; one dimension may be
+/// negative (`-1`, NumPy's unknown dimension, computed from the size). (`&[]` does not name
+/// its element type: write `()`.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewShape(pub Vec<isize>);
+
+macro_rules! new_shape_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for NewShape { fn from(d: $t) -> Self { NewShape(vec![dim(d)]) } }
+        impl<const N: usize> From<[$t; N]> for NewShape { fn from(a: [$t; N]) -> Self { NewShape(a.iter().map(|&d| dim(d)).collect()) } }
+        impl<const N: usize> From<&[$t; N]> for NewShape { fn from(a: &[$t; N]) -> Self { NewShape(a.iter().map(|&d| dim(d)).collect()) } }
+        impl From<&[$t]> for NewShape { fn from(a: &[$t]) -> Self { NewShape(a.iter().map(|&d| dim(d)).collect()) } }
+        impl From<Vec<$t>> for NewShape { fn from(a: Vec<$t>) -> Self { NewShape(a.iter().map(|&d| dim(d)).collect()) } }
+        impl From<&Vec<$t>> for NewShape { fn from(a: &Vec<$t>) -> Self { NewShape(a.iter().map(|&d| dim(d)).collect()) } }
+    )*};
+}
+new_shape_from!(i32, i64, isize, usize);
+/// `()`: the 0-d shape (`a.reshape(())`, NumPy's `a.reshape(())`).
+impl From<()> for NewShape {
+    fn from(_: ()) -> Self {
+        NewShape(Vec::new())
+    }
+}
+
+/// One dimension as an `isize`; a `usize` too large for one saturates (and fails to resolve).
+fn dim<T: TryInto<isize>>(d: T) -> isize {
+    d.try_into().unwrap_or(isize::MAX)
 }
 
 impl Array {
@@ -232,13 +262,28 @@ impl Array {
     }
 
     /// A new shape with the same data; a view when the layout allows (NumPy's rules), else a
-    /// copy. One dimension may be `-1`.
-    pub fn reshape(&self, shape: &[usize]) -> Result<Array> {
-        let s: Vec<isize> = shape.iter().map(|&d| d as isize).collect();
-        self.reshape_i(&s)
+    /// copy. One dimension may be `-1` (NumPy's unknown dimension): `a.reshape([2, -1])`,
+    /// `a.reshape(&[4usize, 3])`, `a.reshape(other.shape())`, `a.reshape(&shape_vec)` (see
+    /// [`NewShape`]).
+    ///
+    /// ```
+    /// use cuprum::ErrorKind;
+    /// let dev = cuprum::Device::default_device();
+    /// let a = cuprum::arange(6, &dev)?;
+    /// assert_eq!(a.reshape([2, -1])?.shape(), &[2, 3]);       // a.reshape(2, -1)
+    /// assert_eq!(a.reshape(&[3usize, 2])?.shape(), &[3, 2]);  // a borrowed array, as before
+    /// assert_eq!(a.reshape(-1)?.shape(), &[6]);
+    /// let e = a.reshape([4, -1]).unwrap_err();
+    /// assert_eq!((e.kind(), e.to_string().as_str()), (ErrorKind::ValueError, "cannot reshape array of size 6 into shape (4,-1)"));
+    /// let e = a.reshape([-1, -1]).unwrap_err();
+    /// assert_eq!(e.to_string(), "can only specify one unknown dimension");
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn reshape(&self, shape: impl Into<NewShape>) -> Result<Array> {
+        self.reshape_i(&shape.into().0)
     }
 
-    /// [`reshape`](Self::reshape) accepting one `-1` dimension.
+    /// [`reshape`](Self::reshape) of a slice of `isize` (one may be `-1`).
     pub fn reshape_i(&self, shape: &[isize]) -> Result<Array> {
         let new = layout::resolve_shape(shape, self.size(), &self.shape)?;
         if let Some(st) = layout::reshape_strides(&self.shape, &self.strides, &new, self.itemsize()) {
@@ -251,7 +296,7 @@ impl Array {
 
     /// A 1-d array of the elements in C order: a view when possible.
     pub fn ravel(&self) -> Result<Array> {
-        self.reshape(&[self.size()])
+        self.reshape([self.size()])
     }
 
     /// A 1-d copy of the elements in C order.
@@ -323,9 +368,13 @@ impl Array {
         self.view_with(shape, strides, self.offset)
     }
 
-    /// Removes the given length-1 axes (a view); an error if one is not of length 1.
-    pub fn squeeze_axes(&self, axes: &[isize]) -> Result<Array> {
-        let axes = layout::normalize_axes(axes, self.ndim())?;
+    /// Removes the given length-1 axes (a view; NumPy's `squeeze(axis)`: one axis, several, or
+    /// every length-1 axis for `None`); an error if one is not of length 1.
+    pub fn squeeze_axes(&self, axes: impl Into<crate::reduce::Axes>) -> Result<Array> {
+        let axes = match axes.into() {
+            crate::reduce::Axes::All => return Ok(self.squeeze()),
+            crate::reduce::Axes::Some(v) => layout::normalize_axes(&v, self.ndim())?,
+        };
         for &a in &axes {
             if self.shape[a] != 1 {
                 return Err(Error::InvalidArgument(
@@ -338,8 +387,36 @@ impl Array {
         Ok(self.view_with(shape, strides, self.offset))
     }
 
-    /// Inserts a length-1 axis at `axis` (a view; `axis` may be `ndim` or negative).
-    pub fn expand_dims(&self, axis: isize) -> Result<Array> {
+    /// NumPy's `expand_dims(a, axis)`: inserts a length-1 axis at `axis` (a view; `axis` may
+    /// be `ndim` or negative), or at each of several (`[0, -1]`: positions in the result, as
+    /// NumPy's tuple). `None` is NumPy's `TypeError`, a repeated axis its `ValueError`.
+    ///
+    /// ```
+    /// let dev = cuprum::Device::default_device();
+    /// let a = cuprum::zeros(&[2, 3], cuprum::DType::Float32, &dev)?;
+    /// assert_eq!(a.expand_dims(1)?.shape(), &[2, 1, 3]);
+    /// assert_eq!(a.expand_dims([0, -1])?.shape(), &[1, 2, 3, 1]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn expand_dims(&self, axis: impl Into<crate::reduce::Axes>) -> Result<Array> {
+        let axes = match axis.into() {
+            crate::reduce::Axes::All => {
+                return Err(Error::Type("'NoneType' object cannot be interpreted as an integer".into()));
+            }
+            crate::reduce::Axes::Some(v) => v,
+        };
+        if axes.len() == 1 {
+            return self.expand_dim(axes[0]);
+        }
+        // Positions in the result, sorted: inserted one after the other they land there.
+        let mut cur = self.view();
+        for a in layout::normalize_axes(&axes, self.ndim() + axes.len())? {
+            cur = cur.expand_dim(a as isize)?;
+        }
+        Ok(cur)
+    }
+
+    fn expand_dim(&self, axis: isize) -> Result<Array> {
         let a = layout::normalize_axis(axis, self.ndim() + 1)?;
         let mut shape = self.shape.clone();
         shape.insert(a, 1);
@@ -365,9 +442,26 @@ impl Array {
         Ok(self.view_with(shape.to_vec(), st, self.offset))
     }
 
-    /// The diagonal with `offset` of the 2-d array over axes `axis1`, `axis2` (a view; the
-    /// diagonal is the last axis of the result, as in NumPy).
-    pub fn diagonal(&self, offset: isize, axis1: isize, axis2: isize) -> Result<Array> {
+    /// NumPy's `a.diagonal()`: the main diagonal over the first two axes (a view; the diagonal
+    /// is the last axis of the result). [`diagonal_with`](Self::diagonal_with) takes NumPy's
+    /// `offset`, `axis1` and `axis2`.
+    ///
+    /// ```
+    /// let dev = cuprum::Device::default_device();
+    /// let m = cuprum::arange(9, &dev)?.reshape([3, 3])?;
+    /// assert_eq!(m.diagonal()?.to_vec::<i64>()?, vec![0, 4, 8]);
+    /// assert_eq!(m.diagonal_with(1, 0, 1)?.to_vec::<i64>()?, vec![1, 5]);   // m.diagonal(1)
+    /// assert_eq!(m.diagonal_with(-1, 1, 0)?.to_vec::<i64>()?, vec![1, 5]);  // m.diagonal(-1, 1, 0)
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn diagonal(&self) -> Result<Array> {
+        self.diagonal_with(0, 0, 1)
+    }
+
+    /// NumPy's `a.diagonal(offset, axis1, axis2)`: the diagonal with `offset` of the 2-d
+    /// sub-arrays over axes `axis1`, `axis2` (a view; the diagonal is the last axis of the
+    /// result, as in NumPy).
+    pub fn diagonal_with(&self, offset: isize, axis1: isize, axis2: isize) -> Result<Array> {
         if self.ndim() < 2 {
             return Err(Error::InvalidArgument("diag requires an array of at least two dimensions".into()));
         }
@@ -583,7 +677,7 @@ impl Array {
         if self.size() != 1 {
             return Err(Error::Value("can only convert an array of size 1 to a Rust scalar".into()));
         }
-        let one = self.reshape(&[])?;
+        let one = self.reshape(())?;
         let host = if one.device().is_cpu() { one } else { one.to_device(&Device::Cpu)? };
         let _l = crate::backend::storage::CpuLocks::new(&[&host.storage], &[]);
         // SAFETY: `host` has one element, so its offset lies within the block.

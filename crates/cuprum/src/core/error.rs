@@ -27,10 +27,10 @@ use std::fmt;
 /// ```
 /// use cuprum::{Device, ErrorKind};
 /// let a = cuprum::zeros(&[2, 3], cuprum::DType::Float64, &Device::Cpu)?;
-/// let e = a.sum(Some(2)).unwrap_err();               // np.sum(a, axis=2)
+/// let e = a.sum(2).unwrap_err();                     // np.sum(a, axis=2)
 /// assert_eq!(e.kind(), ErrorKind::AxisError);
 /// assert_eq!(e.kind().name(), "AxisError");
-/// let e = a.reshape(&[4, 2]).unwrap_err();          // a.reshape(4, 2)
+/// let e = a.reshape([4, 2]).unwrap_err();          // a.reshape(4, 2)
 /// assert_eq!(e.kind(), ErrorKind::ValueError);
 /// let e = cuprum::scalar(300i64, &Device::Cpu)?.item::<u8>().unwrap_err();
 /// assert_eq!(e.kind(), ErrorKind::OverflowError);
@@ -100,8 +100,11 @@ impl fmt::Display for Error {
                 write!(f, "{op}: shapes {} and {} are not compatible", shape_str(a), shape_str(b))
             }
             Error::BadReshape { from, to } => {
+                // NumPy's words, the shape as Python prints a tuple (the unknown one as -1).
                 let size: usize = from.iter().product();
-                write!(f, "cannot reshape array of size {size} (shape {}) into shape {:?}", shape_str(from), to)
+                let dims: Vec<String> = to.iter().map(|d| d.to_string()).collect();
+                let to = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(",")) };
+                write!(f, "cannot reshape array of size {size} into shape {to}")
             }
             Error::AxisOutOfRange { axis, ndim } => {
                 write!(f, "axis {axis} is out of bounds for array of dimension {ndim}")

@@ -205,19 +205,19 @@ pub fn reshape_strides(shape: &[usize], strides: &[isize], new_shape: &[usize], 
     Some(ns)
 }
 
-/// Resolves a shape with at most one `-1` against `size`.
+/// Resolves a shape with at most one unknown (negative, as NumPy's `-1`) dimension against
+/// `size`: NumPy's `ValueError`s "can only specify one unknown dimension" and "cannot reshape
+/// array of size 6 into shape (4,-1)".
 pub fn resolve_shape(new_shape: &[isize], size: usize, from: &[usize]) -> Result<Vec<usize>> {
     let bad = || Error::BadReshape { from: from.to_vec(), to: new_shape.to_vec() };
     let mut unknown = None;
     let mut known: usize = 1;
     for (i, &d) in new_shape.iter().enumerate() {
-        if d == -1 {
+        if d < 0 {
             if unknown.is_some() {
-                return Err(bad());
+                return Err(Error::Value("can only specify one unknown dimension".into()));
             }
             unknown = Some(i);
-        } else if d < 0 {
-            return Err(bad());
         } else {
             known = known.checked_mul(d as usize).ok_or_else(bad)?;
         }

@@ -19,6 +19,7 @@ use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
+use crate::reduce::Axes;
 
 /// Most index arrays one kernel takes (its parameters hold a pointer and a length each); more
 /// are folded into one flat index first ([`fold_indices`]).
@@ -70,7 +71,7 @@ fn out_of_range(index: i64, axis: usize, len: usize) -> Error {
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let m = cuprum::arange(12, &dev)?.reshape([3, 4])?;
 /// let (r, c) = (cuprum::from_vec(vec![2i64, 0], &dev)?, cuprum::from_vec(vec![1i64, 3], &dev)?);
 /// assert_eq!(cuprum::gather(&m, &[&r, &c])?.to_vec::<i64>()?, vec![9, 3]); // m[[2, 0], [1, 3]]
 /// # Ok::<(), cuprum::Error>(())
@@ -272,15 +273,15 @@ fn scatter_impl(a: &mut Array, indices: &[&Array], values: &Array, how: Write) -
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
-/// let t = cuprum::take(&m, &cuprum::from_vec(vec![2i64, -4], &dev)?, Some(1))?;
+/// let m = cuprum::arange(12, &dev)?.reshape([3, 4])?;
+/// let t = cuprum::take(&m, &cuprum::from_vec(vec![2i64, -4], &dev)?, 1)?;
 /// assert_eq!((t.shape(), t.to_vec::<i64>()?), (&[3usize, 2][..], vec![2, 0, 6, 4, 10, 8]));
-/// assert!(cuprum::take(&m, &cuprum::from_vec(vec![4i64], &dev)?, Some(1)).is_err()); // out of range
+/// assert!(cuprum::take(&m, &cuprum::from_vec(vec![4i64], &dev)?, 1).is_err()); // out of range
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn take(a: &Array, indices: &Array, axis: Option<isize>) -> Result<Array> {
+pub fn take(a: &Array, indices: &Array, axis: impl Into<Axes>) -> Result<Array> {
     check_cast_index_dtype("take", indices)?;
-    let Some(ax) = axis else {
+    let Some(ax) = axis.into().single()? else {
         return gather(&a.ravel()?, &[indices]);
     };
     let ax = normalize_axis(ax, a.ndim())?;
@@ -305,8 +306,22 @@ pub fn take(a: &Array, indices: &Array, axis: Option<isize>) -> Result<Array> {
     }
 }
 
-/// NumPy's `take_along_axis(a, indices, axis)`: `indices` has `a`'s number of dimensions.
-pub fn take_along_axis(a: &Array, indices: &Array, axis: isize) -> Result<Array> {
+/// NumPy's `take_along_axis(a, indices, axis)`: `indices` has `a`'s number of dimensions;
+/// with `axis` `None`, `a` is flattened and `indices` must be 1-d. One axis at most ([`Axes`]).
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let m = cuprum::from_vec(vec![3i64, 1, 2, 9, 7, 8], &dev)?.reshape([2, 3])?;
+/// let order = m.argsort(1)?;
+/// assert_eq!(cuprum::take_along_axis(&m, &order, 1)?.to_vec::<i64>()?, vec![1, 2, 3, 7, 8, 9]);
+/// let flat = cuprum::take_along_axis(&m, &cuprum::from_vec(vec![5i64, 0], &dev)?, None)?;
+/// assert_eq!(flat.to_vec::<i64>()?, vec![8, 3]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn take_along_axis(a: &Array, indices: &Array, axis: impl Into<Axes>) -> Result<Array> {
+    let Some(axis) = axis.into().single()? else {
+        return take_along_axis(&a.ravel()?, indices, 0);
+    };
     crate::ufunc::same_device("take_along_axis", a, indices)?;
     if indices.ndim() != a.ndim() {
         return Err(Error::InvalidArgument(
@@ -371,7 +386,7 @@ pub fn put(a: &mut Array, indices: &Array, values: &Array) -> Result<()> {
 
 impl Array {
     /// NumPy's `a.take(indices, axis)`.
-    pub fn take(&self, indices: &Array, axis: Option<isize>) -> Result<Array> {
+    pub fn take(&self, indices: &Array, axis: impl Into<Axes>) -> Result<Array> {
         take(self, indices, axis)
     }
 }

@@ -10,10 +10,30 @@ use crate::core::error::{Error, Result};
 use crate::core::layout;
 use crate::core::ufunc::ReduceOp;
 
-/// Which axes a reduction runs over: `None` (all), one axis (`0`, `-1`) or several (`[0, 2]`).
+/// The `axis` argument of every cuprum function whose NumPy `axis` may be `None`: `None`
+/// (all axes, or the flattened array), one axis (`0`, `-1`) or several (`[0, 2]`, `&[0, 2][..]`,
+/// `vec![0, 2]`, `()` for none at all).
+///
+/// Functions that take one axis at most in NumPy (`sort`, `cumsum`, `take`, `compress`, ...)
+/// answer several with NumPy's `TypeError`; those that take a tuple (`sum`, `median`,
+/// `quantile`, `flip`, `roll`, ...) use them all.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
+/// assert_eq!(a.sum([0, 1])?.shape(), &[4]);        // np.sum(a, axis=(0, 1))
+/// assert_eq!(a.median(None)?.item::<f64>()?, 11.5); // np.median(a)
+/// assert_eq!(a.sort(-1)?.shape(), &[2, 3, 4]);     // np.sort(a, axis=-1)
+/// assert_eq!(a.cumsum(None)?.shape(), &[24]);      // np.cumsum(a)
+/// let e = a.sort([0, 1]).unwrap_err();             // np.sort(a, axis=(0, 1))
+/// assert_eq!(e.kind(), cuprum::ErrorKind::TypeError);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Axes {
+    /// NumPy's `axis=None`.
     All,
+    /// The axes listed (negative ones count from the end).
     Some(Vec<isize>),
 }
 
@@ -25,21 +45,44 @@ impl From<Option<isize>> for Axes {
         }
     }
 }
+/// `()` is NumPy's `axis=()`: no axis at all.
+impl From<()> for Axes {
+    fn from(_: ()) -> Self {
+        Axes::Some(Vec::new())
+    }
+}
+impl From<&Axes> for Axes {
+    fn from(a: &Axes) -> Self {
+        a.clone()
+    }
+}
 macro_rules! axes_from_int {
     ($($t:ty),*) => {$(
         impl From<$t> for Axes { fn from(a: $t) -> Self { Axes::Some(vec![a as isize]) } }
         impl<const N: usize> From<[$t; N]> for Axes { fn from(a: [$t; N]) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
+        impl<const N: usize> From<&[$t; N]> for Axes { fn from(a: &[$t; N]) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
         impl From<&[$t]> for Axes { fn from(a: &[$t]) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
         impl From<Vec<$t>> for Axes { fn from(a: Vec<$t>) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
+        impl From<&Vec<$t>> for Axes { fn from(a: &Vec<$t>) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
     )*};
 }
 axes_from_int!(i32, isize, usize, i64);
 
 impl Axes {
-    fn resolve(&self, ndim: usize) -> Result<Vec<usize>> {
+    pub(crate) fn resolve(&self, ndim: usize) -> Result<Vec<usize>> {
         match self {
             Axes::All => Ok((0..ndim).collect()),
             Axes::Some(v) => layout::normalize_axes(v, ndim),
+        }
+    }
+
+    /// The axis of a function whose NumPy `axis` is an integer or `None`: several axes (or
+    /// none, `()`) are NumPy's `TypeError` for a tuple where an integer is expected.
+    pub(crate) fn single(&self) -> Result<Option<isize>> {
+        match self {
+            Axes::All => Ok(None),
+            Axes::Some(v) if v.len() == 1 => Ok(Some(v[0])),
+            Axes::Some(_) => Err(Error::Type("'tuple' object cannot be interpreted as an integer".into())),
         }
     }
 }
@@ -50,15 +93,12 @@ impl Array {
     pub fn reduce(&self, op: ReduceOp, axis: impl Into<Axes>, keepdims: bool, ddof: f64) -> Result<Array> {
         let axis = axis.into();
         if matches!(op, ReduceOp::ArgMin | ReduceOp::ArgMax) {
-            if let Axes::Some(v) = &axis {
-                if v.len() != 1 {
-                    return Err(Error::Type(format!("{}: axis must be None or a single integer", op.name())));
-                }
-            } else {
+            // One axis at most, as NumPy's (several: its TypeError).
+            if axis.single()?.is_none() {
                 // NumPy's argmin/argmax over all axes index the flattened (C-order) array.
                 let flat = self.ravel()?;
                 let r = flat.reduce(op, 0, false, ddof)?;
-                return if keepdims { r.reshape(&vec![1; self.ndim()]) } else { Ok(r) };
+                return if keepdims { r.reshape(vec![1; self.ndim()]) } else { Ok(r) };
             }
         }
         let axes = axis.resolve(self.ndim())?;

@@ -7,6 +7,7 @@ use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::error::Result;
 use crate::core::layout::normalize_axis;
+use crate::reduce::Axes;
 
 /// Which scan.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -21,7 +22,7 @@ fn scan(op: ScanOp, a: &Array, axis: Option<isize>) -> Result<Array> {
         Some(ax) => (a.view(), normalize_axis(ax, a.ndim())?),
     };
     if a.ndim() == 0 {
-        return scan(op, &a.reshape(&[1])?, Some(0));
+        return scan(op, &a.reshape([1])?, Some(0));
     }
     let out_dt = a.dtype().sum_dtype();
     // Lanes along the last axis, contiguous.
@@ -41,7 +42,7 @@ fn scan(op: ScanOp, a: &Array, axis: Option<isize>) -> Result<Array> {
     y.moveaxis(-1, axis as isize)?.as_contiguous()
 }
 
-/// NumPy's `cumsum(a, axis)`: `None` scans the flattened array. Integers accumulate in
+/// NumPy's `cumsum(a, axis)`: `None` scans the flattened array; one axis at most ([`Axes`]). Integers accumulate in
 /// int64/uint64, floats in their own dtype.
 ///
 /// ```
@@ -49,25 +50,25 @@ fn scan(op: ScanOp, a: &Array, axis: Option<isize>) -> Result<Array> {
 /// let dev = cuprum::Device::default_device();
 /// assert_eq!(cuprum::cumsum(&cuprum::from_vec(vec![1i64, 2, 3, 4], &dev)?, None)?.to_vec::<i64>()?, vec![1, 3, 6, 10]);
 /// let small = cuprum::ones(&[2, 2], DType::Int8, &dev)?;
-/// assert_eq!(small.cumsum(Some(0))?.dtype(), DType::Int64); // NumPy's accumulator dtype
+/// assert_eq!(small.cumsum(0)?.dtype(), DType::Int64); // NumPy's accumulator dtype
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn cumsum(a: &Array, axis: Option<isize>) -> Result<Array> {
-    scan(ScanOp::Sum, a, axis)
+pub fn cumsum(a: &Array, axis: impl Into<Axes>) -> Result<Array> {
+    scan(ScanOp::Sum, a, axis.into().single()?)
 }
 
 /// NumPy's `cumprod(a, axis)`.
-pub fn cumprod(a: &Array, axis: Option<isize>) -> Result<Array> {
-    scan(ScanOp::Prod, a, axis)
+pub fn cumprod(a: &Array, axis: impl Into<Axes>) -> Result<Array> {
+    scan(ScanOp::Prod, a, axis.into().single()?)
 }
 
 impl Array {
     /// NumPy's `cumsum`.
-    pub fn cumsum(&self, axis: Option<isize>) -> Result<Array> {
+    pub fn cumsum(&self, axis: impl Into<Axes>) -> Result<Array> {
         cumsum(self, axis)
     }
     /// NumPy's `cumprod`.
-    pub fn cumprod(&self, axis: Option<isize>) -> Result<Array> {
+    pub fn cumprod(&self, axis: impl Into<Axes>) -> Result<Array> {
         cumprod(self, axis)
     }
 }

@@ -73,7 +73,7 @@ pub(crate) fn expand(x: &Array, flags: &Array, packed: &Array, row: usize) -> Re
 /// `j`-th goes to `out[j * sj + d * sd]` (`flat`: the flat index, one coordinate); returns the
 /// count. `out` has room for every element.
 pub(crate) fn coords(a: &Array, out: &Array, flat: bool, sj: i64, sd: i64) -> Result<Count> {
-    let nz = as_bool(&a.reshape(&[a.size()])?)?.to_vec::<bool>()?;
+    let nz = as_bool(&a.reshape([a.size()])?)?.to_vec::<bool>()?;
     let dims: Vec<usize> = if flat { vec![a.size()] } else { a.shape().to_vec() };
     let mut o = vec![0i64; out.size()];
     let mut j = 0i64;

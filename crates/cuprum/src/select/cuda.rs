@@ -284,7 +284,7 @@ pub(crate) fn coords(a: &Array, out: &Array, flat: bool, sj: i64, sd: i64) -> Re
     if dims.len() > MAX_COORD_DIMS || dims.is_empty() {
         return Err(Error::NotImplemented(format!("indices over {} dimensions", dims.len())));
     }
-    let flags = a.reshape(&[a.size()])?;
+    let flags = a.reshape([a.size()])?;
     let key = SelectKey::Coords { flag: Flag::of(a.dtype()) };
     let (dev, k, tmp, mut p, grid) = begin(key, &flags)?;
     p.push(dptr(out)?);

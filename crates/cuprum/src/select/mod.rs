@@ -16,6 +16,7 @@ use crate::core::dtype::{DType, Scalar};
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
 use crate::core::slice::SliceElem;
+use crate::reduce::Axes;
 use crate::ufunc::Input;
 
 /// The mask as a C-contiguous bool vector, and how many elements of `a` each entry selects.
@@ -33,7 +34,7 @@ fn mask_rows(a: &Array, m: &Array) -> Result<(Array, usize)> {
         )));
     }
     let row: usize = a.shape()[k..].iter().product();
-    Ok((m.as_contiguous()?.reshape(&[m.size()])?, row))
+    Ok((m.as_contiguous()?.reshape([m.size()])?, row))
 }
 
 /// The number of selected rows: known at once on the CPU, in device memory until read on a
@@ -96,7 +97,7 @@ fn select_rows(x: &Array, flags: &Array, row: usize, rest: &[usize]) -> Result<A
         Device::Cuda(_) => cuda::compact(x, flags, &buf, row)?,
     };
     let c = c.read()?;
-    first(&buf, c * row)?.reshape(&shape(c))
+    first(&buf, c * row)?.reshape(shape(c))
 }
 
 /// The indices of the non-zero elements of `a` (int64): the flat index (`flat`, shape
@@ -123,9 +124,9 @@ fn indices(a: &Array, flat: bool, by_element: bool) -> Result<Array> {
     // Counted first: the buffer is exact and nothing needs to come back.
     let c = if counted { cap } else { pending.read()? };
     if by_element {
-        return first(&buf, c * nd)?.reshape(&shaped(c));
+        return first(&buf, c * nd)?.reshape(shaped(c));
     }
-    let rows = buf.reshape(&[nd, cap])?;
+    let rows = buf.reshape([nd, cap])?;
     let v = rows.slice([
         SliceElem::Slice { start: None, end: None, step: 1 },
         SliceElem::Slice { start: Some(0), end: Some(c as isize), step: 1 },
@@ -139,7 +140,7 @@ impl Array {
     ///
     /// ```
     /// let dev = cuprum::Device::default_device();
-    /// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+    /// let m = cuprum::arange(12, &dev)?.reshape([3, 4])?;
     /// let sel = m.mask(&m.remainder(5)?.equal(0)?)?; // m[m % 5 == 0]
     /// assert_eq!(sel.to_vec::<i64>()?, vec![0, 5, 10]);
     /// # Ok::<(), cuprum::Error>(())
@@ -210,14 +211,14 @@ pub fn extract(condition: &Array, a: &Array) -> Result<Array> {
 pub fn flatnonzero(a: &Array) -> Result<Array> {
     let c = indices(a, true, false)?;
     let n = c.shape()[1];
-    c.reshape(&[n])
+    c.reshape([n])
 }
 
 /// NumPy's `nonzero`: one int64 index array per axis.
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let m = cuprum::arange(12, &dev)?.reshape([3, 4])?;
 /// let nz = cuprum::nonzero(&m.remainder(5)?.equal(0)?)?;
 /// assert_eq!((nz[0].to_vec::<i64>()?, nz[1].to_vec::<i64>()?), (vec![0, 1, 2], vec![0, 1, 2]));
 /// # Ok::<(), cuprum::Error>(())
@@ -258,14 +259,14 @@ pub fn argwhere(a: &Array) -> Result<Array> {
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let m = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
-/// let c = cuprum::compress(&cuprum::from_vec(vec![true, false, true], &dev)?, &m, Some(0))?;
+/// let m = cuprum::arange(12, &dev)?.reshape([3, 4])?;
+/// let c = cuprum::compress(&cuprum::from_vec(vec![true, false, true], &dev)?, &m, 0)?;
 /// assert_eq!((c.shape(), c.to_vec::<i64>()?), (&[2usize, 4][..], vec![0, 1, 2, 3, 8, 9, 10, 11]));
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn compress(condition: &Array, a: &Array, axis: Option<isize>) -> Result<Array> {
-    let Some(ax) = axis else {
-        return compress(condition, &a.ravel()?, Some(0));
+pub fn compress(condition: &Array, a: &Array, axis: impl Into<Axes>) -> Result<Array> {
+    let Some(ax) = axis.into().single()? else {
+        return compress(condition, &a.ravel()?, 0);
     };
     let ax = normalize_axis(ax, a.ndim())?;
     if condition.ndim() != 1 {
@@ -294,7 +295,7 @@ pub fn compress(condition: &Array, a: &Array, axis: Option<isize>) -> Result<Arr
 
 impl Array {
     /// NumPy's `a.compress(condition, axis)`.
-    pub fn compress(&self, condition: &Array, axis: Option<isize>) -> Result<Array> {
+    pub fn compress(&self, condition: &Array, axis: impl Into<Axes>) -> Result<Array> {
         compress(condition, self, axis)
     }
     /// NumPy's `a.nonzero()`.

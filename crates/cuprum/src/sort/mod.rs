@@ -13,6 +13,7 @@ use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
+use crate::reduce::Axes;
 
 /// The array with `axis` moved last (or flattened for `None`, 0-d as 1-d), and the axis.
 pub(crate) fn lanes_last(a: &Array, axis: Option<isize>) -> Result<(Array, usize)> {
@@ -20,7 +21,7 @@ pub(crate) fn lanes_last(a: &Array, axis: Option<isize>) -> Result<(Array, usize
         None => (a.ravel()?, 0),
         Some(ax) => (a.view(), normalize_axis(ax, a.ndim().max(1))?),
     };
-    let a = if a.ndim() == 0 { a.reshape(&[1])? } else { a };
+    let a = if a.ndim() == 0 { a.reshape([1])? } else { a };
     let moved = if ax + 1 == a.ndim() { a } else { a.moveaxis(ax as isize, -1)? };
     Ok((moved, ax))
 }
@@ -53,7 +54,8 @@ fn sorted(a: &Array, axis: Option<isize>, keys: bool, indices: bool) -> Result<(
     Ok((k.map(|k| lanes_back(k, ax)).transpose()?, i.map(|i| lanes_back(i, ax)).transpose()?))
 }
 
-/// NumPy's `sort(a, axis)` (stable; NaNs last; `None` sorts the flattened array).
+/// NumPy's `sort(a, axis)` (stable; NaNs last; `None` sorts the flattened array). `axis` is
+/// one axis or `None` ([`Axes`]); several are NumPy's `TypeError`.
 ///
 /// On a GPU the order of -0.0 and +0.0 among themselves is not kept (they compare equal).
 ///
@@ -66,7 +68,8 @@ fn sorted(a: &Array, axis: Option<isize>, keys: bool, indices: bool) -> Result<(
 /// assert_eq!(a.argsort(None)?.to_vec::<i64>()?, vec![2, 4, 3, 0, 1]); // stable
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn sort(a: &Array, axis: Option<isize>) -> Result<Array> {
+pub fn sort(a: &Array, axis: impl Into<Axes>) -> Result<Array> {
+    let axis = axis.into().single()?;
     if let (0, Some(ax)) = (a.ndim(), axis) {
         // NumPy: a 0-d array has no axis to sort along (argsort, though, accepts it).
         return Err(Error::AxisOutOfRange { axis: ax, ndim: 0 });
@@ -75,8 +78,8 @@ pub fn sort(a: &Array, axis: Option<isize>) -> Result<Array> {
 }
 
 /// NumPy's `argsort(a, axis, kind="stable")`: int64 indices that sort each lane.
-pub fn argsort(a: &Array, axis: Option<isize>) -> Result<Array> {
-    Ok(sorted(a, axis, false, true)?.1.expect("indices asked for"))
+pub fn argsort(a: &Array, axis: impl Into<Axes>) -> Result<Array> {
+    Ok(sorted(a, axis.into().single()?, false, true)?.1.expect("indices asked for"))
 }
 
 /// Which side of equal elements [`searchsorted`] returns.
@@ -117,7 +120,9 @@ pub fn searchsorted(a: &Array, v: &Array, side: Side) -> Result<Array> {
 
 /// NumPy's `argpartition(a, kth, axis)`: indices that put the `kth` element of each lane in
 /// its sorted place, smaller-or-equal ones before it and the others after (NaNs last).
-pub fn argpartition(a: &Array, kth: isize, axis: Option<isize>) -> Result<Array> {
+pub fn argpartition(a: &Array, kth: isize, axis: impl Into<Axes>) -> Result<Array> {
+    let axes = axis.into();
+    let axis = axes.single()?;
     // A stable sort is a valid partition (NumPy only promises the partition property).
     let len = match axis {
         None => a.size(),
@@ -127,13 +132,14 @@ pub fn argpartition(a: &Array, kth: isize, axis: Option<isize>) -> Result<Array>
     if k < 0 || k >= len as isize {
         return Err(Error::Value(format!("kth(={kth}) out of bounds ({len})")));
     }
-    crate::argsort(a, axis)
+    crate::argsort(a, axes)
 }
 
 /// NumPy's `partition(a, kth, axis)`.
-pub fn partition(a: &Array, kth: isize, axis: Option<isize>) -> Result<Array> {
-    argpartition(a, kth, axis)?;
-    crate::sort(a, axis)
+pub fn partition(a: &Array, kth: isize, axis: impl Into<Axes>) -> Result<Array> {
+    let axes = axis.into();
+    argpartition(a, kth, &axes)?;
+    crate::sort(a, axes)
 }
 
 /// NumPy's `lexsort(keys)`: indices sorting by the last key, then the one before, ... (stable).
@@ -161,11 +167,11 @@ pub fn lexsort(keys: &[&Array]) -> Result<Array> {
 
 impl Array {
     /// NumPy's `sort` (a sorted copy).
-    pub fn sort(&self, axis: Option<isize>) -> Result<Array> {
+    pub fn sort(&self, axis: impl Into<Axes>) -> Result<Array> {
         sort(self, axis)
     }
     /// NumPy's `argsort` (stable).
-    pub fn argsort(&self, axis: Option<isize>) -> Result<Array> {
+    pub fn argsort(&self, axis: impl Into<Axes>) -> Result<Array> {
         argsort(self, axis)
     }
 }

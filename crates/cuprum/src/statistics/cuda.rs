@@ -79,7 +79,7 @@ pub(crate) fn quantiles(
 ) -> Result<()> {
     let m = method_code(method);
     if lanes == 1 {
-        let flat = x.reshape(&[x.size()])?;
+        let flat = x.reshape([x.size()])?;
         for (k, &q) in qs.iter().enumerate() {
             let o = out.slice([crate::SliceElem::Index(k as isize), crate::SliceElem::Index(0)])?;
             select_quantile(&flat, q, m, ignore_nan, &o)?;

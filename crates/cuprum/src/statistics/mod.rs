@@ -15,6 +15,7 @@ use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
+use crate::reduce::Axes;
 use crate::sort::{lanes_last, searchsorted, Side};
 
 /// Interpolation methods of [`quantile`], as NumPy's `method=`.
@@ -36,7 +37,7 @@ pub(crate) enum Interp {
     MedianMean,
 }
 
-fn quantile_impl(a: &Array, qs: &[f64], axis: Option<isize>, method: Interp, ignore_nan: bool) -> Result<Array> {
+fn quantile_impl(a: &Array, qs: &[f64], axis: Axes, method: Interp, ignore_nan: bool) -> Result<Array> {
     if qs.iter().any(|q| !(0.0..=1.0).contains(q)) {
         return Err(Error::Value("quantiles must be in the range [0, 1]".into()));
     }
@@ -45,7 +46,23 @@ fn quantile_impl(a: &Array, qs: &[f64], axis: Option<isize>, method: Interp, ign
     let dt = a.dtype();
     // Methods that pick an element keep the dtype; interpolating ones give floats.
     let out_dt = if keeps || dt.is_float() { dt } else { DType::Float64 };
-    let (moved, _) = lanes_last(a, axis)?;
+    let moved = match axis {
+        Axes::All => lanes_last(a, None)?.0,
+        // NumPy: a 0-d array has no axis 0 to take quantiles along.
+        Axes::Some(v) if a.ndim() == 0 && !v.is_empty() => {
+            return Err(Error::AxisOutOfRange { axis: v[0], ndim: 0 });
+        }
+        Axes::Some(v) if v.len() == 1 => lanes_last(a, Some(v[0]))?.0,
+        // Several axes (or none): NumPy moves them last and merges them into one.
+        Axes::Some(v) => {
+            let axes = crate::core::layout::normalize_axes(&v, a.ndim())?;
+            let keep: Vec<usize> = (0..a.ndim()).filter(|d| !axes.contains(d)).collect();
+            let perm: Vec<isize> = keep.iter().chain(&axes).map(|&d| d as isize).collect();
+            let mut shape: Vec<usize> = keep.iter().map(|&d| a.shape()[d]).collect();
+            shape.push(axes.iter().map(|&d| a.shape()[d]).product());
+            a.permute(&perm)?.as_contiguous()?.reshape(&shape)?
+        }
+    };
     let len = *moved.shape().last().unwrap_or(&1);
     // Shape (len(q), the other axes in order).
     let mut shape: Vec<usize> = moved.shape()[..moved.ndim() - 1].to_vec();
@@ -75,8 +92,22 @@ fn quantile_impl(a: &Array, qs: &[f64], axis: Option<isize>, method: Interp, ign
 }
 
 /// NumPy's `quantile(a, q, axis, method)` for several `q` in [0, 1]: shape `(len(q), ...)`.
-pub fn quantiles(a: &Array, q: &[f64], axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
-    quantile_impl(a, q, axis, Interp::Method(method), false)
+///
+/// `axis` ([`Axes`]) is `None` (the flattened array), one axis, or several, as NumPy's tuple
+/// (`[0, 1]`: those axes merged into one lane), here and in every quantile, percentile and
+/// median function.
+///
+/// ```
+/// use cuprum::QuantileMethod;
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
+/// let q = cuprum::quantiles(&a, &[0.25, 0.5], [0, 2], QuantileMethod::Linear)?;
+/// assert_eq!(q.shape(), &[2, 3]);
+/// assert_eq!(q.to_vec::<f64>()?, vec![1.75, 5.75, 9.75, 7.5, 11.5, 15.5]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn quantiles(a: &Array, q: &[f64], axis: impl Into<Axes>, method: QuantileMethod) -> Result<Array> {
+    quantile_impl(a, q, axis.into(), Interp::Method(method), false)
 }
 
 /// NumPy's `quantile(a, q, axis, method)` for one `q`. Of empty lanes it is an error of kind
@@ -95,17 +126,17 @@ pub fn quantiles(a: &Array, q: &[f64], axis: Option<isize>, method: QuantileMeth
 /// assert_eq!(x.median(None)?.item::<f64>()?, 3.0);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn quantile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
-    quantile_one(a, q, axis, Interp::Method(method), false)
+pub fn quantile(a: &Array, q: f64, axis: impl Into<Axes>, method: QuantileMethod) -> Result<Array> {
+    quantile_one(a, q, axis.into(), Interp::Method(method), false)
 }
 
-fn quantile_one(a: &Array, q: f64, axis: Option<isize>, method: Interp, ignore_nan: bool) -> Result<Array> {
+fn quantile_one(a: &Array, q: f64, axis: Axes, method: Interp, ignore_nan: bool) -> Result<Array> {
     let r = quantile_impl(a, &[q], axis, method, ignore_nan)?;
     r.reshape(&r.shape()[1..])
 }
 
 /// NumPy's `percentile(a, q, axis, method)` (`q` in [0, 100]).
-pub fn percentile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
+pub fn percentile(a: &Array, q: f64, axis: impl Into<Axes>, method: QuantileMethod) -> Result<Array> {
     quantile(a, q / 100.0, axis, method)
 }
 
@@ -124,25 +155,25 @@ pub fn percentile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod
 /// assert_eq!(cuprum::median(&y, None)?.item::<f32>()?, f32::INFINITY); // NumPy: inf too
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn median(a: &Array, axis: Option<isize>) -> Result<Array> {
-    quantile_one(a, 0.5, axis, Interp::MedianMean, false)
+pub fn median(a: &Array, axis: impl Into<Axes>) -> Result<Array> {
+    quantile_one(a, 0.5, axis.into(), Interp::MedianMean, false)
 }
 
 /// NumPy's `nanquantile` (NaNs ignored; all-NaN lanes give NaN). Empty lanes give NaN too,
 /// of the data's float dtype or float64 (whatever the method), without NumPy's warning.
-pub fn nanquantile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
-    quantile_one(a, q, axis, Interp::Method(method), true)
+pub fn nanquantile(a: &Array, q: f64, axis: impl Into<Axes>, method: QuantileMethod) -> Result<Array> {
+    quantile_one(a, q, axis.into(), Interp::Method(method), true)
 }
 
 /// NumPy's `nanpercentile`.
-pub fn nanpercentile(a: &Array, q: f64, axis: Option<isize>, method: QuantileMethod) -> Result<Array> {
+pub fn nanpercentile(a: &Array, q: f64, axis: impl Into<Axes>, method: QuantileMethod) -> Result<Array> {
     nanquantile(a, q / 100.0, axis, method)
 }
 
 /// NumPy's `nanmedian`: [`median`] of each lane's values that are not NaN (all-NaN lanes
 /// give NaN).
-pub fn nanmedian(a: &Array, axis: Option<isize>) -> Result<Array> {
-    quantile_one(a, 0.5, axis, Interp::MedianMean, true)
+pub fn nanmedian(a: &Array, axis: impl Into<Axes>) -> Result<Array> {
+    quantile_one(a, 0.5, axis.into(), Interp::MedianMean, true)
 }
 
 /// NumPy's `bincount(x, weights, minlength)`: counts (int64) or weight sums (float64) of
@@ -352,7 +383,7 @@ pub fn digitize(x: &Array, bins: &Array, right: bool) -> Result<Array> {
 
 impl Array {
     /// NumPy's `median`.
-    pub fn median(&self, axis: Option<isize>) -> Result<Array> {
+    pub fn median(&self, axis: impl Into<Axes>) -> Result<Array> {
         median(self, axis)
     }
 }

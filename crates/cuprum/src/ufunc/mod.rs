@@ -1,7 +1,8 @@
 //! Elementwise operations (ufuncs) with broadcasting, NumPy 2 promotion and weak scalars:
 //! free functions (`cuprum::add(&a, 2.0)`), methods (`a.exp()`), Rust operators on `&Array`,
 //! `Array` and scalars (returning `Result<Array>`), in-place forms (`a.add_assign(&b)`) and
-//! `_out` forms that write into an existing array.
+//! `_out` forms that write into an existing array. For formulas of several operations with one
+//! `?` at the end, see [`Expr`](crate::Expr).
 
 pub(crate) mod cpu;
 pub(crate) mod cuda;

@@ -777,7 +777,13 @@ fn run_creation(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec
             let x = inputs(case, dev, layout)?;
             let refs: Vec<&Array> = x.iter().map(|v| v.array()).collect();
             let ix = if case.param("indexing") == "xy" { Indexing::Xy } else { Indexing::Ij };
-            cuprum::meshgrid(&refs, ix)
+            // The fixed-size form for the counts the fixtures have, the slice form otherwise.
+            match refs[..] {
+                [a] => cuprum::meshgrid([a], ix).map(Vec::from),
+                [a, b] => cuprum::meshgrid([a, b], ix).map(Vec::from),
+                [a, b, c] => cuprum::meshgrid([a, b, c], ix).map(Vec::from),
+                _ => cuprum::meshgrid_slice(&refs, ix),
+            }
         }
         "zeros" => one(cuprum::zeros(&shape(), dt(), dev)),
         "ones" => one(cuprum::ones(&shape(), dt(), dev)),
@@ -825,11 +831,11 @@ fn apply_view(a: &Array, chain: &str) -> cuprum::Result<Array> {
         let args: Vec<isize> = args.split(',').filter(|t| !t.is_empty()).map(|t| t.trim().parse().unwrap()).collect();
         let usz = |v: &[isize]| -> Vec<usize> { v.iter().map(|&d| d as usize).collect() };
         a = match name {
-            "reshape" => a.reshape_i(&args)?,
+            "reshape" => a.reshape(&args)?,
             "transpose" => a.permute(&args)?,
             "swapaxes" => a.swapaxes(args[0], args[1])?,
             "moveaxis" => a.moveaxis(args[0], args[1])?,
-            "diagonal" => a.diagonal(args[0], args[1], args[2])?,
+            "diagonal" => a.diagonal_with(args[0], args[1], args[2])?,
             "squeeze" if args.is_empty() => a.squeeze(),
             "squeeze" => a.squeeze_axes(&args)?,
             "expand_dims" => a.expand_dims(args[0])?,
@@ -934,15 +940,11 @@ fn run_sort(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Arr
                 let n =
                     if axis.is_none() { n } else { r.shape()[cuprum::layout::normalize_axis(ax, r.ndim())?] as isize };
                 let k = cuprum::from_vec(vec![kth.rem_euclid(n) as i64], dev)?;
-                return Ok(vec![
-                    cuprum::sort(&r, Some(ax))?,
-                    cuprum::take(&r, &k, Some(ax))?,
-                    cuprum::sort(&i, Some(ax))?,
-                ]);
+                return Ok(vec![cuprum::sort(&r, ax)?, cuprum::take(&r, &k, ax)?, cuprum::sort(&i, ax)?]);
             };
             let n = if axis.is_none() { r.size() } else { r.shape()[cuprum::layout::normalize_axis(ax, r.ndim())?] };
             let k = cuprum::from_vec(vec![kth.rem_euclid(n as isize) as i64], dev)?;
-            Ok(vec![cuprum::sort(&r, Some(ax))?, cuprum::take(&r, &k, Some(ax))?])
+            Ok(vec![cuprum::sort(&r, ax)?, cuprum::take(&r, &k, ax)?])
         }
         "lexsort" => one(cuprum::lexsort(&arrays(&x))),
         op => panic!("unknown sort op {op}"),
@@ -1026,7 +1028,7 @@ fn run_index(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Ar
     let mut x = inputs(case, dev, layout)?;
     let r = match case.op.as_str() {
         "take" => cuprum::take(x[0].array(), x[1].array(), opt_axis(case))?,
-        "take_along_axis" => cuprum::take_along_axis(x[0].array(), x[1].array(), case.num("axis"))?,
+        "take_along_axis" => cuprum::take_along_axis(x[0].array(), x[1].array(), case.num::<isize>("axis"))?,
         "put" => {
             let rest = x.split_off(1);
             let mut a = into_array(x.pop().unwrap());
@@ -1048,7 +1050,7 @@ fn run_manip(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Ar
     let x = inputs(case, dev, layout)?;
     let a = || x[0].array();
     let r = match case.op.as_str() {
-        "concatenate" => cuprum::concatenate(&arrays(&x), case.num("axis"))?,
+        "concatenate" => cuprum::concatenate(&arrays(&x), case.num::<isize>("axis"))?,
         "stack" => cuprum::stack(&arrays(&x), case.num("axis"))?,
         "hstack" => cuprum::hstack(&arrays(&x))?,
         "vstack" => cuprum::vstack(&arrays(&x))?,

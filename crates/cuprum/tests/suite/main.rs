@@ -15,6 +15,7 @@
 #[macro_use]
 mod common;
 
+mod api;
 mod array;
 mod backend;
 mod conformance;

@@ -7,7 +7,7 @@ fn ints(a: &cuprum::Array) -> Vec<i64> {
 }
 
 device_test!(pad_modes_match_numpy, |dev| {
-    let a = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+    let a = cuprum::arange(12, &dev)?.reshape([3, 4])?;
     let w = [(1, 2), (2, 1)];
     let cases: [(PadMode, Vec<i64>); 4] = [
         (
@@ -56,8 +56,8 @@ device_test!(pad_modes_match_numpy, |dev| {
 });
 
 device_test!(join_split_roll_tile_repeat, |dev| {
-    let a = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
-    let b = cuprum::arange_with(100, 104, 1, DType::Int32, &dev)?.reshape(&[1, 4])?;
+    let a = cuprum::arange(12, &dev)?.reshape([3, 4])?;
+    let b = cuprum::arange_with(100, 104, 1, DType::Int32, &dev)?.reshape([1, 4])?;
     let c = cuprum::concatenate(&[&a, &b], 0)?;
     assert_eq!(c.dtype(), DType::Int64);
     assert_eq!(c.shape(), &[4, 4]);
@@ -76,12 +76,12 @@ device_test!(join_split_roll_tile_repeat, |dev| {
     assert_eq!(at.iter().map(|p| p.shape()[1]).collect::<Vec<_>>(), vec![1, 2, 1]);
     assert!(at[0].shares_storage(&a));
     assert_eq!(ints(&a.roll(5, None)?), vec![7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6]);
-    assert_eq!(ints(&a.roll(-1, Some(1))?), vec![1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8]);
+    assert_eq!(ints(&a.roll(-1, 1)?), vec![1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8]);
     assert_eq!(ints(&cuprum::tile(&cuprum::arange(3, &dev)?, &[2, 2])?), vec![0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2]);
     assert_eq!(cuprum::tile(&cuprum::arange(3, &dev)?, &[2, 2])?.shape(), &[2, 6]);
-    assert_eq!(ints(&a.repeat(2, Some(1))?)[..8], [0, 0, 1, 1, 2, 2, 3, 3]);
+    assert_eq!(ints(&a.repeat(2, 1)?)[..8], [0, 0, 1, 1, 2, 2, 3, 3]);
     assert_eq!(a.repeat(2, None)?.shape(), &[24]);
-    let f = a.flip(Some(0))?;
+    let f = a.flip(0)?;
     assert!(f.shares_storage(&a));
     assert_eq!(ints(&f.slice(s![0])?), vec![8, 9, 10, 11]);
     assert_eq!(ints(&a.flip(None)?)[..3], [11, 10, 9]);
@@ -93,7 +93,7 @@ device_test!(join_split_roll_tile_repeat, |dev| {
 device_test!(diff_like_numpy, |dev| {
     let sq = cuprum::from_vec(vec![1i64, 4, 9, 16, 25], &dev)?;
     assert_eq!(ints(&sq.diff(2, -1)?), vec![2, 2, 2]);
-    let a = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+    let a = cuprum::arange(12, &dev)?.reshape([3, 4])?;
     assert_eq!(ints(&a.diff(1, 0)?), vec![4; 8]);
     let b = cuprum::from_vec(vec![true, true, false, true], &dev)?;
     let d = b.diff(1, 0)?;

@@ -502,7 +502,7 @@ mod tests {
     fn self_overlapping_output_is_written_in_order() {
         let rows = 2 * PAR_THRESHOLD / 3;
         let base = crate::zeros(&[3], DType::Int64, &crate::Device::Cpu).unwrap();
-        let src = crate::arange(rows as i64 * 3, &crate::Device::Cpu).unwrap().reshape(&[rows, 3]).unwrap();
+        let src = crate::arange(rows as i64 * 3, &crate::Device::Cpu).unwrap().reshape([rows, 3]).unwrap();
         let mut view = base.broadcast_to(&[rows, 3]).unwrap();
         view.assign(&src).unwrap();
         let last = rows as i64 * 3;

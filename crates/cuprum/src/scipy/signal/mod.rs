@@ -136,8 +136,8 @@ fn correlate_1d(a: &Array, v: &Array, flip: bool, mode: ConvolveMode, dt: DType)
     let (n, k) = (a.size(), v.size());
     let (len, off) = mode_extent(mode, n, k);
     let out = Array::alloc(&[len], dt, a.device(), false)?;
-    let x = a.reshape(&[1, n])?;
-    let w = v.reshape(&[1, k])?;
+    let x = a.reshape([1, n])?;
+    let w = v.reshape([1, k])?;
     let c = Correlation {
         x: &x,
         w: &w,
@@ -147,7 +147,7 @@ fn correlate_1d(a: &Array, v: &Array, flip: bool, mode: ConvolveMode, dt: DType)
         boundary: Boundary::Fill,
         fill: Scalar::Int(0),
     };
-    correlate_into(&c, &out.reshape(&[1, len])?)?;
+    correlate_into(&c, &out.reshape([1, len])?)?;
     Ok(out)
 }
 
@@ -192,7 +192,7 @@ pub(crate) mod numpy {
     /// # Ok::<(), cuprum::Error>(())
     /// ```
     pub fn convolve(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
-        let one = |x: &Array| if x.ndim() == 0 { x.reshape(&[1]) } else { Ok(x.view()) };
+        let one = |x: &Array| if x.ndim() == 0 { x.reshape([1]) } else { Ok(x.view()) };
         let (a, v) = (&one(a)?, &one(v)?);
         check_1d(a, v, "convolve")?;
         let (a, v) = if v.size() > a.size() { (v, a) } else { (a, v) };
@@ -308,7 +308,7 @@ fn fill_value(v: f64, dt: DType) -> Result<Scalar> {
 /// use cuprum::scipy::signal::{convolve2d, Boundary};
 /// use cuprum::ConvolveMode;
 /// let dev = cuprum::Device::default_device();
-/// let img = cuprum::arange(12, &dev)?.reshape(&[3, 4])?.astype(cuprum::DType::Float64)?;
+/// let img = cuprum::arange(12, &dev)?.reshape([3, 4])?.astype(cuprum::DType::Float64)?;
 /// let k = cuprum::from_slice(&[1.0, -1.0], &[1, 2], &dev)?;
 /// let d = convolve2d(&img, &k, ConvolveMode::Valid, Boundary::Fill, 0.0)?;
 /// assert_eq!(d.to_vec::<f64>()?, vec![1.0; 9]); // horizontal differences
@@ -384,7 +384,7 @@ impl std::str::FromStr for Method {
 /// use cuprum::ConvolveMode;
 /// let dev = cuprum::Device::default_device();
 /// // scipy.signal.convolve(np.arange(8.).reshape(2, 2, 2), [[[1., 1.]]], 'full')
-/// let x = cuprum::arange(8, &dev)?.reshape(&[2, 2, 2])?.astype(cuprum::DType::Float64)?;
+/// let x = cuprum::arange(8, &dev)?.reshape([2, 2, 2])?.astype(cuprum::DType::Float64)?;
 /// let k = cuprum::from_slice(&[1.0, 1.0], &[1, 1, 2], &dev)?;
 /// let r = convolve(&x, &k, ConvolveMode::Full, Method::Auto)?;
 /// assert_eq!(r.shape(), &[2, 2, 3]);

@@ -126,8 +126,8 @@ fn gather_case(dev: &Device) -> cuprum::Result<()> {
         for row in [1usize, 2, 3, 4, 6, 8, 16, 33] {
             let base = random(&[9 * row + 1], dt, &mut rng, false);
             for off in [0usize, 1] {
-                let a = base.slice(s![off..off + 9 * row])?.reshape(&[9, row])?;
-                let ag = on(dev, &base).slice(s![off..off + 9 * row])?.reshape(&[9, row])?;
+                let a = base.slice(s![off..off + 9 * row])?.reshape([9, row])?;
+                let ag = on(dev, &base).slice(s![off..off + 9 * row])?.reshape([9, row])?;
                 let i = indices(&[11], 9, DType::Int64, &mut rng);
                 same(
                     dev,
@@ -182,10 +182,10 @@ fn take_case(dev: &Device) -> cuprum::Result<()> {
         }
         let e = cuprum::zeros(&[0, 2], DType::Int32, &Device::Cpu)?;
         let ag = on(dev, &a);
-        same(dev, "take empty indices", 0.0, a.take(&e, Some(1)), ag.take(&on(dev, &e), Some(1)));
+        same(dev, "take empty indices", 0.0, a.take(&e, 1), ag.take(&on(dev, &e), 1));
         let z = random(&[0, 4], dt, &mut rng, false);
         let i = indices(&[3], 4, DType::Int64, &mut rng);
-        same(dev, "take from an empty outer", 0.0, z.take(&i, Some(1)), on(dev, &z).take(&on(dev, &i), Some(1)));
+        same(dev, "take from an empty outer", 0.0, z.take(&i, 1), on(dev, &z).take(&on(dev, &i), 1));
     }
     Ok(())
 }
@@ -235,7 +235,7 @@ fn take_along_case(dev: &Device) -> cuprum::Result<()> {
         // A transposed source, an argsort result and an empty axis.
         let t = a.t();
         let tg = ag.t();
-        let order = t.argsort(Some(1))?;
+        let order = t.argsort(1)?;
         same(
             dev,
             &format!("take_along_axis({dt}) transposed argsort"),
@@ -452,7 +452,7 @@ fn last_write_case(dev: &Device) -> cuprum::Result<()> {
 }
 
 fn out_of_range_case(dev: &Device) -> cuprum::Result<()> {
-    let a = cuprum::arange(12, &Device::Cpu)?.reshape(&[3, 4])?;
+    let a = cuprum::arange(12, &Device::Cpu)?.reshape([3, 4])?;
     let ag = on(dev, &a);
     let bad = |v: Vec<i64>, dt: DType| idx_vec(&v, &[v.len()], dt);
     let want = |index: isize, axis: usize, len: usize| Err::<(), _>(Error::IndexOutOfRange { index, axis, len });
@@ -470,7 +470,7 @@ fn out_of_range_case(dev: &Device) -> cuprum::Result<()> {
         let want1 = if (-4..4).contains(&index) { Ok(()) } else { want(index, 1, 4) };
         assert_eq!(cuprum::gather(&ag, &[&on(dev, &ok), &ig]).map(|_| ()), want1, "gather axis 1 {dt}");
         assert_eq!(cuprum::gather(&a, &[&ok, &i]).map(|_| ()), want1, "gather axis 1 {dt} (cpu)");
-        assert_eq!(ag.take(&ig, Some(0)).map(|_| ()), want(index, 0, 3), "take axis 0 {dt}");
+        assert_eq!(ag.take(&ig, 0).map(|_| ()), want(index, 0, 3), "take axis 0 {dt}");
         let mut g = ag.copy()?;
         let before = g.to_vec::<i64>()?;
         assert_eq!(cuprum::scatter(&mut g, &[&ig], &cuprum::scalar(-1i64, dev)?), want(index, 0, 3), "scatter {dt}");
@@ -479,8 +479,8 @@ fn out_of_range_case(dev: &Device) -> cuprum::Result<()> {
     }
     // take along axis 1, take_along_axis, put: the axis and length of the error.
     let i = idx_vec(&[2, -5], &[2], DType::Int64);
-    assert_eq!(ag.take(&on(dev, &i), Some(1)).map(|_| ()), want(-5, 1, 4));
-    assert_eq!(a.take(&i, Some(1)).map(|_| ()), want(-5, 1, 4));
+    assert_eq!(ag.take(&on(dev, &i), 1).map(|_| ()), want(-5, 1, 4));
+    assert_eq!(a.take(&i, 1).map(|_| ()), want(-5, 1, 4));
     let i2 = idx_vec(&[0, 1, 2, 3, 4, 0], &[3, 2], DType::Int32);
     same(
         dev,
@@ -502,7 +502,7 @@ fn out_of_range_case(dev: &Device) -> cuprum::Result<()> {
     // np.take's); empty float ones are not.
     let f = cuprum::from_vec(vec![1.0f64], dev)?;
     assert!(matches!(cuprum::gather(&ag, &[&f]), Err(Error::Index(_))));
-    assert!(matches!(cuprum::take(&ag, &f, Some(0)), Err(Error::Type(_))));
+    assert!(matches!(cuprum::take(&ag, &f, 0), Err(Error::Type(_))));
     let ef = cuprum::zeros(&[0], DType::Float32, dev)?;
     assert_eq!(cuprum::gather(&ag, &[&ef])?.shape(), &[0, 4]);
     // Every axis out of range on an empty axis.

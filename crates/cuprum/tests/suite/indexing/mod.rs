@@ -10,14 +10,14 @@ fn ints(a: &cuprum::Array) -> Vec<i64> {
 }
 
 device_test!(take_gather_put_scatter, |dev| {
-    let b = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+    let b = cuprum::arange(12, &dev)?.reshape([3, 4])?;
     let i = cuprum::from_vec(vec![2i64, 0, -1], &dev)?;
-    let t = b.take(&i, Some(1))?;
+    let t = b.take(&i, 1)?;
     assert_eq!(t.shape(), &[3, 3]);
     assert_eq!(ints(&t), vec![2, 0, 3, 6, 4, 7, 10, 8, 11]);
     let i2 = cuprum::from_slice(&[0i32, 5, 11, 1], &[2, 2], &dev)?;
     assert_eq!(ints(&b.take(&i2, None)?), vec![0, 5, 11, 1]);
-    assert_eq!(b.take(&i2, Some(0)).map(|_| ()), Err(Error::IndexOutOfRange { index: 5, axis: 0, len: 3 }));
+    assert_eq!(b.take(&i2, 0).map(|_| ()), Err(Error::IndexOutOfRange { index: 5, axis: 0, len: 3 }));
     let ta = cuprum::take_along_axis(&b, &cuprum::from_slice(&[3i64, 0, 1], &[3, 1], &dev)?, 1)?;
     assert_eq!(ints(&ta), vec![3, 4, 9]);
     let mut c = b.copy()?;
@@ -26,7 +26,7 @@ device_test!(take_gather_put_scatter, |dev| {
     let r = cuprum::from_vec(vec![0i64, 2], &dev)?;
     let col = cuprum::from_vec(vec![1i64, 3], &dev)?;
     assert_eq!(ints(&cuprum::gather(&b, &[&r, &col])?), vec![1, 11]);
-    let rr = r.reshape(&[2, 1])?;
+    let rr = r.reshape([2, 1])?;
     let g = cuprum::gather(&b, &[&rr, &col])?;
     assert_eq!(g.shape(), &[2, 2]);
     assert_eq!(ints(&g), vec![1, 3, 9, 11]);
@@ -53,7 +53,7 @@ device_test!(take_gather_put_scatter, |dev| {
 // flat position Σ_d i_d * 2**(17 - d) (negative indices counted from the end).
 device_test!(more_index_arrays_than_a_kernel_takes, |dev| {
     const K: usize = 18;
-    let a = cuprum::arange(1 << K, &dev)?.reshape(&[2; K])?;
+    let a = cuprum::arange(1 << K, &dev)?.reshape([2; K])?;
     // Five selections; axis d of selection s takes bit d of PICK[s], as -1 where the bit is
     // set on odd axes (the same place as 1) and 1 elsewhere.
     const PICK: [u32; 5] = [0b10_1100_1010_0110_0101, 0, 0b11_1111_1111_1111_1111, 0b01_0101_0101_0101_0101, 7];

@@ -6,7 +6,7 @@ mod gpu;
 use cuprum::{s, DType, Error};
 
 device_test!(keepdims_ddof_axes, |dev| {
-    let a = cuprum::arange_f(0.0, 24.0, 1.0, DType::Float64, &dev)?.reshape(&[2, 3, 4])?;
+    let a = cuprum::arange_f(0.0, 24.0, 1.0, DType::Float64, &dev)?.reshape([2, 3, 4])?;
     assert_eq!(a.sum_keepdims([0, 2])?.shape(), &[1, 3, 1]);
     assert_eq!(a.sum([0, 2])?.to_vec::<f64>()?, vec![60.0, 92.0, 124.0]);
     let v1: f64 = a.var(None, 1.0)?.item()?;

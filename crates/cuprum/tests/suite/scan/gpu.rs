@@ -86,9 +86,9 @@ fn scan_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     }
     // Empty lanes.
     let e = random(&[0, 5], dt, &mut rng, false);
-    same(gpu, &on(gpu, &e).cumsum(Some(1))?, &e.cumsum(Some(1))?, "cumsum (0, 5)");
+    same(gpu, &on(gpu, &e).cumsum(1)?, &e.cumsum(1)?, "cumsum (0, 5)");
     let e = random(&[5, 0], dt, &mut rng, false);
-    same(gpu, &on(gpu, &e).cumsum(Some(1))?, &e.cumsum(Some(1))?, "cumsum (5, 0)");
+    same(gpu, &on(gpu, &e).cumsum(1)?, &e.cumsum(1)?, "cumsum (5, 0)");
     Ok(())
 }
 
@@ -103,8 +103,8 @@ gpu_test!(scan_many_tiles, |gpu| {
     let h = random(&[3_000_017], DType::Int16, &mut rng, false);
     same(gpu, &on(gpu, &h).cumsum(None)?, &h.cumsum(None)?, "cumsum int16 3M");
     let u = random(&[2, 1_500_001], DType::UInt8, &mut rng, false);
-    same(gpu, &on(gpu, &u).cumsum(Some(1))?, &u.cumsum(Some(1))?, "cumsum uint8 rows");
-    same(gpu, &on(gpu, &u).cumsum(Some(0))?, &u.cumsum(Some(0))?, "cumsum uint8 columns");
+    same(gpu, &on(gpu, &u).cumsum(1)?, &u.cumsum(1)?, "cumsum uint8 rows");
+    same(gpu, &on(gpu, &u).cumsum(0)?, &u.cumsum(0)?, "cumsum uint8 columns");
     Ok(())
 });
 

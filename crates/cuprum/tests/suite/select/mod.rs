@@ -10,7 +10,7 @@ fn ints(a: &cuprum::Array) -> Vec<i64> {
 }
 
 device_test!(masks_like_numpy, |dev| {
-    let a = cuprum::arange(24, &dev)?.reshape(&[2, 3, 4])?;
+    let a = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
     let m = a.remainder(3)?.equal(0)?;
     assert_eq!(ints(&a.mask(&m)?), vec![0, 3, 6, 9, 12, 15, 18, 21]);
     let m2 = cuprum::from_slice(&[true, false, true, false, false, true], &[2, 3], &dev)?;
@@ -41,7 +41,7 @@ device_test!(masks_like_numpy, |dev| {
 });
 
 device_test!(nonzero_argwhere_compress, |dev| {
-    let a = cuprum::arange(24, &dev)?.reshape(&[2, 3, 4])?;
+    let a = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
     let nz = a.remainder(5)?.equal(0)?.nonzero()?;
     assert_eq!(
         nz.iter().map(ints).collect::<Vec<_>>(),
@@ -52,12 +52,12 @@ device_test!(nonzero_argwhere_compress, |dev| {
     assert_eq!(ints(&aw), vec![0, 0, 0, 0, 1, 3, 1, 0, 2, 1, 2, 1]);
     assert_eq!(ints(&cuprum::flatnonzero(&a.greater(20)?)?), vec![21, 22, 23]);
     let cond = cuprum::from_vec(vec![false, true, true], &dev)?;
-    let c = a.compress(&cond, Some(1))?;
+    let c = a.compress(&cond, 1)?;
     assert_eq!(c.shape(), &[2, 2, 4]);
     assert_eq!(ints(&c)[..4], [4, 5, 6, 7]);
     let c2 = cuprum::compress(&cuprum::from_vec(vec![true, false, true], &dev)?, &a, None)?;
     assert_eq!(ints(&c2), vec![0, 2]);
-    assert!(a.compress(&cuprum::from_vec(vec![true; 5], &dev)?, Some(2)).is_err());
+    assert!(a.compress(&cuprum::from_vec(vec![true; 5], &dev)?, 2).is_err());
     let e = cuprum::extract(&a.remainder(2)?, &a)?;
     assert_eq!(e.size(), 12);
     assert!(cuprum::nonzero(&cuprum::scalar(1i32, &dev)?).is_err());

@@ -86,7 +86,7 @@ device_test!(numpy_convolve_and_correlate, |dev| {
 device_test!(gaussian_smoothing_same_mode, |dev| {
     // img = np.arange(20.).reshape(4, 5); g = [[1, 2, 1], [2, 4, 2], [1, 2, 1]] / 16;
     // scipy.signal.convolve2d(img, g, mode='same', boundary=b)
-    let img = cuprum::arange_f(0.0, 20.0, 1.0, DType::Float64, &dev)?.reshape(&[4, 5])?;
+    let img = cuprum::arange_f(0.0, 20.0, 1.0, DType::Float64, &dev)?.reshape([4, 5])?;
     let g = mat(&[&[0.0625, 0.125, 0.0625], &[0.125, 0.25, 0.125], &[0.0625, 0.125, 0.0625]], DType::Float64, &dev);
     let want: [(Boundary, [f64; 20]); 3] = [
         (
@@ -126,7 +126,7 @@ device_test!(gaussian_smoothing_same_mode, |dev| {
 });
 
 device_test!(scipy_modes_boundaries_and_fill_values, |dev| {
-    let img = cuprum::arange_f(0.0, 20.0, 1.0, DType::Float64, &dev)?.reshape(&[4, 5])?;
+    let img = cuprum::arange_f(0.0, 20.0, 1.0, DType::Float64, &dev)?.reshape([4, 5])?;
     let k = mat(&[&[1.0, 10.0]], DType::Float64, &dev);
     // 'same' with an even kernel: correlate2d(img, [[1, 10]], 'same') starts at img[0, 0]...
     let c = correlate2d(&img, &k, Same, Boundary::Fill, 0.0)?;
@@ -137,7 +137,7 @@ device_test!(scipy_modes_boundaries_and_fill_values, |dev| {
     let row = cuprum::arange_f(1.0, 6.0, 1.0, DType::Float64, &dev)?;
     let k1 = cuprum::from_vec(vec![1.0, 10.0], &dev)?;
     assert_eq!(f64s(&cuprum::correlate(&row, &k1, Same)?), [10.0, 21.0, 32.0, 43.0, 54.0]);
-    let c2 = correlate2d(&row.reshape(&[1, 5])?, &k, Same, Boundary::Fill, 0.0)?;
+    let c2 = correlate2d(&row.reshape([1, 5])?, &k, Same, Boundary::Fill, 0.0)?;
     assert_eq!(f64s(&c2), [21.0, 32.0, 43.0, 54.0, 5.0]);
     let v = convolve2d(&img, &k, Same, Boundary::Fill, 0.0)?;
     assert_eq!(&f64s(&v)[..5], [0.0, 1.0, 12.0, 23.0, 34.0]);
@@ -151,8 +151,8 @@ device_test!(scipy_modes_boundaries_and_fill_values, |dev| {
     assert_eq!(ints(&s), [3, 5, 8, 9, 9, 11, 14, 15, 12, 14, 17, 18]);
     // 'valid' with the kernel larger in every dimension: SciPy swaps the operands (and
     // correlate2d reverses its result).
-    let small = cuprum::arange_f(0.0, 6.0, 1.0, DType::Float64, &dev)?.reshape(&[2, 3])?;
-    let big = cuprum::arange_f(1.0, 13.0, 1.0, DType::Float64, &dev)?.reshape(&[3, 4])?;
+    let small = cuprum::arange_f(0.0, 6.0, 1.0, DType::Float64, &dev)?.reshape([2, 3])?;
+    let big = cuprum::arange_f(1.0, 13.0, 1.0, DType::Float64, &dev)?.reshape([3, 4])?;
     assert_eq!(f64s(&convolve2d(&small, &big, Valid, Boundary::Fill, 0.0)?), [38.0, 53.0, 98.0, 113.0]);
     assert_eq!(f64s(&correlate2d(&small, &big, Valid, Boundary::Fill, 0.0)?), [157.0, 142.0, 97.0, 82.0]);
     // uint8 stays uint8 and wraps; a fill value of 2.5 is 2 in a uint8 image.
@@ -177,12 +177,12 @@ device_test!(scipy_modes_boundaries_and_fill_values, |dev| {
 });
 
 device_test!(scipy_errors, |dev| {
-    let img = cuprum::arange_f(0.0, 12.0, 1.0, DType::Float64, &dev)?.reshape(&[3, 4])?;
+    let img = cuprum::arange_f(0.0, 12.0, 1.0, DType::Float64, &dev)?.reshape([3, 4])?;
     let k = mat(&[&[1.0, 2.0], &[3.0, 4.0]], DType::Float64, &dev);
     let value = ErrorKind::ValueError;
     // Not 2-d.
-    assert_eq!(kind(convolve2d(&img.reshape(&[12])?, &k, Full, Boundary::Fill, 0.0)), value);
-    assert_eq!(kind(correlate2d(&img, &k.reshape(&[1, 2, 2])?, Full, Boundary::Fill, 0.0)), value);
+    assert_eq!(kind(convolve2d(&img.reshape([12])?, &k, Full, Boundary::Fill, 0.0)), value);
+    assert_eq!(kind(correlate2d(&img, &k.reshape([1, 2, 2])?, Full, Boundary::Fill, 0.0)), value);
     // 'valid' with the kernel larger in one dimension only.
     let tall = cuprum::zeros(&[4, 1], DType::Float64, &dev)?;
     assert_eq!(kind(convolve2d(&img, &tall, Valid, Boundary::Fill, 0.0)), value);

@@ -59,7 +59,7 @@ fn parse(v: &[&str]) -> Vec<f64> {
 
 device_test!(three_d_every_mode, |dev| {
     // x = np.arange(24).reshape(2, 3, 4); k = [[[1, -1], [2, 0]], [[0, 3], [1, 1]]] (int64)
-    let x = cuprum::arange(24, &dev)?.reshape(&[2, 3, 4])?;
+    let x = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
     let k = i64s(&[1, -1, 2, 0, 0, 3, 1, 1], &[2, 2, 2], &dev);
     #[rustfmt::skip]
     let want: [Expected; 3] = [
@@ -121,7 +121,7 @@ device_test!(swapped_operands, |dev| {
     // a = arange(1, 7).reshape(1, 2, 3); b = arange(1, 13).reshape(1, 3, 4) (int64): b is larger
     // in every dimension and has more elements: 'valid' and 'full' swap them.
     let a = i64s(&[1, 2, 3, 4, 5, 6], &[1, 2, 3], &dev);
-    let b = cuprum::arange(12, &dev)?.add(1i64)?.reshape(&[1, 3, 4])?;
+    let b = cuprum::arange(12, &dev)?.add(1i64)?.reshape([1, 3, 4])?;
     #[rustfmt::skip]
     let want: [Expected; 3] = [
         (Full, &[1, 4, 6],
@@ -311,7 +311,7 @@ device_test!(zero_d_inputs, |dev| {
     assert_eq!((kind, msg.as_str()), (ErrorKind::ValueError, "volume and kernel should have the same dimensionality"));
     let m = cuprum::ones(&[3, 1], DType::Float64, &dev)?;
     assert_eq!(err(correlate(&m, &v, Valid, Direct)).0, ErrorKind::ValueError);
-    assert_eq!(err(convolve(&m, &m.reshape(&[1, 3, 1])?, Same, Auto)).0, ErrorKind::ValueError);
+    assert_eq!(err(convolve(&m, &m.reshape([1, 3, 1])?, Same, Auto)).0, ErrorKind::ValueError);
     Ok(())
 });
 

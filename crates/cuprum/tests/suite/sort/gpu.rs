@@ -57,7 +57,7 @@ fn sort_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         check_sorts(gpu, &full_range(n, dt, &mut rng, true), None, &format!("{dt} full n={n}"));
     }
     // Lanes: along the last axis, along the first, 3-d along the middle, a view.
-    let m = full_range(37 * 1001, dt, &mut rng, true).reshape(&[37, 1001])?;
+    let m = full_range(37 * 1001, dt, &mut rng, true).reshape([37, 1001])?;
     check_sorts(gpu, &m, Some(1), &format!("{dt} (37,1001) axis 1"));
     check_sorts(gpu, &m, Some(0), &format!("{dt} (37,1001) axis 0"));
     let t = random(&[5, 300, 3], dt, &mut rng, true);

@@ -20,10 +20,10 @@ device_test!(sort_argsort_nan_last_stable, |dev| {
     assert!(f64s(&s)[4].is_nan());
     assert_eq!(ints(&a.argsort(None)?), vec![2, 4, 3, 0, 1]);
     let m = cuprum::from_slice(&[3i32, 1, 2, 9, 7, 8], &[2, 3], &dev)?;
-    assert_eq!(ints(&m.sort(Some(-1))?), vec![1, 2, 3, 7, 8, 9]);
-    assert_eq!(ints(&m.sort(Some(0))?), vec![3, 1, 2, 9, 7, 8]);
-    assert_eq!(m.sort(Some(0))?.dtype(), DType::Int32);
-    assert_eq!(ints(&m.argsort(Some(1))?), vec![1, 2, 0, 1, 2, 0]);
+    assert_eq!(ints(&m.sort(-1)?), vec![1, 2, 3, 7, 8, 9]);
+    assert_eq!(ints(&m.sort(0)?), vec![3, 1, 2, 9, 7, 8]);
+    assert_eq!(m.sort(0)?.dtype(), DType::Int32);
+    assert_eq!(ints(&m.argsort(1)?), vec![1, 2, 0, 1, 2, 0]);
     let u = cuprum::from_vec(vec![u64::MAX, 0, 1 << 60], &dev)?;
     assert_eq!(u.sort(None)?.to_vec::<u64>()?, vec![0, 1 << 60, u64::MAX]);
     Ok(())

@@ -16,7 +16,8 @@ const METHODS: [QuantileMethod; 5] = [
     QuantileMethod::Midpoint,
 ];
 
-fn check_quantiles(gpu: &Device, x: &Array, axis: Option<isize>, what: &str) {
+fn check_quantiles(gpu: &Device, x: &Array, axis: impl Into<cuprum::Axes>, what: &str) {
+    let axis = &axis.into();
     let xg = x.to_device(gpu).unwrap();
     let qs = [0.0, 0.1, 0.25, 0.5, 0.731, 0.9, 1.0];
     let rtol = if x.dtype() == DType::Float16 { 1e-3 } else { 1e-12 };
@@ -53,8 +54,15 @@ fn quantile_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         }
     }
     let m = random(&[7, 501], dt, &mut rng, true);
-    check_quantiles(gpu, &m, Some(1), &format!("{dt} (7,501) axis 1"));
-    check_quantiles(gpu, &m, Some(0), &format!("{dt} (7,501) axis 0"));
+    check_quantiles(gpu, &m, 1, &format!("{dt} (7,501) axis 1"));
+    check_quantiles(gpu, &m, 0, &format!("{dt} (7,501) axis 0"));
+    // Several axes (NumPy's tuple: merged into one lane), of views too, and none at all.
+    let t = random(&[5, 7, 33], dt, &mut rng, true);
+    check_quantiles(gpu, &t, [0, 2], &format!("{dt} (5,7,33) axes (0,2)"));
+    check_quantiles(gpu, &t, [2, 0, 1], &format!("{dt} (5,7,33) axes (2,0,1)"));
+    check_quantiles(gpu, &t.permute(&[2, 0, 1])?, [1, -1], &format!("{dt} transposed axes (1,-1)"));
+    check_quantiles(gpu, &t.slice(s![..;-1, .., 1..;2])?, [1, 2], &format!("{dt} reversed, strided axes (1,2)"));
+    check_quantiles(gpu, &t, (), &format!("{dt} axes ()"));
     if dt.is_float() {
         // All NaN: NaN for both forms; one value among NaNs.
         let nan = cuprum::full(&[1000], f64::NAN, dt, &Device::Cpu)?;
@@ -71,16 +79,16 @@ fn quantile_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     for (x, dev) in [(&e, Device::Cpu), (&eg, *gpu)] {
         for r in [
             x.median(None)?,
-            cuprum::nanmedian(x, Some(0))?,
-            cuprum::nanquantile(x, 0.3, Some(0), QuantileMethod::Lower)?,
+            cuprum::nanmedian(x, 0)?,
+            cuprum::nanquantile(x, 0.3, 0, QuantileMethod::Lower)?,
             cuprum::nanpercentile(x, 30.0, None, QuantileMethod::Linear)?,
         ] {
             assert_eq!((r.device(), r.dtype()), (dev, fdt), "{dt} empty");
             assert!(r.to_vec_as::<f64>()?.iter().all(|v| v.is_nan()), "{dt} empty");
         }
-        assert_eq!(x.median(Some(0))?.shape(), &[3]);
-        assert_eq!(x.median(Some(1))?.shape(), &[0]);
-        let err = cuprum::quantile(x, 0.5, Some(0), QuantileMethod::Linear).unwrap_err();
+        assert_eq!(x.median(0)?.shape(), &[3]);
+        assert_eq!(x.median(1)?.shape(), &[0]);
+        let err = cuprum::quantile(x, 0.5, 0, QuantileMethod::Linear).unwrap_err();
         assert_eq!(err.kind(), cuprum::ErrorKind::IndexError);
     }
     Ok(())

@@ -35,9 +35,9 @@ device_test!(quantiles_like_numpy, |dev| {
     assert!(n.median(None)?.item::<f64>()?.is_nan());
     assert_eq!(cuprum::nanmedian(&n, None)?.item::<f64>()?, 1.5);
     assert_eq!(cuprum::percentile(&x, 40.0, None, QuantileMethod::Linear)?.item::<f64>()?, 2.6);
-    let m = cuprum::arange_f(0.0, 12.0, 1.0, DType::Float64, &dev)?.reshape(&[3, 4])?;
-    assert_eq!(f64s(&m.median(Some(0))?), vec![4.0, 5.0, 6.0, 7.0]);
-    assert_eq!(f64s(&m.median(Some(1))?), vec![1.5, 5.5, 9.5]);
+    let m = cuprum::arange_f(0.0, 12.0, 1.0, DType::Float64, &dev)?.reshape([3, 4])?;
+    assert_eq!(f64s(&m.median(0)?), vec![4.0, 5.0, 6.0, 7.0]);
+    assert_eq!(f64s(&m.median(1)?), vec![1.5, 5.5, 9.5]);
     assert!(cuprum::quantile(&x, 1.5, None, QuantileMethod::Linear).is_err());
     Ok(())
 });
@@ -107,7 +107,7 @@ device_test!(median_averages_the_middle_elements, |dev| {
     let x = cuprum::from_slice(&[f64::NAN, 2.0, inf], &[3], &Device::Cpu)?.to_device(&dev)?;
     assert_eq!(cuprum::nanmedian(&x, None)?.item::<f64>()?, inf);
     let m = cuprum::from_slice(&[2.0f32, f32::INFINITY, 1.0, 3.0], &[2, 2], &Device::Cpu)?.to_device(&dev)?;
-    let r = m.median(Some(1))?;
+    let r = m.median(1)?;
     assert_eq!(r.dtype(), DType::Float32);
     assert_eq!(r.to_vec::<f32>()?, vec![f32::INFINITY, 2.0]);
     Ok(())
@@ -124,11 +124,11 @@ device_test!(quantiles_of_empty_lanes, |dev| {
     assert!(m.item::<f64>()?.is_nan());
     assert!(e.mean(None)?.item::<f64>()?.is_nan());
     let f = cuprum::zeros(&[0, 3], DType::Float32, &dev)?;
-    let m0 = f.median(Some(0))?;
+    let m0 = f.median(0)?;
     assert_eq!((m0.dtype(), m0.shape()), (DType::Float32, &[3usize][..]));
     assert!(m0.to_vec::<f32>()?.iter().all(|v| v.is_nan()));
-    assert_eq!(f.median(Some(1))?.shape(), &[0]);
-    let h = cuprum::nanmedian(&cuprum::zeros(&[3, 0], DType::Float16, &dev)?, Some(1))?;
+    assert_eq!(f.median(1)?.shape(), &[0]);
+    let h = cuprum::nanmedian(&cuprum::zeros(&[3, 0], DType::Float16, &dev)?, 1)?;
     assert_eq!((h.dtype(), h.shape()), (DType::Float16, &[3usize][..]));
     assert!(h.to_vec::<cuprum::f16>()?.iter().all(|v| v.is_nan()));
     // np.nanquantile(np.zeros(0, np.int64), 0.5, method="nearest") -> nan (float64)
@@ -139,7 +139,7 @@ device_test!(quantiles_of_empty_lanes, |dev| {
     assert!(cuprum::nanpercentile(&f, 50.0, None, QuantileMethod::Linear)?.item::<f32>()?.is_nan());
     for r in [
         cuprum::quantile(&e, 0.5, None, QuantileMethod::Linear),
-        cuprum::percentile(&f, 50.0, Some(0), QuantileMethod::Lower),
+        cuprum::percentile(&f, 50.0, 0, QuantileMethod::Lower),
         cuprum::quantiles(&e, &[0.2, 0.5], None, QuantileMethod::Linear),
     ] {
         assert_eq!(r.unwrap_err().kind(), ErrorKind::IndexError);

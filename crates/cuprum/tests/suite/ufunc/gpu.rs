@@ -165,7 +165,7 @@ gpu_test!(astype_float_to_int_special_values, |gpu| {
     for from in [DType::Float16, DType::Float32, DType::Float64] {
         let x = cuprum::from_vec(v.clone(), &Device::Cpu)?.astype(from)?;
         let rev = x.slice(s![..;-3])?;
-        let two = x.reshape(&[2, n / 2])?.t();
+        let two = x.reshape([2, n / 2])?.t();
         for to in ALL_DTYPES.iter().copied().filter(|d| d.is_integer() || *d == DType::Bool) {
             for (name, c) in [("contig", &x), ("reversed step 3", &rev), ("transposed", &two)] {
                 exact(&format!("astype {from}->{to} {name}"), &c.astype(to)?, &on(&gpu, c).astype(to)?);

@@ -671,7 +671,7 @@ fn gaussian_passes(ndim: usize, sigma: &[f64], o: &FilterOptions, modes: &[Mode]
 /// ```
 /// use cuprum::scipy::ndimage::{gaussian_filter, FilterOptions};
 /// let dev = cuprum::Device::default_device();
-/// let x = cuprum::arange(25, &dev)?.reshape(&[5, 5])?.astype(cuprum::DType::Float64)?;
+/// let x = cuprum::arange(25, &dev)?.reshape([5, 5])?.astype(cuprum::DType::Float64)?;
 /// let r = gaussian_filter(&x, &[1.0], &FilterOptions::default())?.to_vec::<f64>()?;
 /// assert!((r[0] - 2.562245702347041).abs() < 1e-12 && (r[12] - 12.0).abs() < 1e-12); // scipy
 /// # Ok::<(), cuprum::Error>(())

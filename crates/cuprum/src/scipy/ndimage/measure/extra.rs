@@ -169,9 +169,9 @@ pub fn histogram(
     let ok = inside.logical_and(&s.greater_equal(0i64)?)?;
     let key = crate::extract(&ok, &s.multiply(bins as i64)?.add(&b)?)?;
     let k = p.g.k;
-    let counts = crate::bincount(&key, None, k * bins)?.reshape(&[k, bins])?;
+    let counts = crate::bincount(&key, None, k * bins)?.reshape([k, bins])?;
     if is_single(&p.g) {
-        return counts.reshape(&[bins]);
+        return counts.reshape([bins]);
     }
     finish(&counts, &p.g)
 }

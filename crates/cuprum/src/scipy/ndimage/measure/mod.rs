@@ -346,7 +346,7 @@ fn finish(a: &Array, g: &Groups) -> Result<Array> {
     let picked = match &g.gather {
         Some(s) => {
             let idx = crate::from_slice(s, &[s.len()], &a.device())?;
-            crate::take(a, &idx, Some(0))?
+            crate::take(a, &idx, 0)?
         }
         None => a.view(),
     };
@@ -399,7 +399,7 @@ pub fn sum_labels(input: &Array, labels: Option<&Array>, index: impl Into<Index>
         let exact = !dt.is_float();
         let a = accumulate(&pass(&p, Want { sum: !exact, isum: exact, ..Want::default() }), &dev)?;
         let s = if exact { a.isum.unwrap() } else { a.sum.unwrap().astype(dt.sum_dtype())? };
-        return s.reshape(&[]);
+        return s.reshape(());
     }
     let a = accumulate(&pass(&p, Want { sum: true, ..Want::default() }), &dev)?;
     finish(&a.sum.unwrap(), &p.g)
@@ -437,7 +437,7 @@ pub fn count(labels: &Array, index: impl Into<Index>) -> Result<Array> {
     )?;
     let c = a.count.unwrap();
     if is_single(&p.g) {
-        return c.reshape(&[]);
+        return c.reshape(());
     }
     finish(&c, &p.g)
 }
@@ -464,7 +464,7 @@ pub fn mean(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -> R
     let p = prep(input, labels, &index.into(), "mean")?;
     let (_, _, m) = means(&p)?;
     if is_single(&p.g) {
-        return m.reshape(&[]);
+        return m.reshape(());
     }
     finish(&m, &p.g)
 }
@@ -475,7 +475,7 @@ pub fn variance(input: &Array, labels: Option<&Array>, index: impl Into<Index>) 
     let p = prep(input, labels, &index.into(), "variance")?;
     let v = var_slots(&p)?;
     if is_single(&p.g) {
-        return v.reshape(&[]);
+        return v.reshape(());
     }
     finish(&v, &p.g)
 }
@@ -501,7 +501,7 @@ pub fn standard_deviation(input: &Array, labels: Option<&Array>, index: impl Int
     let p = prep(input, labels, &index.into(), "standard_deviation")?;
     let v = var_slots(&p)?.sqrt()?;
     if is_single(&p.g) {
-        return v.reshape(&[]);
+        return v.reshape(());
     }
     finish(&v, &p.g)
 }
@@ -649,7 +649,7 @@ pub fn center_of_mass(input: &Array, labels: Option<&Array>, index: impl Into<In
     let a = accumulate(&pass(&p, Want { sum: true, com: true, ..Want::default() }), &p.x.device())?;
     let (s, c) = (a.sum.unwrap(), a.com.unwrap());
     let k = p.g.k;
-    let r = c.true_divide(&s.reshape(&[k, 1])?)?;
+    let r = c.true_divide(&s.reshape([k, 1])?)?;
     let r = if p.x.ndim() == 0 { r.slice(crate::s![.., ..0])? } else { r };
     shape_result(&r, &p.g)
 }

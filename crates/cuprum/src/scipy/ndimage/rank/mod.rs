@@ -469,7 +469,7 @@ fn filter1d(x: &Array, size: usize, axis: isize, o: &RankOptions, max: bool) -> 
 /// ```
 /// use cuprum::scipy::ndimage::{minimum_filter, RankOptions, Window};
 /// let dev = cuprum::Device::default_device();
-/// let x = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let x = cuprum::arange(12, &dev)?.reshape([3, 4])?;
 /// let m = minimum_filter(&x, Window::Size(&[2]), &RankOptions::default())?;
 /// assert_eq!(m.to_vec::<i64>()?, vec![0, 0, 1, 2, 0, 0, 1, 2, 4, 4, 5, 6]);
 /// # Ok::<(), cuprum::Error>(())
@@ -484,7 +484,7 @@ pub fn minimum_filter(x: &Array, window: Window<'_>, opts: &RankOptions) -> Resu
 /// ```
 /// use cuprum::scipy::ndimage::{maximum_filter, Mode, RankOptions, Window};
 /// let dev = cuprum::Device::default_device();
-/// let x = cuprum::arange(12, &dev)?.reshape(&[3, 4])?;
+/// let x = cuprum::arange(12, &dev)?.reshape([3, 4])?;
 /// let fp = cuprum::from_slice(&[false, true, true, false], &[2, 2], &dev)?;
 /// let o = RankOptions { mode: Mode::Constant, cval: -1.0, ..Default::default() };
 /// let m = maximum_filter(&x, Window::Footprint(&fp), &o)?;
@@ -624,7 +624,7 @@ fn grey(x: &Array, w: GreyWindow<'_>, opts: &RankOptions, dilate: bool) -> Resul
 /// ```
 /// use cuprum::scipy::ndimage::{grey_erosion, GreyWindow, RankOptions};
 /// let dev = cuprum::Device::default_device();
-/// let x = cuprum::arange(12, &dev)?.reshape(&[3, 4])?.astype(cuprum::DType::Float64)?;
+/// let x = cuprum::arange(12, &dev)?.reshape([3, 4])?.astype(cuprum::DType::Float64)?;
 /// let s = cuprum::from_slice(&[1.0, 0.0, 2.0, 1.0], &[2, 2], &dev)?;
 /// let e = grey_erosion(&x, GreyWindow { structure: Some(&s), ..Default::default() }, &RankOptions::default())?;
 /// assert_eq!(e.to_vec::<f64>()?, vec![-2.0, -2.0, -1.0, 0.0, -1.0, -1.0, 0.0, 1.0, 3.0, 3.0, 4.0, 5.0]);
@@ -641,7 +641,7 @@ pub fn grey_erosion(x: &Array, window: GreyWindow<'_>, opts: &RankOptions) -> Re
 /// ```
 /// use cuprum::scipy::ndimage::{grey_dilation, GreyWindow, RankOptions};
 /// let dev = cuprum::Device::default_device();
-/// let x = cuprum::arange(12, &dev)?.reshape(&[3, 4])?.astype(cuprum::DType::Float64)?;
+/// let x = cuprum::arange(12, &dev)?.reshape([3, 4])?.astype(cuprum::DType::Float64)?;
 /// let s = cuprum::from_slice(&[1.0, 0.0, 2.0, 1.0], &[2, 2], &dev)?;
 /// let d = grey_dilation(&x, GreyWindow { structure: Some(&s), ..Default::default() }, &RankOptions::default())?;
 /// assert_eq!(d.to_vec::<f64>()?, vec![6.0, 7.0, 8.0, 8.0, 10.0, 11.0, 12.0, 12.0, 11.0, 12.0, 13.0, 13.0]);

@@ -1,0 +1,383 @@
+//! Formulas without a `?` per operator: [`Expr`], an elementwise expression that carries its
+//! first error to [`Expr::eval`].
+//!
+//! Operators on `&Array` return `Result<Array>` (an operation can fail: shapes that do not
+//! broadcast, arrays on two devices, a dtype a ufunc has no loop for), so a NumPy formula such
+//! as `np.exp(-((dst - muu)**2 / (2.0 * sigma**2)))` needs a `?` after every step:
+//!
+//! ```text
+//! (-((&dst - muu)?.power(2)? / (2.0 * sigma.powi(2)))?)?.exp()?
+//! ```
+//!
+//! The operators cannot be implemented on `Result<Array>` itself: Rust's orphan rule forbids
+//! `impl Sub<f64> for Result<Array>` outside the crates that define `Sub`, `f64` or `Result`.
+//! Hence a type of cuprum's own, [`Expr`]: made from an `&Array` (`x.expr()`), an `Array` or a
+//! `Result<Array>` (`Expr::from(r)`), combined with operators (`+ - * / %`, unary `-`) with
+//! other `Expr`s, arrays and Rust scalars on either side, and with methods for every unary
+//! ufunc, powers, `maximum`/`minimum`/`clip`, comparisons, [`Expr::where_`] and the common
+//! reductions. The formula reads as NumPy's, with one `?` at the end:
+//!
+//! ```
+//! let dev = cuprum::Device::default_device();
+//! let dst = cuprum::linspace(0.0, 4.0, 5, true, cuprum::DType::Float64, &dev)?;
+//! let (muu, sigma) = (1.0, 0.5);
+//! // np.exp(-((dst - muu)**2 / (2.0 * sigma**2)))
+//! let g = (-(dst.expr() - muu).powi(2) / (2.0 * sigma * sigma)).exp().eval()?;
+//! let step = (-((&dst - muu)?.power(2)? / (2.0 * sigma * sigma))?)?.exp()?;
+//! assert!(cuprum::array_equal(&g, &step)?);
+//! # Ok::<(), cuprum::Error>(())
+//! ```
+//!
+//! **Errors surface at [`eval`](Expr::eval)**: an operation that fails in the middle of a
+//! formula makes the whole expression that error (the first one, in Rust's evaluation order);
+//! what follows it is not computed. The error is the one the step-by-step code would return,
+//! with the same [`ErrorKind`](crate::ErrorKind).
+//!
+//! Semantics are the operations' own: NumPy 2's promotion, Rust scalars weak as Python's
+//! (`f32_array.expr() * 2.0` stays float32), broadcasting, the device of the arrays. Today an
+//! `Expr` evaluates eagerly, one kernel per operation, as the step-by-step code does; it is
+//! the type through which formulas will later be fused into one kernel.
+
+use crate::array::Array;
+use crate::core::dtype::{DType, Scalar};
+use crate::core::error::Result;
+use crate::reduce::Axes;
+use crate::ufunc::{self, BinaryOp, Operand, RustScalar, UnaryOp};
+
+/// An elementwise formula over arrays and Rust scalars, evaluated by [`eval`](Expr::eval),
+/// which returns the result or the first error (see the [module docs](self)).
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::arange(4, &dev)?.astype(cuprum::DType::Float32)?;
+/// let b = cuprum::from_vec(vec![1.0f32, 1.0, 2.0, 2.0], &dev)?;
+/// let y = ((a.expr() * 2 + &b).sqrt() - 1).maximum(0.5).eval()?;    // np.maximum(np.sqrt(a*2 + b) - 1, 0.5)
+/// assert_eq!(y.dtype(), cuprum::DType::Float32);                   // Rust scalars are weak
+/// let want = cuprum::from_vec(vec![0.5f32, 0.7320508, 1.4494898, 1.8284271], &dev)?;
+/// assert!(cuprum::allclose(&y, &want, 1e-6, 0.0, false)?);
+/// // A shape error in the middle surfaces at eval, with NumPy's kind.
+/// let bad = (a.expr() + &cuprum::zeros(&[3], cuprum::DType::Float32, &dev)?).exp() * 2.0;
+/// assert_eq!(bad.eval().unwrap_err().kind(), cuprum::ErrorKind::ValueError);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+#[must_use = "an Expr does nothing until it is evaluated with .eval()"]
+pub struct Expr {
+    value: Result<Array>,
+}
+
+impl Expr {
+    /// The result of the formula, or the first error met while forming it.
+    pub fn eval(self) -> Result<Array> {
+        self.value
+    }
+
+    /// Applies `f` to the value (a step without an `Expr` method, e.g. `cumsum`), keeping the
+    /// chain: `x.expr().exp().and_then(|a| a.cumsum(0)).eval()?`.
+    pub fn and_then(self, f: impl FnOnce(Array) -> Result<Array>) -> Expr {
+        Expr { value: self.value.and_then(f) }
+    }
+
+    fn unary(self, op: UnaryOp) -> Expr {
+        self.and_then(|a| ufunc::unary(op, &a))
+    }
+
+    fn binary(self, op: BinaryOp, rhs: impl ExprArg) -> Expr {
+        let value = self.value.and_then(|a| match rhs.term() {
+            Term::Expr(b) => ufunc::binary(op, &a, &b?),
+            Term::Scalar(s) => ufunc::binary(op, &a, s),
+        });
+        Expr { value }
+    }
+
+    /// A Rust scalar on the left, the expression on the right.
+    fn binary_left(lhs: Scalar, op: BinaryOp, rhs: Expr) -> Expr {
+        rhs.and_then(|b| ufunc::binary(op, lhs, &b))
+    }
+
+    /// `self ** n` for an integer `n` (NumPy's `x**2` with a Python int: weak, so float32 stays
+    /// float32 and integers stay integers; a negative `n` of an integer array is NumPy's error).
+    pub fn powi(self, n: i32) -> Expr {
+        self.binary(BinaryOp::Power, n)
+    }
+
+    /// `self ** p` for a float `p` (weak: a float32 array stays float32; integers become
+    /// float64).
+    pub fn powf(self, p: f64) -> Expr {
+        self.binary(BinaryOp::Power, p)
+    }
+
+    /// NumPy's `power(self, other)`, `other` an expression, an array or a scalar.
+    pub fn power(self, other: impl ExprArg) -> Expr {
+        self.binary(BinaryOp::Power, other)
+    }
+
+    /// NumPy's `clip(self, lo, hi)`: `minimum(maximum(self, lo), hi)`; NaN propagates.
+    pub fn clip(self, lo: impl ExprArg, hi: impl ExprArg) -> Expr {
+        let value = self.value.and_then(|a| match (lo.term(), hi.term()) {
+            (Term::Scalar(l), Term::Scalar(h)) => ufunc::clip(&a, l, h),
+            (l, h) => Expr::from(a).maximum(l).minimum(h).value,
+        });
+        Expr { value }
+    }
+
+    /// NumPy's `where(self, x, y)` with `self` the condition: elements of `x` where it is true,
+    /// else of `y` (all three broadcast; `x` and `y` promote, scalars weakly).
+    ///
+    /// ```
+    /// let dev = cuprum::Device::default_device();
+    /// let x = cuprum::from_vec(vec![-2.0, 0.5, 3.0], &dev)?;
+    /// let y = x.expr().greater(0.0).where_(x.expr().log(), f64::NEG_INFINITY).eval()?;
+    /// assert_eq!(y.to_vec::<f64>()?, vec![f64::NEG_INFINITY, 0.5f64.ln(), 3.0f64.ln()]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn where_(self, x: impl ExprArg, y: impl ExprArg) -> Expr {
+        let value = self.value.and_then(|c| {
+            let (x, y) = (x.term(), y.term());
+            let xa = match &x {
+                Term::Expr(r) => Some(r.clone()?),
+                Term::Scalar(_) => None,
+            };
+            let ya = match &y {
+                Term::Expr(r) => Some(r.clone()?),
+                Term::Scalar(_) => None,
+            };
+            let xo = match (&xa, &x) {
+                (Some(a), _) => Operand::Array(a),
+                (None, Term::Scalar(s)) => Operand::Scalar(*s),
+                (None, Term::Expr(_)) => unreachable!("arrays read above"),
+            };
+            let yo = match (&ya, &y) {
+                (Some(a), _) => Operand::Array(a),
+                (None, Term::Scalar(s)) => Operand::Scalar(*s),
+                (None, Term::Expr(_)) => unreachable!("arrays read above"),
+            };
+            ufunc::where_(&c, xo, yo)
+        });
+        Expr { value }
+    }
+
+    /// NumPy's `astype(dtype)` (unsafe casting, as NumPy's default).
+    pub fn astype(self, dtype: DType) -> Expr {
+        self.and_then(|a| a.astype(dtype))
+    }
+
+    /// NumPy's `round(decimals)` (half to even).
+    pub fn round(self, decimals: i32) -> Expr {
+        self.and_then(|a| a.round(decimals))
+    }
+
+    /// NumPy's `var(axis, ddof)`.
+    pub fn var(self, axis: impl Into<Axes>, ddof: f64) -> Expr {
+        let axis = axis.into();
+        self.and_then(|a| a.var(axis, ddof))
+    }
+
+    /// NumPy's `std(axis, ddof)`.
+    pub fn std(self, axis: impl Into<Axes>, ddof: f64) -> Expr {
+        let axis = axis.into();
+        self.and_then(|a| a.std(axis, ddof))
+    }
+}
+
+macro_rules! expr_unary {
+    ($($name:ident => $op:ident),* $(,)?) => {
+        impl Expr {$(
+            #[doc = concat!("NumPy's `", stringify!($name), "(self)`.")]
+            pub fn $name(self) -> Expr {
+                self.unary(UnaryOp::$op)
+            }
+        )*}
+    };
+}
+expr_unary! {
+    negative => Negative, positive => Positive, abs => Absolute, absolute => Absolute, sign => Sign,
+    square => Square, sqrt => Sqrt, cbrt => Cbrt, reciprocal => Reciprocal, exp => Exp, exp2 => Exp2,
+    expm1 => Expm1, log => Log, log2 => Log2, log10 => Log10, log1p => Log1p, sin => Sin, cos => Cos,
+    tan => Tan, arcsin => Arcsin, arccos => Arccos, arctan => Arctan, sinh => Sinh, cosh => Cosh,
+    tanh => Tanh, floor => Floor, ceil => Ceil, rint => Rint, trunc => Trunc, logical_not => LogicalNot,
+    invert => Invert, isnan => IsNan, isinf => IsInf, isfinite => IsFinite,
+}
+
+macro_rules! expr_binary {
+    ($($name:ident => $op:ident),* $(,)?) => {
+        impl Expr {$(
+            #[doc = concat!("NumPy's `", stringify!($name), "(self, other)`, `other` an expression, an array or a scalar.")]
+            pub fn $name(self, other: impl ExprArg) -> Expr {
+                self.binary(BinaryOp::$op, other)
+            }
+        )*}
+    };
+}
+expr_binary! {
+    maximum => Maximum, minimum => Minimum, fmax => Fmax, fmin => Fmin, arctan2 => Arctan2, hypot => Hypot,
+    floor_divide => FloorDivide, remainder => Remainder,
+    equal => Equal, not_equal => NotEqual, less => Less, less_equal => LessEqual, greater => Greater,
+    greater_equal => GreaterEqual, logical_and => LogicalAnd, logical_or => LogicalOr, logical_xor => LogicalXor,
+}
+
+macro_rules! expr_reduce {
+    ($($name:ident),* $(,)?) => {
+        impl Expr {$(
+            #[doc = concat!("NumPy's `", stringify!($name), "(axis)` (`None`, one axis or several: [`Axes`]).")]
+            pub fn $name(self, axis: impl Into<Axes>) -> Expr {
+                let axis = axis.into();
+                self.and_then(|a| a.$name(axis))
+            }
+        )*}
+    };
+}
+expr_reduce!(sum, prod, mean, min, max, any, all, argmin, argmax);
+
+// ------------------------------------------------------------------ conversions
+
+impl From<&Array> for Expr {
+    fn from(a: &Array) -> Self {
+        Expr { value: Ok(a.view()) }
+    }
+}
+impl From<Array> for Expr {
+    fn from(a: Array) -> Self {
+        Expr { value: Ok(a) }
+    }
+}
+impl From<Result<Array>> for Expr {
+    fn from(value: Result<Array>) -> Self {
+        Expr { value }
+    }
+}
+impl From<Expr> for Result<Array> {
+    fn from(e: Expr) -> Self {
+        e.value
+    }
+}
+
+impl Array {
+    /// This array as the start of a formula ([`Expr`]; a view, nothing is copied):
+    /// `(x.expr() - mu).powi(2).exp().eval()?`.
+    pub fn expr(&self) -> Expr {
+        Expr::from(self)
+    }
+}
+
+/// One side of an [`Expr`] operation: an `Expr` (or `&Expr`), an `&Array`, an `Array`, a
+/// `Result<Array>`, or a Rust scalar (weak, as Python's).
+pub trait ExprArg: sealed::Sealed {
+    #[doc(hidden)]
+    fn term(self) -> Term;
+}
+
+/// What an [`ExprArg`] stands for (an implementation detail of the operators).
+#[doc(hidden)]
+pub enum Term {
+    Expr(Result<Array>),
+    Scalar(Scalar),
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+impl sealed::Sealed for Expr {}
+impl ExprArg for Expr {
+    fn term(self) -> Term {
+        Term::Expr(self.value)
+    }
+}
+impl sealed::Sealed for &Expr {}
+impl ExprArg for &Expr {
+    fn term(self) -> Term {
+        Term::Expr(self.value.clone())
+    }
+}
+impl sealed::Sealed for &Array {}
+impl ExprArg for &Array {
+    fn term(self) -> Term {
+        Term::Expr(Ok(self.view()))
+    }
+}
+impl sealed::Sealed for Array {}
+impl ExprArg for Array {
+    fn term(self) -> Term {
+        Term::Expr(Ok(self))
+    }
+}
+impl sealed::Sealed for Result<Array> {}
+impl ExprArg for Result<Array> {
+    fn term(self) -> Term {
+        Term::Expr(self)
+    }
+}
+impl sealed::Sealed for Term {}
+impl ExprArg for Term {
+    fn term(self) -> Term {
+        self
+    }
+}
+macro_rules! expr_arg_scalar {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl ExprArg for $t { fn term(self) -> Term { Term::Scalar(RustScalar::to_scalar(self)) } }
+    )*};
+}
+expr_arg_scalar!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64, half::f16);
+
+// ------------------------------------------------------------------ operators
+
+macro_rules! expr_ops {
+    ($($tr:ident $m:ident => $op:ident),*) => {$(
+        impl<R: ExprArg> std::ops::$tr<R> for Expr {
+            type Output = Expr;
+            fn $m(self, r: R) -> Expr { self.binary(BinaryOp::$op, r) }
+        }
+        impl<R: ExprArg> std::ops::$tr<R> for &Expr {
+            type Output = Expr;
+            fn $m(self, r: R) -> Expr { self.clone().binary(BinaryOp::$op, r) }
+        }
+        // An array on the left: `&a + e`.
+        impl std::ops::$tr<Expr> for &Array {
+            type Output = Expr;
+            fn $m(self, r: Expr) -> Expr { self.expr().binary(BinaryOp::$op, r) }
+        }
+        impl std::ops::$tr<Expr> for Array {
+            type Output = Expr;
+            fn $m(self, r: Expr) -> Expr { Expr::from(self).binary(BinaryOp::$op, r) }
+        }
+        // A `Result<Array>` on the left (allowed by the orphan rule: the right side is ours).
+        impl std::ops::$tr<Expr> for Result<Array> {
+            type Output = Expr;
+            fn $m(self, r: Expr) -> Expr { Expr::from(self).binary(BinaryOp::$op, r) }
+        }
+        // A scalar on the left: `f64` and `i64` only, so that a bare literal (`2.0 * e`,
+        // `1 - e`) has one impl to pick.
+        impl std::ops::$tr<Expr> for f64 {
+            type Output = Expr;
+            fn $m(self, r: Expr) -> Expr { Expr::binary_left(self.into(), BinaryOp::$op, r) }
+        }
+        impl std::ops::$tr<Expr> for i64 {
+            type Output = Expr;
+            fn $m(self, r: Expr) -> Expr { Expr::binary_left(self.into(), BinaryOp::$op, r) }
+        }
+    )*};
+}
+expr_ops!(Add add => Add, Sub sub => Subtract, Mul mul => Multiply, Div div => TrueDivide, Rem rem => Remainder,
+          BitAnd bitand => BitwiseAnd, BitOr bitor => BitwiseOr, BitXor bitxor => BitwiseXor);
+
+impl std::ops::Neg for Expr {
+    type Output = Expr;
+    fn neg(self) -> Expr {
+        self.unary(UnaryOp::Negative)
+    }
+}
+impl std::ops::Neg for &Expr {
+    type Output = Expr;
+    fn neg(self) -> Expr {
+        self.clone().unary(UnaryOp::Negative)
+    }
+}
+impl std::ops::Not for Expr {
+    type Output = Expr;
+    fn not(self) -> Expr {
+        self.unary(UnaryOp::Invert)
+    }
+}
