@@ -142,7 +142,8 @@ class Fixtures:
         with open(os.path.join(OUT, "manifest.txt")) as f:
             for line in f.read().splitlines():
                 if line.startswith("#"):
-                    if not any(line.startswith(f"# {g}: ") for g in regenerate):
+                    regenerated = any(line.startswith(f"# {g}: ") for g in regenerate)
+                    if not regenerated and line not in self.comments:
                         self.comments.append(line)
                     continue
                 if not line.strip():
@@ -238,7 +239,8 @@ class Fixtures:
                         "format in that script's docstring.\n")
                 f.write("# id|op|params|inputs|expected\n")
             for g, versions in GROUP_VERSIONS.items():
-                if g in self.groups:
+                # (a group kept by --only has its line among the comments already)
+                if g in self.groups and not any(c.startswith(f"# {g}: ") for c in self.comments):
                     f.write(f"# {g}: {versions()}\n")
             for l in self.lines:
                 f.write(l + "\n")
