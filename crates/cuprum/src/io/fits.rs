@@ -716,6 +716,19 @@ pub fn read_fits_headers(path: impl AsRef<Path>) -> Result<Vec<FitsHeader>> {
 }
 
 /// [`read_fits_with`] on the bytes of a FITS file held in memory.
+///
+/// ```
+/// use cuprum::io::fits::{fits_from_bytes, fits_to_bytes};
+/// use cuprum::io::{FitsHdu, FitsReadOptions};
+/// let a = cuprum::from_slice(&[1.0f64, 2.0], &[2], &cuprum::Device::Cpu)?;
+/// let bytes = fits_to_bytes(&[FitsHdu::image(&a)])?;
+/// assert_eq!(bytes.len(), 2 * 2880);                 // a header block and a data block
+/// let img = fits_from_bytes(&bytes, &FitsReadOptions::default())?;
+/// assert_eq!(img.data.to_vec::<f64>()?, vec![1.0, 2.0]);
+/// let e = fits_from_bytes(&bytes[..2890], &FitsReadOptions::default()).unwrap_err();
+/// assert_eq!(e.kind(), cuprum::ErrorKind::OSError);    // truncated inside the data
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn fits_from_bytes(bytes: &[u8], options: &FitsReadOptions) -> Result<FitsImage> {
     let mut it = HduIter::new(bytes);
     let (index, hdu) = match options.hdu {
@@ -1014,7 +1027,7 @@ const RESERVED: [&str; 12] = [
     "SIMPLE", "XTENSION", "BITPIX", "NAXIS", "EXTEND", "PCOUNT", "GCOUNT", "BSCALE", "BZERO", "BLANK", "END", "GROUPS",
 ];
 
-/// The bytes of the FITS file [`write_fits_with`] writes.
+/// The bytes of the FITS file [`write_fits_with`] writes (an example at [`fits_from_bytes`]).
 pub fn fits_to_bytes(hdus: &[FitsHdu<'_>]) -> Result<Vec<u8>> {
     if hdus.is_empty() {
         return Err(Error::Value("a FITS file needs at least a primary HDU".into()));

@@ -11,7 +11,9 @@
 //! first and last (matplotlib's under/over colours default to those): values beyond explicit
 //! limits take the end colours. Pixels that are NaN or infinite (as `imshow` masks them with
 //! `masked_invalid`), and with [`Norm::Log`] those `<= 0` (masked by `LogNorm`), take the
-//! `bad` colour, transparent by default as matplotlib's. cuprum normalises in float64;
+//! `bad` colour, transparent by default as matplotlib's. (`plt.imsave` itself does not mask
+//! them: with a NaN in the data and no `vmin`/`vmax`, its limits become NaN and its whole
+//! picture transparent; cuprum draws what `imshow` shows.) cuprum normalises in float64;
 //! matplotlib normalises float32 data in float32, so a value within a float32 rounding of a
 //! colour boundary can fall on the other side.
 //!
@@ -25,6 +27,7 @@
 use crate::array::Array;
 use crate::core::error::{Error, Result};
 use crate::io::io_err;
+use rayon::prelude::*;
 use std::path::Path;
 
 /// A colour map, named as matplotlib's (`Colormap::from_name("gray_r")`).
@@ -67,6 +70,10 @@ impl Colormap {
     ];
 
     /// matplotlib's name (`"gray_r"`).
+    ///
+    /// ```
+    /// assert_eq!(cuprum::io::Colormap::InfernoR.name(), "inferno_r");
+    /// ```
     pub fn name(self) -> &'static str {
         use Colormap::*;
         match self {
@@ -105,6 +112,12 @@ impl Colormap {
     }
 
     /// The map reversed (`viridis` ↔ `viridis_r`).
+    ///
+    /// ```
+    /// use cuprum::io::Colormap;
+    /// assert_eq!(Colormap::Gray.reversed(), Colormap::GrayR);
+    /// assert_eq!(Colormap::Magma.reversed().entry(0), Colormap::Magma.entry(255));
+    /// ```
     pub fn reversed(self) -> Colormap {
         use Colormap::*;
         match self {
@@ -124,6 +137,12 @@ impl Colormap {
     }
 
     /// Entry `i` (0..=255) of the map's 256 colours.
+    ///
+    /// ```
+    /// use cuprum::io::Colormap;
+    /// assert_eq!(Colormap::Gray.entry(33), [32, 32, 32]);     // matplotlib's truncation
+    /// assert_eq!(Colormap::Viridis.entry(0), [68, 1, 84]);
+    /// ```
     pub fn entry(self, i: u8) -> [u8; 3] {
         use Colormap::*;
         let i = i as usize;
@@ -251,7 +270,7 @@ pub struct Rgba8Image {
 }
 
 impl Rgba8Image {
-    /// The RGBA of pixel `(row, col)`, row 0 at the top.
+    /// The RGBA of pixel `(row, col)`, row 0 at the top (an example at [`colorize`]).
     pub fn pixel(&self, row: usize, col: usize) -> [u8; 4] {
         let i = (row * self.width + col) * 4;
         [self.pixels[i], self.pixels[i + 1], self.pixels[i + 2], self.pixels[i + 3]]
@@ -312,26 +331,37 @@ pub fn colorize(a: &Array, opts: &ImageOptions) -> Result<Rgba8Image> {
     let v: Vec<f64> = a.to_vec_as::<f64>()?;
     let lim = limits(&v, opts)?;
     let mut pixels = vec![0u8; height * width * 4];
-    let tr = |x: f64| if opts.norm == Norm::Log { x.log10() } else { x };
-    for (r, row) in v.chunks(width.max(1)).enumerate().take(height) {
-        let out_row = match opts.origin {
-            Origin::Upper => r,
-            Origin::Lower => height - 1 - r,
-        };
-        for (c, &x) in row.iter().enumerate() {
-            let bad = !x.is_finite() || (opts.norm == Norm::Log && x <= 0.0);
-            let px = match (bad, lim) {
-                (false, Some((lo, hi))) => {
-                    let t = if lo == hi { 0.0 } else { (tr(x) - tr(lo)) / (tr(hi) - tr(lo)) };
-                    let [cr, cg, cb] = opts.cmap.rgb(t);
-                    [cr, cg, cb, 255]
-                }
-                _ => opts.bad,
-            };
-            let i = (out_row * width + c) * 4;
-            pixels[i..i + 4].copy_from_slice(&px);
-        }
+    if width == 0 || height == 0 {
+        return Ok(Rgba8Image { width, height, pixels });
     }
+    let lut: Vec<[u8; 4]> = (0..=255u8)
+        .map(|i| {
+            let [r, g, b] = opts.cmap.entry(i);
+            [r, g, b, 255]
+        })
+        .collect();
+    let tr = |x: f64| if opts.norm == Norm::Log { x.log10() } else { x };
+    let (t_lo, t_span) = match lim {
+        Some((lo, hi)) => (tr(lo), tr(hi) - tr(lo)),
+        None => (0.0, 0.0),
+    };
+    // Rows in parallel (rayon): each output row from one input row.
+    pixels.par_chunks_mut(width * 4).enumerate().for_each(|(out_row, px_row)| {
+        let r = match opts.origin {
+            Origin::Upper => out_row,
+            Origin::Lower => height - 1 - out_row,
+        };
+        for (px, &x) in px_row.chunks_exact_mut(4).zip(&v[r * width..(r + 1) * width]) {
+            let bad = lim.is_none() || !x.is_finite() || (opts.norm == Norm::Log && x <= 0.0);
+            let c = if bad {
+                opts.bad
+            } else {
+                let t = if t_span == 0.0 { 0.0 } else { (tr(x) - t_lo) / t_span };
+                lut[lut_index(t) as usize]
+            };
+            px.copy_from_slice(&c);
+        }
+    });
     Ok(Rgba8Image { width, height, pixels })
 }
 
@@ -357,7 +387,15 @@ pub fn imsave(path: impl AsRef<Path>, a: &Array, opts: &ImageOptions) -> Result<
     std::fs::write(path, bytes).map_err(|e| io_err(path, e))
 }
 
-/// The PNG file (8-bit RGBA) of an image.
+/// The PNG file (8-bit RGBA) of an image, as [`imsave`] writes it.
+///
+/// ```
+/// use cuprum::io::{colorize, image::png_bytes};
+/// let a = cuprum::from_slice(&[0.0, 1.0], &[1, 2], &cuprum::Device::Cpu)?;
+/// let png = png_bytes(&colorize(&a, &Default::default())?)?;
+/// assert_eq!(&png[1..4], b"PNG");
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn png_bytes(img: &Rgba8Image) -> Result<Vec<u8>> {
     if img.width == 0 || img.height == 0 {
         return Err(Error::Value(format!("a PNG needs at least one pixel; the image is {}x{}", img.height, img.width)));

@@ -87,6 +87,16 @@ pub fn load_npz(path: impl AsRef<Path>, device: &Device) -> Result<Npz> {
 }
 
 /// [`load_npz`] on the bytes of an archive held in memory.
+///
+/// ```
+/// use cuprum::io::npz::{npz_from_bytes, npz_to_bytes};
+/// use cuprum::Device;
+/// let a = cuprum::arange(3, &Device::Cpu)?;
+/// let bytes = npz_to_bytes(&[("a", &a)], true)?;     // as np.savez_compressed
+/// assert_eq!(npz_from_bytes(&bytes, &Device::Cpu)?.names(), vec!["a"]);
+/// assert_eq!(npz_from_bytes(b"not a zip", &Device::Cpu).unwrap_err().kind(), cuprum::ErrorKind::OSError);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn npz_from_bytes(bytes: &[u8], device: &Device) -> Result<Npz> {
     let bad = |e: zip::result::ZipError| Error::Io(format!("invalid .npz archive: {e}"));
     let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(bad)?;
@@ -141,7 +151,7 @@ pub fn save_npz_compressed(path: impl AsRef<Path>, arrays: &[(&str, &Array)]) ->
 }
 
 /// The bytes of the `.npz` archive [`save_npz`] (or, `compressed`, [`save_npz_compressed`])
-/// writes.
+/// writes (an example at [`npz_from_bytes`]).
 pub fn npz_to_bytes(arrays: &[(&str, &Array)], compressed: bool) -> Result<Vec<u8>> {
     for (i, (name, _)) in arrays.iter().enumerate() {
         if name.is_empty() {
