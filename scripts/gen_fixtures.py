@@ -2448,14 +2448,25 @@ def gen_io():
         case(f"mef/hdu{ext}", p, ext=ext)
     case("mef/hdu0_empty", p, ext=0)
     case("mef/hdu3_out_of_range", p, ext=3)
+    # Tables before an image: a BINTABLE with a variable-length column (a heap: PCOUNT > 0, so
+    # its data is longer than NAXIS1 * NAXIS2) and an ASCII TABLE.
+    vla = np.array([np.arange(k, dtype=np.int32) for k in (1, 7, 1000, 3, 0)], dtype=object)  # heap > a block
     cols = fits.ColDefs([fits.Column(name="x", format="E", array=np.arange(5, dtype=np.float32)),
-                         fits.Column(name="name", format="10A", array=np.array(["a", "bb", "ccc", "d", "e"]))])
+                         fits.Column(name="name", format="10A", array=np.array(["a", "bb", "ccc", "d", "e"])),
+                         fits.Column(name="v", format="PJ()", array=vla)])
+    ascii_cols = fits.ColDefs([fits.Column(name="a", format="I5", array=np.arange(3)),
+                               fits.Column(name="b", format="F8.2", array=np.linspace(0, 1, 3))])
     img = ints("int32", (3, 4))
-    p = write("table_then_image.fits", [fits.PrimaryHDU(), fits.BinTableHDU.from_columns(cols), raw_hdu(img, primary=False)])
+    bintable = fits.BinTableHDU.from_columns(cols)
+    p = write("table_then_image.fits", [fits.PrimaryHDU(), bintable, fits.TableHDU.from_columns(ascii_cols),
+                                        raw_hdu(img, primary=False)])
+    with fits.open(os.path.join(OUT, p)) as hl:
+        assert hl[1].header["PCOUNT"] > 0 and hl[2].header["XTENSION"] == "TABLE", repr(hl[1].header)
     case("table/default", p)
-    case("table/hdu2", p, ext=2)
-    # HDU 1 is a table: astropy returns its rows; cuprum reads images only.
-    case("table/hdu1_table", p, ext=1, expect_err=NotImplementedError("tables"))
+    case("table/hdu3", p, ext=3)
+    # HDUs 1 and 2 are tables: astropy returns their rows; cuprum reads images only.
+    case("table/hdu1_bintable", p, ext=1, expect_err=NotImplementedError("tables"))
+    case("table/hdu2_ascii_table", p, ext=2, expect_err=NotImplementedError("tables"))
 
     # .npz from np.savez and np.savez_compressed: names in file order, every dtype, 0-d, empty,
     # 3-d and Fortran-ordered members.

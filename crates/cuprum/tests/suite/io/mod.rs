@@ -124,12 +124,15 @@ device_test!(fits_header_api, |dev| {
     // The default rule: the primary is empty, so the first image extension.
     let d = io::read_fits_with(fixture("mef.fits"), &opts(&dev))?;
     assert_eq!((d.hdu, d.header.get_str("EXTNAME")), (1, Some("FIRST")));
-    // A BINTABLE before the image is skipped by the rule.
-    assert_eq!(io::read_fits_with(fixture("table_then_image.fits"), &opts(&dev))?.hdu, 2);
+    // A BINTABLE with a heap (PCOUNT > 0) and an ASCII TABLE before the image are skipped.
+    assert_eq!(io::read_fits_with(fixture("table_then_image.fits"), &opts(&dev))?.hdu, 3);
     let all = io::read_fits_headers(fixture("table_then_image.fits"))?;
-    assert_eq!(all.len(), 3);
+    assert_eq!(all.len(), 4);
     assert_eq!(all[1].get_str("XTENSION"), Some("BINTABLE"));
     assert_eq!(all[1].get_str("TTYPE2"), Some("name"));
+    assert!(all[1].get_i64("PCOUNT").unwrap() > 0);
+    assert_eq!(all[2].get_str("XTENSION"), Some("TABLE"));
+    assert_eq!(all[3].get_str("XTENSION"), Some("IMAGE"));
     // Unsigned via BZERO = 2^63 (an integer beyond i64): get_i64 gives None, get returns it exactly.
     let u = &io::read_fits_headers(fixture("uint64_bzero.fits"))?[0];
     assert_eq!(u.get("BZERO"), Some(&FitsValue::Int(1i128 << 63)));
@@ -145,6 +148,8 @@ device_test!(fits_errors, |dev| {
     assert_eq!(kind(read("mef.fits", Some(3))), ErrorKind::IndexError);
     assert_eq!(kind(read("mef.fits", Some(0))), ErrorKind::IndexError); // no data in HDU 0
     assert_eq!(kind(read("table_then_image.fits", Some(1))), ErrorKind::NotImplementedError);
+    assert_eq!(kind(read("table_then_image.fits", Some(2))), ErrorKind::NotImplementedError);
+    assert_eq!(kind(read("table_then_image.fits", Some(4))), ErrorKind::IndexError);
     let e = io::read_fits(tmp("does_not_exist.fits"), &dev).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::OSError);
     assert!(e.to_string().contains("does_not_exist.fits"), "{e}");
