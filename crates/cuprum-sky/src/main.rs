@@ -20,7 +20,8 @@ use cuprum::profiler::{benchmark, BenchmarkResult};
 use cuprum::{Array, Device, Result};
 use cuprum_sky::{detect, prepare, synthetic_sky, Catalogue, Detection, NanPolicy, Params};
 use indicatif::{ProgressBar, ProgressStyle};
-use plots::{Colormap, Norm, View};
+use cuprum::io::{Colormap, Norm};
+use plots::View;
 use plotters::style::RGBColor;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -75,6 +76,10 @@ struct Cli {
     /// Upper limit of the pictures' log colour scale (default: the image's maximum).
     #[arg(long)]
     vmax: Option<f64>,
+    /// The pictures' colour map (matplotlib's names: gray_r, gray, viridis, magma, inferno,
+    /// plasma, cividis, and their _r reversals).
+    #[arg(long, default_value = "gray_r")]
+    cmap: String,
     /// Show the image as stored, not mirrored left-right as the lesson shows it.
     #[arg(long)]
     no_flip: bool,
@@ -136,9 +141,8 @@ fn load(cli: &Cli) -> Result<(Array, String)> {
     let img = match ext.as_str() {
         "npy" => cuprum::load_npy(path, &cpu)?,
         "fits" | "fit" | "fts" => {
-            //FITS-TMP let opts = cuprum::io::FitsReadOptions { hdu: cli.hdu, ..Default::default() };
-            //FITS-TMP cuprum::io::read_fits_with(path, &opts)?.data
-            return Err(cuprum::Error::Value("FITS-TMP".into()));
+            let opts = cuprum::io::FitsReadOptions { hdu: cli.hdu, ..Default::default() };
+            cuprum::io::read_fits_with(path, &opts)?.data
         }
         _ => return Err(cuprum::Error::Value(format!("{}: expected a .fits, .fit, .fts or .npy file", path.display()))),
     };
@@ -335,12 +339,12 @@ fn pictures(cli: &Cli, host: &Array, found: &Detection, catalogue: &Catalogue) -
         pixels: &pixels,
         ny,
         nx,
-        cmap: Colormap::GrayR,
+        cmap: Colormap::from_name(&cli.cmap)?,
         norm: Norm::Log,
         vmin,
         vmax,
         flip: !cli.no_flip,
-        title: format!("{name}: gray_r, log scale from {vmin:.2e} to {vmax:.2e}"),
+        title: format!("{name}: {}, log scale from {vmin:.2e} to {vmax:.2e}", cli.cmap),
         area,
     };
     let draw_err = |p: &Path, e: Box<dyn std::error::Error>| io_err(p, e);

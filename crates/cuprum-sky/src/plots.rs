@@ -4,59 +4,25 @@
 //! detection threshold marked. Text uses DejaVu Sans embedded in the program, so no system
 //! fonts are needed.
 
+use cuprum::io::{Colormap, Norm};
 use cuprum_sky::Catalogue;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 use std::path::Path;
 
-/// Normalisation of values to `[0, 1]` before the colour map, as matplotlib's `Normalize` and
-/// `LogNorm` with limits (values beyond them clip to the ends).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Norm {
-    /// Linear between the limits.
-    Linear,
-    /// Logarithmic between the limits; values <= 0 are "bad" (drawn white).
-    Log,
-}
-
-impl Norm {
-    /// `v`'s position in `[0, 1]`, or NaN where it has no colour.
-    pub fn unit(self, v: f64, lo: f64, hi: f64) -> f64 {
-        if v.is_nan() {
-            return f64::NAN;
-        }
-        let t = match self {
-            Norm::Linear => (v - lo) / (hi - lo),
-            Norm::Log if v <= 0.0 => return f64::NAN,
-            Norm::Log => (v.ln() - lo.ln()) / (hi.ln() - lo.ln()),
-        };
-        t.clamp(0.0, 1.0)
+/// `v`'s position in `[0, 1]` under `norm` with limits `lo`..`hi` (matplotlib's `Normalize`
+/// and `LogNorm`, values beyond the limits clipped to the ends), or NaN where it has no colour
+/// (NaN, or <= 0 on a log scale: drawn white).
+fn unit(norm: Norm, v: f64, lo: f64, hi: f64) -> f64 {
+    if v.is_nan() {
+        return f64::NAN;
     }
-}
-
-/// Matplotlib's colour maps the program uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Colormap {
-    /// `gray_r`: white (low) to black (high), linear.
-    GrayR,
-    /// `viridis`.
-    Viridis,
-}
-
-impl Colormap {
-    /// The colour at `t` in `[0, 1]`.
-    pub fn rgb(self, t: f64) -> [u8; 3] {
-        match self {
-            Colormap::GrayR => {
-                let g = (255.0 * (1.0 - t)).round() as u8;
-                [g, g, g]
-            }
-            Colormap::Viridis => {
-                let c = colorous::VIRIDIS.eval_continuous(t);
-                [c.r, c.g, c.b]
-            }
-        }
-    }
+    let t = match norm {
+        Norm::Log if v <= 0.0 => return f64::NAN,
+        Norm::Log => (v.ln() - lo.ln()) / (hi.ln() - lo.ln()),
+        _ => (v - lo) / (hi - lo),
+    };
+    t.clamp(0.0, 1.0)
 }
 
 type Res<T> = std::result::Result<T, Box<dyn std::error::Error>>;
@@ -100,7 +66,7 @@ impl View<'_> {
     /// Position in `[0, 1]` of a value on the colour scale (NaN for "bad": NaN, or <= 0 on a
     /// log scale, as matplotlib masks them).
     fn unit(&self, v: f64) -> f64 {
-        self.norm.unit(v, self.vmin, self.vmax)
+        unit(self.norm, v, self.vmin, self.vmax)
     }
 }
 
@@ -225,7 +191,7 @@ fn colour_bar(area: &DrawingArea<BitMapBackend, plotters::coord::Shift>, v: &Vie
             draw_bar(c.plotting_area().get_pixel_range())?;
             c.configure_mesh().disable_mesh().disable_x_axis().y_desc(desc).label_style((FONT, 13)).axis_desc_style((FONT, 14)).y_label_formatter(&|y: &f64| format!("{y:.1e}")).draw()?;
         }
-        Norm::Linear => {
+        _ => {
             let mut c = ChartBuilder::on(&area).right_y_label_area_size(85).build_cartesian_2d(0.0..1.0, lo..hi)?;
             draw_bar(c.plotting_area().get_pixel_range())?;
             c.configure_mesh().disable_mesh().disable_x_axis().y_desc(desc).label_style((FONT, 13)).axis_desc_style((FONT, 14)).y_label_formatter(&|y: &f64| format!("{y:.2e}")).draw()?;

@@ -51,6 +51,28 @@ fn reads_npy_images_and_reports_bad_input_clearly() {
     assert!(ok, "{out}\n{err}");
     assert!(out.contains("sky.npy (128×128 float32)") && out.contains("(8-connectivity)"), "{out}");
 
+    // A radio FITS image: (1, 1, ny, nx) big-endian float32 with NaN (blank) pixels, as
+    // astropy reads it; NaNs ignored by default, refused with --nan error.
+    let mut px = sky.to_vec::<f32>().unwrap();
+    px[3] = f32::NAN;
+    px[4000] = f32::NAN;
+    let cube = cuprum::from_slice(&px, &[1, 1, 128, 128], &cuprum::Device::Cpu).unwrap();
+    let fits = dir.join("sky.fits");
+    cuprum::io::write_fits(&fits, &cube).unwrap();
+    let (ok, out, err) = run(&[fits.to_str().unwrap(), "--repeat", "1", "--device", "cpu", "--no-pictures", "--out", dir.to_str().unwrap()]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("sky.fits (1×1×128×128 float32)") && out.contains("2 NaN pixels (ignore)"), "{out}");
+    let n_fits: usize = out.split("level is ").nth(1).and_then(|s| s.split_whitespace().next()).and_then(|s| s.parse().ok()).unwrap();
+    assert!(n_fits > 0);
+    let (ok, _, err) = run(&[fits.to_str().unwrap(), "--nan", "error", "--no-pictures", "--out", dir.to_str().unwrap()]);
+    assert!(!ok && err.contains("2 NaN pixels"), "{err}");
+    // A truncated FITS file is a clear error.
+    let bytes = std::fs::read(&fits).unwrap();
+    let cut = dir.join("cut.fits");
+    std::fs::write(&cut, &bytes[..bytes.len() - 5000]).unwrap();
+    let (ok, _, err) = run(&[cut.to_str().unwrap(), "--no-pictures", "--out", dir.to_str().unwrap()]);
+    assert!(!ok && !err.contains("panicked") && err.starts_with("cuprum-sky: "), "{err}");
+
     // A missing file, a wrong extension, a bad option: an error message and exit status 1 or 2,
     // never a panic.
     for args in [vec!["/nonexistent/sky.fits"], vec!["/nonexistent/sky.txt"], vec!["--connectivity", "6"], vec!["--kappa", "x"]] {

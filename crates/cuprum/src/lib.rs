@@ -29,6 +29,7 @@ pub mod core;
 mod creation;
 pub mod cuda;
 mod indexing;
+pub mod io;
 mod manip;
 pub mod profiler;
 mod reduce;
@@ -40,7 +41,6 @@ mod sort;
 mod statistics;
 pub mod ufunc;
 
-pub use crate::array::npy::{self, load_npy, save_npy};
 pub use crate::array::Array;
 pub use crate::core::device::{cuda_device_count, cuda_is_available, Device};
 pub use crate::core::dtype::{self, promote_types, result_type, Casting, DType, Element, Scalar};
@@ -48,6 +48,7 @@ pub use crate::core::error::{Error, ErrorKind, Result};
 pub use crate::core::layout;
 pub use crate::core::slice::{SliceElem, ELLIPSIS, NEW_AXIS};
 pub use crate::cuda::{pool_stats, release_cached, Event, PoolStats};
+pub use crate::io::npy::{self, load_npy, save_npy};
 pub use creation::*;
 /// The Rust type of float16 elements (from the `half` crate).
 pub use half::f16;

@@ -3,7 +3,6 @@
 //! storage; operations allocate new storage on the inputs' device.
 
 pub(crate) mod format;
-pub mod npy;
 pub(crate) mod print;
 
 use crate::backend::storage::Storage;

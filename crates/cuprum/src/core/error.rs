@@ -77,7 +77,9 @@ pub enum Error {
     Type(String),
     /// A feature NumPy has that cuprum does not implement (Python's `NotImplementedError`).
     NotImplemented(String),
-    /// An I/O error (kernel cache, `.npy` files).
+    /// An I/O error (kernel cache; `.npy`, `.npz`, FITS and PNG files: a missing or unreadable
+    /// file, and a malformed or truncated one, as astropy raises `OSError` for a corrupt FITS
+    /// file).
     Io(String),
     /// Any other error SciPy reports as a `RuntimeError` (an unknown boundary mode of an
     /// `ndimage` filter, a structure of the wrong rank for `label`).

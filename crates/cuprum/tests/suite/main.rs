@@ -20,6 +20,7 @@ mod array;
 mod backend;
 mod conformance;
 mod indexing;
+mod io;
 mod manip;
 mod ndimage;
 mod reduce;

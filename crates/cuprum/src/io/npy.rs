@@ -1,5 +1,5 @@
 //! NumPy's `.npy` format (version 1.0/2.0/3.0 headers, little-endian, C or Fortran order):
-//! [`load_npy`], [`save_npy`] and their in-memory forms.
+//! [`load_npy`], [`save_npy`] and their in-memory forms ([`npy_from_bytes`], [`npy_to_bytes`]).
 
 use crate::array::Array;
 use crate::core::device::Device;
@@ -12,6 +12,15 @@ fn bad(msg: impl Into<String>) -> Error {
 }
 
 /// Parses `.npy` bytes into an array on `device`.
+///
+/// ```
+/// use cuprum::{npy, Device};
+/// let a = cuprum::arange(3, &Device::Cpu)?;
+/// let b = npy::npy_from_bytes(&npy::npy_to_bytes(&a)?, &Device::default_device())?;
+/// assert_eq!(b.to_vec::<i64>()?, vec![0, 1, 2]);
+/// assert!(npy::npy_from_bytes(b"not npy", &Device::Cpu).is_err());
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn npy_from_bytes(bytes: &[u8], device: &Device) -> Result<Array> {
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
         return Err(bad("missing magic string"));
@@ -64,13 +73,24 @@ pub fn npy_from_bytes(bytes: &[u8], device: &Device) -> Result<Array> {
     Array::from_bytes(data, &shape, dtype, device)
 }
 
-/// Reads a `.npy` file into an array on `device`.
+/// Reads a `.npy` file into an array on `device` (`np.load`); a missing or malformed file is
+/// an [`Error::Io`] (`OSError`).
+///
+/// ```
+/// use cuprum::{io, Device};
+/// let dev = Device::default_device();
+/// let path = std::env::temp_dir().join("cuprum_load_npy_example.npy");
+/// io::save_npy(&path, &cuprum::arange(4, &dev)?)?;
+/// assert_eq!(io::load_npy(&path, &dev)?.to_vec::<i64>()?, vec![0, 1, 2, 3]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
 pub fn load_npy(path: impl AsRef<Path>, device: &Device) -> Result<Array> {
     let bytes = std::fs::read(path.as_ref()).map_err(|e| Error::Io(format!("{}: {e}", path.as_ref().display())))?;
     npy_from_bytes(&bytes, device)
 }
 
-/// The `.npy` (version 1.0) bytes of an array (copied to the host if needed).
+/// The `.npy` (version 1.0) bytes of an array (copied to the host if needed); an example at
+/// [`npy_from_bytes`].
 pub fn npy_to_bytes(a: &Array) -> Result<Vec<u8>> {
     let shape = match a.ndim() {
         1 => format!("({},)", a.shape()[0]),
@@ -89,7 +109,8 @@ pub fn npy_to_bytes(a: &Array) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Writes an array as a `.npy` file.
+/// Writes an array (from any device) as a `.npy` file (`np.save`); an example at
+/// [`load_npy`].
 pub fn save_npy(path: impl AsRef<Path>, a: &Array) -> Result<()> {
     let bytes = npy_to_bytes(a)?;
     std::fs::write(path.as_ref(), bytes).map_err(|e| Error::Io(format!("{}: {e}", path.as_ref().display())))
