@@ -20,9 +20,12 @@ fn main() -> Result<()> {
     let cpu = Device::Cpu;
     println!("GPU device: {gpu}{}", if gpu.is_cpu() { " (no GPU here: the lesson's GPU lines run on the CPU backend)" } else { "" });
     std::fs::create_dir_all(&out).map_err(|e| cuprum::Error::Io(format!("{}: {e}", out.display())))?;
+    // pyl.imshow(a): viridis, each element drawn as a block of pixels so the picture is ~480 wide.
     let picture = |name: &str, a: &cuprum::Array| -> Result<()> {
         let path = out.join(name);
-        imsave(&path, a, &ImageOptions { cmap: Colormap::Viridis, ..Default::default() })?;
+        let k = (480 / a.shape()[1]).max(1);
+        let big = a.repeat(k, 0)?.repeat(k, 1)?;
+        imsave(&path, &big, &ImageOptions { cmap: Colormap::Viridis, ..Default::default() })?;
         println!("  (imshow -> {})", path.display());
         Ok(())
     };
