@@ -23,7 +23,10 @@ fn main() -> Result<()> {
     let (file, size) = args();
     let gpu = Device::default_device();
     let cpu = Device::Cpu;
-    println!("GPU device: {gpu}{}", if gpu.is_cpu() { " (no GPU here: the lesson's GPU lines run on the CPU backend)" } else { "" });
+    println!(
+        "GPU device: {gpu}{}",
+        if gpu.is_cpu() { " (no GPU here: the lesson's GPU lines run on the CPU backend)" } else { "" }
+    );
     let data = match &file {
         Some(p) => {
             let img = cuprum::io::read_fits(p, &cpu)?;
@@ -45,7 +48,8 @@ fn main() -> Result<()> {
     let data_clipped = ks_clip(&data_flat, 3.0)?;
     let fastest_ks_clipping_cpu = fastest("ks_clipper_cpu", cpu, 3, || ks_clip(&data_flat, 3.0))?;
     println!("Fastest CPU ks clipping time = {:.3e} ms.", 1e3 * fastest_ks_clipping_cpu);
-    let (clipped_mean, clipped_median, clipped_std, clipped_max) = (data_clipped.mean(None)?, data_clipped.median(None)?, data_clipped.std(None, 0.0)?, data_clipped.max(None)?);
+    let (clipped_mean, clipped_median, clipped_std, clipped_max) =
+        (data_clipped.mean(None)?, data_clipped.median(None)?, data_clipped.std(None, 0.0)?, data_clipped.max(None)?);
     println!("mean of clipped = {clipped_mean:.3e}, median of clipped = {clipped_median:.3e}");
     println!("standard deviation of clipped = {clipped_std:.3e}, maximum of clipped = {clipped_max:.3e}");
     let data_gpu = data.to_device(&gpu)?;
@@ -72,7 +76,10 @@ fn main() -> Result<()> {
     println!("The number of sources in the image at the 5\u{03C3} level is {number_of_sources_in_image}.");
     let fastest_ccl_cpu = fastest("label", cpu, 5, || label(&segmented_image, None))?;
     println!("Fastest CPU CCL time = {:.3e} ms.", 1e3 * fastest_ccl_cpu);
-    println!("These are all the pixel values we can find in the labelled image: {}", cuprum::unique(&labelled_image, false, false, false)?.values);
+    println!(
+        "These are all the pixel values we can find in the labelled image: {}",
+        cuprum::unique(&labelled_image, false, false, false)?.values
+    );
     let (labelled_image_gpu, n_gpu) = label(&segmented_image_gpu, None)?;
     println!("The number of sources in the image at the 5\u{03C3} level is {n_gpu}.");
     let fastest_ccl_gpu = fastest("label_gpu", gpu, 10, || label(&segmented_image_gpu, None))?;
@@ -81,28 +88,47 @@ fn main() -> Result<()> {
 
     // Step 4: source measurements.
     let index = Index::from(1..=number_of_sources_in_image as i64);
-    let measure = |d: &Array, l: &Array| -> Result<(Array, Array)> { Ok((center_of_mass(d, Some(l), index.clone())?, sum_labels(d, Some(l), index.clone())?)) };
+    let measure = |d: &Array, l: &Array| -> Result<(Array, Array)> {
+        Ok((center_of_mass(d, Some(l), index.clone())?, sum_labels(d, Some(l), index.clone())?))
+    };
     let (all_positions, all_integrated_fluxes) = measure(&data, &labelled_image)?;
     let sorted = all_integrated_fluxes.sort(-1)?;
     let n = sorted.shape()[0];
-    println!("These are the ten highest integrated fluxes of the sources in my image: {}", sorted.slice(cuprum::s![n.saturating_sub(10)..])?);
+    println!(
+        "These are the ten highest integrated fluxes of the sources in my image: {}",
+        sorted.slice(cuprum::s![n.saturating_sub(10)..])?
+    );
     let fastest_source_measurements_cpu = fastest("measurements", cpu, 5, || measure(&data, &labelled_image))?;
     println!("Fastest CPU set of source measurements = {:.3e} ms.", 1e3 * fastest_source_measurements_cpu);
     let fastest_source_measurements_gpu = fastest("measurements", gpu, 10, || measure(&data_gpu, &labelled_image_gpu))?;
     println!("Fastest source measurements on the GPU take {:.3e} ms", 1e3 * fastest_source_measurements_gpu);
-    println!("The speedup factor for source measurements is: {:.3e}", fastest_source_measurements_cpu / fastest_source_measurements_gpu);
+    println!(
+        "The speedup factor for source measurements is: {:.3e}",
+        fastest_source_measurements_cpu / fastest_source_measurements_gpu
+    );
 
     // Seed 002's challenge: the four steps as one function, on each device, host data in.
     let params = cuprum_sky::Params::default();
     let all_on = |dev: Device| cuprum_sky::end_to_end(&data, &dev, &params);
     let cpu_output = all_on(cpu)?;
     let fastest_complete_processing_cpu = fastest("all_on_cpu", cpu, 3, || all_on(cpu))?;
-    println!("The four steps of image processing for astronomy take {:.3e} ms\n on our CPU.", 1e3 * fastest_complete_processing_cpu);
+    println!(
+        "The four steps of image processing for astronomy take {:.3e} ms\n on our CPU.",
+        1e3 * fastest_complete_processing_cpu
+    );
     let gpu_output = all_on(gpu)?;
     let fastest_complete_processing_gpu = fastest("all_on_gpu", gpu, 10, || all_on(gpu))?;
-    println!("The four steps of image processing for astronomy take {:.3e} ms\n on our GPU.", 1e3 * fastest_complete_processing_gpu);
-    println!("This means that the overall speedup factor GPU vs CPU equals: {:.3e}\n", fastest_complete_processing_cpu / fastest_complete_processing_gpu);
-    let close = |a: &[f64], b: &[f64]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-8 + 1e-5 * y.abs());
+    println!(
+        "The four steps of image processing for astronomy take {:.3e} ms\n on our GPU.",
+        1e3 * fastest_complete_processing_gpu
+    );
+    println!(
+        "This means that the overall speedup factor GPU vs CPU equals: {:.3e}\n",
+        fastest_complete_processing_cpu / fastest_complete_processing_gpu
+    );
+    let close = |a: &[f64], b: &[f64]| {
+        a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-8 + 1e-5 * y.abs())
+    };
     println!("The CPU and GPU positions agree: {}\n", close(&cpu_output.0, &gpu_output.0));
     println!("The CPU and GPU fluxes agree: {}\n", close(&cpu_output.1, &gpu_output.1));
     let _ = all_positions;

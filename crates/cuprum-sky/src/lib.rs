@@ -59,7 +59,9 @@ impl Stats {
         let flat = a.ravel()?;
         let flat = if flat.dtype().is_float() { flat.mask(&flat.isnan()?.logical_not()?)? } else { flat };
         if flat.size() == 0 {
-            return Err(Error::Value("no pixels to compute statistics of (every pixel is NaN, or the image is empty)".into()));
+            return Err(Error::Value(
+                "no pixels to compute statistics of (every pixel is NaN, or the image is empty)".into(),
+            ));
         }
         Ok(Stats {
             count: flat.size(),
@@ -120,7 +122,9 @@ impl Background {
 pub fn background(image: &Array, params: &Params) -> Result<Background> {
     let clipped = ks_clip(&finite_pixels(image)?, params.kappa)?;
     if clipped.size() == 0 {
-        return Err(Error::Value("no pixels to estimate the background from (every pixel is NaN, or the image is empty)".into()));
+        return Err(Error::Value(
+            "no pixels to estimate the background from (every pixel is NaN, or the image is empty)".into(),
+        ));
     }
     let std = clipped.std(None, 0.0)?.item::<f64>()?;
     Ok(Background { clipped, std, threshold: params.threshold_sigma * std })
@@ -148,7 +152,7 @@ pub fn measure(image: &Array, labels: &Array, n_sources: usize) -> Result<(Array
     let index = ndi::Index::from(1..=n_sources as i64);
     let positions = ndi::center_of_mass(image, Some(labels), index.clone())?;
     let fluxes = ndi::sum_labels(image, Some(labels), index)?;
-    Ok((positions.reshape(&[n_sources, 2])?, fluxes))
+    Ok((positions.reshape([n_sources, 2])?, fluxes))
 }
 
 /// Steps 1 to 3 on the image's device, kept for step 4 and for the catalogue.
@@ -252,7 +256,10 @@ impl Catalogue {
     pub fn to_csv(&self) -> String {
         let mut s = String::from("id,y,x,flux,npix,peak\n");
         for i in 0..self.len() {
-            s += &format!("{},{:.4},{:.4},{:.6e},{},{:.6e}\n", self.id[i], self.y[i], self.x[i], self.flux[i], self.npix[i], self.peak[i]);
+            s += &format!(
+                "{},{:.4},{:.4},{:.6e},{},{:.6e}\n",
+                self.id[i], self.y[i], self.x[i], self.flux[i], self.npix[i], self.peak[i]
+            );
         }
         s
     }
@@ -350,10 +357,13 @@ pub enum NanPolicy {
 pub fn prepare(image: &Array, policy: NanPolicy) -> Result<(Array, usize)> {
     let mut img = image.clone();
     while img.ndim() > 2 && img.shape()[0] == 1 {
-        img = img.squeeze_axes(&[0])?;
+        img = img.squeeze_axes([0])?;
     }
     if img.ndim() != 2 {
-        return Err(Error::Value(format!("the pipeline needs a 2-d image (after dropping leading axes of length 1), not shape {:?}", image.shape())));
+        return Err(Error::Value(format!(
+            "the pipeline needs a 2-d image (after dropping leading axes of length 1), not shape {:?}",
+            image.shape()
+        )));
     }
     img = match img.dtype() {
         DType::Float32 | DType::Float64 => img,
@@ -365,7 +375,11 @@ pub fn prepare(image: &Array, policy: NanPolicy) -> Result<(Array, usize)> {
         match policy {
             NanPolicy::Ignore => {}
             NanPolicy::Zero => img = cuprum::where_(&img.isnan()?, 0.0, &img)?,
-            NanPolicy::Error => return Err(Error::Value(format!("the image has {nans} NaN pixels (choose --nan ignore or --nan zero)"))),
+            NanPolicy::Error => {
+                return Err(Error::Value(format!(
+                    "the image has {nans} NaN pixels (choose --nan ignore or --nan zero)"
+                )))
+            }
         }
     }
     Ok((img, nans))

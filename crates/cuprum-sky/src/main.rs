@@ -16,11 +16,11 @@
 mod plots;
 
 use clap::{Parser, ValueEnum};
+use cuprum::io::{Colormap, Norm};
 use cuprum::profiler::{benchmark, BenchmarkResult};
 use cuprum::{Array, Device, Result};
 use cuprum_sky::{detect, prepare, synthetic_sky, Catalogue, Detection, NanPolicy, Params};
 use indicatif::{ProgressBar, ProgressStyle};
-use cuprum::io::{Colormap, Norm};
 use plots::View;
 use plotters::style::RGBColor;
 use std::path::{Path, PathBuf};
@@ -134,7 +134,12 @@ fn load(cli: &Cli) -> Result<(Array, String)> {
     let Some(path) = &cli.file else {
         let t = Instant::now();
         let sky = synthetic_sky(cli.size, cli.sources)?;
-        let what = format!("the synthetic sky ({0}×{0} float32, {1} sources and a bright centre; made in {2:.2} s)", cli.size, cli.sources, t.elapsed().as_secs_f64());
+        let what = format!(
+            "the synthetic sky ({0}×{0} float32, {1} sources and a bright centre; made in {2:.2} s)",
+            cli.size,
+            cli.sources,
+            t.elapsed().as_secs_f64()
+        );
         return Ok((sky, what));
     };
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
@@ -144,9 +149,16 @@ fn load(cli: &Cli) -> Result<(Array, String)> {
             let opts = cuprum::io::FitsReadOptions { hdu: cli.hdu, ..Default::default() };
             cuprum::io::read_fits_with(path, &opts)?.data
         }
-        _ => return Err(cuprum::Error::Value(format!("{}: expected a .fits, .fit, .fts or .npy file", path.display()))),
+        _ => {
+            return Err(cuprum::Error::Value(format!("{}: expected a .fits, .fit, .fts or .npy file", path.display())))
+        }
     };
-    let what = format!("{} ({} {})", path.display(), img.shape().iter().map(|n| n.to_string()).collect::<Vec<_>>().join("×"), img.dtype());
+    let what = format!(
+        "{} ({} {})",
+        path.display(),
+        img.shape().iter().map(|n| n.to_string()).collect::<Vec<_>>().join("×"),
+        img.dtype()
+    );
     Ok((img, what))
 }
 
@@ -157,11 +169,18 @@ struct Timings {
     steps: Vec<(f64, f64)>,
 }
 
-const STEPS: [&str; 5] = ["1 kappa-sigma clipping", "2 segmentation", "3 labelling", "4 measurements", "all four, host in and out"];
+const STEPS: [&str; 5] =
+    ["1 kappa-sigma clipping", "2 segmentation", "3 labelling", "4 measurements", "all four, host in and out"];
 
 /// Times each step of the pipeline on `device` (the profiler's benchmark: a warm-up call, then
 /// up to `repeat` timed calls; fewer where one call takes over 2 s), returning the detection.
-fn time_steps(host: &Array, device: Device, params: &Params, repeat: usize, bar: &ProgressBar) -> Result<(Timings, Detection)> {
+fn time_steps(
+    host: &Array,
+    device: Device,
+    params: &Params,
+    repeat: usize,
+    bar: &ProgressBar,
+) -> Result<(Timings, Detection)> {
     let image = host.to_device(&device)?;
     let found = detect(&image, params)?;
     let bg = found.background.clone();
@@ -259,10 +278,20 @@ fn run(cli: &Cli) -> Result<()> {
         println!("       {nans} NaN pixels ({})", format!("{:?}", cli.nan).to_lowercase());
     }
     let whole = cuprum_sky::Stats::of(&host)?;
-    println!("mean = {:.3e}, median = {:.3e}, stddev = {:.3e}, maximum = {:.3e}", whole.mean, whole.median, whole.std, whole.max);
+    println!(
+        "mean = {:.3e}, median = {:.3e}, stddev = {:.3e}, maximum = {:.3e}",
+        whole.mean, whole.median, whole.std, whole.max
+    );
 
-    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) { ProgressBar::new((devices.len() * STEPS.len()) as u64) } else { ProgressBar::hidden() };
-    bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} timing {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        ProgressBar::new((devices.len() * STEPS.len()) as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} timing {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     bar.enable_steady_tick(Duration::from_millis(120));
     let mut timings = Vec::new();
     let mut found = Vec::new();
@@ -276,7 +305,13 @@ fn run(cli: &Cli) -> Result<()> {
     println!();
     print_times(&timings);
     if let [a, b] = &timings[..] {
-        println!("The four steps take {} ms on the CPU and {} ms on {} (GPU time, host data in and out): {:.1}× faster.", ms(a.steps[4].1), ms(b.steps[4].1), b.device, a.steps[4].1 / b.steps[4].1);
+        println!(
+            "The four steps take {} ms on the CPU and {} ms on {} (GPU time, host data in and out): {:.1}× faster.",
+            ms(a.steps[4].1),
+            ms(b.steps[4].1),
+            b.device,
+            a.steps[4].1 / b.steps[4].1
+        );
     }
 
     let last = found.last().expect("one device at least");
@@ -287,19 +322,34 @@ fn run(cli: &Cli) -> Result<()> {
     println!("standard deviation of clipped = {:.3e}, maximum of clipped = {:.3e}", c.std, c.max);
     println!("({} of {} pixels kept, kappa = {})", c.count, host.size() - nans, params.kappa);
     println!("threshold = {} × {:.3e} = {:.3e}", params.threshold_sigma, c.std, last.background.threshold);
-    println!("The number of sources in the image at the {}{sigma} level is {} ({}-connectivity)", params.threshold_sigma, last.n_sources, params.connectivity);
+    println!(
+        "The number of sources in the image at the {}{sigma} level is {} ({}-connectivity)",
+        params.threshold_sigma, last.n_sources, params.connectivity
+    );
 
     let catalogue = last.catalogue()?;
     if let [a, b] = &found[..] {
         let same_n = a.n_sources == b.n_sources;
-        let labels = same_n && cuprum::array_equal(&a.labels.to_device(&Device::Cpu)?, &b.labels.to_device(&Device::Cpu)?)?;
+        let labels =
+            same_n && cuprum::array_equal(&a.labels.to_device(&Device::Cpu)?, &b.labels.to_device(&Device::Cpu)?)?;
         let (pa, fa) = a.measure()?;
         let (pb, fb) = b.measure()?;
-        let close = |x: &Array, y: &Array| -> Result<bool> { Ok(same_n && cuprum::allclose(&x.to_device(&Device::Cpu)?, &y.to_device(&Device::Cpu)?, 1e-9, 1e-12, false)?) };
+        let close = |x: &Array, y: &Array| -> Result<bool> {
+            Ok(same_n
+                && cuprum::allclose(&x.to_device(&Device::Cpu)?, &y.to_device(&Device::Cpu)?, 1e-9, 1e-12, false)?)
+        };
         let (pos, flux) = (close(&pa, &pb)?, close(&fa, &fb)?);
         let yes = |b: bool| if b { "yes" } else { "NO" };
         println!();
-        println!("The CPU and {} agree: same threshold: {}, labels equal: {}, positions allclose: {}, fluxes allclose: {}", b.image.device(), yes(a.background.threshold == b.background.threshold || (a.background.threshold - b.background.threshold).abs() <= 1e-12 * a.background.threshold.abs()), yes(labels), yes(pos), yes(flux));
+        println!(
+            "The CPU and {} agree: same threshold: {}, labels equal: {}, positions allclose: {}, fluxes allclose: {}",
+            b.image.device(),
+            yes(a.background.threshold == b.background.threshold
+                || (a.background.threshold - b.background.threshold).abs() <= 1e-12 * a.background.threshold.abs()),
+            yes(labels),
+            yes(pos),
+            yes(flux)
+        );
     }
 
     println!();
@@ -307,7 +357,10 @@ fn run(cli: &Cli) -> Result<()> {
     println!("The {} brightest sources (of {}):", top.len(), catalogue.len());
     println!("{:>6} {:>10} {:>10} {:>12} {:>7} {:>11}", "id", "y", "x", "flux", "pixels", "peak");
     for &i in &top {
-        println!("{:>6} {:>10.2} {:>10.2} {:>12.4e} {:>7} {:>11.4e}", catalogue.id[i], catalogue.y[i], catalogue.x[i], catalogue.flux[i], catalogue.npix[i], catalogue.peak[i]);
+        println!(
+            "{:>6} {:>10.2} {:>10.2} {:>12.4e} {:>7} {:>11.4e}",
+            catalogue.id[i], catalogue.y[i], catalogue.x[i], catalogue.flux[i], catalogue.npix[i], catalogue.peak[i]
+        );
     }
 
     std::fs::create_dir_all(&cli.out).map_err(|e| io_err(&cli.out, e))?;
@@ -330,11 +383,21 @@ fn pictures(cli: &Cli, host: &Array, found: &Detection, catalogue: &Catalogue) -
     let vmin = cli.vmin.unwrap_or(3.0 * c.std);
     let vmax = cli.vmax.unwrap_or(max);
     if !(vmin > 0.0 && vmax > vmin) {
-        return Err(cuprum::Error::Value(format!("the log colour scale needs 0 < vmin < vmax (vmin = {vmin:.3e}, vmax = {vmax:.3e}); set --vmin/--vmax")));
+        return Err(cuprum::Error::Value(format!(
+            "the log colour scale needs 0 < vmin < vmax (vmin = {vmin:.3e}, vmax = {vmax:.3e}); set --vmin/--vmax"
+        )));
     }
     let side = cli.picture_size;
-    let area = if nx >= ny { (side, ((side as usize * ny) / nx).max(1) as u32) } else { (((side as usize * nx) / ny).max(1) as u32, side) };
-    let name = cli.file.as_ref().and_then(|p| p.file_name()).map_or("synthetic sky".to_string(), |f| f.to_string_lossy().into_owned());
+    let area = if nx >= ny {
+        (side, ((side as usize * ny) / nx).max(1) as u32)
+    } else {
+        (((side as usize * nx) / ny).max(1) as u32, side)
+    };
+    let name = cli
+        .file
+        .as_ref()
+        .and_then(|p| p.file_name())
+        .map_or("synthetic sky".to_string(), |f| f.to_string_lossy().into_owned());
     let view = View {
         pixels: &pixels,
         ny,
@@ -352,7 +415,13 @@ fn pictures(cli: &Cli, host: &Array, found: &Detection, catalogue: &Catalogue) -
     plots::image(&image, &view, None).map_err(|e| draw_err(&image, e))?;
     let sources = cli.out.join("sources.png");
     let titled = View {
-        title: format!("{} sources above {}σ ({}-connected); the {} brightest numbered by label, in red", catalogue.len(), found.background.threshold / c.std, cli.connectivity, cli.top.min(catalogue.len())),
+        title: format!(
+            "{} sources ({}σ, {}-connected); red: the {} brightest, by label",
+            catalogue.len(),
+            cli.threshold,
+            cli.connectivity,
+            cli.top.min(catalogue.len())
+        ),
         ..view
     };
     plots::image(&sources, &titled, Some((catalogue, cli.top))).map_err(|e| draw_err(&sources, e))?;
@@ -360,10 +429,31 @@ fn pictures(cli: &Cli, host: &Array, found: &Detection, catalogue: &Catalogue) -
     let (lo, hi) = (c.median - 8.0 * c.std, c.median + 2.0 * found.background.threshold.max(8.0 * c.std));
     let k = cli.kappa;
     let lines = [
-        (c.median - k * c.std, format!("clipping limits: median ± {k}σ of the clipped pixels ({:.2e}, {:.2e})", c.median - k * c.std, c.median + k * c.std), RGBColor(30, 110, 220)),
+        (
+            c.median - k * c.std,
+            format!(
+                "clipping limits: median ± {k}σ of the clipped pixels ({:.2e}, {:.2e})",
+                c.median - k * c.std,
+                c.median + k * c.std
+            ),
+            RGBColor(30, 110, 220),
+        ),
         (c.median + k * c.std, String::new(), RGBColor(30, 110, 220)),
-        (found.background.threshold, format!("detection threshold {}σ = {:.3e}", cli.threshold, found.background.threshold), RGBColor(220, 30, 30)),
+        (
+            found.background.threshold,
+            format!("detection threshold {}σ = {:.3e}", cli.threshold, found.background.threshold),
+            RGBColor(220, 30, 30),
+        ),
     ];
-    plots::histogram(&hist, &pixels, lo, hi, 160, &lines, &format!("{name}: pixel values (σ = {:.3e} after clipping)", c.std)).map_err(|e| draw_err(&hist, e))?;
+    plots::histogram(
+        &hist,
+        &pixels,
+        lo,
+        hi,
+        160,
+        &lines,
+        &format!("{name}: pixel values (σ = {:.3e} after clipping)", c.std),
+    )
+    .map_err(|e| draw_err(&hist, e))?;
     Ok(vec![image, sources, hist])
 }

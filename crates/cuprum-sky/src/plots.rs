@@ -86,7 +86,7 @@ fn resample(v: &View, area: (u32, u32)) -> Vec<f64> {
                 for c in c0..c1 {
                     let c = if v.flip { v.nx - 1 - c } else { c };
                     let p = v.pixels[r * v.nx + c];
-                    if p.is_finite() && !(p <= best) {
+                    if p.is_finite() && (best.is_nan() || p > best) {
                         best = p;
                     }
                 }
@@ -115,8 +115,9 @@ pub fn image(path: &Path, v: &View, sources: Option<(&Catalogue, usize)>) -> Res
     // downwards; columns leftwards when mirrored), so that ticks fall on round pixel numbers.
     let flip = v.flip;
     let xs = if flip { -nx..0.0 } else { 0.0..nx };
+    let title_size = (w / 42).clamp(12, 20);
     let mut chart = ChartBuilder::on(&left)
-        .caption(&v.title, (FONT, 20))
+        .caption(&v.title, (FONT, title_size))
         .margin_top(10)
         .margin_left(10)
         .x_label_area_size(45)
@@ -155,7 +156,10 @@ pub fn image(path: &Path, v: &View, sources: Option<(&Catalogue, usize)>) -> Res
             let colour = if rank < numbered { RGBColor(220, 30, 30) } else { RGBColor(30, 110, 220) };
             let ring = EmptyElement::at((u, t)) + Circle::new((0, 0), r, colour.stroke_width(2));
             if rank < numbered {
-                let text = Text::new(format!("{}", cat.id[i]), (r * 7 / 10 + 2, -r * 7 / 10 - 16), (FONT, 15).into_font().color(&colour));
+                // Above right of the circle; below right near the top edge, inside the picture.
+                let dy = if cat.y[i] * ph as f64 / ny < 45.0 { r * 7 / 10 + 2 } else { -r * 7 / 10 - 16 };
+                let text =
+                    Text::new(format!("{}", cat.id[i]), (r * 7 / 10 + 2, dy), (FONT, 15).into_font().color(&colour));
                 chart.plotting_area().draw(&(ring + text))?;
             } else {
                 chart.plotting_area().draw(&ring)?;
@@ -187,14 +191,30 @@ fn colour_bar(area: &DrawingArea<BitMapBackend, plotters::coord::Shift>, v: &Vie
     let desc = if v.norm == Norm::Log { "pixel value (log scale)" } else { "pixel value" };
     match v.norm {
         Norm::Log => {
-            let mut c = ChartBuilder::on(&area).right_y_label_area_size(85).build_cartesian_2d(0.0..1.0, (lo..hi).log_scale())?;
+            let mut c = ChartBuilder::on(&area)
+                .right_y_label_area_size(85)
+                .build_cartesian_2d(0.0..1.0, (lo..hi).log_scale())?;
             draw_bar(c.plotting_area().get_pixel_range())?;
-            c.configure_mesh().disable_mesh().disable_x_axis().y_desc(desc).label_style((FONT, 13)).axis_desc_style((FONT, 14)).y_label_formatter(&|y: &f64| format!("{y:.1e}")).draw()?;
+            c.configure_mesh()
+                .disable_mesh()
+                .disable_x_axis()
+                .y_desc(desc)
+                .label_style((FONT, 13))
+                .axis_desc_style((FONT, 14))
+                .y_label_formatter(&|y: &f64| format!("{y:.1e}"))
+                .draw()?;
         }
         _ => {
             let mut c = ChartBuilder::on(&area).right_y_label_area_size(85).build_cartesian_2d(0.0..1.0, lo..hi)?;
             draw_bar(c.plotting_area().get_pixel_range())?;
-            c.configure_mesh().disable_mesh().disable_x_axis().y_desc(desc).label_style((FONT, 13)).axis_desc_style((FONT, 14)).y_label_formatter(&|y: &f64| format!("{y:.2e}")).draw()?;
+            c.configure_mesh()
+                .disable_mesh()
+                .disable_x_axis()
+                .y_desc(desc)
+                .label_style((FONT, 13))
+                .axis_desc_style((FONT, 14))
+                .y_label_formatter(&|y: &f64| format!("{y:.2e}"))
+                .draw()?;
         }
     }
     Ok(())
@@ -202,7 +222,15 @@ fn colour_bar(area: &DrawingArea<BitMapBackend, plotters::coord::Shift>, v: &Vie
 
 /// The histogram of the finite pixels between `lo` and `hi` (log counts), with vertical lines
 /// at `lines` (value, legend, colour).
-pub fn histogram(path: &Path, pixels: &[f64], lo: f64, hi: f64, bins: usize, lines: &[(f64, String, RGBColor)], title: &str) -> Res<()> {
+pub fn histogram(
+    path: &Path,
+    pixels: &[f64],
+    lo: f64,
+    hi: f64,
+    bins: usize,
+    lines: &[(f64, String, RGBColor)],
+    title: &str,
+) -> Res<()> {
     init_fonts();
     let mut counts = vec![0u64; bins];
     let (mut below, mut above) = (0u64, 0u64);
@@ -242,10 +270,18 @@ pub fn histogram(path: &Path, pixels: &[f64], lo: f64, hi: f64, bins: usize, lin
         let c = *colour;
         let drawn = chart.draw_series(LineSeries::new([(*x, 0.8), (*x, top)], c.stroke_width(2)))?;
         if !label.is_empty() {
-            drawn.label(label.as_str()).legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], c.stroke_width(2)));
+            drawn
+                .label(label.as_str())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], c.stroke_width(2)));
         }
     }
-    chart.configure_series_labels().background_style(WHITE.mix(0.9)).border_style(BLACK).label_font((FONT, 14)).position(SeriesLabelPosition::UpperRight).draw()?;
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font((FONT, 14))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()?;
     root.present()?;
     Ok(())
 }

@@ -11,16 +11,44 @@ fn out_dir(name: &str) -> PathBuf {
 }
 
 fn run(args: &[&str]) -> (bool, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_cuprum-sky")).args(args).env("CUPRUM_DEVICE", "cpu").output().expect("the program starts");
-    (o.status.success(), String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned())
+    let o = Command::new(env!("CARGO_BIN_EXE_cuprum-sky"))
+        .args(args)
+        .env("CUPRUM_DEVICE", "cpu")
+        .output()
+        .expect("the program starts");
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 #[test]
 fn runs_the_synthetic_sky_and_writes_pictures_and_a_catalogue() {
     let dir = out_dir("synthetic");
-    let (ok, out, err) = run(&["--size", "256", "--sources", "12", "--repeat", "1", "--device", "cpu", "--picture-size", "300", "--out", dir.to_str().unwrap()]);
+    let (ok, out, err) = run(&[
+        "--size",
+        "256",
+        "--sources",
+        "12",
+        "--repeat",
+        "1",
+        "--device",
+        "cpu",
+        "--picture-size",
+        "300",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     assert!(ok, "{out}\n{err}");
-    for line in ["1 kappa-sigma clipping", "4 measurements", "all four, host in and out", "standard deviation of clipped", "level is", "brightest sources"] {
+    for line in [
+        "1 kappa-sigma clipping",
+        "4 measurements",
+        "all four, host in and out",
+        "standard deviation of clipped",
+        "level is",
+        "brightest sources",
+    ] {
         assert!(out.contains(line), "missing {line:?} in\n{out}");
     }
     // Piped output: no progress bar, no terminal escapes.
@@ -32,7 +60,12 @@ fn runs_the_synthetic_sky_and_writes_pictures_and_a_catalogue() {
     let png = std::fs::read(dir.join("sources.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     // The catalogue has a row per source the program counted.
-    let n: usize = out.split("level is ").nth(1).and_then(|s| s.split_whitespace().next()).and_then(|s| s.parse().ok()).expect("a source count");
+    let n: usize = out
+        .split("level is ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .expect("a source count");
     let csv = std::fs::read_to_string(dir.join("catalogue.csv")).unwrap();
     assert_eq!(csv.lines().count(), n + 1);
     let pos = cuprum::load_npy(dir.join("positions.npy"), &cuprum::Device::Cpu).unwrap();
@@ -47,7 +80,18 @@ fn reads_npy_images_and_reports_bad_input_clearly() {
     let sky = cuprum_sky::synthetic_sky(128, 5).unwrap();
     let path = dir.join("sky.npy");
     cuprum::save_npy(&path, &sky).unwrap();
-    let (ok, out, err) = run(&[path.to_str().unwrap(), "--repeat", "1", "--device", "cpu", "--no-pictures", "--connectivity", "8", "--out", dir.to_str().unwrap()]);
+    let (ok, out, err) = run(&[
+        path.to_str().unwrap(),
+        "--repeat",
+        "1",
+        "--device",
+        "cpu",
+        "--no-pictures",
+        "--connectivity",
+        "8",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     assert!(ok, "{out}\n{err}");
     assert!(out.contains("sky.npy (128×128 float32)") && out.contains("(8-connectivity)"), "{out}");
 
@@ -59,12 +103,23 @@ fn reads_npy_images_and_reports_bad_input_clearly() {
     let cube = cuprum::from_slice(&px, &[1, 1, 128, 128], &cuprum::Device::Cpu).unwrap();
     let fits = dir.join("sky.fits");
     cuprum::io::write_fits(&fits, &cube).unwrap();
-    let (ok, out, err) = run(&[fits.to_str().unwrap(), "--repeat", "1", "--device", "cpu", "--no-pictures", "--out", dir.to_str().unwrap()]);
+    let (ok, out, err) = run(&[
+        fits.to_str().unwrap(),
+        "--repeat",
+        "1",
+        "--device",
+        "cpu",
+        "--no-pictures",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     assert!(ok, "{out}\n{err}");
     assert!(out.contains("sky.fits (1×1×128×128 float32)") && out.contains("2 NaN pixels (ignore)"), "{out}");
-    let n_fits: usize = out.split("level is ").nth(1).and_then(|s| s.split_whitespace().next()).and_then(|s| s.parse().ok()).unwrap();
+    let n_fits: usize =
+        out.split("level is ").nth(1).and_then(|s| s.split_whitespace().next()).and_then(|s| s.parse().ok()).unwrap();
     assert!(n_fits > 0);
-    let (ok, _, err) = run(&[fits.to_str().unwrap(), "--nan", "error", "--no-pictures", "--out", dir.to_str().unwrap()]);
+    let (ok, _, err) =
+        run(&[fits.to_str().unwrap(), "--nan", "error", "--no-pictures", "--out", dir.to_str().unwrap()]);
     assert!(!ok && err.contains("2 NaN pixels"), "{err}");
     // A truncated FITS file is a clear error.
     let bytes = std::fs::read(&fits).unwrap();
@@ -75,14 +130,17 @@ fn reads_npy_images_and_reports_bad_input_clearly() {
 
     // A missing file, a wrong extension, a bad option: an error message and exit status 1 or 2,
     // never a panic.
-    for args in [vec!["/nonexistent/sky.fits"], vec!["/nonexistent/sky.txt"], vec!["--connectivity", "6"], vec!["--kappa", "x"]] {
+    for args in
+        [vec!["/nonexistent/sky.fits"], vec!["/nonexistent/sky.txt"], vec!["--connectivity", "6"], vec!["--kappa", "x"]]
+    {
         let (ok, _, err) = run(&args);
         assert!(!ok, "{args:?} succeeded");
         assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
         assert!(err.contains("cuprum-sky") || err.contains("error"), "{args:?}: {err}");
     }
     // --compare without a GPU says so and still runs on the CPU.
-    let (ok, out, _) = run(&[path.to_str().unwrap(), "--compare", "--repeat", "1", "--no-pictures", "--out", dir.to_str().unwrap()]);
+    let (ok, out, _) =
+        run(&[path.to_str().unwrap(), "--compare", "--repeat", "1", "--no-pictures", "--out", dir.to_str().unwrap()]);
     if !cuprum::cuda_is_available() {
         assert!(ok && out.contains("--compare needs a GPU"), "{out}");
     }

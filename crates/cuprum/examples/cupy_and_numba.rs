@@ -13,7 +13,10 @@ use cuprum::{s, DType, Device, NEW_AXIS};
 fn main() -> cuprum::Result<()> {
     let dev = Device::default_device();
     let cpu = Device::Cpu;
-    println!("device: {dev}{}", if dev.is_cpu() { " (no GPU here: the lesson's GPU arrays live on the CPU)" } else { "" });
+    println!(
+        "device: {dev}{}",
+        if dev.is_cpu() { " (no GPU here: the lesson's GPU arrays live on the CPU)" } else { "" }
+    );
 
     // ary = cp.arange(10).reshape((2, 5))
     let ary = cuprum::arange(10, &dev)?.reshape([2, 5])?;
@@ -57,7 +60,9 @@ fn main() -> cuprum::Result<()> {
     // The Gaussian PDF a million times, in float32:
     // gaussian_pdf(x, mean, sigma) = exp(-0.5 * ((x - mean) / sigma)**2) / (sigma * SQRT_2PI)
     let sqrt_2pi = (2.0 * std::f64::consts::PI).sqrt() as f32;
-    let x: Vec<f32> = (1..=1_000_000u32).map(|i| -3.0 + 6.0 * ((i.wrapping_mul(2654435761) >> 8) as f32 / (1u32 << 24) as f32)).collect();
+    let x: Vec<f32> = (1..=1_000_000u32)
+        .map(|i| -3.0 + 6.0 * ((i.wrapping_mul(2654435761) >> 8) as f32 / (1u32 << 24) as f32))
+        .collect();
     let (mean, sigma) = (0.0f32, 1.0f32);
     let gaussian_pdf = |x: &cuprum::Array| (-0.5 * ((x.expr() - mean) / sigma).powi(2)).exp() / (sigma * sqrt_2pi);
     let x_cpu = cuprum::from_slice(&x, &[x.len()], &cpu)?;
@@ -67,11 +72,18 @@ fn main() -> cuprum::Result<()> {
     println!("{first:?}  (x[0] = {})", x[0]);
     println!("{}", benchmark("gaussian_pdf (cpu)", cpu, 2, 10, || gaussian_pdf(&x_cpu).eval())?);
     println!("{}", benchmark("gaussian_pdf (gpu)", dev, 3, 20, || gaussian_pdf(&x_gpu).eval())?);
-    let same = cuprum::allclose(&gaussian_pdf(&x_gpu).eval()?.to_device(&cpu)?, &gaussian_pdf(&x_cpu).eval()?, 1e-6, 1e-7, false)?;
+    let same = cuprum::allclose(
+        &gaussian_pdf(&x_gpu).eval()?.to_device(&cpu)?,
+        &gaussian_pdf(&x_cpu).eval()?,
+        1e-6,
+        1e-7,
+        false,
+    )?;
     println!("GPU and CPU agree: {same}");
 
     // polar_distance(rho1, theta1, rho2, theta2), with polar_to_cartesian as a device function.
-    let polar_to_cartesian = |rho: &cuprum::Array, theta: &cuprum::Array| (rho.expr() * theta.expr().cos(), rho.expr() * theta.expr().sin());
+    let polar_to_cartesian =
+        |rho: &cuprum::Array, theta: &cuprum::Array| (rho.expr() * theta.expr().cos(), rho.expr() * theta.expr().sin());
     let n = 1_000_000;
     let lin = |lo: f64, hi: f64| cuprum::linspace(lo, hi, n, true, DType::Float32, &dev);
     let (rho1, theta1, rho2, theta2) = (lin(0.5, 1.5)?, lin(-3.0, 3.0)?, lin(1.5, 0.5)?, lin(0.0, 3.0)?);

@@ -18,7 +18,10 @@ fn main() -> Result<()> {
     let (size, out) = args();
     let gpu = Device::default_device();
     let cpu = Device::Cpu;
-    println!("GPU device: {gpu}{}", if gpu.is_cpu() { " (no GPU here: the lesson's GPU lines run on the CPU backend)" } else { "" });
+    println!(
+        "GPU device: {gpu}{}",
+        if gpu.is_cpu() { " (no GPU here: the lesson's GPU lines run on the CPU backend)" } else { "" }
+    );
     std::fs::create_dir_all(&out).map_err(|e| cuprum::Error::Io(format!("{}: {e}", out.display())))?;
     // pyl.imshow(a): viridis, each element drawn as a block of pixels so the picture is ~480 wide.
     let picture = |name: &str, a: &cuprum::Array| -> Result<()> {
@@ -57,7 +60,9 @@ fn main() -> Result<()> {
     let deltas_gpu = deltas.to_device(&gpu)?;
     let gauss_gpu = gauss.to_device(&gpu)?;
     let convolved_gpu = convolve2d(&deltas_gpu, &gauss_gpu, ConvolveMode::Full, Boundary::Fill, 0.0)?;
-    let execution_gpu = benchmark("convolve2d", gpu, 3, 10, || convolve2d(&deltas_gpu, &gauss_gpu, ConvolveMode::Full, Boundary::Fill, 0.0))?;
+    let execution_gpu = benchmark("convolve2d", gpu, 3, 10, || {
+        convolve2d(&deltas_gpu, &gauss_gpu, ConvolveMode::Full, Boundary::Fill, 0.0)
+    })?;
     println!("{execution_gpu}");
     let gpu_avg_time = execution_gpu.mean();
     println!("{gpu_avg_time:.6} s  (the mean of the GPU times: {:.0}× the CPU's one run)", cpu_s / gpu_avg_time);
@@ -73,7 +78,11 @@ fn main() -> Result<()> {
         convolve2d(&d, &g, ConvolveMode::Full, Boundary::Fill, 0.0)?.to_device(&cpu)
     };
     let with_transfers = benchmark("transfer_compute_transferback", gpu, 3, 10, transfer_compute_transferback)?;
-    println!("{:.6} s with the transfers ({:.0}× the CPU's one run)", with_transfers.mean(), cpu_s / with_transfers.mean());
+    println!(
+        "{:.6} s with the transfers ({:.0}× the CPU's one run)",
+        with_transfers.mean(),
+        cpu_s / with_transfers.mean()
+    );
 
     // NumPy's 1-d convolve of deltas.ravel() with gauss.diagonal(), on both devices.
     let deltas_1d = deltas.ravel()?;
@@ -84,7 +93,11 @@ fn main() -> Result<()> {
     let (d1, g1) = (deltas_1d.to_device(&gpu)?, gauss_1d.to_device(&gpu)?);
     let benchmark_gpu = benchmark("np.convolve", gpu, 3, 10, || cuprum::convolve(&d1, &g1, ConvolveMode::Full))?;
     let c1_gpu = cuprum::convolve(&d1, &g1, ConvolveMode::Full)?;
-    println!("np.convolve: CPU {cpu_1d:.6} s, GPU {:.6} s; allclose: {}", benchmark_gpu.mean(), cuprum::allclose(&c1_gpu.to_device(&cpu)?, &c1_cpu, 1e-5, 1e-8, false)?);
+    println!(
+        "np.convolve: CPU {cpu_1d:.6} s, GPU {:.6} s; allclose: {}",
+        benchmark_gpu.mean(),
+        cuprum::allclose(&c1_gpu.to_device(&cpu)?, &c1_cpu, 1e-5, 1e-8, false)?
+    );
     Ok(())
 }
 

@@ -25,10 +25,14 @@ fn uniform(n: usize, seed: u64) -> Vec<f32> {
 }
 
 fn main() -> Result<()> {
-    let size_big = std::env::args().skip_while(|a| a != "--size").nth(1).and_then(|s| s.parse().ok()).unwrap_or(100_000_000usize);
+    let size_big =
+        std::env::args().skip_while(|a| a != "--size").nth(1).and_then(|s| s.parse().ok()).unwrap_or(100_000_000usize);
     let gpu = Device::default_device();
     let cpu = Device::Cpu;
-    println!("GPU device: {gpu}{}", if gpu.is_cpu() { " (no GPU here: the notebook's GPU lines run on the CPU backend)" } else { "" });
+    println!(
+        "GPU device: {gpu}{}",
+        if gpu.is_cpu() { " (no GPU here: the notebook's GPU lines run on the CPU backend)" } else { "" }
+    );
 
     // A_cpu = np.array([[1, 2, 3], [4, 5, 6]], np.int32); A_gpu = cp.asarray(A_cpu); cp.square(A_gpu)
     let a_cpu = cuprum::from_slice(&[1i32, 2, 3, 4, 5, 6], &[2, 3], &cpu)?;
@@ -84,7 +88,11 @@ fn main() -> Result<()> {
         let c_cpu = dot(&a_host, &b_host)?;
         let cpu_time = t.elapsed().as_secs_f64();
         println!("cuprum cpu = {cpu_time:.6} seconds");
-        let (a_dev, b_dev) = if with_copies { (a_host.clone(), b_host.clone()) } else { (a_host.to_device(&gpu)?, b_host.to_device(&gpu)?) };
+        let (a_dev, b_dev) = if with_copies {
+            (a_host.clone(), b_host.clone())
+        } else {
+            (a_host.to_device(&gpu)?, b_host.to_device(&gpu)?)
+        };
         gpu.synchronize()?;
         let t = Instant::now();
         let (a_gpu, b_gpu) = (a_dev.to_device(&gpu)?, b_dev.to_device(&gpu)?);
