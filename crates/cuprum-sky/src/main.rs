@@ -117,6 +117,14 @@ impl From<NanArg> for NanPolicy {
 }
 
 fn main() {
+    // Rust ignores SIGPIPE, so printing into a closed pipe (`cuprum-sky | head`) would panic;
+    // a command-line program should end quietly instead, as the shell's tools do.
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default disposition at the start of main, before any thread
+    // exists; `signal` has no other preconditions.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     if let Err(e) = run(&cli) {
         eprintln!("cuprum-sky: {e}");
