@@ -17,7 +17,7 @@ cargo test --release --no-run --message-format=json 2>/dev/null \
   | python3 -c 'import json,sys
 for l in sys.stdin:
     m = json.loads(l)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"] and m["target"]["name"] not in ("cuprum-bench", "cuprum-sky"):
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"] and "cuprum-bench" not in m["package_id"] and "cuprum-sky" not in m["package_id"]:
         print(m["executable"])' > "$dir/tests.txt"
 while read -r exe; do
   cp "$exe" "$dir/tests/$(basename "$exe" | sed 's/-[0-9a-f]*$//')"

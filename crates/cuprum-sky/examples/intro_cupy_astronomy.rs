@@ -31,7 +31,13 @@ fn main() -> Result<()> {
         Some(p) => {
             let img = cuprum::io::read_fits(p, &cpu)?;
             println!("read {p}: {:?} {}", img.shape(), img.dtype());
-            cuprum_sky::prepare(&img, cuprum_sky::NanPolicy::Ignore)?.0
+            // Leading axes of length 1 dropped; NaN (blank) pixels kept, and left out of the
+            // statistics below.
+            let (img, nans) = cuprum_sky::prepare(&img, cuprum_sky::NanPolicy::Ignore)?;
+            if nans > 0 {
+                println!("{nans} NaN pixels, left out of the statistics and the clipping");
+            }
+            img
         }
         None => {
             println!("the synthetic sky ({size}×{size} float32; pass a FITS file to use the lesson's image)");
@@ -40,11 +46,13 @@ fn main() -> Result<()> {
     };
 
     // mean_ = data.mean(); median_ = np.median(data); stddev_ = np.std(data); max_ = np.amax(data)
-    let (mean_, median_, stddev_, max_) = (data.mean(None)?, data.median(None)?, data.std(None, 0.0)?, data.max(None)?);
+    // (of the pixels that are not NaN: the flattened data the lesson clips)
+    let data_flat = cuprum_sky::finite_pixels(&data)?;
+    let (mean_, median_, stddev_, max_) =
+        (data_flat.mean(None)?, data_flat.median(None)?, data_flat.std(None, 0.0)?, data_flat.max(None)?);
     println!("mean = {mean_:.3e}, median = {median_:.3e}, sttdev = {stddev_:.3e}, maximum = {max_:.3e}");
 
     // Step 1: kappa-sigma clipping, on the CPU and on the GPU.
-    let data_flat = data.ravel()?;
     let data_clipped = ks_clip(&data_flat, 3.0)?;
     let fastest_ks_clipping_cpu = fastest("ks_clipper_cpu", cpu, 3, || ks_clip(&data_flat, 3.0))?;
     println!("Fastest CPU ks clipping time = {:.3e} ms.", 1e3 * fastest_ks_clipping_cpu);
@@ -53,7 +61,7 @@ fn main() -> Result<()> {
     println!("mean of clipped = {clipped_mean:.3e}, median of clipped = {clipped_median:.3e}");
     println!("standard deviation of clipped = {clipped_std:.3e}, maximum of clipped = {clipped_max:.3e}");
     let data_gpu = data.to_device(&gpu)?;
-    let data_flat_gpu = data_gpu.ravel()?;
+    let data_flat_gpu = data_flat.to_device(&gpu)?;
     let fastest_ks_clipping_gpu = fastest("kappa_sigma_clipper", gpu, 10, || ks_clip(&data_flat_gpu, 3.0))?;
     println!("{:.3e} ms", 1e3 * fastest_ks_clipping_gpu);
     println!("The speedup factor for ks clipping is: {:.3e}", fastest_ks_clipping_cpu / fastest_ks_clipping_gpu);

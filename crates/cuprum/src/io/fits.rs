@@ -1105,7 +1105,13 @@ fn encode(a: &Array) -> Result<(i64, Option<i128>, Vec<u8>)> {
         DType::UInt16 => (16, Some(1 << 15), be_bytes(&a.to_vec::<u16>()?, |v| (v ^ 0x8000).to_be_bytes())),
         DType::UInt32 => (32, Some(1 << 31), be_bytes(&a.to_vec::<u32>()?, |v| (v ^ (1 << 31)).to_be_bytes())),
         DType::UInt64 => (64, Some(1 << 63), be_bytes(&a.to_vec::<u64>()?, |v| (v ^ (1 << 63)).to_be_bytes())),
-        DType::Float16 => (-32, None, be_bytes(&a.astype(DType::Float32)?.to_vec::<f32>()?, f32::to_be_bytes)),
+        // Widened on the host, so that a NaN keeps its bits whatever device the array is on
+        // (a GPU's conversion makes every NaN its canonical one).
+        DType::Float16 => (
+            -32,
+            None,
+            be_bytes(&a.to_device(&Device::Cpu)?.astype(DType::Float32)?.to_vec::<f32>()?, f32::to_be_bytes),
+        ),
         DType::Float32 => (-32, None, be_bytes(&a.to_vec::<f32>()?, f32::to_be_bytes)),
         DType::Float64 => (-64, None, be_bytes(&a.to_vec::<f64>()?, f64::to_be_bytes)),
     })
