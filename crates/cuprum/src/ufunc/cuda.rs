@@ -121,6 +121,21 @@ pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
     if src.dtype == out.dtype && out.is_c_contiguous() && src.is_c_contiguous() && src.shape == out.shape {
         return dev_of(out)?.memcpy_dtod(dptr(out)?, dptr(src)?, out.nbytes());
     }
+    // A copy within one float dtype moves bits, as NumPy's does: through unsigned integers of
+    // the same width, not through float registers (float16 is widened to float there, which
+    // would make every NaN the canonical one).
+    let bits = match src.dtype {
+        DType::Float16 => Some(DType::UInt16),
+        DType::Float32 => Some(DType::UInt32),
+        DType::Float64 => Some(DType::UInt64),
+        _ => None,
+    };
+    if let (true, Some(bits)) = (src.dtype == out.dtype, bits) {
+        let (mut o, mut s) = (out.clone(), src.clone());
+        o.dtype = bits;
+        s.dtype = bits;
+        return assign(&o, &s);
+    }
     let spec = EwSpec::new(
         EwOp::Copy,
         &[EwIn { storage: src.dtype, compute: src.dtype, scalar: false }],

@@ -122,6 +122,49 @@ fn device_mismatch_names_both_devices() {
     assert!(matches!(g2.assign(&c), Err(Error::DeviceMismatch { .. })));
 }
 
+// A copy within one dtype moves bits, as NumPy's does: NaN payloads and signs survive strided
+// copies on every device (the GPU once widened float16 to float and back, canonicalising NaNs).
+device_test!(strided_copies_keep_nan_bits, |dev| {
+    let h: Vec<cuprum::f16> =
+        [0x7e01u16, 0xfe00, 0x3c00, 0x7c01, 0xfc00, 0x8000].iter().map(|&b| cuprum::f16::from_bits(b)).collect();
+    let f: Vec<f32> = [0x7fc0_0001u32, 0xffc0_0000, 0x3f80_0000, 0x7f80_0001, 0x8000_0000, 0x7fff_ffff]
+        .iter()
+        .map(|&b| f32::from_bits(b))
+        .collect();
+    let d: Vec<f64> = [
+        0x7ff8_0000_0000_0001u64,
+        0xfff8_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0x7ff0_0000_0000_0001,
+        0x8000_0000_0000_0000,
+        0x7fff_ffff_ffff_ffff,
+    ]
+    .iter()
+    .map(|&b| f64::from_bits(b))
+    .collect();
+    let bits16 = |a: &cuprum::Array| -> cuprum::Result<Vec<u16>> {
+        Ok(a.to_vec::<cuprum::f16>()?.iter().map(|v| v.to_bits()).collect())
+    };
+    let bits32 = |a: &cuprum::Array| -> cuprum::Result<Vec<u32>> {
+        Ok(a.to_vec::<f32>()?.iter().map(|v| v.to_bits()).collect())
+    };
+    let bits64 = |a: &cuprum::Array| -> cuprum::Result<Vec<u64>> {
+        Ok(a.to_vec::<f64>()?.iter().map(|v| v.to_bits()).collect())
+    };
+    // [2, 3] on the device, transposed, copied (a strided copy), transposed back and copied.
+    let tt = |a: cuprum::Array| -> cuprum::Result<cuprum::Array> { a.t().copy()?.t().copy() };
+    let a16 = tt(cuprum::from_slice(&h, &[2, 3], &dev)?)?;
+    assert_eq!(bits16(&a16)?, h.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+    let a32 = tt(cuprum::from_slice(&f, &[2, 3], &dev)?)?;
+    assert_eq!(bits32(&a32)?, f.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+    let a64 = tt(cuprum::from_slice(&d, &[2, 3], &dev)?)?;
+    assert_eq!(bits64(&a64)?, d.iter().map(|v| v.to_bits()).collect::<Vec<_>>());
+    // A reversed view copied keeps them too.
+    let r16 = cuprum::from_slice(&h, &[6], &dev)?.slice(s![..;-1])?.copy()?;
+    assert_eq!(bits16(&r16)?, h.iter().rev().map(|v| v.to_bits()).collect::<Vec<_>>());
+    Ok(())
+});
+
 device_test!(copies_and_interop, |dev| {
     let nd = ndarray::Array3::<f32>::from_shape_fn((2, 3, 4), |(i, j, k)| (i * 100 + j * 10 + k) as f32);
     let a = cuprum::asarray(&nd, &dev)?;
