@@ -298,6 +298,26 @@ impl Catalogue {
 /// at least 20 pixels from the edge, and a bright extended centre `2.5·exp(-r²/(2·6²))`.
 /// Deterministic (a fixed xorshift seed), on the CPU; the 2048², 200-source sky is the bench's.
 pub fn synthetic_sky(n: usize, sources: usize) -> Result<Array> {
+    Ok(synthetic_sky_with_truth(n, sources)?.0)
+}
+
+/// One source put into the synthetic sky: its centre (row, column; the pixel it was centred
+/// on), amplitude and Gaussian width in pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Injected {
+    /// Row of the centre.
+    pub y: f64,
+    /// Column of the centre.
+    pub x: f64,
+    /// Peak value added.
+    pub amplitude: f64,
+    /// Gaussian sigma in pixels.
+    pub width: f64,
+}
+
+/// [`synthetic_sky`] and the sources put into it (the bright centre last, with its width 6), so
+/// that a detection can be checked against the truth.
+pub fn synthetic_sky_with_truth(n: usize, sources: usize) -> Result<(Array, Vec<Injected>)> {
     if n < 41 {
         return Err(Error::Value(format!("the synthetic sky needs n >= 41, not {n}")));
     }
@@ -309,6 +329,7 @@ pub fn synthetic_sky(n: usize, sources: usize) -> Result<Array> {
         (s.wrapping_mul(0x2545F4914F6CDD1D) >> 11) as f64 / (1u64 << 53) as f64
     };
     let mut img = vec![0f32; n * n];
+    let mut truth = Vec::with_capacity(sources + 1);
     for px in img.chunks_mut(2) {
         let (u1, u2) = (next().max(1e-300), next());
         let r = (-2.0 * u1.ln()).sqrt() * 0.0133;
@@ -322,6 +343,7 @@ pub fn synthetic_sky(n: usize, sources: usize) -> Result<Array> {
         let x = 20 + (next() * (n - 40) as f64) as usize;
         let amp = 0.08 + next() * (2.0 - 0.08);
         let w = 1.0 + next() * 2.0;
+        truth.push(Injected { y: y as f64, x: x as f64, amplitude: amp, width: w });
         for yy in y.saturating_sub(12)..=(y + 12).min(n - 1) {
             for xx in x.saturating_sub(12)..=(x + 12).min(n - 1) {
                 let d2 = ((yy as f64 - y as f64).powi(2) + (xx as f64 - x as f64).powi(2)) / (2.0 * w * w);
@@ -336,7 +358,46 @@ pub fn synthetic_sky(n: usize, sources: usize) -> Result<Array> {
             img[yy * n + xx] += (2.5 * (-r2 / (2.0 * 36.0)).exp()) as f32;
         }
     }
-    cuprum::from_slice(&img, &[n, n], &Device::Cpu)
+    truth.push(Injected { y: c, x: c, amplitude: 2.5, width: 6.0 });
+    Ok((cuprum::from_slice(&img, &[n, n], &Device::Cpu)?, truth))
+}
+
+/// How a catalogue compares with the sources put into a synthetic sky.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TruthMatch {
+    /// Injected sources with a detected centre within the distance.
+    pub found: usize,
+    /// Injected sources in all.
+    pub injected: usize,
+    /// Detections within the distance of an injected source.
+    pub matched_detections: usize,
+    /// The faintest injected amplitude that was found, and the brightest that was not.
+    pub faintest_found: Option<f64>,
+    /// See `faintest_found`.
+    pub brightest_missed: Option<f64>,
+}
+
+/// Matches a catalogue against the injected sources: an injected source counts as found when a
+/// detected centre lies within `within` pixels of it.
+pub fn match_truth(cat: &Catalogue, truth: &[Injected], within: f64) -> TruthMatch {
+    let near = |t: &Injected, i: usize| (cat.y[i] - t.y).hypot(cat.x[i] - t.x) <= within;
+    let mut m = TruthMatch {
+        found: 0,
+        injected: truth.len(),
+        matched_detections: 0,
+        faintest_found: None,
+        brightest_missed: None,
+    };
+    for t in truth {
+        if (0..cat.len()).any(|i| near(t, i)) {
+            m.found += 1;
+            m.faintest_found = Some(m.faintest_found.map_or(t.amplitude, |a: f64| a.min(t.amplitude)));
+        } else {
+            m.brightest_missed = Some(m.brightest_missed.map_or(t.amplitude, |a: f64| a.max(t.amplitude)));
+        }
+    }
+    m.matched_detections = (0..cat.len()).filter(|&i| truth.iter().any(|t| near(t, i))).count();
+    m
 }
 
 /// How NaN pixels of an input image are treated.
@@ -404,6 +465,21 @@ mod tests {
         assert!((cat.y[b] - 128.0).abs() < 0.5 && (cat.x[b] - 128.0).abs() < 0.5, "{} {}", cat.y[b], cat.x[b]);
         assert!(cat.npix.iter().all(|&p| p > 0));
         assert!(cat.peak.iter().zip(&cat.flux).all(|(p, f)| p <= f || *f < 0.0));
+        Ok(())
+    }
+
+    #[test]
+    fn the_bright_injected_sources_are_found_where_they_were_put() -> Result<()> {
+        let (sky, truth) = synthetic_sky_with_truth(512, 40)?;
+        assert_eq!(truth.len(), 41);
+        let cat = detect(&sky, &Params::default())?.catalogue()?;
+        let m = match_truth(&cat, &truth, 2.0);
+        // Every source brighter than 10 sigma of the noise is found within 2 pixels.
+        assert!(m.brightest_missed.is_none_or(|a| a < 10.0 * 0.0133), "{m:?}");
+        assert!(m.found >= 30 && m.matched_detections >= 30, "{m:?}");
+        // A catalogue shifted by 5 pixels matches nothing.
+        let shifted = Catalogue { x: cat.x.iter().map(|x| x + 5.0).collect(), ..cat.clone() };
+        assert_eq!(match_truth(&shifted, &truth, 2.0).found, 0);
         Ok(())
     }
 
