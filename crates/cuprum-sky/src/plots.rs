@@ -189,33 +189,24 @@ fn colour_bar(area: &DrawingArea<BitMapBackend, plotters::coord::Shift>, v: &Vie
         Ok(())
     };
     let desc = if v.norm == Norm::Log { "pixel value (log scale)" } else { "pixel value" };
+    // The same bar on a log or a linear axis (two coordinate types, hence a macro).
+    macro_rules! bar {
+        ($y:expr, $fmt:literal) => {{
+            let mut c = ChartBuilder::on(&area).right_y_label_area_size(85).build_cartesian_2d(0.0..1.0, $y)?;
+            draw_bar(c.plotting_area().get_pixel_range())?;
+            c.configure_mesh()
+                .disable_mesh()
+                .disable_x_axis()
+                .y_desc(desc)
+                .label_style((FONT, 13))
+                .axis_desc_style((FONT, 14))
+                .y_label_formatter(&|y: &f64| format!($fmt, y))
+                .draw()?;
+        }};
+    }
     match v.norm {
-        Norm::Log => {
-            let mut c = ChartBuilder::on(&area)
-                .right_y_label_area_size(85)
-                .build_cartesian_2d(0.0..1.0, (lo..hi).log_scale())?;
-            draw_bar(c.plotting_area().get_pixel_range())?;
-            c.configure_mesh()
-                .disable_mesh()
-                .disable_x_axis()
-                .y_desc(desc)
-                .label_style((FONT, 13))
-                .axis_desc_style((FONT, 14))
-                .y_label_formatter(&|y: &f64| format!("{y:.1e}"))
-                .draw()?;
-        }
-        _ => {
-            let mut c = ChartBuilder::on(&area).right_y_label_area_size(85).build_cartesian_2d(0.0..1.0, lo..hi)?;
-            draw_bar(c.plotting_area().get_pixel_range())?;
-            c.configure_mesh()
-                .disable_mesh()
-                .disable_x_axis()
-                .y_desc(desc)
-                .label_style((FONT, 13))
-                .axis_desc_style((FONT, 14))
-                .y_label_formatter(&|y: &f64| format!("{y:.2e}"))
-                .draw()?;
-        }
+        Norm::Log => bar!((lo..hi).log_scale(), "{:.1e}"),
+        _ => bar!(lo..hi, "{:.2e}"),
     }
     Ok(())
 }
