@@ -397,9 +397,17 @@ fn run(cli: &Cli) -> Result<()> {
     std::fs::create_dir_all(&cli.out).map_err(|e| io_err(&cli.out, e))?;
     let mut written = catalogue.save(&cli.out)?;
     if !cli.no_pictures {
-        let t = Instant::now();
-        written.extend(pictures(cli, &host, last, &catalogue)?);
-        let _ = t;
+        // A spinner while the pictures are drawn (about a second), on a terminal only.
+        let spin = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            ProgressBar::new_spinner()
+        } else {
+            ProgressBar::hidden()
+        };
+        spin.set_message("drawing the pictures");
+        spin.enable_steady_tick(Duration::from_millis(120));
+        let drawn = pictures(cli, &host, last, &catalogue);
+        spin.finish_and_clear();
+        written.extend(drawn?);
     }
     println!();
     println!("wrote {}", written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "));
