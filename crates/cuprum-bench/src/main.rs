@@ -5,12 +5,30 @@
 //! do yet print `"cuprum_ms": null` with the reason.
 //!
 //! Usage: cuprum-bench [--sky sky.npy] [--write-sky sky.npy] [--out cuprum.jsonl]
-//!                     [--only name,name] [--repeat N] [--no-cpu]
+//!                     [--only name,name] [--repeat N] [--no-cpu | --cpu-only]
+//! `--cpu-only` runs on any machine: the CPU backend alone, one `{"name", "cpu_ms", "note"}`
+//! line per workload as `numpy_reference.py` prints (`compare.py --cpu numpy.jsonl cuprum.jsonl`).
 
 use cuprum::profiler::{benchmark, median};
 use cuprum::{DType, Device, Result};
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// `--cpu-only`: no GPU is touched; each workload prints `{"name", "cpu_ms", "note"}` as
+/// `numpy_reference.py` does (for `compare.py --cpu`), and GPU-only workloads are left out.
+static CPU_ONLY: AtomicBool = AtomicBool::new(false);
+
+/// Workloads that time only the GPU (copies, first calls): not run with `--cpu-only`.
+const GPU_ONLY: [&str; 7] = [
+    "convolve2d_with_transfers",
+    "htod_400MB_f32",
+    "dtoh_400MB_f32",
+    "copy_bandwidth",
+    "host_overhead_add_10k",
+    "first_call_new_kernel",
+    "first_call_cached_kernel",
+];
 
 struct Opts {
     sky: Option<String>,
@@ -36,6 +54,9 @@ fn num(v: Option<f64>) -> String {
 
 impl Opts {
     fn wants(&self, name: &str) -> bool {
+        if CPU_ONLY.load(Ordering::Relaxed) && GPU_ONLY.contains(&name) {
+            return false;
+        }
         self.only.as_ref().is_none_or(|o| o.iter().any(|n| n == name))
     }
     fn emit(&mut self, line: String) {
@@ -45,6 +66,16 @@ impl Opts {
         }
     }
     fn record(&mut self, name: &str, cpu_ms: Option<f64>, gpu_ms: f64, host_ms: f64, check: Option<bool>, note: &str) {
+        if CPU_ONLY.load(Ordering::Relaxed) {
+            if cpu_ms.is_some() {
+                self.emit(format!(
+                    "{{\"name\": \"{name}\", \"cpu_ms\": {}, \"note\": \"{}\"}}",
+                    num(cpu_ms),
+                    esc(note)
+                ));
+            }
+            return;
+        }
         let check = match check {
             Some(b) => b.to_string(),
             None => "null".into(),
@@ -67,8 +98,11 @@ impl Opts {
     }
 }
 
-/// GPU time (median ms of CUDA-event times) and host time of `f`.
+/// GPU time (median ms of CUDA-event times) and host time of `f` (not run with `--cpu-only`).
 fn gpu_time<R>(name: &str, gpu: Device, repeat: usize, f: impl FnMut() -> Result<R>) -> Result<(f64, f64)> {
+    if CPU_ONLY.load(Ordering::Relaxed) {
+        return Ok((f64::NAN, f64::NAN));
+    }
     let r = benchmark(name, gpu, 3, repeat, f)?;
     eprintln!("{r}");
     Ok((r.median_gpu_ms(), r.median_cpu_ms()))
@@ -128,17 +162,25 @@ fn run() -> Result<()> {
                 i += 1;
                 continue;
             }
+            "--cpu-only" => {
+                CPU_ONLY.store(true, Ordering::Relaxed);
+                i += 1;
+                continue;
+            }
             "-h" | "--help" => {
-                println!("usage: cuprum-bench [--sky sky.npy] [--write-sky sky.npy] [--out cuprum.jsonl] [--only a,b] [--repeat N] [--no-cpu] [--inputs DIR]");
+                println!("usage: cuprum-bench [--sky sky.npy] [--write-sky sky.npy] [--out cuprum.jsonl] [--only a,b] [--repeat N] [--no-cpu | --cpu-only] [--inputs DIR]");
                 return Ok(());
             }
             other => return Err(cuprum::Error::InvalidArgument(format!("unknown option {other}"))),
         }
         i += 2;
     }
-    let gpu = Device::cuda(0)?;
+    let gpu = if CPU_ONLY.load(Ordering::Relaxed) { Device::Cpu } else { Device::cuda(0)? };
     let cpu = Device::Cpu;
     let rep = o.repeat;
+    if CPU_ONLY.load(Ordering::Relaxed) && !o.cpu {
+        return Err(cuprum::Error::InvalidArgument("--cpu-only and --no-cpu exclude each other".into()));
+    }
 
     let sky = match &o.sky {
         Some(p) => cuprum::load_npy(p, &cpu)?.astype(DType::Float32)?,
@@ -603,7 +645,11 @@ fn run() -> Result<()> {
         ));
         let _ = std::fs::remove_dir_all(&dir);
     }
-    let name = cuprum::cuda::device_name(gpu).unwrap_or_default();
+    let name = if gpu.is_cpu() {
+        format!("cpu ({} threads)", rayon_threads())
+    } else {
+        cuprum::cuda::device_name(gpu).unwrap_or_default()
+    };
     println!("DEVICE {name} cuprum {}", env!("CARGO_PKG_VERSION"));
     Ok(())
 }
@@ -717,6 +763,14 @@ fn labelling_workloads(o: &mut Opts, sky: &cuprum::Array, thr: f64, gpu: Device,
         );
     }
     Ok(())
+}
+
+/// The CPU backend's thread count (rayon's default pool: `RAYON_NUM_THREADS` or the cores).
+fn rayon_threads() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Child process of `first_call_new_kernel`: the first call with the disk cache filled.
