@@ -34,6 +34,7 @@ strip "$dir"/tests/* "$dir"/bin/* 2>/dev/null || true
 [ -d crates/cuprum/tests/fixtures ] && cp -r crates/cuprum/tests/fixtures "$dir/fixtures"
 [ -d ../shared/bench ] && cp ../shared/bench/*.py "$dir/" || true
 cp scripts/gpu-run.sh "$dir/run.sh"
+cp scripts/cpu-bench.sh "$dir/cpu-bench.sh"
 # A kernel cache brought back from an earlier GPU run (optional; see run.sh).
 [ -f "${CUPRUM_BUNDLE_CACHE:-$root/.gpu-cache/kernel-cache.tar}" ] && cp "${CUPRUM_BUNDLE_CACHE:-$root/.gpu-cache/kernel-cache.tar}" "$dir/kernel-cache.tar" || true
 chmod +x "$dir/run.sh"
