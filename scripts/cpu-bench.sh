@@ -17,10 +17,11 @@ bench=${CUPRUM_BENCH:-}
 [ -n "$bench" ] || for b in "$here/../target/release/cuprum-bench" "$here/bin/cuprum-bench"; do [ -x "$b" ] && bench=$b && break; done
 [ -n "$bench" ] || { echo "cuprum-bench not built (cargo build --release -p cuprum-bench)" >&2; exit 1; }
 inputs=${BENCH_INPUTS:-/tmp/cuprum-bench-inputs}
+mkdir -p "$inputs"
 stem="$dir/$(date -u +%Y-%m-%d)-$machine-cpu"
 # The same inputs on both sides: the sky cuprum's generator makes (numpy_reference.py's own
 # differs), and the blobs and volume numpy_reference.py writes into $inputs.
-"$bench" --cpu-only --write-sky "$inputs/sky.npy" --only none > /dev/null 2>&1 || true
+"$bench" --cpu-only --write-sky "$inputs/sky.npy" --only none > /dev/null
 python3 "$ref/numpy_reference.py" --sky "$inputs/sky.npy" --inputs "$inputs" --out "$stem-numpy.jsonl" > /dev/null
 "$bench" --cpu-only --sky "$inputs/sky.npy" --inputs "$inputs" --out "$stem-cuprum.jsonl" > /dev/null 2> "$stem-cuprum.log"
 python3 "$ref/compare.py" --cpu "$stem-numpy.jsonl" "$stem-cuprum.jsonl" | tee "$stem-compare.txt"
