@@ -8,6 +8,9 @@
 use cuprum::{Array, DType, Device, Result};
 use std::time::Instant;
 
+/// One timed operation.
+type Case<'a> = Box<dyn Fn() -> Result<Array> + 'a>;
+
 fn median_ms(reps: usize, mut f: impl FnMut() -> Result<Array>) -> Result<f64> {
     f()?;
     let mut t: Vec<f64> = (0..reps)
@@ -33,7 +36,7 @@ fn main() -> Result<()> {
     for n in [1_000_000usize, 10_000_000] {
         let x = cuprum::linspace(0.1, 10.0, n, true, DType::Float32, &cpu)?;
         let tag = if n == 1_000_000 { "1M" } else { "10M" };
-        let cases: Vec<(&str, Box<dyn Fn() -> Result<Array>>)> = vec![
+        let cases: Vec<(&str, Case<'_>)> = vec![
             ("sub_scalar", Box::new(|| &x - 1.0)),
             ("mul", Box::new(|| &x * &x)),
             ("sin", Box::new(|| x.sin())),

@@ -7,6 +7,9 @@
 use crate::common::{random, Rng};
 use cuprum::{s, Array, BinaryOp, DType, Device, UnaryOp};
 
+/// A host reference function.
+type HostFn = fn(f64) -> f64;
+
 const NATIVE: [DType; 10] = [
     DType::Int8,
     DType::Int16,
@@ -179,7 +182,7 @@ fn typed_unary_loops_match_the_reference() {
             [("contiguous", a.view()), ("transposed", a.t()), ("strided", a.slice(s![..;-3, 1..;2]).unwrap())]
         {
             let v = x.to_vec_as::<f64>().unwrap();
-            let mut ops: Vec<(UnaryOp, fn(f64) -> f64)> = vec![
+            let mut ops: Vec<(UnaryOp, HostFn)> = vec![
                 (UnaryOp::Negative, |v| -v),
                 (UnaryOp::Positive, |v| v),
                 (UnaryOp::Absolute, f64::abs),
