@@ -404,6 +404,7 @@ fn map1<T: Copy, U>(x: &[T], out: &mut [U], f: impl Fn(T) -> U) {
 }
 
 /// Comparisons into a bool (u8) run.
+#[inline(always)]
 fn cmp_run<T: Native>(op: BinaryOp, a: Src<'_, T>, b: Src<'_, T>, out: &mut [u8]) {
     use BinaryOp::*;
     match op {
@@ -419,7 +420,7 @@ fn cmp_run<T: Native>(op: BinaryOp, a: Src<'_, T>, b: Src<'_, T>, out: &mut [u8]
 macro_rules! native_int {
     ($($t:ty: $signed:expr),*) => {$(
         impl Native for $t {
-            #[inline]
+            #[inline(always)]
             fn bin(op: BinaryOp, a: Src<'_, $t>, b: Src<'_, $t>, out: &mut [$t]) {
                 use BinaryOp::*;
                 match op {
@@ -433,7 +434,7 @@ macro_rules! native_int {
                     _ => map2(a, b, out, |x, y| x ^ y),
                 }
             }
-            #[inline]
+            #[inline(always)]
             #[allow(unused_comparisons)]
             fn un(op: UnaryOp, x: &[$t], out: &mut [$t]) {
                 use UnaryOp::*;
@@ -453,7 +454,7 @@ native_int!(i8: true, i16: true, i32: true, i64: true, u8: false, u16: false, u3
 macro_rules! native_float {
     ($($t:ty),*) => {$(
         impl Native for $t {
-            #[inline]
+            #[inline(always)]
             fn bin(op: BinaryOp, a: Src<'_, $t>, b: Src<'_, $t>, out: &mut [$t]) {
                 use BinaryOp::*;
                 match op {
@@ -467,7 +468,7 @@ macro_rules! native_float {
                     _ => map2(a, b, out, |x, y| if x <= y || y.is_nan() { x } else { y }),
                 }
             }
-            #[inline]
+            #[inline(always)]
             fn un(op: UnaryOp, x: &[$t], out: &mut [$t]) {
                 use UnaryOp::*;
                 match op {
@@ -593,6 +594,37 @@ unsafe fn with_out<U: Copy + Default>(p: *mut u8, st: isize, n: usize, f: impl F
     }
 }
 
+/// Whether the CPU has AVX2 (x86-64): the typed loops are then compiled a second time for it
+/// (twice as many lanes; the same results, as no operation changes with the vector width).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+macro_rules! avx2_twin {
+    ($name:ident, $avx:ident, ($($arg:ident: $ty:ty),*), $body:expr) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        fn $avx<T: Native>($($arg: $ty),*) {
+            $body
+        }
+        #[inline(always)]
+        fn $name<T: Native>($($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            if avx2() {
+                // SAFETY: the CPU has AVX2 (checked just above), the only requirement of the
+                // `#[target_feature(enable = "avx2")]` twin.
+                return unsafe { $avx::<T>($($arg),*) };
+            }
+            $body
+        }
+    };
+}
+avx2_twin!(bin_dispatch, bin_avx2, (op: BinaryOp, a: Src<'_, T>, b: Src<'_, T>, o: &mut [T]), T::bin(op, a, b, o));
+avx2_twin!(cmp_dispatch, cmp_avx2, (op: BinaryOp, a: Src<'_, T>, b: Src<'_, T>, o: &mut [u8]), cmp_run(op, a, b, o));
+avx2_twin!(un_dispatch, un_avx2, (op: UnaryOp, x: &[T], o: &mut [T]), T::un(op, x, o));
+
 /// The typed binary loop (see `fast_binary`).
 fn binary_typed<T: Native>(op: BinaryOp, cmp: bool, shape: &[usize], strides: &[Vec<isize>; 3], base: [Ptr; 3]) {
     let f = move |p: [*mut u8; 3], n: usize, s: [isize; 3]| {
@@ -611,9 +643,9 @@ fn binary_typed<T: Native>(op: BinaryOp, cmp: bool, shape: &[usize], strides: &[
             let a = src::<T>(p[1], s[1], n, o_lo, o_len, &mut ba);
             let b = src::<T>(p[2], s[2], n, o_lo, o_len, &mut bb);
             if cmp {
-                with_out::<u8>(p[0], s[0], n, |o| cmp_run(op, a, b, o));
+                with_out::<u8>(p[0], s[0], n, |o| cmp_dispatch(op, a, b, o));
             } else {
-                with_out::<T>(p[0], s[0], n, |o| T::bin(op, a, b, o));
+                with_out::<T>(p[0], s[0], n, |o| bin_dispatch(op, a, b, o));
             }
         }
     };
@@ -648,7 +680,7 @@ fn unary_typed<T: Native + VMath>(op: UnaryOp, shape: &[usize], strides: &[Vec<i
             };
             with_out::<T>(p[0], s[0], n, |o| {
                 if !T::vmath(op, x, o) {
-                    T::un(op, x, o)
+                    un_dispatch(op, x, o)
                 }
             });
         }
