@@ -1,4 +1,4 @@
-//! Vectorisable float32 math for the CPU ufuncs: `exp`, `log`, `sin`, `cos`.
+//! Vectorisable float32 math for the CPU ufuncs: `exp`, `log`, `sin`, `cos`, `tanh`.
 //!
 //! Each function widens its float32 argument to float64, reduces the range with exact or
 //! nearly exact steps, evaluates a Taylor polynomial in float64 (Horner, no fused multiply-add,
@@ -22,7 +22,7 @@ use crate::core::ufunc::UnaryOp;
 
 /// Whether [`f32_unary`] computes `op`.
 pub(crate) fn has_f32(op: UnaryOp) -> bool {
-    matches!(op, UnaryOp::Exp | UnaryOp::Log | UnaryOp::Sin | UnaryOp::Cos)
+    matches!(op, UnaryOp::Exp | UnaryOp::Log | UnaryOp::Sin | UnaryOp::Cos | UnaryOp::Tanh)
 }
 
 /// `out = op(x)` for the float32 functions of [`has_f32`] (`x.len() == out.len()`); false
@@ -33,6 +33,7 @@ pub(crate) fn f32_unary(op: UnaryOp, x: &[f32], out: &mut [f32]) -> bool {
         UnaryOp::Log => Kind::Log,
         UnaryOp::Sin => Kind::Sin,
         UnaryOp::Cos => Kind::Cos,
+        UnaryOp::Tanh => Kind::Tanh,
         _ => return false,
     };
     #[cfg(target_arch = "x86_64")]
@@ -54,6 +55,7 @@ enum Kind {
     Log,
     Sin,
     Cos,
+    Tanh,
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -81,6 +83,11 @@ fn run(k: Kind, x: &[f32], out: &mut [f32]) {
                         *o = (v as f64).ln() as f32;
                     }
                 }
+            }
+        }
+        Kind::Tanh => {
+            for (o, &v) in out.iter_mut().zip(x) {
+                *o = tanh_core(v as f64) as f32;
             }
         }
         Kind::Sin | Kind::Cos => {
@@ -137,6 +144,30 @@ fn exp_core(x: f64) -> f64 {
     // 2^51 falls off the top; k + 1023 lies in [863, 1168], a normal exponent.
     let scale = f64::from_bits((t.to_bits() << 52).wrapping_add(1023u64 << 52));
     p * scale
+}
+
+/// tanh(x) for a float32 `x` (widened): an odd Taylor polynomial for |x| < 2^-5, else
+/// 1 - 2 / (exp(2|x|) + 1) with the sign of x (its relative error is that of `exp_core` times
+/// at most 1 / tanh(2^-5) = 32: below 1e-14). inf gives +-1, NaN stays NaN.
+#[inline(always)]
+fn tanh_core(x: f64) -> f64 {
+    let a = x.abs();
+    // x - x^3/3 + 2x^5/15 - 17x^7/315 + 62x^9/2835 - 1382x^11/155925: the first term left
+    // out, 21844 x^13 / 6081075, is below 3.6e-3 * 2^-60 relative to x.
+    let z = x * x;
+    let mut p = -1382.0 / 155925.0;
+    p = p * z + 62.0 / 2835.0;
+    p = p * z - 17.0 / 315.0;
+    p = p * z + 2.0 / 15.0;
+    p = p * z - 1.0 / 3.0;
+    let small = x * (1.0 + z * p);
+    let e = exp_core(2.0 * a);
+    let big = f64::from_bits((1.0 - 2.0 / (e + 1.0)).to_bits() | (x.to_bits() & (1u64 << 63)));
+    if a < 0.03125 {
+        small
+    } else {
+        big
+    }
 }
 
 /// ln(x) for a positive finite float32 `x` (widened; other arguments give garbage that the
@@ -318,6 +349,7 @@ mod tests {
                     UnaryOp::Exp => Kind::Exp,
                     UnaryOp::Log => Kind::Log,
                     UnaryOp::Sin => Kind::Sin,
+                    UnaryOp::Tanh => Kind::Tanh,
                     _ => Kind::Cos,
                 },
                 x,
@@ -347,6 +379,7 @@ mod tests {
             (UnaryOp::Log, f64::ln),
             (UnaryOp::Sin, f64::sin),
             (UnaryOp::Cos, f64::cos),
+            (UnaryOp::Tanh, f64::tanh),
         ] {
             let (u, x) = max_ulps(op, f, &xs);
             eprintln!("{op:?}: max {u:.4} ulp (at {x:e}) over {} arguments", xs.len());
@@ -358,6 +391,7 @@ mod tests {
             (UnaryOp::Log, f64::ln),
             (UnaryOp::Sin, f64::sin),
             (UnaryOp::Cos, f64::cos),
+            (UnaryOp::Tanh, f64::tanh),
         ] {
             let sp = [
                 0.0f32,

@@ -216,7 +216,7 @@ fn typed_unary_loops_match_the_reference() {
 }
 
 cpu_test!(vectorised_f32_math_within_one_ulp);
-/// float32 exp/log/sin/cos (vectorised) within one float32 ulp of float64 std's values, on
+/// float32 exp/log/sin/cos/tanh (vectorised) within one float32 ulp of float64 std's values, on
 /// arguments over the whole range, through views too.
 fn vectorised_f32_math_within_one_ulp() {
     let mut v: Vec<f32> = (0..20_000).map(|i| -100.0 + i as f32 * 0.01).collect();
@@ -243,6 +243,7 @@ fn vectorised_f32_math_within_one_ulp() {
         (UnaryOp::Log, f64::ln),
         (UnaryOp::Sin, f64::sin),
         (UnaryOp::Cos, f64::cos),
+        (UnaryOp::Tanh, f64::tanh),
     ] {
         for (what, x) in [("contiguous", &x), ("reversed", &xr)] {
             let got = cuprum::ufunc::unary(op, x).unwrap();
