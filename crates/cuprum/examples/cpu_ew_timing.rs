@@ -1,6 +1,8 @@
 //! Timing of the CPU elementwise ufuncs (issue 12 item 2 and 4): median of `--reps` runs (20 by
 //! default) of float32 `x - 1.0`, `x * x`, `sin(x)`, `exp(x)`, `log(x)`, `cos(x)` on 1M and 10M
-//! elements, int64 `a - a` on 10 to 10k elements (`fixed_cost`), and `squared_diff_10k` ((x - y) * (x - y) on int64 arange(10000) and its reverse).
+//! elements, int64 `a - b` on 10
+//! to 10k elements (`fixed_cost`), and `squared_diff_10k` ((x - y) * (x - y) on int64
+//! arange(10000) and its reverse).
 //! NumPy's numbers for the same lines come from the command in the doc of `main`.
 //!
 //! `cargo run --release --example cpu_ew_timing [-- --reps 20 --only NAME]`
@@ -55,8 +57,8 @@ fn main() -> Result<()> {
     }
     if want("fixed_cost") {
         for n in [10i64, 1000, 10_000] {
-            let a = cuprum::arange(n, &cpu)?;
-            let ms = median_ms(reps.max(2000), || &a - &a)?;
+            let (a, b) = (cuprum::arange(n, &cpu)?, cuprum::arange(n, &cpu)?);
+            let ms = median_ms(reps.max(2000), || &a - &b)?;
             println!("{:<24} {:9.4} ms", format!("int64_sub_{n}"), ms);
         }
     }
