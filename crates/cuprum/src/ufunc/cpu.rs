@@ -2,7 +2,9 @@
 //! `where` and ranges (the signatures of `ufunc/cuda.rs`).
 
 use crate::array::Array;
-use crate::backend::cpu::{copy_same, domain, load, par_walk, ptr, store, Domain, Ptr, Wide, CHUNK, PAR_THRESHOLD};
+use crate::backend::cpu::{
+    copy_same, domain, load, par_walk, par_walk_at, ptr, store, Domain, Ptr, Wide, CHUNK, PAR_THRESHOLD,
+};
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::{DType, Scalar};
 use crate::core::error::Result;
@@ -335,6 +337,446 @@ impl Arith for f64 {
     }
 }
 
+// ------------------------------------------------------------------ typed fast loops
+//
+// When every operand already has the loop dtype (no conversion: the common case), the loops
+// below run in that native type on runs of up to `CHUNK` elements: a contiguous run is used in
+// place, a broadcast scalar (stride 0) is splatted, other strides are gathered into a stack
+// buffer. The inner loops are plain zips over slices that LLVM vectorises. The results are
+// those of the wide path bit for bit: integer +, -, *, &, |, ^ wrap the same in the narrow
+// type; float32 +, -, *, / and sqrt computed in float32 equal float64's rounded once to
+// float32 (float64 has more than 2p + 2 bits, so the double rounding is innocuous);
+// comparisons and max/min are exact.
+
+/// Elements from which the typed arithmetic loops (a few bytes of memory traffic per element,
+/// memory-bound) use threads. Measured on the 2-core machine (median of 400, `x - 1.0` float32
+/// and int64 `a - b`, one thread against two): two threads lose below 2^17 elements (the
+/// rayon hand-off, 10 to 30 us on this loaded machine, costs more than half the work), break
+/// even about 2^18, and win 10 to 20 % at 2^19 (the loop is bound by memory bandwidth, which
+/// a second core barely adds to).
+const CHEAP_PAR_THRESHOLD: usize = 1 << 18;
+/// Elements from which the vectorised float32 `exp`/`log`/`sin`/`cos` use threads: about
+/// 1 to 2 ns per element on one core, so the hand-off pays from some 2^15 elements.
+const VMATH_PAR_THRESHOLD: usize = 1 << 15;
+
+/// Elements from which the generic (widening) loops use threads: `PAR_THRESHOLD` for most
+/// ops, 2^13 for the float functions that cost 10 to 20 ns an element (std's float64 `sin`,
+/// `tanh`, `pow`...): measured on the 2-core machine, float32 `sin` through this path on 8192
+/// elements took 70 us with two threads against 90 us on one.
+fn generic_threshold(costly: bool) -> usize {
+    if costly {
+        1 << 13
+    } else {
+        PAR_THRESHOLD
+    }
+}
+
+/// Whether a unary op is one of the costly float functions (see `generic_threshold`).
+fn unary_costly(op: UnaryOp, l: DType) -> bool {
+    use UnaryOp::*;
+    l.is_float()
+        && matches!(
+            op,
+            Cbrt | Exp
+                | Exp2
+                | Expm1
+                | Log
+                | Log2
+                | Log10
+                | Log1p
+                | Sin
+                | Cos
+                | Tan
+                | Arcsin
+                | Arccos
+                | Arctan
+                | Sinh
+                | Cosh
+                | Tanh
+        )
+}
+
+/// An input run of a typed loop.
+#[derive(Copy, Clone)]
+enum Src<'a, T> {
+    Slice(&'a [T]),
+    Splat(T),
+}
+
+/// Native element types of the typed loops.
+trait Native: Copy + Send + Sync + PartialOrd + Default + 'static {
+    /// `out = op(a, b)` for an op that `fast_binary` accepted.
+    fn bin(op: BinaryOp, a: Src<'_, Self>, b: Src<'_, Self>, out: &mut [Self]);
+    /// `out = op(x)` for an op that `fast_unary` accepted.
+    fn un(op: UnaryOp, x: &[Self], out: &mut [Self]);
+}
+
+#[inline(always)]
+fn map2<T: Copy, U: Copy>(a: Src<'_, T>, b: Src<'_, T>, out: &mut [U], f: impl Fn(T, T) -> U) {
+    match (a, b) {
+        (Src::Slice(a), Src::Slice(b)) => {
+            for ((o, &x), &y) in out.iter_mut().zip(a).zip(b) {
+                *o = f(x, y);
+            }
+        }
+        (Src::Slice(a), Src::Splat(y)) => {
+            for (o, &x) in out.iter_mut().zip(a) {
+                *o = f(x, y);
+            }
+        }
+        (Src::Splat(x), Src::Slice(b)) => {
+            for (o, &y) in out.iter_mut().zip(b) {
+                *o = f(x, y);
+            }
+        }
+        (Src::Splat(x), Src::Splat(y)) => out.fill(f(x, y)),
+    }
+}
+
+#[inline(always)]
+fn map1<T: Copy, U>(x: &[T], out: &mut [U], f: impl Fn(T) -> U) {
+    for (o, &v) in out.iter_mut().zip(x) {
+        *o = f(v);
+    }
+}
+
+/// Comparisons into a bool (u8) run.
+#[inline(always)]
+fn cmp_run<T: Native>(op: BinaryOp, a: Src<'_, T>, b: Src<'_, T>, out: &mut [u8]) {
+    use BinaryOp::*;
+    match op {
+        Equal => map2(a, b, out, |x, y| (x == y) as u8),
+        NotEqual => map2(a, b, out, |x, y| (x != y) as u8),
+        Less => map2(a, b, out, |x, y| (x < y) as u8),
+        LessEqual => map2(a, b, out, |x, y| (x <= y) as u8),
+        Greater => map2(a, b, out, |x, y| (x > y) as u8),
+        _ => map2(a, b, out, |x, y| (x >= y) as u8),
+    }
+}
+
+macro_rules! native_int {
+    ($($t:ty: $signed:expr),*) => {$(
+        impl Native for $t {
+            #[inline(always)]
+            fn bin(op: BinaryOp, a: Src<'_, $t>, b: Src<'_, $t>, out: &mut [$t]) {
+                use BinaryOp::*;
+                match op {
+                    Add => map2(a, b, out, |x, y| x.wrapping_add(y)),
+                    Subtract => map2(a, b, out, |x, y| x.wrapping_sub(y)),
+                    Multiply => map2(a, b, out, |x, y| x.wrapping_mul(y)),
+                    Maximum | Fmax => map2(a, b, out, |x, y| if x >= y { x } else { y }),
+                    Minimum | Fmin => map2(a, b, out, |x, y| if x <= y { x } else { y }),
+                    BitwiseAnd => map2(a, b, out, |x, y| x & y),
+                    BitwiseOr => map2(a, b, out, |x, y| x | y),
+                    _ => map2(a, b, out, |x, y| x ^ y),
+                }
+            }
+            #[inline(always)]
+            #[allow(unused_comparisons)]
+            fn un(op: UnaryOp, x: &[$t], out: &mut [$t]) {
+                use UnaryOp::*;
+                match op {
+                    Negative => map1(x, out, |v| v.wrapping_neg()),
+                    Absolute => map1(x, out, |v| if $signed && v < 0 { v.wrapping_neg() } else { v }),
+                    Square => map1(x, out, |v| v.wrapping_mul(v)),
+                    Invert => map1(x, out, |v| !v),
+                    _ => map1(x, out, |v| v),
+                }
+            }
+        }
+    )*};
+}
+native_int!(i8: true, i16: true, i32: true, i64: true, u8: false, u16: false, u32: false, u64: false);
+
+macro_rules! native_float {
+    ($($t:ty),*) => {$(
+        impl Native for $t {
+            #[inline(always)]
+            fn bin(op: BinaryOp, a: Src<'_, $t>, b: Src<'_, $t>, out: &mut [$t]) {
+                use BinaryOp::*;
+                match op {
+                    Add => map2(a, b, out, |x, y| x + y),
+                    Subtract => map2(a, b, out, |x, y| x - y),
+                    Multiply => map2(a, b, out, |x, y| x * y),
+                    TrueDivide => map2(a, b, out, |x, y| x / y),
+                    Maximum => map2(a, b, out, |x, y| if x >= y || x.is_nan() { x } else { y }),
+                    Minimum => map2(a, b, out, |x, y| if x <= y || x.is_nan() { x } else { y }),
+                    Fmax => map2(a, b, out, |x, y| if x >= y || y.is_nan() { x } else { y }),
+                    _ => map2(a, b, out, |x, y| if x <= y || y.is_nan() { x } else { y }),
+                }
+            }
+            #[inline(always)]
+            fn un(op: UnaryOp, x: &[$t], out: &mut [$t]) {
+                use UnaryOp::*;
+                match op {
+                    Negative => map1(x, out, |v| -v),
+                    Absolute => map1(x, out, |v| v.abs()),
+                    Square => map1(x, out, |v| v * v),
+                    Sqrt => map1(x, out, |v| v.sqrt()),
+                    Reciprocal => map1(x, out, |v| 1.0 / v),
+                    Floor => map1(x, out, |v| v.floor()),
+                    Ceil => map1(x, out, |v| v.ceil()),
+                    Trunc => map1(x, out, |v| v.trunc()),
+                    Rint => map1(x, out, |v| v.round_ties_even()),
+                    _ => map1(x, out, |v| v),
+                }
+            }
+        }
+    )*};
+}
+native_float!(f32, f64);
+
+/// Whether the typed binary loop computes `op` on loop dtype `l`: same-typed arithmetic
+/// (`out` of dtype `l`) or comparisons (`out` bool).
+fn fast_binary(op: BinaryOp, l: DType, a: DType, b: DType, o: DType) -> bool {
+    use BinaryOp::*;
+    if a != l || b != l || matches!(l, DType::Bool | DType::Float16) {
+        return false;
+    }
+    let cmp = matches!(op, Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual);
+    if cmp {
+        return o == DType::Bool;
+    }
+    o == l
+        && if l.is_float() {
+            matches!(op, Add | Subtract | Multiply | TrueDivide | Maximum | Minimum | Fmax | Fmin)
+        } else {
+            matches!(
+                op,
+                Add | Subtract | Multiply | Maximum | Minimum | Fmax | Fmin | BitwiseAnd | BitwiseOr | BitwiseXor
+            )
+        }
+}
+
+/// Whether the typed unary loop computes `op` on loop dtype `l` into `out` of dtype `l`.
+fn fast_unary(op: UnaryOp, l: DType, x: DType, o: DType) -> bool {
+    use UnaryOp::*;
+    if x != l || o != l || matches!(l, DType::Bool | DType::Float16) {
+        return false;
+    }
+    if l.is_float() {
+        matches!(op, Negative | Positive | Absolute | Square | Sqrt | Reciprocal | Floor | Ceil | Trunc | Rint)
+            || (l == DType::Float32 && crate::backend::cpu::vmath::has_f32(op))
+    } else {
+        matches!(op, Negative | Positive | Absolute | Square | Invert)
+    }
+}
+
+/// A stack buffer for one run.
+type RunBuf<T> = std::mem::MaybeUninit<[T; CHUNK]>;
+
+/// The input run of `n` elements at `p` with byte stride `st`: in place when contiguous and
+/// not overlapping `out` (the output run, `out_bytes` long), a splat when broadcast, otherwise
+/// gathered into `buf`.
+///
+/// # Safety
+/// `p + i*st` must be an initialised element of type `T` for `i < n` (`n <= CHUNK`), not
+/// written during the returned borrow except as the very same elements of the output run (an
+/// in-place operation), which are then copied into `buf` first; contiguous elements must be
+/// aligned (array elements are).
+#[inline(always)]
+unsafe fn src<'a, T: Copy>(
+    p: *const u8,
+    st: isize,
+    n: usize,
+    out: *const u8,
+    out_bytes: usize,
+    buf: &'a mut RunBuf<T>,
+) -> Src<'a, T> {
+    let sz = std::mem::size_of::<T>();
+    let b = buf.as_mut_ptr() as *mut T;
+    if st == 0 {
+        // SAFETY: one initialised element (the caller's contract).
+        return Src::Splat(unsafe { (p as *const T).read_unaligned() });
+    }
+    if st == sz as isize {
+        let (lo, hi) = (p as usize, p as usize + n * sz);
+        if hi <= out as usize || lo >= out as usize + out_bytes {
+            // SAFETY: `n` contiguous, aligned, initialised elements that nobody writes while the
+            // slice lives (they do not overlap the output run; the caller's contract).
+            return Src::Slice(unsafe { std::slice::from_raw_parts(p as *const T, n) });
+        }
+        // SAFETY: as above, but overlapping the output run: copied before it is written.
+        unsafe { std::ptr::copy_nonoverlapping(p as *const T, b, n) };
+    } else {
+        for i in 0..n {
+            // SAFETY: element `i` of the run (the caller's contract), read unaligned into the
+            // buffer's slot `i < n <= CHUNK`.
+            unsafe { b.add(i).write((p.offset(i as isize * st) as *const T).read_unaligned()) };
+        }
+    }
+    // SAFETY: the first `n` slots of `buf` were written just above.
+    Src::Slice(unsafe { std::slice::from_raw_parts(b, n) })
+}
+
+/// Runs `f` on the output run of `n` elements at `p` (byte stride `st`): in place when
+/// contiguous, else through a buffer scattered afterwards.
+///
+/// # Safety
+/// `p + i*st` must be elements of type `U` for `i < n` (`n <= CHUNK`), ours alone for the
+/// call; contiguous elements must be aligned.
+#[inline(always)]
+unsafe fn with_out<U: Copy + Default>(p: *mut u8, st: isize, n: usize, f: impl FnOnce(&mut [U])) {
+    if st == std::mem::size_of::<U>() as isize {
+        // SAFETY: `n` contiguous aligned elements, exclusively ours (the caller's contract);
+        // storage bytes are initialised and any bit pattern is a valid `U`.
+        f(unsafe { std::slice::from_raw_parts_mut(p as *mut U, n) });
+    } else {
+        let mut buf = [U::default(); CHUNK];
+        f(&mut buf[..n]);
+        for (i, &v) in buf[..n].iter().enumerate() {
+            // SAFETY: element `i` of the output run, ours alone (the caller's contract).
+            unsafe { (p.offset(i as isize * st) as *mut U).write_unaligned(v) };
+        }
+    }
+}
+
+/// Whether the CPU has AVX2 (x86-64): the typed loops are then compiled a second time for it
+/// (twice as many lanes; the same results, as no operation changes with the vector width).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+macro_rules! avx2_twin {
+    ($name:ident, $avx:ident, ($($arg:ident: $ty:ty),*), $body:expr) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        fn $avx<T: Native>($($arg: $ty),*) {
+            $body
+        }
+        #[inline(always)]
+        fn $name<T: Native>($($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            if avx2() {
+                // SAFETY: the CPU has AVX2 (checked just above), the only requirement of the
+                // `#[target_feature(enable = "avx2")]` twin.
+                return unsafe { $avx::<T>($($arg),*) };
+            }
+            $body
+        }
+    };
+}
+avx2_twin!(bin_dispatch, bin_avx2, (op: BinaryOp, a: Src<'_, T>, b: Src<'_, T>, o: &mut [T]), T::bin(op, a, b, o));
+avx2_twin!(cmp_dispatch, cmp_avx2, (op: BinaryOp, a: Src<'_, T>, b: Src<'_, T>, o: &mut [u8]), cmp_run(op, a, b, o));
+avx2_twin!(un_dispatch, un_avx2, (op: UnaryOp, x: &[T], o: &mut [T]), T::un(op, x, o));
+
+/// The typed binary loop (see `fast_binary`).
+fn binary_typed<T: Native>(op: BinaryOp, cmp: bool, shape: &[usize], strides: &[Vec<isize>; 3], base: [Ptr; 3]) {
+    let f = move |p: [*mut u8; 3], n: usize, s: [isize; 3]| {
+        let (mut ba, mut bb) = (RunBuf::<T>::uninit(), RunBuf::<T>::uninit());
+        let ob = if cmp { 1 } else { std::mem::size_of::<T>() };
+        // The bytes the output run spans (for the overlap test of contiguous inputs).
+        let (o_lo, o_len) = if s[0] >= 0 {
+            (p[0] as *const u8, n * s[0].max(ob as isize) as usize)
+        } else {
+            (p[0].wrapping_offset((n as isize - 1) * s[0]) as *const u8, n * (-s[0]) as usize)
+        };
+        // SAFETY: runs of `n` elements of each operand (`par_walk`'s contract): inputs of type
+        // `T` (the loop dtype, checked by `fast_binary`), the output of `T` or bool (u8), ours
+        // alone; an input overlapping the output is the same elements, copied first by `src`.
+        unsafe {
+            let a = src::<T>(p[1], s[1], n, o_lo, o_len, &mut ba);
+            let b = src::<T>(p[2], s[2], n, o_lo, o_len, &mut bb);
+            if cmp {
+                with_out::<u8>(p[0], s[0], n, |o| cmp_dispatch(op, a, b, o));
+            } else {
+                with_out::<T>(p[0], s[0], n, |o| bin_dispatch(op, a, b, o));
+            }
+        }
+    };
+    // SAFETY: `shape`/`strides` come from `plan` in `binary` (the only caller): `out`'s layout
+    // and the inputs' broadcast to it, collapsed, so every position is an element of each array;
+    // the locks are held there; `f` writes only operand 0, and inputs overlapping `out` are the
+    // very same elements (`unalias`).
+    unsafe { par_walk_at(CHEAP_PAR_THRESHOLD, shape, strides, base, &f) };
+}
+
+/// The typed unary loop (see `fast_unary`).
+fn unary_typed<T: Native + VMath>(op: UnaryOp, shape: &[usize], strides: &[Vec<isize>; 2], base: [Ptr; 2]) {
+    let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
+        let mut ba = RunBuf::<T>::uninit();
+        let sz = std::mem::size_of::<T>();
+        let (o_lo, o_len) = if s[0] >= 0 {
+            (p[0] as *const u8, n * s[0].max(sz as isize) as usize)
+        } else {
+            (p[0].wrapping_offset((n as isize - 1) * s[0]) as *const u8, n * (-s[0]) as usize)
+        };
+        // SAFETY: as in `binary_typed`, with one input.
+        unsafe {
+            let x = match src::<T>(p[1], s[1], n, o_lo, o_len, &mut ba) {
+                Src::Slice(x) => x,
+                Src::Splat(v) => {
+                    let b = ba.as_mut_ptr() as *mut T;
+                    for i in 0..n {
+                        b.add(i).write(v);
+                    }
+                    std::slice::from_raw_parts(b, n)
+                }
+            };
+            with_out::<T>(p[0], s[0], n, |o| {
+                if !T::vmath(op, x, o) {
+                    un_dispatch(op, x, o)
+                }
+            });
+        }
+    };
+    let threshold = if T::has_vmath(op) { VMATH_PAR_THRESHOLD } else { CHEAP_PAR_THRESHOLD };
+    // SAFETY: as in `binary_typed`.
+    unsafe { par_walk_at(threshold, shape, strides, base, &f) };
+}
+
+/// Vectorised float math (`backend::cpu::vmath`) where a type has it.
+trait VMath {
+    /// Whether `vmath` computes `op`.
+    fn has_vmath(_op: UnaryOp) -> bool {
+        false
+    }
+    /// `out = op(x)` when this type has a vectorised `op`; false (nothing written) otherwise.
+    fn vmath(_op: UnaryOp, _x: &[Self], _out: &mut [Self]) -> bool
+    where
+        Self: Sized,
+    {
+        false
+    }
+}
+impl VMath for i8 {}
+impl VMath for i16 {}
+impl VMath for i32 {}
+impl VMath for i64 {}
+impl VMath for u8 {}
+impl VMath for u16 {}
+impl VMath for u32 {}
+impl VMath for u64 {}
+impl VMath for f64 {}
+impl VMath for f32 {
+    fn has_vmath(op: UnaryOp) -> bool {
+        crate::backend::cpu::vmath::has_f32(op)
+    }
+    fn vmath(op: UnaryOp, x: &[f32], out: &mut [f32]) -> bool {
+        crate::backend::cpu::vmath::f32_unary(op, x, out)
+    }
+}
+
+macro_rules! typed_dispatch {
+    ($l:expr, $f:ident, $($arg:expr),*) => {
+        match $l {
+            DType::Int8 => $f::<i8>($($arg),*),
+            DType::Int16 => $f::<i16>($($arg),*),
+            DType::Int32 => $f::<i32>($($arg),*),
+            DType::Int64 => $f::<i64>($($arg),*),
+            DType::UInt8 => $f::<u8>($($arg),*),
+            DType::UInt16 => $f::<u16>($($arg),*),
+            DType::UInt32 => $f::<u32>($($arg),*),
+            DType::UInt64 => $f::<u64>($($arg),*),
+            DType::Float32 => $f::<f32>($($arg),*),
+            DType::Float64 => $f::<f64>($($arg),*),
+            DType::Bool | DType::Float16 => unreachable!("no typed loop for {}", $l),
+        }
+    };
+}
+
 /// Rounds a wide buffer to the loop dtype, so that float32/float16 loops see the same values
 /// as NumPy's (a float64 scalar becomes a float32 before the arithmetic, results are rounded
 /// per operation).
@@ -356,6 +798,10 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
     let (shape, st) = plan(out, &[x]);
     let strides = [st[0].clone(), st[1].clone()];
     let (od, xd) = (out.dtype, x.dtype);
+    if fast_unary(op, l, xd, od) {
+        typed_dispatch!(l, unary_typed, op, &shape, &strides, [ptr(out), ptr(x)]);
+        return Ok(());
+    }
     fn go<W: Arith>(
         op: UnaryOp,
         l: DType,
@@ -383,7 +829,7 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
         // an element of each array, aligned and in its block; `base` holds their first elements.
         // The locks are held throughout; `f` writes only operand 0 (`out`), and the callers in
         // `ufunc` copy inputs that overlap `out` other than element for element (`unalias`).
-        unsafe { par_walk(shape, strides, base, &f) };
+        unsafe { par_walk_at(generic_threshold(unary_costly(op, l)), shape, strides, base, &f) };
     }
     let base = [ptr(out), ptr(x)];
     dom_dispatch(
@@ -473,7 +919,13 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) 
     let (shape, st) = plan(out, &[a, b]);
     let strides = [st[0].clone(), st[1].clone(), st[2].clone()];
     let dts = (out.dtype, a.dtype, b.dtype);
+    if fast_binary(op, l, a.dtype, b.dtype, out.dtype) {
+        let cmp = out.dtype == DType::Bool;
+        typed_dispatch!(l, binary_typed, op, cmp, &shape, &strides, [ptr(out), ptr(a), ptr(b)]);
+        return Ok(());
+    }
     fn go<W: Arith>(
+        costly: bool,
         op: BinaryOp,
         l: DType,
         dts: (DType, DType, DType),
@@ -506,14 +958,15 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) 
         // an element of each array, aligned and in its block; `base` holds their first elements.
         // The locks are held throughout; `f` writes only operand 0 (`out`), and the callers in
         // `ufunc` copy inputs that overlap `out` other than element for element (`unalias`).
-        unsafe { par_walk(shape, strides, base, &f) };
+        unsafe { par_walk_at(generic_threshold(costly), shape, strides, base, &f) };
     }
     let base = [ptr(out), ptr(a), ptr(b)];
+    let costly = l.is_float() && matches!(op, BinaryOp::Power | BinaryOp::Arctan2 | BinaryOp::Hypot);
     dom_dispatch(
         domain(l),
-        || go::<i64>(op, l, dts, &shape, &strides, base),
-        || go::<u64>(op, l, dts, &shape, &strides, base),
-        || go::<f64>(op, l, dts, &shape, &strides, base),
+        || go::<i64>(costly, op, l, dts, &shape, &strides, base),
+        || go::<u64>(costly, op, l, dts, &shape, &strides, base),
+        || go::<f64>(costly, op, l, dts, &shape, &strides, base),
     );
     Ok(())
 }

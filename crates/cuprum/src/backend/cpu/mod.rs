@@ -5,6 +5,8 @@
 use crate::array::Array;
 use crate::core::dtype::DType;
 use half::f16;
+
+pub(crate) mod vmath;
 use rayon::prelude::*;
 
 /// The address of `a`'s first element (a CPU array).
@@ -140,9 +142,25 @@ pub(crate) unsafe fn par_walk<const N: usize>(
     base: [Ptr; N],
     f: &(dyn Fn([*mut u8; N], usize, [isize; N]) + Sync),
 ) {
+    // SAFETY: the caller's contract.
+    unsafe { par_walk_at(PAR_THRESHOLD, shape, strides, base, f) }
+}
+
+/// [`par_walk`] with its own size threshold for threads (operations whose cost per element
+/// differs much from the common one).
+///
+/// # Safety
+/// As [`par_walk`].
+pub(crate) unsafe fn par_walk_at<const N: usize>(
+    threshold: usize,
+    shape: &[usize],
+    strides: &[Vec<isize>; N],
+    base: [Ptr; N],
+    f: &(dyn Fn([*mut u8; N], usize, [isize; N]) + Sync),
+) {
     let size: usize = shape.iter().product();
     let out_overlaps_itself = strides.first().is_some_and(|st| shape.iter().zip(st).any(|(&n, &s)| n > 1 && s == 0));
-    if size < PAR_THRESHOLD || out_overlaps_itself {
+    if size < threshold || out_overlaps_itself {
         // SAFETY: the caller's contract, over the whole range, on this thread.
         unsafe { walk(shape, strides, base, 0, size, &mut |p, n, s| f(p, n, s)) };
         return;

@@ -1,6 +1,7 @@
 //! Elementwise operations (ufuncs): promotion and weak scalars on every device, against
 //! values NumPy printed; `gpu`: the GPU against the CPU on seeded random inputs.
 
+mod cpu;
 pub(crate) mod gpu;
 
 use cuprum::{s, DType, Error};
