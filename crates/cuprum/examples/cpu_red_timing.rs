@@ -84,6 +84,10 @@ fn main() -> Result<()> {
     time("argsort_4M_f32", &want, 7, || x.argsort(None))?;
     time("unique_4M_i32", &want, r, || Ok(cuprum::unique(&xi, false, false, false)?.values))?;
     time("cumsum_1e7_f32", &want, r, || big.cumsum(None))?;
+    let mid = big.slice(cuprum::s![..1 << 20])?.copy()?;
+    let quarter = big.slice(cuprum::s![..1 << 18])?.copy()?;
+    time("cumsum_1M_f32", &want, r, || mid.cumsum(None))?;
+    time("cumsum_256k_f32", &want, r, || quarter.cumsum(None))?;
     time("small_median_10k", &want, r, || small.median(None))?;
     time("small_std_10k", &want, r, || small.std(None, 0.0))?;
     time("small_sum_10k", &want, r, || small.sum(None))?;

@@ -431,7 +431,8 @@ impl<E> SendPtr<E> {
 
 /// A stable LSD radix sort of `v` by the low `nbytes` bytes of `key` (8-bit digits; passes
 /// where every element has the same digit are skipped). Blocks of [`RADIX_BLOCK`] elements
-/// are counted and scattered in parallel.
+/// are counted and scattered in parallel (each pass counts its blocks afresh: the previous
+/// pass moved the elements between blocks).
 pub(crate) fn radix_sort<E: Copy + Send + Sync>(
     mut v: Vec<E>,
     nbytes: usize,
@@ -442,7 +443,7 @@ pub(crate) fn radix_sort<E: Copy + Send + Sync>(
         v.sort_by_key(|e| key(e));
         return v;
     }
-    let mut dst: Vec<E> = v.clone();
+    let mut dst: Vec<E> = Vec::with_capacity(n);
     let blocks = n.div_ceil(RADIX_BLOCK);
     for d in 0..nbytes {
         let shift = 8 * d;
@@ -470,9 +471,9 @@ pub(crate) fn radix_sort<E: Copy + Send + Sync>(
         let scatter = |(c, mut o): (&[E], [usize; 256])| {
             for e in c {
                 let g = digit(e);
-                // SAFETY: `o[g]` runs over this block's own slots for digit `g`, which the
-                // prefix sums above make disjoint from every other block's and digit's, and
-                // all below `n = dst.len()`.
+                // SAFETY: `o[g]` runs over this block's own slots for digit `g` (counted from
+                // the very elements scattered here), which the prefix sums above make disjoint
+                // from every other block's and digit's, and all below `n`, `dst`'s capacity.
                 unsafe { dp.get().add(o[g]).write(*e) };
                 o[g] += 1;
             }
@@ -482,7 +483,13 @@ pub(crate) fn radix_sort<E: Copy + Send + Sync>(
         } else {
             scatter((&v[..], offs[0]));
         }
+        // SAFETY: the pass wrote every one of the `n` slots (the counts sum to `n`, and each
+        // element went to a slot of its own).
+        unsafe { dst.set_len(n) };
         std::mem::swap(&mut v, &mut dst);
+        // SAFETY: shrinking to zero drops nothing (`E: Copy`); the capacity stays for the next
+        // pass to write into.
+        unsafe { dst.set_len(0) };
     }
     v
 }
