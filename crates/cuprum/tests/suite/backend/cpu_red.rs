@@ -225,3 +225,26 @@ fn contiguous_float_sums_equal_the_strided_walk() {
         }
     }
 }
+
+cpu_test!(long_cumsum_in_blocks_is_thread_independent_and_close);
+fn long_cumsum_in_blocks_is_thread_independent_and_close() {
+    // A single lane long enough for the two-pass block scan: the same bits on 1 and on the
+    // default threads; integers exact, floats within float32's tolerance of a float64 scan.
+    let mut rng = Rng::new(1207);
+    let n = (1 << 22) + 12_345;
+    for dt in [DType::Float32, DType::Float64, DType::Int32, DType::Int64, DType::UInt8] {
+        let x = random(&[n], dt, &mut rng, false);
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| x.cumsum(None).unwrap());
+        let many = x.cumsum(None).unwrap();
+        assert_eq!(bits(&one), bits(&many), "{dt:?}");
+        let v = x.astype(DType::Float64).unwrap().to_vec::<f64>().unwrap();
+        let got = many.astype(DType::Float64).unwrap().to_vec::<f64>().unwrap();
+        let (mut acc, mut abs) = (0f64, 0f64);
+        for (i, (&a, &g)) in v.iter().zip(&got).enumerate() {
+            acc += a;
+            abs += a.abs();
+            let tol = if dt.is_float() { 1e-5 * abs } else { 0.0 };
+            assert!((g - acc).abs() <= tol, "{dt:?} element {i}: {g} vs {acc}");
+        }
+    }
+}
