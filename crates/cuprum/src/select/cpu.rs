@@ -133,9 +133,9 @@ unsafe fn compact_block(src: *const u8, m: &[u8], dst: *mut u8, bytes: usize, cn
     unsafe {
         match bytes {
             1 => typed(src, m, dst, cnt),
-            2 if (src as usize | dst as usize) % 2 == 0 => typed(src as *const u16, m, dst as *mut u16, cnt),
-            4 if (src as usize | dst as usize) % 4 == 0 => typed(src as *const u32, m, dst as *mut u32, cnt),
-            8 if (src as usize | dst as usize) % 8 == 0 => typed(src as *const u64, m, dst as *mut u64, cnt),
+            2 if (src as usize | dst as usize).is_multiple_of(2) => typed(src as *const u16, m, dst as *mut u16, cnt),
+            4 if (src as usize | dst as usize).is_multiple_of(4) => typed(src as *const u32, m, dst as *mut u32, cnt),
+            8 if (src as usize | dst as usize).is_multiple_of(8) => typed(src as *const u64, m, dst as *mut u64, cnt),
             _ => {
                 let mut j = 0;
                 for (i, &f) in m.iter().enumerate() {
