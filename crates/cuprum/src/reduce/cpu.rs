@@ -4,7 +4,7 @@
 use crate::array::Array;
 use crate::backend::cpu::{domain, load, ptr, store, walk, Domain, Ptr, CHUNK, PAR_THRESHOLD};
 use crate::backend::storage::CpuLocks;
-use crate::core::dtype::Scalar;
+use crate::core::dtype::{DType, Scalar};
 use crate::core::error::{Error, Result};
 use crate::core::layout;
 use crate::core::ufunc::ReduceOp;
@@ -255,6 +255,42 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         // dereferences the elements it reaches from it.
         Ptr(xp.get().wrapping_offset(off))
     };
+    // A whole contiguous float32/float64 array into one sum, mean, var or std: the same
+    // per-CHUNK pairwise partials as below (so the same bits), computed straight from the
+    // elements in their own type, with no strided walk or domain dispatch per chunk.
+    if on == 1 && rn > 0 && rshape.len() == 1 && rst[0] == xd.itemsize() as isize {
+        let fast = matches!(op, ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Var | ReduceOp::Std);
+        let parts = |mean: Option<f64>| -> Option<Vec<f64>> {
+            match xd {
+                // SAFETY: output 0's reduction is `rn` contiguous, aligned elements of `x` from
+                // `xbase(0)` (one collapsed axis of stride itemsize), read-locked above.
+                DType::Float32 => Some(contiguous_parts(
+                    unsafe { std::slice::from_raw_parts(xbase(0).get() as *const f32, rn) },
+                    |v| v as f64,
+                    mean,
+                )),
+                // SAFETY: as for float32.
+                DType::Float64 => Some(contiguous_parts(
+                    unsafe { std::slice::from_raw_parts(xbase(0).get() as *const f64, rn) },
+                    |v| v,
+                    mean,
+                )),
+                _ => None,
+            }
+        };
+        if fast {
+            if let Some(p) = parts(None) {
+                let mut acc = Acc::new(op);
+                acc.parts = p;
+                if matches!(op, ReduceOp::Var | ReduceOp::Std) {
+                    let mean = pairwise_sum(&acc.parts) / rn as f64;
+                    acc.parts = parts(Some(mean)).expect("a float dtype");
+                }
+                write(0, &acc);
+                return Ok(());
+            }
+        }
+    }
     if on * rn.max(1) >= PAR_THRESHOLD && on >= 2 * rayon::current_num_threads() {
         (0..on).into_par_iter().for_each(|k| write(k, &reduce_one(xbase(k))));
     } else if on == 1 && rn >= PAR_THRESHOLD {
@@ -310,6 +346,28 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         }
     }
     Ok(())
+}
+
+/// The pairwise sums of each CHUNK of `s` (converted by `f`; squared deviations from `mean`
+/// when given), in order, on several threads above `PAR_THRESHOLD` elements (the chunks do not
+/// depend on the number of threads).
+fn contiguous_parts<T: Copy + Sync>(s: &[T], f: impl Fn(T) -> f64 + Sync, mean: Option<f64>) -> Vec<f64> {
+    let block = |c: &[T]| -> f64 {
+        let mut b = [0f64; CHUNK];
+        match mean {
+            None => b.iter_mut().zip(c).for_each(|(o, &v)| *o = f(v)),
+            Some(m) => b.iter_mut().zip(c).for_each(|(o, &v)| {
+                let d = f(v) - m;
+                *o = d * d
+            }),
+        }
+        pairwise_sum(&b[..c.len()])
+    };
+    if s.len() >= PAR_THRESHOLD {
+        s.par_chunks(CHUNK).with_min_len(16).map(block).collect()
+    } else {
+        s.chunks(CHUNK).map(block).collect()
+    }
 }
 
 /// Merges the accumulator of a later part of the range into `total`.

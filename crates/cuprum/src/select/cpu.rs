@@ -4,11 +4,12 @@
 
 use super::Count;
 use crate::array::Array;
-use crate::backend::cpu::ptr;
+use crate::backend::cpu::{ptr, PAR_THRESHOLD};
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
 use crate::sort::cpu::store_values;
+use rayon::prelude::*;
 
 /// The flags as bool bytes (non-zero selects).
 fn as_bool(flags: &Array) -> Result<Array> {
@@ -58,7 +59,97 @@ fn move_rows(x: &Array, mask: &Array, packed: &Array, row: usize, expand: bool) 
 /// non-zero, in order, into the first rows of `out` (room for every row); returns the count.
 pub(crate) fn compact(x: &Array, flags: &Array, out: &Array, row: usize) -> Result<Count> {
     let mask = as_bool(flags)?;
-    Ok(Count::Known(move_rows(x, &mask, out, row, false)))
+    let bytes = row * x.itemsize();
+    let rows = mask.size();
+    if out.size() < rows * row {
+        return Ok(Count::Known(move_rows(x, &mask, out, row, false)));
+    }
+    let _l = CpuLocks::new(&[&x.storage, &mask.storage], &[&out.storage]);
+    debug_assert!(x.size() == rows * row);
+    let (xp, pp) = (ptr(x), ptr(out));
+    // SAFETY: `mask` is a C-contiguous bool array of `rows` elements, read-locked above.
+    let m = unsafe { std::slice::from_raw_parts(ptr(&mask).get() as *const u8, rows) };
+    let count = |c: &[u8]| c.iter().map(|&f| (f != 0) as usize).sum::<usize>();
+    let par = rows * row >= PAR_THRESHOLD;
+    // Counts per block (fixed blocks: the split does not depend on the threads), then where
+    // each block's rows start in `out`.
+    let counts: Vec<usize> =
+        if par { m.par_chunks(SELECT_BLOCK).map(count).collect() } else { m.chunks(SELECT_BLOCK).map(count).collect() };
+    let starts: Vec<usize> = counts
+        .iter()
+        .scan(0, |s, &c| {
+            *s += c;
+            Some(*s - c)
+        })
+        .collect();
+    let total = counts.iter().sum();
+    let block = |(b, c): (usize, &[u8])| {
+        let (first, cnt) = (b * SELECT_BLOCK, counts[b]);
+        // SAFETY: rows `first..first + c.len()` of `x` and rows `starts[b]..starts[b] + cnt` of
+        // `out` (`out` has room for every row, and the blocks' ranges are disjoint: `starts` are
+        // the prefix sums of `counts`), C-contiguous rows of `bytes` bytes in distinct blocks
+        // (`out` is a fresh buffer), `out` write-locked. The flags were counted above; should
+        // they change meanwhile (a writer through another view), the loop still stops at `cnt`.
+        unsafe { compact_block(xp.get().add(first * bytes), c, pp.get().add(starts[b] * bytes), bytes, cnt) };
+    };
+    if par {
+        m.par_chunks(SELECT_BLOCK).enumerate().for_each(block);
+    } else {
+        m.chunks(SELECT_BLOCK).enumerate().for_each(block);
+    }
+    Ok(Count::Known(total))
+}
+
+/// Rows per block of [`compact`].
+const SELECT_BLOCK: usize = 1 << 15;
+
+/// Copies the rows of `src` (of `bytes` bytes) whose flag in `m` is non-zero, in order, to
+/// `dst`, at most `cnt` of them. Rows of 1, 2, 4 or 8 bytes are moved as one element each,
+/// without a branch: every row is written at the next free place, which moves on only past a
+/// selected one (and the loop stops once `cnt` are placed, so nothing is written beyond).
+///
+/// # Safety
+/// `src` holds `m.len()` rows and `dst` room for `cnt` rows, aligned for rows of `bytes` bytes
+/// (array elements are aligned to their itemsize, which divides `bytes`), not overlapping.
+unsafe fn compact_block(src: *const u8, m: &[u8], dst: *mut u8, bytes: usize, cnt: usize) {
+    /// # Safety
+    /// As `compact_block` with `T` of `bytes` bytes.
+    unsafe fn typed<T: Copy>(src: *const T, m: &[u8], dst: *mut T, cnt: usize) {
+        if cnt == 0 {
+            return;
+        }
+        let mut j = 0;
+        for (i, &f) in m.iter().enumerate() {
+            // SAFETY: `i < m.len()` rows of `src`; `j < cnt` rows of `dst` (we stop at `cnt`).
+            unsafe { dst.add(j).write(src.add(i).read()) };
+            j += (f != 0) as usize;
+            if j == cnt {
+                break;
+            }
+        }
+    }
+    // SAFETY: the caller's contract; a row is read and written as one `T` of its size only
+    // where both addresses are checked aligned for `T`, otherwise byte-wise (no alignment).
+    unsafe {
+        match bytes {
+            1 => typed(src, m, dst, cnt),
+            2 if (src as usize | dst as usize).is_multiple_of(2) => typed(src as *const u16, m, dst as *mut u16, cnt),
+            4 if (src as usize | dst as usize).is_multiple_of(4) => typed(src as *const u32, m, dst as *mut u32, cnt),
+            8 if (src as usize | dst as usize).is_multiple_of(8) => typed(src as *const u64, m, dst as *mut u64, cnt),
+            _ => {
+                let mut j = 0;
+                for (i, &f) in m.iter().enumerate() {
+                    if j == cnt {
+                        break;
+                    }
+                    if f != 0 {
+                        std::ptr::copy_nonoverlapping(src.add(i * bytes), dst.add(j * bytes), bytes);
+                        j += 1;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The reverse of [`compact`]: row `r` of the C-contiguous `packed` goes to the `r`-th

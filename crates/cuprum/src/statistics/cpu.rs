@@ -3,9 +3,11 @@
 
 use super::{Interp, QuantileMethod};
 use crate::array::Array;
+use crate::backend::cpu::PAR_THRESHOLD;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
-use crate::sort::cpu::{by_domain, from_values, store_values, values, Key};
+use crate::sort::cpu::{by_domain, by_native, from_values, store_values, values, Key, Native};
+use rayon::prelude::*;
 
 /// NumPy's `mean` of the two middle elements `x0 <= x1` (`one`: there is only one): float16
 /// and float32 data add and divide in float32, everything else in float64.
@@ -44,6 +46,9 @@ pub(crate) fn quantiles(
     let dt = h.dtype();
     let keeps = matches!(method, Interp::Method(Lower | Higher | Nearest));
     let len = *h.shape().last().unwrap_or(&1);
+    if !keeps {
+        return by_native!(dt, T => quantiles_native::<T>(h, lanes, qs, method, ignore_nan, out));
+    }
     let r = by_domain!(h.dtype(), W => {
         let mut v: Vec<W> = values(h)?;
         // Methods that pick an element keep it as it is (64-bit integers exactly); the others
@@ -102,6 +107,70 @@ pub(crate) fn quantiles(
         }
     });
     crate::ufunc::assign(out, &r)
+}
+
+/// The interpolating quantiles (every method but lower, higher and nearest) in the element's
+/// own type: a scratch copy of the lanes, NaNs counted, each order statistic found by an
+/// introselect on the radix keys (NumPy's order puts the NaNs last, so they stay behind the
+/// `n` values selected among), the result formed in float64 (float32 for the median of
+/// float16/float32 data, as NumPy). Lanes in parallel when there are many elements.
+fn quantiles_native<T: Native>(
+    h: &Array,
+    lanes: usize,
+    qs: &[f64],
+    method: Interp,
+    ignore_nan: bool,
+    out: &Array,
+) -> Result<()> {
+    use QuantileMethod::*;
+    let dt = h.dtype();
+    let len = *h.shape().last().unwrap_or(&1);
+    let mut v: Vec<T> = h.to_vec()?;
+    let lane_q = |lane: &mut [T]| -> Vec<f64> {
+        let nans = if dt.is_float() { lane.iter().filter(|x| x.is_nan_v()).count() } else { 0 };
+        let n = if ignore_nan { len - nans } else { len };
+        if (!ignore_nan && nans > 0) || n == 0 {
+            return vec![f64::NAN; qs.len()];
+        }
+        qs.iter()
+            .map(|&q| {
+                let vi = q * (n - 1) as f64;
+                let (lo, hi) = (vi.floor() as usize, (vi.ceil() as usize).min(n - 1));
+                let (x0, x1) = nth_pair_key(lane, lo, hi);
+                let (a, b) = (x0.as_f64(), x1.as_f64());
+                match method {
+                    Interp::Method(Midpoint) => (a + b) / 2.0,
+                    Interp::MedianMean => median_mean(a, b, lo == hi, dt),
+                    _ => lerp(a, b, vi - lo as f64),
+                }
+            })
+            .collect()
+    };
+    let per_lane: Vec<Vec<f64>> = if lanes > 1 && v.len() >= PAR_THRESHOLD {
+        v.par_chunks_mut(len).map(lane_q).collect()
+    } else {
+        v.chunks_mut(len).map(lane_q).collect()
+    };
+    let mut res = vec![f64::NAN; qs.len() * lanes];
+    for (l, r) in per_lane.iter().enumerate() {
+        for (k, &x) in r.iter().enumerate() {
+            res[k * lanes + l] = x;
+        }
+    }
+    let r = from_values(&res, &[qs.len(), lanes], DType::Float64)?.astype(out.dtype())?;
+    crate::ufunc::assign(out, &r)
+}
+
+/// The order statistics `lo` and `hi` (`hi` is `lo` or `lo + 1`, both below the count of
+/// non-NaN values) of `s` by radix key, reordering it: one introselect of `lo`, then the
+/// smallest key to its right.
+fn nth_pair_key<T: Native>(s: &mut [T], lo: usize, hi: usize) -> (T, T) {
+    let x0 = *s.select_nth_unstable_by_key(lo, |x| x.key()).1;
+    if hi == lo {
+        return (x0, x0);
+    }
+    let x1 = s[lo + 1..].iter().copied().min_by_key(|x| x.key()).unwrap_or(x0);
+    (x0, x1)
 }
 
 /// The order statistics `lo` and `hi` (`hi` is `lo` or `lo + 1`) of `s`, reordering it: one

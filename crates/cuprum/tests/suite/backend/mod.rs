@@ -1,6 +1,7 @@
 //! The backends: device names and errors, the host memory pool; `pool`: the device memory
 //! pool; `kernel_cache`: compiled kernels on disk.
 
+mod cpu_red;
 mod kernel_cache;
 mod pool;
 
