@@ -95,6 +95,8 @@ fi
 for e in bin/*; do
   n=$(basename "$e")
   [ "$n" = cuprum-bench ] && continue
+  # cpu_*_timing: the CPU backend's timing tools, not lessons.
+  [[ "$n" == cpu_* ]] && continue
   # The pipeline program on both devices, its pictures and catalogue under OUT/sky.
   args=(); [ "$n" = cuprum-sky ] && args=(--compare --out "$out/sky")
   [[ "$n" == intro_cupy_convolution ]] && args=(--out "$out/examples/$n")
