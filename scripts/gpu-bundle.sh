@@ -25,7 +25,8 @@ done < "$dir/tests.txt"
 rm "$dir/tests.txt"
 cargo build --release --examples --bins 2>/dev/null
 for f in target/release/examples/*; do
-  [ -f "$f" ] && [ -x "$f" ] && [[ "$f" != *-* ]] && cp "$f" "$dir/bin/"
+  # cpu_*_timing: the CPU backend's timing tools stay home (the bundle must fit 64 MiB).
+  [ -f "$f" ] && [ -x "$f" ] && [[ "$f" != *-* ]] && [[ "$(basename "$f")" != cpu_* ]] && cp "$f" "$dir/bin/"
 done
 for f in target/release/cuprum-bench target/release/cuprum-sky; do
   [ -f "$f" ] && cp "$f" "$dir/bin/"
