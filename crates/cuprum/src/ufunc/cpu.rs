@@ -373,27 +373,8 @@ fn generic_threshold(costly: bool) -> usize {
 
 /// Whether a unary op is one of the costly float functions (see `generic_threshold`).
 fn unary_costly(op: UnaryOp, l: DType) -> bool {
-    use UnaryOp::*;
-    l.is_float()
-        && matches!(
-            op,
-            Cbrt | Exp
-                | Exp2
-                | Expm1
-                | Log
-                | Log2
-                | Log10
-                | Log1p
-                | Sin
-                | Cos
-                | Tan
-                | Arcsin
-                | Arccos
-                | Arctan
-                | Sinh
-                | Cosh
-                | Tanh
-        )
+    // NumPy's float-only functions (transcendental) but for the cheap sqrt and rint.
+    l.is_float() && op.is_float_function() && !matches!(op, UnaryOp::Sqrt | UnaryOp::Rint)
 }
 
 /// An input run of a typed loop.
