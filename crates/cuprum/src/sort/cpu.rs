@@ -17,16 +17,12 @@ pub(crate) trait Key: Copy + PartialOrd + Send + Sync + 'static {
     fn is_nan(&self) -> bool {
         false
     }
-    fn to_f64(self) -> f64;
     /// NaN for floats (integers have none: never used for them).
     fn nan() -> Self;
 }
 impl Key for i64 {
     fn ord(&self, o: &Self) -> Ordering {
         self.cmp(o)
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
     }
     fn nan() -> Self {
         0
@@ -35,9 +31,6 @@ impl Key for i64 {
 impl Key for u64 {
     fn ord(&self, o: &Self) -> Ordering {
         self.cmp(o)
-    }
-    fn to_f64(self) -> f64 {
-        self as f64
     }
     fn nan() -> Self {
         0
@@ -54,9 +47,6 @@ impl Key for f64 {
     }
     fn is_nan(&self) -> bool {
         f64::is_nan(*self)
-    }
-    fn to_f64(self) -> f64 {
-        self
     }
     fn nan() -> Self {
         f64::NAN

@@ -43,18 +43,15 @@ pub(crate) fn quantiles(
     out: &Array,
 ) -> Result<()> {
     use QuantileMethod::*;
-    let dt = h.dtype();
-    let keeps = matches!(method, Interp::Method(Lower | Higher | Nearest));
+    // The methods that pick an element keep it as it is (64-bit integers exactly) and run
+    // here; the interpolating ones run in the element's own type.
+    let Interp::Method(pick @ (Lower | Higher | Nearest)) = method else {
+        return by_native!(h.dtype(), T => quantiles_native::<T>(h, lanes, qs, method, ignore_nan, out));
+    };
     let len = *h.shape().last().unwrap_or(&1);
-    if !keeps {
-        return by_native!(dt, T => quantiles_native::<T>(h, lanes, qs, method, ignore_nan, out));
-    }
     let r = by_domain!(h.dtype(), W => {
         let mut v: Vec<W> = values(h)?;
-        // Methods that pick an element keep it as it is (64-bit integers exactly); the others
-        // interpolate in float64.
-        let mut picked: Vec<W> = if keeps { vec![W::nan(); qs.len() * lanes] } else { Vec::new() };
-        let mut res = if keeps { Vec::new() } else { vec![f64::NAN; qs.len() * lanes] };
+        let mut picked: Vec<W> = vec![W::nan(); qs.len() * lanes];
         for (l, lane) in v.chunks_mut(len).enumerate() {
             // Selection, not a full sort: NaNs (last in NumPy's order) are counted, then each
             // needed order statistic is found with an O(n) select among the other values, in
@@ -76,35 +73,15 @@ pub(crate) fn quantiles(
             let s = &mut lane[..n];
             for (k, &q) in qs.iter().enumerate() {
                 let vi = q * (n - 1) as f64;
-                let (lo, hi) = (vi.floor() as usize, (vi.ceil() as usize).min(n - 1));
-                let at = k * lanes + l;
-                match method {
-                    Interp::Method(Linear) => {
-                        let (x0, x1) = nth_pair(s, lo, hi);
-                        res[at] = lerp(x0.to_f64(), x1.to_f64(), vi - lo as f64);
-                    }
-                    Interp::Method(Lower) => picked[at] = nth_pair(s, lo, lo).0,
-                    Interp::Method(Higher) => picked[at] = nth_pair(s, hi, hi).0,
-                    Interp::Method(Nearest) => {
-                        let i = (vi.round_ties_even() as usize).min(n - 1);
-                        picked[at] = nth_pair(s, i, i).0
-                    }
-                    Interp::Method(Midpoint) => {
-                        let (x0, x1) = nth_pair(s, lo, hi);
-                        res[at] = (x0.to_f64() + x1.to_f64()) / 2.0
-                    }
-                    Interp::MedianMean => {
-                        let (x0, x1) = nth_pair(s, lo, hi);
-                        res[at] = median_mean(x0.to_f64(), x1.to_f64(), lo == hi, dt)
-                    }
-                }
+                let i = match pick {
+                    Lower => vi.floor() as usize,
+                    Higher => (vi.ceil() as usize).min(n - 1),
+                    _ => (vi.round_ties_even() as usize).min(n - 1), // Nearest
+                };
+                picked[k * lanes + l] = nth_pair(s, i, i).0;
             }
         }
-        if keeps {
-            from_values(&picked, &[qs.len(), lanes], out.dtype())?
-        } else {
-            from_values(&res, &[qs.len(), lanes], DType::Float64)?.astype(out.dtype())?
-        }
+        from_values(&picked, &[qs.len(), lanes], out.dtype())?
     });
     crate::ufunc::assign(out, &r)
 }

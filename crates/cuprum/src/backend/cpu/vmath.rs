@@ -111,6 +111,11 @@ fn run(k: Kind, x: &[f32], out: &mut [f32]) {
 /// the low bits of the sum's representation.
 const ROUNDER: f64 = 6755399441055744.0;
 
+/// ln 2 in two parts for exp's and log's reductions: `LN2_HI` has 32 significant bits, so
+/// its products with integers below 2^8 are exact; `LN2_LO` = ln 2 - `LN2_HI`.
+const LN2_HI: f64 = 0.693_147_180_369_123_8;
+const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
+
 /// exp(x) for a float32 argument `x` (widened), NaN kept; exact limits: results overflow to
 /// inf / underflow to 0 on the way to float32.
 #[inline(always)]
@@ -122,8 +127,6 @@ fn exp_core(x: f64) -> f64 {
     // k = round(x / ln 2), r = x - k ln 2 with ln 2 in two parts (k * LN2_HI is exact: LN2_HI
     // has 32 significant bits and |k| < 2^8), |r| <= ln(2)/2 + tiny.
     const LOG2E: f64 = std::f64::consts::LOG2_E;
-    const LN2_HI: f64 = 0.693_147_180_369_123_8; // ln 2 to 32 bits
-    const LN2_LO: f64 = 1.908_214_929_270_587_7e-10; // ln 2 - LN2_HI
     let t = x * LOG2E + ROUNDER;
     let kf = t - ROUNDER;
     let r = (x - kf * LN2_HI) - kf * LN2_LO;
@@ -201,8 +204,6 @@ fn log_core(x: f64) -> f64 {
     p = p * z + 1.0 / 3.0;
     let lm = 2.0 * s + 2.0 * s * z * p;
     // e ln 2 with ln 2 in two parts (e * LN2_HI is exact: |e| < 2^8).
-    const LN2_HI: f64 = 0.693_147_180_369_123_8;
-    const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
     e * LN2_HI + (lm + e * LN2_LO)
 }
 

@@ -5,20 +5,7 @@
 use crate::common::{random, Rng};
 use cuprum::{Array, DType, Device};
 
-const ALL: [DType; 12] = [
-    DType::Bool,
-    DType::Int8,
-    DType::Int16,
-    DType::Int32,
-    DType::Int64,
-    DType::UInt8,
-    DType::UInt16,
-    DType::UInt32,
-    DType::UInt64,
-    DType::Float16,
-    DType::Float32,
-    DType::Float64,
-];
+use cuprum::dtype::ALL_DTYPES as ALL;
 
 /// The elements as float64 bit patterns (exact for every dtype the tests draw: small ints).
 fn bits(a: &Array) -> Vec<u64> {
