@@ -15,28 +15,37 @@ use rayon::prelude::*;
 /// NumPy's pairwise summation of a contiguous block (8 accumulators below 128 elements,
 /// halves above), in f64.
 pub(crate) fn pairwise_sum(x: &[f64]) -> f64 {
+    pairwise_sum_by(x, |v| v)
+}
+
+/// [`pairwise_sum`] of `f` of each element of `x` (the same association, so the same bits as
+/// summing the mapped values), without storing the mapped values first.
+#[inline]
+pub(crate) fn pairwise_sum_by<T: Copy>(x: &[T], f: impl Fn(T) -> f64 + Copy) -> f64 {
     let n = x.len();
     if n < 8 {
-        return x.iter().fold(0.0, |a, &b| a + b);
+        return x.iter().fold(0.0, |a, &b| a + f(b));
     }
     if n <= 128 {
         let mut r = [0f64; 8];
-        r.copy_from_slice(&x[..8]);
+        for k in 0..8 {
+            r[k] = f(x[k]);
+        }
         let mut i = 8;
         while i + 8 <= n {
             for k in 0..8 {
-                r[k] += x[i + k];
+                r[k] += f(x[i + k]);
             }
             i += 8;
         }
         let mut s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
         for &v in &x[i..] {
-            s += v;
+            s += f(v);
         }
         return s;
     }
     let half = (n / 2) / 8 * 8;
-    pairwise_sum(&x[..half]) + pairwise_sum(&x[half..])
+    pairwise_sum_by(&x[..half], f) + pairwise_sum_by(&x[half..], f)
 }
 
 /// A running reduction over one output element.
@@ -352,16 +361,15 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
 /// when given), in order, on several threads above `PAR_THRESHOLD` elements (the chunks do not
 /// depend on the number of threads).
 fn contiguous_parts<T: Copy + Sync>(s: &[T], f: impl Fn(T) -> f64 + Sync, mean: Option<f64>) -> Vec<f64> {
+    let f = &f;
     let block = |c: &[T]| -> f64 {
-        let mut b = [0f64; CHUNK];
         match mean {
-            None => b.iter_mut().zip(c).for_each(|(o, &v)| *o = f(v)),
-            Some(m) => b.iter_mut().zip(c).for_each(|(o, &v)| {
+            None => pairwise_sum_by(c, f),
+            Some(m) => pairwise_sum_by(c, |v| {
                 let d = f(v) - m;
-                *o = d * d
+                d * d
             }),
         }
-        pairwise_sum(&b[..c.len()])
     };
     if s.len() >= PAR_THRESHOLD {
         s.par_chunks(CHUNK).with_min_len(16).map(block).collect()

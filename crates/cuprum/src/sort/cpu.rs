@@ -3,7 +3,7 @@
 //! The same signatures as `sort/cuda.rs`.
 
 use crate::array::Array;
-use crate::backend::cpu::{load, ptr, store, Wide, PAR_THRESHOLD};
+use crate::backend::cpu::{load, ptr, store, Scratch, Wide, PAR_THRESHOLD};
 use crate::backend::storage::CpuLocks;
 use crate::core::device::Device;
 use crate::core::dtype::DType;
@@ -115,6 +115,11 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
     }
     let many = x.size() >= PAR_THRESHOLD && x.size() > len;
     by_native!(x.dtype(), T => {
+        if let (None, Some(k)) = (idx_out, keys_out) {
+            if sort_lanes_plain::<T>(x, k, len)? {
+                return Ok(());
+            }
+        }
         let mut v: Vec<T> = x.to_vec()?;
         match idx_out {
             None => {
@@ -154,6 +159,36 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
         }
     });
     Ok(())
+}
+
+/// [`sort_lanes`]' keys by [`sort_plain`] straight from `x` into `keys_out` (the C-contiguous
+/// output of `x`'s shape and dtype), lanes of `len` in parallel; false (nothing written that
+/// counts) when a lane holds NaN or -0.0 or the lanes are too short.
+fn sort_lanes_plain<T: Native>(x: &Array, keys_out: &Array, len: usize) -> Result<bool> {
+    let n = x.size();
+    if len < RADIX_MIN {
+        return Ok(false);
+    }
+    let mut scratch = Scratch::<T::Bits>::new(n)?;
+    let _l = CpuLocks::new(&[&x.storage], &[&keys_out.storage]);
+    // SAFETY: `x` is a C-contiguous CPU array of `n` elements of `T`'s dtype, read-locked
+    // above; `keys_out` is another (fresh) one, write-locked above, so the two do not overlap.
+    let (src, dst) = unsafe {
+        (
+            std::slice::from_raw_parts(ptr(x).get() as *const T, n),
+            std::slice::from_raw_parts_mut(ptr(keys_out).get() as *mut T, n),
+        )
+    };
+    let sc = scratch.as_mut_slice();
+    Ok(if n == len {
+        sort_plain(src, dst, sc)
+    } else {
+        src.par_chunks(len)
+            .zip(dst.par_chunks_mut(len))
+            .zip(sc.par_chunks_mut(len))
+            .map(|((s, d), c)| sort_plain(s, d, c))
+            .reduce(|| true, |a, b| a & b)
+    })
 }
 
 /// [`sort_lanes`] for lanes too long for 32-bit indices: a comparison merge sort in the wide
@@ -221,12 +256,52 @@ pub(crate) trait Native: crate::core::dtype::Element {
     fn is_nan_v(self) -> bool {
         false
     }
+    /// The unsigned integer of the element's width that [`Native::to_ordered`] maps onto.
+    type Bits: Bits;
+    /// An order-preserving bijection onto [`Native::Bits`]: exact for every value for which
+    /// [`Native::plain`] holds (NumPy's order, and back by [`Native::from_ordered`]).
+    fn to_ordered(self) -> Self::Bits;
+    fn from_ordered(b: Self::Bits) -> Self;
+    /// False for the values whose order [`Native::to_ordered`] does not keep: NaNs (which
+    /// NumPy puts last, whatever their sign) and -0.0 (equal to 0.0).
+    #[inline]
+    fn plain(self) -> bool {
+        true
+    }
 }
 
+/// Unsigned integers as radix keys.
+pub(crate) trait Bits: crate::backend::cpu::Plain {
+    const BYTES: usize;
+    /// Byte `d` (0 the lowest).
+    fn byte(self, d: usize) -> usize;
+}
+macro_rules! bits {
+    ($($t:ty),*) => {$(
+        impl Bits for $t {
+            const BYTES: usize = std::mem::size_of::<$t>();
+            #[inline(always)]
+            fn byte(self, d: usize) -> usize {
+                ((self as u64 >> (8 * d)) & 255) as usize
+            }
+        }
+    )*};
+}
+bits!(u8, u16, u32, u64);
+
 macro_rules! native_int {
-    ($($t:ty, $bytes:expr, $flip:expr);*) => {$(
+    ($($t:ty, $u:ty, $bytes:expr, $flip:expr);*) => {$(
         impl Native for $t {
             const KEY_BYTES: usize = $bytes;
+            type Bits = $u;
+            #[inline(always)]
+            fn to_ordered(self) -> $u {
+                (self as $u) ^ ($flip as $u)
+            }
+            #[inline(always)]
+            fn from_ordered(b: $u) -> Self {
+                (b ^ ($flip as $u)) as $t
+            }
             #[inline]
             fn key(self) -> u64 {
                 // Two's complement to offset binary (signed), or the value (unsigned).
@@ -239,11 +314,20 @@ macro_rules! native_int {
         }
     )*};
 }
-native_int!(i8, 1, 0x80; i16, 2, 0x8000; i32, 4, 0x8000_0000; i64, 8, 1 << 63;
-            u8, 1, 0; u16, 2, 0; u32, 4, 0; u64, 8, 0);
+native_int!(i8, u8, 1, 0x80u64; i16, u16, 2, 0x8000u64; i32, u32, 4, 0x8000_0000u64; i64, u64, 8, 1u64 << 63;
+            u8, u8, 1, 0u64; u16, u16, 2, 0u64; u32, u32, 4, 0u64; u64, u64, 8, 0u64);
 
 impl Native for bool {
     const KEY_BYTES: usize = 1;
+    type Bits = u8;
+    #[inline(always)]
+    fn to_ordered(self) -> u8 {
+        self as u8
+    }
+    #[inline(always)]
+    fn from_ordered(b: u8) -> Self {
+        b != 0
+    }
     #[inline]
     fn key(self) -> u64 {
         self as u64
@@ -284,6 +368,22 @@ fn float_key(b: u64, w: u32) -> u64 {
 
 impl Native for f32 {
     const KEY_BYTES: usize = 4;
+    type Bits = u32;
+    #[inline(always)]
+    fn to_ordered(self) -> u32 {
+        // Negatives flipped whole, positives with the sign bit set.
+        let b = self.to_bits();
+        b ^ (((b as i32) >> 31) as u32 | (1 << 31))
+    }
+    #[inline(always)]
+    fn from_ordered(k: u32) -> Self {
+        f32::from_bits(k ^ ((!(k as i32) >> 31) as u32 | (1 << 31)))
+    }
+    #[inline(always)]
+    fn plain(self) -> bool {
+        // Not NaN, not -0.0.
+        !self.is_nan() && self.to_bits() != 1 << 31
+    }
     #[inline]
     fn key(self) -> u64 {
         float_key(self.to_bits() as u64, 32)
@@ -299,6 +399,22 @@ impl Native for f32 {
 }
 impl Native for f64 {
     const KEY_BYTES: usize = 8;
+    type Bits = u64;
+    #[inline(always)]
+    fn to_ordered(self) -> u64 {
+        // Negatives flipped whole, positives with the sign bit set.
+        let b = self.to_bits();
+        b ^ (((b as i64) >> 63) as u64 | (1 << 63))
+    }
+    #[inline(always)]
+    fn from_ordered(k: u64) -> Self {
+        f64::from_bits(k ^ ((!(k as i64) >> 63) as u64 | (1 << 63)))
+    }
+    #[inline(always)]
+    fn plain(self) -> bool {
+        // Not NaN, not -0.0.
+        !self.is_nan() && self.to_bits() != 1 << 63
+    }
     #[inline]
     fn key(self) -> u64 {
         float_key(self.to_bits(), 64)
@@ -314,6 +430,22 @@ impl Native for f64 {
 }
 impl Native for half::f16 {
     const KEY_BYTES: usize = 2;
+    type Bits = u16;
+    #[inline(always)]
+    fn to_ordered(self) -> u16 {
+        // Negatives flipped whole, positives with the sign bit set.
+        let b = self.to_bits();
+        b ^ (((b as i16) >> 15) as u16 | (1 << 15))
+    }
+    #[inline(always)]
+    fn from_ordered(k: u16) -> Self {
+        half::f16::from_bits(k ^ ((!(k as i16) >> 15) as u16 | (1 << 15)))
+    }
+    #[inline(always)]
+    fn plain(self) -> bool {
+        // Not NaN, not -0.0.
+        !self.is_nan() && self.to_bits() != 1 << 15
+    }
     #[inline]
     fn key(self) -> u64 {
         float_key(self.to_bits() as u64, 16)
@@ -484,9 +616,169 @@ pub(crate) fn radix_sort<E: Copy + Send + Sync>(
     v
 }
 
-/// Sorts `v` (NumPy's order, stable) in its own type.
+/// Sorts `v` (NumPy's order, stable) in its own type: [`sort_plain`] when it applies, the
+/// keyed [`radix_sort`] otherwise.
 pub(crate) fn sort_native<T: Native>(v: Vec<T>) -> Vec<T> {
+    let n = v.len();
+    if n >= RADIX_MIN {
+        let mut out: Vec<T> = Vec::with_capacity(n);
+        if let Ok(mut scratch) = Scratch::<T::Bits>::new(n) {
+            // SAFETY: `T` is plain data; `sort_plain` writes every slot of `out` when it
+            // returns true, and `out` is dropped unread (no drop glue) when it returns false.
+            unsafe { out.set_len(n) };
+            if sort_plain(&v, &mut out, scratch.as_mut_slice()) {
+                return out;
+            }
+        }
+    }
     radix_sort(v, T::KEY_BYTES, |e: &T| e.key())
+}
+
+/// `t`'s bytes as its ordered-bits type (same size).
+#[inline(always)]
+fn as_bits<T: Native>(t: T) -> T::Bits {
+    // SAFETY: `T` and `T::Bits` are plain data of one size (checked in `sort_plain`); every
+    // bit pattern is a valid unsigned integer.
+    unsafe { std::mem::transmute_copy(&t) }
+}
+
+/// Sorts `src` into `dst` (NumPy's order) by the elements' ordered bits ([`Native::to_ordered`])
+/// when no element is NaN or -0.0, so that equal keys are equal bits and stability is moot:
+/// one read maps the elements into `dst` and counts every digit, then [`radix_passes`] sort
+/// them with `scratch` (as long as `src`), the last pass mapping back. Returns false, leaving
+/// `dst` unspecified, when an element is NaN or -0.0 or `src` is shorter than [`RADIX_MIN`].
+pub(crate) fn sort_plain<T: Native>(src: &[T], dst: &mut [T], scratch: &mut [T::Bits]) -> bool {
+    assert_eq!(std::mem::size_of::<T>(), std::mem::size_of::<T::Bits>());
+    let n = src.len();
+    debug_assert!(dst.len() == n && scratch.len() == n);
+    if n < RADIX_MIN {
+        return false;
+    }
+    // SAFETY: `T::Bits` has `T`'s size and an alignment no larger (unsigned integers of the
+    // element's width; bool is one byte as u8), and every bit pattern is a valid `T::Bits`.
+    let bits = unsafe { std::slice::from_raw_parts_mut(dst.as_mut_ptr() as *mut T::Bits, n) };
+    let count = |(s, d): (&[T], &mut [T::Bits])| -> (bool, Vec<[usize; 256]>) {
+        let mut h = vec![[0usize; 256]; T::Bits::BYTES];
+        let mut plain = true;
+        for (o, &e) in d.iter_mut().zip(s) {
+            plain &= e.plain();
+            let b = e.to_ordered();
+            *o = b;
+            for (k, hk) in h.iter_mut().enumerate() {
+                hk[b.byte(k)] += 1;
+            }
+        }
+        (plain, h)
+    };
+    let add = |mut a: (bool, Vec<[usize; 256]>), b: (bool, Vec<[usize; 256]>)| {
+        a.0 &= b.0;
+        a.1.iter_mut().zip(&b.1).for_each(|(x, y)| x.iter_mut().zip(y).for_each(|(p, q)| *p += q));
+        a
+    };
+    let (plain, total) = if n >= PAR_THRESHOLD {
+        src.par_chunks(RADIX_BLOCK)
+            .zip(bits.par_chunks_mut(RADIX_BLOCK))
+            .map(count)
+            .reduce(|| (true, vec![[0usize; 256]; T::Bits::BYTES]), add)
+    } else {
+        count((src, &mut bits[..]))
+    };
+    if !plain {
+        return false;
+    }
+    radix_passes::<T>(bits, scratch, &total);
+    true
+}
+
+/// The scatter's write-combining buffer: 256 lines of 64 bytes, one per digit.
+#[repr(align(64))]
+struct WcLines([u64; 2048]);
+
+/// An LSD radix sort with 8-bit digits of the ordered bits `v` (with `total`, the counts of
+/// every digit, so that passes where all elements have the same digit are skipped), using
+/// `scratch` (as long), leaving the sorted elements mapped back to `T` in `v`. Each pass
+/// counts its blocks of [`RADIX_BLOCK`] (the previous pass moved elements between blocks) and
+/// scatters them in parallel through a 64-byte buffer per digit, so that the scattered writes
+/// are whole cache lines rather than 256 streams of single elements. The work split depends
+/// on the block size only, not on the number of threads.
+fn radix_passes<T: Native>(v: &mut [T::Bits], scratch: &mut [T::Bits], total: &[[usize; 256]]) {
+    let n = v.len();
+    let blocks = n.div_ceil(RADIX_BLOCK);
+    let passes: Vec<usize> = (0..T::Bits::BYTES).filter(|&d| !total[d].contains(&n)).collect();
+    let unmap = |c: &mut [T::Bits]| c.iter_mut().for_each(|e| *e = as_bits(T::from_ordered(*e)));
+    if passes.is_empty() {
+        if n >= PAR_THRESHOLD {
+            v.par_chunks_mut(RADIX_BLOCK).for_each(unmap);
+        } else {
+            unmap(v);
+        }
+        return;
+    }
+    let w = 64 / std::mem::size_of::<T::Bits>();
+    let (mut src, mut dst): (&mut [T::Bits], &mut [T::Bits]) = (v, scratch);
+    for (i, &d) in passes.iter().enumerate() {
+        let last = i + 1 == passes.len();
+        let hist = |c: &[T::Bits]| {
+            let mut h = [0usize; 256];
+            c.iter().for_each(|e| h[e.byte(d)] += 1);
+            h
+        };
+        let hists: Vec<[usize; 256]> =
+            if blocks > 1 { src.par_chunks(RADIX_BLOCK).map(hist).collect() } else { vec![total[d]] };
+        let mut offs = vec![[0usize; 256]; blocks];
+        let mut s = 0;
+        for g in 0..256 {
+            for b in 0..blocks {
+                offs[b][g] = s;
+                s += hists[b][g];
+            }
+        }
+        let dp = SendPtr(dst.as_mut_ptr());
+        let scatter = |(c, mut o): (&[T::Bits], [usize; 256])| {
+            let mut wc = WcLines([0; 2048]);
+            let buf = wc.0.as_mut_ptr() as *mut T::Bits;
+            let mut fill = [0u8; 256];
+            for &e in c {
+                let g = e.byte(d);
+                let f = fill[g] as usize;
+                let e = if last { as_bits(T::from_ordered(e)) } else { e };
+                // SAFETY: line `g` of the buffer holds `w` elements (64 bytes), `f < w`.
+                unsafe { buf.add(g * w + f).write(e) };
+                if f + 1 == w {
+                    // SAFETY: `o[g]..o[g] + w` are this block's own next slots for digit `g`
+                    // (counted from the very elements scattered here), disjoint from every
+                    // other block's and digit's by the prefix sums above, and below `n`; the
+                    // buffer's line `g` holds the `w` elements written above.
+                    unsafe {
+                        let line = (buf.add(g * w) as *const [u64; 8]).read();
+                        (dp.get().add(o[g]) as *mut [u64; 8]).write_unaligned(line);
+                    }
+                    o[g] += w;
+                    fill[g] = 0;
+                } else {
+                    fill[g] = (f + 1) as u8;
+                }
+            }
+            for g in 0..256 {
+                // SAFETY: as above, the digit's last `fill[g]` slots.
+                unsafe { std::ptr::copy_nonoverlapping(buf.add(g * w), dp.get().add(o[g]), fill[g] as usize) };
+            }
+        };
+        if blocks > 1 {
+            src.par_chunks(RADIX_BLOCK).zip(offs.into_par_iter()).for_each(scatter);
+        } else {
+            scatter((&src[..], offs[0]));
+        }
+        std::mem::swap(&mut src, &mut dst);
+    }
+    if passes.len() % 2 == 1 {
+        // The last pass wrote the scratch (`src` now): back into `v` (`dst`).
+        if n >= PAR_THRESHOLD {
+            dst.par_chunks_mut(RADIX_BLOCK).zip(src.par_chunks(RADIX_BLOCK)).for_each(|(a, b)| a.copy_from_slice(b));
+        } else {
+            dst.copy_from_slice(src);
+        }
+    }
 }
 
 /// The stable sorting permutation of `v` (NumPy's order) with the sorted values beside it.

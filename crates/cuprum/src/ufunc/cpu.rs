@@ -674,6 +674,70 @@ fn binary_typed<T: Native>(op: BinaryOp, cmp: bool, shape: &[usize], strides: &[
     unsafe { par_walk_at(CHEAP_PAR_THRESHOLD, shape, strides, base, &f) };
 }
 
+/// `out = c ? a : b` on one run (the condition's bytes are 0 or 1).
+#[inline(always)]
+fn select_run<T: Native>(c: Src<'_, u8>, a: Src<'_, T>, b: Src<'_, T>, out: &mut [T]) {
+    let c = match c {
+        Src::Slice(c) => c,
+        Src::Splat(c) => {
+            match if c != 0 { a } else { b } {
+                Src::Slice(s) => out.copy_from_slice(s),
+                Src::Splat(v) => out.fill(v),
+            }
+            return;
+        }
+    };
+    match (a, b) {
+        (Src::Slice(a), Src::Slice(b)) => {
+            for (((o, &c), &x), &y) in out.iter_mut().zip(c).zip(a).zip(b) {
+                *o = if c != 0 { x } else { y };
+            }
+        }
+        (Src::Slice(a), Src::Splat(y)) => {
+            for ((o, &c), &x) in out.iter_mut().zip(c).zip(a) {
+                *o = if c != 0 { x } else { y };
+            }
+        }
+        (Src::Splat(x), Src::Slice(b)) => {
+            for ((o, &c), &y) in out.iter_mut().zip(c).zip(b) {
+                *o = if c != 0 { x } else { y };
+            }
+        }
+        (Src::Splat(x), Src::Splat(y)) => {
+            for (o, &c) in out.iter_mut().zip(c) {
+                *o = if c != 0 { x } else { y };
+            }
+        }
+    }
+}
+avx2_twin!(select_dispatch, select_avx2, (c: Src<'_, u8>, a: Src<'_, T>, b: Src<'_, T>, o: &mut [T]), select_run(c, a, b, o));
+
+/// `where` with a bool condition and both choices of the output's dtype, in that type.
+fn where_typed<T: Native>(shape: &[usize], strides: &[Vec<isize>; 4], base: [Ptr; 4]) {
+    let f = move |p: [*mut u8; 4], n: usize, s: [isize; 4]| {
+        let (mut bc, mut ba, mut bb) = (RunBuf::<u8>::uninit(), RunBuf::<T>::uninit(), RunBuf::<T>::uninit());
+        let ob = std::mem::size_of::<T>();
+        let (o_lo, o_len) = if s[0] >= 0 {
+            (p[0] as *const u8, n * s[0].max(ob as isize) as usize)
+        } else {
+            (p[0].wrapping_offset((n as isize - 1) * s[0]) as *const u8, n * (-s[0]) as usize)
+        };
+        // SAFETY: runs of `n` elements of each operand (`par_walk`'s contract): the condition
+        // of bool (bytes 0 or 1), the choices and the output of `T` (checked by the caller),
+        // the output ours alone; an input overlapping the output is copied first by `src`.
+        unsafe {
+            let c = src::<u8>(p[1], s[1], n, o_lo, o_len, &mut bc);
+            let a = src::<T>(p[2], s[2], n, o_lo, o_len, &mut ba);
+            let b = src::<T>(p[3], s[3], n, o_lo, o_len, &mut bb);
+            with_out::<T>(p[0], s[0], n, |o| select_dispatch(c, a, b, o));
+        }
+    };
+    // SAFETY: `shape`/`strides` come from `plan` in `where_` (the only caller): `out`'s layout
+    // and the inputs' broadcast to it, collapsed, so every position is an element of each
+    // array; the locks are held there; `f` writes only operand 0, a fresh array.
+    unsafe { par_walk_at(CHEAP_PAR_THRESHOLD, shape, strides, base, &f) };
+}
+
 /// The typed unary loop (see `fast_unary`).
 fn unary_typed<T: Native + VMath>(op: UnaryOp, shape: &[usize], strides: &[Vec<isize>; 2], base: [Ptr; 2]) {
     let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
@@ -958,6 +1022,15 @@ pub(crate) fn where_(cond: &Array, x: &Array, y: &Array, out: &Array) -> Result<
     let (shape, st) = plan(out, &[cond, x, y]);
     let strides = [st[0].clone(), st[1].clone(), st[2].clone(), st[3].clone()];
     let dts = [out.dtype, cond.dtype, x.dtype, y.dtype];
+    if cond.dtype == DType::Bool
+        && x.dtype == out.dtype
+        && y.dtype == out.dtype
+        && !matches!(out.dtype, DType::Bool | DType::Float16)
+    {
+        let base = [ptr(out), ptr(cond), ptr(x), ptr(y)];
+        typed_dispatch!(out.dtype, where_typed, &shape, &strides, base);
+        return Ok(());
+    }
     fn go<W: Wide>(dts: [DType; 4], shape: &[usize], strides: &[Vec<isize>; 4], base: [Ptr; 4]) {
         let f = move |p: [*mut u8; 4], n: usize, s: [isize; 4]| {
             let mut c = [0i64; CHUNK];

@@ -34,6 +34,41 @@ pub(crate) fn par_copy(dst: &mut [u8], src: &[u8]) {
     }
 }
 
+/// A host work buffer of `n` elements of plain data `E` (zero-filled when fresh), from the
+/// host pool for large sizes: a sort's or a scan's scratch space reused between calls, so its
+/// pages are not faulted in (and unmapped) again on every call.
+pub(crate) struct Scratch<E> {
+    storage: std::sync::Arc<crate::backend::storage::Storage>,
+    n: usize,
+    _e: std::marker::PhantomData<E>,
+}
+
+/// Plain numbers: every bit pattern is a valid value (so pooled bytes may be reused as one).
+pub(crate) trait Plain: Copy + Default + Send + Sync + 'static {}
+macro_rules! plain {
+    ($($t:ty),*) => {$(impl Plain for $t {})*};
+}
+plain!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, f16);
+
+impl<E: Plain> Scratch<E> {
+    pub(crate) fn new(n: usize) -> crate::core::error::Result<Scratch<E>> {
+        debug_assert!(std::mem::align_of::<E>() <= 64);
+        let bytes = n.checked_mul(std::mem::size_of::<E>()).ok_or(crate::core::error::Error::OutOfMemory {
+            device: crate::core::device::Device::Cpu,
+            bytes: usize::MAX,
+        })?;
+        let storage = crate::backend::storage::Storage::alloc(crate::core::device::Device::Cpu, bytes, false)?;
+        Ok(Scratch { storage, n, _e: std::marker::PhantomData })
+    }
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [E] {
+        let p = self.storage.cpu().expect("host storage").ptr() as *mut E;
+        // SAFETY: the block holds `n * size_of::<E>()` initialised bytes (zeroed when fresh,
+        // or earlier contents from the pool), 64-byte aligned, owned by this `Scratch` alone
+        // (no array shares it), and `E: Plain` is valid for any bit pattern.
+        unsafe { std::slice::from_raw_parts_mut(p, self.n) }
+    }
+}
+
 /// A raw pointer that may cross threads (each thread touches disjoint elements).
 #[derive(Copy, Clone)]
 pub(crate) struct Ptr(pub *mut u8);

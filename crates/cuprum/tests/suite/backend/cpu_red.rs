@@ -68,16 +68,17 @@ fn results_do_not_depend_on_the_number_of_threads() {
 cpu_test!(radix_sort_matches_a_stable_sort_in_numpys_order);
 fn radix_sort_matches_a_stable_sort_in_numpys_order() {
     let mut rng = Rng::new(1202);
-    // Below the comparison-sort cut-off, one radix block, and several blocks.
-    for n in [0usize, 1, 7, 300, 5000, 140_000] {
+    // Below the comparison-sort cut-off, one radix block, and several blocks; with NaNs and
+    // -0.0 (the keyed sort) and without (the sort by ordered bits).
+    for (n, specials) in [0usize, 1, 7, 300, 5000, 140_000].into_iter().flat_map(|n| [(n, true), (n, false)]) {
         for dt in ALL {
-            let x = random(&[n], dt, &mut rng, true);
+            let x = random(&[n], dt, &mut rng, specials);
             let v = x.astype(DType::Float64).unwrap().to_vec::<f64>().unwrap();
             let mut order: Vec<usize> = (0..n).collect();
             order.sort_by(|&i, &j| np_cmp(&v[i], &v[j]));
             let want_idx: Vec<i64> = order.iter().map(|&i| i as i64).collect();
             let want: Vec<u64> = order.iter().map(|&i| v[i].to_bits()).collect();
-            assert_eq!(bits(&x.sort(None).unwrap()), want, "sort {dt:?} n={n}");
+            assert_eq!(bits(&x.sort(None).unwrap()), want, "sort {dt:?} n={n} specials {specials}");
             let idx = x.argsort(None).unwrap();
             assert_eq!(idx.dtype(), DType::Int64);
             assert_eq!(idx.to_vec::<i64>().unwrap(), want_idx, "argsort {dt:?} n={n} (stable)");
@@ -92,6 +93,31 @@ fn radix_sort_matches_a_stable_sort_in_numpys_order() {
                     assert_eq!(&got[r * 100..(r + 1) * 100], &w[..], "row {r} of {dt:?}");
                 }
             }
+        }
+    }
+}
+
+cpu_test!(long_lanes_with_and_without_nans_sort_alike);
+fn long_lanes_with_and_without_nans_sort_alike() {
+    // Rows long enough for the radix passes, one with a NaN and a -0.0 (the keyed sort),
+    // the others without (the sort by ordered bits), sorted in one call.
+    let mut rng = Rng::new(1204);
+    for dt in [DType::Float16, DType::Float32, DType::Float64, DType::Int16, DType::UInt32] {
+        let x = random(&[6, 3000], dt, &mut rng, false);
+        let mut v = x.astype(DType::Float64).unwrap().to_vec::<f64>().unwrap();
+        if dt.is_float() {
+            v[2 * 3000 + 17] = f64::NAN;
+            v[2 * 3000 + 18] = -0.0;
+            v[2 * 3000 + 19] = 0.0;
+            v[2 * 3000 + 20] = -0.0;
+        }
+        let x = cuprum::from_vec(v.clone(), &Device::Cpu).unwrap().reshape([6, 3000]).unwrap().astype(dt).unwrap();
+        let got = bits(&x.sort(1).unwrap());
+        for r in 0..6 {
+            let mut row = v[r * 3000..(r + 1) * 3000].to_vec();
+            row.sort_by(np_cmp);
+            let w: Vec<u64> = row.iter().map(|x| x.to_bits()).collect();
+            assert_eq!(&got[r * 3000..(r + 1) * 3000], &w[..], "row {r} of {dt:?}");
         }
     }
 }
