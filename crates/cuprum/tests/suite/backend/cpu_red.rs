@@ -122,6 +122,41 @@ fn long_lanes_with_and_without_nans_sort_alike() {
     }
 }
 
+cpu_test!(radix_sort_of_skewed_and_narrow_data);
+fn radix_sort_of_skewed_and_narrow_data() {
+    // Large enough for several most-significant-digit levels; ranges that leave high digits
+    // equal (skipped), buckets far larger than others, constant and two-valued arrays.
+    let n = 600_000usize;
+    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let cases: Vec<(&str, Vec<f64>)> = vec![
+        ("narrow", (0..n).map(|_| 1.0 + (next() % 1_000_000) as f64 * 1e-9).collect()),
+        (
+            "skewed",
+            (0..n)
+                .map(|i| if i % 10 == 0 { (next() % 1000) as f64 - 500.0 } else { 0.25 + (next() % 7) as f64 })
+                .collect(),
+        ),
+        ("constant", vec![3.5; n]),
+        ("two values", (0..n).map(|_| if next() % 2 == 0 { -1.5 } else { 2.0 }).collect()),
+        ("wide", (0..n).map(|_| f64::from_bits(next() >> 2) - 1.0).collect()),
+    ];
+    for (name, v) in cases {
+        for dt in [DType::Float32, DType::Float64, DType::Int64, DType::Int32, DType::UInt16] {
+            let x = cuprum::from_vec(v.clone(), &Device::Cpu).unwrap().astype(dt).unwrap();
+            let mut want = x.astype(DType::Float64).unwrap().to_vec::<f64>().unwrap();
+            want.sort_by(np_cmp);
+            let want: Vec<u64> = want.iter().map(|v| v.to_bits()).collect();
+            assert_eq!(bits(&x.sort(None).unwrap()), want, "{name} {dt:?}");
+        }
+    }
+}
+
 cpu_test!(unique_matches_a_reference_for_every_dtype);
 fn unique_matches_a_reference_for_every_dtype() {
     let mut rng = Rng::new(1203);
