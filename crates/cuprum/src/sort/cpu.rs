@@ -795,7 +795,8 @@ fn msd<T: Native>(a: &mut [T::Bits], b: &mut [T::Bits], left: u32, into_a: bool)
         scatter((&a[..], offs[0]));
     }
     // The buckets, now in `b`, each sorted on the bits below (`a` is their scratch).
-    let mut parts: Vec<(&mut [T::Bits], &mut [T::Bits])> = Vec::new();
+    type Part<'a, K> = (&'a mut [K], &'a mut [K]);
+    let mut parts: Vec<Part<'_, T::Bits>> = Vec::new();
     let (mut ra, mut rb) = (a, b);
     for &c in h.iter().filter(|&&c| c > 0) {
         let (ha, ta) = std::mem::take(&mut ra).split_at_mut(c);
