@@ -12,6 +12,8 @@
 
 use super::{Op, Pass, Plan};
 use crate::array::Array;
+use crate::backend::cpu::ptr;
+use crate::backend::storage::CpuLocks;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
 use crate::sort::cpu::{store_values, values};
@@ -188,7 +190,13 @@ pub(crate) fn cval_key(dt: DType, cval: f64) -> u64 {
 fn keys<K: Key>(x: &Array) -> Result<Vec<K>> {
     let dt = x.dtype();
     Ok(match dt {
-        DType::Float32 => x.to_vec::<f32>()?.into_par_iter().map(|v| K::from_u64(f32_key(v) as u64)).collect(),
+        DType::Float32 => {
+            let _l = CpuLocks::new(&[&x.storage], &[]);
+            // SAFETY: `x` is a C-contiguous CPU float32 array of `x.size()` elements,
+            // read-locked above.
+            let s = unsafe { std::slice::from_raw_parts(ptr(x).get() as *const f32, x.size()) };
+            s.par_iter().with_min_len(1 << 14).map(|&v| K::from_u64(f32_key(v) as u64)).collect()
+        }
         DType::Float64 | DType::Float16 => values::<f64>(x)?.into_par_iter().map(|v| K::from_u64(f64_key(v))).collect(),
         DType::UInt64 => values::<u64>(x)?.into_par_iter().map(K::from_u64).collect(),
         _ => values::<i64>(x)?.into_par_iter().map(|v| K::from_u64(int_key(v, dt))).collect(),
@@ -199,12 +207,24 @@ fn keys<K: Key>(x: &Array) -> Result<Vec<K>> {
 fn store_keys<K: Key + Into<u64>>(out: &Array, k: Vec<K>) -> Result<()> {
     let dt = out.dtype();
     match dt {
-        DType::Float32 => {
-            store_values(out, &k.into_par_iter().map(|k| f32_of_key(k.into() as u32) as f64).collect::<Vec<f64>>())
+        DType::Float32 | DType::Float64 => {
+            let _l = CpuLocks::new(&[], &[&out.storage]);
+            if dt == DType::Float32 {
+                // SAFETY: `out` is a C-contiguous CPU float32 array of `k.len()` elements,
+                // write-locked above.
+                let o = unsafe { std::slice::from_raw_parts_mut(ptr(out).get() as *mut f32, k.len()) };
+                o.par_iter_mut()
+                    .zip(k.par_iter())
+                    .with_min_len(1 << 14)
+                    .for_each(|(o, &k)| *o = f32_of_key(k.into() as u32));
+            } else {
+                // SAFETY: as for float32, a float64 array.
+                let o = unsafe { std::slice::from_raw_parts_mut(ptr(out).get() as *mut f64, k.len()) };
+                o.par_iter_mut().zip(k.par_iter()).with_min_len(1 << 14).for_each(|(o, &k)| *o = f64_of_key(k.into()));
+            }
+            Ok(())
         }
-        DType::Float64 | DType::Float16 => {
-            store_values(out, &k.into_par_iter().map(|k| f64_of_key(k.into())).collect::<Vec<f64>>())
-        }
+        DType::Float16 => store_values(out, &k.into_par_iter().map(|k| f64_of_key(k.into())).collect::<Vec<f64>>()),
         DType::UInt64 => store_values(out, &k.into_par_iter().map(|k| k.into()).collect::<Vec<u64>>()),
         _ => store_values(out, &k.into_par_iter().map(|k| int_of_key(k.into(), dt)).collect::<Vec<i64>>()),
     }
