@@ -10,6 +10,7 @@ use crate::core::dtype::{DType, Scalar};
 use crate::core::error::Result;
 use crate::core::layout;
 use crate::core::ufunc::{BinaryOp, UnaryOp};
+use half::f16;
 use rayon::prelude::*;
 
 pub(crate) fn dom_dispatch<R>(d: Domain, i: impl FnOnce() -> R, u: impl FnOnce() -> R, f: impl FnOnce() -> R) -> R {
@@ -511,7 +512,7 @@ native_float!(f32, f64);
 /// (`out` of dtype `l`) or comparisons (`out` bool).
 fn fast_binary(op: BinaryOp, l: DType, a: DType, b: DType, o: DType) -> bool {
     use BinaryOp::*;
-    if a != l || b != l || matches!(l, DType::Bool | DType::Float16) {
+    if a != l || b != l || l == DType::Bool {
         return false;
     }
     let cmp = matches!(op, Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual);
@@ -532,8 +533,13 @@ fn fast_binary(op: BinaryOp, l: DType, a: DType, b: DType, o: DType) -> bool {
 /// Whether the typed unary loop computes `op` on loop dtype `l` into `out` of dtype `l`.
 fn fast_unary(op: UnaryOp, l: DType, x: DType, o: DType) -> bool {
     use UnaryOp::*;
-    if x != l || o != l || matches!(l, DType::Bool | DType::Float16) {
+    if x != l || o != l || l == DType::Bool {
         return false;
+    }
+    if l == DType::Float16 {
+        // Through float32 as NumPy (the sign operations stay bit operations, in the wide loop).
+        return matches!(op, Square | Sqrt | Reciprocal | Floor | Ceil | Trunc | Rint)
+            || crate::backend::cpu::vmath::has_f32(op);
     }
     if l.is_float() {
         matches!(op, Negative | Positive | Absolute | Square | Sqrt | Reciprocal | Floor | Ceil | Trunc | Rint)
@@ -738,6 +744,86 @@ fn where_typed<T: Native>(shape: &[usize], strides: &[Vec<isize>; 4], base: [Ptr
     unsafe { par_walk_at(CHEAP_PAR_THRESHOLD, shape, strides, base, &f) };
 }
 
+/// A float16 input run as float32 (in `buf` unless a splat).
+#[inline(always)]
+fn widen_f16<'a>(x: Src<'_, f16>, buf: &'a mut [f32; CHUNK]) -> Src<'a, f32> {
+    use half::slice::HalfFloatSliceExt;
+    match x {
+        Src::Splat(v) => Src::Splat(v.to_f32()),
+        Src::Slice(s) => {
+            let b = &mut buf[..s.len()];
+            s.convert_to_f32_slice(b);
+            Src::Slice(b)
+        }
+    }
+}
+
+/// The typed binary loop for float16: NumPy's float16 loops compute in float32 and round the
+/// result to float16, and so does this (the arithmetic of `fast_binary` in float32, rounded
+/// once: the same bits as the wide loop, as float32 has more than 2 x 11 + 2 bits).
+fn binary_f16(op: BinaryOp, cmp: bool, shape: &[usize], strides: &[Vec<isize>; 3], base: [Ptr; 3]) {
+    use half::slice::HalfFloatSliceExt;
+    let f = move |p: [*mut u8; 3], n: usize, s: [isize; 3]| {
+        let (mut ba, mut bb) = (RunBuf::<f16>::uninit(), RunBuf::<f16>::uninit());
+        let (mut wa, mut wb, mut wo) = ([0f32; CHUNK], [0f32; CHUNK], [0f32; CHUNK]);
+        let ob = if cmp { 1 } else { 2 };
+        let (o_lo, o_len) = if s[0] >= 0 {
+            (p[0] as *const u8, n * s[0].max(ob as isize) as usize)
+        } else {
+            (p[0].wrapping_offset((n as isize - 1) * s[0]) as *const u8, n * (-s[0]) as usize)
+        };
+        // SAFETY: runs of `n` elements of each operand (`par_walk`'s contract): float16 inputs
+        // (checked by `fast_binary`), the output float16 or bool (u8), ours alone; an input
+        // overlapping the output is the same elements, copied first by `src`.
+        unsafe {
+            let a = widen_f16(src::<f16>(p[1], s[1], n, o_lo, o_len, &mut ba), &mut wa);
+            let b = widen_f16(src::<f16>(p[2], s[2], n, o_lo, o_len, &mut bb), &mut wb);
+            if cmp {
+                with_out::<u8>(p[0], s[0], n, |o| cmp_dispatch::<f32>(op, a, b, o));
+            } else {
+                bin_dispatch::<f32>(op, a, b, &mut wo[..n]);
+                with_out::<f16>(p[0], s[0], n, |o| o.convert_from_f32_slice(&wo[..n]));
+            }
+        }
+    };
+    // SAFETY: as in `binary_typed`.
+    unsafe { par_walk_at(CHEAP_PAR_THRESHOLD, shape, strides, base, &f) };
+}
+
+/// The typed unary loop for float16, through float32 as NumPy's (see `binary_f16`); the
+/// float32 functions are those of the float32 loop (vectorised `exp`, `sin`...).
+fn unary_f16(op: UnaryOp, shape: &[usize], strides: &[Vec<isize>; 2], base: [Ptr; 2]) {
+    use half::slice::HalfFloatSliceExt;
+    let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
+        let mut ba = RunBuf::<f16>::uninit();
+        let (mut wa, mut wo) = ([0f32; CHUNK], [0f32; CHUNK]);
+        let (o_lo, o_len) = if s[0] >= 0 {
+            (p[0] as *const u8, n * s[0].max(2) as usize)
+        } else {
+            (p[0].wrapping_offset((n as isize - 1) * s[0]) as *const u8, n * (-s[0]) as usize)
+        };
+        // SAFETY: runs of `n` elements (`par_walk`'s contract): a float16 input (checked by
+        // `fast_unary`) and a float16 output, ours alone; an input overlapping the output is the
+        // same elements, copied first by `src`.
+        unsafe {
+            let x = match widen_f16(src::<f16>(p[1], s[1], n, o_lo, o_len, &mut ba), &mut wa) {
+                Src::Slice(x) => x,
+                Src::Splat(v) => {
+                    wa[..n].fill(v);
+                    &wa[..n]
+                }
+            };
+            if !crate::backend::cpu::vmath::f32_unary(op, x, &mut wo[..n]) {
+                un_dispatch::<f32>(op, x, &mut wo[..n]);
+            }
+            with_out::<f16>(p[0], s[0], n, |o| o.convert_from_f32_slice(&wo[..n]));
+        }
+    };
+    let t = if crate::backend::cpu::vmath::has_f32(op) { VMATH_PAR_THRESHOLD } else { CHEAP_PAR_THRESHOLD };
+    // SAFETY: as in `unary_typed`.
+    unsafe { par_walk_at(t, shape, strides, base, &f) };
+}
+
 /// The typed unary loop (see `fast_unary`).
 fn unary_typed<T: Native + VMath>(op: UnaryOp, shape: &[usize], strides: &[Vec<isize>; 2], base: [Ptr; 2]) {
     let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
@@ -844,7 +930,11 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
     let strides = [st[0].clone(), st[1].clone()];
     let (od, xd) = (out.dtype, x.dtype);
     if fast_unary(op, l, xd, od) {
-        typed_dispatch!(l, unary_typed, op, &shape, &strides, [ptr(out), ptr(x)]);
+        if l == DType::Float16 {
+            unary_f16(op, &shape, &strides, [ptr(out), ptr(x)]);
+        } else {
+            typed_dispatch!(l, unary_typed, op, &shape, &strides, [ptr(out), ptr(x)]);
+        }
         return Ok(());
     }
     fn go<W: Arith>(
@@ -966,7 +1056,11 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) 
     let dts = (out.dtype, a.dtype, b.dtype);
     if fast_binary(op, l, a.dtype, b.dtype, out.dtype) {
         let cmp = out.dtype == DType::Bool;
-        typed_dispatch!(l, binary_typed, op, cmp, &shape, &strides, [ptr(out), ptr(a), ptr(b)]);
+        if l == DType::Float16 {
+            binary_f16(op, cmp, &shape, &strides, [ptr(out), ptr(a), ptr(b)]);
+        } else {
+            typed_dispatch!(l, binary_typed, op, cmp, &shape, &strides, [ptr(out), ptr(a), ptr(b)]);
+        }
         return Ok(());
     }
     fn go<W: Arith>(

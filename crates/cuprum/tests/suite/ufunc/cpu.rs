@@ -10,7 +10,8 @@ use cuprum::{s, Array, BinaryOp, DType, Device, UnaryOp};
 /// A host reference function.
 type HostFn = fn(f64) -> f64;
 
-const NATIVE: [DType; 10] = [
+/// The typed loops' dtypes (float16 computes through float32, as NumPy's loops).
+const NATIVE: [DType; 11] = [
     DType::Int8,
     DType::Int16,
     DType::Int32,
@@ -19,6 +20,7 @@ const NATIVE: [DType; 10] = [
     DType::UInt16,
     DType::UInt32,
     DType::UInt64,
+    DType::Float16,
     DType::Float32,
     DType::Float64,
 ];
@@ -262,6 +264,39 @@ fn vectorised_f32_math_within_one_ulp() {
                 let ulp = (f32::from_bits(m.to_bits() + 1) - m) as f64;
                 assert!(((g as f64) - w).abs() <= ulp, "{op:?}({a:e}) {what}: {g:e}, want {w:e}");
             }
+        }
+    }
+}
+
+cpu_test!(float16_math_through_float32_within_one_ulp);
+/// float16 exp/log/sin/cos/tanh go through the float32 functions (as NumPy's float16 loops):
+/// within one float16 ulp of float64 std's values on every finite float16 argument.
+fn float16_math_through_float32_within_one_ulp() {
+    let v: Vec<half::f16> = (0u16..=u16::MAX).map(half::f16::from_bits).collect();
+    let x = cuprum::from_slice(&v, &[v.len()], &Device::Cpu).unwrap();
+    for (op, f) in [
+        (UnaryOp::Exp, f64::exp as fn(f64) -> f64),
+        (UnaryOp::Log, f64::ln),
+        (UnaryOp::Sin, f64::sin),
+        (UnaryOp::Cos, f64::cos),
+        (UnaryOp::Tanh, f64::tanh),
+    ] {
+        let got = cuprum::ufunc::unary(op, &x).unwrap();
+        assert_eq!(got.dtype(), DType::Float16);
+        for (&a, &g) in v.iter().zip(&got.to_vec::<half::f16>().unwrap()) {
+            let w = f(a.to_f64());
+            let wh = half::f16::from_f64(w);
+            if wh.is_nan() || wh.is_infinite() || wh.to_f64() == 0.0 {
+                let close = g.to_bits() == wh.to_bits()
+                    || (g.is_nan() && wh.is_nan())
+                    // Rounding near the overflow or underflow threshold: one step away.
+                    || (g.to_bits() as i32 - wh.to_bits() as i32).abs() <= 1;
+                assert!(close, "{op:?}({a}): {g}, want {wh}");
+                continue;
+            }
+            let m = half::f16::from_bits(wh.to_bits() & 0x7fff).max(half::f16::MIN_POSITIVE);
+            let ulp = half::f16::from_bits(m.to_bits() + 1).to_f64() - m.to_f64();
+            assert!((g.to_f64() - w).abs() <= ulp, "{op:?}({a}): {g}, want {w}");
         }
     }
 }
