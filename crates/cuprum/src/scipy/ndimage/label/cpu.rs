@@ -244,23 +244,32 @@ fn scan<T: Nz, I: Ix>(x: &[T], joined: bool, runs: &mut Vec<[I; 2]>) {
     let tail = blocks.remainder();
     let mut base = 0;
     for b in blocks {
-        let mut bits = 0u64;
-        for (j, &v) in b.iter().enumerate() {
-            bits |= (v.nz() as u64) << j;
-        }
-        emit(bits, base);
+        emit(mask64(b), base);
         base += 64;
     }
     if !tail.is_empty() {
-        let mut bits = 0u64;
-        for (j, &v) in tail.iter().enumerate() {
-            bits |= (v.nz() as u64) << j;
-        }
         // The zero after the tail ends a run that reaches the end of the line.
-        emit(bits, base);
+        emit(mask64(tail), base);
     } else if carry != 0 {
         runs.push([I::of(start), I::of(x.len())]);
     }
+}
+
+/// Bit `j` set where `b[j]` is nonzero (`b` at most 64 long): the flags as bytes (a compare
+/// and a narrowing the compiler vectorises), then eight bytes to eight bits by one multiply
+/// (byte `i`, 0 or 1, times `2^(56 - 7i)` lands on bit `56 + i`, no two products overlap).
+#[inline(always)]
+fn mask64<T: Nz>(b: &[T]) -> u64 {
+    let mut t = [0u8; 64];
+    for (d, &v) in t.iter_mut().zip(b) {
+        *d = v.nz() as u8;
+    }
+    let mut bits = 0u64;
+    for (k, w) in t.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        bits |= (w.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
+    }
+    bits
 }
 
 /// Calls `f(i, k)` for every run `i` of `a` and run `k` of `b` (the runs of a line and of its
@@ -470,7 +479,7 @@ fn label_typed<T: Nz, I: Ix, O: Out>(x: &[T], geo: &Geo, out: &mut [O], par: boo
     let write = |(c, o): (&Chunk<I>, &mut [O])| {
         let mut i = c.base;
         for (l, o) in (c.l0..c.l1).zip(o.chunks_exact_mut(w)) {
-            let mut x = 0;
+            o.fill(O::ZERO);
             for r in c.line_runs(l).0 {
                 let mut v = I::load(&p[i]);
                 if v & I::TAG == 0 {
@@ -485,13 +494,11 @@ fn label_typed<T: Nz, I: Ix, O: Out>(x: &[T], geo: &Geo, out: &mut [O], par: boo
                     I::store(&p[i], v);
                 }
                 let lab = O::of(v & !I::TAG);
-                let (s, e) = (r[0].us(), r[1].us());
-                o[x..s].fill(O::ZERO);
-                o[s..e].fill(lab);
-                x = e;
+                for e in &mut o[r[0].us()..r[1].us()] {
+                    *e = lab;
+                }
                 i += 1;
             }
-            o[x..].fill(O::ZERO);
         }
     };
     let mut outs: Vec<&mut [O]> = Vec::with_capacity(chunks.len());
