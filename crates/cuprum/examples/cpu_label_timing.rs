@@ -27,7 +27,8 @@ fn main() -> Result<()> {
     let runs: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(21);
     let only = args.next().unwrap_or_default();
     let cpu = Device::Cpu;
-    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| cuprum::Error::Runtime(e.to_string()))?;
+    let one =
+        rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| cuprum::Error::Runtime(e.to_string()))?;
     if only == "small" {
         // Random images, a quarter of the pixels set.
         let mut s = 0x9E3779B97F4A7C15u64;
@@ -43,7 +44,12 @@ fn main() -> Result<()> {
             let x = cuprum::from_slice(&v, &[side, side], &cpu)?;
             let a = median_ms(runs, || label(&x, None))?;
             let b = one.install(|| median_ms(runs, || label(&x, None)))?;
-            println!("{side}x{side} ({} elements): default pool {:.1} us, 1 thread {:.1} us", side * side, a * 1e3, b * 1e3);
+            println!(
+                "{side}x{side} ({} elements): default pool {:.1} us, 1 thread {:.1} us",
+                side * side,
+                a * 1e3,
+                b * 1e3
+            );
         }
         return Ok(());
     }

@@ -123,19 +123,19 @@ impl Out for i64 {
 }
 
 /// The neighbours on one backward line: the line's step per axis (all axes but the last), how
-/// many lines back it is, and the set of steps along the line (`lo..=hi`; `gap`: `{-1, 1}`).
+/// many lines back it is, and the steps along the line (bit `dx + 1` for step `dx`).
 struct Group {
     d: Vec<i8>,
     off: usize,
-    lo: usize,
-    hi: usize,
-    gap: bool,
+    steps: u8,
 }
 
-/// The array as lines: their length, the shape of the stack of lines, the neighbour lines,
-/// whether an element joins the one before it on its line, and how far back neighbours reach.
+/// The array as lines: their length and 64-bit words, the shape of the stack of lines, the
+/// neighbour lines, whether an element joins the one before it on its line, and how far back
+/// neighbours reach.
 struct Geo {
     w: usize,
+    words: usize,
     lshape: Vec<usize>,
     groups: Vec<Group>,
     joined: bool,
@@ -163,18 +163,13 @@ impl Geo {
             let off = -pre.iter().zip(&lstride).map(|(&s, &st)| s as isize * st as isize).sum::<isize>();
             let bit = 1u8 << (x + 1);
             match groups.iter_mut().find(|g| g.d == pre) {
-                Some(g) => g.lo |= bit as usize, // a bit set of steps until `finish`
-                None => groups.push(Group { d: pre.to_vec(), off: off as usize, lo: bit as usize, hi: 0, gap: false }),
+                Some(g) => g.steps |= bit,
+                None => groups.push(Group { d: pre.to_vec(), off: off as usize, steps: bit }),
             }
         }
-        for g in &mut groups {
-            let set = g.lo;
-            g.gap = set == 0b101;
-            g.lo = set.trailing_zeros() as usize; // lowest step + 1
-            g.hi = 7 - (set as u8).leading_zeros() as usize; // highest step + 1
-        }
         let reach = groups.iter().map(|g| g.off).max().unwrap_or(0);
-        Geo { w: shape[nd - 1], lshape, groups, joined, reach }
+        let w = shape[nd - 1];
+        Geo { w, words: w.div_ceil(64), lshape, groups, joined, reach }
     }
 
     /// The coordinates of line `l` in the stack of lines.
@@ -210,51 +205,6 @@ impl Geo {
     }
 }
 
-/// Appends the runs of `x` (start and end) to `runs`: maximal nonzero stretches if `joined`,
-/// else every nonzero element.
-#[inline]
-fn scan<T: Nz, I: Ix>(x: &[T], joined: bool, runs: &mut Vec<[I; 2]>) {
-    let mut carry = 0u64;
-    let mut start = 0usize;
-    let mut emit = |bits: u64, base: usize| {
-        if joined {
-            // Transitions: starts and ends alternate (an end is the first zero after a run).
-            let mut t = bits ^ ((bits << 1) | carry);
-            while t != 0 {
-                let j = base + t.trailing_zeros() as usize;
-                t &= t - 1;
-                if carry != 0 {
-                    runs.push([I::of(start), I::of(j)]);
-                } else {
-                    start = j;
-                }
-                carry ^= 1;
-            }
-            carry = bits >> 63;
-        } else {
-            let mut t = bits;
-            while t != 0 {
-                let j = base + t.trailing_zeros() as usize;
-                t &= t - 1;
-                runs.push([I::of(j), I::of(j + 1)]);
-            }
-        }
-    };
-    let blocks = x.chunks_exact(64);
-    let tail = blocks.remainder();
-    let mut base = 0;
-    for b in blocks {
-        emit(mask64(b), base);
-        base += 64;
-    }
-    if !tail.is_empty() {
-        // The zero after the tail ends a run that reaches the end of the line.
-        emit(mask64(tail), base);
-    } else if carry != 0 {
-        runs.push([I::of(start), I::of(x.len())]);
-    }
-}
-
 /// Bit `j` set where `b[j]` is nonzero (`b` at most 64 long): the flags as bytes (a compare
 /// and a narrowing the compiler vectorises), then eight bytes to eight bits by one multiply
 /// (byte `i`, 0 or 1, times `2^(56 - 7i)` lands on bit `56 + i`, no two products overlap).
@@ -272,26 +222,86 @@ fn mask64<T: Nz>(b: &[T]) -> u64 {
     bits
 }
 
-/// Calls `f(i, k)` for every run `i` of `a` and run `k` of `b` (the runs of a line and of its
-/// neighbour line `g`) that touch.
+/// Calls `f(start, end)` for the runs of a line given as its mask words: maximal nonzero
+/// stretches if `joined`, else every nonzero element.
 #[inline]
-fn merge<I: Ix>(a: &[[I; 2]], b: &[[I; 2]], g: &Group, mut f: impl FnMut(usize, usize)) {
-    let mut j = 0;
-    for (i, r) in a.iter().enumerate() {
-        // Positions shifted by one, so that the steps -1..=1 are 0..=2.
-        let (s, e) = (r[0].us(), r[1].us());
-        while j < b.len() && b[j][1].us() + 1 <= s + g.lo {
-            j += 1;
-        }
-        let mut k = j;
-        while k < b.len() && b[k][0].us() + 1 < e + g.hi {
-            let (s2, e2) = (b[k][0].us(), b[k][1].us());
-            // Steps {-1, 1}: one of the two shifted runs overlaps (a one-element run may fit
-            // between them).
-            if !g.gap || s.max(s2 + 1) < e.min(e2 + 1) || (s + 1).max(s2) < (e + 1).min(e2) {
-                f(i, k);
+fn runs(m: &[u64], w: usize, joined: bool, mut f: impl FnMut(usize, usize)) {
+    if joined {
+        // Transitions: starts and ends alternate (an end is the first zero after a run).
+        let (mut carry, mut start) = (0u64, 0usize);
+        for (k, &b) in m.iter().enumerate() {
+            let mut t = b ^ ((b << 1) | carry);
+            while t != 0 {
+                let j = 64 * k + t.trailing_zeros() as usize;
+                t &= t - 1;
+                if carry != 0 {
+                    f(start, j);
+                } else {
+                    start = j;
+                }
+                carry ^= 1;
             }
-            k += 1;
+            carry = b >> 63;
+        }
+        if carry != 0 {
+            f(start, w);
+        }
+    } else {
+        for (k, &b) in m.iter().enumerate() {
+            let mut t = b;
+            while t != 0 {
+                let j = 64 * k + t.trailing_zeros() as usize;
+                t &= t - 1;
+                f(j, j + 1);
+            }
+        }
+    }
+}
+
+/// One line of a chunk: its mask words, run-start words, runs before each word, and the index
+/// of its first run.
+struct Line<'a, I> {
+    m: &'a [u64],
+    st: &'a [u64],
+    pre: &'a [I],
+    first: usize,
+}
+
+impl<I: Ix> Line<'_, I> {
+    /// The index of the run holding element `x` (nonzero).
+    #[inline(always)]
+    fn run(&self, x: usize) -> usize {
+        let k = x / 64;
+        self.first + self.pre[k].us() + (self.st[k] & (u64::MAX >> (63 - x % 64))).count_ones() as usize - 1
+    }
+}
+
+/// Calls `f(i, k)` for every run `i` of line `a` and run `k` of its neighbour line `b`
+/// (through `g`) that touch: per step `dx` along the line, the elements `x` of `a` with `x + dx`
+/// set in `b`; a stretch of them lies in one run of each line (one element if not `joined`),
+/// so only its first element is a pair. A pair may come once per step.
+#[inline]
+fn pairs<I: Ix>(a: &Line<I>, b: &Line<I>, g: &Group, joined: bool, mut f: impl FnMut(usize, usize)) {
+    let n = a.m.len();
+    for dx in 0..3 {
+        if g.steps & (1 << dx) == 0 {
+            continue;
+        }
+        let mut carry = 0u64;
+        for k in 0..n {
+            let sh = match dx {
+                0 => (b.m[k] << 1) | if k > 0 { b.m[k - 1] >> 63 } else { 0 },
+                1 => b.m[k],
+                _ => (b.m[k] >> 1) | if k + 1 < n { b.m[k + 1] << 63 } else { 0 },
+            };
+            let ov = a.m[k] & sh;
+            let mut t = if joined { ov & !((ov << 1) | carry) } else { ov };
+            carry = ov >> 63;
+            while t != 0 {
+                let x = 64 * k + t.trailing_zeros() as usize;
+                t &= t - 1;
+                f(a.run(x), b.run(x + dx - 1));
+            }
         }
     }
 }
@@ -344,48 +354,86 @@ fn union<I: Ix>(p: &[I::A], mut a: usize, mut b: usize) {
     }
 }
 
-/// A chunk of lines `[l0, l1)`: its runs, the index of each line's first run (and the end),
-/// its own parents (local indices), and the runs before it.
+/// A chunk of lines `[l0, l1)`: per line `words` mask words, run-start words and runs before
+/// each word, the index of each line's first run (and the end), its own parents (local
+/// indices), and the runs before it.
 struct Chunk<I> {
     l0: usize,
     l1: usize,
-    runs: Vec<[I; 2]>,
-    line: Vec<I>,
+    words: usize,
+    m: Vec<u64>,
+    st: Vec<u64>,
+    pre: Vec<I>,
+    first: Vec<I>,
     parent: Vec<I>,
     base: usize,
 }
 
 impl<I: Ix> Chunk<I> {
-    /// The runs of line `l` (in this chunk) and the local index of the first.
+    /// Line `l` (in this chunk), runs numbered locally.
     #[inline]
-    fn line_runs(&self, l: usize) -> (&[[I; 2]], usize) {
-        let (a, b) = (self.line[l - self.l0].us(), self.line[l - self.l0 + 1].us());
-        (&self.runs[a..b], a)
+    fn line(&self, l: usize) -> Line<'_, I> {
+        let (r, n) = ((l - self.l0) * self.words, self.words);
+        Line {
+            m: &self.m[r..r + n],
+            st: &self.st[r..r + n],
+            pre: &self.pre[r..r + n],
+            first: self.first[l - self.l0].us(),
+        }
+    }
+
+    fn runs(&self) -> usize {
+        self.first[self.l1 - self.l0].us()
     }
 }
 
-/// Step 1 for lines `[l0, l1)` of `x`: runs, linked within the chunk.
+/// Step 1 for lines `[l0, l1)` of `x`: masks and runs, linked within the chunk.
 fn chunk<T: Nz, I: Ix>(x: &[T], geo: &Geo, l0: usize, l1: usize) -> Chunk<I> {
-    let w = geo.w;
-    let mut runs: Vec<[I; 2]> = Vec::new();
-    let mut line = Vec::with_capacity(l1 - l0 + 1);
-    let mut parent: Vec<I> = Vec::new();
-    let mut c = geo.coords(l0);
+    let (w, nw) = (geo.w, geo.words);
+    let mut c = Chunk {
+        l0,
+        l1,
+        words: nw,
+        m: Vec::with_capacity((l1 - l0) * nw),
+        st: Vec::with_capacity((l1 - l0) * nw),
+        pre: Vec::with_capacity((l1 - l0) * nw),
+        first: Vec::with_capacity(l1 - l0 + 1),
+        parent: Vec::new(),
+        base: 0,
+    };
+    let mut co = geo.coords(l0);
     for l in l0..l1 {
-        let a = runs.len();
-        line.push(I::of(a));
-        scan(&x[l * w..(l + 1) * w], geo.joined, &mut runs);
-        let b = runs.len();
-        parent.extend((a..b).map(I::of));
-        if a != b {
+        let a = c.parent.len();
+        c.first.push(I::of(a));
+        let mut prev = 0u64;
+        let mut n = 0usize;
+        for b in x[l * w..(l + 1) * w].chunks(64) {
+            let m = mask64(b);
+            let s = if geo.joined { m & !((m << 1) | (prev >> 63)) } else { m };
+            prev = m;
+            c.m.push(m);
+            c.st.push(s);
+            c.pre.push(I::of(n));
+            n += s.count_ones() as usize;
+        }
+        c.parent.extend((a..a + n).map(I::of));
+        if n != 0 {
+            let r = (l - l0) * nw;
+            let cur = Line { m: &c.m[r..r + nw], st: &c.st[r..r + nw], pre: &c.pre[r..r + nw], first: a };
             for g in &geo.groups {
-                if l < l0 + g.off || !geo.inside(&c, g) {
+                if l < l0 + g.off || !geo.inside(&co, g) {
                     continue;
                 }
-                let lp = l - g.off - l0;
-                let (pa, pb) = (line[lp].us(), line[lp + 1].us());
-                merge(&runs[a..b], &runs[pa..pb], g, |i, k| {
-                    let (ra, rb) = (find_local(&mut parent, a + i), find_local(&mut parent, pa + k));
+                let (lp, r) = (l - g.off, (l - g.off - l0) * nw);
+                let nb = Line {
+                    m: &c.m[r..r + nw],
+                    st: &c.st[r..r + nw],
+                    pre: &c.pre[r..r + nw],
+                    first: c.first[lp - l0].us(),
+                };
+                let parent = &mut c.parent;
+                pairs(&cur, &nb, g, geo.joined, |i, k| {
+                    let (ra, rb) = (find_local(parent, i), find_local(parent, k));
                     if ra < rb {
                         parent[rb] = I::of(ra);
                     } else if rb < ra {
@@ -394,10 +442,10 @@ fn chunk<T: Nz, I: Ix>(x: &[T], geo: &Geo, l0: usize, l1: usize) -> Chunk<I> {
                 });
             }
         }
-        geo.step(&mut c);
+        geo.step(&mut co);
     }
-    line.push(I::of(runs.len()));
-    Chunk { l0, l1, runs, line, parent, base: 0 }
+    c.first.push(I::of(c.parent.len()));
+    c
 }
 
 /// Labels `x` (the input's elements, C order, as lines of `geo.w`) into `out`; returns the
@@ -415,7 +463,7 @@ fn label_typed<T: Nz, I: Ix, O: Out>(x: &[T], geo: &Geo, out: &mut [O], par: boo
     let mut total = 0;
     for c in &mut chunks {
         c.base = total;
-        total += c.runs.len();
+        total += c.runs();
     }
     // Step 2: the shared parents, then the links across chunks.
     let mut shared: Vec<I::A> = Vec::with_capacity(total);
@@ -423,7 +471,7 @@ fn label_typed<T: Nz, I: Ix, O: Out>(x: &[T], geo: &Geo, out: &mut [O], par: boo
         let mut rest = &mut shared.spare_capacity_mut()[..total];
         let mut parts: Vec<(&mut [MaybeUninit<I::A>], &Chunk<I>)> = Vec::with_capacity(chunks.len());
         for c in &chunks {
-            let (head, tail) = rest.split_at_mut(c.runs.len());
+            let (head, tail) = rest.split_at_mut(c.runs());
             parts.push((head, c));
             rest = tail;
         }
@@ -444,22 +492,21 @@ fn label_typed<T: Nz, I: Ix, O: Out>(x: &[T], geo: &Geo, out: &mut [O], par: boo
     chunks.par_iter().skip(1).for_each(|c| {
         let mut co = geo.coords(c.l0);
         for l in c.l0..c.l1.min(c.l0 + geo.reach) {
-            let (ra, ia) = c.line_runs(l);
-            if !ra.is_empty() {
+            let cur = c.line(l);
+            if cur.first != c.first[l + 1 - c.l0].us() {
                 for g in &geo.groups {
                     if l >= c.l0 + g.off || l < g.off || !geo.inside(&co, g) {
                         continue;
                     }
                     let o = owner(l - g.off);
-                    let (rb, ib) = o.line_runs(l - g.off);
-                    merge(ra, rb, g, |i, k| union::<I>(p, c.base + ia + i, o.base + ib + k));
+                    pairs(&cur, &o.line(l - g.off), g, geo.joined, |i, k| union::<I>(p, c.base + i, o.base + k));
                 }
             }
             geo.step(&mut co);
         }
     });
     // Step 3: roots counted, numbered, then every run its root's number.
-    let count = |c: &Chunk<I>| (c.base..c.base + c.runs.len()).filter(|&i| I::load(&p[i]) == i).count();
+    let count = |c: &Chunk<I>| (c.base..c.base + c.runs()).filter(|&i| I::load(&p[i]) == i).count();
     let roots: Vec<usize> = if parts > 1 { chunks.par_iter().map(count).collect() } else { vec![count(&chunks[0])] };
     let mut first = Vec::with_capacity(roots.len());
     let mut acc = 0;
@@ -469,7 +516,7 @@ fn label_typed<T: Nz, I: Ix, O: Out>(x: &[T], geo: &Geo, out: &mut [O], par: boo
     }
     let tag = |(c, &f): (&Chunk<I>, &usize)| {
         let mut k = f;
-        for i in c.base..c.base + c.runs.len() {
+        for i in c.base..c.base + c.runs() {
             if I::load(&p[i]) == i {
                 k += 1;
                 I::store(&p[i], I::TAG | k);
@@ -480,7 +527,7 @@ fn label_typed<T: Nz, I: Ix, O: Out>(x: &[T], geo: &Geo, out: &mut [O], par: boo
         let mut i = c.base;
         for (l, o) in (c.l0..c.l1).zip(o.chunks_exact_mut(w)) {
             o.fill(O::ZERO);
-            for r in c.line_runs(l).0 {
+            runs(c.line(l).m, w, geo.joined, |s, e| {
                 let mut v = I::load(&p[i]);
                 if v & I::TAG == 0 {
                     let mut q = v;
@@ -494,11 +541,11 @@ fn label_typed<T: Nz, I: Ix, O: Out>(x: &[T], geo: &Geo, out: &mut [O], par: boo
                     I::store(&p[i], v);
                 }
                 let lab = O::of(v & !I::TAG);
-                for e in &mut o[r[0].us()..r[1].us()] {
+                for e in &mut o[s..e] {
                     *e = lab;
                 }
                 i += 1;
-            }
+            });
         }
     };
     let mut outs: Vec<&mut [O]> = Vec::with_capacity(chunks.len());
