@@ -475,11 +475,16 @@ fn label_typed<T: Nz, I: Ix, O: Out>(x: &[T], geo: &Geo, out: &mut [O], par: boo
             parts.push((head, c));
             rest = tail;
         }
-        parts.into_par_iter().for_each(|(dst, c)| {
+        let fill = |(dst, c): (&mut [MaybeUninit<I::A>], &Chunk<I>)| {
             for (d, &p) in dst.iter_mut().zip(&c.parent) {
                 d.write(I::atom(c.base + p.us()));
             }
-        });
+        };
+        if parts.len() > 1 {
+            parts.into_par_iter().for_each(fill);
+        } else {
+            parts.into_iter().for_each(fill);
+        }
     }
     // SAFETY: the loop above wrote all `total` elements (the chunks' run counts add up to it).
     unsafe { shared.set_len(total) };
@@ -489,7 +494,7 @@ fn label_typed<T: Nz, I: Ix, O: Out>(x: &[T], geo: &Geo, out: &mut [O], par: boo
     let p = &shared[..];
     let starts: Vec<usize> = chunks.iter().map(|c| c.l0).collect();
     let owner = |l: usize| &chunks[starts.partition_point(|&s| s <= l) - 1];
-    chunks.par_iter().skip(1).for_each(|c| {
+    let across = |c: &Chunk<I>| {
         let mut co = geo.coords(c.l0);
         for l in c.l0..c.l1.min(c.l0 + geo.reach) {
             let cur = c.line(l);
@@ -504,7 +509,10 @@ fn label_typed<T: Nz, I: Ix, O: Out>(x: &[T], geo: &Geo, out: &mut [O], par: boo
             }
             geo.step(&mut co);
         }
-    });
+    };
+    if parts > 1 {
+        chunks.par_iter().skip(1).for_each(across);
+    }
     // Step 3: roots counted, numbered, then every run its root's number.
     let count = |c: &Chunk<I>| (c.base..c.base + c.runs()).filter(|&i| I::load(&p[i]) == i).count();
     let roots: Vec<usize> = if parts > 1 { chunks.par_iter().map(count).collect() } else { vec![count(&chunks[0])] };
