@@ -601,7 +601,7 @@ fn label_with(fg: &Array, nb: &Neighbours, out: &Array, wide: bool) -> Result<us
         a < b + out.nbytes() && b < a + fg.nbytes()
     };
     let direct = out.is_c_contiguous() && matches!(out.dtype(), DType::Int32 | DType::Int64) && !overlaps;
-    let target = if direct { out.view() } else { Array::alloc(&shape, DType::Int64, out.device(), false)? };
+    let target = if direct { out.view() } else { Array::alloc(fg.shape(), DType::Int64, out.device(), false)? };
     let total;
     {
         let _l = CpuLocks::new(&[&fg.storage], &[&target.storage]);

@@ -208,7 +208,14 @@ cpu_test!(label_cpu_does_not_depend_on_the_number_of_threads);
 fn label_cpu_does_not_depend_on_the_number_of_threads() {
     let mut rng = Rng::new(7202);
     let mut inputs = Vec::new();
-    for (shape, p) in [(&[700usize, 500][..], 0.59), (&[512, 512], 0.3), (&[64, 70, 80], 0.25), (&[30, 40, 50], 0.2)] {
+    let shapes = [
+        (&[700usize, 500][..], 0.59),
+        (&[512, 512], 0.3),
+        (&[64, 70, 80], 0.25),
+        (&[30, 40, 50], 0.2),
+        (&[100_000], 0.5),
+    ];
+    for (shape, p) in shapes {
         let x = cuprum::from_slice(&mask(shape, p, &mut rng), shape, &Device::Cpu).unwrap();
         let nd = shape.len();
         for conn in 1..=nd {
