@@ -32,10 +32,13 @@ use rayon::prelude::*;
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
-/// Arrays of fewer elements than this are labelled on the calling thread, in one chunk:
-/// measured on 2 cores, a 256x256 image takes ~40 us on one thread, and splitting it costs
-/// about as much as it saves; from ~2^16 elements on, two threads win.
-const PAR_MIN: usize = 1 << 16;
+/// Arrays of fewer elements than this are labelled on the calling thread, in one chunk (no
+/// thread woken). Measured on the 2-core machine (shared, the other core mostly busy, so the
+/// second thread rarely helped): random images with a quarter of the pixels set take ~4 us at
+/// 32x32, ~29 us at 128x128, ~200 us at 256x256 on one thread; the threaded path forks and
+/// joins six times (~10 us each when a core is free), so it can pay only where one thread
+/// needs a few hundred microseconds: 2^17 elements (~450 us dense, less for sparse images).
+const PAR_MIN: usize = 1 << 17;
 
 /// An index type for runs, parents and positions: `u32` or `u64`, with its atomic.
 trait Ix: Copy + Ord + Send + Sync + 'static {

@@ -4,7 +4,8 @@
 //! structures (among them ones that do not join an element to the one before it on its line,
 //! and ones whose steps along a neighbour line are `{-1, 1}`), in every input dtype, large
 //! enough to be split among threads; and the labels bit for bit the same with 1 thread, the
-//! default pool and 5 threads.
+//! default pool and 5 threads. Several shapes are above the size (2^17 elements) from which the
+//! work is split into chunks.
 
 use crate::common::Rng;
 use cuprum::scipy::ndimage::{generate_binary_structure, label, label_into};
@@ -106,14 +107,14 @@ fn label_cpu_matches_a_flood_fill() {
         &[200, 1],
         &[3, 64],
         &[65, 63],
-        &[300, 257],
-        &[70_000, 1],
-        &[2, 40_000],
+        &[520, 257],
+        &[140_000, 1],
+        &[2, 70_000],
         &[5, 7, 9],
-        &[40, 50, 60],
+        &[50, 50, 60],
         &[3, 150, 160],
         &[6, 7, 8, 9],
-        &[12, 11, 23, 21],
+        &[14, 11, 23, 41],
     ];
     for shape in shapes {
         let nd = shape.len();
