@@ -590,12 +590,21 @@ pub(crate) fn label(fg: &Array, nb: &Neighbours, out: &Array) -> Result<usize> {
 /// [`label`] with `u64` indices if `wide` (needed from 2^31 elements on).
 fn label_with(fg: &Array, nb: &Neighbours, out: &Array, wide: bool) -> Result<usize> {
     let n = fg.size();
-    // A 1-d array as one line.
-    let (shape, nb) = if fg.ndim() == 1 {
-        (vec![1, n], nb.iter().map(|d| vec![0, d[0]]).collect())
-    } else {
-        (fg.shape().to_vec(), nb.clone())
-    };
+    // Axes of length 1 dropped with the neighbours that step along them (never inside), so
+    // that a column is one line, not a line per element; then fewer than 2 axes as one line.
+    let full = fg.shape();
+    let keep: Vec<usize> = (0..full.len()).filter(|&k| full[k] != 1).collect();
+    let mut shape: Vec<usize> = keep.iter().map(|&k| full[k]).collect();
+    let mut nb: Neighbours = nb
+        .iter()
+        .filter(|d| d.iter().zip(full).all(|(&s, &len)| s == 0 || len != 1))
+        .map(|d| keep.iter().map(|&k| d[k]).collect())
+        .collect();
+    if shape.len() < 2 {
+        // No axis left: one element, and no neighbours left either.
+        shape = vec![1, shape.first().copied().unwrap_or(1)];
+        nb = nb.iter().map(|d| vec![0, d[0]]).collect();
+    }
     let geo = Geo::new(&shape, &nb);
     let par = n >= PAR_MIN && rayon::current_num_threads() > 1;
     // Straight into `out` if it is C-contiguous int32/int64 and not the input's memory.

@@ -101,6 +101,9 @@ fn label_cpu_matches_a_flood_fill() {
     let mut rng = Rng::new(7200);
     let shapes: &[&[usize]] = &[
         &[1],
+        &[1, 1, 1],
+        &[60, 1, 2300],
+        &[1, 70, 1, 90],
         &[70],
         &[100_000],
         &[1, 200],
