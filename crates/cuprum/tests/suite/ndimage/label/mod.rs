@@ -3,6 +3,7 @@
 //! (its dtype checks), 0-d and empty inputs, and SciPy's errors; `gpu`: the GPU against the CPU
 //! on seeded random images.
 
+mod cpu;
 mod gpu;
 
 use cuprum::scipy::ndimage::{generate_binary_structure, label, label_into};
