@@ -11,6 +11,12 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 const HOST_ALIGN: usize = 64;
 /// Host blocks at least this large come from (and return to) the host pool.
 const POOL_MIN: usize = 1 << 20;
+/// Smaller blocks from this size on are pooled too, rounded to powers of two: a small
+/// operation's output then costs no allocation and no zeroing (an `alloc_zeroed` of 80 KB is
+/// a memset of microseconds, as long as the 10,000-element operation itself).
+const SMALL_POOL_MIN: usize = 4 << 10;
+/// Cached small blocks per size.
+const SMALL_POOL_DEPTH: usize = 64;
 /// Pooled host blocks are rounded to and aligned on 2 MiB (huge-page friendly).
 const POOL_GRAIN: usize = 2 << 20;
 
@@ -60,9 +66,30 @@ fn free_block(ptr: *mut u8, cap: usize, registered: bool) {
         crate::backend::cuda::host_unregister(ptr);
     }
     // SAFETY: `ptr` is a pooled block that `CpuStorage::new` allocated with `alloc_zeroed` and
-    // the layout (`cap`, POOL_GRAIN) (valid: checked by `from_size_align` there); its last owner
-    // is gone (dropped storage or an emptied pool list), so nothing uses it any more.
-    unsafe { dealloc(ptr, Layout::from_size_align_unchecked(cap, POOL_GRAIN)) }
+    // the layout (`cap`, `pool_align(cap)`) (valid: checked by `from_size_align` there); its
+    // last owner is gone (dropped storage or an emptied pool list), so nothing uses it any more.
+    unsafe { dealloc(ptr, Layout::from_size_align_unchecked(cap, pool_align(cap))) }
+}
+
+/// The alignment of a pooled block of capacity `cap`: 2 MiB for large blocks, 64 bytes for
+/// the small ones (powers of two below `POOL_MIN`).
+fn pool_align(cap: usize) -> usize {
+    if cap >= POOL_MIN {
+        POOL_GRAIN
+    } else {
+        HOST_ALIGN
+    }
+}
+
+/// The pool capacity for a block of `bytes`, if such blocks are pooled.
+fn pool_cap(bytes: usize) -> Option<usize> {
+    if bytes >= POOL_MIN {
+        bytes.checked_next_multiple_of(POOL_GRAIN)
+    } else if bytes >= SMALL_POOL_MIN {
+        Some(bytes.next_power_of_two())
+    } else {
+        None
+    }
 }
 
 /// Host memory. Reads and writes by operations go through the lock, so two threads writing
@@ -70,7 +97,7 @@ fn free_block(ptr: *mut u8, cap: usize, registered: bool) {
 pub(crate) struct CpuStorage {
     ptr: NonNull<u8>,
     bytes: usize,
-    /// Capacity of a pooled block (0 for small blocks, which are not pooled).
+    /// Capacity of a pooled block (0 for the smallest blocks, which are not pooled).
     cap: usize,
     /// Whether the block is registered with the CUDA driver (page-locked).
     registered: std::sync::atomic::AtomicBool,
@@ -88,8 +115,8 @@ unsafe impl Sync for CpuStorage {}
 impl CpuStorage {
     pub fn new(bytes: usize, zeroed: bool) -> Result<CpuStorage> {
         let oom = || Error::OutOfMemory { device: Device::Cpu, bytes };
-        if bytes >= POOL_MIN {
-            let cap = bytes.checked_next_multiple_of(POOL_GRAIN).ok_or_else(oom)?;
+        if pool_cap(bytes).is_some() {
+            let cap = pool_cap(bytes).ok_or_else(oom)?;
             let hit = {
                 let mut p = host_pool().lock().unwrap_or_else(|e| e.into_inner());
                 let hit = p.free.get_mut(&cap).and_then(|v| v.pop());
@@ -104,14 +131,18 @@ impl CpuStorage {
                     // SAFETY: the block has `cap >= bytes` initialised bytes (zeroed when first
                     // allocated), and it came out of the pool's free list, so no one else holds it.
                     let s = unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr(), bytes) };
-                    use rayon::prelude::*;
-                    s.par_chunks_mut(4 << 20).for_each(|c| c.fill(0));
+                    if bytes < 8 << 20 {
+                        s.fill(0);
+                    } else {
+                        use rayon::prelude::*;
+                        s.par_chunks_mut(4 << 20).for_each(|c| c.fill(0));
+                    }
                 }
                 return Ok(CpuStorage { ptr, bytes, cap, registered: registered.into(), lock: RwLock::new(()) });
             }
-            let layout = Layout::from_size_align(cap, POOL_GRAIN).map_err(|_| oom())?;
+            let layout = Layout::from_size_align(cap, pool_align(cap)).map_err(|_| oom())?;
             // Fresh pages are zero (and faulted in on first touch).
-            // SAFETY: `cap >= bytes >= POOL_MIN > 0`: the layout has a non-zero size.
+            // SAFETY: `cap >= bytes >= SMALL_POOL_MIN > 0`: the layout has a non-zero size.
             let p = unsafe { alloc_zeroed(layout) };
             let ptr = NonNull::new(p).ok_or_else(oom)?;
             return Ok(CpuStorage { ptr, bytes, cap, registered: false.into(), lock: RwLock::new(()) });
@@ -137,7 +168,8 @@ impl CpuStorage {
     /// whether the block is pinned.
     pub fn pin(&self) -> bool {
         use std::sync::atomic::Ordering;
-        if self.cap == 0 {
+        if self.cap < POOL_MIN {
+            // Small blocks are copied through the staging buffers instead.
             return false;
         }
         if self.registered.load(Ordering::Acquire) {
@@ -158,7 +190,8 @@ impl Drop for CpuStorage {
         let registered = *self.registered.get_mut();
         if self.cap > 0 {
             let mut p = host_pool().lock().unwrap_or_else(|e| e.into_inner());
-            if p.cached + self.cap <= p.limit {
+            let room = self.cap >= POOL_MIN || p.free.get(&self.cap).is_none_or(|v| v.len() < SMALL_POOL_DEPTH);
+            if room && p.cached + self.cap <= p.limit {
                 p.cached += self.cap;
                 p.free.entry(self.cap).or_default().push((self.ptr.as_ptr() as usize, registered));
                 return;

@@ -29,3 +29,21 @@ fn gpu_pool_reuses_and_releases() {
         other => panic!("expected OutOfMemory, got {:?}", other.map(|_| ())),
     }
 }
+
+cpu_test!(reused_host_blocks_are_zeroed_when_asked);
+/// Host blocks are pooled from 4 KiB on (small ones by powers of two): a block that comes back
+/// from the pool holds its old contents, so `zeros` must clear it, for every size class.
+fn reused_host_blocks_are_zeroed_when_asked() {
+    let cpu = cuprum::Device::Cpu;
+    for n in [100usize, 600, 10_000, 70_000, 300_000] {
+        for _ in 0..3 {
+            let a = cuprum::full(&[n], 7.5, DType::Float64, &cpu).unwrap();
+            drop(a);
+            let z = cuprum::zeros(&[n], DType::Float64, &cpu).unwrap();
+            assert!(z.to_vec::<f64>().unwrap().iter().all(|&v| v == 0.0), "n={n}");
+            // A reused block read back through a new array of another size class.
+            let b = cuprum::arange_with(0, n as i64, 1, DType::Float64, &cpu).unwrap();
+            assert_eq!(b.to_vec::<f64>().unwrap()[n - 1], (n - 1) as f64);
+        }
+    }
+}
