@@ -77,12 +77,32 @@ pub(crate) use by_domain;
 
 /// The elements of the CPU array `a` in C order, converted to `W`.
 pub(crate) fn values<W: Wide>(a: &Array) -> Result<Vec<W>> {
-    let host = a.as_contiguous()?;
-    let mut v = vec![W::default(); host.size()];
-    let _l = CpuLocks::new(&[&host.storage], &[]);
-    // SAFETY: `host` is a C-contiguous CPU array of `v.len()` elements, read-locked above.
-    unsafe { load(host.dtype(), ptr(&host).get(), host.itemsize() as isize, &mut v) };
+    let mut v = vec![W::default(); a.size()];
+    values_into(a, &mut v)?;
     Ok(v)
+}
+
+/// Elements per piece of the parallel conversions of [`values_into`] and [`store_values`].
+const PIECE: usize = 1 << 16;
+
+/// The elements of the CPU array `a` in C order, converted to `W`, into `v` (`a.size()` long),
+/// in parallel pieces for large arrays.
+pub(crate) fn values_into<W: Wide>(a: &Array, v: &mut [W]) -> Result<()> {
+    let host = a.as_contiguous()?;
+    debug_assert_eq!(v.len(), host.size());
+    let _l = CpuLocks::new(&[&host.storage], &[]);
+    let (dt, isz, base) = (host.dtype(), host.itemsize(), ptr(&host));
+    let piece = |(i, c): (usize, &mut [W])| {
+        // SAFETY: `host` is a C-contiguous CPU array of `v.len()` elements, read-locked above;
+        // piece `i` is its elements `[i * PIECE, i * PIECE + c.len())`.
+        unsafe { load(dt, base.get().add(i * PIECE * isz), isz as isize, c) };
+    };
+    if v.len() >= PAR_THRESHOLD {
+        v.par_chunks_mut(PIECE).enumerate().for_each(piece);
+    } else {
+        v.chunks_mut(PIECE).enumerate().for_each(piece);
+    }
+    Ok(())
 }
 
 /// A new C-contiguous CPU array of `shape` and `dtype` holding `v`.
@@ -96,8 +116,17 @@ pub(crate) fn from_values<W: Wide>(v: &[W], shape: &[usize], dtype: DType) -> Re
 pub(crate) fn store_values<W: Wide>(out: &Array, v: &[W]) -> Result<()> {
     debug_assert!(out.is_c_contiguous() && out.size() == v.len());
     let _l = CpuLocks::new(&[], &[&out.storage]);
-    // SAFETY: `out` is a C-contiguous CPU array of `v.len()` elements, write-locked above.
-    unsafe { store(out.dtype(), ptr(out).get(), out.itemsize() as isize, v) };
+    let (dt, isz, base) = (out.dtype(), out.itemsize(), ptr(out));
+    let piece = |(i, c): (usize, &[W])| {
+        // SAFETY: `out` is a C-contiguous CPU array of `v.len()` elements, write-locked above;
+        // piece `i` is its elements `[i * PIECE, i * PIECE + c.len())`, written by this call only.
+        unsafe { store(dt, base.get().add(i * PIECE * isz), isz as isize, c) };
+    };
+    if v.len() >= PAR_THRESHOLD {
+        v.par_chunks(PIECE).enumerate().for_each(piece);
+    } else {
+        v.chunks(PIECE).enumerate().for_each(piece);
+    }
     Ok(())
 }
 

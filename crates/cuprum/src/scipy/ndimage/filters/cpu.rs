@@ -7,10 +7,11 @@
 use super::{cvt32, round_trip, Kernel1d, Pass, Taps};
 use crate::array::Array;
 use crate::backend::cpu::f64_to_u64_c;
+use crate::backend::cpu::Scratch;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
 use crate::scipy::ndimage::Mode;
-use crate::sort::cpu::{store_values, values};
+use crate::sort::cpu::{store_values, values, values_into};
 use rayon::prelude::*;
 
 /// A pointer that threads writing disjoint elements share.
@@ -190,11 +191,11 @@ fn pass(src: &[f64], dst: &mut [f64], shape: &[usize], p: &Pass, cval: f64) {
 
 /// The final raw values stored into `out` with SciPy's casts (`safe`: `NI_Correlate`'s cast
 /// to unsigned types, `-(T)(-v)` for values at most -1).
-fn store_raw(out: &Array, mut v: Vec<f64>, safe: bool) -> Result<()> {
+fn store_raw(out: &Array, v: &mut [f64], safe: bool) -> Result<()> {
     match out.dtype() {
         DType::Bool => {
             v.par_iter_mut().for_each(|x| *x = ((cvt32(*x) as u8) != 0) as i32 as f64);
-            store_values(out, &v)
+            store_values(out, v)
         }
         DType::UInt64 if safe => {
             let u: Vec<u64> = v
@@ -203,7 +204,7 @@ fn store_raw(out: &Array, mut v: Vec<f64>, safe: bool) -> Result<()> {
                 .collect();
             store_values(out, &u)
         }
-        _ => store_values(out, &v),
+        _ => store_values(out, v),
     }
 }
 
@@ -211,10 +212,13 @@ fn store_raw(out: &Array, mut v: Vec<f64>, safe: bool) -> Result<()> {
 pub(crate) fn passes(x: &Array, passes: &[Pass], cval: f64, out: &Array) -> Result<()> {
     let shape = x.shape().to_vec();
     let dt = out.dtype();
-    let mut cur: Vec<f64> = values::<f64>(x)?;
-    let mut next = vec![0.0f64; cur.len()];
+    // Pooled buffers: two fresh float64 copies of a large image would cost more in page faults
+    // than a pass.
+    let (mut s1, mut s2) = (Scratch::<f64>::new(x.size())?, Scratch::<f64>::new(x.size())?);
+    let (mut cur, mut next) = (s1.as_mut_slice(), s2.as_mut_slice());
+    values_into(x, cur)?;
     for (i, p) in passes.iter().enumerate() {
-        pass(&cur, &mut next, &shape, p, cval);
+        pass(cur, next, &shape, p, cval);
         if i + 1 < passes.len() && dt != DType::Float64 {
             next.par_iter_mut().for_each(|v| *v = round_trip(*v, dt));
         }
@@ -290,5 +294,5 @@ pub(crate) fn correlate_nd(x: &Array, t: &Taps, out: &Array) -> Result<()> {
             }
         }
     });
-    store_raw(out, res, true)
+    store_raw(out, &mut res, true)
 }
