@@ -38,6 +38,7 @@ fn main() -> Result<()> {
     for n in [1_000_000usize, 10_000_000] {
         let x = cuprum::linspace(0.1, 10.0, n, true, DType::Float32, &cpu)?;
         let tag = if n == 1_000_000 { "1M" } else { "10M" };
+        let (xd, xh) = (x.astype(DType::Float64)?, x.astype(DType::Float16)?);
         let cases: Vec<(&str, Case<'_>)> = vec![
             ("sub_scalar", Box::new(|| &x - 1.0)),
             ("mul", Box::new(|| &x * &x)),
@@ -47,6 +48,11 @@ fn main() -> Result<()> {
             ("log", Box::new(|| x.log())),
             ("tanh", Box::new(|| x.tanh())),
             ("less", Box::new(|| x.less(5.0))),
+            ("power", Box::new(|| x.power(1.7))),
+            ("f64_exp", Box::new(|| xd.exp())),
+            ("f64_sin", Box::new(|| xd.sin())),
+            ("f16_add", Box::new(|| &xh + &xh)),
+            ("f16_exp", Box::new(|| xh.exp())),
         ];
         for (name, f) in cases {
             let name = format!("f32_{name}_{tag}");

@@ -484,6 +484,8 @@ macro_rules! native_float {
                     Maximum => map2(a, b, out, |x, y| if x >= y || x.is_nan() { x } else { y }),
                     Minimum => map2(a, b, out, |x, y| if x <= y || x.is_nan() { x } else { y }),
                     Fmax => map2(a, b, out, |x, y| if x >= y || y.is_nan() { x } else { y }),
+                    // C's powf/pow, as NumPy's float32/float64 loops call them.
+                    Power => map2(a, b, out, |x, y| x.powf(y)),
                     _ => map2(a, b, out, |x, y| if x <= y || y.is_nan() { x } else { y }),
                 }
             }
@@ -521,7 +523,7 @@ fn fast_binary(op: BinaryOp, l: DType, a: DType, b: DType, o: DType) -> bool {
     }
     o == l
         && if l.is_float() {
-            matches!(op, Add | Subtract | Multiply | TrueDivide | Maximum | Minimum | Fmax | Fmin)
+            matches!(op, Add | Subtract | Multiply | TrueDivide | Maximum | Minimum | Fmax | Fmin | Power)
         } else {
             matches!(
                 op,
@@ -677,7 +679,7 @@ fn binary_typed<T: Native>(op: BinaryOp, cmp: bool, shape: &[usize], strides: &[
     // and the inputs' broadcast to it, collapsed, so every position is an element of each array;
     // the locks are held there; `f` writes only operand 0, and inputs overlapping `out` are the
     // very same elements (`unalias`).
-    unsafe { par_walk_at(CHEAP_PAR_THRESHOLD, shape, strides, base, &f) };
+    unsafe { par_walk_at(typed_threshold(op), shape, strides, base, &f) };
 }
 
 /// `out = c ? a : b` on one run (the condition's bytes are 0 or 1).
@@ -787,7 +789,17 @@ fn binary_f16(op: BinaryOp, cmp: bool, shape: &[usize], strides: &[Vec<isize>; 3
         }
     };
     // SAFETY: as in `binary_typed`.
-    unsafe { par_walk_at(CHEAP_PAR_THRESHOLD, shape, strides, base, &f) };
+    unsafe { par_walk_at(typed_threshold(op), shape, strides, base, &f) };
+}
+
+/// The thread threshold of a typed binary loop: `power` (C's `powf`/`pow`, some 10 to 20 ns an
+/// element) as the generic loop's costly functions, the rest as cheap arithmetic.
+fn typed_threshold(op: BinaryOp) -> usize {
+    if op == BinaryOp::Power {
+        generic_threshold(true)
+    } else {
+        CHEAP_PAR_THRESHOLD
+    }
 }
 
 /// The typed unary loop for float16, through float32 as NumPy's (see `binary_f16`); the

@@ -301,6 +301,53 @@ fn float16_math_through_float32_within_one_ulp() {
     }
 }
 
+cpu_test!(float_power_is_c_pow_within_one_ulp);
+/// float32/float16 `power` in the typed loops (C's `powf`, as NumPy's loops): within one ulp of
+/// float64's `pow` on a grid of bases and exponents, special values (signed zeros, infinities,
+/// NaN, negative bases with integral and fractional exponents) exactly as `pow`.
+fn float_power_is_c_pow_within_one_ulp() {
+    let mut base: Vec<f64> = (0..400).map(|i| -20.0 + i as f64 * 0.1).collect();
+    base.extend([0.0, -0.0, 1.0, -1.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1e-30, 3e30]);
+    let mut expo: Vec<f64> = (0..60).map(|i| -6.0 + i as f64 * 0.25).collect();
+    expo.extend([0.0, -0.0, 0.5, -0.5, 1.0 / 3.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 40.0, -40.0]);
+    let (nb, ne) = (base.len(), expo.len());
+    for dt in [DType::Float32, DType::Float16] {
+        let b = cuprum::from_slice(&base, &[nb, 1], &Device::Cpu).unwrap().astype(dt).unwrap();
+        let e = cuprum::from_slice(&expo, &[1, ne], &Device::Cpu).unwrap().astype(dt).unwrap();
+        let got = cuprum::ufunc::binary(BinaryOp::Power, &b, &e).unwrap();
+        assert_eq!(got.dtype(), dt);
+        let got = got.to_vec_as::<f64>().unwrap();
+        let (bv, ev) = (b.to_vec_as::<f64>().unwrap(), e.to_vec_as::<f64>().unwrap());
+        for i in 0..nb {
+            for j in 0..ne {
+                let (x, y, g) = (bv[i], ev[j], got[i * ne + j]);
+                let w = x.powf(y);
+                let wr = cuprum::from_slice(&[w], &[1], &Device::Cpu)
+                    .unwrap()
+                    .astype(dt)
+                    .unwrap()
+                    .to_vec_as::<f64>()
+                    .unwrap()[0];
+                if !wr.is_finite() || wr == 0.0 {
+                    let same = (g.is_nan() && wr.is_nan()) || g.to_bits() == wr.to_bits();
+                    // Rounding at the overflow and underflow edges may land one step away.
+                    let edge = g.is_finite() != wr.is_finite() || (g == 0.0) != (wr == 0.0);
+                    assert!(same || edge, "{dt} {x}**{y}: {g}, want {wr}");
+                    continue;
+                }
+                let ulp = if dt == DType::Float32 {
+                    let m = (wr.abs() as f32).max(f32::MIN_POSITIVE);
+                    (f32::from_bits(m.to_bits() + 1) - m) as f64
+                } else {
+                    let m = half::f16::from_f64(wr.abs()).max(half::f16::MIN_POSITIVE);
+                    half::f16::from_bits(m.to_bits() + 1).to_f64() - m.to_f64()
+                };
+                assert!((g - w).abs() <= ulp, "{dt} {x}**{y}: {g}, want {w}");
+            }
+        }
+    }
+}
+
 cpu_test!(typed_loops_in_place);
 /// In-place operations (the output is an input) and overlapping views (copied first).
 fn typed_loops_in_place() {
