@@ -598,6 +598,17 @@ unsafe fn src<'a, T: Copy>(
     Src::Slice(unsafe { std::slice::from_raw_parts(b, n) })
 }
 
+/// The bytes the output run of `n` elements at `p` (byte stride `st`, elements of `size`
+/// bytes) spans: its lowest address and length, for the overlap test of contiguous inputs.
+#[inline(always)]
+fn out_span(p: *mut u8, st: isize, n: usize, size: usize) -> (*const u8, usize) {
+    if st >= 0 {
+        (p as *const u8, n * st.max(size as isize) as usize)
+    } else {
+        (p.wrapping_offset((n as isize - 1) * st) as *const u8, n * (-st) as usize)
+    }
+}
+
 /// Runs `f` on the output run of `n` elements at `p` (byte stride `st`): in place when
 /// contiguous, else through a buffer scattered afterwards.
 ///
@@ -657,11 +668,7 @@ fn binary_typed<T: Native>(op: BinaryOp, cmp: bool, shape: &[usize], strides: &[
         let (mut ba, mut bb) = (RunBuf::<T>::uninit(), RunBuf::<T>::uninit());
         let ob = if cmp { 1 } else { std::mem::size_of::<T>() };
         // The bytes the output run spans (for the overlap test of contiguous inputs).
-        let (o_lo, o_len) = if s[0] >= 0 {
-            (p[0] as *const u8, n * s[0].max(ob as isize) as usize)
-        } else {
-            (p[0].wrapping_offset((n as isize - 1) * s[0]) as *const u8, n * (-s[0]) as usize)
-        };
+        let (o_lo, o_len) = out_span(p[0], s[0], n, ob);
         // SAFETY: runs of `n` elements of each operand (`par_walk`'s contract): inputs of type
         // `T` (the loop dtype, checked by `fast_binary`), the output of `T` or bool (u8), ours
         // alone; an input overlapping the output is the same elements, copied first by `src`.
@@ -725,11 +732,7 @@ fn where_typed<T: Native>(shape: &[usize], strides: &[Vec<isize>; 4], base: [Ptr
     let f = move |p: [*mut u8; 4], n: usize, s: [isize; 4]| {
         let (mut bc, mut ba, mut bb) = (RunBuf::<u8>::uninit(), RunBuf::<T>::uninit(), RunBuf::<T>::uninit());
         let ob = std::mem::size_of::<T>();
-        let (o_lo, o_len) = if s[0] >= 0 {
-            (p[0] as *const u8, n * s[0].max(ob as isize) as usize)
-        } else {
-            (p[0].wrapping_offset((n as isize - 1) * s[0]) as *const u8, n * (-s[0]) as usize)
-        };
+        let (o_lo, o_len) = out_span(p[0], s[0], n, ob);
         // SAFETY: runs of `n` elements of each operand (`par_walk`'s contract): the condition
         // of bool (bytes 0 or 1), the choices and the output of `T` (checked by the caller),
         // the output ours alone; an input overlapping the output is copied first by `src`.
@@ -769,11 +772,7 @@ fn binary_f16(op: BinaryOp, cmp: bool, shape: &[usize], strides: &[Vec<isize>; 3
         let (mut ba, mut bb) = (RunBuf::<f16>::uninit(), RunBuf::<f16>::uninit());
         let (mut wa, mut wb, mut wo) = ([0f32; CHUNK], [0f32; CHUNK], [0f32; CHUNK]);
         let ob = if cmp { 1 } else { 2 };
-        let (o_lo, o_len) = if s[0] >= 0 {
-            (p[0] as *const u8, n * s[0].max(ob as isize) as usize)
-        } else {
-            (p[0].wrapping_offset((n as isize - 1) * s[0]) as *const u8, n * (-s[0]) as usize)
-        };
+        let (o_lo, o_len) = out_span(p[0], s[0], n, ob);
         // SAFETY: runs of `n` elements of each operand (`par_walk`'s contract): float16 inputs
         // (checked by `fast_binary`), the output float16 or bool (u8), ours alone; an input
         // overlapping the output is the same elements, copied first by `src`.
@@ -809,11 +808,7 @@ fn unary_f16(op: UnaryOp, shape: &[usize], strides: &[Vec<isize>; 2], base: [Ptr
     let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
         let mut ba = RunBuf::<f16>::uninit();
         let (mut wa, mut wo) = ([0f32; CHUNK], [0f32; CHUNK]);
-        let (o_lo, o_len) = if s[0] >= 0 {
-            (p[0] as *const u8, n * s[0].max(2) as usize)
-        } else {
-            (p[0].wrapping_offset((n as isize - 1) * s[0]) as *const u8, n * (-s[0]) as usize)
-        };
+        let (o_lo, o_len) = out_span(p[0], s[0], n, 2);
         // SAFETY: runs of `n` elements (`par_walk`'s contract): a float16 input (checked by
         // `fast_unary`) and a float16 output, ours alone; an input overlapping the output is the
         // same elements, copied first by `src`.
@@ -841,11 +836,7 @@ fn unary_typed<T: Native + VMath>(op: UnaryOp, shape: &[usize], strides: &[Vec<i
     let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
         let mut ba = RunBuf::<T>::uninit();
         let sz = std::mem::size_of::<T>();
-        let (o_lo, o_len) = if s[0] >= 0 {
-            (p[0] as *const u8, n * s[0].max(sz as isize) as usize)
-        } else {
-            (p[0].wrapping_offset((n as isize - 1) * s[0]) as *const u8, n * (-s[0]) as usize)
-        };
+        let (o_lo, o_len) = out_span(p[0], s[0], n, sz);
         // SAFETY: as in `binary_typed`, with one input.
         unsafe {
             let x = match src::<T>(p[1], s[1], n, o_lo, o_len, &mut ba) {

@@ -10,6 +10,15 @@ use cuprum::{s, Array, BinaryOp, DType, Device, UnaryOp};
 /// A host reference function.
 type HostFn = fn(f64) -> f64;
 
+/// The vectorised float functions and their float64 references.
+const VMATH: [(UnaryOp, HostFn); 5] = [
+    (UnaryOp::Exp, f64::exp),
+    (UnaryOp::Log, f64::ln),
+    (UnaryOp::Sin, f64::sin),
+    (UnaryOp::Cos, f64::cos),
+    (UnaryOp::Tanh, f64::tanh),
+];
+
 /// The typed loops' dtypes (float16 computes through float32, as NumPy's loops).
 const NATIVE: [DType; 11] = [
     DType::Int8,
@@ -240,13 +249,7 @@ fn vectorised_f32_math_within_one_ulp() {
     ]);
     let x = cuprum::from_slice(&v, &[v.len()], &Device::Cpu).unwrap();
     let xr = x.slice(s![..;-1]).unwrap();
-    for (op, f) in [
-        (UnaryOp::Exp, f64::exp as fn(f64) -> f64),
-        (UnaryOp::Log, f64::ln),
-        (UnaryOp::Sin, f64::sin),
-        (UnaryOp::Cos, f64::cos),
-        (UnaryOp::Tanh, f64::tanh),
-    ] {
+    for (op, f) in VMATH {
         for (what, x) in [("contiguous", &x), ("reversed", &xr)] {
             let got = cuprum::ufunc::unary(op, x).unwrap();
             assert_eq!(got.dtype(), DType::Float32);
@@ -274,13 +277,7 @@ cpu_test!(float16_math_through_float32_within_one_ulp);
 fn float16_math_through_float32_within_one_ulp() {
     let v: Vec<half::f16> = (0u16..=u16::MAX).map(half::f16::from_bits).collect();
     let x = cuprum::from_slice(&v, &[v.len()], &Device::Cpu).unwrap();
-    for (op, f) in [
-        (UnaryOp::Exp, f64::exp as fn(f64) -> f64),
-        (UnaryOp::Log, f64::ln),
-        (UnaryOp::Sin, f64::sin),
-        (UnaryOp::Cos, f64::cos),
-        (UnaryOp::Tanh, f64::tanh),
-    ] {
+    for (op, f) in VMATH {
         let got = cuprum::ufunc::unary(op, &x).unwrap();
         assert_eq!(got.dtype(), DType::Float16);
         for (&a, &g) in v.iter().zip(&got.to_vec::<half::f16>().unwrap()) {
