@@ -400,99 +400,44 @@ fn float_key(b: u64, w: u32) -> u64 {
     }
 }
 
-impl Native for f32 {
-    const KEY_BYTES: usize = 4;
-    type Bits = u32;
-    #[inline(always)]
-    fn to_ordered(self) -> u32 {
-        // Negatives flipped whole, positives with the sign bit set.
-        let b = self.to_bits();
-        b ^ (((b as i32) >> 31) as u32 | (1 << 31))
-    }
-    #[inline(always)]
-    fn from_ordered(k: u32) -> Self {
-        f32::from_bits(k ^ ((!(k as i32) >> 31) as u32 | (1 << 31)))
-    }
-    #[inline(always)]
-    fn plain(self) -> bool {
-        // Not NaN, not -0.0.
-        !self.is_nan() && self.to_bits() != 1 << 31
-    }
-    #[inline]
-    fn key(self) -> u64 {
-        float_key(self.to_bits() as u64, 32)
-    }
-    #[inline]
-    fn as_f64(self) -> f64 {
-        self as f64
-    }
-    #[inline]
-    fn is_nan_v(self) -> bool {
-        self.is_nan()
-    }
+/// The float elements: IEEE bits, ordered by flipping negatives whole and setting the sign bit
+/// of positives.
+macro_rules! native_float {
+    ($($t:ty, $u:ty, $i:ty, $w:expr, $to_f64:expr);*) => {$(
+        impl Native for $t {
+            const KEY_BYTES: usize = $w / 8;
+            type Bits = $u;
+            #[inline(always)]
+            fn to_ordered(self) -> $u {
+                let b = self.to_bits();
+                b ^ (((b as $i) >> ($w - 1)) as $u | (1 << ($w - 1)))
+            }
+            #[inline(always)]
+            fn from_ordered(k: $u) -> Self {
+                <$t>::from_bits(k ^ ((!(k as $i) >> ($w - 1)) as $u | (1 << ($w - 1))))
+            }
+            #[inline(always)]
+            fn plain(self) -> bool {
+                // Not NaN, not -0.0.
+                !self.is_nan() && self.to_bits() != 1 << ($w - 1)
+            }
+            #[inline]
+            fn key(self) -> u64 {
+                float_key(self.to_bits() as u64, $w)
+            }
+            #[inline]
+            fn as_f64(self) -> f64 {
+                let f: fn($t) -> f64 = $to_f64;
+                f(self)
+            }
+            #[inline]
+            fn is_nan_v(self) -> bool {
+                self.is_nan()
+            }
+        }
+    )*};
 }
-impl Native for f64 {
-    const KEY_BYTES: usize = 8;
-    type Bits = u64;
-    #[inline(always)]
-    fn to_ordered(self) -> u64 {
-        // Negatives flipped whole, positives with the sign bit set.
-        let b = self.to_bits();
-        b ^ (((b as i64) >> 63) as u64 | (1 << 63))
-    }
-    #[inline(always)]
-    fn from_ordered(k: u64) -> Self {
-        f64::from_bits(k ^ ((!(k as i64) >> 63) as u64 | (1 << 63)))
-    }
-    #[inline(always)]
-    fn plain(self) -> bool {
-        // Not NaN, not -0.0.
-        !self.is_nan() && self.to_bits() != 1 << 63
-    }
-    #[inline]
-    fn key(self) -> u64 {
-        float_key(self.to_bits(), 64)
-    }
-    #[inline]
-    fn as_f64(self) -> f64 {
-        self
-    }
-    #[inline]
-    fn is_nan_v(self) -> bool {
-        self.is_nan()
-    }
-}
-impl Native for half::f16 {
-    const KEY_BYTES: usize = 2;
-    type Bits = u16;
-    #[inline(always)]
-    fn to_ordered(self) -> u16 {
-        // Negatives flipped whole, positives with the sign bit set.
-        let b = self.to_bits();
-        b ^ (((b as i16) >> 15) as u16 | (1 << 15))
-    }
-    #[inline(always)]
-    fn from_ordered(k: u16) -> Self {
-        half::f16::from_bits(k ^ ((!(k as i16) >> 15) as u16 | (1 << 15)))
-    }
-    #[inline(always)]
-    fn plain(self) -> bool {
-        // Not NaN, not -0.0.
-        !self.is_nan() && self.to_bits() != 1 << 15
-    }
-    #[inline]
-    fn key(self) -> u64 {
-        float_key(self.to_bits() as u64, 16)
-    }
-    #[inline]
-    fn as_f64(self) -> f64 {
-        self.to_f64()
-    }
-    #[inline]
-    fn is_nan_v(self) -> bool {
-        self.is_nan()
-    }
-}
+native_float!(f32, u32, i32, 32, |v| v as f64; f64, u64, i64, 64, |v| v; half::f16, u16, i16, 16, |v| v.to_f64());
 
 /// Runs `$body` with `$T` the element type of dtype `$dt`.
 macro_rules! by_native {
