@@ -144,60 +144,38 @@ pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&A
     }
     let many = x.size() >= PAR_THRESHOLD && x.size() > len;
     by_native!(x.dtype(), T => {
-        if let (None, Some(k)) = (idx_out, keys_out) {
-            if sort_lanes_plain::<T>(x, k, len)? {
-                return Ok(());
+        let Some(io) = idx_out else {
+            if let Some(k) = keys_out {
+                sort_lanes_keys::<T>(x, k, len)?;
             }
-        }
+            return Ok(());
+        };
         let mut v: Vec<T> = x.to_vec()?;
-        match idx_out {
-            None => {
-                let sort_lane = |l: &mut [T]| {
-                    let s = sort_native(l.to_vec());
-                    l.copy_from_slice(&s);
-                };
-                if v.len() == len {
-                    v = sort_native(v);
-                } else if many {
-                    v.par_chunks_mut(len).for_each(sort_lane);
-                } else {
-                    v.chunks_mut(len).for_each(sort_lane);
-                }
-                if let Some(k) = keys_out {
-                    store_native(k, &v)?;
-                }
+        let mut idx = vec![0i64; v.len()];
+        let arg_lane = |(l, ix): (&mut [T], &mut [i64])| {
+            for (e, (k, i)) in argsort_native(l).into_iter().enumerate() {
+                l[e] = k;
+                ix[e] = i as i64;
             }
-            Some(io) => {
-                let mut idx = vec![0i64; v.len()];
-                let arg_lane = |(l, ix): (&mut [T], &mut [i64])| {
-                    for (e, (k, i)) in argsort_native(l).into_iter().enumerate() {
-                        l[e] = k;
-                        ix[e] = i as i64;
-                    }
-                };
-                if many {
-                    v.par_chunks_mut(len).zip(idx.par_chunks_mut(len)).for_each(arg_lane);
-                } else {
-                    v.chunks_mut(len).zip(idx.chunks_mut(len)).for_each(arg_lane);
-                }
-                if let Some(k) = keys_out {
-                    store_native(k, &v)?;
-                }
-                store_values(io, &idx)?;
-            }
+        };
+        if many {
+            v.par_chunks_mut(len).zip(idx.par_chunks_mut(len)).for_each(arg_lane);
+        } else {
+            v.chunks_mut(len).zip(idx.chunks_mut(len)).for_each(arg_lane);
         }
+        if let Some(k) = keys_out {
+            store_native(k, &v)?;
+        }
+        store_values(io, &idx)?;
     });
     Ok(())
 }
 
-/// [`sort_lanes`]' keys by [`sort_plain`] straight from `x` into `keys_out` (the C-contiguous
-/// output of `x`'s shape and dtype), lanes of `len` in parallel; false (nothing written that
-/// counts) when a lane holds NaN or -0.0 or the lanes are too short.
-fn sort_lanes_plain<T: Native>(x: &Array, keys_out: &Array, len: usize) -> Result<bool> {
+/// [`sort_lanes`]' keys alone, by [`sort_into`] straight from `x` into `keys_out` (the
+/// C-contiguous output of `x`'s shape and dtype), lanes of `len` in parallel when there are
+/// many elements.
+fn sort_lanes_keys<T: Native>(x: &Array, keys_out: &Array, len: usize) -> Result<()> {
     let n = x.size();
-    if len < RADIX_MIN {
-        return Ok(false);
-    }
     let mut scratch = Scratch::<T::Bits>::new(n)?;
     let _l = CpuLocks::new(&[&x.storage], &[&keys_out.storage]);
     // SAFETY: `x` is a C-contiguous CPU array of `n` elements of `T`'s dtype, read-locked
@@ -209,15 +187,17 @@ fn sort_lanes_plain<T: Native>(x: &Array, keys_out: &Array, len: usize) -> Resul
         )
     };
     let sc = scratch.as_mut_slice();
-    Ok(if n == len {
-        sort_plain(src, dst, sc)
-    } else {
+    if n == len {
+        sort_into(src, dst, sc);
+    } else if n >= PAR_THRESHOLD {
         src.par_chunks(len)
             .zip(dst.par_chunks_mut(len))
             .zip(sc.par_chunks_mut(len))
-            .map(|((s, d), c)| sort_plain(s, d, c))
-            .reduce(|| true, |a, b| a & b)
-    })
+            .for_each(|((s, d), c)| sort_into(s, d, c));
+    } else {
+        src.chunks(len).zip(dst.chunks_mut(len)).zip(sc.chunks_mut(len)).for_each(|((s, d), c)| sort_into(s, d, c));
+    }
+    Ok(())
 }
 
 /// [`sort_lanes`] for lanes too long for 32-bit indices: a comparison merge sort in the wide
@@ -595,22 +575,23 @@ pub(crate) fn radix_sort<E: Copy + Send + Sync>(
     v
 }
 
-/// Sorts `v` (NumPy's order, stable) in its own type: [`sort_plain`] when it applies, the
-/// keyed [`radix_sort`] otherwise.
+/// Sorts `v` (NumPy's order, stable) in its own type ([`sort_into`]).
 pub(crate) fn sort_native<T: Native>(v: Vec<T>) -> Vec<T> {
-    let n = v.len();
-    if n >= RADIX_MIN {
-        let mut out: Vec<T> = Vec::with_capacity(n);
-        if let Ok(mut scratch) = Scratch::<T::Bits>::new(n) {
-            // SAFETY: `T` is plain data; `sort_plain` writes every slot of `out` when it
-            // returns true, and `out` is dropped unread (no drop glue) when it returns false.
-            unsafe { out.set_len(n) };
-            if sort_plain(&v, &mut out, scratch.as_mut_slice()) {
-                return out;
-            }
-        }
+    let mut out = vec![T::default(); v.len()];
+    match Scratch::<T::Bits>::new(v.len()) {
+        Ok(mut scratch) => sort_into(&v, &mut out, scratch.as_mut_slice()),
+        // No room for the scratch: the keyed sort needs none of its own beyond `v`'s.
+        Err(_) => return radix_sort(v, T::KEY_BYTES, |e: &T| e.key()),
     }
-    radix_sort(v, T::KEY_BYTES, |e: &T| e.key())
+    out
+}
+
+/// Sorts `src` into `dst` (NumPy's order, stable): [`sort_plain`] with `scratch` (as long)
+/// when it applies, else the keyed [`radix_sort`] (NaNs, -0.0, short slices).
+fn sort_into<T: Native>(src: &[T], dst: &mut [T], scratch: &mut [T::Bits]) {
+    if !sort_plain(src, dst, scratch) {
+        dst.copy_from_slice(&radix_sort(src.to_vec(), T::KEY_BYTES, |e: &T| e.key()));
+    }
 }
 
 /// `t`'s bytes as its ordered-bits type (same size).
