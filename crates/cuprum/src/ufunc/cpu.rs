@@ -510,6 +510,46 @@ macro_rules! native_float {
 }
 native_float!(f32, f64);
 
+/// A float16 run as float32 (in `buf` unless a splat).
+#[inline(always)]
+fn widen_f16<'a>(x: Src<'_, f16>, buf: &'a mut [f32; CHUNK]) -> Src<'a, f32> {
+    use half::slice::HalfFloatSliceExt;
+    match x {
+        Src::Splat(v) => Src::Splat(v.to_f32()),
+        Src::Slice(s) => {
+            let b = &mut buf[..s.len()];
+            s.convert_to_f32_slice(b);
+            Src::Slice(b)
+        }
+    }
+}
+
+/// float16 computes through float32 and rounds the result to float16, as NumPy's float16
+/// loops: the same bits as the wide loop for the arithmetic and sqrt (float32 has more than
+/// 2 x 11 + 2 bits); the float32 functions are the float32 loop's (vectorised `exp`, `sin`...).
+/// Comparisons and max/min are exact in float16 itself.
+impl Native for f16 {
+    #[inline(always)]
+    fn bin(op: BinaryOp, a: Src<'_, f16>, b: Src<'_, f16>, out: &mut [f16]) {
+        use half::slice::HalfFloatSliceExt;
+        let (mut wa, mut wb, mut wo) = ([0f32; CHUNK], [0f32; CHUNK], [0f32; CHUNK]);
+        let n = out.len();
+        f32::bin(op, widen_f16(a, &mut wa), widen_f16(b, &mut wb), &mut wo[..n]);
+        out.convert_from_f32_slice(&wo[..n]);
+    }
+    #[inline(always)]
+    fn un(op: UnaryOp, x: &[f16], out: &mut [f16]) {
+        use half::slice::HalfFloatSliceExt;
+        let (mut wx, mut wo) = ([0f32; CHUNK], [0f32; CHUNK]);
+        let n = out.len();
+        x.convert_to_f32_slice(&mut wx[..n]);
+        if !crate::backend::cpu::vmath::f32_unary(op, &wx[..n], &mut wo[..n]) {
+            f32::un(op, &wx[..n], &mut wo[..n]);
+        }
+        out.convert_from_f32_slice(&wo[..n]);
+    }
+}
+
 /// Whether the typed binary loop computes `op` on loop dtype `l`: same-typed arithmetic
 /// (`out` of dtype `l`) or comparisons (`out` bool).
 fn fast_binary(op: BinaryOp, l: DType, a: DType, b: DType, o: DType) -> bool {
@@ -749,48 +789,6 @@ fn where_typed<T: Native>(shape: &[usize], strides: &[Vec<isize>; 4], base: [Ptr
     unsafe { par_walk_at(CHEAP_PAR_THRESHOLD, shape, strides, base, &f) };
 }
 
-/// A float16 input run as float32 (in `buf` unless a splat).
-#[inline(always)]
-fn widen_f16<'a>(x: Src<'_, f16>, buf: &'a mut [f32; CHUNK]) -> Src<'a, f32> {
-    use half::slice::HalfFloatSliceExt;
-    match x {
-        Src::Splat(v) => Src::Splat(v.to_f32()),
-        Src::Slice(s) => {
-            let b = &mut buf[..s.len()];
-            s.convert_to_f32_slice(b);
-            Src::Slice(b)
-        }
-    }
-}
-
-/// The typed binary loop for float16: NumPy's float16 loops compute in float32 and round the
-/// result to float16, and so does this (the arithmetic of `fast_binary` in float32, rounded
-/// once: the same bits as the wide loop, as float32 has more than 2 x 11 + 2 bits).
-fn binary_f16(op: BinaryOp, cmp: bool, shape: &[usize], strides: &[Vec<isize>; 3], base: [Ptr; 3]) {
-    use half::slice::HalfFloatSliceExt;
-    let f = move |p: [*mut u8; 3], n: usize, s: [isize; 3]| {
-        let (mut ba, mut bb) = (RunBuf::<f16>::uninit(), RunBuf::<f16>::uninit());
-        let (mut wa, mut wb, mut wo) = ([0f32; CHUNK], [0f32; CHUNK], [0f32; CHUNK]);
-        let ob = if cmp { 1 } else { 2 };
-        let (o_lo, o_len) = out_span(p[0], s[0], n, ob);
-        // SAFETY: runs of `n` elements of each operand (`par_walk`'s contract): float16 inputs
-        // (checked by `fast_binary`), the output float16 or bool (u8), ours alone; an input
-        // overlapping the output is the same elements, copied first by `src`.
-        unsafe {
-            let a = widen_f16(src::<f16>(p[1], s[1], n, o_lo, o_len, &mut ba), &mut wa);
-            let b = widen_f16(src::<f16>(p[2], s[2], n, o_lo, o_len, &mut bb), &mut wb);
-            if cmp {
-                with_out::<u8>(p[0], s[0], n, |o| cmp_dispatch::<f32>(op, a, b, o));
-            } else {
-                bin_dispatch::<f32>(op, a, b, &mut wo[..n]);
-                with_out::<f16>(p[0], s[0], n, |o| o.convert_from_f32_slice(&wo[..n]));
-            }
-        }
-    };
-    // SAFETY: as in `binary_typed`.
-    unsafe { par_walk_at(typed_threshold(op), shape, strides, base, &f) };
-}
-
 /// The thread threshold of a typed binary loop: `power` (C's `powf`/`pow`, some 10 to 20 ns an
 /// element) as the generic loop's costly functions, the rest as cheap arithmetic.
 fn typed_threshold(op: BinaryOp) -> usize {
@@ -799,36 +797,6 @@ fn typed_threshold(op: BinaryOp) -> usize {
     } else {
         CHEAP_PAR_THRESHOLD
     }
-}
-
-/// The typed unary loop for float16, through float32 as NumPy's (see `binary_f16`); the
-/// float32 functions are those of the float32 loop (vectorised `exp`, `sin`...).
-fn unary_f16(op: UnaryOp, shape: &[usize], strides: &[Vec<isize>; 2], base: [Ptr; 2]) {
-    use half::slice::HalfFloatSliceExt;
-    let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
-        let mut ba = RunBuf::<f16>::uninit();
-        let (mut wa, mut wo) = ([0f32; CHUNK], [0f32; CHUNK]);
-        let (o_lo, o_len) = out_span(p[0], s[0], n, 2);
-        // SAFETY: runs of `n` elements (`par_walk`'s contract): a float16 input (checked by
-        // `fast_unary`) and a float16 output, ours alone; an input overlapping the output is the
-        // same elements, copied first by `src`.
-        unsafe {
-            let x = match widen_f16(src::<f16>(p[1], s[1], n, o_lo, o_len, &mut ba), &mut wa) {
-                Src::Slice(x) => x,
-                Src::Splat(v) => {
-                    wa[..n].fill(v);
-                    &wa[..n]
-                }
-            };
-            if !crate::backend::cpu::vmath::f32_unary(op, x, &mut wo[..n]) {
-                un_dispatch::<f32>(op, x, &mut wo[..n]);
-            }
-            with_out::<f16>(p[0], s[0], n, |o| o.convert_from_f32_slice(&wo[..n]));
-        }
-    };
-    let t = if crate::backend::cpu::vmath::has_f32(op) { VMATH_PAR_THRESHOLD } else { CHEAP_PAR_THRESHOLD };
-    // SAFETY: as in `unary_typed`.
-    unsafe { par_walk_at(t, shape, strides, base, &f) };
 }
 
 /// The typed unary loop (see `fast_unary`).
@@ -884,6 +852,12 @@ impl VMath for u16 {}
 impl VMath for u32 {}
 impl VMath for u64 {}
 impl VMath for f64 {}
+impl VMath for f16 {
+    // The float32 functions run inside `Native::un` (through float32); only the threshold.
+    fn has_vmath(op: UnaryOp) -> bool {
+        crate::backend::cpu::vmath::has_f32(op)
+    }
+}
 impl VMath for f32 {
     fn has_vmath(op: UnaryOp) -> bool {
         crate::backend::cpu::vmath::has_f32(op)
@@ -904,9 +878,10 @@ macro_rules! typed_dispatch {
             DType::UInt16 => $f::<u16>($($arg),*),
             DType::UInt32 => $f::<u32>($($arg),*),
             DType::UInt64 => $f::<u64>($($arg),*),
+            DType::Float16 => $f::<f16>($($arg),*),
             DType::Float32 => $f::<f32>($($arg),*),
             DType::Float64 => $f::<f64>($($arg),*),
-            DType::Bool | DType::Float16 => unreachable!("no typed loop for {}", $l),
+            DType::Bool => unreachable!("no typed loop for {}", $l),
         }
     };
 }
@@ -933,11 +908,7 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
     let strides = [st[0].clone(), st[1].clone()];
     let (od, xd) = (out.dtype, x.dtype);
     if fast_unary(op, l, xd, od) {
-        if l == DType::Float16 {
-            unary_f16(op, &shape, &strides, [ptr(out), ptr(x)]);
-        } else {
-            typed_dispatch!(l, unary_typed, op, &shape, &strides, [ptr(out), ptr(x)]);
-        }
+        typed_dispatch!(l, unary_typed, op, &shape, &strides, [ptr(out), ptr(x)]);
         return Ok(());
     }
     fn go<W: Arith>(
@@ -1059,11 +1030,7 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) 
     let dts = (out.dtype, a.dtype, b.dtype);
     if fast_binary(op, l, a.dtype, b.dtype, out.dtype) {
         let cmp = out.dtype == DType::Bool;
-        if l == DType::Float16 {
-            binary_f16(op, cmp, &shape, &strides, [ptr(out), ptr(a), ptr(b)]);
-        } else {
-            typed_dispatch!(l, binary_typed, op, cmp, &shape, &strides, [ptr(out), ptr(a), ptr(b)]);
-        }
+        typed_dispatch!(l, binary_typed, op, cmp, &shape, &strides, [ptr(out), ptr(a), ptr(b)]);
         return Ok(());
     }
     fn go<W: Arith>(
