@@ -1,7 +1,7 @@
 //! Reductions over all axes, one axis or several, with `keepdims`, NumPy's accumulator dtypes
 //! and `ddof`.
 
-mod cpu;
+pub(crate) mod cpu;
 mod cuda;
 
 use crate::array::Array;

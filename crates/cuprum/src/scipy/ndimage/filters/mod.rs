@@ -506,45 +506,14 @@ pub fn convolve1d(input: &Array, weights: &[f64], axis: isize, opts: &FilterOpti
     correlate1d(input, &w, axis, &o)
 }
 
-/// NumPy's pairwise sum of float64 (`np.sum`), for the Gaussian's normalisation.
-fn pairwise_sum(a: &[f64]) -> f64 {
-    let n = a.len();
-    if n < 8 {
-        let mut s = 0.0; // numpy starts from -0.0 only for empty sums; 0.0 + x is x here
-        for (i, &v) in a.iter().enumerate() {
-            s = if i == 0 { v } else { s + v };
-        }
-        s
-    } else if n <= 128 {
-        let mut r = [0.0f64; 8];
-        r.copy_from_slice(&a[..8]);
-        let mut i = 8;
-        while i + 8 <= n {
-            for j in 0..8 {
-                r[j] += a[i + j];
-            }
-            i += 8;
-        }
-        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        while i < n {
-            res += a[i];
-            i += 1;
-        }
-        res
-    } else {
-        let mut n2 = n / 2;
-        n2 -= n2 % 8;
-        pairwise_sum(&a[..n2]) + pairwise_sum(&a[n2..])
-    }
-}
-
 /// SciPy's `_gaussian_kernel1d(sigma, order, radius)` in float64.
 pub(crate) fn gaussian_kernel1d(sigma: f64, order: usize, radius: usize) -> Vec<f64> {
     let s2 = sigma * sigma;
     let r = radius as i64;
     let c = -0.5 / s2;
     let phi: Vec<f64> = (-r..=r).map(|x| (c * (x * x) as f64).exp()).collect();
-    let sum = pairwise_sum(&phi);
+    // NumPy's pairwise sum (`np.sum`), as SciPy normalises the weights.
+    let sum = crate::reduce::cpu::pairwise_sum(&phi);
     let phi: Vec<f64> = phi.iter().map(|v| v / sum).collect();
     if order == 0 {
         return phi;
