@@ -81,14 +81,12 @@ fn pool_align(cap: usize) -> usize {
     }
 }
 
-/// The pool capacity for a block of `bytes`, if such blocks are pooled.
+/// The pool capacity for a block of `bytes` (at least `SMALL_POOL_MIN`); `None` on overflow.
 fn pool_cap(bytes: usize) -> Option<usize> {
     if bytes >= POOL_MIN {
         bytes.checked_next_multiple_of(POOL_GRAIN)
-    } else if bytes >= SMALL_POOL_MIN {
-        Some(bytes.next_power_of_two())
     } else {
-        None
+        Some(bytes.next_power_of_two())
     }
 }
 
@@ -115,7 +113,7 @@ unsafe impl Sync for CpuStorage {}
 impl CpuStorage {
     pub fn new(bytes: usize, zeroed: bool) -> Result<CpuStorage> {
         let oom = || Error::OutOfMemory { device: Device::Cpu, bytes };
-        if pool_cap(bytes).is_some() {
+        if bytes >= SMALL_POOL_MIN {
             let cap = pool_cap(bytes).ok_or_else(oom)?;
             let hit = {
                 let mut p = host_pool().lock().unwrap_or_else(|e| e.into_inner());
