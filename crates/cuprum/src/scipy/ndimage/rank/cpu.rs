@@ -207,21 +207,22 @@ fn keys<K: Key>(x: &Array) -> Result<Vec<K>> {
 fn store_keys<K: Key + Into<u64>>(out: &Array, k: Vec<K>) -> Result<()> {
     let dt = out.dtype();
     match dt {
-        DType::Float32 | DType::Float64 => {
+        DType::Float32 => {
             let _l = CpuLocks::new(&[], &[&out.storage]);
-            if dt == DType::Float32 {
-                // SAFETY: `out` is a C-contiguous CPU float32 array of `k.len()` elements,
-                // write-locked above.
-                let o = unsafe { std::slice::from_raw_parts_mut(ptr(out).get() as *mut f32, k.len()) };
-                o.par_iter_mut()
-                    .zip(k.par_iter())
-                    .with_min_len(1 << 14)
-                    .for_each(|(o, &k)| *o = f32_of_key(k.into() as u32));
-            } else {
-                // SAFETY: as for float32, a float64 array.
-                let o = unsafe { std::slice::from_raw_parts_mut(ptr(out).get() as *mut f64, k.len()) };
-                o.par_iter_mut().zip(k.par_iter()).with_min_len(1 << 14).for_each(|(o, &k)| *o = f64_of_key(k.into()));
-            }
+            // SAFETY: `out` is a C-contiguous CPU float32 array of `k.len()` elements,
+            // write-locked above.
+            let o = unsafe { std::slice::from_raw_parts_mut(ptr(out).get() as *mut f32, k.len()) };
+            o.par_iter_mut()
+                .zip(k.par_iter())
+                .with_min_len(1 << 14)
+                .for_each(|(o, &k)| *o = f32_of_key(k.into() as u32));
+            Ok(())
+        }
+        DType::Float64 => {
+            let _l = CpuLocks::new(&[], &[&out.storage]);
+            // SAFETY: as for float32, a float64 array.
+            let o = unsafe { std::slice::from_raw_parts_mut(ptr(out).get() as *mut f64, k.len()) };
+            o.par_iter_mut().zip(k.par_iter()).with_min_len(1 << 14).for_each(|(o, &k)| *o = f64_of_key(k.into()));
             Ok(())
         }
         DType::Float16 => store_values(out, &k.into_par_iter().map(|k| f64_of_key(k.into())).collect::<Vec<f64>>()),
