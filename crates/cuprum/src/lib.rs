@@ -29,6 +29,7 @@ pub mod core;
 mod creation;
 pub mod cuda;
 mod indexing;
+pub mod linalg;
 pub mod io;
 mod manip;
 pub mod profiler;
