@@ -196,6 +196,8 @@ class Fixtures:
             return f"i:{v}" if -(2**63) <= v < 2**63 else f"u:{v}"
         if type(v) is float:
             return f"f:{v!r}"
+        if type(v) is complex:
+            return f"c:{v.real!r}:{v.imag!r}"
         return self.blob(v)
 
     def case(self, cid, op, params, inputs, fn):
@@ -2549,6 +2551,100 @@ def gen_io():
             lambda: got)
     shutil.rmtree(wdir)
 
+# ------------------------------------------------------------------ complex64 / complex128
+
+COMPLEX = ["complex64", "complex128"]
+C_UNARY = ["negative", "positive", "conjugate", "absolute", "sign", "square", "reciprocal", "sqrt", "exp",
+           "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos",
+           "arctan", "sinh", "cosh", "tanh", "rint", "isnan", "isinf", "isfinite", "logical_not",
+           "floor", "ceil", "trunc", "cbrt", "invert"]
+C_BINARY = ["add", "subtract", "multiply", "true_divide", "power", "equal", "not_equal", "less",
+            "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax", "fmin",
+            "logical_and", "logical_or", "logical_xor", "floor_divide", "remainder", "arctan2", "hypot",
+            "bitwise_and"]
+C_PARTS = [0.0, -0.0, 0.5, -1.5, 2.0, 3.25, np.inf, -np.inf, np.nan]
+
+
+def complex_values(dt, specials=True):
+    parts = C_PARTS if specials else [0.0, -0.0, 0.5, -1.5, 2.0, 3.25, -0.75]
+    return np.array([complex(r, i) for r in parts for i in parts], dtype=dt)
+
+
+def gen_complex():
+    """complex64/complex128 (kind=unary|binary|scalar|reduce|astype|view): NumPy's complex loops
+    on values crossing zeros of both signs, infinities and NaN in either part; TypeError where
+    NumPy has no complex loop."""
+    for dt in COMPLEX:
+        x = complex_values(dt)
+        x = x.reshape(9, 9)
+        for op in C_UNARY:
+            f = getattr(np, op)
+            FX.case(f"complex/unary/{op}/{dt}", op, {"kind": "unary"}, [x], lambda f=f, x=x: f(x))
+        a = complex_values(dt).reshape(81, 1)[::4]
+        b = complex_values(dt)[::3]
+        for op in C_BINARY:
+            f = getattr(np, op)
+            FX.case(f"complex/binary/{op}/{dt}", op, {"kind": "binary"}, [a, b], lambda f=f: f(a, b))
+        # Integer powers (NumPy multiplies), and mixed dtypes.
+        e = np.array([0, 1, 2, 3, 4, -1, -2, 7, 0.5, -0.5, 1.5], dtype=dt)
+        base = np.array([1 + 2j, -0.5 + 0.25j, 3 - 1j, 0j, -2 + 0j, 1j], dtype=dt).reshape(6, 1)
+        FX.case(f"complex/binary/power/{dt}/intexp", "power", {"kind": "binary"}, [base, e],
+                lambda: np.power(base, e))
+        for other in ["float32", "float64", "int32", "uint8", "bool"]:
+            o = rand(other, (4, 5))
+            z = complex_values(dt, False)[:20].reshape(4, 5)
+            for op in ["add", "multiply", "true_divide", "less"]:
+                f = getattr(np, op)
+                FX.case(f"complex/binary/{op}/{dt},{other}", op, {"kind": "binary"}, [z, o],
+                        lambda f=f, z=z, o=o: f(z, o))
+        # Weak Python scalars: complex, float and int with complex arrays; complex with real ones.
+        z = complex_values(dt, False)[:12].reshape(3, 4)
+        for sc in [1.5 - 2j, 2.0, 3, -0.0j]:
+            st = FX.token(sc)
+            for op in ["add", "subtract", "multiply", "true_divide", "power", "equal"]:
+                f = getattr(np, op)
+                FX.case(f"complex/scalar/{op}/{dt},{st}", op, {"kind": "binary"}, [z, sc],
+                        lambda f=f, sc=sc: f(z, sc))
+        # Reductions (sum, mean, var, std, any, all, count_nonzero): finite values, several axes.
+        zf = complex_values(dt, False)[:48].reshape(2, 4, 6) * np.array(1 + 0.5j, dtype=dt)
+        for op, ddof in [("sum", 0), ("mean", 0), ("var", 0), ("var", 1), ("std", 0), ("any", 0),
+                         ("all", 0), ("count_nonzero", 0)]:
+            for axis in [None, 0, -1, (0, 2)]:
+                for keepdims in ([False, True] if axis == -1 else [False]):
+                    if op == "count_nonzero" and keepdims:
+                        continue
+                    kw = {} if op == "count_nonzero" else {"keepdims": keepdims}
+                    if op in ("var", "std"):
+                        kw["ddof"] = ddof
+                    FX.case(f"complex/reduce/{op}/{dt}/{axis_str(axis)}/k{int(keepdims)}/d{ddof}", op,
+                            {"kind": "reduce", "axis": axis_str(axis), "keepdims": int(keepdims), "ddof": ddof},
+                            [zf], lambda op=op, axis=axis, kw=kw: getattr(np, op)(zf, axis=axis, **kw))
+        # Casts both ways.
+        for to in ["bool", "int8", "int64", "uint16", "float16", "float32", "float64"] + COMPLEX:
+            zc = complex_values(dt, False).reshape(7, 7)
+            FX.case(f"complex/astype/{dt},{to}", "astype", {"kind": "astype", "to": to}, [zc],
+                    lambda zc=zc, to=to: zc.astype(to))
+        for frm in ["bool", "int32", "uint64", "float16", "float32", "float64"]:
+            r = rand(frm, (3, 5))
+            FX.case(f"complex/astype/{frm},{dt}", "astype", {"kind": "astype", "to": dt}, [r],
+                    lambda r=r: r.astype(dt))
+        # real/imag/angle/conj (views of the parts; angle's dtype).
+        zv = complex_values(dt).reshape(9, 9)
+        for op in ["real", "imag", "angle", "conj"]:
+            FX.case(f"complex/view/{op}/{dt}", op, {"kind": "view"}, [zv],
+                    lambda op=op: getattr(np, op)(zv))
+    for real in ["float32", "float64", "float16", "int16", "bool"]:
+        r = rand(real, (3, 4))
+        FX.case(f"complex/scalar/multiply/{real},c", "multiply", {"kind": "binary"}, [r, 1j],
+                lambda r=r: np.multiply(r, 1j))
+        FX.case(f"complex/scalar/add/c,{real}", "add", {"kind": "binary"}, [0.5 - 1j, r],
+                lambda r=r: np.add(0.5 - 1j, r))
+    for real in ["float32", "int8", "float64"]:
+        r = rand(real, (4,))
+        for op in ["real", "imag", "angle"]:
+            FX.case(f"complex/view/{op}/{real}", op, {"kind": "view"}, [r], lambda op=op, r=r: getattr(np, op)(r))
+
+
 # Groups written by generators with a generator of their own (and the library versions noted in
 # the manifest for them): the only ones --only can regenerate alone.
 GROUP_VERSIONS = {
@@ -2560,8 +2656,9 @@ GROUP_VERSIONS = {
     "ndimage_morph": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "ndimage_rank": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "io": lambda: f"NumPy {np.__version__}, astropy {__import__('astropy').__version__}",
+    "complex": lambda: f"NumPy {np.__version__}",
 }
-GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank, gen_io]
+GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank, gen_io, gen_complex]
 
 
 def main():

@@ -29,8 +29,8 @@ pub mod core;
 mod creation;
 pub mod cuda;
 mod indexing;
-pub mod linalg;
 pub mod io;
+pub mod linalg;
 mod manip;
 pub mod profiler;
 mod reduce;
@@ -58,6 +58,9 @@ pub use manip::*;
 /// The `ndarray` version cuprum converts to and from (`to_ndarray`, `asarray`): use it as
 /// `cuprum::ndarray` to avoid a second, incompatible version in one's own `Cargo.toml`.
 pub use ndarray;
+/// The Rust type of complex64 (`Complex<f32>`) and complex128 (`Complex<f64>`) elements (from
+/// the `num-complex` crate).
+pub use num_complex::Complex;
 pub use reduce::*;
 pub use scan::{cumprod, cumsum, ScanOp};
 pub use scipy::signal::numpy::{convolve, correlate};

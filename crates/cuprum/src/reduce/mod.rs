@@ -102,6 +102,9 @@ impl Array {
             }
         }
         let axes = axis.resolve(self.ndim())?;
+        if self.dtype.is_complex() {
+            return complex_reduce(self, op, &axes, keepdims, ddof);
+        }
         let out_shape: Vec<usize> = (0..self.ndim()).filter(|a| !axes.contains(a)).map(|a| self.shape[a]).collect();
         let red: usize = axes.iter().map(|&a| self.shape[a]).product();
         if red == 0 && !op.has_identity() {
@@ -188,5 +191,41 @@ pub(crate) fn reduce_into(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, ou
     match out.device() {
         Device::Cpu => cpu::reduce(op, x, axes, ddof, out),
         Device::Cuda(_) => cuda::reduce(op, x, axes, ddof, out),
+    }
+}
+
+/// A reduction of a complex array, from reductions of its real and imaginary parts (views, on
+/// either device): sums and means part by part (the mean divides the sum as NumPy's does, by
+/// a complex division), the variance as the sum of the parts' variances (the mean of
+/// |x - mean|^2), any/all/count_nonzero of `x != 0`.
+fn complex_reduce(x: &Array, op: ReduceOp, axes: &[usize], keepdims: bool, ddof: f64) -> Result<Array> {
+    let ax = Axes::Some(axes.iter().map(|&a| a as isize).collect());
+    match op {
+        ReduceOp::Sum => {
+            let re = x.real().reduce(op, ax.clone(), keepdims, ddof)?;
+            let im = x.imag()?.reduce(op, ax, keepdims, ddof)?;
+            crate::ufunc::complex::from_parts(&re, &im)
+        }
+        ReduceOp::Mean => {
+            let s = complex_reduce(x, ReduceOp::Sum, axes, keepdims, ddof)?;
+            let n: usize = axes.iter().map(|&a| x.shape[a]).product();
+            crate::true_divide(&s, n as f64)
+        }
+        ReduceOp::Var | ReduceOp::Std => {
+            let re = x.real().reduce(ReduceOp::Var, ax.clone(), keepdims, ddof)?;
+            let im = x.imag()?.reduce(ReduceOp::Var, ax, keepdims, ddof)?;
+            let v = crate::add(&re, &im)?;
+            if op == ReduceOp::Std {
+                v.sqrt()
+            } else {
+                Ok(v)
+            }
+        }
+        ReduceOp::Any | ReduceOp::All | ReduceOp::CountNonzero => {
+            crate::not_equal(x, 0i64)?.reduce(op, ax, keepdims, ddof)
+        }
+        ReduceOp::Prod | ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax => {
+            Err(Error::NotImplemented(format!("{} of a {} array", op.name(), x.dtype)))
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! The CPU scans (cumsum, cumprod): sequential in each lane, as NumPy's accumulate.
 
 use crate::array::Array;
-use crate::backend::cpu::{domain, load, ptr, store, Domain, Wide, CHUNK, PAR_THRESHOLD};
+use crate::backend::cpu::{cmath, domain, load, ptr, store, Cx, Domain, Wide, CHUNK, PAR_THRESHOLD};
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
@@ -187,6 +187,11 @@ pub(crate) fn scan(op: crate::scan::ScanOp, x: &Array, y: &Array) -> Result<()> 
                 Domain::I => lane::<i64>(op, xd, yd, xk, yk, len, int),
                 Domain::U => lane::<u64>(op, xd, yd, xk, yk, len, uint),
                 Domain::F => lane::<f64>(op, xd, yd, xk, yk, len, |a, b, o| if o == Sum { a + b } else { a * b }),
+                // complex64 accumulates in float32 parts, as NumPy's loop.
+                Domain::C if yd == DType::Complex64 => {
+                    lane::<Cx>(op, xd, yd, xk, yk, len, |a, b, o| cmath::cx_add_mul(true, o == Sum, a, b))
+                }
+                Domain::C => lane::<Cx>(op, xd, yd, xk, yk, len, |a, b, o| cmath::cx_add_mul(false, o == Sum, a, b)),
             }
         }
     };

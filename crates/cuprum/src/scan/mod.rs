@@ -24,6 +24,13 @@ fn scan(op: ScanOp, a: &Array, axis: Option<isize>) -> Result<Array> {
     if a.ndim() == 0 {
         return scan(op, &a.reshape([1])?, Some(0));
     }
+    if op == ScanOp::Sum && a.dtype().is_complex() {
+        // The running sums of the parts (each the float scan of its part, as NumPy adds the
+        // parts apart), on either device.
+        let re = scan(op, &a.real(), Some(axis as isize))?;
+        let im = scan(op, &a.imag()?, Some(axis as isize))?;
+        return crate::ufunc::complex::from_parts(&re, &im);
+    }
     let out_dt = a.dtype().sum_dtype();
     // Lanes along the last axis, contiguous.
     let last = a.ndim() - 1;

@@ -35,6 +35,7 @@ pub struct Unique {
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 pub fn unique(a: &Array, return_index: bool, return_inverse: bool, return_counts: bool) -> Result<Unique> {
+    crate::core::dtype::no_complex("unique", a.dtype())?;
     match a.device() {
         Device::Cpu => cpu::unique(a, return_index, return_inverse, return_counts),
         Device::Cuda(_) => cuda::unique(a, return_index, return_inverse, return_counts),

@@ -69,6 +69,12 @@ macro_rules! by_domain {
                 type $W = f64;
                 $body
             }
+            $crate::backend::cpu::Domain::C => {
+                return Err($crate::core::error::Error::NotImplemented(format!(
+                    "sorting and selection of {} arrays",
+                    $dt
+                )))
+            }
         }
     };
 }
@@ -470,6 +476,12 @@ macro_rules! by_native {
             $crate::core::dtype::DType::Float64 => {
                 type $T = f64;
                 $body
+            }
+            $crate::core::dtype::DType::Complex64 | $crate::core::dtype::DType::Complex128 => {
+                return Err($crate::core::error::Error::NotImplemented(format!(
+                    "sorting and selection of {} arrays",
+                    $dt
+                )))
             }
         }
     };

@@ -247,7 +247,7 @@ pub(crate) fn searchsorted(sorted: &Array, q: &Array, right: bool, out: &Array) 
 mod tests {
     use super::*;
     use crate::backend::cuda::compile::{check_compiles, nvrtc_sample};
-    use crate::core::dtype::ALL_DTYPES;
+    use crate::core::dtype::REAL_DTYPES as ALL_DTYPES;
 
     /// Every key the sort can ask for: the prelude selects one kernel of `radix.cu`, and (where
     /// NVRTC is present) it compiles.

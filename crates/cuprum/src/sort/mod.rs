@@ -38,6 +38,7 @@ fn lanes_back(out: Array, ax: usize) -> Result<Array> {
 /// Sorts the contiguous lanes (last axis) of the C-contiguous `x` into `keys_out` and/or
 /// `idx_out` (int64 indices within each lane), on `x`'s device. Stable.
 pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&Array>) -> Result<()> {
+    crate::core::dtype::no_complex("sort/argsort", x.dtype())?;
     match x.device() {
         Device::Cpu => cpu::sort_lanes(x, keys_out, idx_out),
         Device::Cuda(_) => cuda::sort_lanes(x, keys_out, idx_out),
@@ -109,6 +110,7 @@ pub fn searchsorted(a: &Array, v: &Array, side: Side) -> Result<Array> {
     let dt = crate::promote_types(a.dtype(), v.dtype());
     let in_dt = |x: &Array| if x.dtype() == dt && x.is_c_contiguous() { Ok(x.view()) } else { x.astype(dt) };
     let (s, q) = (in_dt(a)?, in_dt(v)?);
+    crate::core::dtype::no_complex("searchsorted", dt)?;
     let out = Array::alloc(v.shape(), DType::Int64, a.device(), false)?;
     let right = side == Side::Right;
     match a.device() {

@@ -83,6 +83,7 @@ fn quantile_impl(a: &Array, qs: &[f64], axis: Axes, method: Interp, ignore_nan: 
     }
     let lanes = moved.size() / len;
     let h = moved.as_contiguous()?;
+    crate::core::dtype::no_complex("quantile/median", h.dtype())?;
     let out = Array::alloc(&[qs.len(), lanes], out_dt, a.device(), false)?;
     match a.device() {
         Device::Cpu => cpu::quantiles(&h, lanes, qs, method, ignore_nan, &out)?,

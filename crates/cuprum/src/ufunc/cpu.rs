@@ -2,8 +2,9 @@
 //! `where` and ranges (the signatures of `ufunc/cuda.rs`).
 
 use crate::array::Array;
+use crate::backend::cpu::cmath::{self, CFloat, CFun, CUnary};
 use crate::backend::cpu::{
-    copy_same, domain, load, par_walk, par_walk_at, ptr, store, Domain, Ptr, Wide, CHUNK, PAR_THRESHOLD,
+    copy_same, domain, load, par_walk, par_walk_at, ptr, store, Cx, Domain, Ptr, Wide, CHUNK, PAR_THRESHOLD,
 };
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::{DType, Scalar};
@@ -11,13 +12,21 @@ use crate::core::error::Result;
 use crate::core::layout;
 use crate::core::ufunc::{BinaryOp, UnaryOp};
 use half::f16;
+use num_complex::Complex;
 use rayon::prelude::*;
 
-pub(crate) fn dom_dispatch<R>(d: Domain, i: impl FnOnce() -> R, u: impl FnOnce() -> R, f: impl FnOnce() -> R) -> R {
+pub(crate) fn dom_dispatch<R>(
+    d: Domain,
+    i: impl FnOnce() -> R,
+    u: impl FnOnce() -> R,
+    f: impl FnOnce() -> R,
+    c: impl FnOnce() -> R,
+) -> R {
     match d {
         Domain::I => i(),
         Domain::U => u(),
         Domain::F => f(),
+        Domain::C => c(),
     }
 }
 
@@ -66,12 +75,15 @@ pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
     // Convert through the destination's domain, but floats through the float domain (its
     // store into an int destination is NumPy's cast on x86-64); anything into bool tests for
     // non-zero in the source's own domain.
-    let d = if od == DType::Bool || sd.is_float() { domain(sd) } else { domain(od) };
+    // Complex to anything goes through the complex domain (its store into a real type keeps
+    // the real part, as NumPy's cast).
+    let d = if od == DType::Bool || sd.is_inexact() { domain(sd) } else { domain(od) };
     dom_dispatch(
         d,
         || go::<i64>(od, sd, &shape, &strides, base),
         || go::<u64>(od, sd, &shape, &strides, base),
         || go::<f64>(od, sd, &shape, &strides, base),
+        || go::<Cx>(od, sd, &shape, &strides, base),
     );
     Ok(())
 }
@@ -266,7 +278,7 @@ impl Arith for f64 {
         use UnaryOp::*;
         match op {
             Negative => lp1!(x, out, |v| -v),
-            Positive => lp1!(x, out, |v| v),
+            Positive | Conjugate => lp1!(x, out, |v| v),
             Absolute => lp1!(x, out, |v| v.abs()),
             Sign => lp1!(x, out, |v| if v > 0.0 {
                 1.0
@@ -554,7 +566,7 @@ impl Native for f16 {
 /// (`out` of dtype `l`) or comparisons (`out` bool).
 fn fast_binary(op: BinaryOp, l: DType, a: DType, b: DType, o: DType) -> bool {
     use BinaryOp::*;
-    if a != l || b != l || l == DType::Bool {
+    if a != l || b != l || l == DType::Bool || l.is_complex() {
         return false;
     }
     let cmp = matches!(op, Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual);
@@ -575,7 +587,7 @@ fn fast_binary(op: BinaryOp, l: DType, a: DType, b: DType, o: DType) -> bool {
 /// Whether the typed unary loop computes `op` on loop dtype `l` into `out` of dtype `l`.
 fn fast_unary(op: UnaryOp, l: DType, x: DType, o: DType) -> bool {
     use UnaryOp::*;
-    if x != l || o != l || l == DType::Bool {
+    if x != l || o != l || l == DType::Bool || l.is_complex() {
         return false;
     }
     if l == DType::Float16 {
@@ -881,7 +893,7 @@ macro_rules! typed_dispatch {
             DType::Float16 => $f::<f16>($($arg),*),
             DType::Float32 => $f::<f32>($($arg),*),
             DType::Float64 => $f::<f64>($($arg),*),
-            DType::Bool => unreachable!("no typed loop for {}", $l),
+            DType::Bool | DType::Complex64 | DType::Complex128 => unreachable!("no typed loop for {}", $l),
         }
     };
 }
@@ -903,6 +915,9 @@ pub(crate) fn round_to<W: Wide>(l: DType, buf: &mut [W]) {
 /// `out = op(x)` computed in loop dtype `l`; `x` is broadcast to `out`.
 pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()> {
     let op = if op == UnaryOp::Invert && l == DType::Bool { UnaryOp::LogicalNot } else { op };
+    if l.is_complex() {
+        return unary_complex(op, l, x, out);
+    }
     let _l = CpuLocks::new(&[&x.storage], &[&out.storage]);
     let (shape, st) = plan(out, &[x]);
     let strides = [st[0].clone(), st[1].clone()];
@@ -946,6 +961,7 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
         || go::<i64>(op, l, od, xd, &shape, &strides, base),
         || go::<u64>(op, l, od, xd, &shape, &strides, base),
         || go::<f64>(op, l, od, xd, &shape, &strides, base),
+        || unreachable!("complex loops go through unary_complex"),
     );
     Ok(())
 }
@@ -1024,6 +1040,9 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) 
     if mixed_int_compare(op, a.dtype, b.dtype) {
         return compare_mixed(op, a, b, out);
     }
+    if l.is_complex() {
+        return binary_complex(op, l, a, b, out);
+    }
     let _l = CpuLocks::new(&[&a.storage, &b.storage], &[&out.storage]);
     let (shape, st) = plan(out, &[a, b]);
     let strides = [st[0].clone(), st[1].clone(), st[2].clone()];
@@ -1076,6 +1095,7 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) 
         || go::<i64>(costly, op, l, dts, &shape, &strides, base),
         || go::<u64>(costly, op, l, dts, &shape, &strides, base),
         || go::<f64>(costly, op, l, dts, &shape, &strides, base),
+        || unreachable!("complex loops go through binary_complex"),
     );
     Ok(())
 }
@@ -1089,7 +1109,7 @@ pub(crate) fn where_(cond: &Array, x: &Array, y: &Array, out: &Array) -> Result<
     if cond.dtype == DType::Bool
         && x.dtype == out.dtype
         && y.dtype == out.dtype
-        && !matches!(out.dtype, DType::Bool | DType::Float16)
+        && !matches!(out.dtype, DType::Bool | DType::Float16 | DType::Complex64 | DType::Complex128)
     {
         let base = [ptr(out), ptr(cond), ptr(x), ptr(y)];
         typed_dispatch!(out.dtype, where_typed, &shape, &strides, base);
@@ -1129,6 +1149,7 @@ pub(crate) fn where_(cond: &Array, x: &Array, y: &Array, out: &Array) -> Result<
         || go::<i64>(dts, &shape, &strides, base),
         || go::<u64>(dts, &shape, &strides, base),
         || go::<f64>(dts, &shape, &strides, base),
+        || go::<Cx>(dts, &shape, &strides, base),
     );
     Ok(())
 }
@@ -1174,5 +1195,162 @@ pub(crate) fn iota(out: &Array, start: f64, step: f64, last: Option<f64>) -> Res
     } else {
         chunks.iter().for_each(work);
     }
+    Ok(())
+}
+
+// ------------------------------------------------------------------------------ complex
+
+/// The complex operation a complex unary ufunc computes (absolute, the tests and logical_not
+/// are handled by `unary_complex` itself: their results are not complex).
+fn cunary(op: UnaryOp) -> Option<CUnary> {
+    use UnaryOp::*;
+    Some(match op {
+        Negative => CUnary::Neg,
+        Conjugate => CUnary::Conj,
+        Square => CUnary::Square,
+        Reciprocal => CUnary::Reciprocal,
+        Sign => CUnary::Sign,
+        Rint => CUnary::Rint,
+        Exp2 => CUnary::Exp2,
+        Expm1 => CUnary::Expm1,
+        Log2 => CUnary::Log2,
+        Log10 => CUnary::Log10,
+        Log1p => CUnary::Log1p,
+        Exp => CUnary::F(CFun::Exp),
+        Log => CUnary::F(CFun::Log),
+        Sqrt => CUnary::F(CFun::Sqrt),
+        Sin => CUnary::F(CFun::Sin),
+        Cos => CUnary::F(CFun::Cos),
+        Tan => CUnary::F(CFun::Tan),
+        Sinh => CUnary::F(CFun::Sinh),
+        Cosh => CUnary::F(CFun::Cosh),
+        Tanh => CUnary::F(CFun::Tanh),
+        Arcsin => CUnary::F(CFun::Asin),
+        Arccos => CUnary::F(CFun::Acos),
+        Arctan => CUnary::F(CFun::Atan),
+        _ => return None,
+    })
+}
+
+/// One run of a complex unary op in part type `T`: `a` holds the inputs (as complex128 parts),
+/// `o` receives the results (complex, or real/bool results in `re`).
+fn unary_run<T: CFloat>(op: UnaryOp, a: &[Cx], o: &mut [Cx]) {
+    let z = |v: &Cx| Complex::new(T::from_f64(v.re), T::from_f64(v.im));
+    let b = |t: bool| Cx { re: t as u8 as f64, im: 0.0 };
+    match op {
+        UnaryOp::Positive => o.copy_from_slice(a),
+        UnaryOp::Absolute => {
+            for (o, v) in o.iter_mut().zip(a) {
+                let v = z(v);
+                *o = Cx { re: v.re.hypot(v.im).to_f64(), im: 0.0 };
+            }
+        }
+        UnaryOp::IsNan => o.iter_mut().zip(a).for_each(|(o, v)| *o = b(v.re.is_nan() || v.im.is_nan())),
+        UnaryOp::IsInf => o.iter_mut().zip(a).for_each(|(o, v)| *o = b(v.re.is_infinite() || v.im.is_infinite())),
+        UnaryOp::IsFinite => o.iter_mut().zip(a).for_each(|(o, v)| *o = b(v.re.is_finite() && v.im.is_finite())),
+        UnaryOp::LogicalNot => o.iter_mut().zip(a).for_each(|(o, v)| *o = b(v.re == 0.0 && v.im == 0.0)),
+        _ => {
+            let f = cunary(op).expect("resolved to a complex loop");
+            for (o, v) in o.iter_mut().zip(a) {
+                let r = cmath::unary(f, z(v));
+                *o = Cx { re: r.re.to_f64(), im: r.im.to_f64() };
+            }
+        }
+    }
+}
+
+/// `out = op(x)` in complex loop dtype `l` (complex64 computes in float32, as NumPy's loop).
+fn unary_complex(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()> {
+    let _l = CpuLocks::new(&[&x.storage], &[&out.storage]);
+    let (shape, st) = plan(out, &[x]);
+    let strides = [st[0].clone(), st[1].clone()];
+    let (od, xd) = (out.dtype, x.dtype);
+    let single = l == DType::Complex64;
+    let f = move |p: [*mut u8; 2], n: usize, s: [isize; 2]| {
+        let mut a = [Cx::default(); CHUNK];
+        let mut o = [Cx::default(); CHUNK];
+        // SAFETY: runs of `n` elements of each operand (`par_walk`'s contract); the output's run
+        // is ours alone, and an input sharing it is the same elements, read before written.
+        unsafe { load(xd, p[1], s[1], &mut a[..n]) };
+        if single {
+            unary_run::<f32>(op, &a[..n], &mut o[..n]);
+        } else {
+            unary_run::<f64>(op, &a[..n], &mut o[..n]);
+        }
+        // SAFETY: the run of `n` elements of `out`, ours alone (`par_walk`'s contract).
+        unsafe { store(od, p[0], s[0], &o[..n]) };
+    };
+    let costly = !matches!(op, UnaryOp::Negative | UnaryOp::Positive | UnaryOp::Conjugate);
+    // SAFETY: `plan` gives `out`'s layout and `x`'s broadcast to it (collapsed): every position
+    // is an element of each, in its block. The locks are held; `f` writes only `out`, and the
+    // callers in `ufunc` copy inputs that overlap `out` other than element for element.
+    unsafe { par_walk_at(generic_threshold(costly), &shape, &strides, [ptr(out), ptr(x)], &f) };
+    Ok(())
+}
+
+/// One run of a complex binary op in part type `T` (comparisons give 0/1 in `re`).
+fn binary_run<T: CFloat>(op: BinaryOp, a: &[Cx], b: &[Cx], o: &mut [Cx]) {
+    use BinaryOp::*;
+    let z = |v: &Cx| Complex::new(T::from_f64(v.re), T::from_f64(v.im));
+    let w = |r: Complex<T>| Cx { re: r.re.to_f64(), im: r.im.to_f64() };
+    let t = |v: bool| Cx { re: v as u8 as f64, im: 0.0 };
+    let nz = |v: &Cx| v.re != 0.0 || v.im != 0.0;
+    for ((o, x), y) in o.iter_mut().zip(a).zip(b) {
+        let (p, q) = (z(x), z(y));
+        *o = match op {
+            Add => w(Complex::new(p.re + q.re, p.im + q.im)),
+            Subtract => w(Complex::new(p.re - q.re, p.im - q.im)),
+            Multiply => w(cmath::mul(p, q)),
+            TrueDivide => w(cmath::div(p, q)),
+            Power => w(cmath::pow(p, q)),
+            // NumPy: maximum/minimum propagate a NaN (the first operand's), fmax/fmin avoid it.
+            Maximum => w(if cmath::has_nan(p) || !cmath::less(p, q) && !cmath::has_nan(q) { p } else { q }),
+            Minimum => w(if cmath::has_nan(p) || !cmath::less(q, p) && !cmath::has_nan(q) { p } else { q }),
+            Fmax => w(if cmath::has_nan(q) || !cmath::has_nan(p) && !cmath::less(p, q) { p } else { q }),
+            Fmin => w(if cmath::has_nan(q) || !cmath::has_nan(p) && !cmath::less(q, p) { p } else { q }),
+            Equal => t(p.re == q.re && p.im == q.im),
+            NotEqual => t(p.re != q.re || p.im != q.im),
+            Less => t(cmath::less(p, q)),
+            LessEqual => t(cmath::less_equal(p, q)),
+            Greater => t(cmath::less(q, p)),
+            GreaterEqual => t(cmath::less_equal(q, p)),
+            LogicalAnd => t(nz(x) && nz(y)),
+            LogicalOr => t(nz(x) || nz(y)),
+            LogicalXor => t(nz(x) != nz(y)),
+            _ => unreachable!("{} has no complex loop (resolve rejects it)", op.name()),
+        };
+    }
+}
+
+/// `out = op(a, b)` in complex loop dtype `l`.
+fn binary_complex(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) -> Result<()> {
+    let _l = CpuLocks::new(&[&a.storage, &b.storage], &[&out.storage]);
+    let (shape, st) = plan(out, &[a, b]);
+    let strides = [st[0].clone(), st[1].clone(), st[2].clone()];
+    let dts = (out.dtype, a.dtype, b.dtype);
+    let single = l == DType::Complex64;
+    let f = move |p: [*mut u8; 3], n: usize, s: [isize; 3]| {
+        let mut x = [Cx::default(); CHUNK];
+        let mut y = [Cx::default(); CHUNK];
+        let mut o = [Cx::default(); CHUNK];
+        // SAFETY: runs of `n` elements of each operand (`par_walk`'s contract); the output's run
+        // is ours alone, and an input sharing it is the same elements, read before written.
+        unsafe {
+            load(dts.1, p[1], s[1], &mut x[..n]);
+            load(dts.2, p[2], s[2], &mut y[..n]);
+        }
+        if single {
+            binary_run::<f32>(op, &x[..n], &y[..n], &mut o[..n]);
+        } else {
+            binary_run::<f64>(op, &x[..n], &y[..n], &mut o[..n]);
+        }
+        // SAFETY: the run of `n` elements of `out`, ours alone (`par_walk`'s contract).
+        unsafe { store(dts.0, p[0], s[0], &o[..n]) };
+    };
+    let costly = matches!(op, BinaryOp::Power | BinaryOp::TrueDivide);
+    // SAFETY: `plan` gives `out`'s layout and the inputs' broadcast to it (collapsed): every
+    // position is an element of each, in its block. The locks are held; `f` writes only `out`,
+    // and the callers in `ufunc` copy inputs that overlap `out` other than element for element.
+    unsafe { par_walk_at(generic_threshold(costly), &shape, &strides, [ptr(out), ptr(a), ptr(b)], &f) };
     Ok(())
 }

@@ -165,8 +165,20 @@ fn ew_in(x: &Input<'_>, compute: DType) -> EwIn {
     }
 }
 
+/// The dtype whose compute type a unary expression in loop dtype `l` yields.
+fn unary_result(op: UnaryOp, l: DType, out: DType) -> DType {
+    if out == DType::Bool && l != DType::Bool {
+        DType::Bool
+    } else if op == UnaryOp::Absolute {
+        // |z| of a complex number is real.
+        l.real_dtype()
+    } else {
+        l
+    }
+}
+
 pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()> {
-    let result = if out.dtype == DType::Bool && l != DType::Bool { DType::Bool } else { l };
+    let result = unary_result(op, l, out.dtype);
     let spec =
         EwSpec::new(EwOp::Unary(op, l), &[EwIn { storage: x.dtype, compute: l, scalar: false }], result, out.dtype);
     launch_ew(&spec, out, &[Arg::Arr(x)], |_| {})
@@ -227,12 +239,48 @@ fn fsuffix(l: DType) -> &'static str {
 pub(crate) fn unary_expr(op: UnaryOp, l: DType) -> String {
     use UnaryOp::*;
     let t = compute_ty(l);
+    if l.is_complex() {
+        // complex.cuh's functions (`resolve` rejects cbrt, floor, ceil, trunc and invert).
+        let call = |n: &str| format!("{n}(a0)");
+        return match op {
+            Negative => "(-a0)".into(),
+            Positive => "a0".into(),
+            Conjugate => call("cconj"),
+            Absolute => call("cabs_"),
+            Sign => call("csign"),
+            Square => "(a0 * a0)".into(),
+            Reciprocal => call("crecip"),
+            Sqrt => call("csqrt_"),
+            Exp => call("cexp_"),
+            Exp2 => call("cexp2_"),
+            Expm1 => call("cexpm1_"),
+            Log => call("clog_"),
+            Log2 => call("clog2_"),
+            Log10 => call("clog10_"),
+            Log1p => call("clog1p_"),
+            Sin => call("csin_"),
+            Cos => call("ccos_"),
+            Tan => call("ctan_"),
+            Arcsin => call("casin_"),
+            Arccos => call("cacos_"),
+            Arctan => call("catan_"),
+            Sinh => call("csinh_"),
+            Cosh => call("ccosh_"),
+            Tanh => call("ctanh_"),
+            Rint => call("crint"),
+            LogicalNot => "(!cnonzero(a0))".into(),
+            IsNan => call("cisnan"),
+            IsInf => call("cisinf"),
+            IsFinite => call("cisfinite"),
+            Cbrt | Floor | Ceil | Trunc | Invert => unreachable!("no complex loop for {}", op.name()),
+        };
+    }
     if l.is_float() {
         let f = fsuffix(l);
         let call = |n: &str| format!("{n}{f}(a0)");
         return match op {
             Negative => "(-a0)".into(),
-            Positive | Invert => "a0".into(),
+            Positive | Invert | Conjugate => "a0".into(),
             Absolute => call("fabs"),
             Sign => format!("(a0 > 0 ? ({t})1 : (a0 < 0 ? ({t})-1 : (a0 == 0 ? ({t})0 : a0)))"),
             Square => "(a0 * a0)".into(),
@@ -300,10 +348,27 @@ pub(crate) fn binary_expr(op: BinaryOp, l: DType) -> String {
         LessEqual => return "(a0 <= a1)".into(),
         Greater => return "(a0 > a1)".into(),
         GreaterEqual => return "(a0 >= a1)".into(),
+        LogicalAnd if l.is_complex() => return "(cnonzero(a0) && cnonzero(a1))".into(),
+        LogicalOr if l.is_complex() => return "(cnonzero(a0) || cnonzero(a1))".into(),
+        LogicalXor if l.is_complex() => return "(cnonzero(a0) != cnonzero(a1))".into(),
         LogicalAnd => return "((a0 != 0) && (a1 != 0))".into(),
         LogicalOr => return "((a0 != 0) || (a1 != 0))".into(),
         LogicalXor => return "((a0 != 0) != (a1 != 0))".into(),
         _ => {}
+    }
+    if l.is_complex() {
+        return match op {
+            Add => "(a0 + a1)".into(),
+            Subtract => "(a0 - a1)".into(),
+            Multiply => "(a0 * a1)".into(),
+            TrueDivide => "(a0 / a1)".into(),
+            Power => "cpow_(a0, a1)".into(),
+            Maximum => "cmaximum(a0, a1)".into(),
+            Minimum => "cminimum(a0, a1)".into(),
+            Fmax => "cfmax(a0, a1)".into(),
+            Fmin => "cfmin(a0, a1)".into(),
+            _ => unreachable!("no complex loop for {}", op.name()),
+        };
     }
     if l.is_float() {
         let f = fsuffix(l);
@@ -574,7 +639,7 @@ mod tests {
         for op in UnaryOp::ALL {
             for d in ALL_DTYPES {
                 if let Ok((l, o)) = op.resolve(d) {
-                    let result = if o == DType::Bool && l != DType::Bool { DType::Bool } else { l };
+                    let result = unary_result(op, l, o);
                     specs.push(EwSpec::new(EwOp::Unary(op, l), &[arr(d, l)], result, o));
                 }
             }

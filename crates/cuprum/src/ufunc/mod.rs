@@ -8,6 +8,8 @@ pub(crate) mod cpu;
 pub(crate) mod cuda;
 
 pub use crate::core::ufunc::{BinaryOp, ReduceOp, UnaryOp};
+pub(crate) mod complex;
+pub use complex::{angle, conj, imag, real};
 
 use crate::array::Array;
 use crate::core::device::Device;
@@ -39,7 +41,24 @@ impl From<Scalar> for Operand<'_> {
 macro_rules! operand_from_scalar {
     ($($t:ty),*) => {$( impl From<$t> for Operand<'_> { fn from(x: $t) -> Self { Operand::Scalar(x.into()) } } )*};
 }
-operand_from_scalar!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64, half::f16);
+operand_from_scalar!(
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    usize,
+    f32,
+    f64,
+    half::f16,
+    num_complex::Complex<f32>,
+    num_complex::Complex<f64>
+);
 
 impl Operand<'_> {
     fn array(&self) -> Option<&Array> {
@@ -358,6 +377,7 @@ unary_fns! {
     invert invert_out => Invert,
     isnan isnan_out => IsNan,
     isinf isinf_out => IsInf,
+    conjugate conjugate_out => Conjugate,
     isfinite isfinite_out => IsFinite,
 }
 

@@ -205,6 +205,14 @@ pub fn random(shape: &[usize], dtype: DType, rng: &mut Rng, specials: bool) -> A
         v.push(x);
     }
     let a = cuprum::from_slice(&v, shape, &Device::Cpu).unwrap();
+    if dtype.is_complex() {
+        // Independent real and imaginary parts (with their own specials).
+        let im = random(shape, DType::Float64, rng, specials);
+        let z = cuprum::zeros(shape, dtype, &Device::Cpu).unwrap();
+        z.real().assign(&a).unwrap();
+        z.imag().unwrap().assign(&im).unwrap();
+        return z;
+    }
     a.astype(dtype).unwrap()
 }
 
@@ -213,6 +221,34 @@ pub fn random(shape: &[usize], dtype: DType, rng: &mut Rng, specials: bool) -> A
 pub fn assert_close(got: &Array, want: &Array, rtol: f64, what: &str) {
     assert_eq!(got.dtype(), want.dtype(), "{what}: dtype");
     assert_eq!(got.shape(), want.shape(), "{what}: shape");
+    if got.dtype().is_complex() {
+        // Each part within `rtol` of the larger magnitude of the two numbers (a part much
+        // smaller than the other one carries only the absolute error of the whole number).
+        let parts = |a: &Array| {
+            let h = a.to_device(&Device::Cpu).unwrap();
+            (h.real().to_vec_as::<f64>().unwrap(), h.imag().unwrap().to_vec_as::<f64>().unwrap())
+        };
+        let ((gr, gi), (wr, wi)) = (parts(got), parts(want));
+        for i in 0..gr.len() {
+            let scale = wr[i].hypot(wi[i]).max(gr[i].hypot(gi[i]));
+            for (a, b, which) in [(gr[i], wr[i], "real"), (gi[i], wi[i], "imag")] {
+                let ok = if a.is_nan() || b.is_nan() {
+                    a.is_nan() && b.is_nan()
+                } else if a.is_infinite() || b.is_infinite() {
+                    a == b
+                } else {
+                    (a - b).abs() <= rtol * scale.max(1e-300) + rtol * 1e-3 || (a - b).abs() <= f64::MIN_POSITIVE
+                };
+                assert!(
+                    ok,
+                    "{what}: element {i} ({which}): got {:?}, want {:?} (rtol {rtol})",
+                    (gr[i], gi[i]),
+                    (wr[i], wi[i])
+                );
+            }
+        }
+        return;
+    }
     let g = got.to_device(&Device::Cpu).unwrap().to_vec_as::<f64>().unwrap();
     let w = want.to_device(&Device::Cpu).unwrap().to_vec_as::<f64>().unwrap();
     let float = got.dtype().is_float();
@@ -232,7 +268,7 @@ pub fn assert_close(got: &Array, want: &Array, rtol: f64, what: &str) {
 pub fn rtol_for(dtype: DType) -> f64 {
     match dtype {
         DType::Float16 => 2e-3,
-        DType::Float32 => 2e-5,
+        DType::Float32 | DType::Complex64 => 2e-5,
         _ => 1e-11,
     }
 }

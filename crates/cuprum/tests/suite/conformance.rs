@@ -91,7 +91,7 @@ const GPU_SKIP: &[(&str, &str)] = &[
     // None at present (BUG-16, scalars before arrays on the strided GPU path, is fixed).
 ];
 
-const UNARY: [UnaryOp; 33] = UnaryOp::ALL;
+const UNARY: [UnaryOp; 34] = UnaryOp::ALL;
 
 const BINARY: [BinaryOp; 27] = BinaryOp::ALL;
 
@@ -272,6 +272,10 @@ fn scalar_token(t: &str) -> Option<Scalar> {
         "u" => Scalar::UInt(v.parse().expect("u: token")),
         "f" => Scalar::Float(parse_f64(v)),
         "b" => Scalar::Bool(v == "1"),
+        "c" => {
+            let (re, im) = v.split_once(':').expect("c: token");
+            Scalar::Complex(parse_f64(re), parse_f64(im))
+        }
         _ => panic!("bad scalar token {t:?}"),
     })
 }
@@ -345,6 +349,11 @@ fn values(a: &Array) -> Vals {
         Float16 => Vals::F(read::<cuprum::f16>(a).into_iter().map(|x| x.to_f64()).collect()),
         Float32 => Vals::F(read::<f32>(a).into_iter().map(|x| x as f64).collect()),
         Float64 => Vals::F(read::<f64>(a)),
+        // Real and imaginary parts, interleaved (compared relative to the whole number).
+        Complex64 => {
+            Vals::F(read::<cuprum::Complex<f32>>(a).into_iter().flat_map(|c| [c.re as f64, c.im as f64]).collect())
+        }
+        Complex128 => Vals::F(read::<cuprum::Complex<f64>>(a).into_iter().flat_map(|c| [c.re, c.im]).collect()),
     }
 }
 
@@ -371,6 +380,23 @@ fn exact(case: &Case) -> bool {
         "unary" => UNARY_EXACT.contains(&case.op.as_str()),
         "binary" | "scalar" => BINARY_EXACT.contains(&case.op.as_str()),
         "reduce" => matches!(case.op.as_str(), "min" | "max"),
+        // Complex: the operations that move or negate parts, casts, and the tests.
+        "complex" => {
+            matches!(case.param("kind"), "astype" | "view") && case.op != "angle"
+                || matches!(
+                    case.op.as_str(),
+                    "negative"
+                        | "positive"
+                        | "conjugate"
+                        | "add"
+                        | "subtract"
+                        | "rint"
+                        | "maximum"
+                        | "minimum"
+                        | "fmax"
+                        | "fmin"
+                )
+        }
         "astype" | "view" => true,
         "creation" => !matches!(case.op.as_str(), "arange" | "linspace"),
         "misc" => matches!(case.op.as_str(), "where" | "clip"),
@@ -393,7 +419,7 @@ fn tolerance(case: &Case, dtype: DType) -> (f64, f64) {
     }
     let (rtol, atol): (f64, f64) = match dtype {
         DType::Float16 => (2e-3, 1e-7),
-        DType::Float32 => (2e-5, 1e-37),
+        DType::Float32 | DType::Complex64 => (2e-5, 1e-37),
         _ => (1e-12, 1e-300),
     };
     // CONFORMANCE_TOL_SCALE=0 demands exact floats (to see how close the results are).
@@ -424,6 +450,17 @@ fn compare(case: &Case, got: &Array, want: &Array) -> Result<(), String> {
     let signed_zeros = exact(case)
         && !matches!(case.op.as_str(), "maximum" | "minimum" | "fmax" | "fmin")
         && !matches!(case.group.as_str(), "sort" | "quantile" | "unique");
+    let complex = want.dtype().is_complex();
+    // A complex number's parts are compared relative to the larger of the two numbers.
+    // (A NaN or infinite other part leaves the part on its own.)
+    let mag = |v: &[f64], i: usize| {
+        let m = if complex { v[i & !1].hypot(v[i | 1]) } else { v[i].abs() };
+        if m.is_finite() {
+            m
+        } else {
+            v[i].abs()
+        }
+    };
     let bad: Vec<usize> = match (&g, &w) {
         (Vals::I(g), Vals::I(w)) => (0..w.len()).filter(|&i| g[i] != w[i]).collect(),
         (Vals::F(g), Vals::F(w)) => (0..w.len())
@@ -436,7 +473,7 @@ fn compare(case: &Case, got: &Array, want: &Array) -> Result<(), String> {
                 } else if signed_zeros && a == 0.0 && b == 0.0 {
                     a.is_sign_negative() == b.is_sign_negative()
                 } else {
-                    (a - b).abs() <= rtol * a.abs().max(b.abs()) + atol
+                    (a - b).abs() <= rtol * mag(g, i).max(mag(w, i)) + atol
                 };
                 !ok
             })
@@ -1485,6 +1522,38 @@ device_test!(reductions, |dev| {
     Ok(())
 });
 
+device_test!(complex, |dev| {
+    run_group("complex", &dev, &[Layout::Contig, Layout::Strided, Layout::Transposed], run_complex);
+    Ok(())
+});
+
+/// The complex group: each case names its kind (a ufunc, a reduction, a cast, or a part).
+fn run_complex(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    match case.param("kind") {
+        "unary" => run_unary(case, dev, layout),
+        "binary" => run_binary(case, dev, layout),
+        "reduce" => {
+            let x = inputs(case, dev, layout)?;
+            let keepdims = case.param("keepdims") == "1";
+            let a = x[0].array();
+            Ok(vec![a.reduce(reduce_op(&case.op), parse_axes(case.param("axis")), keepdims, case.num("ddof"))?])
+        }
+        "astype" => run_astype(case, dev, layout),
+        "view" => {
+            let x = inputs(case, dev, layout)?;
+            let a = x[0].array();
+            Ok(vec![match case.op.as_str() {
+                "real" => a.real(),
+                "imag" => a.imag()?,
+                "angle" => a.angle(false)?,
+                "conj" => a.conj()?,
+                op => panic!("unknown complex view {op}"),
+            }])
+        }
+        k => panic!("unknown complex case kind {k}"),
+    }
+}
+
 device_test!(astype, |dev| {
     run_group("astype", &dev, &[Layout::Contig, Layout::Strided], run_astype);
     Ok(())
@@ -1596,7 +1665,7 @@ fn fixtures_cover_every_op() {
     println!("{}: {} cases, {} blobs: {per_group:?}", fx.header, fx.cases.len(), fx.blobs.len());
     let has = |group: &str, op: &str| fx.cases.iter().any(|c| c.group == group && c.op == op);
     for op in UNARY {
-        assert!(has("unary", op.name()), "no unary case for {}", op.name());
+        assert!(has("unary", op.name()) || has("complex", op.name()), "no unary case for {}", op.name());
     }
     for op in BINARY {
         assert!(has("binary", op.name()), "no binary case for {}", op.name());

@@ -18,6 +18,7 @@ mod common;
 mod api;
 mod array;
 mod backend;
+mod complex;
 mod conformance;
 mod indexing;
 mod io;

@@ -20,7 +20,7 @@ impl FloatKind {
     pub(super) fn of(dtype: DType) -> FloatKind {
         match dtype {
             DType::Float16 => FloatKind::F16,
-            DType::Float32 => FloatKind::F32,
+            DType::Float32 | DType::Complex64 => FloatKind::F32,
             _ => FloatKind::F64,
         }
     }

@@ -33,6 +33,8 @@ pub(crate) enum HostValues {
     I64(Vec<i64>),
     U64(Vec<u64>),
     F64(Vec<f64>),
+    /// complex64/complex128: the real parts and the imaginary parts.
+    C64(Vec<f64>, Vec<f64>),
 }
 
 /// Items shown at each end of a summarized axis (NumPy's `edgeitems`).
@@ -155,7 +157,7 @@ pub(crate) fn array_str(dtype: DType, shape: &[usize], shown: &HostValues) -> St
 
 /// dtypes that `repr` leaves unnamed because the values imply them.
 fn dtype_is_implied(dtype: DType) -> bool {
-    matches!(dtype, DType::Bool | DType::Int64 | DType::Float64)
+    matches!(dtype, DType::Bool | DType::Int64 | DType::Float64 | DType::Complex128)
 }
 
 /// A shape written as a Python tuple: `(0,)`, `(2, 3)`.
@@ -175,6 +177,10 @@ fn scalar_str(dtype: DType, shown: &HostValues) -> String {
         HostValues::I64(v) => v.first().map_or(MISSING.to_string(), |x| x.to_string()),
         HostValues::U64(v) => v.first().map_or(MISSING.to_string(), |x| x.to_string()),
         HostValues::F64(v) => v.first().map_or(MISSING.to_string(), |&x| float_scalar_str(x, FloatKind::of(dtype))),
+        HostValues::C64(re, im) => match (re.first(), im.first()) {
+            (Some(&r), Some(&i)) => complex_scalar_str(r, i, FloatKind::of(dtype)),
+            _ => MISSING.to_string(),
+        },
     }
 }
 
@@ -342,8 +348,22 @@ fn format_elements(dtype: DType, shown: &HostValues, zero_d: bool) -> Vec<String
         HostValues::I64(v) => right_aligned(v.iter().map(|x| x.to_string()).collect()),
         HostValues::U64(v) => right_aligned(v.iter().map(|x| x.to_string()).collect()),
         HostValues::F64(v) => {
-            let format = FloatFormat::new(v, FloatKind::of(dtype));
+            let format = FloatFormat::new(v, FloatKind::of(dtype), false);
             v.iter().map(|&x| format.format(x)).collect()
+        }
+        // NumPy's ComplexFloatingFormat: one format for the real parts, one for the imaginary
+        // parts (always signed), and the "j" before the imaginary part's padding.
+        HostValues::C64(re, im) => {
+            let (fr, fi) =
+                (FloatFormat::new(re, FloatKind::of(dtype), false), FloatFormat::new(im, FloatKind::of(dtype), true));
+            re.iter()
+                .zip(im)
+                .map(|(&r, &i)| {
+                    let mut i = fi.format(i);
+                    i.insert(i.trim_end().len(), 'j');
+                    fr.format(r) + &i
+                })
+                .collect()
         }
     }
 }
@@ -370,6 +390,8 @@ fn right_aligned(words: Vec<String>) -> Vec<String> {
 /// and one set of paddings for all elements of an array.
 struct FloatFormat {
     kind: FloatKind,
+    /// NumPy's `sign='+'` (a complex number's imaginary part): non-negative values get a '+'.
+    plus: bool,
     scientific: bool,
     /// Width of what precedes the decimal point (sign included).
     pad_left: usize,
@@ -381,7 +403,7 @@ struct FloatFormat {
 }
 
 impl FloatFormat {
-    fn new(values: &[f64], kind: FloatKind) -> FloatFormat {
+    fn new(values: &[f64], kind: FloatKind, plus: bool) -> FloatFormat {
         let finite: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
 
         // Scientific notation when the non-zero magnitudes are very large,
@@ -394,14 +416,15 @@ impl FloatFormat {
             scientific = max >= kind.array_sci_from() || min < kind.narrow(1e-4) || kind.div(max, min) > 1000.0;
         }
 
-        let mut format = FloatFormat { kind, scientific, pad_left: 0, pad_right: 0, frac_digits: 0, exp_digits: 0 };
+        let mut format =
+            FloatFormat { kind, plus, scientific, pad_left: 0, pad_right: 0, frac_digits: 0, exp_digits: 0 };
 
         // A first pass over the digits of every value fixes the widths.
         if scientific {
             for &x in &finite {
                 let digits = unique_digits(x.abs(), kind, Cutoff::Significant(PRECISION), None);
                 let (_, frac) = digits.scientific_parts();
-                let sign = usize::from(x.is_sign_negative());
+                let sign = usize::from(x.is_sign_negative() || plus);
                 format.pad_left = format.pad_left.max(1 + sign);
                 format.frac_digits = format.frac_digits.max(frac.len());
                 format.exp_digits = format.exp_digits.max(exponent_digits(digits.sci_exp()));
@@ -414,7 +437,7 @@ impl FloatFormat {
             for &x in &finite {
                 let digits = unique_digits(x.abs(), kind, Cutoff::Fraction(PRECISION), None);
                 let (int, frac) = digits.positional_parts();
-                let sign = usize::from(x.is_sign_negative());
+                let sign = usize::from(x.is_sign_negative() || plus);
                 format.pad_left = format.pad_left.max(int.len() + sign);
                 format.pad_right = format.pad_right.max(frac.len());
             }
@@ -422,7 +445,7 @@ impl FloatFormat {
 
         // Room for "nan", "inf" and "-inf", which are right-aligned.
         if finite.len() != values.len() {
-            let neg_inf = values.contains(&f64::NEG_INFINITY);
+            let neg_inf = plus || values.contains(&f64::NEG_INFINITY);
             let after_left = format.pad_right + 1;
             format.pad_left = format
                 .pad_left
@@ -434,17 +457,23 @@ impl FloatFormat {
 
     fn format(&self, x: f64) -> String {
         if !x.is_finite() {
-            let word = if x.is_nan() {
-                "nan"
-            } else if x < 0.0 {
-                "-inf"
-            } else {
-                "inf"
+            let word = match (x.is_nan(), x < 0.0, self.plus) {
+                (true, _, false) => "nan",
+                (true, _, true) => "+nan",
+                (false, true, _) => "-inf",
+                (false, false, false) => "inf",
+                (false, false, true) => "+inf",
             };
             let width = self.pad_left + self.pad_right + 1;
             return format!("{word:>width$}");
         }
-        let sign = if x.is_sign_negative() { "-" } else { "" };
+        let sign = if x.is_sign_negative() {
+            "-"
+        } else if self.plus {
+            "+"
+        } else {
+            ""
+        };
         let pad_left = self.pad_left;
         if self.scientific {
             let digits = unique_digits(
@@ -501,6 +530,24 @@ fn float_scalar_str(x: f64, kind: FloatKind) -> String {
         let exp_sign = if exp < 0 { '-' } else { '+' };
         format!("{sign}{lead}{point}{frac}e{exp_sign}{:02}", exp.unsigned_abs())
     }
+}
+
+/// `str` of a NumPy complex scalar (`(1+2j)`, `-1j`, `(nan+infj)`): Python's complex repr, with
+/// the parts' shortest digits in the element's precision.
+fn complex_scalar_str(re: f64, im: f64, kind: FloatKind) -> String {
+    // Python's repr: no parentheses and no real part when it is +0.0; integral parts without
+    // ".0"; "inf"/"nan" as words.
+    let part = |x: f64| -> String {
+        let s = float_scalar_str(x, kind);
+        s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+    };
+    let imag = part(im);
+    if re == 0.0 && !re.is_sign_negative() {
+        return format!("{imag}j");
+    }
+    let sign = if im.is_sign_negative() && !im.is_nan() { "" } else { "+" };
+    let imag = if im.is_nan() { "nan".to_string() } else { imag };
+    format!("({}{sign}{imag}j)", part(re))
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@ fn check(dtype: DType, shape: &[usize], full: HostValues, repr: &str, str: &str)
         HostValues::I64(v) => HostValues::I64(shown_part(&v, shape)),
         HostValues::U64(v) => HostValues::U64(shown_part(&v, shape)),
         HostValues::F64(v) => HostValues::F64(shown_part(&v, shape)),
+        HostValues::C64(r, i) => HostValues::C64(shown_part(&r, shape), shown_part(&i, shape)),
     };
     assert_eq!(array_repr(dtype, shape, &shown), repr, "repr of {dtype:?} {shape:?}");
     assert_eq!(array_str(dtype, shape, &shown), str, "str of {dtype:?} {shape:?}");
@@ -858,5 +859,37 @@ fn extras_newline_f32() {
         HostValues::F64(vec![1000.0, 1001.25, 1002.5, 1003.75, 1005.0, 1006.25, 1007.5, 1008.75, 1010.0]),
         "array([1000.  , 1001.25, 1002.5 , 1003.75, 1005.  , 1006.25, 1007.5 ,\n       1008.75, 1010.  ], dtype=float32)",
         "[1000.   1001.25 1002.5  1003.75 1005.   1006.25 1007.5  1008.75 1010.  ]",
+    );
+}
+
+/// Complex arrays: NumPy 2.4.6's repr/str (one format for the real parts, a signed one for
+/// the imaginary parts, the "j" before the padding).
+#[test]
+fn complex_arrays_as_numpy() {
+    let c = |v: &[(f64, f64)]| HostValues::C64(v.iter().map(|p| p.0).collect(), v.iter().map(|p| p.1).collect());
+    check(
+        DType::Complex128,
+        &[3],
+        c(&[(0.0, 0.5), (1.0, 1e-9), (-2.5, -3.0)]),
+        "array([ 0. +5.e-01j,  1. +1.e-09j, -2.5-3.e+00j])",
+        "[ 0. +5.e-01j  1. +1.e-09j -2.5-3.e+00j]",
+    );
+    check(
+        DType::Complex64,
+        &[3],
+        c(&[(f64::INFINITY, 1.0), (f64::NAN, f64::NAN), (1e-5f32 as f64, 1e5)]),
+        "array([   inf+1.e+00j,    nan   +nanj, 1.e-05+1.e+05j], dtype=complex64)",
+        "[   inf+1.e+00j    nan   +nanj 1.e-05+1.e+05j]",
+    );
+    let n = 2000;
+    let re: Vec<f64> = (0..n).map(|k| k as f64).collect();
+    let im: Vec<f64> = (0..n).map(|k| k as f64 * 0.5).collect();
+    check(
+        DType::Complex64,
+        &[n],
+        HostValues::C64(re, im),
+        "array([0.000e+00+0.000e+00j, 1.000e+00+5.000e-01j, 2.000e+00+1.000e+00j,\n       ..., \
+         1.997e+03+9.985e+02j, 1.998e+03+9.990e+02j,\n       1.999e+03+9.995e+02j], shape=(2000,), dtype=complex64)",
+        "[0.000e+00+0.000e+00j 1.000e+00+5.000e-01j 2.000e+00+1.000e+00j ...\n 1.997e+03+9.985e+02j 1.998e+03+9.990e+02j 1.999e+03+9.995e+02j]",
     );
 }

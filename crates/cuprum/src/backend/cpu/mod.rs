@@ -6,6 +6,7 @@ use crate::array::Array;
 use crate::core::dtype::DType;
 use half::f16;
 
+pub(crate) mod cmath;
 pub(crate) mod vmath;
 use rayon::prelude::*;
 
@@ -48,7 +49,7 @@ pub(crate) trait Plain: Copy + Default + Send + Sync + 'static {}
 macro_rules! plain {
     ($($t:ty),*) => {$(impl Plain for $t {})*};
 }
-plain!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, f16);
+plain!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64, f16, num_complex::Complex<f32>, num_complex::Complex<f64>);
 
 impl<E: Plain> Scratch<E> {
     pub(crate) fn new(n: usize) -> crate::core::error::Result<Scratch<E>> {
@@ -267,6 +268,83 @@ pub(crate) trait Wide: Copy + Default + Send + Sync + PartialOrd + 'static {
     fn to_narrow(self) -> i64 {
         self.to_i64()
     }
+    /// From a complex value: the real domains keep the real part (NumPy's complex-to-real cast).
+    #[inline]
+    fn from_c(re: f64, _im: f64) -> Self {
+        Self::from_f64(re)
+    }
+    /// As a complex value (real, imaginary): the real domains give an imaginary part of zero.
+    #[inline]
+    fn to_c(self) -> (f64, f64) {
+        (self.to_f64(), 0.0)
+    }
+}
+
+/// The complex compute domain: complex128's parts (complex64's convert exactly). Ordered as
+/// NumPy orders complex numbers: by real part, then by imaginary part.
+#[derive(Copy, Clone, Debug, Default, PartialEq, PartialOrd)]
+pub(crate) struct Cx {
+    pub re: f64,
+    pub im: f64,
+}
+
+impl std::ops::Add for Cx {
+    type Output = Cx;
+    #[inline]
+    fn add(self, o: Cx) -> Cx {
+        Cx { re: self.re + o.re, im: self.im + o.im }
+    }
+}
+impl std::ops::Mul for Cx {
+    type Output = Cx;
+    /// NumPy's complex128 multiply.
+    #[inline]
+    fn mul(self, o: Cx) -> Cx {
+        Cx { re: self.re * o.re - self.im * o.im, im: self.re * o.im + self.im * o.re }
+    }
+}
+
+impl Wide for Cx {
+    #[inline]
+    fn from_i64(v: i64) -> Self {
+        Cx { re: v as f64, im: 0.0 }
+    }
+    #[inline]
+    fn from_u64(v: u64) -> Self {
+        Cx { re: v as f64, im: 0.0 }
+    }
+    #[inline]
+    fn from_f64(v: f64) -> Self {
+        Cx { re: v, im: 0.0 }
+    }
+    #[inline]
+    fn to_i64(self) -> i64 {
+        f64_to_i64_c(self.re)
+    }
+    #[inline]
+    fn to_u64(self) -> u64 {
+        f64_to_u64_c(self.re)
+    }
+    #[inline]
+    fn to_f64(self) -> f64 {
+        self.re
+    }
+    #[inline]
+    fn is_nonzero(self) -> bool {
+        self.re != 0.0 || self.im != 0.0
+    }
+    #[inline]
+    fn to_narrow(self) -> i64 {
+        f64_to_i32_c(self.re) as i64
+    }
+    #[inline]
+    fn from_c(re: f64, im: f64) -> Self {
+        Cx { re, im }
+    }
+    #[inline]
+    fn to_c(self) -> (f64, f64) {
+        (self.re, self.im)
+    }
 }
 
 impl Wide for i64 {
@@ -407,6 +485,8 @@ pub(crate) unsafe fn load<W: Wide>(dt: DType, p: *const u8, st: isize, out: &mut
         DType::Float16 => ld!(u16, |v: u16| W::from_f64(f16::from_bits(v).to_f64())),
         DType::Float32 => ld!(f32, |v: f32| W::from_f64(v as f64)),
         DType::Float64 => ld!(f64, |v: f64| W::from_f64(v)),
+        DType::Complex64 => ld!([f32; 2], |v: [f32; 2]| W::from_c(v[0] as f64, v[1] as f64)),
+        DType::Complex128 => ld!([f64; 2], |v: [f64; 2]| W::from_c(v[0], v[1])),
     }
 }
 
@@ -455,6 +535,14 @@ pub(crate) unsafe fn store<W: Wide>(dt: DType, p: *mut u8, st: isize, src: &[W])
         DType::Float16 => stv!(u16, |v: W| crate::core::dtype::f16_from_f64(v.to_f64()).to_bits()),
         DType::Float32 => stv!(f32, |v: W| v.to_f64() as f32),
         DType::Float64 => stv!(f64, |v: W| v.to_f64()),
+        DType::Complex64 => stv!([f32; 2], |v: W| {
+            let (re, im) = v.to_c();
+            [re as f32, im as f32]
+        }),
+        DType::Complex128 => stv!([f64; 2], |v: W| {
+            let (re, im) = v.to_c();
+            [re, im]
+        }),
     }
 }
 
@@ -464,11 +552,14 @@ pub(crate) enum Domain {
     I,
     U,
     F,
+    C,
 }
 
 #[inline]
 pub(crate) fn domain(dt: DType) -> Domain {
-    if dt.is_float() {
+    if dt.is_complex() {
+        Domain::C
+    } else if dt.is_float() {
         Domain::F
     } else if dt.is_unsigned_int() {
         Domain::U

@@ -6,7 +6,7 @@ use crate::core::dtype::DType;
 
 /// The shared headers most kernels include first.
 pub(crate) const PRELUDE: &str =
-    "#include \"cuprum/prelude.cuh\"\n#include \"cuprum/float16.cuh\"\n#include \"cuprum/numpy_math.cuh\"\n";
+    "#include \"cuprum/prelude.cuh\"\n#include \"cuprum/float16.cuh\"\n#include \"cuprum/numpy_math.cuh\"\n#include \"cuprum/complex.cuh\"\n";
 
 /// C type of a dtype's storage.
 pub(crate) fn storage_ty(d: DType) -> &'static str {
@@ -23,6 +23,8 @@ pub(crate) fn storage_ty(d: DType) -> &'static str {
         DType::Float16 => "u16",
         DType::Float32 => "float",
         DType::Float64 => "double",
+        DType::Complex64 => "c64",
+        DType::Complex128 => "c128",
     }
 }
 
@@ -57,6 +59,18 @@ fn float_to_int(to: DType, v: &str) -> String {
 /// Expression converting a compute value `v` (of `from`'s compute type) to `to`'s compute type.
 fn convert(from: DType, to: DType, v: &str) -> String {
     let ct = compute_ty(to);
+    if from.is_complex() && from != to {
+        // complex.cuh: a non-zero test, a change of precision, or the real part (NumPy's
+        // complex-to-real cast).
+        return match to {
+            DType::Bool => format!("cnonzero({v})"),
+            _ if to.is_complex() => format!("{ct}({v})"),
+            _ => convert(from.real_dtype(), to, &format!("({v}).re")),
+        };
+    }
+    if to.is_complex() && from != to {
+        return format!("{ct}({})", convert(from, to.real_dtype(), v));
+    }
     if to == DType::Bool {
         if from == DType::Bool {
             v.to_string()
@@ -74,6 +88,13 @@ fn convert(from: DType, to: DType, v: &str) -> String {
 
 /// Expression converting a compute value `v` of `from` into `to`'s storage.
 pub(crate) fn store_cvt(from: DType, to: DType, v: &str) -> String {
+    if from.is_complex() && !to.is_complex() && to != DType::Bool {
+        return store_cvt(from.real_dtype(), to, &format!("({v}).re"));
+    }
+    if from.is_complex() || to.is_complex() {
+        // Complex storage is its compute type.
+        return convert(from, to, v);
+    }
     match to {
         DType::Float16 => match compute_ty(from) {
             "double" => format!("d2h({v})"),
@@ -120,6 +141,13 @@ mod tests {
         assert_eq!(load_cvt(Float16, Int32, "x"), "((i32)f2i32_c(h2f(x)))");
         assert_eq!(load_cvt(Float64, UInt64, "x"), "f2u64_c(x)");
         assert_eq!(load_cvt(Int32, Float64, "x"), "((double)(x))");
+        // Complex: the real part into reals, zero imaginary parts from reals.
+        assert_eq!(load_cvt(Complex64, Float64, "x"), "((double)((x).re))");
+        assert_eq!(load_cvt(Float16, Complex64, "x"), "c64(h2f(x))");
+        assert_eq!(load_cvt(Int32, Complex128, "x"), "c128(((double)(x)))");
+        assert_eq!(store_cvt(Complex128, Int8, "v"), "((i8)f2i32_c((v).re))");
+        assert_eq!(store_cvt(Complex64, Bool, "v"), "cnonzero(v)");
+        assert_eq!(store_cvt(Complex64, Complex128, "v"), "c128(v)");
         let header = include_str!("include/numpy_math.cuh");
         for f in ["f2i32_c", "f2i64_c", "f2u64_c"] {
             assert!(header.contains(&format!(" {f}(double v)")), "{f}");

@@ -57,6 +57,7 @@ pub(crate) const HEADERS: &[(&str, &str)] = &[
     ("cuprum/radix_keys.cuh", include_str!("include/radix_keys.cuh")),
     ("cuprum/atomics.cuh", include_str!("include/atomics.cuh")),
     ("cuprum/ndimage_mode.cuh", include_str!("include/ndimage_mode.cuh")),
+    ("cuprum/complex.cuh", include_str!("include/complex.cuh")),
 ];
 
 /// SHA-256 of a specialised source, its `-D` options and the shared headers: with the family,

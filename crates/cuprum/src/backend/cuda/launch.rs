@@ -69,6 +69,8 @@ impl Params {
             DType::Float16 => self.push(f16::from_scalar(s).to_f32()),
             DType::Float32 => self.push(f32::from_scalar(s)),
             DType::Float64 => self.push(f64::from_scalar(s)),
+            DType::Complex64 => self.push(num_complex::Complex::<f32>::from_scalar(s)),
+            DType::Complex128 => self.push(num_complex::Complex::<f64>::from_scalar(s)),
         }
     }
     /// Launches `k` with these parameters.

@@ -290,7 +290,7 @@ fn correlate_nd(c: &Correlation<'_>, out: &Array) -> Result<()> {
 mod tests {
     use super::*;
     use crate::backend::cuda::compile::check_compiles;
-    use crate::core::dtype::ALL_DTYPES;
+    use crate::core::dtype::REAL_DTYPES as ALL_DTYPES;
 
     /// `corrnd`'s table: tap rows in C order, the output's leading lengths, the padded strides.
     #[test]

@@ -103,6 +103,7 @@ pub(crate) struct Correlation<'a> {
 
 /// Runs `c` into `out` (of `c.out_shape`, C-contiguous) on `out`'s device.
 fn correlate_into(c: &Correlation<'_>, out: &Array) -> Result<()> {
+    crate::core::dtype::no_complex("convolve/correlate", out.dtype())?;
     if out.size() == 0 {
         return Ok(());
     }

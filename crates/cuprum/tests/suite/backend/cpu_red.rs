@@ -5,7 +5,7 @@
 use crate::common::{random, Rng};
 use cuprum::{Array, DType, Device};
 
-use cuprum::dtype::ALL_DTYPES as ALL;
+use cuprum::dtype::REAL_DTYPES as ALL;
 
 /// The elements as float64 bit patterns (exact for every dtype the tests draw: small ints).
 fn bits(a: &Array) -> Vec<u64> {

@@ -5,7 +5,7 @@
 
 use crate::common::{assert_close, on, random, Rng};
 use crate::ufunc::gpu::same as same_result;
-use cuprum::dtype::ALL_DTYPES;
+use cuprum::dtype::REAL_DTYPES as ALL_DTYPES;
 use cuprum::{s, Array, DType, Device};
 
 /// Elements per tile of the selection and scan kernels.

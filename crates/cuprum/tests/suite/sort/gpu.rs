@@ -4,7 +4,7 @@
 
 use crate::common::{assert_close, on, random, Rng};
 use crate::indexing::gpu::same;
-use cuprum::dtype::ALL_DTYPES;
+use cuprum::dtype::REAL_DTYPES as ALL_DTYPES;
 use cuprum::{s, Array, DType, Device, Side};
 
 /// Random keys using every bit of the dtype (floats: random signs, magnitudes over many

@@ -6,7 +6,7 @@ use crate::common::{assert_close, on, random, rtol_for, Rng};
 use cuprum::dtype::ALL_DTYPES;
 use cuprum::{s, Array, BinaryOp, DType, Device, UnaryOp};
 
-const UNARY: [UnaryOp; 33] = UnaryOp::ALL;
+const UNARY: [UnaryOp; 34] = UnaryOp::ALL;
 
 const BINARY: [BinaryOp; 27] = BinaryOp::ALL;
 
@@ -42,7 +42,7 @@ pub(crate) fn same(gpu: &Device, what: &str, rtol: f64, cpu: cuprum::Result<Arra
 
 per_dtype!(unary_case: unary_bool => Bool, unary_i8 => Int8, unary_i16 => Int16, unary_i32 => Int32, unary_i64 => Int64,
     unary_u8 => UInt8, unary_u16 => UInt16, unary_u32 => UInt32, unary_u64 => UInt64, unary_f16 => Float16,
-    unary_f32 => Float32, unary_f64 => Float64);
+    unary_f32 => Float32, unary_f64 => Float64, unary_c64 => Complex64, unary_c128 => Complex128);
 
 fn unary_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     let gpu = *gpu;
@@ -76,6 +76,10 @@ gpu_test!(binary_dtype_pairs_and_broadcasting, |gpu| {
             (DType::Float32, DType::Float64),
             (DType::Int32, DType::Float32),
             (DType::UInt8, DType::Float16),
+            (DType::Float32, DType::Complex64),
+            (DType::Complex64, DType::Float64),
+            (DType::Int32, DType::Complex64),
+            (DType::Complex64, DType::Complex128),
         ])
         .collect();
     for (da, db) in pairs {

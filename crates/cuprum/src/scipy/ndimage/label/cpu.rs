@@ -653,6 +653,7 @@ fn label_with(fg: &Array, nb: &Neighbours, out: &Array, wide: bool) -> Result<us
             DType::Float32 => go!(f32),
             DType::Float64 => go!(f64),
             DType::Float16 => return Err(Error::Type("label: no implementation for float16 input".into())),
+            DType::Complex64 | DType::Complex128 => return Err(Error::Type("Complex type not supported".into())),
         };
     }
     if !direct {

@@ -153,7 +153,7 @@ pub(crate) fn label(fg: &Array, nb: &Neighbours, out: &Array) -> Result<usize> {
 mod tests {
     use super::*;
     use crate::backend::cuda::compile::check_compiles;
-    use crate::core::dtype::ALL_DTYPES;
+    use crate::core::dtype::REAL_DTYPES as ALL_DTYPES;
 
     #[test]
     fn sources_compile() {

@@ -71,6 +71,9 @@ fn default_dtype(size: usize) -> DType {
 
 /// Labels `input` into `out` (its shape, C-contiguous, on its device); returns the count.
 fn run(input: &Array, nb: &Neighbours, out: &Array) -> Result<usize> {
+    if input.dtype().is_complex() {
+        return Err(Error::Type("label: Complex type not supported (SciPy raises TypeError)".into()));
+    }
     if input.dtype() == DType::Float16 {
         // SciPy's labelling loops have no float16 type.
         return Err(Error::Type("label: no implementation for float16 input (SciPy raises TypeError)".into()));

@@ -109,6 +109,9 @@ pub(crate) struct Run<'a> {
 
 /// Runs `plan` into `out` (bool, C-contiguous) on `out`'s device.
 fn run_into(plan: &Plan, r: &Run<'_>, out: &Array) -> Result<()> {
+    if r.x.is_some_and(|x| x.dtype().is_complex()) {
+        return Err(Error::Type("binary morphology: Complex type not supported (SciPy raises TypeError)".into()));
+    }
     if out.size() == 0 {
         return Ok(());
     }

@@ -299,7 +299,7 @@ pub(crate) fn filter(x: &Array, out: &Array, plan: &Plan) -> Result<()> {
 mod tests {
     use super::*;
     use crate::backend::cuda::compile::{check_compiles, nvrtc_sample};
-    use crate::core::dtype::ALL_DTYPES;
+    use crate::core::dtype::REAL_DTYPES as ALL_DTYPES;
 
     /// Every dtype and variant selects one kernel and (where NVRTC is present) compiles.
     #[test]

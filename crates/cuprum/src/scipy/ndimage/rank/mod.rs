@@ -145,6 +145,14 @@ fn check_device(x: &Array, a: &Array, op: &str) -> Result<()> {
     crate::ufunc::same_device(op, x, a).map(|_| ())
 }
 
+/// SciPy's TypeError for complex input to the rank filters.
+fn complex_type(x: &Array) -> Result<()> {
+    if x.dtype().is_complex() {
+        return Err(Error::Type("Complex type not supported".into()));
+    }
+    Ok(())
+}
+
 /// SciPy's `_check_axes`: `None` is every axis; out-of-range and repeated axes are
 /// ValueErrors.
 fn check_axes(axes: &Option<Vec<isize>>, ndim: usize) -> Result<Vec<usize>> {
@@ -223,6 +231,7 @@ fn expand(fp: Footprint, origin: &[isize], axes: &[usize], ndim: usize) -> Resul
 
 /// Runs a non-separable filter (`out` = a fresh C-contiguous array like `x`).
 fn run_plan(x: &Array, plan: &Plan) -> Result<Array> {
+    complex_type(x)?;
     let x = x.as_contiguous()?;
     let out = Array::alloc(x.shape(), x.dtype(), x.device(), false)?;
     if out.size() == 0 {
@@ -237,6 +246,7 @@ fn run_plan(x: &Array, plan: &Plan) -> Result<Array> {
 
 /// Runs separable min/max passes, one after the other (at least one).
 fn run_passes(x: &Array, passes: &[Pass]) -> Result<Array> {
+    complex_type(x)?;
     let x = x.as_contiguous()?;
     let out = Array::alloc(x.shape(), x.dtype(), x.device(), false)?;
     if out.size() == 0 {

@@ -1,0 +1,247 @@
+//! complex64 and complex128 through the core: creation and element access, NumPy 2's
+//! promotion and casts, repr/str, the complex ufuncs and reductions, `real`/`imag` views,
+//! `.npy`, and NumPy's TypeErrors where it has no complex loop. The values are those NumPy
+//! 2.4.6 printed; every case runs on every device.
+
+use cuprum::{Complex, DType, Device, ErrorKind};
+
+type C32 = Complex<f32>;
+type C64 = Complex<f64>;
+
+fn c32(re: f32, im: f32) -> C32 {
+    Complex::new(re, im)
+}
+fn c64(re: f64, im: f64) -> C64 {
+    Complex::new(re, im)
+}
+
+/// z and w of the NumPy session these values come from.
+fn zw(dev: &Device) -> cuprum::Result<(cuprum::Array, cuprum::Array)> {
+    let z = cuprum::from_vec(vec![c32(1.0, 2.0), c32(3.0, -4.0), c32(-0.5, 0.25), c32(0.0, 0.0)], dev)?;
+    let w = cuprum::from_vec(vec![c32(2.0, -1.0), c32(0.0, 0.0), c32(1.0, 1.0), c32(-3.0, 0.5)], dev)?;
+    Ok((z, w))
+}
+
+/// Bits of each part, so that -0.0 and NaN payloads count.
+fn bits32(v: &[C32]) -> Vec<(u32, u32)> {
+    v.iter().map(|c| (c.re.to_bits(), c.im.to_bits())).collect()
+}
+
+device_test!(elements_and_promotion, |dev| {
+    let (z, _) = zw(&dev)?;
+    assert_eq!(z.dtype(), DType::Complex64);
+    assert_eq!(z.to_vec::<C32>()?, vec![c32(1.0, 2.0), c32(3.0, -4.0), c32(-0.5, 0.25), c32(0.0, 0.0)]);
+    assert_eq!(z.slice(cuprum::s![1])?.item::<C32>()?, c32(3.0, -4.0));
+    assert_eq!(z.to_vec::<f32>().unwrap_err().kind(), ErrorKind::TypeError);
+    // np.array([1.5, 2.25], np.float32) * 1j -> complex64; int32 + complex64(1j) -> complex128
+    let f = cuprum::from_vec(vec![1.5f32, 2.25], &dev)?;
+    let p = cuprum::multiply(&f, c64(0.0, 1.0))?;
+    assert_eq!(p.dtype(), DType::Complex64);
+    assert_eq!(p.to_vec::<C32>()?, vec![c32(0.0, 1.5), c32(0.0, 2.25)]);
+    let i = cuprum::from_vec(vec![1i32, 2], &dev)?;
+    let one_j = cuprum::from_vec(vec![c32(0.0, 1.0)], &dev)?;
+    let q = cuprum::add(&i, &one_j)?;
+    assert_eq!((q.dtype(), q.to_vec::<C64>()?), (DType::Complex128, vec![c64(1.0, 1.0), c64(2.0, 1.0)]));
+    let d = cuprum::from_vec(vec![2.0f64], &dev)?;
+    assert_eq!(cuprum::add(&d, &one_j)?.dtype(), DType::Complex128);
+    // Casts: complex -> real keeps the real part; real -> complex has zero imaginary parts.
+    assert_eq!(z.astype(DType::Float32)?.to_vec::<f32>()?, vec![1.0, 3.0, -0.5, 0.0]);
+    assert_eq!(z.astype(DType::Int16)?.to_vec::<i16>()?, vec![1, 3, 0, 0]);
+    assert_eq!(z.astype(DType::Bool)?.to_vec::<bool>()?, vec![true, true, true, false]);
+    assert_eq!(f.astype(DType::Complex128)?.to_vec::<C64>()?, vec![c64(1.5, 0.0), c64(2.25, 0.0)]);
+    assert_eq!(z.astype(DType::Complex128)?.astype(DType::Complex64)?.to_vec::<C32>()?, z.to_vec::<C32>()?);
+    assert!(!cuprum::dtype::can_cast(DType::Complex64, DType::Float64, cuprum::Casting::SameKind));
+    Ok(())
+});
+
+device_test!(repr_and_str, |dev| {
+    let (z, _) = zw(&dev)?;
+    assert_eq!(format!("{z:?}"), "array([ 1. +2.j  ,  3. -4.j  , -0.5+0.25j,  0. +0.j  ], dtype=complex64)");
+    assert_eq!(z.to_string(), "[ 1. +2.j    3. -4.j   -0.5+0.25j  0. +0.j  ]");
+    assert_eq!(
+        format!("{:?}", z.astype(DType::Complex128)?),
+        "array([ 1. +2.j  ,  3. -4.j  , -0.5+0.25j,  0. +0.j  ])"
+    );
+    let m = cuprum::from_slice(&[c64(1.0, 1.0), c64(2.0, 0.0), c64(0.0, 3.0), c64(4.0, -1.0)], &[2, 2], &dev)?;
+    assert_eq!(format!("{m:?}"), "array([[1.+1.j, 2.+0.j],\n       [0.+3.j, 4.-1.j]])");
+    let e = cuprum::from_vec(vec![c64(1e10, 1.0), c64(1e-10, -2.0)], &dev)?;
+    assert_eq!(format!("{e:?}"), "array([1.e+10+1.j, 1.e-10-2.j])");
+    let s = cuprum::from_vec(vec![c64(1.5, 2.0), c64(f64::NAN, f64::NEG_INFINITY), c64(1e10, 1.0)], &dev)?;
+    assert_eq!(format!("{s:?}"), "array([1.5e+00 +2.j,     nan-infj, 1.0e+10 +1.j])");
+    let zero_d = cuprum::from_vec(vec![c64(1.5, -2.0)], &dev)?.reshape(())?;
+    assert_eq!((format!("{zero_d:?}"), zero_d.to_string()), ("array(1.5-2.j)".into(), "(1.5-2j)".into()));
+    let j = cuprum::from_vec(vec![c32(0.0, 2.0)], &dev)?.reshape(())?;
+    assert_eq!(j.to_string(), "2j");
+    let m1 = cuprum::from_vec(vec![c64(-0.0, -1.0)], &dev)?.reshape(())?;
+    assert_eq!(m1.to_string(), "(-0-1j)");
+    Ok(())
+});
+
+device_test!(arithmetic, |dev| {
+    let (z, w) = zw(&dev)?;
+    // np.multiply(z, w): the last is (-0.+0.j)
+    let p = cuprum::multiply(&z, &w)?.to_vec::<C32>()?;
+    assert_eq!(bits32(&p), bits32(&[c32(4.0, 3.0), c32(0.0, 0.0), c32(-0.75, -0.25), c32(-0.0, 0.0)]));
+    // np.divide(z, w): division by zero gives inf-infj, 0/(-3+0.5j) gives (-0.-0.j)
+    let q = cuprum::divide(&z, &w)?.to_vec::<C32>()?;
+    assert_eq!(
+        bits32(&q),
+        bits32(&[c32(0.0, 1.0), c32(f32::INFINITY, f32::NEG_INFINITY), c32(-0.125, 0.375), c32(-0.0, -0.0)])
+    );
+    assert_eq!(cuprum::subtract(&z, &w)?.to_vec::<C32>()?[3], c32(3.0, -0.5));
+    assert_eq!(z.negative()?.to_vec::<C32>()?[0], c32(-1.0, -2.0));
+    assert_eq!(z.conj()?.to_vec::<C32>()?[1], c32(3.0, 4.0));
+    let a = z.abs()?;
+    assert_eq!((a.dtype(), a.to_vec::<f32>()?), (DType::Float32, vec![2.236068, 5.0, 0.559017, 0.0]));
+    let ang = z.angle(false)?;
+    assert_eq!(ang.dtype(), DType::Float32);
+    let want = [1.1071488f32, -0.9272952, 2.6779451, 0.0];
+    for (g, w) in ang.to_vec::<f32>()?.iter().zip(want) {
+        assert!((g - w).abs() <= 2e-7, "angle {g} {w}");
+    }
+    // np.power(z.astype(complex), 2) and ** 0.5
+    let zz = z.astype(DType::Complex128)?;
+    assert_eq!(
+        zz.power(2)?.to_vec::<C64>()?,
+        vec![c64(-3.0, 4.0), c64(-7.0, -24.0), c64(0.1875, -0.25), c64(0.0, 0.0)]
+    );
+    let want = [c64(1.27201965, 0.78615138), c64(2.0, -1.0), c64(0.17178037, 0.72767335), c64(0.0, 0.0)];
+    for (k, (g, w)) in zz.power(0.5)?.to_vec::<C64>()?.iter().zip(want).enumerate() {
+        assert!((g - w).norm() < 1e-8, "power {k}: {g} {w}");
+    }
+    Ok(())
+});
+
+device_test!(functions, |dev| {
+    let (z, w) = zw(&dev)?;
+    let (z, w) = (z.astype(DType::Complex128)?, w.astype(DType::Complex128)?);
+    let close = |got: Vec<C64>, want: &[C64], what: &str| {
+        for (k, (g, w)) in got.iter().zip(want).enumerate() {
+            let ok =
+                if w.re.is_infinite() { g.re == w.re && (g.im - w.im).abs() < 1e-8 } else { (g - w).norm() < 1e-8 };
+            assert!(ok, "{what}[{k}]: {g} (NumPy {w})");
+        }
+    };
+    close(
+        z.sqrt()?.to_vec()?,
+        &[c64(1.27201965, 0.78615138), c64(2.0, -1.0), c64(0.17178037, 0.72767335), c64(0.0, 0.0)],
+        "sqrt",
+    );
+    close(
+        z.exp()?.to_vec()?,
+        &[c64(-1.13120438, 2.47172667), c64(-13.12878308, 15.20078446), c64(0.58767509, 0.15005809), c64(1.0, 0.0)],
+        "exp",
+    );
+    close(
+        w.log()?.to_vec()?,
+        &[
+            c64(0.80471896, -0.46364761),
+            c64(f64::NEG_INFINITY, 0.0),
+            c64(0.34657359, 0.78539816),
+            c64(1.11231178, 2.97644398),
+        ],
+        "log",
+    );
+    assert_eq!(cuprum::less(&z, &w)?.to_vec::<bool>()?, vec![true, false, true, false]);
+    assert_eq!(cuprum::equal(&z, &z)?.to_vec::<bool>()?, vec![true; 4]);
+    assert_eq!(
+        cuprum::maximum(&z, &w)?.to_vec::<C64>()?,
+        vec![c64(2.0, -1.0), c64(3.0, -4.0), c64(1.0, 1.0), c64(0.0, 0.0)]
+    );
+    let n = cuprum::from_vec(vec![c64(f64::NAN, 0.0), c64(1.0, f64::INFINITY), c64(1.0, 2.0)], &dev)?;
+    assert_eq!(n.isnan()?.to_vec::<bool>()?, vec![true, false, false]);
+    assert_eq!(n.isinf()?.to_vec::<bool>()?, vec![false, true, false]);
+    assert_eq!(n.isfinite()?.to_vec::<bool>()?, vec![false, false, true]);
+    // No complex loop in NumPy: its TypeError.
+    assert_eq!(z.floor().unwrap_err().kind(), ErrorKind::TypeError);
+    assert_eq!(cuprum::remainder(&z, &w).unwrap_err().kind(), ErrorKind::TypeError);
+    assert_eq!(cuprum::arctan2(&z, &w).unwrap_err().kind(), ErrorKind::TypeError);
+    assert_eq!(cuprum::bitwise_and(&z, &w).unwrap_err().kind(), ErrorKind::TypeError);
+    Ok(())
+});
+
+device_test!(real_imag_views, |dev| {
+    let (z, _) = zw(&dev)?;
+    assert_eq!(z.real().to_vec::<f32>()?, vec![1.0, 3.0, -0.5, 0.0]);
+    assert_eq!(z.imag()?.to_vec::<f32>()?, vec![2.0, -4.0, 0.25, 0.0]);
+    // Writes through the views change the array (NumPy's z.imag[:] = 7).
+    z.imag()?.fill(7.0)?;
+    z.real().slice_mut(cuprum::s![..2])?.fill(-1.0)?;
+    assert_eq!(z.to_vec::<C32>()?, vec![c32(-1.0, 7.0), c32(-1.0, 7.0), c32(-0.5, 7.0), c32(0.0, 7.0)]);
+    // Views of views: every other element's imaginary part.
+    let m = cuprum::zeros(&[3, 4], DType::Complex128, &dev)?;
+    m.slice(cuprum::s![.., ..;2])?.imag()?.fill(1.0)?;
+    assert_eq!(m.imag()?.sum(None)?.item::<f64>()?, 6.0);
+    assert_eq!(m.real().sum(None)?.item::<f64>()?, 0.0);
+    // Real arrays: real is the array, imag zeros.
+    let f = cuprum::from_vec(vec![1.0f64, 2.0], &dev)?;
+    assert_eq!((f.real().to_vec::<f64>()?, f.imag()?.to_vec::<f64>()?), (vec![1.0, 2.0], vec![0.0, 0.0]));
+    Ok(())
+});
+
+device_test!(reductions, |dev| {
+    let (z, _) = zw(&dev)?;
+    let s = z.sum(None)?;
+    assert_eq!((s.dtype(), s.item::<C32>()?), (DType::Complex64, c32(3.5, -1.75)));
+    assert_eq!(z.mean(None)?.item::<C32>()?, c32(0.875, -0.4375));
+    let v = z.var(None, 0.0)?;
+    assert_eq!(v.dtype(), DType::Float32);
+    assert!((v.item::<f32>()? - 6.6210938).abs() < 1e-6);
+    assert!((z.std(None, 0.0)?.item::<f32>()? - 2.5731485).abs() < 1e-6);
+    assert!(z.any(None)?.item::<bool>()? && !z.all(None)?.item::<bool>()?);
+    assert_eq!(z.count_nonzero(None)?.item::<i64>()?, 3);
+    assert_eq!(z.cumsum(None)?.to_vec::<C32>()?, vec![c32(1.0, 2.0), c32(4.0, -2.0), c32(3.5, -1.75), c32(3.5, -1.75)]);
+    let m = cuprum::from_slice(&[c64(1.0, 1.0), c64(2.0, 0.0), c64(0.0, 3.0), c64(4.0, -1.0)], &[2, 2], &dev)?;
+    assert_eq!(m.sum(0)?.to_vec::<C64>()?, vec![c64(1.0, 4.0), c64(6.0, -1.0)]);
+    assert_eq!(m.mean(1)?.to_vec::<C64>()?, vec![c64(1.5, 0.5), c64(2.0, 1.0)]);
+    assert_eq!(m.var(0, 1.0)?.to_vec::<f64>()?, vec![2.5, 2.5]);
+    assert_eq!(m.sum_keepdims(1)?.shape(), &[2, 1]);
+    // Not built yet for complex (NumPy has them): a NotImplementedError, not a wrong answer.
+    assert_eq!(z.prod(None).unwrap_err().kind(), ErrorKind::NotImplementedError);
+    assert_eq!(z.max(None).unwrap_err().kind(), ErrorKind::NotImplementedError);
+    assert_eq!(cuprum::sort(&z, -1).unwrap_err().kind(), ErrorKind::NotImplementedError);
+    Ok(())
+});
+
+device_test!(selection_and_manipulation, |dev| {
+    let (z, w) = zw(&dev)?;
+    let m = cuprum::from_vec(vec![true, false, true, false], &dev)?;
+    assert_eq!(z.mask(&m)?.to_vec::<C32>()?, vec![c32(1.0, 2.0), c32(-0.5, 0.25)]);
+    let mut zm = z.copy()?;
+    zm.mask_fill(&m, c64(9.0, -9.0))?;
+    assert_eq!(zm.to_vec::<C32>()?[2], c32(9.0, -9.0));
+    let idx = cuprum::from_vec(vec![3i64, 0, 0], &dev)?;
+    assert_eq!(z.take(&idx, None)?.to_vec::<C32>()?, vec![c32(0.0, 0.0), c32(1.0, 2.0), c32(1.0, 2.0)]);
+    let cat = cuprum::concatenate(&[&z, &w], 0)?;
+    assert_eq!((cat.shape(), cat.to_vec::<C32>()?[4]), (&[8usize][..], c32(2.0, -1.0)));
+    let f = cuprum::flip(&z.reshape([2, 2])?, None)?.t();
+    assert_eq!(f.to_vec::<C32>()?, vec![c32(0.0, 0.0), c32(3.0, -4.0), c32(-0.5, 0.25), c32(1.0, 2.0)]);
+    let wh = cuprum::where_(&m, &z, 0.5)?;
+    assert_eq!(wh.to_vec::<C32>()?, vec![c32(1.0, 2.0), c32(0.5, 0.0), c32(-0.5, 0.25), c32(0.5, 0.0)]);
+    assert_eq!(cuprum::extract(&m, &w)?.to_vec::<C32>()?, vec![c32(2.0, -1.0), c32(1.0, 1.0)]);
+    let full = cuprum::full(&[2], c64(1.0, -1.0), DType::Complex128, &dev)?;
+    assert_eq!(full.to_vec::<C64>()?, vec![c64(1.0, -1.0); 2]);
+    Ok(())
+});
+
+cpu_test!(npy_round_trip_and_fits_error);
+fn npy_round_trip_and_fits_error() {
+    let dir = std::env::temp_dir().join(format!("cuprum-complex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let z = cuprum::from_slice(&[c64(1.0, -2.0), c64(f64::NAN, 0.5), c64(-0.0, 3.0)], &[3, 1], &Device::Cpu).unwrap();
+    let p = dir.join("z.npy");
+    cuprum::save_npy(&p, &z).unwrap();
+    let bytes = std::fs::read(&p).unwrap();
+    assert!(String::from_utf8_lossy(&bytes[..128]).contains("'descr': '<c16'"));
+    let back = cuprum::load_npy(&p, &Device::Cpu).unwrap();
+    assert_eq!(back.dtype(), DType::Complex128);
+    let v = back.to_vec::<C64>().unwrap();
+    assert!(v[0] == c64(1.0, -2.0) && v[1].re.is_nan() && v[2].re.is_sign_negative());
+    let z64 = z.astype(DType::Complex64).unwrap();
+    cuprum::save_npy(&p, &z64).unwrap();
+    assert_eq!(cuprum::load_npy(&p, &Device::Cpu).unwrap().dtype(), DType::Complex64);
+    let e = cuprum::io::write_fits(dir.join("z.fits"), &z).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ValueError);
+    assert!(e.to_string().contains("no complex type"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
