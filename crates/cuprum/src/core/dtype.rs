@@ -525,7 +525,7 @@ mod sealed {
 
 /// A Rust type that is the element type of a dtype: `bool`, `i8`..`i64`, `u8`..`u64`,
 /// `half::f16`, `f32`, `f64`, and `num_complex::Complex<f32>`/`Complex<f64>` (re-exported as
-/// [`Complex`](crate::Complex)) for complex64/complex128.
+/// [`Complex`]) for complex64/complex128.
 pub trait Element: Copy + Send + Sync + PartialEq + fmt::Debug + Default + 'static + sealed::Sealed {
     const DTYPE: DType;
     fn to_scalar(self) -> Scalar;

@@ -75,6 +75,12 @@ __device__ __forceinline__ float c_rint(float x) { return rintf(x); }
 __device__ __forceinline__ double c_rint(double x) { return rint(x); }
 __device__ __forceinline__ float c_copysign(float x, float y) { return copysignf(x, y); }
 __device__ __forceinline__ double c_copysign(double x, double y) { return copysign(x, y); }
+__device__ __forceinline__ float c_tanh(float x) { return tanhf(x); }
+__device__ __forceinline__ double c_tanh(double x) { return tanh(x); }
+__device__ __forceinline__ float c_asinh(float x) { return asinhf(x); }
+__device__ __forceinline__ double c_asinh(double x) { return asinh(x); }
+__device__ __forceinline__ float c_atan(float x) { return atanf(x); }
+__device__ __forceinline__ double c_atan(double x) { return atan(x); }
 __device__ __forceinline__ float c_fabs(float x) { return fabsf(x); }
 __device__ __forceinline__ double c_fabs(double x) { return fabs(x); }
 
@@ -198,9 +204,13 @@ template <typename C> __device__ C csqrt_(C z) {
   return C(c_fabs(z.im) / (2 * t), c_copysign(t, z.im));
 }
 template <typename C> __device__ C csinh_(C z) {
+  // On the real axis exactly sinh (C99: csinh(+inf + i0) = +inf + i0).
+  if (z.im == 0) return C(c_sinh(z.re), z.im);
   return C(c_sinh(z.re) * c_cos(z.im), c_cosh(z.re) * c_sin(z.im));
 }
 template <typename C> __device__ C ccosh_(C z) {
+  // On the real axis cosh, with the imaginary zero's sign as sinh(x) * y's.
+  if (z.im == 0) return C(c_cosh(z.re), z.re < 0 ? -z.im : (z.re == 0 ? z.re * z.im : z.im));
   return C(c_cosh(z.re) * c_cos(z.im), c_sinh(z.re) * c_sin(z.im));
 }
 // Kahan's tanh, stable for large real parts.
@@ -210,6 +220,7 @@ template <typename C> __device__ C ctanh_(C z) {
     T e = c_exp(-2 * c_fabs(z.re));
     return C(c_copysign((T)1, z.re), 4 * c_sin(z.im) * c_cos(z.im) * e);
   }
+  if (z.im == 0) return C(c_tanh(z.re), z.im);
   T t = c_tan(z.im);
   T beta = 1 + t * t;
   T s = c_sinh(z.re);
@@ -228,23 +239,67 @@ template <typename C> __device__ C ctan_(C z) {  // -i tanh(i z)
   C w = ctanh_(C(-z.im, z.re));
   return C(w.im, -w.re);
 }
-template <typename C> __device__ C casinh_(C z) {  // log(z + sqrt(z^2 + 1))
-  C w = clog_(z + csqrt_(z * z + C(1)));
-  return w;
+// Kahan's formulas ("Branch cuts for complex elementary functions"): exact signed zeros on
+// the cuts (1 - z is (1 - x, -y), so the sign of a zero y carries through), with C99's values
+// at infinity.
+template <typename C> __device__ C casin_(C z) {
+  typedef typename part<C>::T T;
+  if (isinf(z.re) || isinf(z.im)) {
+    // asin(z) = -i asinh(i z); asinh of an infinite argument (C99 Annex G).
+    T wr = -z.im, wi = z.re;  // w = i z
+    T ar, ai;
+    if (isinf(wr)) {
+      ar = wr;
+      ai = (wi != wi) ? wi : (isinf(wi) ? c_copysign((T)0.7853981633974483, wi) : c_copysign((T)0, wi));
+    } else if (isinf(wi)) {
+      ar = (wr != wr) ? c_inf<T>() : c_copysign(c_inf<T>(), wr);
+      ai = (wr != wr) ? c_nan<T>() : c_copysign((T)1.5707963267948966, wi);
+    } else {
+      ar = c_nan<T>();
+      ai = c_nan<T>();
+    }
+    return C(ai, -ar);
+  }
+  C s1 = csqrt_(C(1 - z.re, -z.im));
+  C s2 = csqrt_(C(1 + z.re, z.im));
+  return C(c_atan2(z.re, s1.re * s2.re - s1.im * s2.im), c_asinh(s1.re * s2.im - s1.im * s2.re));
 }
-template <typename C> __device__ C casin_(C z) {  // -i asinh(i z)
-  C w = casinh_(C(-z.im, z.re));
+template <typename C> __device__ C cacos_(C z) {
+  typedef typename part<C>::T T;
+  if (isinf(z.re) || isinf(z.im)) {
+    const T pi = (T)3.141592653589793, h = (T)1.5707963267948966, q = (T)0.7853981633974483;
+    T re, im = -c_copysign(c_inf<T>(), z.im);
+    if (z.re != z.re || z.im != z.im) {
+      // NaN with an infinity: NaN -/+ i inf (an infinite real part: NaN +- i inf).
+      if (isinf(z.re)) return C(c_nan<T>(), (z.im != z.im) ? c_inf<T>() : im);
+      return C(c_nan<T>(), -c_inf<T>());
+    }
+    if (isinf(z.re) && isinf(z.im)) re = z.re > 0 ? q : 3 * q;
+    else if (isinf(z.re)) re = z.re > 0 ? (T)0 : pi;
+    else re = h;
+    return C(re, im);
+  }
+  C s1 = csqrt_(C(1 - z.re, -z.im));
+  C s2 = csqrt_(C(1 + z.re, z.im));
+  return C(2 * c_atan2(s1.re, s2.re), c_asinh(s2.re * s1.im - s2.im * s1.re));
+}
+// atanh for finite z: (1/4) log1p(4x / ((1 - x)^2 + y^2)) + i (1/2) atan2(2y, (1 - x)(1 + x) - y^2);
+// an infinite part gives (+-0, +-pi/2) as C99 says.
+template <typename C> __device__ C catanh_(C z) {
+  typedef typename part<C>::T T;
+  if (isinf(z.re) || isinf(z.im)) {
+    if (z.im != z.im) return C(c_copysign((T)0, z.re), z.im);
+    return C(isinf(z.re) || z.re == z.re ? c_copysign((T)0, z.re) : z.re, c_copysign((T)1.5707963267948966, z.im));
+  }
+  T x = z.re, y = z.im;
+  if (x == 1 && y == 0) return C(c_inf<T>(), y);
+  T re = (T)0.25 * c_log1p(4 * x / ((1 - x) * (1 - x) + y * y));
+  T im = (T)0.5 * c_atan2(2 * y, (1 - x) * (1 + x) - y * y);
+  return C(re, im);
+}
+template <typename C> __device__ C catan_(C z) {  // -i atanh(i z)
+  C w = catanh_(C(-z.im, z.re));
   return C(w.im, -w.re);
-}
-template <typename C> __device__ C cacos_(C z) {  // pi/2 - asin(z)
-  typedef typename part<C>::T T;
-  C w = casin_(z);
-  return C((T)1.5707963267948966 - w.re, -w.im);
-}
-template <typename C> __device__ C catan_(C z) {  // (i/2) log((i + z) / (i - z))
-  typedef typename part<C>::T T;
-  C w = clog_(C(z.re, 1 + z.im) / C(-z.re, 1 - z.im));
-  return C(-w.im * (T)0.5, w.re * (T)0.5);
 }
 template <typename C> __device__ C cexp2_(C z) {
   typedef typename part<C>::T T;
