@@ -84,6 +84,9 @@ pub enum Error {
     /// Any other error SciPy reports as a `RuntimeError` (an unknown boundary mode of an
     /// `ndimage` filter, a structure of the wrong rank for `label`).
     Runtime(String),
+    /// `numpy.linalg.LinAlgError`: a singular matrix, one that is not positive definite, an
+    /// iteration that did not converge, or a shape `numpy.linalg` refuses (NumPy's message).
+    LinAlg(String),
 }
 
 /// `std::result::Result` with [`Error`].
@@ -137,6 +140,7 @@ impl fmt::Display for Error {
             Error::NotImplemented(s) => write!(f, "not implemented: {s}"),
             Error::Io(s) => write!(f, "I/O error: {s}"),
             Error::Runtime(s) => write!(f, "{s}"),
+            Error::LinAlg(s) => write!(f, "{s}"),
         }
     }
 }
@@ -158,6 +162,8 @@ pub enum ErrorKind {
     RuntimeError,
     NotImplementedError,
     OSError,
+    /// `numpy.linalg.LinAlgError` (a `ValueError` subclass in NumPy).
+    LinAlgError,
 }
 
 impl ErrorKind {
@@ -173,6 +179,7 @@ impl ErrorKind {
             ErrorKind::RuntimeError => "RuntimeError",
             ErrorKind::NotImplementedError => "NotImplementedError",
             ErrorKind::OSError => "OSError",
+            ErrorKind::LinAlgError => "LinAlgError",
         }
     }
 }
@@ -209,6 +216,7 @@ impl Error {
             Error::NoDevice(_) | Error::Cuda(_) | Error::Compile { .. } | Error::Runtime(_) => RuntimeError,
             Error::NotImplemented(_) => NotImplementedError,
             Error::Io(_) => OSError,
+            Error::LinAlg(_) => LinAlgError,
             Error::DuplicateAxis { .. }
             | Error::ShapeMismatch { .. }
             | Error::BadReshape { .. }

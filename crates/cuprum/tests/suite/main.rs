@@ -22,6 +22,7 @@ mod complex;
 mod conformance;
 mod indexing;
 mod io;
+mod linalg;
 mod manip;
 mod ndimage;
 mod reduce;
