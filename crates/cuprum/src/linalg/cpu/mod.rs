@@ -143,6 +143,12 @@ pub(crate) trait Scalar:
 /// The real part of a [`Scalar`].
 pub(crate) type Re<T> = <T as ComplexField>::Real;
 
+/// Eigenvalues and, when computed, eigenvectors of a Hermitian matrix.
+type EighRaw<T> = (Vec<Re<T>>, Option<Mat<T>>);
+
+/// Complex eigenvalues and eigenvectors of a general matrix.
+pub(crate) type EigPair<T> = (Vec<Complex<Re<T>>>, Mat<Complex<Re<T>>>);
+
 /// What [`Scalar::eig_raw`] returns: eigenvalues, eigenvectors when asked for, and whether the
 /// input was real (then the vectors of each conjugate pair are conjugates).
 #[doc(hidden)]
@@ -715,7 +721,7 @@ fn qr_faer<T: Scalar>(a: MatRef<'_, T>, mode: QrMode, par: Par) -> (Option<Mat<T
         let skipped = (0..k).any(|j| {
             let col = qr.as_ref().col(j).get(..j + 1);
             let thresh = e * Re::<T>::of_f64(32.0 * (m - j) as f64) * col.norm_l2();
-            !(qr[(j, j)].modulus() > thresh)
+            qr[(j, j)].modulus().partial_cmp(&thresh) != Some(core::cmp::Ordering::Greater)
         });
         if skipped {
             return qr_lapack(a, mode, par);
@@ -904,12 +910,7 @@ fn hermitian_lower<T: Scalar>(a: MatRef<'_, T>, lower: bool) -> Result<Mat<T>, L
     Ok(h)
 }
 
-fn eigh_impl<T: Scalar>(
-    a: MatRef<'_, T>,
-    lower: bool,
-    vectors: bool,
-    par: Par,
-) -> Result<(Vec<Re<T>>, Option<Mat<T>>), LinalgErr> {
+fn eigh_impl<T: Scalar>(a: MatRef<'_, T>, lower: bool, vectors: bool, par: Par) -> Result<EighRaw<T>, LinalgErr> {
     let h = hermitian_lower(a, lower)?;
     let n = h.nrows();
     let mut s = Diag::<T>::zeros(n);
@@ -957,10 +958,7 @@ pub(crate) fn eigvalsh<T: Scalar>(a: MatRef<'_, T>, lower: bool, par: Par) -> Re
 ///
 /// `LinalgErr::NonFinite` for any inf or NaN, as NumPy's `_assert_finite`. NumPy returns real
 /// arrays for real input whose eigenvalues all have zero imaginary part: the caller checks `im`.
-pub(crate) fn eig<T: Scalar>(
-    a: MatRef<'_, T>,
-    par: Par,
-) -> Result<(Vec<Complex<Re<T>>>, Mat<Complex<Re<T>>>), LinalgErr> {
+pub(crate) fn eig<T: Scalar>(a: MatRef<'_, T>, par: Par) -> Result<EigPair<T>, LinalgErr> {
     assert_eq!(a.nrows(), a.ncols(), "eig of a non-square matrix");
     if !all_finite(a) {
         return Err(LinalgErr::NonFinite);

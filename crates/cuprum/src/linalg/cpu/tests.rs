@@ -1,4 +1,6 @@
 //! The faer core against values NumPy printed and against identities.
+// The expected values are written as NumPy printed them (digits beyond f64, 1.414... for sqrt(2)).
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
 use super::*;
 use faer::{c32, c64};
 

@@ -1,35 +1,715 @@
-//! The GPU side of the linalg dispatch (being written).
+//! The GPU side of the linalg dispatch: cuBLAS (`gemm`, strided-batched) and cuSOLVER's
+//! 64-bit API (`getrf`/`getrs`, `potrf`, `geqrf` with `orgqr`/`ungqr`, `syevd`, `gesvd`),
+//! loaded at run time through cudarc, on the device's stream.
+//!
+//! cuprum's arrays are row-major and the libraries column-major: a C-contiguous matrix `A` is,
+//! to them, `Aᵀ` with the same leading dimension. Each function says how it uses that (a
+//! product computes `Cᵀ = Bᵀ Aᵀ`, LU factors `Aᵀ` and solves with `trans`, Hermitian problems
+//! read `Aᵀ = conj(A)`), so that no transpose is copied where none is needed.
+//!
+//! Errors: a factorisation's `info` is read back once per call (one small copy for a whole
+//! stack) when [`gpu_error_check`](super::gpu_error_check) is on.
+
+mod handles;
+
 use super::cpu::QrMode;
 use crate::array::Array;
+use crate::backend::cuda::launch::{dev_of, dptr};
+use crate::backend::cuda::CudaDevice;
+use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
+use cudarc::cublas::sys as blas;
+use cudarc::cusolver::sys as sol;
+use handles::{blas_check, solver_check, with_handles};
+use std::ffi::c_void;
 
-fn todo(op: &str) -> Result<()> {
-    Err(Error::NotImplemented(format!("{op} on a GPU")))
+/// The CUDA data type of a linalg dtype (cuSOLVER's enum).
+fn sol_type(dt: DType) -> Result<sol::cudaDataType> {
+    Ok(match dt {
+        DType::Float32 => sol::cudaDataType::CUDA_R_32F,
+        DType::Float64 => sol::cudaDataType::CUDA_R_64F,
+        DType::Complex64 => sol::cudaDataType::CUDA_C_32F,
+        DType::Complex128 => sol::cudaDataType::CUDA_C_64F,
+        other => return Err(Error::UnsupportedDType { op: "linalg on a GPU".into(), dtype: other }),
+    })
 }
-pub(crate) fn matmul(_a: &Array, _b: &Array, _o: &Array) -> Result<()> {
-    todo("matmul")
+
+/// The CUDA data type of a linalg dtype (cuBLAS's enum).
+fn blas_type(dt: DType) -> Result<(blas::cudaDataType, blas::cublasComputeType_t)> {
+    use blas::cublasComputeType_t::{CUBLAS_COMPUTE_32F, CUBLAS_COMPUTE_64F};
+    Ok(match dt {
+        DType::Float32 => (blas::cudaDataType::CUDA_R_32F, CUBLAS_COMPUTE_32F),
+        DType::Float64 => (blas::cudaDataType::CUDA_R_64F, CUBLAS_COMPUTE_64F),
+        DType::Complex64 => (blas::cudaDataType::CUDA_C_32F, CUBLAS_COMPUTE_32F),
+        DType::Complex128 => (blas::cudaDataType::CUDA_C_64F, CUBLAS_COMPUTE_64F),
+        other => return Err(Error::UnsupportedDType { op: "matmul on a GPU".into(), dtype: other }),
+    })
 }
-pub(crate) fn slogdet(_a: &Array, _s: &Array, _l: &Array) -> Result<()> {
-    todo("slogdet")
+
+fn to_i32(x: usize, what: &str) -> Result<i32> {
+    i32::try_from(x).map_err(|_| Error::NotImplemented(format!("{what} of {x} on a GPU (more than 2**31 - 1)")))
 }
-pub(crate) fn inv(_a: &Array, _o: &Array) -> Result<()> {
-    todo("inv")
+
+/// A matrix operand for cuBLAS: its pointer, leading dimension, whether it is stored
+/// transposed (column-major: `rs == 1`) and its stride between the matrices of a stack.
+struct Operand {
+    ptr: u64,
+    ld: usize,
+    col_major: bool,
+    stride: i64,
+    _keep: Array,
 }
-pub(crate) fn solve(_a: &Array, _b: &Array, _o: &Array) -> Result<()> {
-    todo("solve")
+
+/// `a` (a stack `(..., r, c)`, broadcast stacks allowed) as a cuBLAS operand: a view when its
+/// matrices are row- or column-contiguous and the stack has one stride, else a copy.
+fn operand(a: &Array) -> Result<Operand> {
+    let nd = a.ndim();
+    let isz = a.itemsize() as isize;
+    let (r, c) = (a.shape()[nd - 2], a.shape()[nd - 1]);
+    let st: Vec<isize> = a.strides().iter().map(|s| s / isz).collect();
+    let (rs, cs) = (st[nd - 2], st[nd - 1]);
+    // The stack's stride: one stride over all batch dimensions (0 when broadcast), if any.
+    let batch: Vec<(usize, isize)> =
+        a.shape()[..nd - 2].iter().copied().zip(st[..nd - 2].iter().copied()).filter(|&(d, _)| d > 1).collect();
+    let stride = match batch.as_slice() {
+        [] => Some(0),
+        [(_, s)] => Some(*s),
+        _ => {
+            let all_zero = batch.iter().all(|&(_, s)| s == 0);
+            let contiguous = batch.windows(2).all(|w| w[0].1 == w[1].1 * w[1].0 as isize);
+            if all_zero {
+                Some(0)
+            } else if contiguous {
+                Some(batch[batch.len() - 1].1)
+            } else {
+                None
+            }
+        }
+    };
+    let row = cs == 1 && rs >= c.max(1) as isize;
+    let col = rs == 1 && cs >= r.max(1) as isize && !row;
+    match stride {
+        Some(s) if s >= 0 && (row || col) => Ok(Operand {
+            ptr: dptr(a)?,
+            ld: if row { rs as usize } else { cs as usize },
+            col_major: col,
+            stride: s as i64,
+            _keep: a.view(),
+        }),
+        _ => {
+            let cpy = a.copy()?;
+            Ok(Operand { ptr: dptr(&cpy)?, ld: c.max(1), col_major: false, stride: (r * c) as i64, _keep: cpy })
+        }
+    }
 }
-pub(crate) fn cholesky(_a: &Array, _u: bool, _o: &Array) -> Result<()> {
-    todo("cholesky")
+
+/// `out = a @ b` for stacks (as `cpu::arrays::matmul`): cuBLAS's strided-batched gemm on
+/// `outᵀ = bᵀ aᵀ` (plain FP32 compute for float32: no TF32). Integer and boolean stacks are
+/// exact: products broadcast over the shared axis, then summed (`any` for `bool`) and cast back
+/// with wrapping, as NumPy's loops.
+pub(crate) fn matmul(a: &Array, b: &Array, out: &Array) -> Result<()> {
+    let dt = out.dtype();
+    if !dt.is_inexact() {
+        let prod = crate::multiply(&a.expand_dims(-1)?, &b.expand_dims(-3)?)?;
+        let r = if dt == DType::Bool { prod.any(-2)? } else { prod.sum(-2)? };
+        return crate::ufunc::assign(out, &r);
+    }
+    let dev = dev_of(out)?;
+    let (ty, compute) = blas_type(dt)?;
+    let nd = out.ndim();
+    let (m, n, k) = (out.shape()[nd - 2], out.shape()[nd - 1], a.shape()[a.ndim() - 1]);
+    let batch: usize = out.shape()[..nd - 2].iter().product();
+    let (oa, ob) = (operand(a)?, operand(b)?);
+    let op = |col: bool| if col { blas::cublasOperation_t::CUBLAS_OP_T } else { blas::cublasOperation_t::CUBLAS_OP_N };
+    let one: [f64; 2] = [1.0, 0.0];
+    let zero: [f64; 2] = [0.0, 0.0];
+    let onef: [f32; 2] = [1.0, 0.0];
+    let zerof: [f32; 2] = [0.0, 0.0];
+    let (alpha, beta): (*const c_void, *const c_void) = match dt.real_dtype() {
+        DType::Float32 => (onef.as_ptr().cast(), zerof.as_ptr().cast()),
+        _ => (one.as_ptr().cast(), zero.as_ptr().cast()),
+    };
+    let (mi, ni, ki) = (to_i32(n, "matmul")?, to_i32(m, "matmul")?, to_i32(k, "matmul")?);
+    with_handles(&dev, |h| {
+        // SAFETY: the pointers are device addresses of arrays alive for this call (`oa`, `ob`
+        // keep their operands) on `dev`, whose context the handles were made current in;
+        // the dimensions, leading dimensions and strides describe those arrays' matrices
+        // (checked by `operand`); alpha/beta are host scalars of the compute type.
+        blas_check("cublasGemmStridedBatchedEx", unsafe {
+            blas::cublasGemmStridedBatchedEx(
+                h.blas,
+                op(ob.col_major),
+                op(oa.col_major),
+                mi,
+                ni,
+                ki,
+                alpha,
+                ob.ptr as *const c_void,
+                ty,
+                to_i32(ob.ld, "leading dimension")?,
+                ob.stride,
+                oa.ptr as *const c_void,
+                ty,
+                to_i32(oa.ld, "leading dimension")?,
+                oa.stride,
+                beta,
+                dptr(out)? as *mut c_void,
+                ty,
+                mi,
+                (m * n) as i64,
+                to_i32(batch, "batch")?,
+                compute,
+                blas::cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+            )
+        })
+    })
 }
-pub(crate) fn qr(_a: &Array, _m: QrMode, _q: Option<&Array>, _r: &Array) -> Result<()> {
-    todo("qr")
+
+/// A device work buffer of `bytes` bytes (from the pool; freed with the array).
+fn work(dev: &CudaDevice, bytes: usize) -> Result<Array> {
+    Array::alloc(&[bytes.max(1)], DType::UInt8, dev.device(), false)
 }
-pub(crate) fn eigh(_a: &Array, _l: bool, _w: &Array, _v: Option<&Array>) -> Result<()> {
-    todo("eigh")
+
+/// The `info` values of a stack (one copy), when errors are checked.
+fn infos(info: &Array) -> Result<Option<Vec<i32>>> {
+    if !super::gpu_error_check() {
+        return Ok(None);
+    }
+    Ok(Some(info.to_vec::<i32>()?))
 }
+
+/// LU factorisations of every matrix of `w` (a C-contiguous stack `(batch, n, n)`, factored in
+/// place as the column-major `wᵀ`), pivots into `ipiv` (`(batch, n)` int64) and `info`
+/// (`(batch,)` int32).
+fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Result<()> {
+    let dt = w.dtype();
+    let ty = sol_type(dt)?;
+    let n = w.shape()[w.ndim() - 1];
+    let count = w.size() / (n * n).max(1);
+    let isz = dt.itemsize();
+    let (pw, pp, pi) = (dptr(w)?, dptr(ipiv)?, dptr(info)?);
+    with_handles(dev, |h| {
+        let (mut dbytes, mut hbytes) = (0usize, 0usize);
+        // SAFETY: a size query on valid handles; the matrix pointer is only inspected.
+        solver_check("cusolverDnXgetrf_bufferSize", unsafe {
+            sol::cusolverDnXgetrf_bufferSize(
+                h.solver,
+                h.params,
+                n as i64,
+                n as i64,
+                ty,
+                pw as *const c_void,
+                n as i64,
+                ty,
+                &mut dbytes,
+                &mut hbytes,
+            )
+        })?;
+        let ws = work(dev, dbytes)?;
+        let mut hws = vec![0u8; hbytes.max(1)];
+        for i in 0..count {
+            // SAFETY: matrix `i` of `w`, its `n` pivots and its info slot lie within those
+            // arrays (C-contiguous, sized by the caller); the workspace has the queried size.
+            solver_check("cusolverDnXgetrf", unsafe {
+                sol::cusolverDnXgetrf(
+                    h.solver,
+                    h.params,
+                    n as i64,
+                    n as i64,
+                    ty,
+                    (pw + (i * n * n * isz) as u64) as *mut c_void,
+                    n as i64,
+                    (pp + (i * n * 8) as u64) as *mut i64,
+                    ty,
+                    dptr(&ws)? as *mut c_void,
+                    dbytes,
+                    hws.as_mut_ptr().cast(),
+                    hbytes,
+                    (pi + (i * 4) as u64) as *mut i32,
+                )
+            })?;
+        }
+        Ok(())
+    })
+}
+
+/// Solves with the factors of [`getrf`]: `rhs` (C-contiguous `(batch, nrhs, n)`: the
+/// column-major `n×nrhs` right-hand sides) is overwritten with `op(wᵀ)⁻¹ rhs`.
+fn getrs(dev: &CudaDevice, w: &Array, ipiv: &Array, rhs: &Array, trans: bool, info: &Array) -> Result<()> {
+    let dt = w.dtype();
+    let ty = sol_type(dt)?;
+    let n = w.shape()[w.ndim() - 1];
+    let nrhs = rhs.shape()[rhs.ndim() - 2];
+    let count = w.size() / (n * n).max(1);
+    let isz = dt.itemsize();
+    let (pw, pp, pb, pi) = (dptr(w)?, dptr(ipiv)?, dptr(rhs)?, dptr(info)?);
+    let op = if trans { sol::cublasOperation_t::CUBLAS_OP_T } else { sol::cublasOperation_t::CUBLAS_OP_N };
+    with_handles(dev, |h| {
+        for i in 0..count {
+            // SAFETY: matrix `i` of `w`, its pivots, its right-hand sides and its info slot lie
+            // within those C-contiguous arrays (sized by the caller).
+            solver_check("cusolverDnXgetrs", unsafe {
+                sol::cusolverDnXgetrs(
+                    h.solver,
+                    h.params,
+                    op,
+                    n as i64,
+                    nrhs as i64,
+                    ty,
+                    (pw + (i * n * n * isz) as u64) as *const c_void,
+                    n as i64,
+                    (pp + (i * n * 8) as u64) as *const i64,
+                    ty,
+                    (pb + (i * n * nrhs * isz) as u64) as *mut c_void,
+                    n as i64,
+                    (pi + (i * 4) as u64) as *mut i32,
+                )
+            })?;
+        }
+        Ok(())
+    })
+}
+
+/// The stack `a` as a C-contiguous `(batch, r, c)` copy (the libraries work in place).
+fn work_copy(a: &Array) -> Result<Array> {
+    let nd = a.ndim();
+    let (r, c) = (a.shape()[nd - 2], a.shape()[nd - 1]);
+    a.copy()?.reshape([a.size() / (r * c).max(1), r, c])
+}
+
+/// A stack's LU factors: the factored copy, its pivots and info.
+fn lu(dev: &CudaDevice, a: &Array) -> Result<(Array, Array, Array)> {
+    let w = work_copy(a)?;
+    let (count, n) = (w.shape()[0], w.shape()[1]);
+    let ipiv = Array::alloc(&[count, n], DType::Int64, dev.device(), false)?;
+    let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+    getrf(dev, &w, &ipiv, &info)?;
+    Ok((w, ipiv, info))
+}
+
+fn singular_check(info: &Array) -> Result<()> {
+    if let Some(v) = infos(info)? {
+        if v.iter().any(|&i| i > 0) {
+            return Err(Error::LinAlg("Singular matrix".into()));
+        }
+    }
+    Ok(())
+}
+
+/// `numpy.linalg.slogdet` of a stack from the LU of `aᵀ` (same determinant): the pivots'
+/// parity and the diagonal of `U`, reduced on the device.
+pub(crate) fn slogdet(a: &Array, sign: &Array, logdet: &Array) -> Result<()> {
+    let dev = dev_of(a)?;
+    let (w, ipiv, _info) = lu(&dev, a)?;
+    let n = w.shape()[1];
+    let d = w.diagonal_with(0, 1, 2)?;
+    let rows = crate::arange(n as i64, &dev.device())?.astype(DType::Int64)?;
+    let swaps = crate::not_equal(&ipiv, &crate::add(&rows, 1i64)?)?.sum(-1)?;
+    let parity = crate::subtract(1.0, &crate::multiply(&crate::remainder(&swaps, 2i64)?, 2.0)?)?;
+    let absd = d.abs()?;
+    let singular = crate::any(&crate::equal(&absd, 0.0)?, -1)?;
+    let logs = absd.log()?.sum(-1)?;
+    let s = if a.dtype().is_complex() {
+        let phase = crate::angle(&d, false)?.sum(-1)?;
+        let unit = crate::complex::from_parts(&phase.cos()?, &phase.sin()?)?;
+        crate::multiply(&unit, &parity)?
+    } else {
+        let neg = crate::less(&d, 0.0)?.sum(-1)?;
+        let sgn = crate::subtract(1.0, &crate::multiply(&crate::remainder(&neg, 2i64)?, 2.0)?)?;
+        crate::multiply(&sgn, &parity)?
+    };
+    let s = crate::where_(&singular, 0.0, &s)?;
+    let logs = crate::where_(&singular, f64::NEG_INFINITY, &logs)?;
+    crate::ufunc::assign(sign, &s.reshape(sign.shape().to_vec())?)?;
+    crate::ufunc::assign(logdet, &logs.reshape(logdet.shape().to_vec())?)
+}
+
+/// `numpy.linalg.inv` of a stack: `getrs` of the factors of `aᵀ` on the identity gives
+/// `(aᵀ)⁻¹` column-major, which is `a⁻¹` row-major.
+pub(crate) fn inv(a: &Array, out: &Array) -> Result<()> {
+    let dev = dev_of(a)?;
+    let (w, ipiv, info) = lu(&dev, a)?;
+    let n = w.shape()[1];
+    let eye = crate::eye(n, None, 0, a.dtype(), &dev.device())?;
+    let x = eye.broadcast_to(w.shape())?.copy()?;
+    let rs_info = Array::alloc(info.shape(), DType::Int32, dev.device(), true)?;
+    getrs(&dev, &w, &ipiv, &x, false, &rs_info)?;
+    singular_check(&info)?;
+    crate::ufunc::assign(out, &x.reshape(out.shape().to_vec())?)
+}
+
+/// `numpy.linalg.solve` of stacks (shapes as `cpu::arrays::solve`): the factors of `aᵀ` with
+/// `trans` solve `a x = b` for the column-major right-hand sides `bᵀ` (a transposed copy).
+pub(crate) fn solve(a: &Array, b: &Array, out: &Array) -> Result<()> {
+    let dev = dev_of(a)?;
+    let (w, ipiv, info) = lu(&dev, a)?;
+    let (n, k) = (b.shape()[b.ndim() - 2], b.shape()[b.ndim() - 1]);
+    let bt = b.swapaxes(-1, -2)?.copy()?.reshape([w.shape()[0], k, n])?;
+    let rs_info = Array::alloc(info.shape(), DType::Int32, dev.device(), true)?;
+    getrs(&dev, &w, &ipiv, &bt, true, &rs_info)?;
+    singular_check(&info)?;
+    let x = bt.swapaxes(-1, -2)?.reshape(out.shape().to_vec())?;
+    crate::ufunc::assign(out, &x)
+}
+
+/// The mask of the lower (`lower`) or upper triangle of an `n×n` matrix, on `dev`.
+fn triangle(n: usize, lower: bool, dev: &crate::Device) -> Result<Array> {
+    let i = crate::arange(n as i64, dev)?.reshape([n, 1])?;
+    let j = crate::arange(n as i64, dev)?.reshape([1, n])?;
+    if lower {
+        crate::greater_equal(&i, &j)
+    } else {
+        crate::less_equal(&i, &j)
+    }
+}
+
+/// `numpy.linalg.cholesky` of a stack: `potrf` on the column-major `aᵀ = conj(a)`; its upper
+/// factor, read row-major, is `a`'s lower one (and the other way round), reading `a`'s lower
+/// (upper) triangle as NumPy does.
+pub(crate) fn cholesky(a: &Array, upper: bool, out: &Array) -> Result<()> {
+    let dev = dev_of(a)?;
+    let w = work_copy(a)?;
+    let (count, n) = (w.shape()[0], w.shape()[1]);
+    let dt = a.dtype();
+    let ty = sol_type(dt)?;
+    let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+    let uplo = if upper {
+        sol::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER
+    } else {
+        sol::cublasFillMode_t::CUBLAS_FILL_MODE_UPPER
+    };
+    let (pw, pi, isz) = (dptr(&w)?, dptr(&info)?, dt.itemsize());
+    with_handles(&dev, |h| {
+        let (mut dbytes, mut hbytes) = (0usize, 0usize);
+        // SAFETY: a size query on valid handles.
+        solver_check("cusolverDnXpotrf_bufferSize", unsafe {
+            sol::cusolverDnXpotrf_bufferSize(
+                h.solver,
+                h.params,
+                uplo,
+                n as i64,
+                ty,
+                pw as *const c_void,
+                n as i64,
+                ty,
+                &mut dbytes,
+                &mut hbytes,
+            )
+        })?;
+        let ws = work(&dev, dbytes)?;
+        let mut hws = vec![0u8; hbytes.max(1)];
+        for i in 0..count {
+            // SAFETY: matrix `i` of the C-contiguous `w` and info slot `i`; the workspace has
+            // the queried size.
+            solver_check("cusolverDnXpotrf", unsafe {
+                sol::cusolverDnXpotrf(
+                    h.solver,
+                    h.params,
+                    uplo,
+                    n as i64,
+                    ty,
+                    (pw + (i * n * n * isz) as u64) as *mut c_void,
+                    n as i64,
+                    ty,
+                    dptr(&ws)? as *mut c_void,
+                    dbytes,
+                    hws.as_mut_ptr().cast(),
+                    hbytes,
+                    (pi + (i * 4) as u64) as *mut i32,
+                )
+            })?;
+        }
+        Ok(())
+    })?;
+    if let Some(v) = infos(&info)? {
+        if v.iter().any(|&i| i > 0) {
+            return Err(Error::LinAlg("Matrix is not positive definite".into()));
+        }
+    }
+    let mask = triangle(n, !upper, &dev.device())?;
+    let l = crate::where_(&mask, &w, 0.0)?.astype(dt)?;
+    crate::ufunc::assign(out, &l.reshape(out.shape().to_vec())?)
+}
+
+/// `numpy.linalg.eigh` of a stack: `syevd` on the column-major `aᵀ = conj(a)` (so `a`'s lower
+/// triangle is its upper one); the eigenvalues are `a`'s, the eigenvectors the conjugates of
+/// the columns it returns.
+pub(crate) fn eigh(a: &Array, lower: bool, w: &Array, v: Option<&Array>) -> Result<()> {
+    let dev = dev_of(a)?;
+    let m = work_copy(a)?;
+    let (count, n) = (m.shape()[0], m.shape()[1]);
+    let dt = a.dtype();
+    let (ty, rty) = (sol_type(dt)?, sol_type(dt.real_dtype())?);
+    let vals = Array::alloc(&[count, n], dt.real_dtype(), dev.device(), false)?;
+    let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+    let uplo = if lower {
+        sol::cublasFillMode_t::CUBLAS_FILL_MODE_UPPER
+    } else {
+        sol::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER
+    };
+    let jobz = if v.is_some() {
+        sol::cusolverEigMode_t::CUSOLVER_EIG_MODE_VECTOR
+    } else {
+        sol::cusolverEigMode_t::CUSOLVER_EIG_MODE_NOVECTOR
+    };
+    let (pm, pv, pi) = (dptr(&m)?, dptr(&vals)?, dptr(&info)?);
+    let (isz, rsz) = (dt.itemsize(), dt.real_dtype().itemsize());
+    with_handles(&dev, |h| {
+        let (mut dbytes, mut hbytes) = (0usize, 0usize);
+        // SAFETY: a size query on valid handles.
+        solver_check("cusolverDnXsyevd_bufferSize", unsafe {
+            sol::cusolverDnXsyevd_bufferSize(
+                h.solver,
+                h.params,
+                jobz,
+                uplo,
+                n as i64,
+                ty,
+                pm as *const c_void,
+                n as i64,
+                rty,
+                pv as *const c_void,
+                ty,
+                &mut dbytes,
+                &mut hbytes,
+            )
+        })?;
+        let ws = work(&dev, dbytes)?;
+        let mut hws = vec![0u8; hbytes.max(1)];
+        for i in 0..count {
+            // SAFETY: matrix `i` of `m`, row `i` of `vals` and info slot `i` lie within those
+            // C-contiguous arrays; the workspace has the queried size.
+            solver_check("cusolverDnXsyevd", unsafe {
+                sol::cusolverDnXsyevd(
+                    h.solver,
+                    h.params,
+                    jobz,
+                    uplo,
+                    n as i64,
+                    ty,
+                    (pm + (i * n * n * isz) as u64) as *mut c_void,
+                    n as i64,
+                    rty,
+                    (pv + (i * n * rsz) as u64) as *mut c_void,
+                    ty,
+                    dptr(&ws)? as *mut c_void,
+                    dbytes,
+                    hws.as_mut_ptr().cast(),
+                    hbytes,
+                    (pi + (i * 4) as u64) as *mut i32,
+                )
+            })?;
+        }
+        Ok(())
+    })?;
+    if let Some(iv) = infos(&info)? {
+        if iv.iter().any(|&i| i != 0) {
+            return Err(Error::LinAlg("Eigenvalues did not converge".into()));
+        }
+    }
+    crate::ufunc::assign(w, &vals.reshape(w.shape().to_vec())?)?;
+    if let Some(v) = v {
+        let vecs = m.swapaxes(-1, -2)?;
+        let vecs = if dt.is_complex() { vecs.conj()? } else { vecs };
+        crate::ufunc::assign(v, &vecs.reshape(v.shape().to_vec())?)?;
+    }
+    Ok(())
+}
+
+/// `numpy.linalg.svd` of a stack with cuSOLVER's `gesvd` (which needs rows `>=` columns): a
+/// wide `a` is factored as the column-major `aᵀ` it already is (`aᵀ = U S Vᴴ` gives
+/// `a = conj(V) S Uᵀ`), a tall one as a column-major copy of `a`.
+pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Option<&Array>) -> Result<()> {
+    let dev = dev_of(a)?;
+    let dt = a.dtype();
+    let nd = a.ndim();
+    let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
+    let k = m.min(n);
+    let wide = n >= m;
+    // The column-major matrix handed to gesvd, `rows x cols` with rows >= cols.
+    let (g, rows, cols) = if wide { (work_copy(a)?, n, m) } else { (work_copy(&a.swapaxes(-1, -2)?)?, m, n) };
+    let count = g.shape()[0];
+    let vectors = u.is_some();
+    let job: i8 = if !vectors {
+        b'N' as i8
+    } else if full {
+        b'A' as i8
+    } else {
+        b'S' as i8
+    };
+    let ucols = if full { rows } else { cols };
+    let (ty, rty) = (sol_type(dt)?, sol_type(dt.real_dtype())?);
+    let sv = Array::alloc(&[count, k], dt.real_dtype(), dev.device(), false)?;
+    let um = Array::alloc(&[count, ucols, rows], dt, dev.device(), false)?;
+    let vt = Array::alloc(&[count, cols, cols], dt, dev.device(), false)?;
+    let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+    let (pg, ps, pu, pv, pi) = (dptr(&g)?, dptr(&sv)?, dptr(&um)?, dptr(&vt)?, dptr(&info)?);
+    let (isz, rsz) = (dt.itemsize(), dt.real_dtype().itemsize());
+    with_handles(&dev, |h| {
+        let (mut dbytes, mut hbytes) = (0usize, 0usize);
+        // SAFETY: a size query on valid handles.
+        solver_check("cusolverDnXgesvd_bufferSize", unsafe {
+            sol::cusolverDnXgesvd_bufferSize(
+                h.solver,
+                h.params,
+                job,
+                job,
+                rows as i64,
+                cols as i64,
+                ty,
+                pg as *const c_void,
+                rows as i64,
+                rty,
+                ps as *const c_void,
+                ty,
+                pu as *const c_void,
+                rows as i64,
+                ty,
+                pv as *const c_void,
+                cols as i64,
+                ty,
+                &mut dbytes,
+                &mut hbytes,
+            )
+        })?;
+        let ws = work(&dev, dbytes)?;
+        let mut hws = vec![0u8; hbytes.max(1)];
+        for i in 0..count {
+            // SAFETY: matrix `i` of `g`, `um`, `vt`, row `i` of `sv` and info slot `i` lie in
+            // those C-contiguous arrays (sized for `job`); the workspace has the queried size.
+            solver_check("cusolverDnXgesvd", unsafe {
+                sol::cusolverDnXgesvd(
+                    h.solver,
+                    h.params,
+                    job,
+                    job,
+                    rows as i64,
+                    cols as i64,
+                    ty,
+                    (pg + (i * rows * cols * isz) as u64) as *mut c_void,
+                    rows as i64,
+                    rty,
+                    (ps + (i * k * rsz) as u64) as *mut c_void,
+                    ty,
+                    (pu + (i * ucols * rows * isz) as u64) as *mut c_void,
+                    rows as i64,
+                    ty,
+                    (pv + (i * cols * cols * isz) as u64) as *mut c_void,
+                    cols as i64,
+                    ty,
+                    dptr(&ws)? as *mut c_void,
+                    dbytes,
+                    hws.as_mut_ptr().cast(),
+                    hbytes,
+                    (pi + (i * 4) as u64) as *mut i32,
+                )
+            })?;
+        }
+        Ok(())
+    })?;
+    if let Some(iv) = infos(&info)? {
+        if iv.iter().any(|&i| i != 0) {
+            return Err(Error::LinAlg("SVD did not converge".into()));
+        }
+    }
+    crate::ufunc::assign(s, &sv.reshape(s.shape().to_vec())?)?;
+    if let (Some(u), Some(vh)) = (u, vh) {
+        // Column-major results read row-major: `um` is Uᵀ (ucols x rows), `vt` is (Vᴴ)ᵀ.
+        let (uu, vv) = if wide {
+            // aᵀ = U S Vᴴ, so a = conj(V) S Uᵀ: u = (Vᴴ)ᵀ, vh = Uᵀ.
+            (vt, um)
+        } else {
+            // a = U S Vᴴ: u = (Uᵀ)ᵀ, vh = ((Vᴴ)ᵀ)ᵀ.
+            (um.swapaxes(-1, -2)?, vt.swapaxes(-1, -2)?)
+        };
+        crate::ufunc::assign(u, &uu.reshape(u.shape().to_vec())?)?;
+        crate::ufunc::assign(vh, &vv.reshape(vh.shape().to_vec())?)?;
+    }
+    Ok(())
+}
+
+/// `numpy.linalg.qr` of a stack: `geqrf` on a column-major copy of `a`, `r` from its upper
+/// triangle, `q` from `orgqr`/`ungqr` (LAPACK's signs, as NumPy's).
+pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Result<()> {
+    let dev = dev_of(a)?;
+    let dt = a.dtype();
+    let nd = a.ndim();
+    let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
+    let k = m.min(n);
+    let qcols = if mode == QrMode::Complete { m } else { k };
+    // Column-major `a` with room for `max(n, qcols)` columns (orgqr builds q in place).
+    let width = n.max(qcols);
+    let g = work_copy(&a.swapaxes(-1, -2)?)?;
+    let count = g.shape()[0];
+    let wq = Array::alloc(&[count, width, m], dt, dev.device(), true)?;
+    wq.slice(crate::s![.., ..n as isize, ..])?.assign(&g)?;
+    let tau = Array::alloc(&[count, k.max(1)], dt, dev.device(), false)?;
+    let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+    let ty = sol_type(dt)?;
+    let (pw, pt, pi, isz) = (dptr(&wq)?, dptr(&tau)?, dptr(&info)?, dt.itemsize());
+    with_handles(&dev, |h| {
+        let (mut dbytes, mut hbytes) = (0usize, 0usize);
+        // SAFETY: a size query on valid handles.
+        solver_check("cusolverDnXgeqrf_bufferSize", unsafe {
+            sol::cusolverDnXgeqrf_bufferSize(
+                h.solver,
+                h.params,
+                m as i64,
+                n as i64,
+                ty,
+                pw as *const c_void,
+                m as i64,
+                ty,
+                pt as *const c_void,
+                ty,
+                &mut dbytes,
+                &mut hbytes,
+            )
+        })?;
+        let ws = work(&dev, dbytes)?;
+        let mut hws = vec![0u8; hbytes.max(1)];
+        for i in 0..count {
+            // SAFETY: matrix `i` of `wq` (its first `n` columns), its `k` scalars of `tau`
+            // and info slot `i`; the workspace has the queried size.
+            solver_check("cusolverDnXgeqrf", unsafe {
+                sol::cusolverDnXgeqrf(
+                    h.solver,
+                    h.params,
+                    m as i64,
+                    n as i64,
+                    ty,
+                    (pw + (i * width * m * isz) as u64) as *mut c_void,
+                    m as i64,
+                    ty,
+                    (pt + (i * k.max(1) * isz) as u64) as *mut c_void,
+                    ty,
+                    dptr(&ws)? as *mut c_void,
+                    dbytes,
+                    hws.as_mut_ptr().cast(),
+                    hbytes,
+                    (pi + (i * 4) as u64) as *mut i32,
+                )
+            })?;
+        }
+        Ok(())
+    })?;
+    // r: the upper triangle of the first rows of the factored matrix (row-major: transpose).
+    let rr = wq.slice(crate::s![.., ..n as isize, ..])?.swapaxes(-1, -2)?;
+    let rrows = r.shape()[r.ndim() - 2];
+    let rr = rr.slice(crate::s![.., ..rrows as isize, ..])?;
+    let i = crate::arange(rrows as i64, &dev.device())?.reshape([rrows, 1])?;
+    let j = crate::arange(n as i64, &dev.device())?.reshape([1, n])?;
+    let rr = crate::where_(&crate::less_equal(&i, &j)?, &rr, 0.0)?.astype(dt)?;
+    crate::ufunc::assign(r, &rr.reshape(r.shape().to_vec())?)?;
+    if let Some(q) = q {
+        handles::orgqr(&dev, dt, m, qcols, k, &wq, width, &tau, &info)?;
+        let qq = wq.slice(crate::s![.., ..qcols as isize, ..])?.swapaxes(-1, -2)?;
+        crate::ufunc::assign(q, &qq.reshape(q.shape().to_vec())?)?;
+    }
+    Ok(())
+}
+
+/// `numpy.linalg.eig` on a GPU: not built yet (cuSOLVER's `Xgeev` is the plan).
 pub(crate) fn eig(_a: &Array, _w: &Array, _v: Option<&Array>) -> Result<()> {
-    todo("eig")
-}
-pub(crate) fn svd(_a: &Array, _f: bool, _u: Option<&Array>, _s: &Array, _v: Option<&Array>) -> Result<()> {
-    todo("svd")
+    Err(Error::NotImplemented("eig/eigvals on a GPU (move the array to the CPU with .to_device(&Device::Cpu))".into()))
 }

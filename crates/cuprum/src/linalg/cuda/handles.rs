@@ -1,0 +1,135 @@
+//! cuBLAS and cuSOLVER handles, one set per device, created on first use and bound to the
+//! device's stream (cuBLAS in its default math mode: no TF32); status codes as `Error`s; and
+//! `orgqr`/`ungqr`, which cuSOLVER has only in typed forms.
+
+use crate::array::Array;
+use crate::backend::cuda::launch::dptr;
+use crate::backend::cuda::CudaDevice;
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use cudarc::cublas::sys as blas;
+use cudarc::cusolver::sys as sol;
+use std::sync::Mutex;
+
+/// The library handles of one device.
+pub(super) struct Handles {
+    pub blas: blas::cublasHandle_t,
+    pub solver: sol::cusolverDnHandle_t,
+    pub params: sol::cusolverDnParams_t,
+}
+
+// SAFETY: the handles are used only under `HANDLES`' lock, one thread at a time, after making
+// their device's context current; cuBLAS and cuSOLVER handles may move between threads.
+unsafe impl Send for Handles {}
+
+static HANDLES: Mutex<Vec<(usize, Handles)>> = Mutex::new(Vec::new());
+
+pub(super) fn blas_check(what: &str, s: blas::cublasStatus_t) -> Result<()> {
+    if s == blas::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
+        Ok(())
+    } else if s == blas::cublasStatus_t::CUBLAS_STATUS_ALLOC_FAILED {
+        Err(Error::OutOfMemory { device: crate::Device::Cuda(0), bytes: 0 })
+    } else {
+        Err(Error::Cuda(format!("{what}: {s:?}")))
+    }
+}
+
+pub(super) fn solver_check(what: &str, s: sol::cusolverStatus_t) -> Result<()> {
+    if s == sol::cusolverStatus_t::CUSOLVER_STATUS_SUCCESS {
+        Ok(())
+    } else if s == sol::cusolverStatus_t::CUSOLVER_STATUS_ALLOC_FAILED {
+        Err(Error::OutOfMemory { device: crate::Device::Cuda(0), bytes: 0 })
+    } else {
+        Err(Error::Cuda(format!("{what}: {s:?}")))
+    }
+}
+
+fn create(dev: &CudaDevice) -> Result<Handles> {
+    // SAFETY: only checks whether the shared libraries can be loaded.
+    if !unsafe { blas::is_culib_present() } || !unsafe { sol::is_culib_present() } {
+        return Err(Error::Cuda("linalg on a GPU needs cuBLAS and cuSOLVER, and they were not found".into()));
+    }
+    let b = cudarc::cublas::result::create_handle().map_err(|e| Error::Cuda(format!("cublasCreate: {e:?}")))?;
+    // SAFETY: `b` was just created; the stream is the device's, alive for the process.
+    unsafe { cudarc::cublas::result::set_stream(b, dev.stream as blas::cudaStream_t) }
+        .map_err(|e| Error::Cuda(format!("cublasSetStream: {e:?}")))?;
+    // SAFETY: as above.
+    blas_check("cublasSetMathMode", unsafe { blas::cublasSetMathMode(b, blas::cublasMath_t::CUBLAS_DEFAULT_MATH) })?;
+    let s = cudarc::cusolver::result::dn_create().map_err(|e| Error::Cuda(format!("cusolverDnCreate: {e:?}")))?;
+    // SAFETY: `s` was just created; the stream is the device's.
+    unsafe { cudarc::cusolver::result::dn_set_stream(s, dev.stream as sol::cudaStream_t) }
+        .map_err(|e| Error::Cuda(format!("cusolverDnSetStream: {e:?}")))?;
+    let params = cudarc::cusolver::result::dn_create_params()
+        .map_err(|e| Error::Cuda(format!("cusolverDnCreateParams: {e:?}")))?;
+    Ok(Handles { blas: b, solver: s, params })
+}
+
+/// Runs `f` with this device's handles (created on first use), its context current.
+pub(super) fn with_handles<R>(dev: &CudaDevice, f: impl FnOnce(&Handles) -> Result<R>) -> Result<R> {
+    dev.bind()?;
+    let mut all = HANDLES.lock().unwrap_or_else(|e| e.into_inner());
+    if !all.iter().any(|(o, _)| *o == dev.ordinal) {
+        let h = create(dev)?;
+        all.push((dev.ordinal, h));
+    }
+    let h = &all.iter().find(|(o, _)| *o == dev.ordinal).expect("created above").1;
+    f(h)
+}
+
+/// `q` from `geqrf`'s reflectors, in place: `w` is the C-contiguous `(count, width, m)` stack
+/// of column-major `m x width` matrices (leading dimension `m`), `tau` `(count, max(k, 1))`;
+/// the first `qcols` columns become `q` (LAPACK `?orgqr`/`?ungqr`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn orgqr(
+    dev: &CudaDevice,
+    dt: DType,
+    m: usize,
+    qcols: usize,
+    k: usize,
+    w: &Array,
+    width: usize,
+    tau: &Array,
+    info: &Array,
+) -> Result<()> {
+    let count = w.shape()[0];
+    let (pw, pt, pi, isz) = (dptr(w)?, dptr(tau)?, dptr(info)?, dt.itemsize());
+    let (mi, qi, ki) = (m as i32, qcols as i32, k as i32);
+    macro_rules! run {
+        ($t:ty, $buf:ident, $f:ident) => {{
+            with_handles(dev, |h| {
+                let mut lwork = 0i32;
+                // SAFETY: a size query on valid handles.
+                solver_check(stringify!($buf), unsafe {
+                    sol::$buf(h.solver, mi, qi, ki, pw as *const $t, mi, pt as *const $t, &mut lwork)
+                })?;
+                let ws = Array::alloc(&[(lwork.max(1) as usize) * isz], DType::UInt8, dev.device(), false)?;
+                for i in 0..count {
+                    // SAFETY: matrix `i` of `w` (m x width >= qcols columns), its reflectors'
+                    // scalars and info slot `i`; the workspace holds `lwork` elements.
+                    solver_check(stringify!($f), unsafe {
+                        sol::$f(
+                            h.solver,
+                            mi,
+                            qi,
+                            ki,
+                            (pw + (i * width * m * isz) as u64) as *mut $t,
+                            mi,
+                            (pt + (i * k.max(1) * isz) as u64) as *const $t,
+                            dptr(&ws)? as *mut $t,
+                            lwork,
+                            (pi + (i * 4) as u64) as *mut i32,
+                        )
+                    })?;
+                }
+                Ok(())
+            })
+        }};
+    }
+    match dt {
+        DType::Float32 => run!(f32, cusolverDnSorgqr_bufferSize, cusolverDnSorgqr),
+        DType::Float64 => run!(f64, cusolverDnDorgqr_bufferSize, cusolverDnDorgqr),
+        DType::Complex64 => run!(sol::cuComplex, cusolverDnCungqr_bufferSize, cusolverDnCungqr),
+        DType::Complex128 => run!(sol::cuDoubleComplex, cusolverDnZungqr_bufferSize, cusolverDnZungqr),
+        other => Err(Error::UnsupportedDType { op: "qr on a GPU".into(), dtype: other }),
+    }
+}
