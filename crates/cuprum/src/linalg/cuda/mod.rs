@@ -170,12 +170,45 @@ fn work(dev: &CudaDevice, bytes: usize) -> Result<Array> {
     Array::alloc(&[bytes.max(1)], DType::UInt8, dev.device(), false)
 }
 
-/// The `info` values of a stack (one copy), when errors are checked.
-fn infos(info: &Array) -> Result<Option<Vec<i32>>> {
-    if !super::gpu_error_check() {
-        return Ok(None);
+/// A cuSOLVER workspace of the sizes a `_bufferSize` query gave: a device block (from the
+/// pool, held while the calls are enqueued) and a host buffer.
+struct Workspace {
+    ptr: *mut c_void,
+    dbytes: usize,
+    host: Vec<u8>,
+    hbytes: usize,
+    _block: Array,
+}
+
+/// One cuSOLVER call per matrix of a stack of `count`, sharing one workspace: `query` returns
+/// the workspace's device and host bytes, `call(h, i, ws)` enqueues matrix `i`.
+fn each_matrix(
+    dev: &CudaDevice,
+    count: usize,
+    query: impl FnOnce(&handles::Handles) -> Result<(usize, usize)>,
+    mut call: impl FnMut(&handles::Handles, usize, &mut Workspace) -> Result<()>,
+) -> Result<()> {
+    with_handles(dev, |h| {
+        let (dbytes, hbytes) = query(h)?;
+        let block = work(dev, dbytes)?;
+        let mut ws = Workspace {
+            ptr: dptr(&block)? as *mut c_void,
+            dbytes,
+            host: vec![0u8; hbytes.max(1)],
+            hbytes,
+            _block: block,
+        };
+        (0..count).try_for_each(|i| call(h, i, &mut ws))
+    })
+}
+
+/// NumPy's `LinAlgError(msg)` when a matrix's `info` is a failure (`failed`): one copy for the
+/// whole stack, skipped when [`gpu_error_check`](super::gpu_error_check) is off.
+fn check_info(info: &Array, failed: impl Fn(i32) -> bool, msg: &str) -> Result<()> {
+    if super::gpu_error_check() && info.to_vec::<i32>()?.into_iter().any(failed) {
+        return Err(Error::LinAlg(msg.into()));
     }
-    Ok(Some(info.to_vec::<i32>()?))
+    Ok(())
 }
 
 /// LU factorisations of every matrix of `w` (a C-contiguous stack `(batch, n, n)`, factored in
@@ -188,26 +221,29 @@ fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Result<()> 
     let count = w.size() / (n * n).max(1);
     let isz = dt.itemsize();
     let (pw, pp, pi) = (dptr(w)?, dptr(ipiv)?, dptr(info)?);
-    with_handles(dev, |h| {
-        let (mut dbytes, mut hbytes) = (0usize, 0usize);
-        // SAFETY: a size query on valid handles; the matrix pointer is only inspected.
-        solver_check("cusolverDnXgetrf_bufferSize", unsafe {
-            sol::cusolverDnXgetrf_bufferSize(
-                h.solver,
-                h.params,
-                n as i64,
-                n as i64,
-                ty,
-                pw as *const c_void,
-                n as i64,
-                ty,
-                &mut dbytes,
-                &mut hbytes,
-            )
-        })?;
-        let ws = work(dev, dbytes)?;
-        let mut hws = vec![0u8; hbytes.max(1)];
-        for i in 0..count {
+    each_matrix(
+        dev,
+        count,
+        |h| {
+            let (mut dbytes, mut hbytes) = (0usize, 0usize);
+            // SAFETY: a size query on valid handles; the matrix pointer is only inspected.
+            solver_check("cusolverDnXgetrf_bufferSize", unsafe {
+                sol::cusolverDnXgetrf_bufferSize(
+                    h.solver,
+                    h.params,
+                    n as i64,
+                    n as i64,
+                    ty,
+                    pw as *const c_void,
+                    n as i64,
+                    ty,
+                    &mut dbytes,
+                    &mut hbytes,
+                )
+            })?;
+            Ok((dbytes, hbytes))
+        },
+        |h, i, ws| {
             // SAFETY: matrix `i` of `w`, its `n` pivots and its info slot lie within those
             // arrays (C-contiguous, sized by the caller); the workspace has the queried size.
             solver_check("cusolverDnXgetrf", unsafe {
@@ -221,16 +257,15 @@ fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Result<()> 
                     n as i64,
                     (pp + (i * n * 8) as u64) as *mut i64,
                     ty,
-                    dptr(&ws)? as *mut c_void,
-                    dbytes,
-                    hws.as_mut_ptr().cast(),
-                    hbytes,
+                    ws.ptr,
+                    ws.dbytes,
+                    ws.host.as_mut_ptr().cast(),
+                    ws.hbytes,
                     (pi + (i * 4) as u64) as *mut i32,
                 )
-            })?;
-        }
-        Ok(())
-    })
+            })
+        },
+    )
 }
 
 /// Solves with the factors of [`getrf`]: `rhs` (C-contiguous `(batch, nrhs, n)`: the
@@ -287,15 +322,6 @@ fn lu(dev: &CudaDevice, a: &Array) -> Result<(Array, Array, Array)> {
     Ok((w, ipiv, info))
 }
 
-fn singular_check(info: &Array) -> Result<()> {
-    if let Some(v) = infos(info)? {
-        if v.iter().any(|&i| i > 0) {
-            return Err(Error::LinAlg("Singular matrix".into()));
-        }
-    }
-    Ok(())
-}
-
 /// `numpy.linalg.slogdet` of a stack from the LU of `aᵀ` (same determinant): the pivots'
 /// parity and the diagonal of `U`, reduced on the device.
 pub(crate) fn slogdet(a: &Array, sign: &Array, logdet: &Array) -> Result<()> {
@@ -334,7 +360,7 @@ pub(crate) fn inv(a: &Array, out: &Array) -> Result<()> {
     let x = eye.broadcast_to(w.shape())?.copy()?;
     let rs_info = Array::alloc(info.shape(), DType::Int32, dev.device(), true)?;
     getrs(&dev, &w, &ipiv, &x, false, &rs_info)?;
-    singular_check(&info)?;
+    check_info(&info, |i| i > 0, "Singular matrix")?;
     crate::ufunc::assign(out, &x.reshape(out.shape().to_vec())?)
 }
 
@@ -347,15 +373,16 @@ pub(crate) fn solve(a: &Array, b: &Array, out: &Array) -> Result<()> {
     let bt = b.swapaxes(-1, -2)?.copy()?.reshape([w.shape()[0], k, n])?;
     let rs_info = Array::alloc(info.shape(), DType::Int32, dev.device(), true)?;
     getrs(&dev, &w, &ipiv, &bt, true, &rs_info)?;
-    singular_check(&info)?;
+    check_info(&info, |i| i > 0, "Singular matrix")?;
     let x = bt.swapaxes(-1, -2)?.reshape(out.shape().to_vec())?;
     crate::ufunc::assign(out, &x)
 }
 
-/// The mask of the lower (`lower`) or upper triangle of an `n×n` matrix, on `dev`.
-fn triangle(n: usize, lower: bool, dev: &crate::Device) -> Result<Array> {
-    let i = crate::arange(n as i64, dev)?.reshape([n, 1])?;
-    let j = crate::arange(n as i64, dev)?.reshape([1, n])?;
+/// The mask of the lower (`lower`) or upper triangle, diagonal included, of a `rows x cols`
+/// matrix, on `dev`.
+fn triangle(rows: usize, cols: usize, lower: bool, dev: &crate::Device) -> Result<Array> {
+    let i = crate::arange(rows as i64, dev)?.reshape([rows, 1])?;
+    let j = crate::arange(cols as i64, dev)?.reshape([1, cols])?;
     if lower {
         crate::greater_equal(&i, &j)
     } else {
@@ -379,26 +406,29 @@ pub(crate) fn cholesky(a: &Array, upper: bool, out: &Array) -> Result<()> {
         sol::cublasFillMode_t::CUBLAS_FILL_MODE_UPPER
     };
     let (pw, pi, isz) = (dptr(&w)?, dptr(&info)?, dt.itemsize());
-    with_handles(&dev, |h| {
-        let (mut dbytes, mut hbytes) = (0usize, 0usize);
-        // SAFETY: a size query on valid handles.
-        solver_check("cusolverDnXpotrf_bufferSize", unsafe {
-            sol::cusolverDnXpotrf_bufferSize(
-                h.solver,
-                h.params,
-                uplo,
-                n as i64,
-                ty,
-                pw as *const c_void,
-                n as i64,
-                ty,
-                &mut dbytes,
-                &mut hbytes,
-            )
-        })?;
-        let ws = work(&dev, dbytes)?;
-        let mut hws = vec![0u8; hbytes.max(1)];
-        for i in 0..count {
+    each_matrix(
+        &dev,
+        count,
+        |h| {
+            let (mut dbytes, mut hbytes) = (0usize, 0usize);
+            // SAFETY: a size query on valid handles.
+            solver_check("cusolverDnXpotrf_bufferSize", unsafe {
+                sol::cusolverDnXpotrf_bufferSize(
+                    h.solver,
+                    h.params,
+                    uplo,
+                    n as i64,
+                    ty,
+                    pw as *const c_void,
+                    n as i64,
+                    ty,
+                    &mut dbytes,
+                    &mut hbytes,
+                )
+            })?;
+            Ok((dbytes, hbytes))
+        },
+        |h, i, ws| {
             // SAFETY: matrix `i` of the C-contiguous `w` and info slot `i`; the workspace has
             // the queried size.
             solver_check("cusolverDnXpotrf", unsafe {
@@ -411,22 +441,17 @@ pub(crate) fn cholesky(a: &Array, upper: bool, out: &Array) -> Result<()> {
                     (pw + (i * n * n * isz) as u64) as *mut c_void,
                     n as i64,
                     ty,
-                    dptr(&ws)? as *mut c_void,
-                    dbytes,
-                    hws.as_mut_ptr().cast(),
-                    hbytes,
+                    ws.ptr,
+                    ws.dbytes,
+                    ws.host.as_mut_ptr().cast(),
+                    ws.hbytes,
                     (pi + (i * 4) as u64) as *mut i32,
                 )
-            })?;
-        }
-        Ok(())
-    })?;
-    if let Some(v) = infos(&info)? {
-        if v.iter().any(|&i| i > 0) {
-            return Err(Error::LinAlg("Matrix is not positive definite".into()));
-        }
-    }
-    let mask = triangle(n, !upper, &dev.device())?;
+            })
+        },
+    )?;
+    check_info(&info, |i| i > 0, "Matrix is not positive definite")?;
+    let mask = triangle(n, n, !upper, &dev.device())?;
     let l = crate::where_(&mask, &w, 0.0)?.astype(dt)?;
     crate::ufunc::assign(out, &l.reshape(out.shape().to_vec())?)
 }
@@ -454,29 +479,32 @@ pub(crate) fn eigh(a: &Array, lower: bool, w: &Array, v: Option<&Array>) -> Resu
     };
     let (pm, pv, pi) = (dptr(&m)?, dptr(&vals)?, dptr(&info)?);
     let (isz, rsz) = (dt.itemsize(), dt.real_dtype().itemsize());
-    with_handles(&dev, |h| {
-        let (mut dbytes, mut hbytes) = (0usize, 0usize);
-        // SAFETY: a size query on valid handles.
-        solver_check("cusolverDnXsyevd_bufferSize", unsafe {
-            sol::cusolverDnXsyevd_bufferSize(
-                h.solver,
-                h.params,
-                jobz,
-                uplo,
-                n as i64,
-                ty,
-                pm as *const c_void,
-                n as i64,
-                rty,
-                pv as *const c_void,
-                ty,
-                &mut dbytes,
-                &mut hbytes,
-            )
-        })?;
-        let ws = work(&dev, dbytes)?;
-        let mut hws = vec![0u8; hbytes.max(1)];
-        for i in 0..count {
+    each_matrix(
+        &dev,
+        count,
+        |h| {
+            let (mut dbytes, mut hbytes) = (0usize, 0usize);
+            // SAFETY: a size query on valid handles.
+            solver_check("cusolverDnXsyevd_bufferSize", unsafe {
+                sol::cusolverDnXsyevd_bufferSize(
+                    h.solver,
+                    h.params,
+                    jobz,
+                    uplo,
+                    n as i64,
+                    ty,
+                    pm as *const c_void,
+                    n as i64,
+                    rty,
+                    pv as *const c_void,
+                    ty,
+                    &mut dbytes,
+                    &mut hbytes,
+                )
+            })?;
+            Ok((dbytes, hbytes))
+        },
+        |h, i, ws| {
             // SAFETY: matrix `i` of `m`, row `i` of `vals` and info slot `i` lie within those
             // C-contiguous arrays; the workspace has the queried size.
             solver_check("cusolverDnXsyevd", unsafe {
@@ -492,21 +520,16 @@ pub(crate) fn eigh(a: &Array, lower: bool, w: &Array, v: Option<&Array>) -> Resu
                     rty,
                     (pv + (i * n * rsz) as u64) as *mut c_void,
                     ty,
-                    dptr(&ws)? as *mut c_void,
-                    dbytes,
-                    hws.as_mut_ptr().cast(),
-                    hbytes,
+                    ws.ptr,
+                    ws.dbytes,
+                    ws.host.as_mut_ptr().cast(),
+                    ws.hbytes,
                     (pi + (i * 4) as u64) as *mut i32,
                 )
-            })?;
-        }
-        Ok(())
-    })?;
-    if let Some(iv) = infos(&info)? {
-        if iv.iter().any(|&i| i != 0) {
-            return Err(Error::LinAlg("Eigenvalues did not converge".into()));
-        }
-    }
+            })
+        },
+    )?;
+    check_info(&info, |i| i != 0, "Eigenvalues did not converge")?;
     crate::ufunc::assign(w, &vals.reshape(w.shape().to_vec())?)?;
     if let Some(v) = v {
         let vecs = m.swapaxes(-1, -2)?;
@@ -545,36 +568,39 @@ pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Optio
     let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
     let (pg, ps, pu, pv, pi) = (dptr(&g)?, dptr(&sv)?, dptr(&um)?, dptr(&vt)?, dptr(&info)?);
     let (isz, rsz) = (dt.itemsize(), dt.real_dtype().itemsize());
-    with_handles(&dev, |h| {
-        let (mut dbytes, mut hbytes) = (0usize, 0usize);
-        // SAFETY: a size query on valid handles.
-        solver_check("cusolverDnXgesvd_bufferSize", unsafe {
-            sol::cusolverDnXgesvd_bufferSize(
-                h.solver,
-                h.params,
-                job,
-                job,
-                rows as i64,
-                cols as i64,
-                ty,
-                pg as *const c_void,
-                rows as i64,
-                rty,
-                ps as *const c_void,
-                ty,
-                pu as *const c_void,
-                rows as i64,
-                ty,
-                pv as *const c_void,
-                cols as i64,
-                ty,
-                &mut dbytes,
-                &mut hbytes,
-            )
-        })?;
-        let ws = work(&dev, dbytes)?;
-        let mut hws = vec![0u8; hbytes.max(1)];
-        for i in 0..count {
+    each_matrix(
+        &dev,
+        count,
+        |h| {
+            let (mut dbytes, mut hbytes) = (0usize, 0usize);
+            // SAFETY: a size query on valid handles.
+            solver_check("cusolverDnXgesvd_bufferSize", unsafe {
+                sol::cusolverDnXgesvd_bufferSize(
+                    h.solver,
+                    h.params,
+                    job,
+                    job,
+                    rows as i64,
+                    cols as i64,
+                    ty,
+                    pg as *const c_void,
+                    rows as i64,
+                    rty,
+                    ps as *const c_void,
+                    ty,
+                    pu as *const c_void,
+                    rows as i64,
+                    ty,
+                    pv as *const c_void,
+                    cols as i64,
+                    ty,
+                    &mut dbytes,
+                    &mut hbytes,
+                )
+            })?;
+            Ok((dbytes, hbytes))
+        },
+        |h, i, ws| {
             // SAFETY: matrix `i` of `g`, `um`, `vt`, row `i` of `sv` and info slot `i` lie in
             // those C-contiguous arrays (sized for `job`); the workspace has the queried size.
             solver_check("cusolverDnXgesvd", unsafe {
@@ -597,21 +623,16 @@ pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Optio
                     (pv + (i * cols * cols * isz) as u64) as *mut c_void,
                     cols as i64,
                     ty,
-                    dptr(&ws)? as *mut c_void,
-                    dbytes,
-                    hws.as_mut_ptr().cast(),
-                    hbytes,
+                    ws.ptr,
+                    ws.dbytes,
+                    ws.host.as_mut_ptr().cast(),
+                    ws.hbytes,
                     (pi + (i * 4) as u64) as *mut i32,
                 )
-            })?;
-        }
-        Ok(())
-    })?;
-    if let Some(iv) = infos(&info)? {
-        if iv.iter().any(|&i| i != 0) {
-            return Err(Error::LinAlg("SVD did not converge".into()));
-        }
-    }
+            })
+        },
+    )?;
+    check_info(&info, |i| i != 0, "SVD did not converge")?;
     crate::ufunc::assign(s, &sv.reshape(s.shape().to_vec())?)?;
     if let (Some(u), Some(vh)) = (u, vh) {
         // Column-major results read row-major: `um` is Uᵀ (ucols x rows), `vt` is (Vᴴ)ᵀ.
@@ -647,28 +668,31 @@ pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Resul
     let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
     let ty = sol_type(dt)?;
     let (pw, pt, pi, isz) = (dptr(&wq)?, dptr(&tau)?, dptr(&info)?, dt.itemsize());
-    with_handles(&dev, |h| {
-        let (mut dbytes, mut hbytes) = (0usize, 0usize);
-        // SAFETY: a size query on valid handles.
-        solver_check("cusolverDnXgeqrf_bufferSize", unsafe {
-            sol::cusolverDnXgeqrf_bufferSize(
-                h.solver,
-                h.params,
-                m as i64,
-                n as i64,
-                ty,
-                pw as *const c_void,
-                m as i64,
-                ty,
-                pt as *const c_void,
-                ty,
-                &mut dbytes,
-                &mut hbytes,
-            )
-        })?;
-        let ws = work(&dev, dbytes)?;
-        let mut hws = vec![0u8; hbytes.max(1)];
-        for i in 0..count {
+    each_matrix(
+        &dev,
+        count,
+        |h| {
+            let (mut dbytes, mut hbytes) = (0usize, 0usize);
+            // SAFETY: a size query on valid handles.
+            solver_check("cusolverDnXgeqrf_bufferSize", unsafe {
+                sol::cusolverDnXgeqrf_bufferSize(
+                    h.solver,
+                    h.params,
+                    m as i64,
+                    n as i64,
+                    ty,
+                    pw as *const c_void,
+                    m as i64,
+                    ty,
+                    pt as *const c_void,
+                    ty,
+                    &mut dbytes,
+                    &mut hbytes,
+                )
+            })?;
+            Ok((dbytes, hbytes))
+        },
+        |h, i, ws| {
             // SAFETY: matrix `i` of `wq` (its first `n` columns), its `k` scalars of `tau`
             // and info slot `i`; the workspace has the queried size.
             solver_check("cusolverDnXgeqrf", unsafe {
@@ -683,23 +707,20 @@ pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Resul
                     ty,
                     (pt + (i * k.max(1) * isz) as u64) as *mut c_void,
                     ty,
-                    dptr(&ws)? as *mut c_void,
-                    dbytes,
-                    hws.as_mut_ptr().cast(),
-                    hbytes,
+                    ws.ptr,
+                    ws.dbytes,
+                    ws.host.as_mut_ptr().cast(),
+                    ws.hbytes,
                     (pi + (i * 4) as u64) as *mut i32,
                 )
-            })?;
-        }
-        Ok(())
-    })?;
+            })
+        },
+    )?;
     // r: the upper triangle of the first rows of the factored matrix (row-major: transpose).
     let rr = wq.slice(crate::s![.., ..n as isize, ..])?.swapaxes(-1, -2)?;
     let rrows = r.shape()[r.ndim() - 2];
     let rr = rr.slice(crate::s![.., ..rrows as isize, ..])?;
-    let i = crate::arange(rrows as i64, &dev.device())?.reshape([rrows, 1])?;
-    let j = crate::arange(n as i64, &dev.device())?.reshape([1, n])?;
-    let rr = crate::where_(&crate::less_equal(&i, &j)?, &rr, 0.0)?.astype(dt)?;
+    let rr = crate::where_(&triangle(rrows, n, false, &dev.device())?, &rr, 0.0)?.astype(dt)?;
     crate::ufunc::assign(r, &rr.reshape(r.shape().to_vec())?)?;
     if let Some(q) = q {
         handles::orgqr(&dev, dt, m, qcols, k, &wq, width, &tau, &info)?;
