@@ -98,7 +98,23 @@ pub(crate) fn scatter(
 pub(crate) fn scatter_add(dst: &Array, idx: &[&Array], lens: &[usize], row: usize, vals: &Array) -> Result<()> {
     let Ok(pos) = positions(idx, lens)? else { return Ok(()) };
     let dt = dst.dtype();
-    let out = if dt.is_float() {
+    let out = if dt.is_complex() {
+        // Each part rounded to the dtype's part at each add (as NumPy's complex64 loop).
+        type C = num_complex::Complex<f64>;
+        let part = dt.real_dtype();
+        let mut t = dst.to_vec_as::<C>()?;
+        let v = vals.to_vec_as::<C>()?;
+        for (n, &p) in pos.iter().enumerate() {
+            for r in 0..row {
+                let s = t[p * row + r] + v[n * row + r];
+                t[p * row + r] = C::new(
+                    crate::backend::cpu::round_scalar(part, s.re),
+                    crate::backend::cpu::round_scalar(part, s.im),
+                );
+            }
+        }
+        crate::from_slice(&t, dst.shape(), &dst.device())?.astype(dt)?
+    } else if dt.is_float() {
         let mut t = dst.to_vec_as::<f64>()?;
         let v = vals.to_vec_as::<f64>()?;
         for (n, &p) in pos.iter().enumerate() {

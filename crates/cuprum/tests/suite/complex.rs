@@ -219,6 +219,11 @@ device_test!(selection_and_manipulation, |dev| {
     let wh = cuprum::where_(&m, &z, 0.5)?;
     assert_eq!(wh.to_vec::<C32>()?, vec![c32(1.0, 2.0), c32(0.5, 0.0), c32(-0.5, 0.25), c32(0.5, 0.0)]);
     assert_eq!(cuprum::extract(&m, &w)?.to_vec::<C32>()?, vec![c32(2.0, -1.0), c32(1.0, 1.0)]);
+    // np.add.at(z, [0, 0, 3], w[[0, 2, 3]]): repeated places add up, both parts.
+    let mut za = z.copy()?;
+    let (at, wv) = (cuprum::from_vec(vec![0i64, 0, 3], &dev)?, cuprum::from_vec(vec![0i64, 2, 3], &dev)?);
+    cuprum::scatter_add(&mut za, &[&at], &w.take(&wv, None)?)?;
+    assert_eq!(za.to_vec::<C32>()?, vec![c32(4.0, 2.0), c32(3.0, -4.0), c32(-0.5, 0.25), c32(-3.0, 0.5)]);
     let full = cuprum::full(&[2], c64(1.0, -1.0), DType::Complex128, &dev)?;
     assert_eq!(full.to_vec::<C64>()?, vec![c64(1.0, -1.0); 2]);
     Ok(())

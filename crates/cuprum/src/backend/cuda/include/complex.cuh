@@ -181,10 +181,25 @@ template <typename C> __device__ __forceinline__ C crecip(C z) {
 template <typename C> __device__ C cexp_(C z) {
   typedef typename part<C>::T T;
   if (z.im == 0) return C(c_exp(z.re), z.im);
-  if (isinf(z.re) && z.re < 0 && !isfinite(z.im)) return C(0, 0);
+  if (isinf(z.re) && z.re < 0 && !isfinite(z.im)) return C(0, c_copysign((T)0, z.im));
   if (isinf(z.re) && z.re > 0 && !isfinite(z.im)) return C(z.re, c_nan<T>());
-  T e = c_exp(z.re);
-  return C(e * c_cos(z.im), e * c_sin(z.im));
+  T c = c_cos(z.im), s = c_sin(z.im), x = z.re;
+  // Scaled as glibc's cexp, so that e^x overflowing alone does not make a finite part infinite.
+  const T t = sizeof(T) == 4 ? (T)88 : (T)709;
+  if (x > t) {
+    const T et = c_exp(t);
+    for (int k = 0; k < 2 && x > t; ++k) {
+      x -= t;
+      c *= et;
+      s *= et;
+    }
+    if (x > t) {
+      const T big = sizeof(T) == 4 ? (T)3.40282347e+38f : (T)1.7976931348623157e308;
+      return C(big * c, big * s);
+    }
+  }
+  T e = c_exp(x);
+  return C(e * c, e * s);
 }
 template <typename C> __device__ C clog_(C z) {
   return C(c_log(c_hypot(z.re, z.im)), c_atan2(z.im, z.re));
@@ -203,32 +218,130 @@ template <typename C> __device__ C csqrt_(C z) {
   if (z.re >= 0) return C(t, z.im / (2 * t));
   return C(c_fabs(z.im) / (2 * t), c_copysign(t, z.im));
 }
+// (e^|x| / 2) (cos y, sin y) for |x| beyond the overflow threshold of cosh, scaled so that a
+// finite result stays finite (glibc's csinh/ccosh).
+template <typename T> __device__ void c_big_cis(T ax, T& c, T& s) {
+  const T t = sizeof(T) == 4 ? (T)88 : (T)709;  // below log(max), e^t finite
+  const T et = c_exp(t);
+  ax -= t;
+  c *= et / 2;
+  s *= et / 2;
+  if (ax > t) {
+    ax -= t;
+    c *= et;
+    s *= et;
+  }
+  const T big = sizeof(T) == 4 ? (T)3.40282347e+38f : (T)1.7976931348623157e308;
+  if (ax > t) {
+    c *= big;
+    s *= big;
+  } else {
+    const T e = c_exp(ax);
+    c *= e;
+    s *= e;
+  }
+}
+// csinh and ccosh with C99 Annex G's special cases, as glibc (NumPy's loops call it).
 template <typename C> __device__ C csinh_(C z) {
-  // On the real axis exactly sinh (C99: csinh(+inf + i0) = +inf + i0).
-  if (z.im == 0) return C(c_sinh(z.re), z.im);
-  return C(c_sinh(z.re) * c_cos(z.im), c_cosh(z.re) * c_sin(z.im));
+  typedef typename part<C>::T T;
+  const T x = z.re, y = z.im;
+  const bool neg = signbit(x);
+  if (isfinite(x)) {
+    if (isfinite(y)) {
+      T s = y, c = 1;
+      if (y != 0) {
+        s = c_sin(y);
+        c = c_cos(y);
+      }
+      const T t = sizeof(T) == 4 ? (T)88 : (T)709;
+      if (c_fabs(x) > t) {
+        c_big_cis(c_fabs(x), c, s);
+        return C(neg ? -c : c, s);
+      }
+      return C(c_sinh(x) * c, c_cosh(x) * s);
+    }
+    if (x == 0) return C(x, y - y);
+    return C(c_nan<T>(), c_nan<T>());
+  }
+  if (isinf(x)) {
+    if (isfinite(y) && y != 0) {
+      const T r = c_copysign(c_inf<T>(), c_cos(y));
+      return C(neg ? -r : r, c_copysign(c_inf<T>(), c_sin(y)));
+    }
+    if (y == 0) return C(x, y);
+    return C(c_inf<T>(), y - y);
+  }
+  return C(c_nan<T>(), y == 0 ? y : c_nan<T>());
 }
 template <typename C> __device__ C ccosh_(C z) {
-  // On the real axis cosh, with the imaginary zero's sign as sinh(x) * y's.
-  if (z.im == 0) return C(c_cosh(z.re), z.re < 0 ? -z.im : (z.re == 0 ? z.re * z.im : z.im));
-  return C(c_cosh(z.re) * c_cos(z.im), c_sinh(z.re) * c_sin(z.im));
+  typedef typename part<C>::T T;
+  const T x = z.re, y = z.im;
+  if (isfinite(x)) {
+    if (isfinite(y)) {
+      T s = y, c = 1;
+      if (y != 0) {
+        s = c_sin(y);
+        c = c_cos(y);
+      }
+      const T t = sizeof(T) == 4 ? (T)88 : (T)709;
+      if (c_fabs(x) > t) {
+        c_big_cis(c_fabs(x), c, s);
+        return C(c, signbit(x) ? -s : s);
+      }
+      return C(c_cosh(x) * c, c_sinh(x) * s);
+    }
+    return C(y - y, x == 0 ? (T)0 : c_nan<T>());
+  }
+  if (isinf(x)) {
+    if (isfinite(y) && y != 0) {
+      return C(c_copysign(c_inf<T>(), c_cos(y)), c_copysign(c_inf<T>(), c_sin(y)) * c_copysign((T)1, x));
+    }
+    if (y == 0) return C(c_inf<T>(), y * c_copysign((T)1, x));
+    return C(c_inf<T>(), y - y);
+  }
+  return C(c_nan<T>(), y == 0 ? y : c_nan<T>());
 }
-// Kahan's tanh, stable for large real parts.
+// tanh(x + iy) = (sinh x cosh x + i sin y cos y) / (sinh^2 x + cos^2 y), with glibc's special
+// cases and its scaling for large |x| (NumPy's loops call glibc's ctanh).
 template <typename C> __device__ C ctanh_(C z) {
   typedef typename part<C>::T T;
-  if (c_fabs(z.re) > (T)22) {
-    T e = c_exp(-2 * c_fabs(z.re));
-    return C(c_copysign((T)1, z.re), 4 * c_sin(z.im) * c_cos(z.im) * e);
+  const T x = z.re, y = z.im;
+  if (!isfinite(x) || !isfinite(y)) {
+    if (isinf(x)) {
+      T im = c_copysign((T)0, y);
+      if (isfinite(y) && c_fabs(y) > 1) im = c_copysign((T)0, c_sin(y) * c_cos(y));
+      return C(c_copysign((T)1, x), im);
+    }
+    if (y == 0) return z;
+    return C(x == 0 ? x : c_nan<T>(), c_nan<T>());
   }
-  if (z.im == 0) return C(c_tanh(z.re), z.im);
-  T t = c_tan(z.im);
-  T beta = 1 + t * t;
-  T s = c_sinh(z.re);
-  T rho = c_sqrt(1 + s * s);
-  T den = 1 + beta * s * s;
-  return C(beta * rho * s / den, t / den);
+  const T tiny = sizeof(T) == 4 ? (T)1.17549435e-38f : (T)2.2250738585072014e-308;
+  const T eps = sizeof(T) == 4 ? (T)1.1920929e-07f : (T)2.220446049250313e-16;
+  const int t = sizeof(T) == 4 ? 44 : 354;  // log(max) / 2
+  T s = y, c = 1;
+  if (c_fabs(y) > tiny) {
+    s = c_sin(y);
+    c = c_cos(y);
+  }
+  if (c_fabs(x) > (T)t) {
+    const T e2t = c_exp((T)(2 * t));
+    T im = 4 * s * c / e2t;
+    const T ax = c_fabs(x) - (T)t;
+    im = ax > (T)t ? im / e2t : im / c_exp(2 * ax);
+    return C(c_copysign((T)1, x), im);
+  }
+  T sh = x, ch = 1;
+  if (c_fabs(x) > tiny) {
+    sh = c_sinh(x);
+    ch = c_cosh(x);
+  }
+  const T den = c_fabs(sh) > c_fabs(c) * eps ? sh * sh + c * c : c * c;
+  return C(sh * ch / den, s * c / den);
 }
 template <typename C> __device__ C csin_(C z) {  // -i sinh(i z)
+  typedef typename part<C>::T T;
+  // glibc's choice where C99 leaves the sign of the infinite imaginary part unspecified.
+  if (!isfinite(z.re) && isinf(z.im)) return C(z.re - z.re, c_inf<T>());
   C w = csinh_(C(-z.im, z.re));
   return C(w.im, -w.re);
 }
@@ -244,6 +357,7 @@ template <typename C> __device__ C ctan_(C z) {  // -i tanh(i z)
 // at infinity.
 template <typename C> __device__ C casin_(C z) {
   typedef typename part<C>::T T;
+  if ((isinf(z.re) || isinf(z.im)) && (z.re != z.re || z.im != z.im)) return C(c_nan<T>(), c_copysign(c_inf<T>(), z.im));
   if (isinf(z.re) || isinf(z.im)) {
     // asin(z) = -i asinh(i z); asinh of an infinite argument (C99 Annex G).
     T wr = -z.im, wi = z.re;  // w = i z
@@ -260,6 +374,7 @@ template <typename C> __device__ C casin_(C z) {
     }
     return C(ai, -ar);
   }
+  if (z.re != z.re || z.im != z.im) return C(z.re == 0 ? z.re : c_nan<T>(), c_nan<T>());
   C s1 = csqrt_(C(1 - z.re, -z.im));
   C s2 = csqrt_(C(1 + z.re, z.im));
   return C(c_atan2(z.re, s1.re * s2.re - s1.im * s2.im), c_asinh(s1.re * s2.im - s1.im * s2.re));
@@ -270,32 +385,66 @@ template <typename C> __device__ C cacos_(C z) {
     const T pi = (T)3.141592653589793, h = (T)1.5707963267948966, q = (T)0.7853981633974483;
     T re, im = -c_copysign(c_inf<T>(), z.im);
     if (z.re != z.re || z.im != z.im) {
-      // NaN with an infinity: NaN -/+ i inf (an infinite real part: NaN +- i inf).
-      if (isinf(z.re)) return C(c_nan<T>(), (z.im != z.im) ? c_inf<T>() : im);
-      return C(c_nan<T>(), -c_inf<T>());
+      // NaN with an infinity: NaN -/+ i inf (glibc: pi/2 - i asinh(-y + i x)).
+      return C(c_nan<T>(), -c_copysign(c_inf<T>(), z.im));
     }
     if (isinf(z.re) && isinf(z.im)) re = z.re > 0 ? q : 3 * q;
     else if (isinf(z.re)) re = z.re > 0 ? (T)0 : pi;
     else re = h;
     return C(re, im);
   }
+  if (z.re != z.re || z.im != z.im) return C(z.re == 0 ? (T)1.5707963267948966 : c_nan<T>(), c_nan<T>());
   C s1 = csqrt_(C(1 - z.re, -z.im));
   C s2 = csqrt_(C(1 + z.re, z.im));
   return C(2 * c_atan2(s1.re, s2.re), c_asinh(s2.re * s1.im - s2.im * s1.re));
 }
-// atanh for finite z: (1/4) log1p(4x / ((1 - x)^2 + y^2)) + i (1/2) atan2(2y, (1 - x)(1 + x) - y^2);
-// an infinite part gives (+-0, +-pi/2) as C99 says.
+// atanh for finite z: (1/4) log1p(4x / ((1 - x)^2 + y^2)) + i (1/2) atan2(2y, (1 - x)(1 + x) - y^2),
+// with glibc's branches for huge arguments and for x = +-1 with a tiny y, and C99's values for
+// infinities and NaN.
 template <typename C> __device__ C catanh_(C z) {
   typedef typename part<C>::T T;
-  if (isinf(z.re) || isinf(z.im)) {
-    if (z.im != z.im) return C(c_copysign((T)0, z.re), z.im);
-    return C(isinf(z.re) || z.re == z.re ? c_copysign((T)0, z.re) : z.re, c_copysign((T)1.5707963267948966, z.im));
+  const T x = z.re, y = z.im;
+  const T h = (T)1.5707963267948966;
+  if (!isfinite(x) || !isfinite(y)) {
+    if (isinf(y)) return C(c_copysign((T)0, x), c_copysign(h, y));
+    if (isinf(x) || x == 0) return C(c_copysign((T)0, x), y == y ? c_copysign(h, y) : c_nan<T>());
+    return C(c_nan<T>(), c_nan<T>());
   }
-  T x = z.re, y = z.im;
+  if (x == 0 && y == 0) return z;
+  const T eps = sizeof(T) == 4 ? (T)1.1920929e-07f : (T)2.220446049250313e-16;
+  if (c_fabs(x) >= 16 / eps || c_fabs(y) >= 16 / eps) {
+    T re;
+    if (c_fabs(y) <= 1) {
+      re = 1 / x;
+    } else if (c_fabs(x) <= 1) {
+      re = x / y / y;
+    } else {
+      const T hh = c_hypot(x / 2, y / 2);
+      re = x / hh / hh / 4;
+    }
+    return C(re, c_copysign(h, y));
+  }
   if (x == 1 && y == 0) return C(c_inf<T>(), y);
-  T re = (T)0.25 * c_log1p(4 * x / ((1 - x) * (1 - x) + y * y));
-  T im = (T)0.5 * c_atan2(2 * y, (1 - x) * (1 + x) - y * y);
-  return C(re, im);
+  if (x == -1 && y == 0) return C(-c_inf<T>(), y);
+  T re;
+  if (c_fabs(x) == 1 && c_fabs(y) < eps * eps) {
+    re = c_copysign((T)0.5, x) * ((T)0.6931471805599453 - c_log(c_fabs(y)));
+  } else {
+    const T y2 = c_fabs(y) >= eps * eps ? y * y : (T)0;
+    const T num = (1 + x) * (1 + x) + y2;
+    const T den = (1 - x) * (1 - x) + y2;
+    const T f = num / den;
+    re = f < (T)0.5 ? (T)0.25 * c_log(f) : (T)0.25 * c_log1p(4 * x / den);
+  }
+  T ax = c_fabs(x), ay = c_fabs(y);
+  if (ax < ay) {
+    const T tmp = ax;
+    ax = ay;
+    ay = tmp;
+  }
+  T den = ay < eps / 2 ? (1 - ax) * (1 + ax) : (1 - ax) * (1 + ax) - ay * ay;
+  if (den == 0) den = 0;
+  return C(re, (T)0.5 * c_atan2(2 * y, den));
 }
 template <typename C> __device__ C catan_(C z) {  // -i atanh(i z)
   C w = catanh_(C(-z.im, z.re));
