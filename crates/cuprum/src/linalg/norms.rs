@@ -70,7 +70,11 @@ pub fn norm(x: &Array, ord: Option<NormOrd>, axis: Option<&[isize]>, keepdims: b
         };
         if fast {
             let flat = x.ravel()?;
-            let r = sum_squares(&flat, vec![0], false)?;
+            let r = if super::products::is_linalg_float(x.dtype()) {
+                super::products::vector_dot(&flat, None, false)?
+            } else {
+                sum_squares(&flat, vec![0], false)?
+            };
             return if keepdims { r.reshape(vec![1; nd]) } else { Ok(r) };
         }
     }

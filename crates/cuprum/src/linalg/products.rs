@@ -38,6 +38,9 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
         }
     }
     let dt = promote_types(a.dtype(), b.dtype());
+    if a.ndim() == 1 && b.ndim() == 1 && is_linalg_float(dt) && a.size() == b.size() {
+        return vector_dot(&super::as_dtype(a, dt)?, Some(&super::as_dtype(b, dt)?), false);
+    }
     let a2 = if a.ndim() == 1 { a.reshape([1, a.shape()[0]])? } else { a.view() };
     let b2 = if b.ndim() == 1 { b.reshape([b.shape()[0], 1])? } else { b.view() };
     let (na, nb) = (a2.ndim(), b2.ndim());
@@ -73,6 +76,25 @@ pub fn matmul(a: &Array, b: &Array) -> Result<Array> {
         shape.push(n);
     }
     out.reshape(shape)
+}
+
+/// Whether `dt` is one of the dtypes the linalg kernels take.
+pub(super) fn is_linalg_float(dt: DType) -> bool {
+    matches!(dt, DType::Float32 | DType::Float64 | DType::Complex64 | DType::Complex128)
+}
+
+/// The vector-product dispatch: the 0-d `a · b` of two vectors of one length and linalg dtype
+/// (`conj`: `a` conjugated), or with `b` `None` the Euclidean norm of `a` (real), in one pass.
+pub(super) fn vector_dot(a: &Array, b: Option<&Array>, conj: bool) -> Result<Array> {
+    let dt = a.dtype();
+    let out = Array::alloc(&[], if b.is_none() { dt.real_dtype() } else { dt }, a.device(), false)?;
+    let a = a.as_contiguous()?;
+    let b = b.map(Array::as_contiguous).transpose()?;
+    match a.device() {
+        Device::Cpu => cpu::arrays::dot_1d(&a, b.as_ref(), conj, &out)?,
+        Device::Cuda(_) => cuda::dot_1d(&a, b.as_ref(), conj, &out)?,
+    }
+    Ok(out)
 }
 
 /// The matmul dispatch: `out` (C-contiguous `(..., m, n)`) `= a @ b`, with `a` and `b` of any
@@ -169,6 +191,10 @@ pub fn vdot(a: &Array, b: &Array) -> Result<Array> {
     same_device("vdot", a, b)?;
     if a.size() != b.size() {
         return Err(Error::Value("vectors have different lengths".into()));
+    }
+    let dt = promote_types(a.dtype(), b.dtype());
+    if is_linalg_float(dt) {
+        return vector_dot(&super::as_dtype(&a.ravel()?, dt)?, Some(&super::as_dtype(&b.ravel()?, dt)?), true);
     }
     let a = if a.dtype().is_complex() { a.conj()? } else { a.view() };
     matmul(&a.ravel()?, &b.ravel()?)

@@ -94,6 +94,21 @@ device_test!(products_as_numpy, |dev| {
     let s = cuprum::arange(2, &dev)?;
     assert_eq!(linalg::multi_dot(&[&p, &q, &r, &s])?.item::<i64>()?, 422);
     assert_eq!(linalg::multi_dot(&[&q, &r, &s])?.to_vec::<i64>()?, vec![34, 98, 162]);
+    // Vectors of the linalg dtypes (one pass): x, y float32, a, b complex128 as NumPy's.
+    let x = cuprum::from_vec(vec![1.5f32, -2.25, 3.0, 0.5], &dev)?;
+    let y = cuprum::from_vec(vec![2.0f32, 4.0, -1.0, 8.0], &dev)?;
+    for r in [cuprum::dot(&x, &y)?, cuprum::matmul(&x, &y)?, cuprum::inner(&x, &y)?] {
+        assert_eq!((r.shape(), r.dtype(), r.item::<f32>()?), (&[][..], DType::Float32, -5.0));
+    }
+    let nx = linalg::norm(&x, None, None, false)?;
+    assert_eq!((nx.dtype(), nx.item::<f32>()?), (DType::Float32, 4.069705));
+    let a = cuprum::from_vec(vec![Complex::new(1.0, 2.0), Complex::new(3.0, -1.0)], &dev)?;
+    let b = cuprum::from_vec(vec![Complex::new(2.0, -1.0), Complex::new(0.0, 1.0)], &dev)?;
+    assert_eq!(cuprum::dot(&a, &b)?.item::<Complex<f64>>()?, Complex::new(5.0, 6.0));
+    assert_eq!(cuprum::vdot(&a, &b)?.item::<Complex<f64>>()?, Complex::new(-1.0, -2.0));
+    assert!((linalg::norm(&a, None, None, false)?.item::<f64>()? - 3.872983346207417).abs() < 1e-15);
+    let e = cuprum::zeros(&[0], DType::Float32, &dev)?;
+    assert_eq!((cuprum::dot(&e, &e)?.dtype(), cuprum::dot(&e, &e)?.item::<f32>()?), (DType::Float32, 0.0));
     Ok(())
 });
 
@@ -507,6 +522,22 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         let want = cuprum::matmul(&a, &b)?;
         cmp(&cuprum::matmul(&a.to_device(gpu)?, &b.to_device(gpu)?)?, &want, "matmul");
     }
+    // Vectors in one pass: aligned, misaligned (the scalar path) and strided views, empty.
+    let (v, w) = (random(&[100_003], dt, &mut rng, false), random(&[100_003], dt, &mut rng, false));
+    let (gv, gw) = (v.to_device(gpu)?, w.to_device(gpu)?);
+    let views = |x: &Array, y: &Array| -> Vec<(Array, Array)> {
+        vec![
+            (x.view(), y.view()),
+            (x.slice(cuprum::s![1..]).unwrap(), y.slice(cuprum::s![..-1]).unwrap()),
+            (x.slice(cuprum::s![..;3]).unwrap(), y.slice(cuprum::s![1..;3]).unwrap()),
+            (x.slice(cuprum::s![..0]).unwrap(), y.slice(cuprum::s![..0]).unwrap()),
+        ]
+    };
+    for ((x, y), (gx, gy)) in views(&v, &w).into_iter().zip(views(&gv, &gw)) {
+        cmp(&cuprum::dot(&gx, &gy)?, &cuprum::dot(&x, &y)?, "dot of vectors");
+        cmp(&cuprum::vdot(&gx, &gy)?, &cuprum::vdot(&x, &y)?, "vdot");
+        cmp(&linalg::norm(&gx, None, None, false)?, &linalg::norm(&x, None, None, false)?, "norm of a vector");
+    }
     let a = random(&[40, 30], dt, &mut rng, false);
     let (ga, gt) = (a.to_device(gpu)?, a.t());
     cmp(&cuprum::matmul(&ga.t(), &ga)?, &cuprum::matmul(&gt, &a)?, "matmul of a transposed view");
@@ -515,7 +546,8 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         &cuprum::matmul(&a.slice(cuprum::s![..;2, ..])?, &gt)?,
         "strided",
     );
-    for n in [1, 5, 24, 100] {
+    // Orders up to 32 take the one-kernel path on a GPU, larger ones cuSOLVER.
+    for n in [1, 5, 24, 32, 33, 100] {
         let a = wellcond(&[3, n, n], dt, &mut rng);
         let b = random(&[3, n, 2], dt, &mut rng, false);
         let g = a.to_device(gpu)?;
@@ -549,6 +581,12 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     let g = a.to_device(gpu)?;
     cmp(&linalg::inv(&g)?, &linalg::inv(&a)?, "batched inv");
     cmp(&linalg::det(&g)?, &linalg::det(&a)?, "batched det");
+    let gt = g.swapaxes(-1, -2)?;
+    cmp(&linalg::inv(&gt)?, &linalg::inv(&a.swapaxes(-1, -2)?)?, "batched inv of transposed views");
+    // More right-hand sides than a warp has lanes (two blocks of columns), broadcast over a.
+    let b = random(&[40], dt, &mut rng, false).broadcast_to(&[8, 40])?;
+    let a1 = a.slice(cuprum::s![7])?;
+    cmp(&linalg::solve(&a1.to_device(gpu)?, &b.to_device(gpu)?)?, &linalg::solve(&a1, &b)?, "solve, 40 columns");
     // A singular matrix in a stack is an error on the GPU too; without the check, no error.
     let mut s = wellcond(&[4, 6, 6], dt, &mut rng);
     s.slice_mut(cuprum::s![2, 3, ..])?.fill(0.0)?;

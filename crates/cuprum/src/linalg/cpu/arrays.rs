@@ -9,6 +9,7 @@ use crate::backend::cpu::ptr;
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
+use faer::traits::num_traits::{Float, Zero};
 use faer::{MatMut, MatRef, Par};
 use num_complex::Complex;
 use rayon::prelude::*;
@@ -439,5 +440,74 @@ pub(crate) fn svd(a: &Array, full_matrices: bool, u: Option<&Array>, s: &Array, 
             unsafe { put_row::<Re<T>>(ps, i, &r.s) };
             Ok(())
         })
+    })
+}
+
+/// The inner product of the C-contiguous vectors `a` and `b` (one length and dtype; `conj`:
+/// `a` conjugated, NumPy's `vdot`) into the 0-d `out`, or with `b` `None` the Euclidean norm
+/// of `a` (`out` real): chunks on all cores, eight partial sums each, the chunks' sums added
+/// in order (deterministic). The sums are in the element type, as BLAS's `dot` that NumPy
+/// calls accumulates.
+pub(crate) fn dot_1d(a: &Array, b: Option<&Array>, conj: bool, out: &Array) -> Result<()> {
+    fn run<T: Scalar>(a: &Array, b: Option<&Array>, conj: bool, out: &Array) {
+        const CHUNK: usize = 1 << 16;
+        let n = a.size();
+        let zero = T::from_parts(Re::<T>::zero(), Re::<T>::zero());
+        let (pa, pb) = (ptr(a).get() as usize, b.map_or(0, |b| ptr(b).get() as usize));
+        let term = |x: T, y: T| -> T {
+            if pb == 0 {
+                let (re, im) = (x.re(), x.im());
+                T::from_parts(re * re + im * im, Re::<T>::zero())
+            } else if conj {
+                x.cj() * y
+            } else {
+                x * y
+            }
+        };
+        let chunk = |c: usize| -> T {
+            let (lo, hi) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            // SAFETY: `lo..hi` lies within the vectors of `n` elements, read-locked by the
+            // caller (`b`'s pointer is used only when there is a `b`).
+            let xs = unsafe { std::slice::from_raw_parts((pa as *const T).add(lo), hi - lo) };
+            let ys = if pb == 0 {
+                xs
+            } else {
+                // SAFETY: as above.
+                unsafe { std::slice::from_raw_parts((pb as *const T).add(lo), hi - lo) }
+            };
+            let mut acc = [zero; 8];
+            let (xc, yc) = (xs.chunks_exact(8), ys.chunks_exact(8));
+            let (xr, yr) = (xc.remainder(), yc.remainder());
+            for (x8, y8) in xc.zip(yc) {
+                for l in 0..8 {
+                    acc[l] = acc[l] + term(x8[l], y8[l]);
+                }
+            }
+            for (l, (&x, &y)) in xr.iter().zip(yr).enumerate() {
+                acc[l] = acc[l] + term(x, y);
+            }
+            let (a4, b4) = (acc[0] + acc[4], acc[1] + acc[5]);
+            let (c4, d4) = (acc[2] + acc[6], acc[3] + acc[7]);
+            (a4 + c4) + (b4 + d4)
+        };
+        let parts: Vec<T> = (0..n.div_ceil(CHUNK)).into_par_iter().map(chunk).collect();
+        let s = parts.into_iter().fold(zero, |s, p| s + p);
+        let po = ptr(out).get();
+        if pb == 0 {
+            // SAFETY: `out` is a 0-d array of the real dtype, write-locked by the caller.
+            unsafe { *(po as *mut Re<T>) = Float::sqrt(s.re()) };
+        } else {
+            // SAFETY: `out` is a 0-d array of `T`'s dtype, write-locked by the caller.
+            unsafe { *(po as *mut T) = s };
+        }
+    }
+    let mut reads: Vec<&crate::backend::storage::Storage> = vec![&a.storage];
+    if let Some(b) = b {
+        reads.push(&b.storage);
+    }
+    let _l = CpuLocks::new(&reads, &[&out.storage]);
+    with_scalar!(a.dtype(), T => {
+        run::<T>(a, b, conj, out);
+        Ok(())
     })
 }

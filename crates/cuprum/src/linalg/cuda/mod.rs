@@ -10,7 +10,11 @@
 //! Errors: a factorisation's `info` is read back once per call (one small copy for a whole
 //! stack) when [`gpu_error_check`](super::gpu_error_check) is on.
 
+mod dot;
 mod handles;
+mod small;
+
+pub(crate) use dot::dot_1d;
 
 use super::cpu::QrMode;
 use crate::array::Array;
@@ -312,6 +316,16 @@ fn work_copy(a: &Array) -> Result<Array> {
     a.copy()?.reshape([a.size() / (r * c).max(1), r, c])
 }
 
+/// A stack of matrices of order at most [`small::MAXN`] as the C-contiguous `(batch, n, n)`
+/// the one-kernel path reads (a view when it already is one), or `None` for larger matrices.
+fn small_stack(a: &Array) -> Result<Option<Array>> {
+    let n = a.shape()[a.ndim() - 1];
+    if n > small::MAXN {
+        return Ok(None);
+    }
+    Ok(Some(a.as_contiguous()?.reshape([a.size() / (n * n).max(1), n, n])?))
+}
+
 /// A stack's LU factors: the factored copy, its pivots and info.
 fn lu(dev: &CudaDevice, a: &Array) -> Result<(Array, Array, Array)> {
     let w = work_copy(a)?;
@@ -326,6 +340,10 @@ fn lu(dev: &CudaDevice, a: &Array) -> Result<(Array, Array, Array)> {
 /// parity and the diagonal of `U`, reduced on the device.
 pub(crate) fn slogdet(a: &Array, sign: &Array, logdet: &Array) -> Result<()> {
     let dev = dev_of(a)?;
+    if let Some(s) = small_stack(a)? {
+        let info = Array::alloc(&[s.shape()[0]], DType::Int32, dev.device(), false)?;
+        return small::small_lu(&dev, &s, small::Out::Det { sign, logdet }, &info);
+    }
     let (w, ipiv, _info) = lu(&dev, a)?;
     let n = w.shape()[1];
     let d = w.diagonal_with(0, 1, 2)?;
@@ -354,6 +372,11 @@ pub(crate) fn slogdet(a: &Array, sign: &Array, logdet: &Array) -> Result<()> {
 /// `(aᵀ)⁻¹` column-major, which is `a⁻¹` row-major.
 pub(crate) fn inv(a: &Array, out: &Array) -> Result<()> {
     let dev = dev_of(a)?;
+    if let Some(s) = small_stack(a)? {
+        let info = Array::alloc(&[s.shape()[0]], DType::Int32, dev.device(), false)?;
+        small::small_lu(&dev, &s, small::Out::Inv { x: out }, &info)?;
+        return check_info(&info, |i| i > 0, "Singular matrix");
+    }
     let (w, ipiv, info) = lu(&dev, a)?;
     let n = w.shape()[1];
     let eye = crate::eye(n, None, 0, a.dtype(), &dev.device())?;
@@ -368,6 +391,13 @@ pub(crate) fn inv(a: &Array, out: &Array) -> Result<()> {
 /// `trans` solve `a x = b` for the column-major right-hand sides `bᵀ` (a transposed copy).
 pub(crate) fn solve(a: &Array, b: &Array, out: &Array) -> Result<()> {
     let dev = dev_of(a)?;
+    if let Some(s) = small_stack(a)? {
+        let (n, k) = (b.shape()[b.ndim() - 2], b.shape()[b.ndim() - 1]);
+        let bs = b.as_contiguous()?.reshape([s.shape()[0], n, k])?;
+        let info = Array::alloc(&[s.shape()[0]], DType::Int32, dev.device(), false)?;
+        small::small_lu(&dev, &s, small::Out::Solve { b: &bs, x: out }, &info)?;
+        return check_info(&info, |i| i > 0, "Singular matrix");
+    }
     let (w, ipiv, info) = lu(&dev, a)?;
     let (n, k) = (b.shape()[b.ndim() - 2], b.shape()[b.ndim() - 1]);
     let bt = b.swapaxes(-1, -2)?.copy()?.reshape([w.shape()[0], k, n])?;
