@@ -9,6 +9,8 @@
 //! `--cpu-only` runs on any machine: the CPU backend alone, one `{"name", "cpu_ms", "note"}`
 //! line per workload as `numpy_reference.py` prints (`compare.py --cpu numpy.jsonl cuprum.jsonl`).
 
+mod linalg;
+
 use cuprum::profiler::{benchmark, median};
 use cuprum::{DType, Device, Result};
 use std::io::Write;
@@ -437,13 +439,10 @@ fn run() -> Result<()> {
         ));
     }
 
-    for (name, why) in [
-        ("matmul_4096_f32", "linear algebra not implemented yet"),
-        ("qr_512_f64", "linear algebra not implemented yet"),
-        ("det_512_f32", "linear algebra not implemented yet"),
-        ("inv_6000_f32", "linear algebra not implemented yet"),
-        ("rand_1e8_f32", "random numbers not implemented yet"),
-    ] {
+    if let Err(e) = linalg::matrices(&mut o, gpu, rep) {
+        o.failed("linalg", &e);
+    }
+    for (name, why) in [("rand_1e8_f32", "random numbers not implemented yet")] {
         if o.wants(name) {
             o.missing(name, why);
         }
@@ -453,6 +452,7 @@ fn run() -> Result<()> {
     let n = 100_000_000usize;
     let big = [
         "dot_1e8_f32",
+        "norm_1e8_f32",
         "htod_400MB_f32",
         "dtoh_400MB_f32",
         "sum_1e8_f32",
@@ -475,14 +475,7 @@ fn run() -> Result<()> {
                 Ok(None)
             }
         };
-        if o.wants("dot_1e8_f32") {
-            eprintln!("[dot_1e8_f32]");
-            let f = || va.multiply(&vb)?.sum(None);
-            let (g, h) = gpu_time("dot_1e8_f32", gpu, rep, f)?;
-            let c = cpu_t(&|| ha.multiply(&hb)?.sum(None), &o)?;
-            let ok = allclose(&f()?, &ha.multiply(&hb)?.sum(None)?, 1e-4)?;
-            o.record("dot_1e8_f32", c, g, h, Some(ok), "multiply then sum");
-        }
+        linalg::vectors(&mut o, gpu, rep, &(ha.view(), va.view()), &(hb.view(), vb.view()))?;
         if o.wants("htod_400MB_f32") {
             eprintln!("[htod_400MB_f32]");
             let (g, h) = gpu_time("htod_400MB_f32", gpu, rep.min(10), || ha.to_device(&gpu))?;

@@ -529,7 +529,7 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         vec![
             (x.view(), y.view()),
             (x.slice(cuprum::s![1..]).unwrap(), y.slice(cuprum::s![..-1]).unwrap()),
-            (x.slice(cuprum::s![..;3]).unwrap(), y.slice(cuprum::s![1..;3]).unwrap()),
+            (x.slice(cuprum::s![..-1;3]).unwrap(), y.slice(cuprum::s![1..;3]).unwrap()),
             (x.slice(cuprum::s![..0]).unwrap(), y.slice(cuprum::s![..0]).unwrap()),
         ]
     };

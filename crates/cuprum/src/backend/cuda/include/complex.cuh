@@ -479,6 +479,39 @@ template <typename C> __device__ C clog1p_(C z) {
 }
 // NumPy's npy_cpow: 1 for a zero exponent, 0 or NaN for a zero base, repeated multiplication
 // for integer exponents below 100 in magnitude, else exp(b log a).
+// C99's complex multiplication (Annex G, as libgcc's __muldc3): the plain product, and where
+// both parts come out NaN, the infinities that an infinite factor implies.
+template <typename C> __device__ C cmul_c99(C x, C y) {
+  typedef typename part<C>::T T;
+  T a = x.re, b = x.im, c = y.re, d = y.im;
+  const T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  const T re = ac - bd, im = ad + bc;
+  if (!(re != re && im != im)) return C(re, im);
+  bool recalc = false;
+  if (isinf(a) || isinf(b)) {
+    a = c_copysign(isinf(a) ? (T)1 : (T)0, a);
+    b = c_copysign(isinf(b) ? (T)1 : (T)0, b);
+    if (c != c) c = c_copysign((T)0, c);
+    if (d != d) d = c_copysign((T)0, d);
+    recalc = true;
+  }
+  if (isinf(c) || isinf(d)) {
+    c = c_copysign(isinf(c) ? (T)1 : (T)0, c);
+    d = c_copysign(isinf(d) ? (T)1 : (T)0, d);
+    if (a != a) a = c_copysign((T)0, a);
+    if (b != b) b = c_copysign((T)0, b);
+    recalc = true;
+  }
+  if (!recalc && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
+    if (a != a) a = c_copysign((T)0, a);
+    if (b != b) b = c_copysign((T)0, b);
+    if (c != c) c = c_copysign((T)0, c);
+    if (d != d) d = c_copysign((T)0, d);
+    recalc = true;
+  }
+  if (!recalc) return C(re, im);
+  return C(c_inf<T>() * (a * c - b * d), c_inf<T>() * (a * d + b * c));
+}
 template <typename C> __device__ C cpow_(C a, C b) {
   typedef typename part<C>::T T;
   if (b.re == 0 && b.im == 0) return C(1, 0);
@@ -498,6 +531,5 @@ template <typename C> __device__ C cpow_(C a, C b) {
     }
     return n < 0 ? C(1, 0) / acc : acc;
   }
-  C l = clog_(a);
-  return cexp_(b * l);
+  return cexp_(cmul_c99(b, clog_(a)));
 }
