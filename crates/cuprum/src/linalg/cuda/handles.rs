@@ -133,3 +133,99 @@ pub(super) fn orgqr(
         other => Err(Error::UnsupportedDType { op: "qr on a GPU".into(), dtype: other }),
     }
 }
+
+/// The economy SVD by one-sided Jacobi (`?gesvdj`, at about twice the speed of `gesvd` for a
+/// 1024² float32 matrix on an H100), in place on `g`: the C-contiguous `(count, cols, rows)`
+/// stack of column-major `rows x cols` matrices (`rows >= cols`). Singular values (descending)
+/// into `s` `(count, cols)`; with `vectors`, `U` into `u` (`(count, cols, rows)`, column-major
+/// `rows x cols`) and `V` — not `Vᴴ` — into `v` (`(count, cols, cols)`, column-major). Default
+/// tolerance (machine precision) and sweeps; `info[i] > 0` where matrix `i` did not converge.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn gesvdj(
+    dev: &CudaDevice,
+    dt: DType,
+    rows: usize,
+    cols: usize,
+    vectors: bool,
+    g: &Array,
+    s: &Array,
+    u: &Array,
+    v: &Array,
+    info: &Array,
+) -> Result<()> {
+    let count = g.shape()[0];
+    let (pg, ps, pu, pv, pi) = (dptr(g)?, dptr(s)?, dptr(u)?, dptr(v)?, dptr(info)?);
+    let (isz, rsz) = (dt.itemsize(), dt.real_dtype().itemsize());
+    let (m, n) = (rows as i32, cols as i32);
+    let jobz = if vectors {
+        sol::cusolverEigMode_t::CUSOLVER_EIG_MODE_VECTOR
+    } else {
+        sol::cusolverEigMode_t::CUSOLVER_EIG_MODE_NOVECTOR
+    };
+    let mut params: sol::gesvdjInfo_t = std::ptr::null_mut();
+    // SAFETY: creates a parameter object, destroyed below on every path.
+    solver_check("cusolverDnCreateGesvdjInfo", unsafe { sol::cusolverDnCreateGesvdjInfo(&mut params) })?;
+    macro_rules! run {
+        ($t:ty, $r:ty, $buf:ident, $f:ident) => {{
+            with_handles(dev, |h| {
+                let mut lwork = 0i32;
+                // SAFETY: a size query on valid handles and a valid parameter object.
+                solver_check(stringify!($buf), unsafe {
+                    sol::$buf(
+                        h.solver,
+                        jobz,
+                        1,
+                        m,
+                        n,
+                        pg as *const $t,
+                        m,
+                        ps as *const $r,
+                        pu as *const $t,
+                        m,
+                        pv as *const $t,
+                        n,
+                        &mut lwork,
+                        params,
+                    )
+                })?;
+                let ws = Array::alloc(&[(lwork.max(1) as usize) * isz], DType::UInt8, dev.device(), false)?;
+                for i in 0..count {
+                    // SAFETY: matrix `i` of `g`, `u` and `v`, row `i` of `s` and info slot `i`
+                    // lie in those C-contiguous arrays (sized above for the economy SVD); the
+                    // workspace holds `lwork` elements.
+                    solver_check(stringify!($f), unsafe {
+                        sol::$f(
+                            h.solver,
+                            jobz,
+                            1,
+                            m,
+                            n,
+                            (pg + (i * rows * cols * isz) as u64) as *mut $t,
+                            m,
+                            (ps + (i * cols * rsz) as u64) as *mut $r,
+                            (pu + (i * rows * cols * isz) as u64) as *mut $t,
+                            m,
+                            (pv + (i * cols * cols * isz) as u64) as *mut $t,
+                            n,
+                            dptr(&ws)? as *mut $t,
+                            lwork,
+                            (pi + (i * 4) as u64) as *mut i32,
+                            params,
+                        )
+                    })?;
+                }
+                Ok(())
+            })
+        }};
+    }
+    let r = match dt {
+        DType::Float32 => run!(f32, f32, cusolverDnSgesvdj_bufferSize, cusolverDnSgesvdj),
+        DType::Float64 => run!(f64, f64, cusolverDnDgesvdj_bufferSize, cusolverDnDgesvdj),
+        DType::Complex64 => run!(sol::cuComplex, f32, cusolverDnCgesvdj_bufferSize, cusolverDnCgesvdj),
+        DType::Complex128 => run!(sol::cuDoubleComplex, f64, cusolverDnZgesvdj_bufferSize, cusolverDnZgesvdj),
+        other => Err(Error::UnsupportedDType { op: "svd on a GPU".into(), dtype: other }),
+    };
+    // SAFETY: created above; the enqueued calls have read it already (it holds host settings).
+    let d = solver_check("cusolverDnDestroyGesvdjInfo", unsafe { sol::cusolverDnDestroyGesvdjInfo(params) });
+    r.and(d)
+}

@@ -316,6 +316,15 @@ fn work_copy(a: &Array) -> Result<Array> {
     a.copy()?.reshape([a.size() / (r * c).max(1), r, c])
 }
 
+/// A zeroed counter of singular matrices for the one-kernel path, or `None` when the status
+/// is not checked ([`gpu_error_check`](super::gpu_error_check) off).
+fn singular_counter(dev: &CudaDevice) -> Result<Option<Array>> {
+    if !super::gpu_error_check() {
+        return Ok(None);
+    }
+    Array::alloc(&[1], DType::Int32, dev.device(), true).map(Some)
+}
+
 /// A stack of matrices of order at most [`small::MAXN`] as the C-contiguous `(batch, n, n)`
 /// the one-kernel path reads (a view when it already is one), or `None` for larger matrices.
 fn small_stack(a: &Array) -> Result<Option<Array>> {
@@ -341,8 +350,7 @@ fn lu(dev: &CudaDevice, a: &Array) -> Result<(Array, Array, Array)> {
 pub(crate) fn slogdet(a: &Array, sign: &Array, logdet: &Array) -> Result<()> {
     let dev = dev_of(a)?;
     if let Some(s) = small_stack(a)? {
-        let info = Array::alloc(&[s.shape()[0]], DType::Int32, dev.device(), false)?;
-        return small::small_lu(&dev, &s, small::Out::Det { sign, logdet }, &info);
+        return small::small_lu(&dev, &s, small::Out::Det { sign, logdet }, None);
     }
     let (w, ipiv, _info) = lu(&dev, a)?;
     let n = w.shape()[1];
@@ -373,9 +381,9 @@ pub(crate) fn slogdet(a: &Array, sign: &Array, logdet: &Array) -> Result<()> {
 pub(crate) fn inv(a: &Array, out: &Array) -> Result<()> {
     let dev = dev_of(a)?;
     if let Some(s) = small_stack(a)? {
-        let info = Array::alloc(&[s.shape()[0]], DType::Int32, dev.device(), false)?;
-        small::small_lu(&dev, &s, small::Out::Inv { x: out }, &info)?;
-        return check_info(&info, |i| i > 0, "Singular matrix");
+        let count = singular_counter(&dev)?;
+        small::small_lu(&dev, &s, small::Out::Inv { x: out }, count.as_ref())?;
+        return count.map_or(Ok(()), |c| check_info(&c, |i| i > 0, "Singular matrix"));
     }
     let (w, ipiv, info) = lu(&dev, a)?;
     let n = w.shape()[1];
@@ -394,9 +402,9 @@ pub(crate) fn solve(a: &Array, b: &Array, out: &Array) -> Result<()> {
     if let Some(s) = small_stack(a)? {
         let (n, k) = (b.shape()[b.ndim() - 2], b.shape()[b.ndim() - 1]);
         let bs = b.as_contiguous()?.reshape([s.shape()[0], n, k])?;
-        let info = Array::alloc(&[s.shape()[0]], DType::Int32, dev.device(), false)?;
-        small::small_lu(&dev, &s, small::Out::Solve { b: &bs, x: out }, &info)?;
-        return check_info(&info, |i| i > 0, "Singular matrix");
+        let count = singular_counter(&dev)?;
+        small::small_lu(&dev, &s, small::Out::Solve { b: &bs, x: out }, count.as_ref())?;
+        return count.map_or(Ok(()), |c| check_info(&c, |i| i > 0, "Singular matrix"));
     }
     let (w, ipiv, info) = lu(&dev, a)?;
     let (n, k) = (b.shape()[b.ndim() - 2], b.shape()[b.ndim() - 1]);
@@ -420,21 +428,21 @@ fn triangle(rows: usize, cols: usize, lower: bool, dev: &crate::Device) -> Resul
     }
 }
 
-/// `numpy.linalg.cholesky` of a stack: `potrf` on the column-major `aᵀ = conj(a)`; its upper
-/// factor, read row-major, is `a`'s lower one (and the other way round), reading `a`'s lower
-/// (upper) triangle as NumPy does.
+/// `numpy.linalg.cholesky` of a stack: `potrf` (lower) reading `a`'s lower triangle, or for
+/// `upper` its upper one, as NumPy does.
 pub(crate) fn cholesky(a: &Array, upper: bool, out: &Array) -> Result<()> {
     let dev = dev_of(a)?;
-    let w = work_copy(a)?;
+    // potrf's lower variant, which runs at twice the speed of its upper one (4096² float64 on
+    // an H100: 2.3 ms against 5.3 ms). For `upper`, the row-major copy of `a` is, column-major,
+    // `aᵀ = conj(a)`, whose lower triangle is `a`'s upper one, and its factor `L'` read
+    // row-major is `U = L'ᵀ`. For the lower factor, a copy of `aᵀ` is `a` itself to potrf,
+    // and its `L` is read back transposed.
+    let w = if upper { work_copy(a)? } else { work_copy(&a.swapaxes(-1, -2)?)? };
     let (count, n) = (w.shape()[0], w.shape()[1]);
     let dt = a.dtype();
     let ty = sol_type(dt)?;
     let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
-    let uplo = if upper {
-        sol::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER
-    } else {
-        sol::cublasFillMode_t::CUBLAS_FILL_MODE_UPPER
-    };
+    let uplo = sol::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER;
     let (pw, pi, isz) = (dptr(&w)?, dptr(&info)?, dt.itemsize());
     each_matrix(
         &dev,
@@ -481,8 +489,9 @@ pub(crate) fn cholesky(a: &Array, upper: bool, out: &Array) -> Result<()> {
         },
     )?;
     check_info(&info, |i| i > 0, "Matrix is not positive definite")?;
+    let f = if upper { w.view() } else { w.swapaxes(-1, -2)? };
     let mask = triangle(n, n, !upper, &dev.device())?;
-    let l = crate::where_(&mask, &w, 0.0)?.astype(dt)?;
+    let l = crate::where_(&mask, &f, 0.0)?.astype(dt)?;
     crate::ufunc::assign(out, &l.reshape(out.shape().to_vec())?)
 }
 
@@ -569,7 +578,8 @@ pub(crate) fn eigh(a: &Array, lower: bool, w: &Array, v: Option<&Array>) -> Resu
     Ok(())
 }
 
-/// `numpy.linalg.svd` of a stack with cuSOLVER's `gesvd` (which needs rows `>=` columns): a
+/// `numpy.linalg.svd` of a stack with cuSOLVER's `gesvdj` (economy size or values only) or
+/// `gesvd` (full matrices), which need rows `>=` columns: a
 /// wide `a` is factored as the column-major `aᵀ` it already is (`aᵀ = U S Vᴴ` gives
 /// `a = conj(V) S Uᵀ`), a tall one as a column-major copy of `a`.
 pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Option<&Array>) -> Result<()> {
@@ -593,6 +603,17 @@ pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Optio
     let ucols = if full { rows } else { cols };
     let (ty, rty) = (sol_type(dt)?, sol_type(dt.real_dtype())?);
     let sv = Array::alloc(&[count, k], dt.real_dtype(), dev.device(), false)?;
+    if !full || !vectors {
+        // The economy SVD by Jacobi: it returns V, and `vt` below is (Vᴴ)ᵀ = conj(V) read
+        // row-major, which is V's row-major read transposed (and conjugated).
+        let um = Array::alloc(&[count, cols, rows], dt, dev.device(), false)?;
+        let vm = Array::alloc(&[count, cols, cols], dt, dev.device(), false)?;
+        let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+        handles::gesvdj(&dev, dt, rows, cols, vectors, &g, &sv, &um, &vm, &info)?;
+        check_info(&info, |i| i != 0, "SVD did not converge")?;
+        let vt = if dt.is_complex() { vm.swapaxes(-1, -2)?.conj()? } else { vm.swapaxes(-1, -2)? };
+        return svd_results(wide, &sv, um, vt, s, u, vh);
+    }
     let um = Array::alloc(&[count, ucols, rows], dt, dev.device(), false)?;
     let vt = Array::alloc(&[count, cols, cols], dt, dev.device(), false)?;
     let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
@@ -663,6 +684,20 @@ pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Optio
         },
     )?;
     check_info(&info, |i| i != 0, "SVD did not converge")?;
+    svd_results(wide, &sv, um, vt, s, u, vh)
+}
+
+/// The outputs of [`svd`] from the library's: `um` is `Uᵀ` and `vt` is `(Vᴴ)ᵀ` read
+/// row-major (of `aᵀ` when `wide`).
+fn svd_results(
+    wide: bool,
+    sv: &Array,
+    um: Array,
+    vt: Array,
+    s: &Array,
+    u: Option<&Array>,
+    vh: Option<&Array>,
+) -> Result<()> {
     crate::ufunc::assign(s, &sv.reshape(s.shape().to_vec())?)?;
     if let (Some(u), Some(vh)) = (u, vh) {
         // Column-major results read row-major: `um` is Uᵀ (ucols x rows), `vt` is (Vᴴ)ᵀ.

@@ -1,5 +1,5 @@
-//! Stacks of small matrices (`n <= 32`) in one kernel (`small_lu.cu`): one warp per matrix,
-//! LAPACK's pivoted LU in shared memory, then the determinant, a solve or the inverse. A
+//! Stacks of small matrices (`n <= 32`) in one kernel (`small_lu.cu`): 8, 16 or 32 lanes per
+//! matrix (a warp takes up to four), LAPACK's pivoted LU in shared memory, then the determinant, a solve or the inverse. A
 //! library call per matrix would cost a launch each (16384 `8×8` inverses would be 16384
 //! `getrf` and `getrs` calls); this is one launch for the whole stack.
 
@@ -71,11 +71,11 @@ pub(super) enum Out<'a> {
 }
 
 /// LU with partial pivoting of every matrix of `a` (C-contiguous `(batch, n, n)`, `n <=`
-/// [`MAXN`], only read) and then what `out` asks for, in one launch. `info` (`(batch,)`
-/// int32) receives the 1-based index of the first zero pivot of each matrix (0: none).
-pub(super) fn small_lu(dev: &CudaDevice, a: &Array, out: Out<'_>, info: &Array) -> Result<()> {
+/// [`MAXN`], only read) and then what `out` asks for, in one launch. `singular` (a zeroed
+/// int32 counter), where given, counts the matrices with an exactly zero pivot.
+pub(super) fn small_lu(dev: &CudaDevice, a: &Array, out: Out<'_>, singular: Option<&Array>) -> Result<()> {
     let (batch, n) = (a.shape()[0], a.shape()[1]);
-    debug_assert!(n <= MAXN && a.is_c_contiguous() && info.size() == batch);
+    debug_assert!(n <= MAXN && a.is_c_contiguous());
     let dt = a.dtype();
     let (mode, nrhs, b, x, sign, logdet) = match out {
         Out::Det { sign, logdet } => (Mode::Det, 0, 0, 0, dptr(sign)?, dptr(logdet)?),
@@ -85,9 +85,13 @@ pub(super) fn small_lu(dev: &CudaDevice, a: &Array, out: Out<'_>, info: &Array) 
     if batch == 0 {
         return Ok(());
     }
-    let rhs_block = if mode == Mode::Det { 0 } else { 32 * n };
-    let per_warp = (n * (n + 1) + rhs_block) * dt.itemsize() + MAXN * 4;
+    // Lanes per matrix: the smallest of 8, 16, 32 with a row per lane.
+    let group = n.next_power_of_two().clamp(8, 32);
+    let rhs_block = if mode == Mode::Det { 0 } else { group * n };
+    let per_group = (n * (n + 1) + rhs_block) * dt.itemsize() + MAXN * 4;
+    let per_warp = per_group * (32 / group);
     let warps = (SHMEM / per_warp).clamp(1, MAXWARPS);
+    let per_block = warps * (32 / group);
     let k = dev.kernel(&SmallLuKey { dt, mode })?;
     let mut p = Params::new();
     p.push(dptr(a)?);
@@ -98,13 +102,17 @@ pub(super) fn small_lu(dev: &CudaDevice, a: &Array, out: Out<'_>, info: &Array) 
     p.push(x);
     p.push(sign);
     p.push(logdet);
-    p.push(dptr(info)?);
-    let grid = dev.grid_for(batch, warps);
+    p.push(match singular {
+        Some(c) => dptr(c)?,
+        None => 0u64,
+    });
+    p.push(group as i32);
+    let grid = dev.grid_for(batch, per_block);
     // SAFETY: the parameters match `small_lu` in small_lu.cu (const elem_t*, long long, int,
-    // int, const elem_t*, elem_t*, elem_t*, real_t*, int*); the arrays hold the layout above
-    // for `batch` matrices of order `n` (the caller's contract) and are kept alive by the
+    // int, const elem_t*, elem_t*, elem_t*, real_t*, int*, int); the arrays hold the layout
+    // above for `batch` matrices of order `n` (the caller's contract) and are kept alive by the
     // caller until the stream has run the kernel (the pool is stream-ordered); the shared
-    // memory is what the kernel indexes for `warps` warps of order `n` (below 48 KiB).
+    // memory is what the kernel indexes for the block's groups of order `n` (below 48 KiB).
     unsafe { p.launch_shmem(dev, &k, grid, (32 * warps) as u32, (warps * per_warp) as u32) }
 }
 
