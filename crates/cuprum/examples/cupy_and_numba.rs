@@ -40,8 +40,8 @@ fn main() -> cuprum::Result<()> {
     // after `.eval()`.
     println!("{}", (ary_gpu.expr() * 2).eval()?);
     println!("{}", (-0.5 * ary_gpu.expr().powi(2)).exp().eval()?);
-    // cp.linalg.norm(ary_gpu): sqrt(sum(x**2))
-    println!("{}", ary_gpu.expr().astype(DType::Float64).powi(2).sum(None).sqrt().eval()?);
+    // cp.linalg.norm(ary_gpu)
+    println!("{}", cuprum::linalg::norm(&ary_gpu, None, None, false)?);
     println!("(cp.random.normal: not yet, cuprum has no random module)");
 
     // @vectorize(['int64(int64, int64)'], target='cuda') def add_ufunc(x, y): return x + y

@@ -1,14 +1,16 @@
-//! Seed 004, "Notebook 1: Introduction to CuPy", as far as cuprum goes today: arrays copied to
-//! the device and back, kernel overhead (the first call compiles or loads the kernel, later
-//! calls do not; small problems are dominated by launch overhead), `squared_diff` timed with the
-//! profiler, and data movement (the product-sum of two large vectors with and without the
-//! copies). The notebook's linear algebra (`qr`, `matmul`, `det`, `inv`), random numbers,
-//! `cupy.fuse` and streams are left out until those land in cuprum; the example says where.
+//! Seed 004, "Notebook 1: Introduction to CuPy", as far as cuprum goes today: QR of a 512×512
+//! matrix on both devices, arrays copied to the device and back, a 4096×4096 `matmul`, kernel
+//! overhead (the first `det` loads its kernels, later calls do not; small QRs are dominated by
+//! launch overhead), `squared_diff` timed with the profiler, data movement (`dot` of two large
+//! vectors with and without the copies) and the two 6000×6000 inversions. Random numbers
+//! (`cp.random`), `cupy.fuse` and streams are left out until those land in cuprum; the example
+//! says where.
 //!
-//! `cargo run --release --example notebook1_intro_cupy [-- --size 100000000]`
+//! `cargo run --release --example notebook1_intro_cupy [-- --size 100000000] [--quick]`
+//! (`--quick`: the matrix sizes made small, for CI).
 
 use cuprum::profiler::benchmark;
-use cuprum::{DType, Device, Result};
+use cuprum::{linalg, DType, Device, Result};
 use std::time::Instant;
 
 /// Uniform [0, 1) float32 numbers from a fixed xorshift seed (cuprum has no random module yet).
@@ -24,15 +26,49 @@ fn uniform(n: usize, seed: u64) -> Vec<f32> {
         .collect()
 }
 
+/// Standard normal float64 numbers (Box–Muller on [`uniform`]), as `np.random.randn`.
+fn randn(n: usize, seed: u64) -> Vec<f64> {
+    let u = uniform(2 * n, seed);
+    (0..n)
+        .map(|i| {
+            let (u1, u2) = (1.0 - u[2 * i] as f64, u[2 * i + 1] as f64);
+            (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+        })
+        .collect()
+}
+
+/// Seconds of `f` after a first (excluded) call, the result synchronised.
+fn timed<R>(dev: Device, mut f: impl FnMut() -> Result<R>) -> Result<f64> {
+    f()?;
+    dev.synchronize()?;
+    let t = Instant::now();
+    let r = f()?;
+    dev.synchronize()?;
+    drop(r);
+    Ok(t.elapsed().as_secs_f64())
+}
+
 fn main() -> Result<()> {
     let size_big =
         std::env::args().skip_while(|a| a != "--size").nth(1).and_then(|s| s.parse().ok()).unwrap_or(100_000_000usize);
+    let quick = std::env::args().any(|a| a == "--quick");
     let gpu = Device::default_device();
     let cpu = Device::Cpu;
     println!(
         "GPU device: {gpu}{}",
         if gpu.is_cpu() { " (no GPU here: the notebook's GPU lines run on the CPU backend)" } else { "" }
     );
+
+    // A = np.random.randn(512, 512); %timeit -n 5 Q, R = np.linalg.qr(A); the same with CuPy.
+    for dev in [cpu, gpu] {
+        let a = cuprum::from_slice(&randn(512 * 512, 3), &[512, 512], &dev)?;
+        let mut ts = Vec::new();
+        for _ in 0..5 {
+            ts.push(timed(dev, || linalg::qr(&a, linalg::QrMode::Reduced))?);
+        }
+        let mean = ts.iter().sum::<f64>() / ts.len() as f64;
+        println!("qr of 512x512 on {dev}: {:.3} ms per loop (mean of 5)", 1e3 * mean);
+    }
 
     // A_cpu = np.array([[1, 2, 3], [4, 5, 6]], np.int32); A_gpu = cp.asarray(A_cpu); cp.square(A_gpu)
     let a_cpu = cuprum::from_slice(&[1i32, 2, 3, 4, 5, 6], &[2, 3], &cpu)?;
@@ -44,29 +80,42 @@ fn main() -> Result<()> {
     let a_cpu = a_gpu.to_device(&cpu)?;
     println!("Squared values:\n{a_cpu}");
     println!("{:?}", a_gpu.square()?);
-    println!("(np.matmul of 4096x4096 matrices: not yet, cuprum has no linear algebra)");
 
-    // Kernel overhead: the first call of an operation compiles its kernel (or loads it from the
-    // disk cache); the later ones only launch it.
-    let m = cuprum::from_slice(&uniform(512 * 512, 7), &[512, 512], &gpu)?;
+    // C = np.matmul(A, B) of uniform(-1, 1) float32 matrices (4096 x 4096), on both devices.
+    let size = if quick { 1024 } else { 4096 };
+    let ab = |dev: &Device| -> Result<(cuprum::Array, cuprum::Array)> {
+        let a: Vec<f32> = uniform(size * size, 11).into_iter().map(|u| 2.0 * u - 1.0).collect();
+        let b: Vec<f32> = uniform(size * size, 12).into_iter().map(|u| 2.0 * u - 1.0).collect();
+        Ok((cuprum::from_slice(&a, &[size, size], dev)?, cuprum::from_slice(&b, &[size, size], dev)?))
+    };
+    let (a, b) = ab(&cpu)?;
+    let t = Instant::now();
+    let c_cpu = cuprum::matmul(&a, &b)?;
+    println!("Elapsed wall clock time for the CPU = {:.6} seconds.", t.elapsed().as_secs_f64());
+    let (a, b) = ab(&gpu)?;
+    let gpu_time = timed(gpu, || a.matmul(&b))?; // the first call (excluded) loads the library
+    println!("Elapsed wall clock time for {gpu} = {gpu_time:.6} seconds.");
+    let same = cuprum::allclose(&a.matmul(&b)?.to_device(&cpu)?, &c_cpu, 1e-4, 1e-4, false)?;
+    println!("the two products agree: {same}");
+
+    // Kernel overhead: the first det loads the solver library and its kernels; later calls do
+    // not.
     for _ in 0..5 {
+        let a = cuprum::from_slice(&randn(512 * 512, 5), &[512, 512], &gpu)?.astype(DType::Float32)?;
         let t = Instant::now();
-        let r = (&m - m.mean(None)?)?.abs()?.argsort(-1)?;
+        linalg::det(&a)?;
         gpu.synchronize()?;
         println!("{:.4}", t.elapsed().as_secs_f64());
-        drop(r);
     }
-    // Launch overhead dominates small problems: sorting the rows of an n x n matrix.
-    for size in [64, 128, 256, 512, 1024, 2048] {
+    // Launch overhead dominates small problems: QR of n x n matrices on both devices.
+    let sizes: &[usize] = if quick { &[64, 128, 256] } else { &[64, 128, 256, 512, 1024, 2048] };
+    for &size in sizes {
         println!("\nInput Matrix size: {size} x {size}");
         for dev in [cpu, gpu] {
-            let a = cuprum::from_slice(&uniform(size * size, size as u64), &[size, size], &dev)?;
-            a.sort(-1)?; // exclude one-time compile overhead
-            let t = Instant::now();
-            let r = a.sort(-1)?;
-            dev.synchronize()?;
-            println!("{} {:.6}", if dev.is_cpu() { "cuprum cpu " } else { "cuprum cuda" }, t.elapsed().as_secs_f64());
-            drop(r);
+            let u: Vec<f32> = uniform(size * size, size as u64).into_iter().map(|u| 2.0 * u - 1.0).collect();
+            let a = cuprum::from_slice(&u, &[size, size], &dev)?;
+            let t = timed(dev, || linalg::qr(&a, linalg::QrMode::Reduced))?;
+            println!("{} {t:.6}", if dev.is_cpu() { "cuprum cpu " } else { "cuprum cuda" });
         }
     }
 
@@ -77,11 +126,11 @@ fn main() -> Result<()> {
     println!("{}", benchmark("squared_diff", gpu, 3, 10, || squared_diff().eval())?);
     println!("(cupy.fuse: not yet; cuprum::Expr evaluates operation by operation until fusion lands)");
 
-    // Data movement: the product-sum (np.dot of two vectors) with the data already on the
-    // device, then with the copies from the host.
+    // Data movement: np.dot of two vectors with the data already on the device, then with the
+    // copies from the host.
     let a_host = cuprum::from_slice(&uniform(size_big, 1), &[size_big], &cpu)?;
     let b_host = cuprum::from_slice(&uniform(size_big, 2), &[size_big], &cpu)?;
-    let dot = |a: &cuprum::Array, b: &cuprum::Array| (a * b)?.sum(None);
+    let dot = cuprum::dot;
     for (i, with_copies) in [false, false, true, true].into_iter().enumerate() {
         println!("Iteration  {i}{}", if with_copies { " (with the copies to the device)" } else { "" });
         let t = Instant::now();
@@ -104,6 +153,21 @@ fn main() -> Result<()> {
         let (c, g) = (c_cpu.item::<f64>()?, c_gpu.astype(DType::Float64)?.item::<f64>()?);
         println!("the CPU's and the GPU's sums agree: {}", (c - g).abs() <= 1e-4 * c.abs());
     }
-    println!("(streams: not yet)");
+
+    // Two inversions of one 6000 x 6000 float32 matrix, one after the other on the device's
+    // stream (the lesson then puts them on two streams: not yet in cuprum).
+    let size = if quick { 500 } else { 6000 };
+    let a_gpu = cuprum::from_slice(&uniform(size * size, 13), &[size, size], &gpu)?;
+    linalg::inv(&a_gpu)?;
+    gpu.synchronize()?;
+    let t = Instant::now();
+    let c1 = linalg::inv(&a_gpu)?;
+    let c2 = linalg::inv(&a_gpu)?;
+    gpu.synchronize()?;
+    println!("Baseline implementation time: {:.4} seconds", t.elapsed().as_secs_f64());
+    let r =
+        linalg::norm(&(&a_gpu.matmul(&c1)? - &cuprum::eye(size, None, 0, DType::Float32, &gpu)?)?, None, None, false)?;
+    println!("|A C1 - I| = {:.2e}, C1 == C2: {}", r.item::<f64>()?, cuprum::array_equal(&c1, &c2)?);
+    println!("(streams and events: not yet)");
     Ok(())
 }

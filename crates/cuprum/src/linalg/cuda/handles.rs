@@ -138,8 +138,8 @@ pub(super) fn orgqr(
 /// 1024² float32 matrix on an H100), in place on `g`: the C-contiguous `(count, cols, rows)`
 /// stack of column-major `rows x cols` matrices (`rows >= cols`). Singular values (descending)
 /// into `s` `(count, cols)`; with `vectors`, `U` into `u` (`(count, cols, rows)`, column-major
-/// `rows x cols`) and `V` — not `Vᴴ` — into `v` (`(count, cols, cols)`, column-major). Default
-/// tolerance (machine precision) and sweeps; `info[i] > 0` where matrix `i` did not converge.
+/// `rows x cols`) and `V` — not `Vᴴ` — into `v` (`(count, cols, cols)`, column-major), to
+/// machine precision in at most 100 sweeps; `info[i] > 0` where matrix `i` did not converge.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn gesvdj(
     dev: &CudaDevice,
@@ -165,6 +165,13 @@ pub(super) fn gesvdj(
     let mut params: sol::gesvdjInfo_t = std::ptr::null_mut();
     // SAFETY: creates a parameter object, destroyed below on every path.
     solver_check("cusolverDnCreateGesvdjInfo", unsafe { sol::cusolverDnCreateGesvdjInfo(&mut params) })?;
+    // Converged to the part type's machine precision, as LAPACK's SVD (set explicitly: the
+    // default left float32 results 1e-4 off).
+    let eps = if dt.real_dtype() == DType::Float32 { f32::EPSILON as f64 } else { f64::EPSILON };
+    // SAFETY: a valid parameter object; plain host settings.
+    solver_check("cusolverDnXgesvdjSetTolerance", unsafe { sol::cusolverDnXgesvdjSetTolerance(params, eps) })?;
+    // SAFETY: as above.
+    solver_check("cusolverDnXgesvdjSetMaxSweeps", unsafe { sol::cusolverDnXgesvdjSetMaxSweeps(params, 100) })?;
     macro_rules! run {
         ($t:ty, $r:ty, $buf:ident, $f:ident) => {{
             with_handles(dev, |h| {
