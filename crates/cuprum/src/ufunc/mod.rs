@@ -496,7 +496,7 @@ pub fn where_<'a, 'b>(cond: &Array, x: impl Into<Operand<'a>>, y: impl Into<Oper
 pub fn isclose(a: &Array, b: &Array, rtol: f64, atol: f64, equal_nan: bool) -> Result<Array> {
     same_device("isclose", a, b)?;
     // As NumPy: y becomes floating (result_type(y, 1.0)), x promotes against it.
-    let y = if b.dtype().is_float() { b.view() } else { b.astype(DType::Float64)? };
+    let y = if b.dtype().is_inexact() { b.view() } else { b.astype(DType::Float64)? };
     let diff = a.subtract(&y)?.abs()?;
     let tol = y.abs()?.multiply(rtol)?.add(atol)?;
     let close = diff.less_equal(&tol)?.logical_and(&y.isfinite()?)?;

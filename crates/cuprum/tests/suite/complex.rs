@@ -224,6 +224,14 @@ device_test!(selection_and_manipulation, |dev| {
     let (at, wv) = (cuprum::from_vec(vec![0i64, 0, 3], &dev)?, cuprum::from_vec(vec![0i64, 2, 3], &dev)?);
     cuprum::scatter_add(&mut za, &[&at], &w.take(&wv, None)?)?;
     assert_eq!(za.to_vec::<C32>()?, vec![c32(4.0, 2.0), c32(3.0, -4.0), c32(-0.5, 0.25), c32(-3.0, 0.5)]);
+    // isclose/allclose compare complex values as NumPy (|a - b| <= atol + rtol |b|).
+    let x = cuprum::from_vec(vec![c64(1.0, 2.0), c64(-3.0, 0.5)], &dev)?;
+    assert!(cuprum::allclose(&x, &cuprum::add(&x, 1e-15)?, 1e-12, 1e-12, false)?);
+    let (p, q) = (cuprum::from_vec(vec![c64(1.0, 0.0)], &dev)?, cuprum::from_vec(vec![c64(1.0, 5.0)], &dev)?);
+    assert!(!cuprum::allclose(&p, &q, 1e-5, 1e-8, false)?);
+    let s = cuprum::from_vec(vec![c64(1.0, 0.0), c64(f64::INFINITY, 0.0), c64(f64::NAN, 0.0)], &dev)?;
+    let t = cuprum::from_vec(vec![c64(1.0, 5.0), c64(f64::INFINITY, 0.0), c64(f64::NAN, 0.0)], &dev)?;
+    assert_eq!(cuprum::isclose(&s, &t, 1e-5, 1e-8, true)?.to_vec::<bool>()?, vec![false, true, true]);
     let full = cuprum::full(&[2], c64(1.0, -1.0), DType::Complex128, &dev)?;
     assert_eq!(full.to_vec::<C64>()?, vec![c64(1.0, -1.0); 2]);
     Ok(())

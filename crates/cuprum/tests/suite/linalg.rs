@@ -434,7 +434,7 @@ device_test!(float32_and_stacks, |dev| {
     let ia = cuprum::from_vec(vec![2i32, 1, 1, 3], &dev)?.reshape([2, 2])?;
     assert_eq!(linalg::inv(&ia)?.dtype(), DType::Float64);
     assert_eq!(linalg::det(&cuprum::zeros(&[0, 0], DType::Float64, &dev)?)?.item::<f64>()?, 1.0);
-    if dev == Device::Cpu {
+    {
         let w = linalg::eigvals(&a64)?;
         assert_eq!(w.dtype(), DType::Complex128);
         let mut w = w.to_vec::<C64>()?;
@@ -450,6 +450,16 @@ device_test!(float32_and_stacks, |dev| {
         }
         let sym = linalg::eig(&hpd(&a64)?)?;
         assert_eq!(sym.eigenvalues.dtype(), DType::Float64, "real eigenvalues give real arrays");
+        // Right vectors of the complex pairs (unpacked from LAPACK's real form): A v = v w.
+        let e = linalg::eig(&a64)?;
+        let av = cuprum::matmul(&a64, &e.eigenvectors)?;
+        let vw = cuprum::multiply(&e.eigenvectors, &e.eigenvalues.expand_dims(-2)?)?;
+        assert!(cuprum::allclose(&av, &vw, 1e-12, 1e-12, false)?, "eig: A v = v w");
+        let norms = linalg::norm(&e.eigenvectors, None, Some(&[0]), false)?.to_vec::<f64>()?;
+        assert!(norms.iter().all(|x| (x - 1.0).abs() < 1e-12), "unit vectors {norms:?}");
+        let bad = cuprum::from_vec(vec![1.0, f64::NAN, 0.0, 1.0], &dev)?.reshape([2, 2])?;
+        let e = linalg::eigvals(&bad).unwrap_err();
+        assert_eq!((e.kind(), e.to_string()), (ErrorKind::LinAlgError, "Array must not contain infs or NaNs".into()));
     }
     Ok(())
 });
@@ -566,6 +576,19 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         let vh = if dt.is_complex() { e.eigenvectors.conj()? } else { e.eigenvectors.view() }.swapaxes(-1, -2)?;
         let rec = cuprum::matmul(&cuprum::multiply(&e.eigenvectors, &e.eigenvalues.expand_dims(-2)?)?, &vh)?;
         cmp(&rec, &h, "eigh reconstruction");
+        // eig: the GPU's pairs satisfy A v = v w, and its eigenvalues are the CPU's (as sets).
+        let ge = linalg::eig(&g)?;
+        let res = cuprum::subtract(
+            &cuprum::matmul(&g, &ge.eigenvectors)?,
+            &cuprum::multiply(&ge.eigenvectors, &ge.eigenvalues.expand_dims(-2)?)?,
+        )?;
+        let scale = linalg::norm(&a, None, None, false)?.to_vec_as::<f64>()?.iter().fold(0f64, |m, &x| m.max(x));
+        let res = cuprum::true_divide(&res, scale)?;
+        cmp(&res, &cuprum::zeros_like(&res)?.to_device(&Device::Cpu)?, "eig residual / |a|");
+        // The eigenvalues as multisets: real and imaginary parts sorted apart (no pairing).
+        let (gw, cw) = (ge.eigenvalues.astype(dt.to_complex())?, linalg::eigvals(&a)?.astype(dt.to_complex())?);
+        cmp(&gw.real().sort(-1)?, &cw.real().sort(-1)?, "eigenvalues' real parts");
+        cmp(&gw.imag()?.sort(-1)?, &cw.imag()?.sort(-1)?, "eigenvalues' imaginary parts");
         let r = random(&[2, n + 3, n], dt, &mut rng, false);
         let gr = r.to_device(gpu)?;
         cmp(&linalg::svdvals(&gr)?, &linalg::svdvals(&r)?, "svdvals");

@@ -795,7 +795,112 @@ pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Resul
     Ok(())
 }
 
-/// `numpy.linalg.eig` on a GPU: not built yet (cuSOLVER's `Xgeev` is the plan).
-pub(crate) fn eig(_a: &Array, _w: &Array, _v: Option<&Array>) -> Result<()> {
-    Err(Error::NotImplemented("eig/eigvals on a GPU (move the array to the CPU with .to_device(&Device::Cpu))".into()))
+/// `numpy.linalg.eig` of a stack with cuSOLVER's `Xgeev` (right vectors only), on a column-major
+/// copy of `a`; real input gives complex eigenvalues and LAPACK's packed real vectors, unpacked
+/// here.
+pub(crate) fn eig(a: &Array, w: &Array, v: Option<&Array>) -> Result<()> {
+    let dev = dev_of(a)?;
+    let dt = a.dtype();
+    // NumPy refuses non-finite input before LAPACK sees it.
+    if !crate::all(&a.isfinite()?, None)?.item::<bool>()? {
+        return Err(Error::LinAlg("Array must not contain infs or NaNs".into()));
+    }
+    // The column-major copy of `a` (a copy of `aᵀ`, row-major), factored in place.
+    let g = work_copy(&a.swapaxes(-1, -2)?)?;
+    let (count, n) = (g.shape()[0], g.shape()[1]);
+    let cdt = dt.to_complex();
+    let (ty, wty) = (sol_type(dt)?, sol_type(cdt)?);
+    let wv = Array::alloc(&[count, n], cdt, dev.device(), false)?;
+    // Right eigenvectors, column-major: a real `a` gives LAPACK's real packing of conjugate
+    // pairs (columns j, j + 1 hold the real and imaginary parts of the pair's first vector).
+    let vr = Array::alloc(&[count, n, n], dt, dev.device(), false)?;
+    let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+    let (jobv, ldv) = if v.is_some() {
+        (sol::cusolverEigMode_t::CUSOLVER_EIG_MODE_VECTOR, n as i64)
+    } else {
+        (sol::cusolverEigMode_t::CUSOLVER_EIG_MODE_NOVECTOR, 1)
+    };
+    let none = sol::cusolverEigMode_t::CUSOLVER_EIG_MODE_NOVECTOR;
+    let (pg, pw, pv, pi) = (dptr(&g)?, dptr(&wv)?, dptr(&vr)?, dptr(&info)?);
+    let (isz, csz) = (dt.itemsize(), cdt.itemsize());
+    each_matrix(
+        &dev,
+        count,
+        |h| {
+            let (mut dbytes, mut hbytes) = (0usize, 0usize);
+            // SAFETY: a size query on valid handles.
+            solver_check("cusolverDnXgeev_bufferSize", unsafe {
+                sol::cusolverDnXgeev_bufferSize(
+                    h.solver,
+                    h.params,
+                    none,
+                    jobv,
+                    n as i64,
+                    ty,
+                    pg as *const c_void,
+                    n as i64,
+                    wty,
+                    pw as *const c_void,
+                    ty,
+                    std::ptr::null(),
+                    1,
+                    ty,
+                    pv as *const c_void,
+                    ldv,
+                    ty,
+                    &mut dbytes,
+                    &mut hbytes,
+                )
+            })?;
+            Ok((dbytes, hbytes))
+        },
+        |h, i, ws| {
+            // SAFETY: matrix `i` of `g` and `vr`, row `i` of `wv` and info slot `i` lie in those
+            // C-contiguous arrays; no left vectors; the workspace has the queried size.
+            solver_check("cusolverDnXgeev", unsafe {
+                sol::cusolverDnXgeev(
+                    h.solver,
+                    h.params,
+                    none,
+                    jobv,
+                    n as i64,
+                    ty,
+                    (pg + (i * n * n * isz) as u64) as *mut c_void,
+                    n as i64,
+                    wty,
+                    (pw + (i * n * csz) as u64) as *mut c_void,
+                    ty,
+                    std::ptr::null_mut(),
+                    1,
+                    ty,
+                    (pv + (i * n * n * isz) as u64) as *mut c_void,
+                    ldv,
+                    ty,
+                    ws.ptr,
+                    ws.dbytes,
+                    ws.host.as_mut_ptr().cast(),
+                    ws.hbytes,
+                    (pi + (i * 4) as u64) as *mut i32,
+                )
+            })
+        },
+    )?;
+    check_info(&info, |i| i != 0, "Eigenvalues did not converge")?;
+    crate::ufunc::assign(w, &wv.reshape(w.shape().to_vec())?)?;
+    let Some(v) = v else { return Ok(()) };
+    // Row j of `vr` (read row-major) is eigenvector column j.
+    let cols = if dt.is_complex() {
+        vr
+    } else {
+        // Unpacked as LAPACK documents: for a pair (w_j, w_j+1 = conj(w_j)) with Im w_j > 0,
+        // v_j = x_j + i x_j+1 and v_j+1 = x_j - i x_j+1.
+        let wi = wv.imag()?.expand_dims(-1)?;
+        let (first, second) = (crate::greater(&wi, 0.0)?, crate::less(&wi, 0.0)?);
+        let (next, prev) = (vr.roll(-1, -2)?, vr.roll(1, -2)?);
+        let i1 = crate::Complex::new(0.0, 1.0);
+        let up = crate::add(&vr, &crate::multiply(&next, i1)?)?;
+        let down = crate::subtract(&prev, &crate::multiply(&vr, i1)?)?;
+        crate::where_(&first, &up, &crate::where_(&second, &down, &vr.astype(cdt)?)?)?
+    };
+    crate::ufunc::assign(v, &cols.swapaxes(-1, -2)?.reshape(v.shape().to_vec())?)
 }
