@@ -605,8 +605,13 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     let rec = cuprum::matmul(&cuprum::multiply(&sv.u, &sv.s.expand_dims(-2)?)?, &sv.vh)?.to_device(&Device::Cpu)?;
     let err = linalg::norm(&cuprum::subtract(&rec, &r)?, None, None, false)?.to_vec_as::<f64>()?[0]
         / linalg::norm(&r, None, None, false)?.to_vec_as::<f64>()?[0];
-    let eps = if matches!(dt, DType::Float32 | DType::Complex64) { f32::EPSILON as f64 } else { f64::EPSILON };
-    assert!(err <= 100.0 * eps, "{dt}: |u s vh - a| / |a| = {err:e} on the GPU");
+    // Single precision: gesvd, tens of eps (Jacobi's few hundred would fail); double: Jacobi.
+    let (eps, k) = if matches!(dt, DType::Float32 | DType::Complex64) {
+        (f32::EPSILON as f64, 200.0)
+    } else {
+        (f64::EPSILON, 1000.0)
+    };
+    assert!(err <= k * eps, "{dt}: |u s vh - a| / |a| = {err:e} on the GPU");
     // Many small matrices: one batch.
     let a = wellcond(&[500, 8, 8], dt, &mut rng);
     let g = a.to_device(gpu)?;

@@ -578,8 +578,8 @@ pub(crate) fn eigh(a: &Array, lower: bool, w: &Array, v: Option<&Array>) -> Resu
     Ok(())
 }
 
-/// `numpy.linalg.svd` of a stack with cuSOLVER's `gesvdj` (economy size or values only) or
-/// `gesvd` (full matrices), which need rows `>=` columns: a
+/// `numpy.linalg.svd` of a stack with cuSOLVER's `gesvdj` (double precision, economy size or
+/// values only) or `gesvd`, which need rows `>=` columns: a
 /// wide `a` is factored as the column-major `aᵀ` it already is (`aᵀ = U S Vᴴ` gives
 /// `a = conj(V) S Uᵀ`), a tall one as a column-major copy of `a`.
 pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Option<&Array>) -> Result<()> {
@@ -603,9 +603,11 @@ pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Optio
     let ucols = if full { rows } else { cols };
     let (ty, rty) = (sol_type(dt)?, sol_type(dt.real_dtype())?);
     let sv = Array::alloc(&[count, k], dt.real_dtype(), dev.device(), false)?;
-    if !full || !vectors {
-        // The economy SVD by Jacobi: it returns V, and `vt` below is (Vᴴ)ᵀ = conj(V) read
-        // row-major, which is V's row-major read transposed (and conjugated).
+    if (!full || !vectors) && dt.real_dtype() == DType::Float64 {
+        // The economy SVD by Jacobi in double precision (twice gesvd's speed; its error, a few
+        // hundred eps, is 1e-13 there, while in single precision it would be 3e-5: float32
+        // and complex64 stay with gesvd). It returns V, and `vt` below is (Vᴴ)ᵀ = conj(V)
+        // read row-major, which is V's row-major read transposed (and conjugated).
         let um = Array::alloc(&[count, cols, rows], dt, dev.device(), false)?;
         let vm = Array::alloc(&[count, cols, cols], dt, dev.device(), false)?;
         let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
