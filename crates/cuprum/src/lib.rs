@@ -54,7 +54,7 @@ pub use creation::*;
 /// The Rust type of float16 elements (from the `half` crate).
 pub use half::f16;
 pub use indexing::*;
-pub use linalg::{dot, inner, kron, matmul, outer, tensordot, trace, vdot};
+pub use linalg::{dot, einsum, inner, kron, matmul, outer, tensordot, trace, vdot};
 pub use manip::*;
 /// The `ndarray` version cuprum converts to and from (`to_ndarray`, `asarray`): use it as
 /// `cuprum::ndarray` to avoid a second, incompatible version in one's own `Cargo.toml`.

@@ -2,8 +2,8 @@
 //!
 //! The functions take NumPy's arguments and stacked inputs: every matrix argument may be a
 //! stack `(..., M, N)`, and the stacks broadcast as NumPy's do. NumPy's root functions
-//! (`matmul`, `dot`, `vdot`, `inner`, `outer`, `tensordot`, `kron`, `trace`) are also at the
-//! crate root (`cuprum::matmul`), as in NumPy; [`Array::matmul`] is the lessons' `a @ b`.
+//! (`matmul`, `dot`, `vdot`, `inner`, `outer`, `tensordot`, `einsum`, `kron`, `trace`) are also
+//! at the crate root (`cuprum::matmul`), as in NumPy; [`Array::matmul`] is the lessons' `a @ b`.
 //!
 //! ```
 //! use cuprum::{linalg, Device};
@@ -41,10 +41,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 mod cpu;
 mod cuda;
 mod decomp;
+mod einsum;
 mod norms;
 mod products;
 
 pub use decomp::*;
+pub use einsum::einsum;
 pub use norms::*;
 pub use products::*;
 

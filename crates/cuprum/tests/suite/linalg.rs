@@ -635,3 +635,544 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     Ok(())
 }
 per_dtype!(gpu_vs_cpu: linalg_gpu_f32 => Float32, linalg_gpu_f64 => Float64, linalg_gpu_c64 => Complex64, linalg_gpu_c128 => Complex128);
+
+/// `numpy.einsum` (`optimize=False`, NumPy 2.4.6) on every device: the values NumPy printed for
+/// the inputs `w` builds, NumPy's dtypes, and its errors with their messages.
+mod einsum {
+    use super::*;
+
+    /// NumPy's `w(*shape, off=0.0)`: `np.cos(np.arange(prod(shape)) * 0.7 + off).reshape(shape)`.
+    fn w(shape: &[usize], off: f64, dev: &Device) -> cuprum::Result<Array> {
+        let n: usize = shape.iter().product();
+        cuprum::arange(n as i64, dev)?.multiply(0.7)?.add(off)?.cos()?.reshape(shape)
+    }
+
+    /// A float64 result of this shape, within rounding of NumPy's values.
+    fn check(got: &Array, shape: &[usize], want: &[f64], what: &str) {
+        assert_eq!((got.dtype(), got.shape()), (DType::Float64, shape), "{what}");
+        close_f64(got, want, 1e-12, what);
+    }
+
+    fn ein(subscripts: &str, ops: &[&Array]) -> cuprum::Result<Array> {
+        cuprum::einsum(subscripts, ops)
+    }
+
+    device_test!(matrix_products, |dev| {
+        // a, b, v, u = w(2, 3), w(3, 4), w(3), w(4)
+        let (a, b, v, u) = (w(&[2, 3], 0.0, &dev)?, w(&[3, 4], 0.0, &dev)?, w(&[3], 0.0, &dev)?, w(&[4], 0.0, &dev)?);
+        // np.einsum('ij,jk->ik', a, b); np.einsum('ij,jk', a, b)
+        let ab = [
+            0.41116932055597566,
+            0.2185437220100296,
+            -0.0768664038370876,
+            -0.3361250588889307,
+            -0.3433470187102169,
+            -0.44010149343696253,
+            -0.3298693590247751,
+            -0.06449451071232098,
+        ];
+        check(&ein("ij,jk->ik", &[&a, &b])?, &[2, 4], &ab, "ij,jk->ik");
+        check(&ein("ij,jk", &[&a, &b])?, &[2, 4], &ab, "ij,jk");
+        check(&linalg::einsum(" i j , j k -> i k ", &[&a, &b])?, &[2, 4], &ab, "with spaces");
+        // np.einsum('ij,jk->ki', a, b)
+        let ab_t = [
+            0.41116932055597566,
+            -0.3433470187102169,
+            0.2185437220100296,
+            -0.44010149343696253,
+            -0.0768664038370876,
+            -0.3298693590247751,
+            -0.3361250588889307,
+            -0.06449451071232098,
+        ];
+        let r = ein("ij,jk->ki", &[&a, &b])?;
+        check(&r, &[4, 2], &ab_t, "ij,jk->ki");
+        assert!(r.is_c_contiguous());
+        // np.einsum('ij,j->i', a, v); np.einsum('i,i', v, v)
+        check(&ein("ij,j->i", &[&a, &v])?, &[2], &[1.6138724011157914, -1.384664368133825], "ij,j->i");
+        check(&ein("i,i", &[&v, &v])?, &[], &[1.6138724011157914], "i,i");
+        // np.einsum('ij->ji', a) and the implicit np.einsum('ji', a): a.T, a view as NumPy's
+        let at = [
+            1.0,
+            -0.5048461045998571,
+            0.7648421872844885,
+            -0.9422223406686581,
+            0.16996714290024104,
+            -0.9364566872907963,
+        ];
+        let r = ein("ij->ji", &[&a])?;
+        check(&r, &[3, 2], &at, "ij->ji");
+        assert!(r.shares_storage(&a));
+        check(&ein("ji", &[&a])?, &[3, 2], &at, "ji");
+        check(&ein("ij", &[&a])?, &[2, 3], &a.to_vec::<f64>()?, "ij");
+        // np.einsum('i,j->ij', v, u)
+        check(
+            &ein("i,j->ij", &[&v, &u])?,
+            &[3, 4],
+            &[
+                1.0,
+                0.7648421872844885,
+                0.16996714290024104,
+                -0.5048461045998571,
+                0.7648421872844885,
+                0.5849835714501206,
+                0.12999804134231557,
+                -0.3861275988842084,
+                0.16996714290024104,
+                0.12999804134231557,
+                0.028888829665670957,
+                -0.08580725000315395,
+            ],
+            "i,j->ij",
+        );
+        // np.einsum('ij->j', a); np.einsum('ij->', a)
+        check(&ein("ij->j", &[&a])?, &[3], &[0.4951538954001429, -0.17738015338416957, -0.7664895443905553], "ij->j");
+        check(&ein("ij->", &[&a])?, &[], &[-0.4487158023745821], "ij->");
+        Ok(())
+    });
+
+    device_test!(batched_and_broadcast, |dev| {
+        // x, y = w(2, 3, 4), w(2, 4, 5); np.einsum('bij,bjk->bik', x, y)
+        let (x, y) = (w(&[2, 3, 4], 0.0, &dev)?, w(&[2, 4, 5], 0.0, &dev)?);
+        check(
+            &ein("bij,bjk->bik", &[&x, &y])?,
+            &[2, 3, 5],
+            &[
+                0.6519699968842629,
+                0.31345233076280865,
+                -0.17248686434416777,
+                -0.577302791968481,
+                -0.7106041959250629,
+                -0.5235734711104246,
+                -0.29887364870388655,
+                0.06639112071767139,
+                0.40043110867583165,
+                0.5461420893150803,
+                0.33467524603909293,
+                0.24975852692910783,
+                0.047376470019728806,
+                -0.1772874810176936,
+                -0.3185703595391887,
+                -0.15282987924583763,
+                -0.0608287493400973,
+                0.05978109185571756,
+                0.15227495144646128,
+                0.17315152201018408,
+                0.25179397553274563,
+                0.30136541244049275,
+                0.20919998691301167,
+                0.018644538700375857,
+                -0.18067972739200025,
+                -0.32166193873962295,
+                -0.5070776992724159,
+                -0.4540068945297788,
+                -0.1874095532363727,
+                0.16732942929914663,
+            ],
+            "bij,bjk->bik",
+        );
+        // p, q = w(3, 1, 2, 3), w(4, 3, 2): batch shapes (3, 1) and (4,) broadcast to (3, 4)
+        // np.einsum('...ij,...jk->...ik', p, q); np.einsum('...ij,...jk', p, q)
+        let (p, q) = (w(&[3, 1, 2, 3], 0.0, &dev)?, w(&[4, 3, 2], 0.0, &dev)?);
+        let pq = [
+            0.9698512021220862,
+            0.21954772081163898,
+            0.21735746801386513,
+            0.9665008066409755,
+            0.23106329375907733,
+            0.9773149529755037,
+            -1.1892460391442867,
+            -1.1798771666346053,
+            -1.1964137624821112,
+            -1.1778261839202744,
+            0.9487240118402394,
+            0.1903942909498627,
+            0.9420462939565157,
+            0.1775691116751681,
+            0.2590016126034088,
+            0.9931914437152858,
+            -1.1893153441870623,
+            -1.195416055462272,
+            0.9834849692934882,
+            0.24050147131153424,
+            0.9697091667865282,
+            0.21399782998809058,
+            0.2101382482503827,
+            0.9638052249099848,
+            0.23849451904632404,
+            0.9855865516720947,
+            -1.189530069658145,
+            -1.185533353665188,
+            -1.2035582043723405,
+            -1.1803867746383094,
+            0.9562217296697408,
+            0.19863588647939417,
+            0.1962982328264069,
+            0.9525835935779474,
+            -1.1816857656579813,
+            -1.2023177043586537,
+            -1.1818841188998155,
+            -1.1871444567656815,
+            0.9832009387796292,
+            0.23484528428095122,
+            0.9625647248962993,
+            0.21143723927005575,
+            0.21763596607988459,
+            0.9720468204395155,
+            0.2380685736573277,
+            0.9798256675925866,
+            -1.1965977137468315,
+            -1.1879582294215367,
+        ];
+        check(&ein("...ij,...jk->...ik", &[&p, &q])?, &[3, 4, 2, 2], &pq, "...ij,...jk->...ik");
+        check(&ein("...ij,...jk", &[&p, &q])?, &[3, 4, 2, 2], &pq, "...ij,...jk");
+        // A label of length 1 broadcasts: np.einsum('ij,ij->i', w(2, 1), w(2, 3)); np.einsum('i,i', w(1), w(3))
+        let (c21, c23) = (w(&[2, 1], 0.0, &dev)?, w(&[2, 3], 0.0, &dev)?);
+        check(&ein("ij,ij->i", &[&c21, &c23])?, &[2], &[1.9348093301847293, -1.8230205758342144], "ij,ij->i");
+        check(&ein("i,i", &[&w(&[1], 0.0, &dev)?, &w(&[3], 0.0, &dev)?])?, &[], &[1.9348093301847293], "i,i");
+        // np.einsum('...i,i->...', w(2, 3), w(3, off=1)); np.einsum('i...->...i', w(2, 3))
+        let r = ein("...i,i->...", &[&c23, &w(&[3], 1.0, &dev)?])?;
+        check(&r, &[2], &[0.3164238980084483, 0.5391679226583544], "...i,i->...");
+        let at = [
+            1.0,
+            -0.5048461045998571,
+            0.7648421872844885,
+            -0.9422223406686581,
+            0.16996714290024104,
+            -0.9364566872907963,
+        ];
+        check(&ein("i...->...i", &[&c23])?, &[3, 2], &at, "i...->...i");
+        // np.einsum('...,...', w(2, 1), w(3))
+        check(
+            &ein("...,...", &[&c21, &w(&[3], 0.0, &dev)?])?,
+            &[2, 3],
+            &[
+                1.0,
+                0.7648421872844885,
+                0.16996714290024104,
+                0.7648421872844885,
+                0.5849835714501206,
+                0.12999804134231557,
+            ],
+            "...,...",
+        );
+        Ok(())
+    });
+
+    device_test!(diagonals_and_traces, |dev| {
+        // m, t = w(3, 3), w(3, 2, 3)
+        let (m, t) = (w(&[3, 3], 0.0, &dev)?, w(&[3, 2, 3], 0.0, &dev)?);
+        // np.einsum('ii', m); np.einsum('ii->i', m) (a view, as NumPy's)
+        check(&ein("ii", &[&m])?, &[], &[0.8333435378415915], "ii");
+        let d = ein("ii->i", &[&m])?;
+        check(&d, &[3], &[1.0, -0.9422223406686581, 0.7755658785102496], "ii->i");
+        assert!(d.shares_storage(&m));
+        // np.einsum('iji->ij', t); np.einsum('iji->j', t)
+        check(
+            &ein("iji->ij", &[&t])?,
+            &[3, 2],
+            &[
+                1.0,
+                -0.5048461045998571,
+                0.18651236942257488,
+                0.7539022543433046,
+                -0.9304262721047539,
+                0.7860702961410383,
+            ],
+            "iji->ij",
+        );
+        check(&ein("iji->j", &[&t])?, &[2], &[0.25608609731782084, 1.0351264458844858], "iji->j");
+        // np.einsum('ii,ij->j', m, w(3, 2, off=1)); np.einsum('jii->ij', w(2, 3, 3))
+        check(
+            &ein("ii,ij->j", &[&m, &w(&[3, 2], 1.0, &dev)?])?,
+            &[2],
+            &[0.621643570155624, 0.6490769362674931],
+            "ii,ij->j",
+        );
+        check(
+            &ein("jii->ij", &[&w(&[2, 3, 3], 0.0, &dev)?])?,
+            &[3, 2],
+            &[
+                1.0,
+                0.9998586363834151,
+                -0.9422223406686581,
+                -0.9477216021311119,
+                0.7755658785102496,
+                0.7860702961410383,
+            ],
+            "jii->ij",
+        );
+        Ok(())
+    });
+
+    device_test!(several_operands, |dev| {
+        // np.einsum('ijk,jil->kl', w(2, 3, 4), w(3, 2, 5)): tensordot over two axes
+        check(
+            &ein("ijk,jil->kl", &[&w(&[2, 3, 4], 0.0, &dev)?, &w(&[3, 2, 5], 0.0, &dev)?])?,
+            &[4, 5],
+            &[
+                0.8154658076480368,
+                0.6111889427683134,
+                0.11946036801398413,
+                -0.42845228443706135,
+                -0.7748571327657411,
+                0.5921683082077327,
+                0.10713225563242468,
+                -0.4282897707544848,
+                -0.7622804257432888,
+                -0.7377586855448133,
+                0.09036480053227658,
+                -0.4473104053150647,
+                -0.7746085381248483,
+                -0.7375961718622339,
+                -0.3536808007147058,
+                -0.4539386848224671,
+                -0.7913759932249962,
+                -0.7566168064228148,
+                -0.366008913096265,
+                0.1967386911064836,
+            ],
+            "ijk,jil->kl",
+        );
+        // np.einsum('i,i,i->', w(4), w(4, off=1), w(4, off=2))
+        let (v0, v1, v2) = (w(&[4], 0.0, &dev)?, w(&[4], 1.0, &dev)?, w(&[4], 2.0, &dev)?);
+        check(&ein("i,i,i->", &[&v0, &v1, &v2])?, &[], &[-0.30452789105095196], "i,i,i->");
+        // A, B, C = w(2, 3), w(3, 4, off=1), w(4, 5, off=2); np.einsum('ij,jk,kl->il', A, B, C)
+        let (a, b, c) = (w(&[2, 3], 0.0, &dev)?, w(&[3, 4], 1.0, &dev)?, w(&[4, 5], 2.0, &dev)?);
+        let abc = [
+            -0.23068846486209765,
+            -0.23498738900842803,
+            -0.1287680723248566,
+            0.038012880829727355,
+            0.18691578216244298,
+            0.28115214266591754,
+            0.35179665401445165,
+            0.2569857020056377,
+            0.041310358831211424,
+            -0.1937938915936956,
+        ];
+        check(&ein("ij,jk,kl->il", &[&a, &b, &c])?, &[2, 5], &abc, "ij,jk,kl->il");
+        check(&ein("ij,jk,kl", &[&a, &b, &c])?, &[2, 5], &abc, "ij,jk,kl");
+        // np.einsum('ab,bc,ca->', w(2, 3), w(3, 4, off=1), w(4, 2, off=2))
+        let r = ein("ab,bc,ca->", &[&a, &b, &w(&[4, 2], 2.0, &dev)?])?;
+        check(&r, &[], &[0.529765565601855], "ab,bc,ca->");
+        // np.einsum('i,j,k->ijk', w(2), w(3, off=1), w(2, off=2))
+        check(
+            &ein("i,j,k->ijk", &[&w(&[2], 0.0, &dev)?, &w(&[3], 1.0, &dev)?, &w(&[2], 2.0, &dev)?])?,
+            &[2, 3, 2],
+            &[
+                -0.2248450953661529,
+                -0.4884722630029665,
+                0.053618228707598914,
+                0.11648471794485998,
+                0.3068640620122327,
+                0.6666571159192933,
+                -0.1719710145400378,
+                -0.37360419406299283,
+                0.04100948332303991,
+                0.08909242645816341,
+                0.23470258038843897,
+                0.509887486708481,
+            ],
+            "i,j,k->ijk",
+        );
+        // np.einsum('bi,bj,b->ij', w(4, 2), w(4, 3, off=1), w(4, off=2))
+        check(
+            &ein("bi,bj,b->ij", &[&w(&[4, 2], 0.0, &dev)?, &w(&[4, 3], 1.0, &dev)?, &v2])?,
+            &[2, 3],
+            &[
+                0.5037304398193849,
+                0.9790325949260632,
+                0.9938804228327325,
+                -0.26021686240513936,
+                0.5353036223778791,
+                1.0790624492067529,
+            ],
+            "bi,bj,b->ij",
+        );
+        Ok(())
+    });
+
+    device_test!(dtypes, |dev| {
+        // ai, bi = np.arange(6).reshape(2, 3), np.arange(12).reshape(3, 4) - 5
+        let ai = cuprum::arange(6, &dev)?.reshape([2, 3])?;
+        let bi = cuprum::arange(12, &dev)?.subtract(5)?.reshape([3, 4])?;
+        // np.einsum('ij,jk->ik', ai, bi); np.einsum('ij->', ai)
+        let r = ein("ij,jk->ik", &[&ai, &bi])?;
+        assert_eq!((r.dtype(), r.shape()), (DType::Int64, &[2usize, 4][..]));
+        assert_eq!(r.to_vec::<i64>()?, vec![5, 8, 11, 14, -4, 8, 20, 32]);
+        assert_eq!(ein("ij->", &[&ai])?.item::<i64>()?, 15);
+        // int8 wraps: np.einsum('i,i->', np.int8([100] * 3), np.int8([1] * 3)); np.einsum('i->', np.int8([100] * 3))
+        let (h, o) = (cuprum::from_vec(vec![100i8; 3], &dev)?, cuprum::from_vec(vec![1i8; 3], &dev)?);
+        let r = ein("i,i->", &[&h, &o])?;
+        assert_eq!((r.dtype(), r.item::<i8>()?), (DType::Int8, 44));
+        let r = ein("i->", &[&h])?;
+        assert_eq!((r.dtype(), r.item::<i8>()?), (DType::Int8, 44));
+        // np.einsum('ij,jk', np.full((2, 3), 100, np.int8), np.full((3, 2), 3, np.int8))
+        let (f, t) = (cuprum::from_vec(vec![100i8; 6], &dev)?, cuprum::from_vec(vec![3i8; 6], &dev)?);
+        let r = ein("ij,jk", &[&f.reshape([2, 3])?, &t.reshape([3, 2])?])?;
+        assert_eq!((r.dtype(), r.to_vec::<i8>()?), (DType::Int8, vec![-124; 4]));
+        // np.einsum('i,i', np.uint8([200, 200]), np.int8([100, 100])): int16
+        let r = ein("i,i", &[&cuprum::from_vec(vec![200u8; 2], &dev)?, &cuprum::from_vec(vec![100i8; 2], &dev)?])?;
+        assert_eq!((r.dtype(), r.item::<i16>()?), (DType::Int16, -25536));
+        // tb, tc = np.array([[1, 0], [0, 0]], bool), np.array([[0, 1], [1, 0]], bool)
+        // np.einsum('ij,jk->ik', tb, tc); np.einsum('ij->', tb); np.einsum('ij->i', tb)
+        let tb = cuprum::from_vec(vec![true, false, false, false], &dev)?.reshape([2, 2])?;
+        let tc = cuprum::from_vec(vec![false, true, true, false], &dev)?.reshape([2, 2])?;
+        let r = ein("ij,jk->ik", &[&tb, &tc])?;
+        assert_eq!((r.dtype(), r.to_vec::<bool>()?), (DType::Bool, vec![false, true, false, false]));
+        assert!(ein("ij->", &[&tb])?.item::<bool>()?);
+        assert_eq!(ein("ij->i", &[&tb])?.to_vec::<bool>()?, vec![true, false]);
+        // np.einsum('i,i', np.arange(3, dtype=np.int32), np.float32([0.5, 1.5, 2.5])): float64
+        let i32s = cuprum::arange(3, &dev)?.astype(DType::Int32)?;
+        let r = ein("i,i", &[&i32s, &cuprum::from_vec(vec![0.5f32, 1.5, 2.5], &dev)?])?;
+        assert_eq!((r.dtype(), r.item::<f64>()?), (DType::Float64, 6.5));
+        // np.einsum('ij,jk', w(2, 3).astype(np.float32), w(3, 4).astype(np.float32))
+        let a32 = w(&[2, 3], 0.0, &dev)?.astype(DType::Float32)?;
+        let r = ein("ij,jk", &[&a32, &w(&[3, 4], 0.0, &dev)?.astype(DType::Float32)?])?;
+        assert_eq!(r.dtype(), DType::Float32);
+        let want = [
+            0.41116926074028015,
+            0.21854372322559357,
+            -0.07686640322208405,
+            -0.33612507581710815,
+            -0.3433469533920288,
+            -0.4401014447212219,
+            -0.3298693895339966,
+            -0.06449452042579651,
+        ];
+        close_f64(&r, &want, 1e-5, "float32");
+        // np.einsum('i,i', np.float16([1, 2, 3]), np.float16([0.5, 0.25, 4]))
+        let h1 = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?.astype(DType::Float16)?;
+        let h2 = cuprum::from_vec(vec![0.5, 0.25, 4.0], &dev)?.astype(DType::Float16)?;
+        let r = ein("i,i", &[&h1, &h2])?;
+        assert_eq!((r.dtype(), r.to_vec_as::<f64>()?), (DType::Float16, vec![13.0]));
+        // z = w(2, 3) + 1j * w(2, 3, off=1); zb = w(3, 2, off=2) - 1j * w(3, 2, off=3)
+        let i = c(0.0, 1.0);
+        let z = cuprum::add(&w(&[2, 3], 0.0, &dev)?, &w(&[2, 3], 1.0, &dev)?.multiply(i)?)?;
+        let zb = cuprum::subtract(&w(&[3, 2], 2.0, &dev)?, &w(&[3, 2], 3.0, &dev)?.multiply(i)?)?;
+        assert_eq!(z.dtype(), DType::Complex128);
+        // np.einsum('ij,jk->ik', z, zb)
+        let r = ein("ij,jk->ik", &[&z, &zb])?;
+        assert_eq!((r.dtype(), r.shape()), (DType::Complex128, &[2usize, 2][..]));
+        close_c64(
+            &r,
+            &[
+                c(-2.288996535874693, 0.909744747160321),
+                c(-2.4503315015330087, -0.5439591005671011),
+                c(2.084652841503833, 1.2019295899322593),
+                c(0.6769285073755689, 2.051083914589095),
+            ],
+            1e-12,
+            "complex ij,jk->ik",
+        );
+        // np.einsum('ij,ij', z, z) (no conjugate); np.einsum('ij->', z)
+        close_c64(&ein("ij,ij", &[&z, &z])?, &[c(1.1128632408553987, 3.527003943071608)], 1e-12, "complex ij,ij");
+        close_c64(&ein("ij->", &[&z])?, &[c(-0.448715802374582, -2.3268345655871063)], 1e-12, "complex ij->");
+        // np.einsum('ij,j->i', z, w(3)): complex128 with float64
+        let r = ein("ij,j->i", &[&z, &w(&[3], 0.0, &dev)?])?;
+        assert_eq!(r.dtype(), DType::Complex128);
+        close_c64(
+            &r,
+            &[c(1.6138724011157914, 0.3164238980084483), c(-1.384664368133825, -1.639928984889931)],
+            1e-12,
+            "complex ij,j->i",
+        );
+        Ok(())
+    });
+
+    device_test!(scalars_and_empty, |dev| {
+        // np.einsum(',->', np.array(2.5), np.array(3)); np.einsum('i,->i', np.arange(3), np.array(3))
+        let r = ein(",->", &[&cuprum::scalar(2.5, &dev)?, &cuprum::scalar(3i64, &dev)?])?;
+        assert_eq!((r.dtype(), r.shape(), r.item::<f64>()?), (DType::Float64, &[][..], 7.5));
+        let r = ein("i,->i", &[&cuprum::arange(3, &dev)?, &cuprum::scalar(3i64, &dev)?])?;
+        assert_eq!((r.dtype(), r.to_vec::<i64>()?), (DType::Int64, vec![0, 3, 6]));
+        // np.einsum('', np.array(3.)); np.einsum('->', np.array(3.))
+        let s = cuprum::scalar(3.0, &dev)?;
+        assert_eq!(ein("", &[&s])?.item::<f64>()?, 3.0);
+        assert_eq!(ein("->", &[&s])?.item::<f64>()?, 3.0);
+        assert_eq!(ein("...->...", &[&s])?.item::<f64>()?, 3.0);
+        // np.einsum('ij,jk->ik', np.ones((2, 0)), np.ones((0, 3))): zeros
+        let f = DType::Float64;
+        let r = ein("ij,jk->ik", &[&cuprum::ones(&[2, 0], f, &dev)?, &cuprum::ones(&[0, 3], f, &dev)?])?;
+        check(&r, &[2, 3], &[0.0; 6], "k = 0");
+        // np.einsum('ij,jk->ik', np.ones((0, 3)), np.ones((3, 4))): shape (0, 4)
+        let e03 = cuprum::ones(&[0, 3], f, &dev)?;
+        check(&ein("ij,jk->ik", &[&e03, &cuprum::ones(&[3, 4], f, &dev)?])?, &[0, 4], &[], "m = 0");
+        // np.einsum('i->', np.ones(0)); np.einsum('ii', np.ones((0, 0)))
+        check(&ein("i->", &[&cuprum::ones(&[0], f, &dev)?])?, &[], &[0.0], "empty sum");
+        check(&ein("ii", &[&cuprum::ones(&[0, 0], f, &dev)?])?, &[], &[0.0], "empty trace");
+        // np.einsum('ij,ij->ij', np.ones((0, 3)), np.ones((1, 3))); np.einsum('ij,ij->j', same)
+        let o13 = cuprum::ones(&[1, 3], f, &dev)?;
+        check(&ein("ij,ij->ij", &[&e03, &o13])?, &[0, 3], &[], "1 against 0");
+        check(&ein("ij,ij->j", &[&e03, &o13])?, &[3], &[0.0; 3], "1 against 0, summed");
+        Ok(())
+    });
+
+    device_test!(errors_as_numpy, |dev| {
+        let (a, v) = (cuprum::ones(&[2, 3], DType::Float64, &dev)?, cuprum::ones(&[3], DType::Float64, &dev)?);
+        let err = |subscripts: &str, ops: &[&Array], msg: &str| {
+            let e = cuprum::einsum(subscripts, ops).unwrap_err();
+            assert_eq!((e.kind(), e.to_string().as_str()), (ErrorKind::ValueError, msg), "{subscripts:?}");
+        };
+        err("", &[], "must specify the einstein sum subscripts string and at least one operand");
+        // np.einsum('i,j', v): NumPy's words, as they are
+        err("i,j", &[&v], "more operands provided to einstein sum function than specified in the subscripts string");
+        err("i", &[&v, &v], "fewer operands provided to einstein sum function than specified in the subscripts string");
+        err("ijk", &[&a], "einstein sum subscripts string contains too many subscripts for operand 0");
+        err("i,ij", &[&v, &v], "einstein sum subscripts string contains too many subscripts for operand 1");
+        let no_ellipsis = "operand has more dimensions than subscripts given in einstein sum, but no '...' ellipsis provided to broadcast the extra dimensions.";
+        err("i", &[&a], no_ellipsis);
+        err("i2", &[&a], "invalid subscript '2' in einstein sum subscripts string, subscripts must be letters");
+        err("i>", &[&a], "invalid subscript '>' in einstein sum subscripts string, subscripts must be letters");
+        err(
+            "i.j",
+            &[&a],
+            "einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') in operand 0",
+        );
+        err(
+            "......",
+            &[&a],
+            "einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') in operand 0",
+        );
+        err("ij-k", &[&a], "einstein sum subscript string does not contain proper '->' output specified");
+        err(
+            "ij->k",
+            &[&a],
+            "einstein sum subscripts string included output subscript 'k' which never appeared in an input",
+        );
+        err("ij->ii", &[&a], "einstein sum subscripts string includes output subscript 'i' multiple times");
+        err(
+            "ij->i..",
+            &[&a],
+            "einstein sum subscripts string contains a '.' that is not part of an ellipsis ('...') in the output",
+        );
+        err(
+            "...j->j",
+            &[&a],
+            "output has more dimensions than subscripts given in einstein sum, but no '...' ellipsis provided to broadcast the extra dimensions.",
+        );
+        err("ii", &[&a], "dimensions in operand 0 for collapsing index 'i' don't match (2 != 3)");
+        // Lengths that do not broadcast: NumPy's iterator's message (its trailing space too)
+        let remapped = "operands could not be broadcast together with remapped shapes [original->remapped]: ";
+        let b = cuprum::ones(&[4, 2], DType::Float64, &dev)?;
+        err("ij,jk", &[&a, &b], &format!("{remapped}(2,3)->(2,newaxis,3) (4,2)->(2,4) "));
+        err("ij,kj->ik", &[&a, &b], &format!("{remapped}(2,3)->(2,newaxis,3) (4,2)->(4,2) "));
+        let (u, e) = (cuprum::ones(&[2], DType::Float64, &dev)?, cuprum::ones(&[5], DType::Float64, &dev)?);
+        err("i,i", &[&u, &v], &format!("{remapped}(2,)->(2,) (3,)->(3,) "));
+        let (p, q) = (cuprum::ones(&[3, 1], DType::Float64, &dev)?, cuprum::ones(&[2, 4], DType::Float64, &dev)?);
+        err("ij,jk,k", &[&p, &q, &e], &format!("{remapped}(3,1)->(3,1,newaxis) (2,4)->(2,4) (5,)->(5) "));
+        let sq = cuprum::ones(&[3, 3], DType::Float64, &dev)?;
+        err("ii,i", &[&sq, &cuprum::ones(&[4], DType::Float64, &dev)?], &format!("{remapped}(3,)->(3,) (4,)->(4,) "));
+        let (s3, s4) =
+            (cuprum::ones(&[2, 2, 3], DType::Float64, &dev)?, cuprum::ones(&[3, 3, 4], DType::Float64, &dev)?);
+        err("...ij,...jk", &[&s3, &s4], &format!("{remapped}(2,2,3)->(2,2,newaxis,3) (3,3,4)->(3,newaxis,4,3) "));
+        // Operands on two devices
+        if dev != Device::Cpu {
+            let e = cuprum::einsum("i,i", &[&v, &v.to_device(&Device::Cpu)?]).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::ValueError);
+            assert!(matches!(e, cuprum::Error::DeviceMismatch { .. }), "{e}");
+        }
+        Ok(())
+    });
+}
