@@ -2645,6 +2645,109 @@ def gen_complex():
             FX.case(f"complex/view/{op}/{real}", op, {"kind": "view"}, [r], lambda op=op, r=r: getattr(np, op)(r))
 
 
+def gen_linalg():
+    """numpy.linalg and the root products (op=the function; params: ord, axis, keepdims, n,
+    upper, uplo, subs, axes, rcond): well-conditioned inputs in every linalg dtype, stacks that
+    broadcast, integers (float64), and NumPy's exceptions. Only results NumPy defines uniquely
+    (values, inverses, solutions, Cholesky factors, eigen- and singular values, norms); the
+    decompositions with sign or phase freedom (qr, eig, eigh's and svd's vectors) are checked by
+    reconstruction in tests/suite/linalg.rs instead. lstsq's results: x, residuals, rank, s."""
+    g = np.random.default_rng(18)
+
+    def mat(dt, shape, cond=True):
+        x = g.standard_normal(shape)
+        if np.dtype(dt).kind == "c":
+            x = x + 1j * g.standard_normal(shape)
+        if cond:
+            n = shape[-1]
+            x = x + 2 * n * np.eye(n)
+        return x.astype(dt)
+
+    def hpd(a):
+        return (a @ np.conj(np.swapaxes(a, -1, -2))).astype(a.dtype)
+
+    def case(tag, op, params, inputs, fn):
+        FX.case(f"linalg/{op}/{tag}", op, params, inputs, fn)
+
+    for dt in ["float32", "float64", "complex64", "complex128"]:
+        a, st = mat(dt, (4, 4)), mat(dt, (2, 3, 4, 4))
+        b, bv, r = mat(dt, (4, 2), False), mat(dt, (4,), False), mat(dt, (2, 5, 3), False)
+        case(f"{dt}/2d", "matmul", {}, [a, b], lambda: np.matmul(a, b))
+        case(f"{dt}/stack_broadcast", "matmul", {}, [st, b], lambda: np.matmul(st, b))
+        case(f"{dt}/vec_mat", "matmul", {}, [bv, a], lambda: np.matmul(bv, a))
+        case(f"{dt}/vec_vec", "matmul", {}, [bv, bv], lambda: np.matmul(bv, bv))
+        case(f"{dt}/2d", "dot", {}, [a, b], lambda: np.dot(a, b))
+        case(f"{dt}/nd", "dot", {}, [st, b], lambda: np.dot(st, b))
+        case(f"{dt}", "vdot", {}, [a, a], lambda: np.vdot(a, a))
+        case(f"{dt}", "inner", {}, [st, a], lambda: np.inner(st, a))
+        case(f"{dt}", "outer", {}, [bv, b], lambda: np.outer(bv, b))
+        case(f"{dt}/1", "tensordot", {"axes": "1"}, [st, b], lambda: np.tensordot(st, b, axes=1))
+        case(f"{dt}/pairs", "tensordot", {"axes": "2,3:0,1"}, [st, a], lambda: np.tensordot(st, a, axes=([2, 3], [0, 1])))
+        case(f"{dt}", "kron", {}, [b, a], lambda: np.kron(b, a))
+        case(f"{dt}", "trace", {}, [st], lambda: np.trace(st, axis1=-2, axis2=-1))
+        case(f"{dt}/bij", "einsum", {"subs": "bij,jk->bik"}, [st[0], b], lambda: np.einsum("bij,jk->bik", st[0], b))
+        case(f"{dt}/ii", "einsum", {"subs": "ii"}, [a], lambda: np.einsum("ii", a))
+        for n in [0, 3, -2]:
+            case(f"{dt}/{n}", "matrix_power", {"n": n}, [a], lambda n=n: np.linalg.matrix_power(a, n))
+        case(f"{dt}", "det", {}, [st], lambda: np.linalg.det(st))
+        case(f"{dt}", "slogdet", {}, [st], lambda: list(np.linalg.slogdet(st)))
+        case(f"{dt}", "inv", {}, [st], lambda: np.linalg.inv(st))
+        case(f"{dt}/broadcast", "solve", {}, [st, b], lambda: np.linalg.solve(st, b))
+        case(f"{dt}/vector", "solve", {}, [a, bv], lambda: np.linalg.solve(a, bv))
+        h = hpd(st)
+        for upper in [0, 1]:
+            case(f"{dt}/{upper}", "cholesky", {"upper": upper}, [h], lambda u=upper: np.linalg.cholesky(h, upper=bool(u)))
+        for uplo in ["L", "U"]:
+            case(f"{dt}/{uplo}", "eigvalsh", {"uplo": uplo}, [h], lambda u=uplo: np.linalg.eigvalsh(h, UPLO=u))
+        case(f"{dt}", "svdvals", {}, [r], lambda: np.linalg.svd(r, compute_uv=False))
+        for o in ["None", "1", "2", "inf", "-inf", "0", "3"]:
+            od = None if o == "None" else float(o)
+            case(f"{dt}/vector/{o}", "norm", {"ord": o, "axis": "None", "keepdims": 0}, [bv],
+                 lambda od=od: np.linalg.norm(bv, ord=od))
+        for o in ["None", "fro", "nuc", "1", "-1", "2", "-2", "inf", "-inf"]:
+            od = None if o == "None" else (o if o in ("fro", "nuc") else float(o))
+            case(f"{dt}/matrix/{o}", "norm", {"ord": o, "axis": "-2,-1", "keepdims": 1}, [st],
+                 lambda od=od: np.linalg.norm(st, ord=od, axis=(-2, -1), keepdims=True))
+        case(f"{dt}/axis1", "norm", {"ord": "1", "axis": "1", "keepdims": 0}, [r], lambda: np.linalg.norm(r, ord=1, axis=1))
+        case(f"{dt}/all", "norm", {"ord": "None", "axis": "None", "keepdims": 0}, [st], lambda: np.linalg.norm(st))
+        for o in ["None", "1", "fro", "inf", "-2"]:
+            od = None if o == "None" else (o if o == "fro" else float(o))
+            case(f"{dt}/{o}", "cond", {"ord": o}, [a], lambda od=od: np.linalg.cond(a, od))
+        deficient = (mat(dt, (5, 2), False) @ mat(dt, (2, 4), False)).astype(dt)
+        case(f"{dt}", "matrix_rank", {}, [deficient], lambda: np.linalg.matrix_rank(deficient))
+        case(f"{dt}", "pinv", {}, [r[0]], lambda: np.linalg.pinv(r[0]))
+        tall = r[0]
+        rhs = mat(dt, (5, 2), False)
+        case(f"{dt}", "lstsq", {}, [tall, rhs], lambda: list(np.linalg.lstsq(tall, rhs, rcond=None)))
+    # Integers compute in float64; bool too.
+    ia = np.array([[4, 1, 0], [2, 5, 1], [0, 3, 6]], dtype="int32")
+    for op in ["det", "inv"]:
+        case("int32", op, {}, [ia], lambda op=op: getattr(np.linalg, op)(ia))
+    case("int32", "matmul", {}, [ia, ia], lambda: np.matmul(ia, ia))
+    case("bool", "matmul", {}, [ia > 2, ia < 4], lambda: np.matmul(ia > 2, ia < 4))
+    case("int32", "norm", {"ord": "None", "axis": "None", "keepdims": 0}, [ia], lambda: np.linalg.norm(ia))
+    # 0x0 and empty stacks.
+    e = np.zeros((0, 0))
+    case("empty", "det", {}, [e], lambda: np.linalg.det(e))
+    es = np.zeros((0, 3, 3))
+    case("empty_stack", "inv", {}, [es], lambda: np.linalg.inv(es))
+    # NumPy's exceptions.
+    sing = np.array([[1.0, 2.0], [2.0, 4.0]])
+    case("singular", "inv", {}, [sing], lambda: np.linalg.inv(sing))
+    case("singular", "solve", {}, [sing, np.ones(2)], lambda: np.linalg.solve(sing, np.ones(2)))
+    case("not_pd", "cholesky", {"upper": 0}, [sing], lambda: np.linalg.cholesky(sing))
+    rect = np.ones((2, 3))
+    case("rect", "det", {}, [rect], lambda: np.linalg.det(rect))
+    case("rect", "inv", {}, [rect], lambda: np.linalg.inv(rect))
+    case("1d", "det", {}, [np.ones(3)], lambda: np.linalg.det(np.ones(3)))
+    case("mismatch", "matmul", {}, [rect, rect], lambda: np.matmul(rect, rect))
+    case("mismatch", "solve", {}, [np.eye(3), np.ones(2)], lambda: np.linalg.solve(np.eye(3), np.ones(2)))
+    h16 = np.eye(2, dtype="float16")
+    case("float16", "inv", {}, [h16], lambda: np.linalg.inv(h16))
+    nan = np.array([[1.0, np.nan], [0.0, 1.0]])
+    case("nan", "eigvals", {}, [nan], lambda: np.linalg.eigvals(nan))
+
+
 # Groups written by generators with a generator of their own (and the library versions noted in
 # the manifest for them): the only ones --only can regenerate alone.
 GROUP_VERSIONS = {
@@ -2657,8 +2760,9 @@ GROUP_VERSIONS = {
     "ndimage_rank": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "io": lambda: f"NumPy {np.__version__}, astropy {__import__('astropy').__version__}",
     "complex": lambda: f"NumPy {np.__version__}",
+    "linalg": lambda: f"NumPy {np.__version__}",
 }
-GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank, gen_io, gen_complex]
+GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank, gen_io, gen_complex, gen_linalg]
 
 
 def main():
