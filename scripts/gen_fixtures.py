@@ -21,7 +21,8 @@ Writes, under crates/cuprum/tests/fixtures/:
 
   id        unique, readable name of the case (conformance.rs's KNOWN_DIFFS refer to it); its
             first '/'-separated component is the group: unary, binary, scalar, reduce, astype,
-            creation, view, misc, sort, quantile, unique, select, index, manip, signal, signal_nd
+            creation, view, misc, sort, quantile, unique, select, index, manip, signal, signal_nd,
+            ndimage_*, io, complex, linalg
   op        NumPy's name of the operation (UnaryOp/BinaryOp/ReduceOp::name() for ufuncs)
   params    key=value pairs separated by ';' (values may contain ',')
   inputs    operands separated by ',': a blob token, or a Python scalar as i:<int> (fits
