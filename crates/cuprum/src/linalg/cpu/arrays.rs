@@ -126,11 +126,14 @@ fn each(
     n: usize,
     f: impl Fn(usize, Par) -> std::result::Result<(), LinalgErr> + Sync,
 ) -> Result<()> {
-    let small = m.max(n) <= 96;
+    // One thread per matrix up to 512: measured on the 16-core GPU host, a 512² QR takes 17 ms
+    // on one thread and 55 on all sixteen (det: 2.2 against 9.8 ms); larger matrices use every
+    // core, and a stack of matrices up to 512 runs matrices in parallel.
+    let small = m.max(n) <= 512;
     let r = if count > 1 && small {
         (0..count).into_par_iter().try_for_each(|i| f(i, Par::Seq))
     } else {
-        let par = if m.max(n) <= 32 { Par::Seq } else { Par::rayon(0) };
+        let par = if small { Par::Seq } else { Par::rayon(0) };
         (0..count).try_for_each(|i| f(i, par))
     };
     r.map_err(super::super::linalg_error)
