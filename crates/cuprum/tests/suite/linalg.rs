@@ -612,6 +612,24 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         (f64::EPSILON, 1000.0)
     };
     assert!(err <= k * eps, "{dt}: |u s vh - a| / |a| = {err:e} on the GPU");
+    // A rank-deficient matrix (rank 12 of 40): u and vh still have orthonormal columns/rows and
+    // reconstruct it, as LAPACK's (cuSOLVER's polar-decomposition SVD, gesvdp, fails this).
+    let low = cuprum::matmul(&random(&[60, 12], dt, &mut rng, false), &random(&[12, 40], dt, &mut rng, false))?;
+    let sv = linalg::svd(&low.to_device(gpu)?, false, false)?;
+    let (u, vh) = (sv.u.to_device(&Device::Cpu)?, sv.vh.to_device(&Device::Cpu)?);
+    let adj = |x: &Array| -> cuprum::Result<Array> {
+        let t = x.swapaxes(-1, -2)?;
+        Ok(if dt.is_complex() { t.conj()? } else { t })
+    };
+    let eye = cuprum::eye(40, None, 0, dt, &Device::Cpu)?;
+    for (gram, what) in [(cuprum::matmul(&adj(&u)?, &u)?, "uᴴu"), (cuprum::matmul(&vh, &adj(&vh)?)?, "vh vhᴴ")] {
+        let off = linalg::norm(&cuprum::subtract(&gram, &eye)?, None, None, false)?.to_vec_as::<f64>()?[0];
+        assert!(off <= k * eps * 40.0, "{dt}: |{what} - I| = {off:e} for a rank-deficient matrix on the GPU");
+    }
+    let rec = cuprum::matmul(&cuprum::multiply(&u, &sv.s.to_device(&Device::Cpu)?.expand_dims(-2)?)?, &vh)?;
+    let err = linalg::norm(&cuprum::subtract(&rec, &low)?, None, None, false)?.to_vec_as::<f64>()?[0]
+        / linalg::norm(&low, None, None, false)?.to_vec_as::<f64>()?[0];
+    assert!(err <= k * eps, "{dt}: |u s vh - a| / |a| = {err:e} for a rank-deficient matrix on the GPU");
     // Many small matrices: one batch.
     let a = wellcond(&[500, 8, 8], dt, &mut rng);
     let g = a.to_device(gpu)?;
