@@ -258,6 +258,16 @@ impl ReduceOp {
     pub fn has_identity(self) -> bool {
         !matches!(self, ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax)
     }
+
+    /// NumPy's `ValueError` message for this reduction of an empty lane (it has no identity).
+    pub fn empty_message(self) -> String {
+        match self {
+            ReduceOp::ArgMin | ReduceOp::ArgMax => format!("attempt to get {} of an empty sequence", self.name()),
+            ReduceOp::Min => "zero-size array to reduction operation minimum which has no identity".into(),
+            ReduceOp::Max => "zero-size array to reduction operation maximum which has no identity".into(),
+            _ => format!("zero-size array to reduction operation {} which has no identity", self.name()),
+        }
+    }
 }
 
 #[cfg(test)]

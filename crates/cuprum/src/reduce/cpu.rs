@@ -180,10 +180,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     let kst: Vec<isize> = kept.iter().map(|&a| x.strides[a]).collect();
     let on: usize = kshape.iter().product();
     if rn == 0 && !op.has_identity() && on > 0 {
-        return Err(Error::Value(format!(
-            "zero-size array to reduction operation {} which has no identity",
-            op.name()
-        )));
+        return Err(Error::Value(op.empty_message()));
     }
     let xd = x.dtype;
     let d = domain(xd);

@@ -108,10 +108,7 @@ impl Array {
         let out_shape: Vec<usize> = (0..self.ndim()).filter(|a| !axes.contains(a)).map(|a| self.shape[a]).collect();
         let red: usize = axes.iter().map(|&a| self.shape[a]).product();
         if red == 0 && !op.has_identity() {
-            return Err(Error::Value(format!(
-                "zero-size array to reduction operation {} which has no identity",
-                op.name()
-            )));
+            return Err(Error::Value(op.empty_message()));
         }
         let out = Array::alloc(&out_shape, op.out_dtype(self.dtype), self.device(), false)?;
         reduce_into(op, self, &axes, ddof, &out)?;
@@ -225,7 +222,72 @@ fn complex_reduce(x: &Array, op: ReduceOp, axes: &[usize], keepdims: bool, ddof:
             crate::not_equal(x, 0i64)?.reduce(op, ax, keepdims, ddof)
         }
         ReduceOp::Prod | ReduceOp::Min | ReduceOp::Max | ReduceOp::ArgMin | ReduceOp::ArgMax => {
-            Err(Error::NotImplemented(format!("{} of a {} array", op.name(), x.dtype)))
+            let red: usize = axes.iter().map(|&a| x.shape[a]).product();
+            if red == 0 && op != ReduceOp::Prod {
+                return Err(Error::Value(op.empty_message()));
+            }
+            // The reduced axes last, as one lane.
+            let kept: Vec<usize> = (0..x.ndim()).filter(|a| !axes.contains(a)).collect();
+            let perm: Vec<isize> = kept.iter().chain(axes).map(|&a| a as isize).collect();
+            let mut lane_shape: Vec<usize> = kept.iter().map(|&a| x.shape[a]).collect();
+            let out_shape = lane_shape.clone();
+            lane_shape.push(red);
+            let t = x.permute(&perm)?.reshape(&lane_shape)?;
+            let r = if op == ReduceOp::Prod { complex_prod(&t, &out_shape)? } else { complex_extreme(&t, op)? };
+            if keepdims {
+                let kshape: Vec<usize> =
+                    (0..x.ndim()).map(|a| if axes.contains(&a) { 1 } else { x.shape[a] }).collect();
+                return r.reshape(&kshape);
+            }
+            Ok(r)
         }
     }
+}
+
+/// The product of each lane (last axis) of complex `t` by a tree of pairwise products, one
+/// elementwise multiply per level on `t`'s device (NumPy multiplies in sequence: the results
+/// differ by rounding only). `1+0j` for empty lanes.
+fn complex_prod(t: &Array, out_shape: &[usize]) -> Result<Array> {
+    use crate::core::dtype::DType;
+    let mut t = t.view();
+    let mut n = *t.shape().last().unwrap_or(&1);
+    if n == 0 {
+        return crate::ones(out_shape, t.dtype(), &t.device());
+    }
+    while n > 1 {
+        let mut shape = out_shape.to_vec();
+        if n % 2 == 1 {
+            // An odd lane: the last element waits for the next level.
+            shape.push(1);
+            let one = crate::ones(&shape, t.dtype(), &t.device())?;
+            t = crate::concatenate(&[&t, &one], -1)?;
+            shape.pop();
+            n += 1;
+        }
+        shape.extend([n / 2, 2]);
+        let pairs = t.reshape(&shape)?;
+        let half = |i: i64| crate::take(&pairs, &crate::full(&[], i, DType::Int64, &pairs.device())?, -1);
+        t = crate::multiply(&half(0)?, &half(1)?)?;
+        n /= 2;
+    }
+    t.reshape(out_shape)
+}
+
+/// NumPy's min/max/argmin/argmax of each lane (last axis, non-empty) of complex `t`: NumPy's
+/// order (real part, then imaginary part), the first occurrence of the extreme; a lane holding
+/// a NaN gives its first NaN, as NumPy's propagation does. From a stable argsort (of `-t` for
+/// the maxima: negation reverses the order) on `t`'s device.
+fn complex_extreme(t: &Array, op: ReduceOp) -> Result<Array> {
+    use crate::core::dtype::DType;
+    let last = t.ndim() as isize - 1;
+    let key = if matches!(op, ReduceOp::Max | ReduceOp::ArgMax) { t.negative()? } else { t.view() };
+    let zero = crate::zeros(&[], DType::Int64, &t.device())?;
+    let best = crate::take(&crate::argsort(&key, last)?, &zero, last)?;
+    let nan = crate::isnan(t)?;
+    let first_nan = nan.argmax(last)?;
+    let at = crate::where_(&nan.any(last)?, &first_nan, &best)?;
+    if matches!(op, ReduceOp::ArgMin | ReduceOp::ArgMax) {
+        return Ok(at);
+    }
+    crate::take_along_axis(t, &at.expand_dims(-1)?, last)?.reshape(at.shape())
 }

@@ -35,11 +35,56 @@ pub struct Unique {
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 pub fn unique(a: &Array, return_index: bool, return_inverse: bool, return_counts: bool) -> Result<Unique> {
-    crate::core::dtype::no_complex("unique", a.dtype())?;
+    if a.dtype().is_complex() {
+        return unique_complex(a, return_index, return_inverse, return_counts);
+    }
     match a.device() {
         Device::Cpu => cpu::unique(a, return_index, return_inverse, return_counts),
         Device::Cuda(_) => cuda::unique(a, return_index, return_inverse, return_counts),
     }
+}
+
+/// [`unique`] of complex values, from the complex sort (NumPy's order) and array operations on
+/// `a`'s device. Every value with a NaN part is one value, placed last: the first of them in
+/// NumPy's order, as NumPy 2.4's sorting path (taken when an index, inverse or counts are asked
+/// for; without them its hashing path keeps the first in `a` instead).
+fn unique_complex(a: &Array, return_index: bool, return_inverse: bool, return_counts: bool) -> Result<Unique> {
+    let dev = a.device();
+    let flat = a.ravel()?;
+    let n = flat.size();
+    let order = crate::argsort(&flat, None)?;
+    let aux = crate::take(&flat, &order, None)?;
+    let nan = crate::isnan(&aux)?;
+    let t = crate::full(&[1], true, DType::Bool, &dev)?;
+    let f = crate::full(&[1], false, DType::Bool, &dev)?;
+    // Run starts in sorted order: a value unlike the one before, or the first with a NaN
+    // (NaN-holding values sort last).
+    let (head, tail) = (aux.slice(crate::s![1..])?, aux.slice(crate::s![..-1])?);
+    let differs = crate::concatenate(&[&t, &crate::not_equal(&head, &tail)?], 0)?.slice(crate::s![..n as isize])?;
+    let nan_before = crate::concatenate(&[&f, &nan.slice(crate::s![..-1])?], 0)?.slice(crate::s![..n as isize])?;
+    let start = differs.logical_and(&nan.logical_not()?)?.logical_or(&nan.logical_and(&nan_before.logical_not()?)?)?;
+    let starts = crate::extract(&start, &crate::arange(n as i64, &dev)?)?;
+    // First occurrences: the stable sort puts a value's first element first in its run.
+    let index = crate::take(&order, &starts, None)?;
+    let k = starts.size();
+    let values = crate::take(&flat, &index, None)?;
+    let counts = if return_counts {
+        let ends = crate::concatenate(
+            &[&starts.slice(crate::s![1..])?, &crate::full(&[1], n as i64, DType::Int64, &dev)?],
+            0,
+        )?;
+        Some(ends.slice(crate::s![..k as isize])?.subtract(&starts)?)
+    } else {
+        None
+    };
+    let inverse = if return_inverse {
+        // The run of each sorted element, scattered back through the permutation.
+        let run = crate::cumsum(&start, None)?.subtract(1i64)?;
+        Some(crate::take(&run, &crate::argsort(&order, None)?, None)?.reshape(a.shape())?)
+    } else {
+        None
+    };
+    Ok(Unique { values, index: return_index.then_some(index), inverse, counts })
 }
 
 /// NumPy's `isin(element, test_elements)`: whether each element occurs in `test_elements`

@@ -38,11 +38,56 @@ fn lanes_back(out: Array, ax: usize) -> Result<Array> {
 /// Sorts the contiguous lanes (last axis) of the C-contiguous `x` into `keys_out` and/or
 /// `idx_out` (int64 indices within each lane), on `x`'s device. Stable.
 pub(crate) fn sort_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&Array>) -> Result<()> {
-    crate::core::dtype::no_complex("sort/argsort", x.dtype())?;
+    if x.dtype().is_complex() {
+        return complex_lanes(x, keys_out, idx_out);
+    }
     match x.device() {
         Device::Cpu => cpu::sort_lanes(x, keys_out, idx_out),
         Device::Cuda(_) => cuda::sort_lanes(x, keys_out, idx_out),
     }
+}
+
+/// [`sort_lanes`] of complex values in NumPy's order: finite values by real part, then
+/// imaginary part; then those with a NaN imaginary part (by real part), those with a NaN real
+/// part (by imaginary part), and those with both NaN. Three stable passes of the real sort, on
+/// the same device: by imaginary part, by real part, by that NaN category.
+fn complex_lanes(x: &Array, keys_out: Option<&Array>, idx_out: Option<&Array>) -> Result<()> {
+    if x.ndim() == 0 {
+        return complex_lanes(
+            &x.reshape([1])?,
+            keys_out.map(|k| k.reshape([1])).transpose()?.as_ref(),
+            idx_out.map(|i| i.reshape([1])).transpose()?.as_ref(),
+        );
+    }
+    let last = x.ndim() as isize - 1;
+    let (re, im) = (x.real(), x.imag()?);
+    let category = crate::isnan(&re)?
+        .astype(DType::Int8)?
+        .multiply(2i64)?
+        .add(&crate::isnan(&im)?.astype(DType::Int8)?)?
+        .astype(DType::Int8)?;
+    // Each pass sorts the keys in the order so far, stably; the orders compose.
+    let mut order: Option<Array> = None;
+    for key in [im, re, category] {
+        let k = match &order {
+            Some(o) => crate::take_along_axis(&key, o, last)?,
+            None => key.as_contiguous()?,
+        };
+        let o = Array::alloc(x.shape(), DType::Int64, x.device(), false)?;
+        sort_lanes(&k, None, Some(&o))?;
+        order = Some(match order {
+            Some(prev) => crate::take_along_axis(&prev, &o, last)?,
+            None => o,
+        });
+    }
+    let order = order.expect("three passes");
+    if let Some(k) = keys_out {
+        crate::ufunc::assign(k, &crate::take_along_axis(x, &order, last)?)?;
+    }
+    if let Some(i) = idx_out {
+        crate::ufunc::assign(i, &order)?;
+    }
+    Ok(())
 }
 
 /// The sorted keys and/or sorting indices of `a` along `axis`, with the axis back in place.
@@ -110,7 +155,9 @@ pub fn searchsorted(a: &Array, v: &Array, side: Side) -> Result<Array> {
     let dt = crate::promote_types(a.dtype(), v.dtype());
     let in_dt = |x: &Array| if x.dtype() == dt && x.is_c_contiguous() { Ok(x.view()) } else { x.astype(dt) };
     let (s, q) = (in_dt(a)?, in_dt(v)?);
-    crate::core::dtype::no_complex("searchsorted", dt)?;
+    if dt.is_complex() {
+        return searchsorted_complex(&s, &q, side);
+    }
     let out = Array::alloc(v.shape(), DType::Int64, a.device(), false)?;
     let right = side == Side::Right;
     match a.device() {
@@ -118,6 +165,26 @@ pub fn searchsorted(a: &Array, v: &Array, side: Side) -> Result<Array> {
         Device::Cuda(_) => cuda::searchsorted(&s, &q, right, &out)?,
     }
     Ok(out)
+}
+
+/// [`searchsorted`] of complex values in NumPy's order: one stable sort of `a` and `v` together
+/// (the queries before the equal elements of `a` for `Left`, after them for `Right`), then each
+/// query's count of elements of `a` sorted before it. The same answer as a binary search when
+/// `a` is sorted, on `a`'s device.
+fn searchsorted_complex(a: &Array, v: &Array, side: Side) -> Result<Array> {
+    let dev = a.device();
+    let (m, nv) = (a.size(), v.size());
+    let vf = v.ravel()?;
+    let (from_a, from_v) = (crate::ones(&[m], DType::Bool, &dev)?, crate::zeros(&[nv], DType::Bool, &dev)?);
+    let (both, is_a, first_v) = match side {
+        Side::Left => (crate::concatenate(&[&vf, a], 0)?, crate::concatenate(&[&from_v, &from_a], 0)?, 0),
+        Side::Right => (crate::concatenate(&[a, &vf], 0)?, crate::concatenate(&[&from_a, &from_v], 0)?, m),
+    };
+    let order = crate::argsort(&both, None)?;
+    let a_before = crate::cumsum(&crate::take(&is_a, &order, None)?, None)?;
+    // Each query's place in the sorted sequence (the inverse permutation).
+    let place = crate::argsort(&order, None)?.slice(crate::s![first_v as isize..(first_v + nv) as isize])?;
+    crate::take(&a_before, &place, None)?.reshape(v.shape())
 }
 
 /// NumPy's `argpartition(a, kth, axis)`: indices that put the `kth` element of each lane in

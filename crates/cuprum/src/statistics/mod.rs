@@ -78,18 +78,39 @@ fn quantile_impl(a: &Array, qs: &[f64], axis: Axes, method: Interp, ignore_nan: 
                     .into(),
             ));
         }
-        let dt = if dt.is_float() { dt } else { DType::Float64 };
+        let dt = if dt.is_inexact() { dt } else { DType::Float64 };
         return crate::full(&shape, f64::NAN, dt, &a.device());
     }
     let lanes = moved.size() / len;
     let h = moved.as_contiguous()?;
-    crate::core::dtype::no_complex("quantile/median", h.dtype())?;
+    if h.dtype().is_complex() {
+        return complex_median(&h, lanes, len, method, ignore_nan)?.reshape(&shape);
+    }
     let out = Array::alloc(&[qs.len(), lanes], out_dt, a.device(), false)?;
     match a.device() {
         Device::Cpu => cpu::quantiles(&h, lanes, qs, method, ignore_nan, &out)?,
         Device::Cuda(_) => cuda::quantiles(&h, lanes, qs, method, ignore_nan, &out)?,
     }
     out.reshape(&shape)
+}
+
+/// NumPy's `median` of complex lanes (`h`: `lanes` C-contiguous lanes of `len` > 0): the mean
+/// of the middle values in NumPy's complex order (real part, then imaginary part); where a
+/// lane holds a NaN, its last value in that order (a NaN, as NumPy's); shape `[1, lanes]`. NumPy's quantiles and
+/// percentiles of complex values are a `TypeError`.
+fn complex_median(h: &Array, lanes: usize, len: usize, method: Interp, ignore_nan: bool) -> Result<Array> {
+    if ignore_nan {
+        crate::core::dtype::no_complex("nanmedian/nanquantile/nanpercentile", h.dtype())?;
+    }
+    if method != Interp::MedianMean {
+        return Err(Error::Type("a must be an array of real numbers".into()));
+    }
+    let dt = h.dtype();
+    let s = crate::sort(&h.reshape([lanes, len])?, -1)?;
+    let at = |i: usize| s.slice(crate::s![.., i as isize]);
+    let m = at((len - 1) / 2)?.add(&at(len / 2)?)?.true_divide(2.0)?.astype(dt)?;
+    let last = at(len - 1)?;
+    crate::where_(&crate::isnan(&last)?, &last, &m)?.reshape([1, lanes])
 }
 
 /// NumPy's `quantile(a, q, axis, method)` for several `q` in [0, 1]: shape `(len(q), ...)`.

@@ -196,10 +196,123 @@ device_test!(reductions, |dev| {
     assert_eq!(m.mean(1)?.to_vec::<C64>()?, vec![c64(1.5, 0.5), c64(2.0, 1.0)]);
     assert_eq!(m.var(0, 1.0)?.to_vec::<f64>()?, vec![2.5, 2.5]);
     assert_eq!(m.sum_keepdims(1)?.shape(), &[2, 1]);
-    // Not built yet for complex (NumPy has them): a NotImplementedError, not a wrong answer.
-    assert_eq!(z.prod(None).unwrap_err().kind(), ErrorKind::NotImplementedError);
-    assert_eq!(z.max(None).unwrap_err().kind(), ErrorKind::NotImplementedError);
-    assert_eq!(cuprum::sort(&z, -1).unwrap_err().kind(), ErrorKind::NotImplementedError);
+    // prod, min, max, argmin, argmax: NumPy 2.4.6's values (NumPy's order of complex numbers;
+    // the first occurrence; a NaN propagates, the first one).
+    let n = f32::NAN;
+    let m = cuprum::from_slice(
+        &[
+            c32(1.0, 1.0),
+            c32(2.0, -1.0),
+            c32(2.0, -1.0),
+            c32(0.5, 3.0),
+            c32(-1.0, 0.0),
+            c32(2.0, -1.0),
+            c32(2.0, 0.0),
+            c32(-1.0, 0.0),
+            c32(3.0, 0.0),
+            c32(1.0, n),
+            c32(1.0, 0.0),
+            c32(3.0, 0.0),
+        ],
+        &[3, 4],
+        &dev,
+    )?;
+    let top = m.slice(cuprum::s![..2])?;
+    let p = top.prod(None)?;
+    assert_eq!((p.dtype(), p.item::<C32>()?), (DType::Complex64, c32(67.0, 69.0)));
+    assert_eq!(top.prod(0)?.to_vec::<C32>()?, vec![c32(-1.0, -1.0), c32(3.0, -4.0), c32(4.0, -2.0), c32(-0.5, -3.0)]);
+    assert_eq!(top.prod(1)?.to_vec::<C32>()?, vec![c32(6.5, 20.5), c32(4.0, -2.0)]);
+    let empty = cuprum::zeros(&[2, 0], DType::Complex64, &dev)?;
+    assert_eq!(empty.prod(1)?.to_vec::<C32>()?, vec![c32(1.0, 0.0); 2]);
+    let same = |x: C32, y: C32| {
+        (x.re == y.re || x.re.is_nan() && y.re.is_nan()) && (x.im == y.im || x.im.is_nan() && y.im.is_nan())
+    };
+    let all_same = |a: Vec<C32>, b: Vec<C32>| a.len() == b.len() && a.iter().zip(&b).all(|(&x, &y)| same(x, y));
+    assert!(all_same(m.max(0)?.to_vec()?, vec![c32(3.0, 0.0), c32(1.0, n), c32(2.0, 0.0), c32(3.0, 0.0)]));
+    assert!(all_same(m.max(1)?.to_vec()?, vec![c32(2.0, -1.0), c32(2.0, 0.0), c32(1.0, n)]));
+    assert!(all_same(m.min(0)?.to_vec()?, vec![c32(-1.0, 0.0), c32(1.0, n), c32(1.0, 0.0), c32(-1.0, 0.0)]));
+    assert!(all_same(m.min(1)?.to_vec()?, vec![c32(0.5, 3.0), c32(-1.0, 0.0), c32(1.0, n)]));
+    assert_eq!(m.argmax(1)?.to_vec::<i64>()?, vec![1, 2, 1]);
+    assert_eq!(m.argmin(1)?.to_vec::<i64>()?, vec![3, 0, 1]);
+    assert_eq!((top.argmax(None)?.item::<i64>()?, top.argmin(None)?.item::<i64>()?), (6, 4));
+    assert_eq!(m.argmax(None)?.item::<i64>()?, 9);
+    assert_eq!(top.max(None)?.item::<C32>()?, c32(2.0, 0.0));
+    assert_eq!(top.min_keepdims(None)?.shape(), &[1, 1]);
+    let e = cuprum::zeros(&[0], DType::Complex64, &dev)?.max(None).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ValueError);
+    assert!(e.to_string().contains("zero-size array to reduction operation maximum which has no identity"), "{e}");
+    let e = cuprum::zeros(&[2, 0], DType::Complex128, &dev)?.argmin(1).unwrap_err();
+    assert_eq!(e.to_string(), "attempt to get argmin of an empty sequence");
+    Ok(())
+});
+
+// sort/argsort (stable) and median in NumPy's order of complex numbers: finite values by real
+// part then imaginary part, then NaN imaginary parts (by real part), NaN real parts (by
+// imaginary part), both NaN — NumPy 2.4.6's results for these values.
+device_test!(sort_and_median, |dev| {
+    let n = f32::NAN;
+    let vals = [
+        c32(1.0, 1.0),
+        c32(0.0, n),
+        c32(2.0, 0.0),
+        c32(n, -5.0),
+        c32(-3.0, n),
+        c32(n, n),
+        c32(n, 1.0),
+        c32(0.0, -1.0),
+        c32(1.0, 1.0),
+        c32(2.0, -0.0),
+        c32(-3.0, n),
+        c32(1.0, -1.0),
+    ];
+    let a = cuprum::from_vec(vals.to_vec(), &dev)?;
+    let want = vec![7i64, 11, 0, 8, 2, 9, 4, 10, 1, 3, 6, 5];
+    assert_eq!(cuprum::argsort(&a, -1)?.to_vec::<i64>()?, want);
+    let sorted = cuprum::sort(&a, -1)?.to_vec::<C32>()?;
+    let same = |x: C32, y: C32| {
+        (x.re == y.re || x.re.is_nan() && y.re.is_nan()) && (x.im == y.im || x.im.is_nan() && y.im.is_nan())
+    };
+    assert!(sorted.iter().zip(&want).all(|(&s, &i)| same(s, vals[i as usize])), "{sorted:?}");
+    let b = a.reshape([3, 4])?;
+    assert_eq!(cuprum::argsort(&b, 0)?.to_vec::<i64>()?, vec![0, 2, 0, 1, 2, 0, 2, 2, 1, 1, 1, 0]);
+    assert_eq!(cuprum::argsort(&b.t(), 0)?.t().to_vec::<i64>()?, vec![0, 2, 1, 3, 3, 0, 2, 1, 3, 0, 1, 2]);
+    assert_eq!(cuprum::argsort(&b, None)?.to_vec::<i64>()?, want);
+    // median: the middle values' mean; a lane with a NaN gives its last value in that order.
+    let m = cuprum::median(&b, 1)?;
+    assert_eq!(m.dtype(), DType::Complex64);
+    let m = m.to_vec::<C32>()?;
+    assert!(same(m[0], c32(n, -5.0)) && same(m[1], c32(n, n)) && same(m[2], c32(-3.0, n)), "{m:?}");
+    let idx = cuprum::from_vec(vec![0i64, 2, 7, 8, 9, 11], &dev)?;
+    assert_eq!(cuprum::median(&a.take(&idx, None)?, None)?.item::<C32>()?, c32(1.0, 1.0));
+    // unique: NumPy 2.4.6's values; values with a NaN part are one, the first in that order.
+    let u = cuprum::from_slice(
+        &[c32(1.0, 1.0), c32(n, 0.0), c32(0.0, n), c32(2.0, 0.0), c32(1.0, -1.0), c32(1.0, 1.0)],
+        &[2, 3],
+        &dev,
+    )?;
+    let r = cuprum::unique(&u, true, true, true)?;
+    let v = r.values.to_vec::<C32>()?;
+    assert!(
+        v.len() == 4 && v[..3] == [c32(1.0, -1.0), c32(1.0, 1.0), c32(2.0, 0.0)] && same(v[3], c32(0.0, n)),
+        "{v:?}"
+    );
+    assert_eq!(r.index.unwrap().to_vec::<i64>()?, vec![4, 0, 3, 2]);
+    let inv = r.inverse.unwrap();
+    assert_eq!((inv.shape(), inv.to_vec::<i64>()?), (&[2usize, 3][..], vec![1, 3, 3, 2, 0, 1]));
+    assert_eq!(r.counts.unwrap().to_vec::<i64>()?, vec![1, 2, 1, 2]);
+    let r = cuprum::unique(&cuprum::zeros(&[0], DType::Complex64, &dev)?, true, true, true)?;
+    assert_eq!((r.values.size(), r.index.unwrap().size(), r.counts.unwrap().size()), (0, 0, 0));
+    // searchsorted in that order (NumPy 2.4.6's insertion points).
+    let sorted_a = cuprum::from_vec(
+        vec![c32(-0.0, -1.0), c32(1.0, -1.0), c32(1.0, 1.0), c32(1.0, 1.0), c32(2.0, 0.0), c32(0.0, n)],
+        &dev,
+    )?;
+    let q = cuprum::from_slice(&[c32(1.0, 1.0), c32(0.0, 0.0), c32(5.0, n), c32(3.0, -2.0)], &[2, 2], &dev)?;
+    let left = cuprum::searchsorted(&sorted_a, &q, cuprum::Side::Left)?;
+    assert_eq!((left.shape(), left.to_vec::<i64>()?), (&[2usize, 2][..], vec![2, 1, 6, 5]));
+    assert_eq!(cuprum::searchsorted(&sorted_a, &q, cuprum::Side::Right)?.to_vec::<i64>()?, vec![4, 1, 6, 5]);
+    let e = cuprum::quantile(&a, 0.5, None, cuprum::QuantileMethod::Linear).unwrap_err();
+    assert_eq!((e.kind(), e.to_string().contains("a must be an array of real numbers")), (ErrorKind::TypeError, true));
     Ok(())
 });
 
