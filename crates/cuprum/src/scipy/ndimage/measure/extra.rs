@@ -11,7 +11,7 @@ use crate::core::error::{Error, Result};
 use std::ops::Range;
 
 /// Each element's slot (int64; -1: none) for labelled inputs.
-fn slots_of(p: &Prep) -> Result<Array> {
+pub(super) fn slots_of(p: &Prep) -> Result<Array> {
     let dev = p.x.device();
     let Some(l) = &p.labels else {
         return crate::zeros(p.x.shape(), DType::Int64, &dev);
@@ -78,14 +78,17 @@ pub fn median(input: &Array, labels: Option<&Array>, index: impl Into<Index>) ->
     let p = prep(input, labels, &index.into(), "median")?;
     let dev = p.x.device();
     let dt = p.x.dtype();
-    let out_dt = if dt.is_float() { dt } else { DType::Float64 };
+    // Complex values keep their dtype, in NumPy's order (real part, then imaginary part).
+    let out_dt = if dt.is_inexact() { dt } else { DType::Float64 };
     if is_single(&p.g) {
         let s = slots_of(&p)?.ravel()?;
         let v = crate::extract(&s.greater_equal(0i64)?, &p.x.ravel()?)?;
         if v.size() == 0 {
             return crate::full(&[], f64::NAN, out_dt, &dev);
         }
-        return crate::median(&v, None)?.astype(out_dt);
+        if !dt.is_complex() {
+            return crate::median(&v, None)?.astype(out_dt);
+        }
     }
     let k = p.g.k;
     if k == 0 {
@@ -160,7 +163,8 @@ pub fn histogram(
     }
     let edges = crate::linspace(min, max, bins + 1, true, DType::Float64, &dev)?;
     let s = slots_of(&p)?.ravel()?;
-    let v = p.x.ravel()?.astype(DType::Float64)?;
+    // Complex values are binned by their real parts (NumPy's cast, as SciPy's histogram).
+    let v = if p.x.dtype().is_complex() { p.x.real() } else { p.x.view() }.ravel()?.astype(DType::Float64)?;
     let mut b = crate::searchsorted(&edges, &v, crate::Side::Right)?.subtract(1i64)?;
     // The last edge belongs to the last bin.
     let last = v.equal(max)?;

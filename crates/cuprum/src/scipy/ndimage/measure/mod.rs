@@ -17,8 +17,10 @@
 //! arrays of the index's shape and minima/maxima are of the input's dtype; with no index or a
 //! single label, results are 0-d arrays of NumPy's scalar types (the sum of int16 values is
 //! int64, of float32 values float32). Labels absent from the image give SciPy's values: sum
-//! 0, mean and variance NaN, minimum and maximum 0, positions `(0, …)`.
+//! 0, mean and variance NaN, minimum and maximum 0, positions `(0, …)`. Complex inputs take
+//! array operations instead of the pass (`complex.rs`), with SciPy's results and errors.
 
+mod complex;
 mod cpu;
 pub(crate) mod cuda;
 
@@ -393,6 +395,9 @@ fn pass<'a>(p: &'a Prep, want: Want) -> Pass<'a> {
 /// ```
 pub fn sum_labels(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -> Result<Array> {
     let p = prep(input, labels, &index.into(), "sum_labels")?;
+    if p.x.dtype().is_complex() {
+        return complex::sum(&p);
+    }
     let dev = p.x.device();
     let dt = p.x.dtype();
     if is_single(&p.g) {
@@ -462,6 +467,9 @@ fn means(p: &Prep) -> Result<(Array, Array, Array)> {
 /// ```
 pub fn mean(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -> Result<Array> {
     let p = prep(input, labels, &index.into(), "mean")?;
+    if p.x.dtype().is_complex() {
+        return complex::mean(&p);
+    }
     let (_, _, m) = means(&p)?;
     if is_single(&p.g) {
         return m.reshape(());
@@ -473,6 +481,9 @@ pub fn mean(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -> R
 /// (two passes, centred on the label's mean, in float64; NaN for absent labels).
 pub fn variance(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -> Result<Array> {
     let p = prep(input, labels, &index.into(), "variance")?;
+    if p.x.dtype().is_complex() {
+        return complex::variance(&p);
+    }
     let v = var_slots(&p)?;
     if is_single(&p.g) {
         return v.reshape(());
@@ -499,6 +510,9 @@ fn var_slots(p: &Prep) -> Result<Array> {
 /// ```
 pub fn standard_deviation(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -> Result<Array> {
     let p = prep(input, labels, &index.into(), "standard_deviation")?;
+    if p.x.dtype().is_complex() {
+        return complex::variance(&p)?.sqrt();
+    }
     let v = var_slots(&p)?.sqrt()?;
     if is_single(&p.g) {
         return v.reshape(());
@@ -515,6 +529,9 @@ struct Extremes {
 }
 
 fn extremes(p: &Prep, positions: bool) -> Result<Extremes> {
+    if p.x.dtype().is_complex() {
+        return complex::extremes(p, positions);
+    }
     let dev = p.x.device();
     let a = accumulate(&pass(p, Want { count: true, minmax: true, ..Want::default() }), &dev)?;
     let (mut kmin, kmax) = (a.minkey.unwrap(), a.maxkey.unwrap());
@@ -646,6 +663,9 @@ pub fn extrema(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -
 /// ```
 pub fn center_of_mass(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -> Result<Array> {
     let p = prep(input, labels, &index.into(), "center_of_mass")?;
+    if p.x.dtype().is_complex() {
+        return complex::center_of_mass(&p);
+    }
     let a = accumulate(&pass(&p, Want { sum: true, com: true, ..Want::default() }), &p.x.device())?;
     let (s, c) = (a.sum.unwrap(), a.com.unwrap());
     let k = p.g.k;

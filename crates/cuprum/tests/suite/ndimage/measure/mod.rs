@@ -7,7 +7,7 @@ mod gpu;
 
 use cuprum::scipy::ndimage as ndi;
 use cuprum::scipy::ndimage::Index;
-use cuprum::{DType, Device, ErrorKind};
+use cuprum::{Complex, DType, Device, ErrorKind};
 
 device_test!(scipy_values_and_dtypes, |dev| {
     // x = [[1,2,0,4],[5,6,0,8],[9,0,3,2]] (int16); l = [[1,1,0,2],[1,3,0,2],[0,0,-1,2]]
@@ -45,6 +45,67 @@ device_test!(scipy_values_and_dtypes, |dev| {
     // Float32 sums of one group stay float32 (np.float32(27.0)).
     let s = ndi::sum_labels(&x.astype(DType::Float32)?, Some(&l), 1)?;
     assert_eq!((s.dtype(), s.item::<f32>()?), (DType::Float32, 8.0));
+    Ok(())
+});
+
+// Complex inputs, against SciPy 1.17.1's values for
+// x = [[1+2j, 1-1j, 3], [2+5j, 1-1j, 3-1j], [9j, 2+5j, -1]] (complex64),
+// l = [[1, 1, 2], [2, 1, 2], [0, 3, 1]], index [1, 2, 7, 3].
+device_test!(complex_values, |dev| {
+    let c = |re: f32, im: f32| Complex::new(re, im);
+    let xs = [c(1., 2.), c(1., -1.), c(3., 0.), c(2., 5.), c(1., -1.), c(3., -1.), c(0., 9.), c(2., 5.), c(-1., 0.)];
+    let x = cuprum::from_slice(&xs, &[3, 3], &dev)?;
+    let l = cuprum::from_slice(&[1i64, 1, 2, 2, 1, 2, 0, 3, 1], &[3, 3], &dev)?;
+    let idx = Index::from(vec![1, 2, 7, 3]);
+    let vals = |a: &cuprum::Array| a.to_device(&Device::Cpu).unwrap().to_vec::<Complex<f32>>().unwrap();
+    // NumPy's order of complex numbers: real part, then imaginary part.
+    let mn = ndi::minimum(&x, Some(&l), idx.clone())?;
+    assert_eq!((mn.dtype(), vals(&mn)), (DType::Complex64, vec![c(-1., 0.), c(2., 5.), c(0., 0.), c(2., 5.)]));
+    assert_eq!(vals(&ndi::maximum(&x, Some(&l), idx.clone())?), vec![c(1., 2.), c(3., 0.), c(0., 0.), c(2., 5.)]);
+    assert_eq!(vals(&ndi::maximum(&x, Some(&l), Index::All)?), vec![c(3., 0.)]);
+    // median: the absent label 7 takes SciPy's value, the smallest of label 0.
+    let md = ndi::median(&x, Some(&l), idx.clone())?;
+    assert_eq!((md.dtype(), vals(&md)), (DType::Complex64, vec![c(1., -1.), c(3., -1.), c(0., 9.), c(2., 5.)]));
+    assert_eq!(vals(&ndi::median(&x, Some(&l), Index::All)?), vec![c(1.5, 3.5)]);
+    assert_eq!(vals(&ndi::median(&x, None, Index::All)?), vec![c(1., 2.)]);
+    let p = ndi::minimum_position(&x, Some(&l), idx.clone())?;
+    assert_eq!(p.to_device(&Device::Cpu)?.to_vec::<i64>()?, vec![2, 2, 1, 0, 0, 0, 2, 1]);
+    let p = ndi::maximum_position(&x, Some(&l), idx.clone())?;
+    assert_eq!(p.to_device(&Device::Cpu)?.to_vec::<i64>()?, vec![0, 0, 0, 2, 0, 0, 2, 1]);
+    let (lo, hi, plo, phi) = ndi::extrema(&x, None, Index::All)?;
+    assert_eq!((vals(&lo), vals(&hi)), (vec![c(-1., 0.)], vec![c(3., 0.)]));
+    assert_eq!((plo.to_vec::<i64>()?, phi.to_vec::<i64>()?), (vec![2, 2], vec![0, 2]));
+    // One group: complex sums (complex64), means and variances (complex128).
+    let s = ndi::sum_labels(&x, Some(&l), Index::All)?;
+    assert_eq!((s.dtype(), s.ndim(), vals(&s)), (DType::Complex64, 0, vec![c(12., 9.)]));
+    assert_eq!(vals(&ndi::sum_labels(&x, Some(&l), 2)?), vec![c(8., 4.)]);
+    assert_eq!(vals(&ndi::sum_labels(&x, None, Index::All)?), vec![c(12., 18.)]);
+    let c128 = |a: cuprum::Array| {
+        assert_eq!((a.dtype(), a.ndim()), (DType::Complex128, 0));
+        a.to_device(&Device::Cpu).unwrap().to_vec::<Complex<f64>>().unwrap()[0]
+    };
+    assert_eq!(c128(ndi::mean(&x, Some(&l), Index::All)?), Complex::new(1.5, 1.125));
+    let v = c128(ndi::variance(&x, Some(&l), Index::All)?);
+    assert!((v.re - 7.359375).abs() < 1e-12 && v.im == 0.0, "variance {v}");
+    let sd = c128(ndi::standard_deviation(&x, Some(&l), Index::All)?);
+    assert!((sd.re - 2.7128168017763383).abs() < 1e-12 && sd.im == 0.0, "standard_deviation {sd}");
+    let com = ndi::center_of_mass(&x, Some(&l), 1)?.to_device(&Device::Cpu)?;
+    assert_eq!(com.to_vec::<Complex<f64>>()?, vec![Complex::new(-0.5, -0.5), Complex::new(0.0, -1.0)]);
+    // histogram: the real parts.
+    let h = ndi::histogram(&x, -2.0, 4.0, 3, Some(&l), vec![1, 2, 3])?;
+    assert_eq!(h.to_device(&Device::Cpu)?.to_vec::<i64>()?, vec![1, 3, 0, 0, 0, 3, 0, 0, 1]);
+    // SciPy's TypeError: its bincount casts complex weights to float64.
+    for r in [
+        ndi::sum_labels(&x, Some(&l), idx.clone()),
+        ndi::mean(&x, Some(&l), idx.clone()),
+        ndi::variance(&x, Some(&l), idx.clone()),
+        ndi::standard_deviation(&x, Some(&l), idx.clone()),
+        ndi::center_of_mass(&x, Some(&l), idx.clone()),
+    ] {
+        let e = r.unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::TypeError);
+        assert!(e.to_string().contains("Cannot cast array data from dtype('complex64') to dtype('float64')"), "{e}");
+    }
     Ok(())
 });
 
