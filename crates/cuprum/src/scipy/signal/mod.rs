@@ -103,14 +103,49 @@ pub(crate) struct Correlation<'a> {
 
 /// Runs `c` into `out` (of `c.out_shape`, C-contiguous) on `out`'s device.
 fn correlate_into(c: &Correlation<'_>, out: &Array) -> Result<()> {
-    crate::core::dtype::no_complex("convolve/correlate", out.dtype())?;
     if out.size() == 0 {
         return Ok(());
+    }
+    if out.dtype().is_complex() {
+        return correlate_complex(c, out);
     }
     match out.device() {
         Device::Cpu => cpu::correlate(c, out),
         Device::Cuda(_) => cuda::correlate(c, out),
     }
+}
+
+/// [`correlate_into`] of complex arrays by four real correlations of the parts:
+/// `(xr + i xi) ⋆ (wr + i wi) = (xr⋆wr - xi⋆wi) + i (xr⋆wi + xi⋆wr)`, where a correlation (not
+/// a convolution) takes the conjugate of the kernel, as SciPy's and NumPy's `correlate` do.
+/// The fill value pads each part with its own part.
+fn correlate_complex(c: &Correlation<'_>, out: &Array) -> Result<()> {
+    let rdt = out.dtype().real_dtype();
+    let part = |a: Array| -> Result<Array> { a.as_contiguous() };
+    let (xr, xi) = (part(c.x.real())?, part(c.x.imag()?)?);
+    let wr = part(c.w.real())?;
+    let wi = if c.flip { part(c.w.imag()?)? } else { part(c.w.imag()?.negative()?)? };
+    let (fr, fi) = match c.fill {
+        Scalar::Complex(re, im) => (Scalar::Float(re), Scalar::Float(im)),
+        other => (other, Scalar::Int(0)),
+    };
+    let run = |x: &Array, w: &Array, fill: Scalar| -> Result<Array> {
+        let o = Array::alloc(out.shape(), rdt, out.device(), false)?;
+        let one = Correlation {
+            x,
+            w,
+            flip: c.flip,
+            out_shape: c.out_shape.clone(),
+            offset: c.offset.clone(),
+            boundary: c.boundary,
+            fill,
+        };
+        correlate_into(&one, &o)?;
+        Ok(o)
+    };
+    let re = crate::subtract(&run(&xr, &wr, fr)?, &run(&xi, &wi, fi)?)?;
+    let im = crate::add(&run(&xr, &wi, fr)?, &run(&xi, &wr, fi)?)?;
+    crate::ufunc::assign(out, &crate::ufunc::complex::from_parts(&re, &im)?)
 }
 
 /// The output size and offset of `mode` along an axis of length `n` with a kernel of `k`
@@ -218,8 +253,9 @@ pub(crate) mod numpy {
         check_1d(a, v, "correlate")?;
         let (a, v, dt) = common(a, v, "correlate")?;
         if v.size() > a.size() {
-            let r = correlate_1d(&v, &a, false, mode, dt)?;
-            return r.flip(None)?.as_contiguous();
+            // NumPy conjugates v, then swaps: the conjugate of this correlation, reversed.
+            let r = correlate_1d(&v, &a, false, mode, dt)?.flip(None)?;
+            return if dt.is_complex() { r.conj() } else { r.as_contiguous() };
         }
         correlate_1d(&a, &v, false, mode, dt)
     }
@@ -286,10 +322,10 @@ fn conv2d(
 }
 
 /// `fillvalue` in the result's dtype, as SciPy converts it (`np.array(fillvalue, dtype)`):
-/// floats round; integers truncate toward zero, and a value they cannot hold (NaN and the
+/// floats round (a complex fill is `v + 0j`); integers truncate toward zero, and a value they cannot hold (NaN and the
 /// infinities too) is a ValueError, whatever the mode.
 fn fill_value(v: f64, dt: DType) -> Result<Scalar> {
-    if dt.is_float() {
+    if dt.is_inexact() {
         return crate::full(&[], v, dt, &Device::Cpu)?.item_scalar();
     }
     let (lo, hi) = dt.int_range().expect("an integer dtype (bool is refused before)");
@@ -431,16 +467,18 @@ pub fn convolve(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) ->
 /// ```
 pub fn correlate(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) -> Result<Array> {
     crate::ufunc::same_device("correlate", in1, in2)?;
+    // The conjugate of a complex in2 (SciPy's `_reverse_and_conj`).
+    let conj = |a: Array| if a.dtype().is_complex() { a.conj() } else { Ok(a) };
     if in1.ndim() == 0 && in2.ndim() == 0 {
-        return crate::multiply(in1, in2);
+        return crate::multiply(in1, &conj(in2.view())?);
     }
     if in1.ndim() != in2.ndim() {
         return Err(Error::Value("in1 and in2 should have the same dimensionality".into()));
     }
     match method {
         Method::Direct => correlate_direct(in1, in2, mode, false),
-        // SciPy: convolve(in1, in2 reversed, mode, method).
-        Method::Auto | Method::Fft => convolve_nd(in1, &in2.flip(None)?, mode, method),
+        // SciPy: convolve(in1, in2 reversed and conjugated, mode, method).
+        Method::Auto | Method::Fft => convolve_nd(in1, &conj(in2.flip(None)?)?, mode, method),
     }
 }
 
@@ -464,7 +502,11 @@ fn convolve_nd(volume: &Array, kernel: &Array, mode: ConvolveMode, method: Metho
     if np_conv_ok(volume, kernel, mode) {
         return numpy::convolve(volume, kernel, mode);
     }
-    correlate_direct(volume, &kernel.flip(None)?, mode, allow_half)
+    // SciPy: correlate(volume, kernel reversed and conjugated), the correlation conjugating it
+    // back.
+    let k = kernel.flip(None)?;
+    let k = if k.dtype().is_complex() { k.conj()? } else { k };
+    correlate_direct(volume, &k, mode, allow_half)
 }
 
 /// SciPy's `_np_conv_ok`: 1-d inputs that NumPy's `convolve`/`correlate` handle with SciPy's
@@ -548,8 +590,9 @@ fn correlate_direct(in1: &Array, in2: &Array, mode: ConvolveMode, allow_half: bo
     let (x, w) = if swapped { (in2, in1) } else { (in1, in2) };
     let out = correlate_nd(x, w, mode, allow_half)?;
     if swapped {
-        // SciPy: the correlation of the swapped operands, reversed.
-        return out.flip(None)?.as_contiguous();
+        // SciPy: the correlation of the swapped operands, reversed (and conjugated).
+        let out = out.flip(None)?;
+        return if out.dtype().is_complex() { out.conj() } else { out.as_contiguous() };
     }
     Ok(out)
 }

@@ -206,3 +206,129 @@ device_test!(scipy_errors, |dev| {
     }
     Ok(())
 });
+
+// Complex inputs: NumPy's and SciPy's values (NumPy 2.4.6, SciPy 1.17.1). A correlation takes
+// the conjugate of its second input; where SciPy or NumPy swap the operands, the result is
+// reversed and conjugated.
+device_test!(complex_convolve_and_correlate, |dev| {
+    use cuprum::scipy::signal::{correlate, Method};
+    use cuprum::Complex;
+    let z = |v: &[(f64, f64)], shape: &[usize]| -> cuprum::Result<Array> {
+        let c: Vec<Complex<f64>> = v.iter().map(|&(re, im)| Complex::new(re, im)).collect();
+        cuprum::from_slice(&c, shape, &dev)
+    };
+    let near = |got: &Array, want: &[(f64, f64)], what: &str| {
+        let g = got.to_device(&Device::Cpu).unwrap().to_vec::<Complex<f64>>().unwrap();
+        assert_eq!(g.len(), want.len(), "{what}");
+        for (a, &(re, im)) in g.iter().zip(want) {
+            assert!((a.re - re).abs() < 1e-12 && (a.im - im).abs() < 1e-12, "{what}: {g:?}");
+        }
+    };
+    let a = z(&[(1., 1.), (2., 0.), (0., 3.), (-1., 0.5), (2., -2.)], &[5])?;
+    let v = z(&[(0., 1.), (1., -1.)], &[2])?;
+    near(
+        &cuprum::convolve(&a, &v, Full)?,
+        &[(-1., 1.), (2., 2.), (-1., -2.), (2.5, 2.), (1.5, 3.5), (0., -4.)],
+        "np.convolve",
+    );
+    near(
+        &cuprum::correlate(&a, &v, Full)?,
+        &[(0., 2.), (3., 1.), (-3., 1.), (1.5, -0.5), (4.5, 1.), (-2., -2.)],
+        "np.correlate",
+    );
+    near(
+        &cuprum::correlate(&v, &a, Full)?,
+        &[(-2., 2.), (4.5, -1.), (1.5, 0.5), (-3., -1.), (3., -1.), (0., -2.)],
+        "np.correlate, v longer",
+    );
+    let x =
+        z(&[(1., 1.), (2., 0.), (0., 3.), (0.5, 0.), (0., -1.), (1., -1.), (2., 0.), (1., 2.), (-1., 0.)], &[3, 3])?;
+    let k = z(&[(0., 1.), (2., 0.), (1., -1.), (0., 0.5)], &[2, 2])?;
+    near(
+        &convolve2d(&x, &k, Same, Boundary::Symm, 0.0)?,
+        &[(2.5, 3.5), (3.5, 2.5), (4., 4.), (2.5, 1.), (3.5, -1.5), (4., 3.), (4.5, 1.75), (1., 0.25), (2.5, 1.)],
+        "convolve2d symm",
+    );
+    near(
+        &correlate2d(&x, &k, Full, Boundary::Fill, 1.5)?,
+        &[
+            (5., -0.5),
+            (3., -0.5),
+            (6.5, 0.5),
+            (0., 0.75),
+            (3.5, 1.75),
+            (5., -0.5),
+            (0.5, 2.5),
+            (8., -0.75),
+            (2.5, -1.),
+            (3., -1.),
+            (0., 1.5),
+            (1., -2.75),
+            (5.5, -0.75),
+            (3.5, 2.75),
+            (1.5, -0.25),
+            (4.5, 1.75),
+        ],
+        "correlate2d fill 1.5",
+    );
+    near(
+        &correlate2d(&k, &x, Valid, Boundary::Fill, 0.0)?,
+        &[(0., 1.5), (3., -1.), (0.5, 2.5), (5., -0.5)],
+        "correlate2d swapped",
+    );
+    let full = [
+        (0.5, -0.5),
+        (0., 1.),
+        (3.5, 2.),
+        (-3., 3.),
+        (2., 1.75),
+        (5., -0.5),
+        (0.5, 2.5),
+        (5., 0.),
+        (1., -1.),
+        (3., -1.),
+        (0., 1.5),
+        (-2., -2.),
+        (4., 0.),
+        (2., 2.),
+        (0., -1.),
+        (0., 1.),
+    ];
+    near(&correlate(&x, &k, Full, Method::Direct)?, &full, "correlate direct");
+    let swapped: Vec<(f64, f64)> = full.iter().rev().map(|&(re, im)| (re, -im)).collect();
+    near(&correlate(&k, &x, Full, Method::Direct)?, &swapped, "correlate direct, swapped");
+    near(
+        &correlate(&x, &k, Same, Method::Auto)?,
+        &[(0.5, -0.5), (0., 1.), (3.5, 2.), (2., 1.75), (5., -0.5), (0.5, 2.5), (1., -1.), (3., -1.), (0., 1.5)],
+        "correlate auto",
+    );
+    use cuprum::scipy::signal::convolve;
+    near(
+        &convolve(&x, &k, Full, Method::Direct)?,
+        &[
+            (-1., 1.),
+            (2., 4.),
+            (1., 0.),
+            (0., 6.),
+            (2., 0.5),
+            (3.5, -1.5),
+            (4., 3.),
+            (0.5, -2.),
+            (0.5, 1.5),
+            (1., 0.25),
+            (2.5, 1.),
+            (-1.5, 0.5),
+            (2., -2.),
+            (3., 2.),
+            (-2., 1.5),
+            (0., -0.5),
+        ],
+        "scipy convolve",
+    );
+    near(
+        &convolve(&k, &x, Valid, Method::Auto)?,
+        &[(3.5, -1.5), (4., 3.), (1., 0.25), (2.5, 1.)],
+        "scipy convolve, swapped",
+    );
+    Ok(())
+});
