@@ -2,7 +2,7 @@
 //! labels (one group: the per-warp path) and many (the atomic path), list indices with
 //! repeats, absent and negative labels (the lookup table), every dtype, views. Counts,
 //! integer sums, minima, maxima and positions must be equal; float64 sums within 1e-9
-//! relative (atomics add in another order).
+//! relative (atomics add in another order), complex64 sums within 1e-5.
 
 use crate::common::{assert_close, on, random, Rng};
 use cuprum::scipy::ndimage as ndi;
@@ -19,7 +19,10 @@ fn same(gpu: &Device, c: &Array, g: &Array, what: &str) {
     assert_eq!(g.device(), *gpu, "{what}");
     assert_eq!((g.dtype(), g.shape()), (c.dtype(), c.shape()), "{what}");
     if c.dtype().is_inexact() {
-        assert_close(g, c, 1e-9, what);
+        // complex64 sums (one group) add float32 parts in each device's order, as NumPy's sum;
+        // the others come from float64 sums.
+        let rtol = if c.dtype() == DType::Complex64 { 1e-5 } else { 1e-9 };
+        assert_close(g, c, rtol, what);
     } else {
         let a = c.to_vec_as::<i64>().unwrap();
         let b = g.to_device(&Device::Cpu).unwrap().to_vec_as::<i64>().unwrap();
