@@ -129,3 +129,109 @@ device_test!(output_arrays, |dev| {
     assert_eq!(e.kind(), ErrorKind::RuntimeError); // output shape not correct
     Ok(())
 });
+
+// Complex inputs and weights of the linear filters, by their parts as SciPy's
+// `_complex_via_real_components` (SciPy 1.17.1's values for x = arange(12) + 1j *
+// arange(12)[::-1], 3x4 complex64); its rank, minimum and maximum filters refuse them.
+device_test!(complex_filters_as_scipy, |dev| {
+    use cuprum::scipy::ndimage::{convolve, median_filter, minimum_filter};
+    use cuprum::Complex;
+    let xs: Vec<Complex<f32>> = (0..12).map(|i| Complex::new(i as f32, (11 - i) as f32)).collect();
+    let x = cuprum::from_slice(&xs, &[3, 4], &dev)?;
+    let near = |got: &cuprum::Array, dt: DType, want: &[(f64, f64)], tol: f64, what: &str| {
+        assert_eq!(got.dtype(), dt, "{what}");
+        let g = got.to_device(&cuprum::Device::Cpu).unwrap().astype(DType::Complex128).unwrap();
+        let g = g.to_vec::<Complex<f64>>().unwrap();
+        assert_eq!(g.len(), want.len(), "{what}");
+        for (a, &(re, im)) in g.iter().zip(want) {
+            assert!((a.re - re).abs() <= tol && (a.im - im).abs() <= tol, "{what}: {g:?}");
+        }
+    };
+    let d = FilterOptions::default();
+    let w = cuprum::from_slice(
+        &[Complex::new(1.0, 0.0), Complex::new(0.0, 1.0), Complex::new(2.0, 0.0), Complex::new(0.5, 0.0)],
+        &[2, 2],
+        &dev,
+    )?;
+    near(
+        &correlate(&x, &w, &d)?,
+        DType::Complex64,
+        &[
+            (11., 38.5),
+            (10.5, 37.),
+            (13., 32.5),
+            (15.5, 28.),
+            (21., 28.5),
+            (20.5, 27.),
+            (23., 22.5),
+            (25.5, 18.),
+            (31., 10.5),
+            (30.5, 9.),
+            (33., 4.5),
+            (35.5, 0.),
+        ],
+        1e-4,
+        "correlate, complex weights",
+    );
+    let real = x.real().as_contiguous()?;
+    near(
+        &convolve(&real, &w, &FilterOptions { mode: Mode::Constant, cval: 2.0, ..d.clone() })?,
+        DType::Complex64,
+        &[
+            (7., 4.),
+            (10.5, 5.),
+            (14., 6.),
+            (7.5, 7.),
+            (21., 8.),
+            (24.5, 9.),
+            (28., 10.),
+            (9.5, 11.),
+            (24., 2.),
+            (26.5, 2.),
+            (29., 2.),
+            (11.5, 2.),
+        ],
+        1e-4,
+        "convolve of a real input with complex weights",
+    );
+    let g = gaussian_filter(&x, &[1.0], &d)?;
+    near(
+        &g.slice(cuprum::s![0])?,
+        DType::Complex64,
+        &[(2.1152, 8.8848), (2.75142, 8.24858), (3.62517, 7.37483), (4.26139, 6.73861)],
+        1e-4,
+        "gaussian_filter",
+    );
+    near(
+        &uniform_filter1d(&x, 3, 0, &FilterOptions { mode: Mode::Constant, cval: 1.5, ..d.clone() })?
+            .slice(cuprum::s![0])?,
+        DType::Complex64,
+        &[(1.83333, 6.), (2.5, 5.33333), (3.16667, 4.66667), (3.83333, 4.)],
+        1e-4,
+        "uniform_filter1d, cval for the real part only",
+    );
+    near(
+        &sobel(&x, 1, &d)?.slice(cuprum::s![0])?,
+        DType::Complex64,
+        &[(4., -4.), (8., -8.), (8., -8.), (4., -4.)],
+        1e-4,
+        "sobel",
+    );
+    near(
+        &correlate1d(&x, &[1.0, 2.0, -1.0], 1, &FilterOptions { mode: Mode::Wrap, ..d.clone() })?
+            .slice(cuprum::s![0])?,
+        DType::Complex64,
+        &[(2., 20.), (0., 22.), (2., 20.), (8., 14.)],
+        1e-4,
+        "correlate1d wrap",
+    );
+    // A real output dtype for a complex result: SciPy's RuntimeError.
+    let e = correlate(&x, &w, &FilterOptions { output: Some(DType::Float32), ..d.clone() }).unwrap_err();
+    assert_eq!((e.kind(), e.to_string()), (ErrorKind::RuntimeError, "output must have complex dtype".to_string()));
+    let r = cuprum::scipy::ndimage::RankOptions::default();
+    let size = cuprum::scipy::ndimage::Window::Size(&[3]);
+    for e in [median_filter(&x, size, &r).unwrap_err(), minimum_filter(&x, size, &r).unwrap_err()] {
+        assert_eq!((e.kind(), e.to_string()), (ErrorKind::TypeError, "Complex type not supported".to_string()));
+    }
+    Ok(())
+});
