@@ -96,17 +96,28 @@ fn quantile_impl(a: &Array, qs: &[f64], axis: Axes, method: Interp, ignore_nan: 
 
 /// NumPy's `median` of complex lanes (`h`: `lanes` C-contiguous lanes of `len` > 0): the mean
 /// of the middle values in NumPy's complex order (real part, then imaginary part); where a
-/// lane holds a NaN, its last value in that order (a NaN, as NumPy's); shape `[1, lanes]`. NumPy's quantiles and
-/// percentiles of complex values are a `TypeError`.
+/// lane holds a NaN, its last value in that order (a NaN, as NumPy's); shape `[1, lanes]`.
+/// With `ignore_nan`, NumPy's `nanmedian`. NumPy's quantiles and percentiles of complex values
+/// (nan forms too) are a `TypeError`.
 fn complex_median(h: &Array, lanes: usize, len: usize, method: Interp, ignore_nan: bool) -> Result<Array> {
-    if ignore_nan {
-        crate::core::dtype::no_complex("nanmedian/nanquantile/nanpercentile", h.dtype())?;
-    }
     if method != Interp::MedianMean {
         return Err(Error::Type("a must be an array of real numbers".into()));
     }
     let dt = h.dtype();
-    let s = crate::sort(&h.reshape([lanes, len])?, -1)?;
+    let h2 = h.reshape([lanes, len])?;
+    let s = crate::sort(&h2, -1)?;
+    if ignore_nan {
+        // nanmedian: the values without a NaN part sort first; the median of the first `k` of
+        // each lane, or (NumPy's, for a lane of NaNs only) the lane's last value.
+        let k = crate::isnan(&h2)?.logical_not()?.astype(DType::Int64)?.sum(-1)?;
+        let pick =
+            |i: Array| -> Result<Array> { crate::take_along_axis(&s, &i.expand_dims(-1)?, -1)?.reshape([lanes]) };
+        let lo = pick(k.subtract(1i64)?.clip(0, i64::MAX)?.floor_divide(2i64)?)?;
+        let hi = pick(k.floor_divide(2i64)?.clip(0, len as i64 - 1)?)?;
+        let m = lo.add(&hi)?.true_divide(2.0)?.astype(dt)?;
+        let last = h2.slice(crate::s![.., len as isize - 1])?;
+        return crate::where_(&k.equal(0i64)?, &last, &m)?.reshape([1, lanes]);
+    }
     let at = |i: usize| s.slice(crate::s![.., i as isize]);
     let m = at((len - 1) / 2)?.add(&at(len / 2)?)?.true_divide(2.0)?.astype(dt)?;
     let last = at(len - 1)?;

@@ -311,6 +311,14 @@ device_test!(sort_and_median, |dev| {
     let left = cuprum::searchsorted(&sorted_a, &q, cuprum::Side::Left)?;
     assert_eq!((left.shape(), left.to_vec::<i64>()?), (&[2usize, 2][..], vec![2, 1, 6, 5]));
     assert_eq!(cuprum::searchsorted(&sorted_a, &q, cuprum::Side::Right)?.to_vec::<i64>()?, vec![4, 1, 6, 5]);
+    // nanmedian: the values without a NaN part; a lane of NaNs only gives its last value.
+    let nm = cuprum::nanmedian(&b, 1)?.to_vec::<C32>()?;
+    assert_eq!(nm, vec![c32(1.5, 0.5), c32(0.0, -1.0), c32(1.0, 1.0)]);
+    assert_eq!(cuprum::nanmedian(&b, None)?.item::<C32>()?, c32(1.0, 1.0));
+    let all_nan = cuprum::from_vec(vec![c32(n, 0.0), c32(n, 1.0)], &dev)?;
+    assert!(same(cuprum::nanmedian(&all_nan, None)?.item::<C32>()?, c32(n, 1.0)));
+    let e = cuprum::nanquantile(&a, 0.5, None, cuprum::QuantileMethod::Linear).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TypeError);
     let e = cuprum::quantile(&a, 0.5, None, cuprum::QuantileMethod::Linear).unwrap_err();
     assert_eq!((e.kind(), e.to_string().contains("a must be an array of real numbers")), (ErrorKind::TypeError, true));
     Ok(())
