@@ -225,6 +225,22 @@ device_test!(complex_filters_as_scipy, |dev| {
         1e-4,
         "correlate1d wrap",
     );
+    // gaussian_gradient_magnitude: the complex root of the sum of complex squares.
+    near(
+        &gaussian_gradient_magnitude(&x, &[1.0], &d)?.slice(cuprum::s![1])?,
+        DType::Complex64,
+        &[(2.81885, -2.81885), (2.91725, -2.91725), (2.91725, -2.91725), (2.81885, -2.81885)],
+        1e-4,
+        "gaussian_gradient_magnitude",
+    );
+    let o = FilterOptions { axes: Some(vec![1]), mode: Mode::Constant, cval: 2.0, ..d.clone() };
+    near(
+        &gaussian_gradient_magnitude(&x, &[1.0], &o)?.slice(cuprum::s![0])?,
+        DType::Complex64,
+        &[(0.34957, 1.92224), (0.56249, 0.11285), (0.33521, -1.01055), (0.41497, 1.85685)],
+        1e-4,
+        "gaussian_gradient_magnitude along axis 1, constant 2",
+    );
     // A real output dtype for a complex result: SciPy's RuntimeError.
     let e = correlate(&x, &w, &FilterOptions { output: Some(DType::Float32), ..d.clone() }).unwrap_err();
     assert_eq!((e.kind(), e.to_string()), (ErrorKind::RuntimeError, "output must have complex dtype".to_string()));
