@@ -113,9 +113,7 @@ impl Array {
         let out = Array::alloc(&out_shape, op.out_dtype(self.dtype), self.device(), false)?;
         reduce_into(op, self, &axes, ddof, &out)?;
         if keepdims {
-            let kshape: Vec<usize> =
-                (0..self.ndim()).map(|a| if axes.contains(&a) { 1 } else { self.shape[a] }).collect();
-            return out.reshape(&kshape);
+            return out.reshape(keepdims_shape(&self.shape, &axes));
         }
         Ok(out)
     }
@@ -235,13 +233,16 @@ fn complex_reduce(x: &Array, op: ReduceOp, axes: &[usize], keepdims: bool, ddof:
             let t = x.permute(&perm)?.reshape(&lane_shape)?;
             let r = if op == ReduceOp::Prod { complex_prod(&t, &out_shape)? } else { complex_extreme(&t, op)? };
             if keepdims {
-                let kshape: Vec<usize> =
-                    (0..x.ndim()).map(|a| if axes.contains(&a) { 1 } else { x.shape[a] }).collect();
-                return r.reshape(&kshape);
+                return r.reshape(keepdims_shape(&x.shape, axes));
             }
             Ok(r)
         }
     }
+}
+
+/// `shape` with the reduced `axes` kept as length 1 (NumPy's `keepdims`).
+fn keepdims_shape(shape: &[usize], axes: &[usize]) -> Vec<usize> {
+    shape.iter().enumerate().map(|(a, &n)| if axes.contains(&a) { 1 } else { n }).collect()
 }
 
 /// The product of each lane (last axis) of complex `t` by a tree of pairwise products, one

@@ -322,8 +322,8 @@ fn conv2d(
 }
 
 /// `fillvalue` in the result's dtype, as SciPy converts it (`np.array(fillvalue, dtype)`):
-/// floats round (a complex fill is `v + 0j`); integers truncate toward zero, and a value they cannot hold (NaN and the
-/// infinities too) is a ValueError, whatever the mode.
+/// floats round (a complex fill is `v + 0j`); integers truncate toward zero, and a value they
+/// cannot hold (NaN and the infinities too) is a ValueError, whatever the mode.
 fn fill_value(v: f64, dt: DType) -> Result<Scalar> {
     if dt.is_inexact() {
         return crate::full(&[], v, dt, &Device::Cpu)?.item_scalar();

@@ -277,18 +277,24 @@ fn single_origin(o: &FilterOptions) -> Result<i64> {
 /// output array.
 fn out_dtype(x: &Array, o: &FilterOptions) -> Result<DType> {
     check_dtype(x.dtype())?;
-    let dt = match &o.out {
+    let dt = requested_dtype(x, o)?.unwrap_or(x.dtype());
+    check_dtype(dt)?;
+    Ok(dt)
+}
+
+/// The dtype the caller asked for (of `o.out`, else `o.output`), with SciPy's checks of an
+/// output array.
+fn requested_dtype(x: &Array, o: &FilterOptions) -> Result<Option<DType>> {
+    match &o.out {
         Some(out) => {
             if out.shape() != x.shape() {
                 return Err(Error::Runtime("output shape not correct".into()));
             }
             crate::ufunc::same_device("ndimage filter output", x, out)?;
-            out.dtype()
+            Ok(Some(out.dtype()))
         }
-        None => o.output.unwrap_or(x.dtype()),
-    };
-    check_dtype(dt)?;
-    Ok(dt)
+        None => Ok(o.output),
+    }
 }
 
 fn laplace_parts(x: &Array, _: Option<&Array>, o: &FilterOptions) -> Result<Array> {
@@ -307,16 +313,7 @@ fn by_parts(
     f: impl Fn(&Array, Option<&Array>, &FilterOptions) -> Result<Array>,
 ) -> Result<Array> {
     let natural = if x.dtype().is_complex() { x.dtype() } else { crate::promote_types(x.dtype(), DType::Complex64) };
-    let dt = match (&o.out, o.output) {
-        (Some(out), _) => {
-            if out.shape() != x.shape() {
-                return Err(Error::Runtime("output shape not correct".into()));
-            }
-            out.dtype()
-        }
-        (None, Some(dt)) => dt,
-        (None, None) => natural,
-    };
+    let dt = requested_dtype(x, o)?.unwrap_or(natural);
     if !dt.is_complex() {
         return Err(Error::Runtime("output must have complex dtype".into()));
     }

@@ -103,8 +103,7 @@ pub(super) fn extremes(p: &Prep, positions: bool) -> Result<Extremes> {
             let z = crate::zeros(&[p.g.k], DType::Int64, &dev)?;
             return Ok((crate::zeros(&[p.g.k], v.dtype(), &dev)?, z));
         }
-        let by_key = crate::argsort(key, None)?;
-        let order = crate::take(&by_key, &crate::argsort(&crate::take(&sv, &by_key, None)?, None)?, None)?;
+        let order = crate::lexsort(&[key, &sv])?;
         let (vals, at_pos) = (crate::take(&v, &order, None)?, crate::take(&pos, &order, None)?);
         let zero_v = crate::zeros(&[], v.dtype(), &dev)?;
         let zero_p = crate::zeros(&[], DType::Int64, &dev)?;

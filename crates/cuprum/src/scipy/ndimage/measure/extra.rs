@@ -99,10 +99,7 @@ pub fn median(input: &Array, labels: Option<&Array>, index: impl Into<Index>) ->
     let ok = s.greater_equal(0i64)?;
     let v = crate::extract(&ok, &p.x.ravel()?)?;
     let sv = crate::extract(&ok, &s)?;
-    let by_value = crate::argsort(&v, None)?;
-    let sv1 = crate::take(&sv, &by_value, None)?;
-    let o2 = crate::argsort(&sv1, None)?;
-    let vals = crate::take(&crate::take(&v, &by_value, None)?, &o2, None)?;
+    let vals = crate::take(&v, &crate::lexsort(&[&v, &sv])?, None)?;
     let counts = crate::bincount(&sv, None, k)?;
     let ends = crate::cumsum(&counts, None)?;
     let starts = ends.subtract(&counts)?;
