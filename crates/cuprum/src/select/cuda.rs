@@ -42,17 +42,20 @@ pub(crate) const TILE: usize = THREADS * ITEMS;
 /// Most dimensions `Coords` unravels flat indices over.
 pub(crate) const MAX_COORD_DIMS: usize = 16;
 
-/// How a flag is tested: its size in bytes, and whether it is a float (then `-0.0` is zero;
-/// NaN is non-zero, as NumPy's truth value).
+/// How a flag is tested: its size in bytes, whether it is a float (then `-0.0` is zero;
+/// NaN is non-zero, as NumPy's truth value), and whether it is a complex64 (two float32
+/// parts in one 8-byte word, non-zero when either part is).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Flag {
     pub size: u8,
     pub float: bool,
+    pub complex: bool,
 }
 
 impl Flag {
+    /// complex128 flags are made bool first ([`flag_words`]), so they never get here.
     pub fn of(d: DType) -> Flag {
-        Flag { size: d.itemsize() as u8, float: d.is_float() }
+        Flag { size: d.itemsize() as u8, float: d.is_inexact(), complex: d.is_complex() }
     }
     fn ty(self) -> &'static str {
         uty(self.size as usize)
@@ -62,12 +65,23 @@ impl Flag {
         if !self.float {
             return format!("({v} != 0)");
         }
-        let m = match self.size {
-            2 => "0x7fffu",
-            4 => "0x7fffffffu",
+        let m = match (self.size, self.complex) {
+            (2, _) => "0x7fffu",
+            (4, _) => "0x7fffffffu",
+            (_, true) => "0x7fffffff7fffffffull",
             _ => "0x7fffffffffffffffull",
         };
         format!("(({v} & {m}) != 0)")
+    }
+}
+
+/// The flags as the kernels read them: complex128 (16-byte words) as bool (either part
+/// non-zero), every other dtype as it is.
+fn flag_words(flags: &Array) -> Result<Array> {
+    if flags.dtype() == DType::Complex128 {
+        flags.astype(DType::Bool)
+    } else {
+        Ok(flags.view())
     }
 }
 
@@ -80,8 +94,8 @@ fn uty(size: usize) -> &'static str {
     }
 }
 
-/// Identity of one generated kernel of this family. `size` is the moved elements' size in
-/// bytes (1, 2, 4 or 8; elements are copied as raw words).
+/// Identity of one generated kernel of this family. `size` is the moved words' size in bytes
+/// (1, 2, 4 or 8; elements are copied as raw words, a 16-byte complex128 as two 8-byte words).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum SelectKey {
     /// Rows of one element: `out[rank(i)] = x[i]` for each selected `i`.
@@ -155,12 +169,18 @@ impl SelectKey {
     #[cfg(test)]
     pub fn all() -> Vec<SelectKey> {
         let mut v = Vec::new();
-        for size in [1u8, 2, 4, 8] {
-            for float in [false, true] {
-                if float && size == 1 {
-                    continue;
-                }
-                let flag = Flag { size, float };
+        for d in [
+            DType::Bool,
+            DType::UInt16,
+            DType::Int32,
+            DType::Int64,
+            DType::Float16,
+            DType::Float32,
+            DType::Float64,
+            DType::Complex64,
+        ] {
+            {
+                let flag = Flag::of(d);
                 v.push(SelectKey::Coords { flag });
                 for e in [1u8, 2, 4, 8] {
                     v.push(SelectKey::Pack { flag, size: e });
@@ -227,9 +247,12 @@ fn begin(key: SelectKey, flags: &Array) -> Result<Launch> {
     Ok((dev, k, tmp, p, ntiles as u32))
 }
 
-fn word(itemsize: usize) -> Result<u8> {
+/// The kernels' word size and the row length in words for rows of `row` elements of
+/// `itemsize` bytes: 16-byte elements (complex128) move as two 8-byte words.
+fn word(itemsize: usize, row: usize) -> Result<(u8, usize)> {
     match itemsize {
-        1 | 2 | 4 | 8 => Ok(itemsize as u8),
+        1 | 2 | 4 | 8 => Ok((itemsize as u8, row)),
+        16 => Ok((8, 2 * row)),
         _ => Err(Error::InvalidArgument(format!("selection of {itemsize}-byte elements"))),
     }
 }
@@ -237,10 +260,11 @@ fn word(itemsize: usize) -> Result<u8> {
 /// Moves the rows (of `row` elements) of the C-contiguous `x` whose flag is non-zero to the
 /// start of `out` (room for every row), in order. Returns the pending count of rows.
 pub(crate) fn compact(x: &Array, flags: &Array, out: &Array, row: usize) -> Result<Count> {
-    let size = word(x.itemsize())?;
     if row == 0 || x.size() != flags.size() * row || out.size() < x.size() {
         return Err(Error::InvalidArgument("selection: rows and buffers do not match".into()));
     }
+    let (size, row) = word(x.itemsize(), row)?;
+    let flags = &flag_words(flags)?;
     let flag = Flag::of(flags.dtype());
     let key = if row == 1 { SelectKey::Pack { flag, size } } else { SelectKey::Rows { flag, size } };
     let (dev, k, tmp, mut p, grid) = begin(key, flags)?;
@@ -262,10 +286,11 @@ pub(crate) fn compact(x: &Array, flags: &Array, out: &Array, row: usize) -> Resu
 /// The reverse of [`compact`]: row `r` of the C-contiguous `packed` goes to the `r`-th
 /// selected row of `x` (C-contiguous). `packed` must hold every selected row.
 pub(crate) fn expand(x: &Array, flags: &Array, packed: &Array, row: usize) -> Result<()> {
-    let size = word(x.itemsize())?;
     if row == 0 || x.size() != flags.size() * row {
         return Err(Error::InvalidArgument("selection: rows and buffers do not match".into()));
     }
+    let (size, row) = word(x.itemsize(), row)?;
+    let flags = &flag_words(flags)?;
     let key = SelectKey::Expand { flag: Flag::of(flags.dtype()), size };
     let (dev, k, _tmp, mut p, grid) = begin(key, flags)?;
     p.push(row as i64);
@@ -284,8 +309,8 @@ pub(crate) fn coords(a: &Array, out: &Array, flat: bool, sj: i64, sd: i64) -> Re
     if dims.len() > MAX_COORD_DIMS || dims.is_empty() {
         return Err(Error::NotImplemented(format!("indices over {} dimensions", dims.len())));
     }
-    let flags = a.reshape([a.size()])?;
-    let key = SelectKey::Coords { flag: Flag::of(a.dtype()) };
+    let flags = flag_words(&a.reshape([a.size()])?)?;
+    let key = SelectKey::Coords { flag: Flag::of(flags.dtype()) };
     let (dev, k, tmp, mut p, grid) = begin(key, &flags)?;
     p.push(dptr(out)?);
     p.push(sj);
@@ -348,7 +373,7 @@ mod tests {
     #[test]
     fn select_sources() {
         let keys = SelectKey::all();
-        assert_eq!(keys.len(), 7 * 13);
+        assert_eq!(keys.len(), 8 * 13);
         let dump = std::env::var_os("CUPRUM_DUMP_SOURCES");
         let mut compiled = 0;
         for (q, key) in keys.into_iter().enumerate() {
@@ -393,7 +418,7 @@ mod tests {
         }
         eprintln!("select kernels: {compiled} compiled by NVRTC");
         if std::env::var_os("CUPRUM_PRINT_SOURCE").is_some() {
-            let flag = Flag { size: 1, float: false };
+            let flag = Flag::of(DType::Bool);
             println!("{}", SelectKey::Pack { flag, size: 4 }.source());
             println!("{}", SelectKey::Coords { flag }.source());
         }
@@ -406,5 +431,6 @@ mod tests {
         assert_eq!(Flag::of(DType::Float16).nz("v"), "((v & 0x7fffu) != 0)");
         assert_eq!(Flag::of(DType::Float64).nz("v"), "((v & 0x7fffffffffffffffull) != 0)");
         assert_eq!(Flag::of(DType::Int64).nz("v"), "(v != 0)");
+        assert_eq!(Flag::of(DType::Complex64).nz("v"), "((v & 0x7fffffff7fffffffull) != 0)");
     }
 }

@@ -340,6 +340,26 @@ device_test!(selection_and_manipulation, |dev| {
     let wh = cuprum::where_(&m, &z, 0.5)?;
     assert_eq!(wh.to_vec::<C32>()?, vec![c32(1.0, 2.0), c32(0.5, 0.0), c32(-0.5, 0.25), c32(0.5, 0.0)]);
     assert_eq!(cuprum::extract(&m, &w)?.to_vec::<C32>()?, vec![c32(2.0, -1.0), c32(1.0, 1.0)]);
+    // complex128 (16-byte elements) through the selection kernels: a[m], a[m] = v, compress, nonzero.
+    let z2 = z.astype(DType::Complex128)?.reshape([2, 2])?;
+    let m2 = cuprum::from_slice(&[false, true, true, true], &[2, 2], &dev)?;
+    assert_eq!(z2.mask(&m2)?.to_vec::<C64>()?, vec![c64(3.0, -4.0), c64(-0.5, 0.25), c64(0.0, 0.0)]);
+    let mut z2a = z2.copy()?;
+    z2a.mask_assign(&m2, &cuprum::from_vec(vec![c64(7.0, 1.0), c64(8.0, 2.0), c64(9.0, 3.0)], &dev)?)?;
+    assert_eq!(z2a.to_vec::<C64>()?, vec![c64(1.0, 2.0), c64(7.0, 1.0), c64(8.0, 2.0), c64(9.0, 3.0)]);
+    let rows = cuprum::compress(&cuprum::from_vec(vec![false, true], &dev)?, &z2, 0)?;
+    assert_eq!((rows.shape(), rows.to_vec::<C64>()?), (&[1usize, 2][..], vec![c64(-0.5, 0.25), c64(0.0, 0.0)]));
+    assert_eq!(z2.nonzero()?[1].to_vec::<i64>()?, vec![0, 1, 0]);
+    // Complex truth values (either part non-zero; -0.0 is zero, NaN is not), both widths.
+    let t = cuprum::from_vec(
+        vec![c32(-0.0, 0.0), c32(0.0, -1.0), c32(f32::NAN, 0.0), c32(0.0, -0.0), c32(2.0, 0.0)],
+        &dev,
+    )?;
+    for tz in [t.clone(), t.astype(DType::Complex128)?] {
+        assert_eq!(cuprum::flatnonzero(&tz)?.to_vec::<i64>()?, vec![1, 2, 4], "{:?}", tz.dtype());
+        let picked = cuprum::extract(&tz, &cuprum::arange_f(0.0, 5.0, 1.0, DType::Float32, &dev)?)?;
+        assert_eq!(picked.to_vec::<f32>()?, vec![1.0, 2.0, 4.0], "{:?}", tz.dtype());
+    }
     // np.add.at(z, [0, 0, 3], w[[0, 2, 3]]): repeated places add up, both parts.
     let mut za = z.copy()?;
     let (at, wv) = (cuprum::from_vec(vec![0i64, 0, 3], &dev)?, cuprum::from_vec(vec![0i64, 2, 3], &dev)?);

@@ -5,7 +5,7 @@
 
 use crate::common::{assert_close, on, random, Rng};
 use crate::ufunc::gpu::same as same_result;
-use cuprum::dtype::REAL_DTYPES as ALL_DTYPES;
+use cuprum::dtype::ALL_DTYPES;
 use cuprum::{s, Array, DType, Device};
 
 /// Elements per tile of the selection and scan kernels.
@@ -26,7 +26,7 @@ fn mask_p(shape: &[usize], p: f64, rng: &mut Rng) -> Array {
 fn with_zeros(shape: &[usize], dtype: DType, p_zero: f64, rng: &mut Rng) -> Array {
     let x = random(shape, dtype, rng, true);
     let z = mask_p(shape, p_zero, rng);
-    let zero = if dtype.is_float() {
+    let zero = if dtype.is_inexact() {
         cuprum::scalar(-0.0f64, &Device::Cpu).unwrap()
     } else {
         cuprum::scalar(0i64, &Device::Cpu).unwrap()
@@ -40,7 +40,7 @@ pub(crate) fn same(gpu: &Device, g: &Array, c: &Array, what: &str) {
     assert_eq!(g.dtype(), c.dtype(), "{what}: dtype");
     assert_eq!(g.shape(), c.shape(), "{what}: shape");
     let h = g.to_device(&Device::Cpu).unwrap();
-    if c.dtype().is_float() {
+    if c.dtype().is_inexact() {
         assert_close(&h, c, 0.0, what);
     } else {
         assert!(cuprum::array_equal(&h, c).unwrap(), "{what}: values differ");
@@ -58,7 +58,7 @@ fn same_res(gpu: &Device, g: cuprum::Result<Array>, c: cuprum::Result<Array>, wh
 
 per_dtype!(mask_case: mask_bool => Bool, mask_i8 => Int8, mask_i16 => Int16, mask_i32 => Int32, mask_i64 => Int64,
     mask_u8 => UInt8, mask_u16 => UInt16, mask_u32 => UInt32, mask_u64 => UInt64, mask_f16 => Float16,
-    mask_f32 => Float32, mask_f64 => Float64);
+    mask_f32 => Float32, mask_f64 => Float64, mask_c64 => Complex64, mask_c128 => Complex128);
 
 /// `a[m]` for 1-d masks of every density and size, aligned and misaligned data and masks.
 fn mask_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
@@ -89,7 +89,8 @@ fn mask_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
 
 per_dtype!(assign_case: assign_bool => Bool, assign_i8 => Int8, assign_i16 => Int16, assign_i32 => Int32,
     assign_i64 => Int64, assign_u8 => UInt8, assign_u16 => UInt16, assign_u32 => UInt32, assign_u64 => UInt64,
-    assign_f16 => Float16, assign_f32 => Float32, assign_f64 => Float64);
+    assign_f16 => Float16, assign_f32 => Float32, assign_f64 => Float64, assign_c64 => Complex64,
+    assign_c128 => Complex128);
 
 /// `a[m] = values` with one value per selected element (the packed values scattered back),
 /// with a scalar and with a row broadcast (no count needed), on contiguous arrays and views.
@@ -254,7 +255,13 @@ gpu_test!(large_selections, |gpu| {
     let gpu = &gpu;
     let mut rng = Rng::new(600);
     let n = 3_000_017;
-    for (dt, p) in [(DType::Float32, 0.5), (DType::Int8, 0.03), (DType::Float64, 0.999), (DType::UInt16, 0.5)] {
+    for (dt, p) in [
+        (DType::Float32, 0.5),
+        (DType::Int8, 0.03),
+        (DType::Float64, 0.999),
+        (DType::UInt16, 0.5),
+        (DType::Complex128, 0.5),
+    ] {
         let x = random(&[n], dt, &mut rng, false);
         let m = mask_p(&[n], p, &mut rng);
         let (xg, mg) = (on(gpu, &x), on(gpu, &m));
