@@ -5,7 +5,7 @@
 use crate::common::{assert_close, on, random, Rng};
 use crate::indexing::gpu::{indices, same};
 use crate::sort::gpu::full_range;
-use cuprum::dtype::REAL_DTYPES as ALL_DTYPES;
+use cuprum::dtype::ALL_DTYPES;
 use cuprum::{Array, DType, Device};
 
 fn check_unique(gpu: &Device, x: &Array, what: &str) {

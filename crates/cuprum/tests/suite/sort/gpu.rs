@@ -4,12 +4,25 @@
 
 use crate::common::{assert_close, on, random, Rng};
 use crate::indexing::gpu::same;
-use cuprum::dtype::REAL_DTYPES as ALL_DTYPES;
+use cuprum::dtype::ALL_DTYPES;
 use cuprum::{s, Array, DType, Device, Side};
 
 /// Random keys using every bit of the dtype (floats: random signs, magnitudes over many
-/// exponents, a few NaN/inf/-0 when `specials`).
+/// exponents, a few NaN/inf/-0 when `specials`; complex: real parts with many ties, so that
+/// the imaginary parts order them, and full-range imaginary parts).
 pub(crate) fn full_range(n: usize, dt: DType, rng: &mut Rng, specials: bool) -> Array {
+    if dt.is_complex() {
+        let re = random(&[n], DType::Int8, rng, false).astype(dt.real_dtype()).unwrap();
+        let re = if specials {
+            cuprum::where_(&full_range(n, dt.real_dtype(), rng, true).isnan().unwrap(), f64::NAN, &re).unwrap()
+        } else {
+            re
+        };
+        let z = cuprum::zeros(&[n], dt, &Device::Cpu).unwrap();
+        z.real().assign(&re).unwrap();
+        z.imag().unwrap().assign(&full_range(n, dt.real_dtype(), rng, specials)).unwrap();
+        return z;
+    }
     if dt.is_float() {
         let v: Vec<f64> = (0..n)
             .map(|_| {
@@ -47,7 +60,7 @@ fn check_sorts(gpu: &Device, x: &Array, axis: Option<isize>, what: &str) {
 
 per_dtype!(sort_case: sort_bool => Bool, sort_i8 => Int8, sort_i16 => Int16, sort_i32 => Int32, sort_i64 => Int64,
     sort_u8 => UInt8, sort_u16 => UInt16, sort_u32 => UInt32, sort_u64 => UInt64, sort_f16 => Float16,
-    sort_f32 => Float32, sort_f64 => Float64);
+    sort_f32 => Float32, sort_f64 => Float64, sort_c64 => Complex64, sort_c128 => Complex128);
 
 fn sort_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     let mut rng = Rng::new(100 + dt as u64);

@@ -151,6 +151,50 @@ gpu_test!(histogram_density_of_cancelling_bins, |gpu| {
 cases! {
     bincount_counts_and_weights => bincount_case,
     histogram_bins_edges_weights_density => histogram_case,
+    complex_medians => complex_median_case,
+}
+
+/// Medians of complex arrays (NumPy's lexicographic order, the two middle values averaged)
+/// and nanmedians (values with a NaN part left out), with ties in the real parts and NaNs,
+/// along every axis, of views, empty and 0-d; quantiles refuse complex on both devices.
+fn complex_median_case(dev: &Device) -> cuprum::Result<()> {
+    let mut rng = Rng::new(112);
+    for dt in [DType::Complex64, DType::Complex128] {
+        let rtol = if dt == DType::Complex64 { 1e-6 } else { 1e-14 };
+        for (shape, specials) in [(vec![1], false), (vec![2], true), (vec![4097], true), (vec![100_001], false)] {
+            let x = full_range(shape[0], dt, &mut rng, specials);
+            let xg = on(dev, &x);
+            let what = format!("{dt} n={} specials={specials}", shape[0]);
+            same(dev, &format!("median {what}"), rtol, x.median(None), xg.median(None));
+            same(dev, &format!("nanmedian {what}"), rtol, cuprum::nanmedian(&x, None), cuprum::nanmedian(&xg, None));
+        }
+        let m = full_range(7 * 301, dt, &mut rng, true).reshape([7, 301])?;
+        let t = m.t();
+        for (name, a) in [("(7,301)", m.view()), ("transposed", t), ("view", m.slice(s![..;-2, 1..;3])?)] {
+            for ax in [0isize, 1, -1] {
+                let ag = on(dev, &a);
+                let what = format!("{dt} {name} axis {ax}");
+                same(dev, &format!("median {what}"), rtol, a.median(ax), ag.median(ax));
+                same(dev, &format!("nanmedian {what}"), rtol, cuprum::nanmedian(&a, ax), cuprum::nanmedian(&ag, ax));
+            }
+        }
+        for shape in [vec![0], vec![0, 3], vec![]] {
+            let e = random(&shape, dt, &mut rng, false);
+            let eg = on(dev, &e);
+            same(dev, &format!("median {dt} {shape:?}"), 0.0, e.median(None), eg.median(None));
+            same(
+                dev,
+                &format!("nanmedian {dt} {shape:?}"),
+                0.0,
+                cuprum::nanmedian(&e, None),
+                cuprum::nanmedian(&eg, None),
+            );
+        }
+        let q = |a: &Array| cuprum::quantile(a, 0.5, None, QuantileMethod::Linear);
+        let x = random(&[10], dt, &mut rng, false);
+        same(dev, &format!("quantile {dt}"), 0.0, q(&x), q(&on(dev, &x)));
+    }
+    Ok(())
 }
 
 fn bincount_case(dev: &Device) -> cuprum::Result<()> {

@@ -20,8 +20,8 @@ fn agree(gpu: &Device, what: &str, cpu: cuprum::Result<Array>, g: cuprum::Result
         (Ok(c), Ok(g)) => {
             assert_eq!(g.device(), *gpu, "{what}: device");
             assert_eq!(g.dtype(), c.dtype(), "{what}: dtype");
-            if c.dtype().is_float() {
-                assert_close(&g, &c, if c.dtype() == DType::Float64 { 1e-13 } else { 1e-6 }, what);
+            if c.dtype().is_inexact() {
+                assert_close(&g, &c, if c.dtype().real_dtype() == DType::Float64 { 1e-13 } else { 1e-6 }, what);
             } else {
                 let gv = g.to_device(&Device::Cpu).unwrap().astype(DType::Float64).unwrap().to_vec::<f64>().unwrap();
                 let cv = c.astype(DType::Float64).unwrap().to_vec::<f64>().unwrap();
@@ -79,7 +79,8 @@ fn case_dtype(gpu: &Device, dt: DType) -> cuprum::Result<()> {
 
 per_dtype!(case_dtype: filters_bool => Bool, filters_i8 => Int8, filters_i16 => Int16, filters_i32 => Int32,
     filters_i64 => Int64, filters_u8 => UInt8, filters_u16 => UInt16, filters_u32 => UInt32, filters_u64 => UInt64,
-    filters_f16 => Float16, filters_f32 => Float32, filters_f64 => Float64);
+    filters_f16 => Float16, filters_f32 => Float32, filters_f64 => Float64, filters_c64 => Complex64,
+    filters_c128 => Complex128);
 
 gpu_test!(filters_options, |gpu| { options_case(&gpu) });
 
@@ -104,6 +105,19 @@ fn options_case(gpu: &Device) -> cuprum::Result<()> {
     .enumerate()
     {
         all_filters(&gpu, &x, &xg, o, &mut rng, &format!("options {k}"));
+    }
+    // Complex weights (a correlation conjugates them) over real and complex images.
+    let wc = random(&[3, 4], DType::Complex128, &mut rng, false);
+    let wcg = on(&gpu, &wc);
+    let z = random(&[40, 33], DType::Complex64, &mut rng, false);
+    let zg = on(&gpu, &z);
+    for (name, a, ag) in [("real", &x, &xg), ("complex", &z, &zg)] {
+        for mode in MODES {
+            let o = FilterOptions { mode, ..Default::default() };
+            let what = format!("complex weights, {name} image, {mode:?}");
+            agree(&gpu, &format!("correlate {what}"), correlate(a, &wc, &o), correlate(ag, &wcg, &o));
+            agree(&gpu, &format!("convolve {what}"), convolve(a, &wc, &o), convolve(ag, &wcg, &o));
+        }
     }
     // Views: transposed, strided, reversed.
     let xi = random(&[90, 80], DType::Int32, &mut rng, false);
