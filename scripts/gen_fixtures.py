@@ -2751,6 +2751,63 @@ def gen_linalg():
 
 # Groups written by generators with a generator of their own (and the library versions noted in
 # the manifest for them): the only ones --only can regenerate alone.
+
+def gen_random():
+    """numpy.random's reproducible streams (op "calls": a sequence of calls on one
+    Generator(Philox(seed)), params seed (an integer, or integers joined by "_") and calls:
+    "+"-separated calls of "/"-separated fields: random/DTYPE/N, uniform/LOW/HIGH/N,
+    integers/LOW/HIGH/DTYPE/ENDPOINT/N, raw/N (random_raw), advance/DELTA; the expected
+    results are one array per call that returns one). Also op "seedseq": SeedSequence(seed)
+    .generate_state(n, dtype). Only what NumPy computes without sequential rejections:
+    random, uniform, and integers (power-of-two ranges, and 32-bit draws whose ranges make
+    a rejection unlikely at these seeds)."""
+    def seed_of(sd):
+        return [int(x) for x in sd.split("_")] if "_" in sd else int(sd)
+
+    for sd in ["0", "42", "12345678901234567890123", "1_2_3_4_5_6", "4294967296"]:
+        for n, dt in [(5, "uint32"), (4, "uint64")]:
+            FX.case(f"random/seedseq/{sd}/{dt}", "seedseq", {"seed": sd, "n": n, "dtype": dt}, [],
+                    lambda sd=sd, n=n, dt=dt: np.random.SeedSequence(seed_of(sd)).generate_state(n, getattr(np, dt)))
+
+    def run(sd, calls):
+        g = np.random.Generator(np.random.Philox(seed_of(sd)))
+        out = []
+        for c in calls.split("+"):
+            f = c.split("/")
+            if f[0] == "random":
+                out.append(g.random(int(f[2]), dtype=getattr(np, f[1])))
+            elif f[0] == "uniform":
+                out.append(g.uniform(float(f[1]), float(f[2]), int(f[3])))
+            elif f[0] == "integers":
+                out.append(g.integers(int(f[1]), int(f[2]), int(f[5]), dtype=getattr(np, f[3]), endpoint=f[4] == "1"))
+            elif f[0] == "raw":
+                out.append(g.bit_generator.random_raw(int(f[1])))
+            elif f[0] == "advance":
+                g.bit_generator.advance(int(f[1]))
+        return out
+
+    cases = {
+        "f64": "random/float64/37",
+        "f32": "random/float32/41",
+        # 32-bit draws keep a half between calls; 64-bit draws leave it alone.
+        "mixed": "random/float32/3+random/float64/5+random/float32/2+random/float32/1+raw/3+random/float32/6+random/float64/1",
+        "uniform": "uniform/-3.5/10.25/29+random/float32/1+uniform/1e10/-2/3",
+        "int64_pow2": "integers/0/1024/int64/0/33+integers/-8/8/int64/0/9+integers/5/68/int64/1/17",
+        "int64_1000": "integers/0/1000/int64/0/500+random/float32/3+integers/-100/100/int64/1/77",
+        "int64_wide": "integers/0/1099511627776/int64/0/21+integers/-9223372036854775808/9223372036854775807/int64/1/7",
+        "uint64": "integers/0/18446744073709551615/uint64/1/9+integers/3/4294967299/uint64/0/5",
+        "int32": "integers/0/65536/int32/0/19+integers/-2147483648/2147483647/int32/1/5+random/float32/1+integers/0/4096/uint32/0/7",
+        "int16": "integers/0/256/int16/0/13+integers/-32768/32767/int16/1/9+integers/0/4/uint16/0/3",
+        "int8": "integers/0/16/int8/0/11+integers/-128/127/int8/1/7+integers/0/2/uint8/0/5+random/float32/1+integers/0/64/uint8/0/9",
+        "bool": "integers/0/2/bool/0/70+integers/0/1/bool/1/33+random/float32/1+integers/1/2/bool/0/4",
+        "advance": "random/float64/3+advance/5+random/float64/2+random/float32/1+advance/1+random/float32/3",
+        "empty": "random/float64/0+random/float32/0+random/float32/1+random/float32/0+random/float32/1",
+    }
+    for sd in ["42", "7", "1_2_3"]:
+        for tag, calls in cases.items():
+            FX.case(f"random/calls/{sd}/{tag}", "calls", {"seed": sd, "calls": calls}, [],
+                    lambda sd=sd, calls=calls: run(sd, calls))
+
 GROUP_VERSIONS = {
     "signal": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "ndimage_measure": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
@@ -2762,8 +2819,9 @@ GROUP_VERSIONS = {
     "io": lambda: f"NumPy {np.__version__}, astropy {__import__('astropy').__version__}",
     "complex": lambda: f"NumPy {np.__version__}",
     "linalg": lambda: f"NumPy {np.__version__}",
+    "random": lambda: f"NumPy {np.__version__}",
 }
-GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank, gen_io, gen_complex, gen_linalg]
+GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank, gen_io, gen_complex, gen_linalg, gen_random]
 
 
 def main():

@@ -54,7 +54,7 @@ fn rel(g: &Array, c: &Array) -> Result<f64> {
 /// One workload: `f` on the GPU inputs and on the host ones (`cpu_rep` runs at most), then
 /// `check(gpu result, host result)`; a failure is reported and the others still run.
 #[allow(clippy::too_many_arguments)]
-fn row<R>(
+pub(crate) fn row<R>(
     o: &mut Opts,
     name: &str,
     gpu: Device,

@@ -10,6 +10,7 @@
 //! line per workload as `numpy_reference.py` prints (`compare.py --cpu numpy.jsonl cuprum.jsonl`).
 
 mod linalg;
+mod random;
 
 use cuprum::profiler::{benchmark, median};
 use cuprum::{DType, Device, Result};
@@ -442,11 +443,7 @@ fn run() -> Result<()> {
     if let Err(e) = linalg::matrices(&mut o, gpu, rep) {
         o.failed("linalg", &e);
     }
-    for (name, why) in [("rand_1e8_f32", "random numbers not implemented yet")] {
-        if o.wants(name) {
-            o.missing(name, why);
-        }
-    }
+    random::workloads(&mut o, gpu, rep);
 
     // Big vectors (1e8 float32) on both backends.
     let n = 100_000_000usize;

@@ -33,6 +33,7 @@ pub mod io;
 pub mod linalg;
 mod manip;
 pub mod profiler;
+pub mod random;
 mod reduce;
 mod scan;
 pub mod scipy;

@@ -87,6 +87,9 @@ pub enum Error {
     /// `numpy.linalg.LinAlgError`: a singular matrix, one that is not positive definite, an
     /// iteration that did not converge, or a shape `numpy.linalg` refuses (NumPy's message).
     LinAlg(String),
+    /// Any other error NumPy reports as an `OverflowError` (a `uniform` range that is not
+    /// finite).
+    Overflow(String),
 }
 
 /// `std::result::Result` with [`Error`].
@@ -141,6 +144,7 @@ impl fmt::Display for Error {
             Error::Io(s) => write!(f, "I/O error: {s}"),
             Error::Runtime(s) => write!(f, "{s}"),
             Error::LinAlg(s) => write!(f, "{s}"),
+            Error::Overflow(s) => write!(f, "{s}"),
         }
     }
 }
@@ -217,6 +221,7 @@ impl Error {
             Error::NotImplemented(_) => NotImplementedError,
             Error::Io(_) => OSError,
             Error::LinAlg(_) => LinAlgError,
+            Error::Overflow(_) => OverflowError,
             Error::DuplicateAxis { .. }
             | Error::ShapeMismatch { .. }
             | Error::BadReshape { .. }

@@ -408,6 +408,8 @@ fn exact(case: &Case) -> bool {
         "index" => case.op != "add.at",
         // File contents: astropy's scaling is one multiply and one add per value, done alike.
         "io" => true,
+        // The reproducible random streams, bit for bit.
+        "random" => true,
         _ => false,
     }
 }
@@ -1562,6 +1564,62 @@ fn run_complex(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<
             }])
         }
         k => panic!("unknown complex case kind {k}"),
+    }
+}
+
+device_test!(random, |dev| {
+    run_group("random", &dev, &[Layout::Contig], run_random);
+    Ok(())
+});
+
+/// The random group: NumPy's SeedSequence states, and sequences of calls on one
+/// `Generator(Philox(seed))` (see `gen_random` in the script), each call's array compared
+/// exactly.
+fn run_random(case: &Case, dev: &Device, _layout: Layout) -> cuprum::Result<Vec<Array>> {
+    use cuprum::random::{Generator, Philox, Seed, SeedSequence};
+    let seed = |s: &str| -> Seed {
+        let v: Vec<u128> = s.split('_').map(|x| x.parse().unwrap()).collect();
+        if v.len() == 1 {
+            Seed::Int(v[0])
+        } else {
+            Seed::Seq(v)
+        }
+    };
+    let sd = seed(case.param("seed"));
+    let host = |v: Vec<u32>| cuprum::from_vec(v, &Device::Cpu);
+    match case.op.as_str() {
+        "seedseq" => {
+            let s = SeedSequence::new(sd)?;
+            let n: usize = case.num("n");
+            Ok(vec![match case.param("dtype") {
+                "uint32" => host(s.generate_state_u32(n))?,
+                _ => cuprum::from_vec(s.generate_state_u64(n), &Device::Cpu)?,
+            }])
+        }
+        "calls" => {
+            let mut g = Generator::new(Philox::new(sd)?, dev);
+            let mut out = Vec::new();
+            for call in case.param("calls").split('+') {
+                let f: Vec<&str> = call.split('/').collect();
+                let num = |i: usize| f[i].parse::<i128>().unwrap();
+                let n = [f[f.len() - 1].parse::<usize>().unwrap()];
+                match f[0] {
+                    "random" => out.push(g.random(&n, DType::from_name(f[1]).unwrap())?),
+                    "uniform" => out.push(g.uniform(f[1].parse().unwrap(), f[2].parse().unwrap(), &n)?),
+                    "integers" => {
+                        let dt = DType::from_name(f[3]).unwrap();
+                        out.push(g.integers(num(1), Some(num(2)), &n, dt, f[4] == "1")?)
+                    }
+                    "raw" => out.push(cuprum::from_vec(g.bit_generator_mut().random_raw(n[0]), &Device::Cpu)?),
+                    "advance" => {
+                        g.bit_generator_mut().advance(num(1) as u64);
+                    }
+                    k => panic!("unknown random call {k}"),
+                }
+            }
+            Ok(out)
+        }
+        op => panic!("unknown random case {op}"),
     }
 }
 

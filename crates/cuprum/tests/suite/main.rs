@@ -25,6 +25,7 @@ mod io;
 mod linalg;
 mod manip;
 mod ndimage;
+mod random;
 mod reduce;
 mod scan;
 mod select;

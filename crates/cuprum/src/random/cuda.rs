@@ -1,0 +1,189 @@
+//! The GPU fill (`random.cu`): one launch per call, each output written once, nothing read
+//! back; the parameters of the distribution and of the stream are kernel arguments, so one
+//! compiled kernel serves every seed, position and range.
+
+use super::dist::{ziggurat, Dist, LN2_HI, LN2_LO, ZIG_R};
+use super::philox::Stream;
+use crate::array::Array;
+use crate::backend::cuda::kernels::KernelKey;
+use crate::backend::cuda::launch::{dev_of, dptr, Params};
+use crate::core::error::{Error, Result};
+use std::fmt::Write;
+
+const THREADS: usize = crate::backend::cuda::launch::THREADS as usize;
+
+/// One kernel of the family: the distribution's kind and the output's element size.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum RandomKey {
+    Uniform64,
+    Uniform32,
+    /// Integers from `cbits`-bit chunks of `bits`-bit draws into `isz`-byte elements.
+    Bounded {
+        bits: u32,
+        cbits: u32,
+        isz: u8,
+    },
+    Normal64,
+    Normal32,
+}
+
+impl RandomKey {
+    fn of(dist: &Dist, isz: usize) -> RandomKey {
+        match *dist {
+            Dist::Uniform64 { .. } => RandomKey::Uniform64,
+            Dist::Uniform32 { .. } => RandomKey::Uniform32,
+            Dist::Normal64 { .. } => RandomKey::Normal64,
+            Dist::Normal32 { .. } => RandomKey::Normal32,
+            Dist::Bounded { bits, .. } => RandomKey::Bounded { bits: dist.bits(), cbits: bits, isz: isz as u8 },
+        }
+    }
+    fn bits(&self) -> u32 {
+        match self {
+            RandomKey::Uniform64 | RandomKey::Normal64 => 64,
+            RandomKey::Bounded { bits, .. } => *bits,
+            _ => 32,
+        }
+    }
+    fn per(&self) -> u32 {
+        match self {
+            RandomKey::Bounded { cbits, .. } if *cbits < 32 => 32 / cbits,
+            _ => 1,
+        }
+    }
+}
+
+fn bits_const(s: &mut String, name: &str, v: f64) {
+    writeln!(s, "#define {name} __longlong_as_double(0x{:016x}ll)", v.to_bits()).unwrap();
+}
+
+fn table<T: std::fmt::LowerHex>(s: &mut String, ty: &str, name: &str, v: impl Iterator<Item = T>) {
+    let items: Vec<String> = v.map(|x| format!("0x{x:x}")).collect();
+    writeln!(s, "__constant__ {ty} {name}[256] = {{{}}};", items.join(",")).unwrap();
+}
+
+impl KernelKey for RandomKey {
+    const FAMILY: &'static str = "random";
+    fn entry(&self) -> &str {
+        "random_fill"
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        vec![("THREADS", THREADS.to_string())]
+    }
+    fn source(&self) -> String {
+        let mut s = String::from("#include \"cuprum/prelude.cuh\"\n");
+        let (variant, out) = match self {
+            RandomKey::Uniform64 => ("UNIFORM64", "double"),
+            RandomKey::Uniform32 => ("UNIFORM32", "float"),
+            RandomKey::Normal64 => ("NORMAL64", "double"),
+            RandomKey::Normal32 => ("NORMAL32", "float"),
+            RandomKey::Bounded { isz, .. } => ("BOUNDED", ["u8", "u16", "u32", "u64"][isz.trailing_zeros() as usize]),
+        };
+        let cbits = if let RandomKey::Bounded { cbits, .. } = self { *cbits } else { 0 };
+        writeln!(
+            s,
+            "#define VARIANT_{variant}\n#define BITS {}\n#define PER {}\n#define CBITS {cbits}",
+            self.bits(),
+            self.per()
+        )
+        .unwrap();
+        writeln!(s, "typedef {out} OUT_T;").unwrap();
+        for (n, v) in [
+            ("M0", 0xD2E7_470E_E14C_6C93u64),
+            ("M1", 0xCA5A_8263_9512_1157),
+            ("W0", 0x9E37_79B9_7F4A_7C15),
+            ("W1", 0xBB67_AE85_84CA_A73B),
+        ] {
+            writeln!(s, "#define {n} 0x{v:016x}ull").unwrap();
+        }
+        if matches!(self, RandomKey::Normal64 | RandomKey::Normal32) {
+            bits_const(&mut s, "LOG2E", std::f64::consts::LOG2_E);
+            bits_const(&mut s, "SQRT2", std::f64::consts::SQRT_2);
+            bits_const(&mut s, "LN2_HI", LN2_HI);
+            bits_const(&mut s, "LN2_LO", LN2_LO);
+            bits_const(&mut s, "ZIG_R", ZIG_R);
+            let z = ziggurat();
+            table(&mut s, "u64", "ZK64", z.k64.iter().copied());
+            table(&mut s, "u64", "ZW64", z.w64.iter().map(|x| x.to_bits()));
+            table(&mut s, "u64", "ZF64", z.f64_.iter().map(|x| x.to_bits()));
+            table(&mut s, "u32", "ZK32", z.k32.iter().copied());
+            table(&mut s, "u32", "ZW32", z.w32.iter().map(|x| x.to_bits()));
+        }
+        s + include_str!("random.cu")
+    }
+}
+
+/// Fills the C-contiguous `out` on its GPU with `dist`'s outputs `0..out.size()` of stream `s`.
+pub(crate) fn fill(out: &Array, dist: Dist, s: &Stream) -> Result<()> {
+    let dev = dev_of(out)?;
+    let n = out.size() as u64;
+    let key = RandomKey::of(&dist, out.itemsize());
+    let (bits, per) = (key.bits() as u64, key.per() as u64);
+    let dpb = if bits == 64 { 4 } else { 8 };
+    let pend = s.pending.is_some() as u64;
+    let ndraws = n.div_ceil(per);
+    let main = ndraws - pend.min(ndraws);
+    // Threads: the Philox blocks holding the main draws `start .. start + main` (at least one
+    // thread, which also writes the kept half's outputs).
+    let first = s.start / dpb;
+    let last = if main == 0 { first } else { (s.start + main - 1) / dpb };
+    let threads = last - first + 1;
+    let grid = threads.div_ceil(THREADS as u64);
+    if grid > i32::MAX as u64 {
+        return Err(Error::NotImplemented(format!("random draws of {n} elements in one call")));
+    }
+    let k = dev.kernel(&key)?;
+    let (a, b, rng, off, thr) = match dist {
+        Dist::Uniform64 { low, scale } => (low, scale, 0, 0, 0),
+        Dist::Uniform32 { low, scale } => (low as f64, scale as f64, 0, 0, 0),
+        Dist::Normal64 { loc, scale } => (loc, scale, 0, 0, 0),
+        Dist::Normal32 { loc, scale } => (loc as f64, scale as f64, 0, 0, 0),
+        Dist::Bounded { rng, off, threshold, .. } => (0.0, 0.0, rng, off, threshold),
+    };
+    let mut p = Params::new();
+    p.push(dptr(out)?);
+    p.push(n as i64);
+    p.push(s.key[0]);
+    p.push(s.key[1]);
+    p.push(s.start);
+    p.push(pend as i32);
+    p.push(s.pending.unwrap_or(0));
+    p.push(s.sub_id);
+    p.push(s.tag);
+    p.push(a);
+    p.push(b);
+    p.push(rng);
+    p.push(off);
+    p.push(thr);
+    // SAFETY: the parameters match `random_fill` in random.cu; `out` is C-contiguous with `n`
+    // elements of the kernel's OUT_T, and each thread writes only outputs below `n`.
+    unsafe { p.launch(&dev, &k, grid as u32, THREADS as u32) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kernel of the family: one entry point, balanced source, the tables only where the
+    /// normals need them; and (where NVRTC is present) each compiles.
+    #[test]
+    fn random_sources() {
+        let mut keys = vec![RandomKey::Uniform64, RandomKey::Uniform32, RandomKey::Normal64, RandomKey::Normal32];
+        for (bits, cbits) in [(32, 1), (32, 8), (32, 16), (32, 32), (64, 64)] {
+            for isz in [1u8, 2, 4, 8] {
+                keys.push(RandomKey::Bounded { bits, cbits, isz });
+            }
+        }
+        for key in keys {
+            let src = key.source();
+            crate::backend::cuda::compile::check_compiles(&key);
+            assert_eq!(src.matches("__global__").count(), 1, "{key:?}");
+            assert_eq!(src.matches('{').count(), src.matches('}').count(), "{key:?}");
+            assert_eq!(src.matches('(').count(), src.matches(')').count(), "{key:?}");
+            assert_eq!(
+                src.contains("__constant__ u64 ZK64"),
+                matches!(key, RandomKey::Normal64 | RandomKey::Normal32),
+                "{key:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,247 @@
+//! `cuprum::random`: the same numbers on the GPU as on the CPU for every distribution (fresh
+//! seeds each run, bit for bit, sequences of calls that leave the stream mid-block and keep
+//! 32-bit halves), the distributions' statistics on large samples on both devices, NumPy's
+//! errors. NumPy's own numbers are checked in `conformance::random` (the fixtures).
+
+use crate::common::Rng;
+use cuprum::random::{self, default_rng, Generator, Philox, Seed, SeedSequence};
+use cuprum::{Array, DType, Device, ErrorKind};
+
+/// Bits of a host copy of `a` (as u64 per element), to compare floats exactly.
+fn bits(a: &Array) -> Vec<u64> {
+    let h = a.to_device(&Device::Cpu).unwrap();
+    match h.dtype() {
+        DType::Float64 => h.to_vec::<f64>().unwrap().iter().map(|v| v.to_bits()).collect(),
+        DType::Float32 => h.to_vec::<f32>().unwrap().iter().map(|v| v.to_bits() as u64).collect(),
+        _ => h.to_vec_as::<i64>().unwrap().iter().map(|&v| v as u64).collect(),
+    }
+}
+
+/// One call on a generator: a name for messages and the call.
+type Call = (String, Box<dyn Fn(&mut Generator) -> cuprum::Result<Array>>);
+
+fn calls(rng: &mut Rng) -> Vec<Call> {
+    let mut v: Vec<Call> = Vec::new();
+    let mut n = |max: u64| (rng.next_u64() % max) as usize;
+    for _ in 0..3 {
+        // Sizes around a Philox block (4 words, 8 halves) and a thread block of them, and large.
+        for size in [1, 3, 7, 8, 9, n(40), 2049, n(100_000) + 1, 1_000_003] {
+            let s = [size];
+            v.push((format!("random f64 {size}"), Box::new(move |g| g.random(&s, DType::Float64))));
+            v.push((format!("random f32 {size}"), Box::new(move |g| g.random(&s, DType::Float32))));
+            v.push((format!("normal f64 {size}"), Box::new(move |g| g.normal(1.5, 2.0, &s))));
+            v.push((format!("standard_normal f32 {size}"), Box::new(move |g| g.standard_normal(&s, DType::Float32))));
+            v.push((format!("uniform {size}"), Box::new(move |g| g.uniform(-3.0, 7.5, &s))));
+        }
+        // Integers: every dtype, ranges of a power of two, others (Lemire's rejections: 8- and
+        // 16-bit chunks reject often), full ranges, 64-bit ranges, bool.
+        for (dt, lo, hi) in [
+            (DType::Int64, 0, 1000),
+            (DType::Int64, -5, 1 << 40),
+            (DType::Int64, i64::MIN as i128, i64::MAX as i128),
+            (DType::UInt64, 0, u64::MAX as i128),
+            (DType::UInt64, 7, (1 << 63) + 12345),
+            (DType::Int32, -100, 100),
+            (DType::UInt32, 0, 1 << 20),
+            (DType::Int16, -30000, 30000),
+            (DType::UInt16, 0, 300),
+            (DType::Int8, -100, 101),
+            (DType::UInt8, 0, 255),
+            (DType::Bool, 0, 1),
+        ] {
+            let size = [1 + n(70_000)];
+            v.push((
+                format!("integers {dt} [{lo}, {hi}] {}", size[0]),
+                Box::new(move |g| g.integers(lo, Some(hi), &size, dt, true)),
+            ));
+        }
+    }
+    v
+}
+
+gpu_test!(same_numbers_on_both_devices, |gpu| {
+    let mut rng = Rng::new(1900);
+    let seed = rng.next_u64();
+    eprintln!("random: seed {seed}");
+    let mut c = Generator::new(Philox::new(seed)?, &Device::Cpu);
+    let mut g = Generator::new(Philox::new(seed)?, &gpu);
+    let mut order = calls(&mut rng);
+    // A fresh order of the calls each run (the stream positions differ run to run).
+    for i in (1..order.len()).rev() {
+        order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+    }
+    for (what, f) in &order {
+        let (a, b) = (f(&mut c)?, f(&mut g)?);
+        assert_eq!(b.device(), gpu, "{what}");
+        assert_eq!((a.dtype(), a.shape()), (b.dtype(), b.shape()), "{what}");
+        let (x, y) = (bits(&a), bits(&b));
+        if let Some(i) = (0..x.len()).find(|&i| x[i] != y[i]) {
+            panic!("{what} (seed {seed}): element {i}: CPU {:x}, GPU {:x}", x[i], y[i]);
+        }
+        assert_eq!(c.bit_generator(), g.bit_generator(), "{what}: stream positions");
+    }
+    Ok(())
+});
+
+/// Kolmogorov-Smirnov statistic of `x` against `cdf`.
+fn ks(mut x: Vec<f64>, cdf: impl Fn(f64) -> f64) -> f64 {
+    x.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = x.len() as f64;
+    x.iter().enumerate().fold(0f64, |d, (i, &v)| {
+        let f = cdf(v);
+        d.max((f - i as f64 / n).abs()).max(((i + 1) as f64 / n - f).abs())
+    })
+}
+
+/// The KS statistic's critical value at significance `alpha` for `n` samples (the asymptotic
+/// Kolmogorov distribution: sqrt(-ln(alpha / 2) / (2 n))).
+fn ks_crit(n: usize, alpha: f64) -> f64 {
+    (-(alpha / 2.0).ln() / (2.0 * n as f64)).sqrt()
+}
+
+/// The standard normal CDF, from Numerical Recipes' Chebyshev fit of erfc (fractional error
+/// below 1.2e-7, far below the KS thresholds here).
+fn phi(x: f64) -> f64 {
+    let z = x.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let c = [
+        -1.26551223,
+        1.00002368,
+        0.37409196,
+        0.09678418,
+        -0.18628806,
+        0.27886807,
+        -1.13520398,
+        1.48851587,
+        -0.82215223,
+        0.17087277,
+    ];
+    let mut p = 0.0;
+    for k in c.iter().rev() {
+        p = p * t + k;
+    }
+    let erfc = t * (-z * z + p).exp();
+    if x >= 0.0 {
+        1.0 - 0.5 * erfc
+    } else {
+        0.5 * erfc
+    }
+}
+
+device_test!(distributions, |dev| {
+    let mut rng = Rng::new(1901);
+    let seed = rng.next_u64();
+    let mut g = default_rng(seed)?.on(&dev);
+    let n = 2_000_000;
+    let alpha = 1e-6;
+    // random (both dtypes) and uniform: KS against the uniform CDF, the range respected.
+    for dt in [DType::Float64, DType::Float32] {
+        let u = g.random(&[n], dt)?.astype(DType::Float64)?.to_vec::<f64>()?;
+        assert!(u.iter().all(|&v| (0.0..1.0).contains(&v)), "{dt}: range");
+        let d = ks(u, |v| v);
+        assert!(d < ks_crit(n, alpha), "random {dt} (seed {seed}): KS {d}");
+    }
+    let u = g.uniform(-2.0, 3.0, &[n])?.to_vec::<f64>()?;
+    let d = ks(u, |v| (v + 2.0) / 5.0);
+    assert!(d < ks_crit(n, alpha), "uniform (seed {seed}): KS {d}");
+    // Normals: KS, the moments, and the tail beyond the ziggurat's R (2 (1 - Phi(R)) of the
+    // outputs come from its tail algorithm).
+    for dt in [DType::Float64, DType::Float32] {
+        let z = g.standard_normal(&[n], dt)?.astype(DType::Float64)?.to_vec::<f64>()?;
+        let mean = z.iter().sum::<f64>() / n as f64;
+        let var = z.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n as f64;
+        let kurt = z.iter().map(|v| (v - mean).powi(4)).sum::<f64>() / n as f64 / (var * var);
+        let sd = (1.0 / n as f64).sqrt();
+        assert!(mean.abs() < 6.0 * sd, "{dt} mean {mean} (seed {seed})");
+        assert!((var - 1.0).abs() < 6.0 * 2f64.sqrt() * sd, "{dt} var {var} (seed {seed})");
+        assert!((kurt - 3.0).abs() < 6.0 * 24f64.sqrt() * sd, "{dt} kurtosis {kurt} (seed {seed})");
+        let r = 3.654152885361009;
+        let tail = z.iter().filter(|v| v.abs() > r).count() as f64;
+        let want = 2.0 * (1.0 - phi(r)) * n as f64;
+        assert!((tail - want).abs() < 6.0 * want.sqrt(), "{dt} tail {tail}, expected {want} (seed {seed})");
+        let d = ks(z, phi);
+        assert!(d < ks_crit(n, alpha) + 2e-7, "standard_normal {dt} (seed {seed}): KS {d}");
+    }
+    let x = g.normal(10.0, 0.5, &[n])?.to_vec::<f64>()?;
+    let d = ks(x, |v| phi((v - 10.0) / 0.5));
+    assert!(d < ks_crit(n, alpha) + 2e-7, "normal (seed {seed}): KS {d}");
+    // Integers: chi-square over the values of small ranges (8- and 16-bit chunks, rejections).
+    for (dt, lo, hi) in [(DType::Int64, -3, 997), (DType::Int8, -50, 50), (DType::UInt16, 0, 299), (DType::Bool, 0, 1)]
+    {
+        let k = (hi - lo + 1) as usize;
+        let v = g.integers(lo, Some(hi), &[n], dt, true)?.to_vec_as::<i64>()?;
+        let mut counts = vec![0f64; k];
+        for x in v {
+            assert!((lo as i64..=hi as i64).contains(&x), "{dt}: {x} outside [{lo}, {hi}]");
+            counts[(x - lo as i64) as usize] += 1.0;
+        }
+        let e = n as f64 / k as f64;
+        let chi2: f64 = counts.iter().map(|c| (c - e) * (c - e) / e).sum();
+        // chi-square with k - 1 degrees of freedom: mean k - 1, sd sqrt(2 (k - 1)).
+        let df = (k - 1) as f64;
+        assert!(chi2 < df + 7.0 * (2.0 * df).sqrt(), "integers {dt} [{lo}, {hi}] (seed {seed}): chi2 {chi2}, df {df}");
+    }
+    Ok(())
+});
+
+device_test!(shapes_out_and_legacy, |dev| {
+    let mut g = default_rng(3)?.on(&dev);
+    let a = g.random(&[2, 3, 4], DType::Float32)?;
+    assert_eq!((a.shape(), a.dtype(), a.device()), (&[2usize, 3, 4][..], DType::Float32, dev));
+    let e = g.standard_normal(&[0, 5], DType::Float64)?;
+    assert_eq!(e.shape(), &[0, 5]);
+    let s = g.random(&[], DType::Float64)?;
+    assert_eq!(s.ndim(), 0);
+    // out=: a contiguous array filled in place, a view in C order of its elements — the same
+    // numbers as a fresh array from the same position.
+    let (mut g1, mut g2) = (default_rng(4)?.on(&dev), default_rng(4)?.on(&dev));
+    let mut out = cuprum::zeros(&[6, 4], DType::Float64, &dev)?;
+    g1.random_out(&mut out)?;
+    assert_eq!(bits(&out), bits(&g2.random(&[6, 4], DType::Float64)?));
+    let base = cuprum::zeros(&[4, 6], DType::Float32, &dev)?;
+    let mut view = base.t();
+    g1.standard_normal_out(&mut view)?;
+    let fresh = g2.standard_normal(&[6, 4], DType::Float32)?;
+    assert_eq!(bits(&view.copy()?), bits(&fresh));
+    // Legacy functions: the global generator, reseeded.
+    random::seed(11)?;
+    let r1 = random::rand(&[5], &dev)?;
+    let n1 = random::randn(&[5], &dev)?;
+    random::seed(11)?;
+    assert_eq!(bits(&random::rand(&[5], &dev)?), bits(&r1));
+    assert_eq!(bits(&random::randn(&[5], &dev)?), bits(&n1));
+    let u = random::uniform(2.0, 4.0, &[1000], &dev)?.to_vec::<f64>()?;
+    assert!(u.iter().all(|&v| (2.0..4.0).contains(&v)));
+    let k = random::randint(5, None, &[1000], DType::Int32, &dev)?.to_vec::<i32>()?;
+    assert!(k.iter().all(|&v| (0..5).contains(&v)) && k.contains(&4));
+    assert_eq!(random::normal(1.0, 2.0, &[3, 3], &dev)?.shape(), &[3, 3]);
+    Ok(())
+});
+
+device_test!(numpy_errors, |dev| {
+    let mut g = default_rng(5)?.on(&dev);
+    let kind = |r: cuprum::Result<Array>| r.unwrap_err().kind();
+    assert_eq!(kind(g.integers(5, Some(5), &[3], DType::Int64, false)), ErrorKind::ValueError);
+    assert_eq!(kind(g.integers(6, Some(5), &[3], DType::Int64, true)), ErrorKind::ValueError);
+    assert_eq!(kind(g.integers(0, None, &[3], DType::Int64, false)), ErrorKind::ValueError);
+    assert_eq!(kind(g.integers(-1, Some(5), &[3], DType::UInt8, false)), ErrorKind::ValueError);
+    assert_eq!(kind(g.integers(0, Some(300), &[3], DType::UInt8, false)), ErrorKind::ValueError);
+    assert_eq!(kind(g.integers(0, Some(3), &[3], DType::Float64, false)), ErrorKind::TypeError);
+    assert_eq!(kind(g.random(&[3], DType::Int32)), ErrorKind::TypeError);
+    assert_eq!(kind(g.standard_normal(&[3], DType::Float16)), ErrorKind::TypeError);
+    assert_eq!(kind(g.normal(0.0, -1.0, &[3])), ErrorKind::ValueError);
+    assert_eq!(kind(g.uniform(1e10, -2.0, &[3])), ErrorKind::ValueError);
+    assert_eq!(kind(g.uniform(0.0, f64::INFINITY, &[3])), ErrorKind::OverflowError);
+    assert_eq!(kind(g.uniform(-1e308, 1e308, &[3])), ErrorKind::OverflowError);
+    assert_eq!(SeedSequence::new(-1).unwrap_err().kind(), ErrorKind::ValueError);
+    assert_eq!(Philox::new(Seed::Negative(-3)).unwrap_err().kind(), ErrorKind::ValueError);
+    // integers(0, endpoint=True) is [0, 0]; (5, 5, endpoint) is 5.
+    assert!(g.integers(0, None, &[4], DType::Int64, true)?.to_vec::<i64>()?.iter().all(|&v| v == 0));
+    assert!(g.integers(5, Some(5), &[4], DType::Int16, true)?.to_vec::<i16>()?.iter().all(|&v| v == 5));
+    // An out= array on another device.
+    if !dev.is_cpu() {
+        let mut host = cuprum::zeros(&[3], DType::Float64, &Device::Cpu)?;
+        assert_eq!(g.random_out(&mut host).unwrap_err().kind(), ErrorKind::ValueError);
+    }
+    Ok(())
+});
