@@ -1574,7 +1574,7 @@ device_test!(random, |dev| {
 
 /// The random group: NumPy's SeedSequence states, and sequences of calls on one
 /// `Generator(Philox(seed))` (see `gen_random` in the script), each call's array compared
-/// exactly.
+/// exactly. The host-side results (SeedSequence states, `random_raw`) are moved to `dev`.
 fn run_random(case: &Case, dev: &Device, _layout: Layout) -> cuprum::Result<Vec<Array>> {
     use cuprum::random::{Generator, Philox, Seed, SeedSequence};
     let seed = |s: &str| -> Seed {
@@ -1586,14 +1586,14 @@ fn run_random(case: &Case, dev: &Device, _layout: Layout) -> cuprum::Result<Vec<
         }
     };
     let sd = seed(case.param("seed"));
-    let host = |v: Vec<u32>| cuprum::from_vec(v, &Device::Cpu);
+    let host = |v: Vec<u32>| cuprum::from_vec(v, dev);
     match case.op.as_str() {
         "seedseq" => {
             let s = SeedSequence::new(sd)?;
             let n: usize = case.num("n");
             Ok(vec![match case.param("dtype") {
                 "uint32" => host(s.generate_state_u32(n))?,
-                _ => cuprum::from_vec(s.generate_state_u64(n), &Device::Cpu)?,
+                _ => cuprum::from_vec(s.generate_state_u64(n), dev)?,
             }])
         }
         "calls" => {
@@ -1610,7 +1610,7 @@ fn run_random(case: &Case, dev: &Device, _layout: Layout) -> cuprum::Result<Vec<
                         let dt = DType::from_name(f[3]).unwrap();
                         out.push(g.integers(num(1), Some(num(2)), &n, dt, f[4] == "1")?)
                     }
-                    "raw" => out.push(cuprum::from_vec(g.bit_generator_mut().random_raw(n[0]), &Device::Cpu)?),
+                    "raw" => out.push(cuprum::from_vec(g.bit_generator_mut().random_raw(n[0]), dev)?),
                     "advance" => {
                         g.bit_generator_mut().advance(num(1) as u64);
                     }
