@@ -7,10 +7,15 @@ use super::philox::Stream;
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
 use crate::backend::cuda::launch::{dev_of, dptr, Params};
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 use std::fmt::Write;
 
 const THREADS: usize = crate::backend::cuda::launch::THREADS as usize;
+/// Most shared memory a block stages its tile's outputs in (bools, 32 a draw, are stored
+/// directly instead).
+const MAX_STAGE: usize = 16 * 1024;
+/// Resident blocks per SM the grid is sized for (blocks loop over the tiles).
+const BLOCKS_PER_SM: usize = 8;
 
 /// One kernel of the family: the distribution's kind and the output's element size.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -50,6 +55,15 @@ impl RandomKey {
             _ => 1,
         }
     }
+    /// Bytes of one tile's outputs.
+    fn stage_bytes(&self) -> usize {
+        let isz = match self {
+            RandomKey::Uniform64 | RandomKey::Normal64 => 8,
+            RandomKey::Uniform32 | RandomKey::Normal32 => 4,
+            RandomKey::Bounded { isz, .. } => *isz as usize,
+        };
+        THREADS * if self.bits() == 64 { 4 } else { 8 } * self.per() as usize * isz
+    }
 }
 
 fn bits_const(s: &mut String, name: &str, v: f64) {
@@ -67,7 +81,7 @@ impl KernelKey for RandomKey {
         "random_fill"
     }
     fn defines(&self) -> Vec<(&'static str, String)> {
-        vec![("THREADS", THREADS.to_string())]
+        vec![("THREADS", THREADS.to_string()), ("STAGE", ((self.stage_bytes() <= MAX_STAGE) as u8).to_string())]
     }
     fn source(&self) -> String {
         let mut s = String::from("#include \"cuprum/prelude.cuh\"\n");
@@ -126,11 +140,8 @@ pub(crate) fn fill(out: &Array, dist: Dist, s: &Stream) -> Result<()> {
     // thread, which also writes the kept half's outputs).
     let first = s.start / dpb;
     let last = if main == 0 { first } else { (s.start + main - 1) / dpb };
-    let threads = last - first + 1;
-    let grid = threads.div_ceil(THREADS as u64);
-    if grid > i32::MAX as u64 {
-        return Err(Error::NotImplemented(format!("random draws of {n} elements in one call")));
-    }
+    let ntiles = (last - first + 1).div_ceil(THREADS as u64);
+    let grid = ntiles.min((dev.sm_count as usize * BLOCKS_PER_SM) as u64);
     let k = dev.kernel(&key)?;
     let (a, b, rng, off, thr) = match dist {
         Dist::Uniform64 { low, scale } => (low, scale, 0, 0, 0),
@@ -154,6 +165,7 @@ pub(crate) fn fill(out: &Array, dist: Dist, s: &Stream) -> Result<()> {
     p.push(rng);
     p.push(off);
     p.push(thr);
+    p.push(ntiles as i64);
     // SAFETY: the parameters match `random_fill` in random.cu; `out` is C-contiguous with `n`
     // elements of the kernel's OUT_T, and each thread writes only outputs below `n`.
     unsafe { p.launch(&dev, &k, grid as u32, THREADS as u32) }

@@ -140,10 +140,10 @@ pub(crate) fn ziggurat() -> &'static Ziggurat {
     })
 }
 
-/// A standard normal float64 from the first 64-bit draw `r` (NumPy's `random_standard_normal`:
-/// 8 bits of layer, 1 of sign, 52 of magnitude); the rare rejections draw from `sub`.
+/// One try of the float64 ziggurat from a 64-bit draw `r` (NumPy's bit layout: 8 bits of
+/// layer, 1 of sign, 52 of magnitude): (layer, magnitude, x, accepted at once).
 #[inline(always)]
-pub(crate) fn normal64(r: u64, sub: impl FnOnce() -> Sub) -> f64 {
+fn try64(r: u64) -> (usize, u64, f64, bool) {
     let z = ziggurat();
     let idx = (r & 0xff) as usize;
     let rabs = (r >> 9) & 0x000f_ffff_ffff_ffff;
@@ -151,16 +151,13 @@ pub(crate) fn normal64(r: u64, sub: impl FnOnce() -> Sub) -> f64 {
     if (r >> 8) & 1 == 1 {
         x = -x;
     }
-    if rabs < z.k64[idx] {
-        return x;
-    }
-    normal_slow(idx, x, rabs, &mut sub(), false)
+    (idx, rabs, x, rabs < z.k64[idx])
 }
 
-/// A standard normal float32 from the first 32-bit draw `r` (NumPy's float32 ziggurat: 8 bits
-/// of layer, 1 of sign, 23 of magnitude); rejections continue in float64 from `sub`.
+/// One try of the float32 ziggurat from a 32-bit draw (8 bits of layer, 1 of sign, 23 of
+/// magnitude), as [`try64`].
 #[inline(always)]
-pub(crate) fn normal32(r: u32, sub: impl FnOnce() -> Sub) -> f32 {
+fn try32(r: u32) -> (usize, u64, f32, bool) {
     let z = ziggurat();
     let idx = (r & 0xff) as usize;
     let rabs = (r >> 9) & 0x007f_ffff;
@@ -168,10 +165,29 @@ pub(crate) fn normal32(r: u32, sub: impl FnOnce() -> Sub) -> f32 {
     if (r >> 8) & 1 == 1 {
         x = -x;
     }
-    if rabs < z.k32[idx] {
+    (idx, rabs as u64, x, rabs < z.k32[idx])
+}
+
+/// A standard normal float64 from the first 64-bit draw `r` (NumPy's `random_standard_normal`);
+/// the rare rejections draw from `sub`.
+#[inline(always)]
+pub(crate) fn normal64(r: u64, sub: impl FnOnce() -> Sub) -> f64 {
+    let (idx, rabs, x, ok) = try64(r);
+    if ok {
         return x;
     }
-    normal_slow(idx, x as f64, rabs as u64, &mut sub(), true) as f32
+    normal_slow(idx, x, rabs, &mut sub(), false)
+}
+
+/// A standard normal float32 from the first 32-bit draw `r` (NumPy's float32 ziggurat);
+/// rejections continue in float64 from `sub`.
+#[inline(always)]
+pub(crate) fn normal32(r: u32, sub: impl FnOnce() -> Sub) -> f32 {
+    let (idx, rabs, x, ok) = try32(r);
+    if ok {
+        return x;
+    }
+    normal_slow(idx, x as f64, rabs, &mut sub(), true) as f32
 }
 
 /// The ziggurat's wedges and tail, then new tries, all from `s`: NumPy's loop. The first try's
@@ -195,29 +211,15 @@ fn normal_slow(mut idx: usize, mut x: f64, mut rabs: u64, s: &mut Sub, f32_: boo
             return x;
         }
         // A new try.
-        if f32_ {
-            let r = s.next32();
-            idx = (r & 0xff) as usize;
-            rabs = ((r >> 9) & 0x007f_ffff) as u64;
-            let mut xf = rabs as f32 * z.w32[idx];
-            if (r >> 8) & 1 == 1 {
-                xf = -xf;
-            }
-            x = xf as f64;
-            if rabs < z.k32[idx] as u64 {
-                return x;
-            }
+        let ok;
+        (idx, rabs, x, ok) = if f32_ {
+            let (i, r, xf, ok) = try32(s.next32());
+            (i, r, xf as f64, ok)
         } else {
-            let r = s.next64();
-            idx = (r & 0xff) as usize;
-            rabs = (r >> 9) & 0x000f_ffff_ffff_ffff;
-            x = rabs as f64 * z.w64[idx];
-            if (r >> 8) & 1 == 1 {
-                x = -x;
-            }
-            if rabs < z.k64[idx] {
-                return x;
-            }
+            try64(s.next64())
+        };
+        if ok {
+            return x;
         }
     }
 }

@@ -1,18 +1,22 @@
-// The random fill: one thread per Philox4x64-10 block of the call's main stream (4 words, or
-// 8 32-bit draws), each draw giving PER outputs; every output computed as dist.rs computes it,
-// operation for operation (IEEE double and float arithmetic, compiled with --fmad=false), so
-// the GPU's bits are the CPU's. Output i's further draws (rejections) come from its own
-// substream, counter [sub_id, i, k, tag].
+// The random fill. A tile is THREADS Philox4x64-10 blocks of the call's main stream (each 4
+// words, or 8 32-bit draws, each draw giving PER outputs): each thread computes one block's
+// outputs into shared memory, then the block writes the tile's run of outputs with coalesced
+// stores (STAGE; bools, 32 a draw, are stored directly). Blocks loop over tiles, so the
+// normals' ziggurat tables are copied to shared memory once per block. Every output is
+// computed as dist.rs computes it, operation for operation (IEEE double and float arithmetic,
+// compiled with --fmad=false), so the GPU's bits are the CPU's. Output i's further draws
+// (rejections) come from its own substream, counter [sub_id, i, k, tag].
 //
 // Prelude (random/cuda.rs): VARIANT_UNIFORM64 / VARIANT_UNIFORM32 / VARIANT_BOUNDED /
 // VARIANT_NORMAL64 / VARIANT_NORMAL32; BITS (64 or 32: the first draws), PER (outputs per
 // draw), CBITS (BOUNDED: chunk bits 1, 8, 16, 32 or 64), typedef OUT_T; the constants M0, M1,
 // W0, W1, LOG2E, SQRT2, LN2_HI, LN2_LO, ZIG_R (as bits) and, for the normals, the ziggurat's
 // tables ZK64, ZW64, ZF64, ZK32, ZW32.
-// -D: THREADS.
+// -D: THREADS, STAGE (1: stage the tile's outputs in shared memory).
 #include "cuprum/prelude.cuh"
 
 #define DPB (BITS == 64 ? 4 : 8)
+#define TILE_OUT (THREADS * DPB * PER)
 
 __device__ __forceinline__ void philox(u64 c[4], u64 k0, u64 k1) {
 #pragma unroll
@@ -81,9 +85,30 @@ __device__ double log1m(double u) {
   return (ed * LN2_HI + 2.0 * f * p) + ed * LN2_LO;
 }
 
-__device__ __forceinline__ double w64(int i) { return __longlong_as_double((long long)ZW64[i]); }
+// The first try's tables, copied to shared memory (divergent reads of __constant__ memory
+// serialise); the rare paths read ZF64 and the other width's tables from constant memory.
+__shared__ u64 s_k64[256];
+__shared__ double s_w64[256];
+__shared__ u32 s_k32[256];
+__shared__ float s_w32[256];
 __device__ __forceinline__ double f64(int i) { return __longlong_as_double((long long)ZF64[i]); }
-__device__ __forceinline__ float w32(int i) { return __uint_as_float(ZW32[i]); }
+
+// dist.rs's try64 / try32: one try of the ziggurat (layer, magnitude, x, accepted at once).
+__device__ __forceinline__ bool try64(u64 r, int& idx, u64& rabs, double& x, const u64* k, const double* w) {
+  idx = (int)(r & 0xff);
+  rabs = (r >> 9) & 0x000fffffffffffffull;
+  x = (double)rabs * w[idx];
+  if ((r >> 8) & 1) x = -x;
+  return rabs < k[idx];
+}
+__device__ __forceinline__ bool try32(u32 r, int& idx, u64& rabs, float& x, const u32* k, const float* w) {
+  idx = (int)(r & 0xff);
+  u32 ra = (r >> 9) & 0x007fffff;
+  rabs = (u64)ra;
+  x = (float)ra * w[idx];
+  if ((r >> 8) & 1) x = -x;
+  return ra < k[idx];
+}
 
 // dist.rs's normal_slow.
 __device__ __noinline__ double normal_slow(int idx, double x, u64 rabs, Sub& s, bool f32_) {
@@ -96,22 +121,15 @@ __device__ __noinline__ double normal_slow(int idx, double x, u64 rabs, Sub& s, 
       }
     }
     if ((f64(idx - 1) - f64(idx)) * s.next_double() + f64(idx) < exp_neg(-0.5 * x * x)) return x;
+    bool ok;
     if (f32_) {
-      u32 r = s.next32();
-      idx = (int)(r & 0xff);
-      rabs = (u64)((r >> 9) & 0x007fffff);
-      float xf = (float)rabs * w32(idx);
-      if ((r >> 8) & 1) xf = -xf;
+      float xf;
+      ok = try32(s.next32(), idx, rabs, xf, (const u32*)ZK32, (const float*)ZW32);
       x = (double)xf;
-      if (rabs < (u64)ZK32[idx]) return x;
     } else {
-      u64 r = s.next64();
-      idx = (int)(r & 0xff);
-      rabs = (r >> 9) & 0x000fffffffffffffull;
-      x = (double)rabs * w64(idx);
-      if ((r >> 8) & 1) x = -x;
-      if (rabs < ZK64[idx]) return x;
+      ok = try64(s.next64(), idx, rabs, x, (const u64*)ZK64, (const double*)ZW64);
     }
+    if (ok) return x;
   }
 }
 #endif
@@ -126,24 +144,21 @@ __device__ __forceinline__ OUT_T value(u64 v, int q, u64 i, u64 k0, u64 k1, u64 
   float u = (float)((u32)v >> 8) * (1.0f / 16777216.0f);
   return (float)a + (float)b * u;
 #elif defined(VARIANT_NORMAL64)
-  int idx = (int)(v & 0xff);
-  u64 rabs = (v >> 9) & 0x000fffffffffffffull;
-  double x = (double)rabs * w64(idx);
-  if ((v >> 8) & 1) x = -x;
-  if (!(rabs < ZK64[idx])) {
+  int idx;
+  u64 rabs;
+  double x;
+  if (!try64(v, idx, rabs, x, s_k64, s_w64)) {
     Sub s(k0, k1, sub_id, i, tag);
     x = normal_slow(idx, x, rabs, s, false);
   }
   return a + b * x;
 #elif defined(VARIANT_NORMAL32)
-  u32 r = (u32)v;
-  int idx = (int)(r & 0xff);
-  u32 rabs = (r >> 9) & 0x007fffff;
-  float x = (float)rabs * w32(idx);
-  if ((r >> 8) & 1) x = -x;
-  if (!(rabs < ZK32[idx])) {
+  int idx;
+  u64 rabs;
+  float x;
+  if (!try32((u32)v, idx, rabs, x, s_k32, s_w32)) {
     Sub s(k0, k1, sub_id, i, tag);
-    x = (float)normal_slow(idx, (double)x, (u64)rabs, s, true);
+    x = (float)normal_slow(idx, (double)x, rabs, s, true);
   }
   return (float)a + (float)b * x;
 #else  // VARIANT_BOUNDED: dist.rs's bounded
@@ -178,24 +193,53 @@ __device__ __forceinline__ OUT_T value(u64 v, int q, u64 i, u64 k0, u64 k1, u64 
 
 extern "C" __global__ void __launch_bounds__(THREADS)
 random_fill(OUT_T* __restrict__ out, long long n, u64 k0, u64 k1, u64 start, int has_pending, u64 pending,
-            u64 sub_id, u64 tag, double a, double b, u64 rng, u64 off, u64 thr) {
-  long long t = (long long)blockIdx.x * THREADS + threadIdx.x;
-  u64 blk = start / DPB + (u64)t;
-  u64 c[4] = {blk + 1, 0, 0, 0};
-  philox(c, k0, k1);
-#pragma unroll
-  for (int l = 0; l < DPB; l++) {
-    u64 h = blk * DPB + l;
-    if (h < start) continue;
-    u64 d = h - start + (u64)has_pending;
-    u64 v = BITS == 64 ? c[l] : (u64)(u32)(c[l / 2] >> (32 * (l % 2)));
-#pragma unroll
-    for (int q = 0; q < PER; q++) {
-      u64 i = d * PER + q;
-      if (i < (u64)n) out[i] = value(v, q, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
-    }
+            u64 sub_id, u64 tag, double a, double b, u64 rng, u64 off, u64 thr, long long ntiles) {
+#if defined(VARIANT_NORMAL64) || defined(VARIANT_NORMAL32)
+  for (int q = threadIdx.x; q < 256; q += THREADS) {
+    s_k64[q] = ZK64[q];
+    s_w64[q] = __longlong_as_double((long long)ZW64[q]);
+    s_k32[q] = ZK32[q];
+    s_w32[q] = __uint_as_float(ZW32[q]);
   }
-  if (t == 0 && has_pending) {
+  __syncthreads();
+#endif
+#if STAGE
+  __shared__ OUT_T stage[TILE_OUT];
+#endif
+  const u64 pend = (u64)has_pending;
+  for (long long tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
+    u64 blk0 = start / DPB + (u64)tile * THREADS;
+    u64 blk = blk0 + threadIdx.x;
+    u64 c[4] = {blk + 1, 0, 0, 0};
+    philox(c, k0, k1);
+#pragma unroll
+    for (int l = 0; l < DPB; l++) {
+      u64 h = blk * DPB + l;
+      u64 d = h - start + pend;  // (wraps below `start`: those outputs are never stored)
+      u64 v = BITS == 64 ? c[l] : (u64)(u32)(c[l / 2] >> (32 * (l % 2)));
+#pragma unroll
+      for (int q = 0; q < PER; q++) {
+        u64 i = d * PER + q;
+#if STAGE
+        stage[(threadIdx.x * DPB + l) * PER + q] = value(v, q, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
+#else
+        if (h >= start && i < (u64)n) out[i] = value(v, q, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
+#endif
+      }
+    }
+#if STAGE
+    __syncthreads();
+    // The tile's outputs in order: consecutive threads store consecutive elements.
+    u64 h0 = blk0 * DPB;
+    for (int k = threadIdx.x; k < TILE_OUT; k += THREADS) {
+      u64 h = h0 + (u64)(k / PER);
+      u64 i = (h - start + pend) * PER + (u64)(k % PER);
+      if (h >= start && i < (u64)n) out[i] = stage[k];
+    }
+    __syncthreads();
+#endif
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0 && has_pending) {
     // Draw 0: the kept high half of word `pending`.
     u64 p[4] = {pending / 4 + 1, 0, 0, 0};
     philox(p, k0, k1);
