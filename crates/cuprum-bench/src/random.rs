@@ -39,4 +39,14 @@ pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize) {
         |d| rng(d)?.integers(0, Some(1000), &n, DType::Int64, false),
         same_bits,
     );
+    row(
+        o,
+        "permutation_1e7",
+        gpu,
+        rep,
+        3,
+        "argsort of 64-bit random keys",
+        |d| rng(d)?.permutation(10_000_000),
+        same_bits,
+    );
 }

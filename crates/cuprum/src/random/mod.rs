@@ -180,6 +180,64 @@ impl Generator {
     pub fn normal(&mut self, loc: f64, scale: f64, size: &[usize]) -> Result<Array> {
         self.draw(size, DType::Float64, normal_dist("normal", DType::Float64, loc, scale)?)
     }
+
+    /// `Generator.permutation(n)`: a random permutation of `0..n` (int64), as the order of `n`
+    /// random 64-bit keys (a stable argsort on either device: the same permutation on both).
+    /// NumPy shuffles sequentially (Fisher-Yates), so its permutations for a seed differ.
+    pub fn permutation(&mut self, n: usize) -> Result<Array> {
+        let keys = self.integers(0, Some(u64::MAX as i128), &[n], DType::UInt64, true)?;
+        keys.argsort(0)
+    }
+
+    /// `Generator.permutation(x, axis)`: a copy of `x` with its slices along `axis` in a
+    /// random order.
+    pub fn permutation_of(&mut self, x: &Array, axis: isize) -> Result<Array> {
+        self.same_device(x, "permutation")?;
+        let ax = axis_of(x, axis)?;
+        let p = self.permutation(x.shape()[ax])?;
+        x.take(&p, ax as isize)
+    }
+
+    /// `Generator.shuffle(x, axis)`: reorders the slices of `x` along `axis` in place.
+    pub fn shuffle(&mut self, x: &mut Array, axis: isize) -> Result<()> {
+        let y = self.permutation_of(x, axis)?;
+        x.assign(&y)
+    }
+
+    /// `Generator.permuted(x, axis)`: each 1-d slice along `axis` shuffled independently
+    /// (`None`: the flattened array, reshaped back), in a new array.
+    pub fn permuted(&mut self, x: &Array, axis: Option<isize>) -> Result<Array> {
+        self.same_device(x, "permuted")?;
+        match axis {
+            None => {
+                let p = self.permutation(x.size())?;
+                x.reshape([x.size()])?.take(&p, 0)?.reshape(x.shape())
+            }
+            Some(a) => {
+                let ax = axis_of(x, a)?;
+                let keys = self.integers(0, Some(u64::MAX as i128), x.shape(), DType::UInt64, true)?;
+                let idx = keys.argsort(ax as isize)?;
+                crate::take_along_axis(x, &idx, ax as isize)
+            }
+        }
+    }
+
+    fn same_device(&self, x: &Array, what: &str) -> Result<()> {
+        if x.device() != self.device {
+            return Err(Error::DeviceMismatch { op: what.into(), a: self.device, b: x.device() });
+        }
+        Ok(())
+    }
+}
+
+/// `axis` of `x` (negative from the end); NumPy's AxisError outside, and for a 0-d `x`.
+fn axis_of(x: &Array, axis: isize) -> Result<usize> {
+    let nd = x.ndim() as isize;
+    let a = if axis < 0 { axis + nd } else { axis };
+    if a < 0 || a >= nd {
+        return Err(Error::AxisOutOfRange { axis, ndim: x.ndim() });
+    }
+    Ok(a as usize)
 }
 
 fn float_dist(what: &str, dtype: DType, low: f64, scale: f64) -> Result<Dist> {

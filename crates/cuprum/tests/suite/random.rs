@@ -32,6 +32,7 @@ fn calls(rng: &mut Rng) -> Vec<Call> {
             v.push((format!("normal f64 {size}"), Box::new(move |g| g.normal(1.5, 2.0, &s))));
             v.push((format!("standard_normal f32 {size}"), Box::new(move |g| g.standard_normal(&s, DType::Float32))));
             v.push((format!("uniform {size}"), Box::new(move |g| g.uniform(-3.0, 7.5, &s))));
+            v.push((format!("permutation {size}"), Box::new(move |g| g.permutation(size))));
         }
         // Integers: every dtype, ranges of a power of two, others (Lemire's rejections: 8- and
         // 16-bit chunks reject often), full ranges, 64-bit ranges, bool.
@@ -55,6 +56,15 @@ fn calls(rng: &mut Rng) -> Vec<Call> {
                 Box::new(move |g| g.integers(lo, Some(hi), &size, dt, true)),
             ));
         }
+    }
+    for (shape, axis) in [(vec![300, 7], Some(1)), (vec![5, 1001], Some(0)), (vec![40, 50], None)] {
+        v.push((
+            format!("permuted {shape:?} {axis:?}"),
+            Box::new(move |g| {
+                let x = cuprum::arange(shape.iter().product::<usize>() as i64, &g.device())?.reshape(&shape[..])?;
+                g.permuted(&x, axis)
+            }),
+        ));
     }
     v
 }
@@ -181,6 +191,44 @@ device_test!(distributions, |dev| {
         let df = (k - 1) as f64;
         assert!(chi2 < df + 7.0 * (2.0 * df).sqrt(), "integers {dt} [{lo}, {hi}] (seed {seed}): chi2 {chi2}, df {df}");
     }
+    Ok(())
+});
+
+device_test!(permutations, |dev| {
+    let mut g = default_rng(Rng::new(1902).next_u64())?.on(&dev);
+    // A permutation of 0..n, and not the identity.
+    let p = g.permutation(1000)?.to_vec::<i64>()?;
+    let mut s = p.clone();
+    s.sort();
+    assert_eq!(s, (0..1000).collect::<Vec<i64>>());
+    assert_ne!(p, s);
+    // Uniform over the 24 orders of 4 (each row of a (N, 4) array permuted on its own).
+    let n = 240_000;
+    let rows = cuprum::arange(4, &dev)?.reshape([1, 4])?.broadcast_to(&[n, 4])?.copy()?;
+    let v = g.permuted(&rows, Some(1))?.to_vec::<i64>()?;
+    let mut counts = std::collections::HashMap::new();
+    for r in v.chunks(4) {
+        *counts.entry(r.to_vec()).or_insert(0f64) += 1.0;
+    }
+    assert_eq!(counts.len(), 24);
+    let e = n as f64 / 24.0;
+    let chi2: f64 = counts.values().map(|c| (c - e) * (c - e) / e).sum();
+    assert!(chi2 < 23.0 + 7.0 * 46f64.sqrt(), "chi2 {chi2} over 24 orders");
+    // permutation_of / shuffle move whole slices; permuted(None) the elements.
+    let x = cuprum::arange(12, &dev)?.reshape([3, 4])?;
+    let y = g.permutation_of(&x, 1)?;
+    let cols = y.to_vec::<i64>()?;
+    assert!((0..4).all(|c| cols[c] + 4 == cols[4 + c] && cols[c] + 8 == cols[8 + c]));
+    let mut z = x.copy()?;
+    g.shuffle(&mut z, 0)?;
+    let mut rows_seen: Vec<i64> = z.to_vec::<i64>()?.chunks(4).map(|r| r[0]).collect();
+    rows_seen.sort();
+    assert_eq!(rows_seen, vec![0, 4, 8]);
+    let mut all = g.permuted(&x, None)?.to_vec::<i64>()?;
+    all.sort();
+    assert_eq!(all, (0..12).collect::<Vec<i64>>());
+    assert_eq!(g.permutation(0)?.size(), 0);
+    assert_eq!(g.permutation_of(&x, 2).unwrap_err().kind(), ErrorKind::AxisError);
     Ok(())
 });
 
