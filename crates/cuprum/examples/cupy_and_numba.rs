@@ -3,12 +3,13 @@
 //! array math, the lesson's `add_ufunc` (broadcasting), its timing of a tiny problem, the
 //! Gaussian PDF a million times and `polar_distance`. The lesson writes the last three as
 //! Numba ufuncs; here they are formulas (`cuprum::Expr`) until user kernels and fusion land.
-//! `cp.random.normal` waits for cuprum's random module.
+//! The random inputs are the lesson's (`cp.random.normal`, `np.random.uniform`), from
+//! `cuprum::random`.
 //!
 //! Run with `cargo run --release --example cupy_and_numba`.
 
 use cuprum::profiler::benchmark;
-use cuprum::{s, DType, Device, NEW_AXIS};
+use cuprum::{random, s, DType, Device, NEW_AXIS};
 
 fn main() -> cuprum::Result<()> {
     let dev = Device::default_device();
@@ -42,7 +43,8 @@ fn main() -> cuprum::Result<()> {
     println!("{}", (-0.5 * ary_gpu.expr().powi(2)).exp().eval()?);
     // cp.linalg.norm(ary_gpu)
     println!("{}", cuprum::linalg::norm(&ary_gpu, None, None, false)?);
-    println!("(cp.random.normal: not yet, cuprum has no random module)");
+    // cp.random.normal(loc=5, scale=2.0, size=10)
+    println!("{}", random::normal(5.0, 2.0, &[10], &dev)?);
 
     // @vectorize(['int64(int64, int64)'], target='cuda') def add_ufunc(x, y): return x + y
     let a = cuprum::from_slice(&[1i64, 2, 3, 4], &[4], &dev)?;
@@ -60,16 +62,14 @@ fn main() -> cuprum::Result<()> {
     // The Gaussian PDF a million times, in float32:
     // gaussian_pdf(x, mean, sigma) = exp(-0.5 * ((x - mean) / sigma)**2) / (sigma * SQRT_2PI)
     let sqrt_2pi = (2.0 * std::f64::consts::PI).sqrt() as f32;
-    let x: Vec<f32> = (1..=1_000_000u32)
-        .map(|i| -3.0 + 6.0 * ((i.wrapping_mul(2654435761) >> 8) as f32 / (1u32 << 24) as f32))
-        .collect();
     let (mean, sigma) = (0.0f32, 1.0f32);
     let gaussian_pdf = |x: &cuprum::Array| (-0.5 * ((x.expr() - mean) / sigma).powi(2)).exp() / (sigma * sqrt_2pi);
-    let x_cpu = cuprum::from_slice(&x, &[x.len()], &cpu)?;
+    // x = np.random.uniform(-3, 3, size=1000000).astype(np.float32)
+    let x_cpu = random::uniform(-3.0, 3.0, &[1_000_000], &cpu)?.astype(DType::Float32)?;
     let x_gpu = x_cpu.to_device(&dev)?;
     // Quick test: gaussian_pdf(x[0], 0.0, 1.0)
     let first = gaussian_pdf(&x_cpu.slice(s![0..1])?).eval()?;
-    println!("{first:?}  (x[0] = {})", x[0]);
+    println!("{first:?}  (x[0] = {})", x_cpu.slice(s![0])?.item::<f32>()?);
     println!("{}", benchmark("gaussian_pdf (cpu)", cpu, 2, 10, || gaussian_pdf(&x_cpu).eval())?);
     println!("{}", benchmark("gaussian_pdf (gpu)", dev, 3, 20, || gaussian_pdf(&x_gpu).eval())?);
     let same = cuprum::allclose(
@@ -85,8 +85,12 @@ fn main() -> cuprum::Result<()> {
     let polar_to_cartesian =
         |rho: &cuprum::Array, theta: &cuprum::Array| (rho.expr() * theta.expr().cos(), rho.expr() * theta.expr().sin());
     let n = 1_000_000;
-    let lin = |lo: f64, hi: f64| cuprum::linspace(lo, hi, n, true, DType::Float32, &dev);
-    let (rho1, theta1, rho2, theta2) = (lin(0.5, 1.5)?, lin(-3.0, 3.0)?, lin(1.5, 0.5)?, lin(0.0, 3.0)?);
+    // rho1 = np.random.uniform(0.5, 1.5, size=n).astype(np.float32), theta1 in (-pi, pi), ...
+    let pi = std::f64::consts::PI;
+    let unif = |lo: f64, hi: f64| -> cuprum::Result<cuprum::Array> {
+        random::uniform(lo, hi, &[n], &dev)?.astype(DType::Float32)
+    };
+    let (rho1, theta1, rho2, theta2) = (unif(0.5, 1.5)?, unif(-pi, pi)?, unif(0.5, 1.5)?, unif(-pi, pi)?);
     let polar_distance = || {
         let (x1, y1) = polar_to_cartesian(&rho1, &theta1);
         let (x2, y2) = polar_to_cartesian(&rho2, &theta2);

@@ -2,40 +2,17 @@
 //! matrix on both devices, arrays copied to the device and back, a 4096×4096 `matmul`, kernel
 //! overhead (the first `det` loads its kernels, later calls do not; small QRs are dominated by
 //! launch overhead), `squared_diff` timed with the profiler, data movement (`dot` of two large
-//! vectors with and without the copies) and the two 6000×6000 inversions. Random numbers
-//! (`cp.random`), `cupy.fuse` and streams are left out until those land in cuprum; the example
-//! says where.
+//! vectors with and without the copies) and the two 6000×6000 inversions, with the lesson's
+//! random inputs (`cp.random.randn`, `uniform`, `rand`: `cuprum::random`, which gives the same
+//! numbers on both devices for one seed). `cupy.fuse` and streams are left out until those
+//! land in cuprum; the example says where.
 //!
 //! `cargo run --release --example notebook1_intro_cupy [-- --size 100000000] [--quick]`
 //! (`--quick`: the matrix sizes made small, for CI).
 
 use cuprum::profiler::benchmark;
-use cuprum::{linalg, DType, Device, Result};
+use cuprum::{linalg, random, DType, Device, Result};
 use std::time::Instant;
-
-/// Uniform [0, 1) float32 numbers from a fixed xorshift seed (cuprum has no random module yet).
-fn uniform(n: usize, seed: u64) -> Vec<f32> {
-    let mut s = seed | 1;
-    (0..n)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 40) as f32 / (1u64 << 24) as f32
-        })
-        .collect()
-}
-
-/// Standard normal float64 numbers (Box–Muller on [`uniform`]), as `np.random.randn`.
-fn randn(n: usize, seed: u64) -> Vec<f64> {
-    let u = uniform(2 * n, seed);
-    (0..n)
-        .map(|i| {
-            let (u1, u2) = (1.0 - u[2 * i] as f64, u[2 * i + 1] as f64);
-            (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-        })
-        .collect()
-}
 
 /// Seconds of `f` after a first (excluded) call, the result synchronised.
 fn timed<R>(dev: Device, mut f: impl FnMut() -> Result<R>) -> Result<f64> {
@@ -60,8 +37,9 @@ fn main() -> Result<()> {
     );
 
     // A = np.random.randn(512, 512); %timeit -n 5 Q, R = np.linalg.qr(A); the same with CuPy.
+    random::seed(3)?;
     for dev in [cpu, gpu] {
-        let a = cuprum::from_slice(&randn(512 * 512, 3), &[512, 512], &dev)?;
+        let a = random::randn(&[512, 512], &dev)?;
         let mut ts = Vec::new();
         for _ in 0..5 {
             ts.push(timed(dev, || linalg::qr(&a, linalg::QrMode::Reduced))?);
@@ -81,12 +59,14 @@ fn main() -> Result<()> {
     println!("Squared values:\n{a_cpu}");
     println!("{:?}", a_gpu.square()?);
 
-    // C = np.matmul(A, B) of uniform(-1, 1) float32 matrices (4096 x 4096), on both devices.
+    // C = np.matmul(A, B) of np.random.uniform(-1, 1, (4096, 4096)).astype(float32) matrices,
+    // on both devices: the same seed gives both devices the same matrices.
     let size = if quick { 1024 } else { 4096 };
     let ab = |dev: &Device| -> Result<(cuprum::Array, cuprum::Array)> {
-        let a: Vec<f32> = uniform(size * size, 11).into_iter().map(|u| 2.0 * u - 1.0).collect();
-        let b: Vec<f32> = uniform(size * size, 12).into_iter().map(|u| 2.0 * u - 1.0).collect();
-        Ok((cuprum::from_slice(&a, &[size, size], dev)?, cuprum::from_slice(&b, &[size, size], dev)?))
+        random::seed(11)?;
+        let a = random::uniform(-1.0, 1.0, &[size, size], dev)?.astype(DType::Float32)?;
+        let b = random::uniform(-1.0, 1.0, &[size, size], dev)?.astype(DType::Float32)?;
+        Ok((a, b))
     };
     let (a, b) = ab(&cpu)?;
     let t = Instant::now();
@@ -101,7 +81,7 @@ fn main() -> Result<()> {
     // Kernel overhead: the first det loads the solver library and its kernels; later calls do
     // not.
     for _ in 0..5 {
-        let a = cuprum::from_slice(&randn(512 * 512, 5), &[512, 512], &gpu)?.astype(DType::Float32)?;
+        let a = random::randn(&[512, 512], &gpu)?.astype(DType::Float32)?;
         let t = Instant::now();
         linalg::det(&a)?;
         gpu.synchronize()?;
@@ -112,8 +92,7 @@ fn main() -> Result<()> {
     for &size in sizes {
         println!("\nInput Matrix size: {size} x {size}");
         for dev in [cpu, gpu] {
-            let u: Vec<f32> = uniform(size * size, size as u64).into_iter().map(|u| 2.0 * u - 1.0).collect();
-            let a = cuprum::from_slice(&u, &[size, size], &dev)?;
+            let a = random::uniform(-1.0, 1.0, &[size, size], &dev)?.astype(DType::Float32)?;
             let t = timed(dev, || linalg::qr(&a, linalg::QrMode::Reduced))?;
             println!("{} {t:.6}", if dev.is_cpu() { "cuprum cpu " } else { "cuprum cuda" });
         }
@@ -128,8 +107,9 @@ fn main() -> Result<()> {
 
     // Data movement: np.dot of two vectors with the data already on the device, then with the
     // copies from the host.
-    let a_host = cuprum::from_slice(&uniform(size_big, 1), &[size_big], &cpu)?;
-    let b_host = cuprum::from_slice(&uniform(size_big, 2), &[size_big], &cpu)?;
+    // A_cpu = np.random.rand(size).astype(np.float32)
+    let a_host = random::rand(&[size_big], &cpu)?.astype(DType::Float32)?;
+    let b_host = random::rand(&[size_big], &cpu)?.astype(DType::Float32)?;
     let dot = cuprum::dot;
     for (i, with_copies) in [false, false, true, true].into_iter().enumerate() {
         println!("Iteration  {i}{}", if with_copies { " (with the copies to the device)" } else { "" });
@@ -157,7 +137,8 @@ fn main() -> Result<()> {
     // Two inversions of one 6000 x 6000 float32 matrix, one after the other on the device's
     // stream (the lesson then puts them on two streams: not yet in cuprum).
     let size = if quick { 500 } else { 6000 };
-    let a_gpu = cuprum::from_slice(&uniform(size * size, 13), &[size, size], &gpu)?;
+    // A_gpu = cp.random.rand(size, size).astype(cp.float32)
+    let a_gpu = random::rand(&[size, size], &gpu)?.astype(DType::Float32)?;
     linalg::inv(&a_gpu)?;
     gpu.synchronize()?;
     let t = Instant::now();
