@@ -2,7 +2,7 @@
 //! back; the parameters of the distribution and of the stream are kernel arguments, so one
 //! compiled kernel serves every seed, position and range.
 
-use super::dist::{ziggurat, Dist, LN2_HI, LN2_LO, ZIG_R};
+use super::dist::{chunks_per_draw, draws_per_block, ziggurat, Dist, LN2_HI, LN2_LO, ZIG_R};
 use super::philox::Stream;
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
@@ -51,7 +51,7 @@ impl RandomKey {
     }
     fn per(&self) -> u32 {
         match self {
-            RandomKey::Bounded { cbits, .. } if *cbits < 32 => 32 / cbits,
+            RandomKey::Bounded { cbits, .. } => chunks_per_draw(*cbits) as u32,
             _ => 1,
         }
     }
@@ -62,7 +62,7 @@ impl RandomKey {
             RandomKey::Uniform32 | RandomKey::Normal32 => 4,
             RandomKey::Bounded { isz, .. } => *isz as usize,
         };
-        THREADS * if self.bits() == 64 { 4 } else { 8 } * self.per() as usize * isz
+        THREADS * draws_per_block(self.bits()) as usize * self.per() as usize * isz
     }
 }
 
@@ -132,7 +132,7 @@ pub(crate) fn fill(out: &Array, dist: Dist, s: &Stream) -> Result<()> {
     let n = out.size() as u64;
     let key = RandomKey::of(&dist, out.itemsize());
     let (bits, per) = (key.bits() as u64, key.per() as u64);
-    let dpb = if bits == 64 { 4 } else { 8 };
+    let dpb = draws_per_block(bits as u32);
     let pend = s.pending.is_some() as u64;
     let ndraws = n.div_ceil(per);
     let main = ndraws - pend.min(ndraws);

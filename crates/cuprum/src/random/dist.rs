@@ -36,7 +36,7 @@ impl Dist {
     /// Outputs per draw (several chunks of one 32-bit draw for 16-, 8- and 1-bit integers).
     pub fn per_draw(&self) -> usize {
         match self {
-            Dist::Bounded { bits, .. } if *bits < 32 => 32 / *bits as usize,
+            Dist::Bounded { bits, .. } => chunks_per_draw(*bits),
             _ => 1,
         }
     }
@@ -51,6 +51,24 @@ impl Dist {
         } else {
             ((1u64 << bits) - excl) % excl
         }
+    }
+}
+
+/// Outputs of `chunk_bits` bits per draw: 32 / chunk_bits below 32 bits, else 1.
+pub(crate) fn chunks_per_draw(chunk_bits: u32) -> usize {
+    if chunk_bits < 32 {
+        (32 / chunk_bits) as usize
+    } else {
+        1
+    }
+}
+
+/// Draws of `bits` bits in one Philox block (four 64-bit words).
+pub(crate) fn draws_per_block(bits: u32) -> u64 {
+    if bits == 64 {
+        4
+    } else {
+        8
     }
 }
 

@@ -88,12 +88,16 @@ __device__ double log1m(double u) {
   return (ed * LN2_HI + 2.0 * f * p) + ed * LN2_LO;
 }
 
-// The first try's tables, copied to shared memory (divergent reads of __constant__ memory
-// serialise); the rare paths read ZF64 and the other width's tables from constant memory.
+// The first try's tables (of this variant's width), copied to shared memory (divergent reads
+// of __constant__ memory serialise); the rare paths read ZF64 and the float32 variant's later
+// tries its tables from constant memory.
+#if defined(VARIANT_NORMAL64)
 __shared__ u64 s_k64[256];
 __shared__ double s_w64[256];
+#else
 __shared__ u32 s_k32[256];
 __shared__ float s_w32[256];
+#endif
 __device__ __forceinline__ double f64(int i) { return __longlong_as_double((long long)ZF64[i]); }
 
 // dist.rs's try64 / try32: one try of the ziggurat (layer, magnitude, x, accepted at once).
@@ -227,10 +231,13 @@ random_fill(OUT_T* __restrict__ out, long long n, u64 k0, u64 k1, u64 start, int
             u64 sub_id, u64 tag, double a, double b, u64 rng, u64 off, u64 thr, long long ntiles) {
 #if defined(VARIANT_NORMAL64) || defined(VARIANT_NORMAL32)
   for (int q = threadIdx.x; q < 256; q += THREADS) {
+#if defined(VARIANT_NORMAL64)
     s_k64[q] = ZK64[q];
     s_w64[q] = __longlong_as_double((long long)ZW64[q]);
+#else
     s_k32[q] = ZK32[q];
     s_w32[q] = __uint_as_float(ZW32[q]);
+#endif
   }
   if (threadIdx.x == 0) q_n = 0;
   __syncthreads();
