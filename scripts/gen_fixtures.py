@@ -2784,6 +2784,9 @@ def gen_random():
                 out.append(g.bit_generator.random_raw(int(f[1])))
             elif f[0] == "advance":
                 g.bit_generator.advance(int(f[1]))
+            elif f[0] == "choice":  # choice/POP/REPLACE/P(0: none, 1: CHOICE_P[:POP])/N
+                p = CHOICE_P[:int(f[1])] / CHOICE_P[:int(f[1])].sum() if f[3] == "1" else None
+                out.append(g.choice(int(f[1]), int(f[4]), replace=f[2] == "1", p=p))
         return out
 
     cases = {
@@ -2803,10 +2806,84 @@ def gen_random():
         "advance": "random/float64/3+advance/5+random/float64/2+random/float32/1+advance/1+random/float32/3",
         "empty": "random/float64/0+random/float32/0+random/float32/1+random/float32/0+random/float32/1",
     }
+    # choice: with replacement (uniform: `integers`; with p: the cdf searched), and without
+    # replacement with p (NumPy's rounds); p is CHOICE_P's first POP weights, normalised.
+    cases["choice"] = ("choice/1024/1/0/40+choice/37/1/1/25+random/float32/1+choice/37/0/1/20"
+                       "+choice/200/0/1/200+choice/5/1/1/0+choice/5/0/1/3")
     for sd in ["42", "7", "1_2_3"]:
         for tag, calls in cases.items():
             FX.case(f"random/calls/{sd}/{tag}", "calls", {"seed": sd, "calls": calls}, [],
                     lambda sd=sd, calls=calls: run(sd, calls))
+    gen_random_stats()
+
+
+# choice's weights in the fixtures (the test builds the same: 1 + (k * 7919) % 13, k = 0..).
+CHOICE_P = np.array([1.0 + (k * 7919) % 13 for k in range(1000)])
+
+
+def gen_random_stats():
+    """The distributions' statistics (op "chi2"): params dist (a Generator method), args
+    ("_"-separated numbers), dtype, n (sample size); inputs: the bins' edges (equal-probability
+    quantiles from SciPy's ppf for the continuous distributions, half-integers for the
+    discrete ones, with the tails lumped so that every bin expects 20 or more), each bin's
+    probability (SciPy's cdf), the chi-square critical value at 1e-7 (SciPy's chi2.isf) and
+    the distribution's mean and standard deviation (SciPy). The expected outputs are the
+    critical value and 6: the test returns max(chi-square, critical) and max(|z| of the
+    sample mean, 6), so it passes exactly when the sample is within both bounds."""
+    import scipy.stats as st
+    n = 1_000_000
+    alpha = 1e-7
+
+    def cont(tag, dist, args, rv, dtype="float64", k=200):
+        q = np.linspace(0.0, 1.0, k + 1)
+        edges = rv.ppf(q)
+        edges[0], edges[-1] = -np.inf, np.inf
+        probs = np.diff(np.concatenate([[0.0], rv.cdf(edges[1:-1]), [1.0]]))
+        emit(tag, dist, args, dtype, edges, probs, rv)
+
+    def disc(tag, dist, args, rv):
+        lo, hi = int(rv.ppf(1e-12)), int(rv.isf(1e-12)) + 1
+        ks = np.arange(lo, hi + 1)
+        pm = rv.pmf(ks)
+        edges, probs, acc, start = [-np.inf], [], 0.0, True
+        for kk, pk in zip(ks, pm):
+            acc += pk
+            if acc * n >= 20:
+                edges.append(kk + 0.5)
+                probs.append(acc)
+                acc = 0.0
+        edges[-1] = np.inf
+        probs[-1] += acc + rv.sf(hi)
+        probs[0] += rv.cdf(lo - 1)
+        emit(tag, dist, args, "int64", np.array(edges), np.array(probs), rv)
+
+    def emit(tag, dist, args, dtype, edges, probs, rv):
+        crit = float(st.chi2.isf(alpha, len(probs) - 1))
+        mean, sd = float(rv.mean()), float(rv.std())
+        params = {"dist": dist, "args": "_".join(repr(float(a)) for a in args), "dtype": dtype, "n": n}
+        FX.case(f"random/stats/{tag}", "chi2", params,
+                [np.asarray(edges, np.float64), np.asarray(probs, np.float64), crit, mean, sd],
+                lambda crit=crit: [np.float64(crit), np.float64(6.0)])
+
+    cont("standard_exponential", "standard_exponential", [], st.expon())
+    cont("standard_exponential_f32", "standard_exponential", [], st.expon(), "float32")
+    cont("exponential_2.5", "exponential", [2.5], st.expon(scale=2.5))
+    cont("standard_gamma_0.3", "standard_gamma", [0.3], st.gamma(0.3))
+    cont("standard_gamma_0.3_f32", "standard_gamma", [0.3], st.gamma(0.3), "float32")
+    cont("standard_gamma_1", "standard_gamma", [1.0], st.gamma(1.0))
+    cont("standard_gamma_4.5", "standard_gamma", [4.5], st.gamma(4.5))
+    cont("gamma_2_3", "gamma", [2.0, 3.0], st.gamma(2.0, scale=3.0))
+    cont("beta_0.5_0.7", "beta", [0.5, 0.7], st.beta(0.5, 0.7))
+    cont("beta_2_5", "beta", [2.0, 5.0], st.beta(2.0, 5.0))
+    cont("beta_0.3_3", "beta", [0.3, 3.0], st.beta(0.3, 3.0))
+    cont("lognormal_0.5_0.8", "lognormal", [0.5, 0.8], st.lognorm(0.8, scale=np.exp(0.5)))
+    cont("normal_f32", "standard_normal", [], st.norm(), "float32")
+    for lam in [0.5, 3.5, 10.0, 57.3, 1e5]:
+        disc(f"poisson_{lam}", "poisson", [lam], st.poisson(lam))
+    for nn, pp in [(10, 0.3), (100, 0.25), (1000, 0.4), (1000, 0.97), (100000, 0.6), (7, 0.5)]:
+        disc(f"binomial_{nn}_{pp}", "binomial", [nn, pp], st.binom(nn, pp))
+    w = CHOICE_P[:37] / CHOICE_P[:37].sum()
+    disc("choice_p_37", "choice_p", [37], st.rv_discrete(values=(np.arange(37), w)))
 
 GROUP_VERSIONS = {
     "signal": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",

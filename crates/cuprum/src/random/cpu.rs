@@ -3,6 +3,7 @@
 
 use super::dist::{bounded, normal32, normal64, Dist};
 use super::philox::{philox4x64_10, Stream};
+use super::samplers::sample;
 use crate::array::Array;
 use crate::backend::cpu::ptr;
 use crate::backend::storage::CpuLocks;
@@ -102,6 +103,19 @@ unsafe fn fill_chunk(dst: *mut u8, isz: usize, first: u64, m: usize, dist: Dist,
                 let z = normal32(w.half(s, at(i)), || s.sub(at(i)));
                 // SAFETY: as above.
                 unsafe { *o.add(i) = loc + scale * z };
+            }
+        }
+        Dist::Sample { kind, a, b, n, f32_ } => {
+            for i in 0..m {
+                let v = sample(kind, a, b, n, &mut s.sub_first(at(i), w.word(s.start + at(i))));
+                // SAFETY: as above (8-byte elements, or 4-byte for f32_).
+                unsafe {
+                    if f32_ {
+                        *(dst as *mut f32).add(i) = f64::from_bits(v) as f32;
+                    } else {
+                        *(dst as *mut u64).add(i) = v;
+                    }
+                }
             }
         }
         Dist::Bounded { bits, rng, off, threshold } => {

@@ -4,6 +4,7 @@
 
 use super::dist::{chunks_per_draw, draws_per_block, ziggurat, Dist, LN2_HI, LN2_LO, ZIG_R};
 use super::philox::Stream;
+use super::samplers::Kind;
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
 use crate::backend::cuda::launch::{dev_of, dptr, Params};
@@ -30,6 +31,12 @@ pub(crate) enum RandomKey {
     },
     Normal64,
     Normal32,
+    /// One of samplers.rs's distributions into `isz`-byte elements (4: float32; 8: float64, or
+    /// int64 for the discrete kinds).
+    Sample {
+        kind: Kind,
+        isz: u8,
+    },
 }
 
 impl RandomKey {
@@ -40,11 +47,12 @@ impl RandomKey {
             Dist::Normal64 { .. } => RandomKey::Normal64,
             Dist::Normal32 { .. } => RandomKey::Normal32,
             Dist::Bounded { bits, .. } => RandomKey::Bounded { bits: dist.bits(), cbits: bits, isz: isz as u8 },
+            Dist::Sample { kind, .. } => RandomKey::Sample { kind, isz: isz as u8 },
         }
     }
     fn bits(&self) -> u32 {
         match self {
-            RandomKey::Uniform64 | RandomKey::Normal64 => 64,
+            RandomKey::Uniform64 | RandomKey::Normal64 | RandomKey::Sample { .. } => 64,
             RandomKey::Bounded { bits, .. } => *bits,
             _ => 32,
         }
@@ -60,7 +68,7 @@ impl RandomKey {
         let isz = match self {
             RandomKey::Uniform64 | RandomKey::Normal64 => 8,
             RandomKey::Uniform32 | RandomKey::Normal32 => 4,
-            RandomKey::Bounded { isz, .. } => *isz as usize,
+            RandomKey::Bounded { isz, .. } | RandomKey::Sample { isz, .. } => *isz as usize,
         };
         THREADS * draws_per_block(self.bits()) as usize * self.per() as usize * isz
     }
@@ -91,7 +99,18 @@ impl KernelKey for RandomKey {
             RandomKey::Normal64 => ("NORMAL64", "double"),
             RandomKey::Normal32 => ("NORMAL32", "float"),
             RandomKey::Bounded { isz, .. } => ("BOUNDED", ["u8", "u16", "u32", "u64"][isz.trailing_zeros() as usize]),
+            RandomKey::Sample { kind, isz } => (
+                "SAMPLER",
+                match (kind.discrete(), isz) {
+                    (true, _) => "long long",
+                    (false, 4) => "float",
+                    _ => "double",
+                },
+            ),
         };
+        if let RandomKey::Sample { kind, .. } = self {
+            writeln!(s, "#define KIND {}", *kind as u8).unwrap();
+        }
         let cbits = if let RandomKey::Bounded { cbits, .. } = self { *cbits } else { 0 };
         writeln!(
             s,
@@ -109,7 +128,7 @@ impl KernelKey for RandomKey {
         ] {
             writeln!(s, "#define {n} 0x{v:016x}ull").unwrap();
         }
-        if matches!(self, RandomKey::Normal64 | RandomKey::Normal32) {
+        if matches!(self, RandomKey::Normal64 | RandomKey::Normal32 | RandomKey::Sample { .. }) {
             bits_const(&mut s, "LOG2E", std::f64::consts::LOG2_E);
             bits_const(&mut s, "SQRT2", std::f64::consts::SQRT_2);
             bits_const(&mut s, "LN2_HI", LN2_HI);
@@ -149,6 +168,7 @@ pub(crate) fn fill(out: &Array, dist: Dist, s: &Stream) -> Result<()> {
         Dist::Normal64 { loc, scale } => (loc, scale, 0, 0, 0),
         Dist::Normal32 { loc, scale } => (loc as f64, scale as f64, 0, 0, 0),
         Dist::Bounded { rng, off, threshold, .. } => (0.0, 0.0, rng, off, threshold),
+        Dist::Sample { a, b, n, .. } => (a, b, n, 0, 0),
     };
     let mut p = Params::new();
     p.push(dptr(out)?);
@@ -185,6 +205,12 @@ mod tests {
                 keys.push(RandomKey::Bounded { bits, cbits, isz });
             }
         }
+        for kind in [Kind::Exponential, Kind::Gamma, Kind::Beta, Kind::Poisson, Kind::Binomial, Kind::LogNormal] {
+            keys.push(RandomKey::Sample { kind, isz: 8 });
+            if !kind.discrete() {
+                keys.push(RandomKey::Sample { kind, isz: 4 });
+            }
+        }
         for key in keys {
             let src = key.source();
             crate::backend::cuda::compile::check_compiles(&key);
@@ -193,7 +219,7 @@ mod tests {
             assert_eq!(src.matches('(').count(), src.matches(')').count(), "{key:?}");
             assert_eq!(
                 src.contains("__constant__ u64 ZK64"),
-                matches!(key, RandomKey::Normal64 | RandomKey::Normal32),
+                matches!(key, RandomKey::Normal64 | RandomKey::Normal32 | RandomKey::Sample { .. }),
                 "{key:?}"
             );
         }

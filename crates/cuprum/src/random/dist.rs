@@ -2,9 +2,10 @@
 //! for line, so that both devices give the same bits. Only IEEE additions, multiplications,
 //! divisions and integer operations are used (no library `exp`/`log`, whose last bit differs
 //! between the CPU's libm and CUDA's): the two functions the ziggurat's rare paths need are
-//! written out here ([`exp_neg`], [`log1m`]) and in `random.cu` identically.
+//! written out here ([`exp`], [`log1m`]) and in `random.cu` identically.
 
 use super::philox::Sub;
+use super::samplers::Kind;
 use std::sync::OnceLock;
 
 /// What one call draws (the kernel's specialisation).
@@ -22,13 +23,16 @@ pub(crate) enum Dist {
     Normal64 { loc: f64, scale: f64 },
     /// float32 `loc + scale * z`, z from the float32 ziggurat (one 32-bit draw).
     Normal32 { loc: f32, scale: f32 },
+    /// One of `samplers.rs`'s distributions: a first 64-bit word, then the output's substream;
+    /// stored as float64, float32 (`f32_`: computed in float64, then rounded) or int64.
+    Sample { kind: Kind, a: f64, b: f64, n: u64, f32_: bool },
 }
 
 impl Dist {
     /// Bits of each first draw (64: words; 32: halves of words).
     pub fn bits(&self) -> u32 {
         match self {
-            Dist::Uniform64 { .. } | Dist::Normal64 { .. } => 64,
+            Dist::Uniform64 { .. } | Dist::Normal64 { .. } | Dist::Sample { .. } => 64,
             Dist::Bounded { bits: 64, .. } => 64,
             _ => 32,
         }
@@ -133,7 +137,7 @@ pub(crate) struct Ziggurat {
 pub(crate) fn ziggurat() -> &'static Ziggurat {
     static Z: OnceLock<Ziggurat> = OnceLock::new();
     Z.get_or_init(|| {
-        let f = |x: f64| exp_neg(-0.5 * x * x);
+        let f = |x: f64| exp(-0.5 * x * x);
         let mut x = [0f64; 256];
         x[255] = ZIG_R;
         for i in (2..=255).rev() {
@@ -208,6 +212,15 @@ pub(crate) fn normal32(r: u32, sub: impl FnOnce() -> Sub) -> f32 {
     normal_slow(idx, x as f64, rabs, &mut sub(), true) as f32
 }
 
+/// A standard normal float64 with every draw from `s` (the samplers' normals).
+pub(crate) fn normal_from(s: &mut Sub) -> f64 {
+    let (idx, rabs, x, ok) = try64(s.next64());
+    if ok {
+        return x;
+    }
+    normal_slow(idx, x, rabs, s, false)
+}
+
 /// The ziggurat's wedges and tail, then new tries, all from `s`: NumPy's loop. The first try's
 /// wedge or tail is resolved here (`x`, `rabs` from the first draw); each later try draws its
 /// layer, sign and magnitude from `s` (as float32 from 32 bits when `f32_`).
@@ -225,7 +238,7 @@ fn normal_slow(mut idx: usize, mut x: f64, mut rabs: u64, s: &mut Sub, f32_: boo
                 }
             }
         }
-        if (z.f64_[idx - 1] - z.f64_[idx]) * s.next_double() + z.f64_[idx] < exp_neg(-0.5 * x * x) {
+        if (z.f64_[idx - 1] - z.f64_[idx]) * s.next_double() + z.f64_[idx] < exp(-0.5 * x * x) {
             return x;
         }
         // A new try.
@@ -247,11 +260,18 @@ fn normal_slow(mut idx: usize, mut x: f64, mut rabs: u64, s: &mut Sub, f32_: boo
 pub(crate) const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
 pub(crate) const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
 
-/// `exp(x)` for x <= 0 (0 below -708), to about 1 ulp, by the same operations on both
-/// devices: x = k ln2 + r, |r| <= ln2 / 2, a degree-13 Taylor polynomial, times 2^k.
-pub(crate) fn exp_neg(x: f64) -> f64 {
-    if x < -708.0 {
+/// `exp(x)` to about 1 ulp, by the same operations on both devices: x = k ln2 + r,
+/// |r| <= ln2 / 2, a degree-13 Taylor polynomial, times 2^k (in two steps where 2^k is not a
+/// normal number). 0 below -745.2, infinity above 709.79, NaN for NaN.
+pub(crate) fn exp(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    if x < -745.2 {
         return 0.0;
+    }
+    if x > 709.782712893384 {
+        return f64::INFINITY;
     }
     let k = (x * std::f64::consts::LOG2_E - 0.5).ceil();
     let r = (x - k * LN2_HI) - k * LN2_LO;
@@ -259,15 +279,37 @@ pub(crate) fn exp_neg(x: f64) -> f64 {
     for d in [479001600.0, 39916800.0, 3628800.0, 362880.0, 40320.0, 5040.0, 720.0, 120.0, 24.0, 6.0, 2.0, 1.0, 1.0] {
         p = p * r + 1.0 / d;
     }
-    p * f64::from_bits(((1023 + k as i64) as u64) << 52)
+    let k = k as i64;
+    if k < -1021 {
+        return p * pow2(k + 600) * pow2(-600);
+    }
+    if k > 1023 {
+        return p * pow2(k - 1) * 2.0;
+    }
+    p * pow2(k)
 }
 
-/// `ln(1 - u)` for u in [0, 1), by the same operations on both devices: 1 - u = m 2^e with
-/// m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh((m - 1)/(m + 1)) by its series.
-pub(crate) fn log1m(u: f64) -> f64 {
-    let y = 1.0 - u;
+/// 2^k for -1022 <= k <= 1023.
+#[inline(always)]
+fn pow2(k: i64) -> f64 {
+    f64::from_bits(((1023 + k) as u64) << 52)
+}
+
+/// `ln(y)`, by the same operations on both devices: y = m 2^e with m in [sqrt(1/2), sqrt(2)),
+/// ln m = 2 atanh((m - 1)/(m + 1)) by its series. -infinity for 0, NaN below 0 and for NaN.
+pub(crate) fn ln(y: f64) -> f64 {
+    if y.is_nan() || y < 0.0 {
+        return f64::NAN;
+    }
+    if y == 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if y == f64::INFINITY {
+        return y;
+    }
+    let (y, mut e) = if y < f64::MIN_POSITIVE { (y * 18014398509481984.0, -54i64) } else { (y, 0) };
     let bits = y.to_bits();
-    let mut e = ((bits >> 52) & 0x7ff) as i64 - 1023;
+    e += ((bits >> 52) & 0x7ff) as i64 - 1023;
     let mut m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
     if m > std::f64::consts::SQRT_2 {
         m *= 0.5;
@@ -283,6 +325,11 @@ pub(crate) fn log1m(u: f64) -> f64 {
     (e * LN2_HI + 2.0 * f * p) + e * LN2_LO
 }
 
+/// `ln(1 - u)` for u in [0, 1] (the draws' u are multiples of 2^-53, so 1 - u is exact).
+pub(crate) fn log1m(u: f64) -> f64 {
+    ln(1.0 - u)
+}
+
 /// `sqrt` (IEEE, correctly rounded on both devices).
 fn sqrt(x: f64) -> f64 {
     x.sqrt()
@@ -296,7 +343,7 @@ mod tests {
     fn exp_and_log_are_accurate() {
         for i in 0..2000 {
             let x = -(i as f64) * 0.0173;
-            let (a, b) = (exp_neg(x), x.exp());
+            let (a, b) = (exp(x), x.exp());
             assert!((a - b).abs() <= 4.0 * f64::EPSILON * b, "exp({x}): {a} vs {b}");
         }
         for i in 0..2000 {

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 static GLOBAL: Mutex<Option<Philox>> = Mutex::new(None);
 
 /// Draws from the global generator (its position moves on) onto `device`.
-fn with_global(device: &Device, f: impl FnOnce(&mut Generator) -> Result<Array>) -> Result<Array> {
+fn with_global<T>(device: &Device, f: impl FnOnce(&mut Generator) -> Result<T>) -> Result<T> {
     let mut g = GLOBAL.lock().unwrap_or_else(|e| e.into_inner());
     let bit = match g.take() {
         Some(b) => b,
@@ -71,4 +71,15 @@ pub fn normal(loc: f64, scale: f64, size: &[usize], device: &Device) -> Result<A
 pub fn randint(low: i128, high: Option<i128>, size: &[usize], dtype: DType, device: &Device) -> Result<Array> {
     let d: Dist = integers_dist(low, high, dtype, false)?;
     with_global(device, |g| g.draw(size, dtype, d))
+}
+
+/// `numpy.random.permutation(n)`: a random permutation of `0..n` (int64).
+pub fn permutation(n: usize, device: &Device) -> Result<Array> {
+    with_global(device, |g| g.permutation(n))
+}
+
+/// `numpy.random.shuffle(x)`: reorders `x` along its first axis in place.
+pub fn shuffle(x: &mut Array) -> Result<()> {
+    let dev = x.device();
+    with_global(&dev, |g| g.shuffle(x, 0))
 }

@@ -43,14 +43,16 @@ mod cuda;
 mod dist;
 mod legacy;
 mod philox;
+mod samplers;
 
 use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use dist::Dist;
-pub use legacy::{normal, rand, randint, randn, random, seed, uniform};
+pub use legacy::{normal, permutation, rand, randint, randn, random, seed, shuffle, uniform};
 pub use philox::{Philox, Seed, SeedSequence};
+use samplers::Kind;
 
 /// `numpy.random.Generator`: distributions drawn from a [`Philox`] bit generator into arrays
 /// on one device.
@@ -222,6 +224,198 @@ impl Generator {
         }
     }
 
+    /// Draws `n` outputs of `kind` (float64, float32 or int64 by `dtype`).
+    fn sample(&mut self, kind: Kind, a: f64, b: f64, n: u64, size: &[usize], dtype: DType) -> Result<Array> {
+        self.draw(size, dtype, Dist::Sample { kind, a, b, n, f32_: dtype == DType::Float32 })
+    }
+
+    /// `Generator.standard_exponential(size, dtype)`: `-ln(1 - U)` (NumPy's
+    /// `method="inv"`), float64 or float32 (computed in float64, then rounded).
+    pub fn standard_exponential(&mut self, size: &[usize], dtype: DType) -> Result<Array> {
+        float_dtype("standard_exponential", dtype)?;
+        self.sample(Kind::Exponential, 1.0, 0.0, 0, size, dtype)
+    }
+
+    /// `Generator.standard_exponential(out=out)`.
+    pub fn standard_exponential_out(&mut self, out: &mut Array) -> Result<()> {
+        let dt = float_dtype("standard_exponential", out.dtype())?;
+        let d = Dist::Sample { kind: Kind::Exponential, a: 1.0, b: 0.0, n: 0, f32_: dt == DType::Float32 };
+        self.draw_out(out, d, "standard_exponential")
+    }
+
+    /// `Generator.exponential(scale, size)`: float64 `scale * E`. A negative `scale` is
+    /// NumPy's ValueError.
+    pub fn exponential(&mut self, scale: f64, size: &[usize]) -> Result<Array> {
+        non_negative("scale", scale)?;
+        self.sample(Kind::Exponential, scale, 0.0, 0, size, DType::Float64)
+    }
+
+    /// `Generator.standard_gamma(shape, size, dtype)`: gamma of scale 1 by NumPy's algorithms
+    /// (Marsaglia and Tsang for shape >= 1, Johnk's below), float64 or float32 (computed in
+    /// float64, then rounded).
+    pub fn standard_gamma(&mut self, shape: f64, size: &[usize], dtype: DType) -> Result<Array> {
+        non_negative("shape", shape)?;
+        float_dtype("standard_gamma", dtype)?;
+        self.sample(Kind::Gamma, shape, 1.0, 0, size, dtype)
+    }
+
+    /// `Generator.standard_gamma(shape, out=out)`.
+    pub fn standard_gamma_out(&mut self, shape: f64, out: &mut Array) -> Result<()> {
+        non_negative("shape", shape)?;
+        let dt = float_dtype("standard_gamma", out.dtype())?;
+        let d = Dist::Sample { kind: Kind::Gamma, a: shape, b: 1.0, n: 0, f32_: dt == DType::Float32 };
+        self.draw_out(out, d, "standard_gamma")
+    }
+
+    /// `Generator.gamma(shape, scale, size)`: float64 `scale * G(shape)`.
+    pub fn gamma(&mut self, shape: f64, scale: f64, size: &[usize]) -> Result<Array> {
+        non_negative("shape", shape)?;
+        non_negative("scale", scale)?;
+        self.sample(Kind::Gamma, shape, scale, 0, size, DType::Float64)
+    }
+
+    /// `Generator.beta(a, b, size)`: float64 in [0, 1] (Johnk's method when both shapes are
+    /// at most 1, else `Ga / (Ga + Gb)`). Shapes that are not positive are NumPy's ValueError.
+    pub fn beta(&mut self, a: f64, b: f64, size: &[usize]) -> Result<Array> {
+        positive("a", a)?;
+        positive("b", b)?;
+        self.sample(Kind::Beta, a, b, 0, size, DType::Float64)
+    }
+
+    /// `Generator.poisson(lam, size)`: int64 counts (PTRS for lam >= 10, products of uniforms
+    /// below). A negative or NaN `lam`, or one above NumPy's limit (about 9.2e18), is NumPy's
+    /// ValueError.
+    pub fn poisson(&mut self, lam: f64, size: &[usize]) -> Result<Array> {
+        // np.iinfo(np.int64).max - 10 sqrt(np.iinfo(np.int64).max), as NumPy's limit
+        const LAM_MAX: f64 = 9.223372006484771e18;
+        if !(lam >= 0.0) {
+            return Err(Error::Value("lam < 0 or lam is NaN".into()));
+        }
+        if lam > LAM_MAX {
+            return Err(Error::Value("lam value too large".into()));
+        }
+        self.sample(Kind::Poisson, lam, 0.0, 0, size, DType::Int64)
+    }
+
+    /// `Generator.binomial(n, p, size)`: int64 successes in `n` trials (inversion when
+    /// `min(p, 1 - p) n <= 30`, else BTPE). A negative `n` or a `p` outside [0, 1] is NumPy's
+    /// ValueError.
+    pub fn binomial(&mut self, n: i64, p: f64, size: &[usize]) -> Result<Array> {
+        if n < 0 {
+            return Err(Error::Value("n < 0".into()));
+        }
+        if !(0.0..=1.0).contains(&p) {
+            return Err(Error::Value("p < 0, p > 1 or p is NaN".into()));
+        }
+        self.sample(Kind::Binomial, p, 0.0, n as u64, size, DType::Int64)
+    }
+
+    /// `Generator.lognormal(mean, sigma, size)`: float64 `exp(mean + sigma * Z)`.
+    pub fn lognormal(&mut self, mean: f64, sigma: f64, size: &[usize]) -> Result<Array> {
+        non_negative("sigma", sigma)?;
+        self.sample(Kind::LogNormal, mean, sigma, 0, size, DType::Float64)
+    }
+
+    /// `Generator.choice(arange(n), size, replace, p)`: int64 indices into a population of
+    /// `n` (see [`Generator::choice`]).
+    pub fn choice_index(&mut self, n: usize, size: &[usize], replace: bool, p: Option<&Array>) -> Result<Array> {
+        let count: usize = size.iter().product();
+        if n == 0 && count > 0 {
+            return Err(Error::Value("a cannot be empty unless no samples are taken".into()));
+        }
+        let cdf = match p {
+            Some(p) => Some(choice_cdf(p, n)?),
+            None => None,
+        };
+        if count == 0 || (replace && n == 0) {
+            return crate::zeros(size, DType::Int64, &self.device);
+        }
+        if replace {
+            return match cdf {
+                // NumPy's: the cdf searched for uniforms (side right): NumPy's numbers.
+                Some(cdf) => {
+                    let u = self.random(size, DType::Float64)?;
+                    let c = crate::from_vec(cdf, &self.device)?;
+                    crate::searchsorted(&c, &u, crate::Side::Right)?.astype(DType::Int64)
+                }
+                None => self.integers(0, Some(n as i128), size, DType::Int64, false),
+            };
+        }
+        if count > n {
+            return Err(Error::Value("Cannot take a larger sample than population when replace is False".into()));
+        }
+        match cdf {
+            None => {
+                // The first `count` of a random permutation.
+                let perm = self.permutation(n)?;
+                perm.slice(crate::s![..count as isize])?.copy()?.reshape(size.to_vec())
+            }
+            Some(mut w) => {
+                // NumPy's rounds: uniforms for the missing outputs searched in the cdf of the
+                // weights not yet taken, keeping each round's new values in order (NumPy's
+                // numbers: the uniforms are `random`'s, the cdf is summed in the same order).
+                let mut weights = p.map(|p| p.astype(DType::Float64).and_then(|q| q.to_vec::<f64>())).unwrap()?;
+                if weights.iter().filter(|&&x| x > 0.0).count() < count {
+                    return Err(Error::Value("Fewer non-zero entries in p than size".into()));
+                }
+                let mut found: Vec<i64> = Vec::with_capacity(count);
+                let mut taken = vec![false; n];
+                while found.len() < count {
+                    let u = self.random(&[count - found.len()], DType::Float64)?.to_vec::<f64>()?;
+                    if !found.is_empty() {
+                        for &f in &found {
+                            weights[f as usize] = 0.0;
+                        }
+                        w = cumulative(&weights);
+                    }
+                    for x in u {
+                        let k = w.partition_point(|&c| c <= x) as i64;
+                        if !taken[k as usize] {
+                            taken[k as usize] = true;
+                            found.push(k);
+                        }
+                    }
+                }
+                crate::from_vec(found, &self.device)?.reshape(size.to_vec())
+            }
+        }
+    }
+
+    /// `Generator.choice(a, size, replace, p, axis)`: a sample of the slices of `a` along
+    /// `axis`, with or without replacement, uniform or with the probabilities `p` (1-d, one
+    /// per slice, summing to 1 within sqrt(eps)).
+    ///
+    /// With replacement the indices are NumPy's numbers for the same Philox seed (with `p`:
+    /// uniforms searched in the cumulative sum; without: `integers`); without replacement and
+    /// with `p`, NumPy's rounds, NumPy's numbers too; without replacement and without `p`, the
+    /// first `size` of a random permutation (NumPy's Floyd and tail shuffles are sequential:
+    /// other numbers, the same distribution).
+    ///
+    /// ```
+    /// use cuprum::{random, Device};
+    /// let mut g = random::default_rng(1)?.on(&Device::Cpu);
+    /// let a = cuprum::from_vec(vec![10.0f64, 20.0, 30.0, 40.0], &Device::Cpu)?;
+    /// let p = cuprum::from_vec(vec![0.1f64, 0.0, 0.6, 0.3], &Device::Cpu)?;
+    /// let x = g.choice(&a, &[6], true, Some(&p), 0)?;
+    /// assert!(x.to_vec::<f64>()?.iter().all(|&v| v != 20.0));
+    /// let y = g.choice(&a, &[4], false, None, 0)?.sort(0)?;  // all four, in some order
+    /// assert_eq!(y.to_vec::<f64>()?, [10.0, 20.0, 30.0, 40.0]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn choice(
+        &mut self,
+        a: &Array,
+        size: &[usize],
+        replace: bool,
+        p: Option<&Array>,
+        axis: isize,
+    ) -> Result<Array> {
+        self.same_device(a, "choice")?;
+        let ax = axis_of(a, axis)?;
+        let idx = self.choice_index(a.shape()[ax], size, replace, p)?;
+        a.take(&idx, ax as isize)
+    }
+
     fn same_device(&self, x: &Array, what: &str) -> Result<()> {
         if x.device() != self.device {
             return Err(Error::DeviceMismatch { op: what.into(), a: self.device, b: x.device() });
@@ -238,6 +432,68 @@ fn axis_of(x: &Array, axis: isize) -> Result<usize> {
         return Err(Error::AxisOutOfRange { axis, ndim: x.ndim() });
     }
     Ok(a as usize)
+}
+
+/// NumPy's TypeError for a dtype other than float64 and float32.
+fn float_dtype(what: &str, dtype: DType) -> Result<DType> {
+    match dtype {
+        DType::Float64 | DType::Float32 => Ok(dtype),
+        _ => Err(Error::Type(format!("Unsupported dtype dtype('{dtype}') for {what}"))),
+    }
+}
+
+/// NumPy's check of a non-negative parameter (NaN passes; a negative one, -0.0 included, is
+/// a ValueError).
+fn non_negative(name: &str, v: f64) -> Result<()> {
+    if !v.is_nan() && v.is_sign_negative() {
+        return Err(Error::Value(format!("{name} < 0")));
+    }
+    Ok(())
+}
+
+/// NumPy's check of a positive parameter (NaN fails).
+fn positive(name: &str, v: f64) -> Result<()> {
+    if !(v > 0.0) {
+        return Err(Error::Value(format!("{name} <= 0")));
+    }
+    Ok(())
+}
+
+/// NumPy's running sum (in order), divided by its last value.
+fn cumulative(p: &[f64]) -> Vec<f64> {
+    let mut c = Vec::with_capacity(p.len());
+    let mut s = 0.0;
+    for &x in p {
+        s += x;
+        c.push(s);
+    }
+    let last = s;
+    c.iter_mut().for_each(|v| *v /= last);
+    c
+}
+
+/// `choice`'s checks of `p` (NumPy's messages), and its normalised cumulative sum.
+fn choice_cdf(p: &Array, n: usize) -> Result<Vec<f64>> {
+    if p.ndim() != 1 {
+        return Err(Error::Value("p must be 1-dimensional".into()));
+    }
+    if p.size() != n {
+        return Err(Error::Value("a and p must have same size".into()));
+    }
+    let eps = if p.dtype() == DType::Float32 { f32::EPSILON as f64 } else { f64::EPSILON };
+    let p = p.astype(DType::Float64)?.to_vec::<f64>()?;
+    if p.iter().any(|x| x.is_nan()) {
+        return Err(Error::Value("probabilities contain NaN".into()));
+    }
+    if p.iter().any(|&x| x < 0.0) {
+        return Err(Error::Value("probabilities are not non-negative".into()));
+    }
+    // NumPy sums p with np.sum (pairwise); this is within an ulp or two of it.
+    let total: f64 = p.iter().sum();
+    if (total - 1.0).abs() > eps.sqrt() {
+        return Err(Error::Value("probabilities do not sum to 1".into()));
+    }
+    Ok(cumulative(&p))
 }
 
 fn float_dist(what: &str, dtype: DType, low: f64, scale: f64) -> Result<Dist> {

@@ -307,6 +307,10 @@ impl Stream {
     pub fn sub(&self, i: u64) -> Sub {
         Sub { key: self.key, ctr: [self.sub_id, i, 0, self.tag], buf: [0; 4], pos: 4, half: None }
     }
+    /// Output `i`'s draws: `first` (its main-stream word), then its substream.
+    pub fn sub_first(&self, i: u64, first: u64) -> Sub {
+        Sub { key: self.key, ctr: [self.sub_id, i, 0, self.tag], buf: [0, 0, 0, first], pos: 3, half: None }
+    }
 }
 
 /// The further draws of one output (see [`Stream`]).

@@ -57,6 +57,47 @@ fn calls(rng: &mut Rng) -> Vec<Call> {
             ));
         }
     }
+    // The samplers (a first word, then each output's substream) with parameters on every path
+    // of their algorithms, and choice.
+    for size in [1, 7, n(40), 4099, n(100_000) + 1] {
+        let s = [size];
+        type F = Box<dyn Fn(&mut Generator) -> cuprum::Result<Array>>;
+        let mut add = |what: &str, f: F| v.push((format!("{what} {size}"), f));
+        add("standard_exponential f64", Box::new(move |g| g.standard_exponential(&s, DType::Float64)));
+        add("standard_exponential f32", Box::new(move |g| g.standard_exponential(&s, DType::Float32)));
+        add("exponential", Box::new(move |g| g.exponential(2.5, &s)));
+        add("standard_gamma 0.3 f32", Box::new(move |g| g.standard_gamma(0.3, &s, DType::Float32)));
+        add("standard_gamma 1e-3", Box::new(move |g| g.standard_gamma(1e-3, &s, DType::Float64)));
+        for (k, th) in [(0.5, 2.0), (1.0, 1.0), (7.5, 0.5), (0.0, 1.0)] {
+            add(&format!("gamma {k} {th}"), Box::new(move |g| g.gamma(k, th, &s)));
+        }
+        for (a, b) in [(0.5, 0.7), (2.0, 3.0), (0.3, 3.0), (1e-3, 1e-3)] {
+            add(&format!("beta {a} {b}"), Box::new(move |g| g.beta(a, b, &s)));
+        }
+        for lam in [0.0, 3.5, 10.0, 1234.5, 1e12] {
+            add(&format!("poisson {lam}"), Box::new(move |g| g.poisson(lam, &s)));
+        }
+        for (nn, p) in [(20, 0.3), (1000, 0.4), (1000, 0.9), (0, 0.5), (1 << 40, 0.25), (50, 1.0)] {
+            add(&format!("binomial {nn} {p}"), Box::new(move |g| g.binomial(nn, p, &s)));
+        }
+        add("lognormal", Box::new(move |g| g.lognormal(0.5, 1.2, &s)));
+        add("choice", Box::new(move |g| g.choice_index(1000, &s, true, None)));
+        add(
+            "choice p",
+            Box::new(move |g| {
+                let p = cuprum::full(&[50], 0.02, DType::Float64, &g.device())?;
+                g.choice_index(50, &s, true, Some(&p))
+            }),
+        );
+        add("choice no replace", Box::new(move |g| g.choice_index(size + 13, &s, false, None)));
+        add(
+            "choice no replace p",
+            Box::new(move |g| {
+                let p = cuprum::full(&[size + 3], 1.0 / (size + 3) as f64, DType::Float64, &g.device())?;
+                g.choice_index(size + 3, &s[..], false, Some(&p))
+            }),
+        );
+    }
     for (shape, axis) in [(vec![300, 7], Some(1)), (vec![5, 1001], Some(0)), (vec![40, 50], None)] {
         v.push((
             format!("permuted {shape:?} {axis:?}"),
@@ -286,6 +327,35 @@ device_test!(numpy_errors, |dev| {
     // integers(0, endpoint=True) is [0, 0]; (5, 5, endpoint) is 5.
     assert!(g.integers(0, None, &[4], DType::Int64, true)?.to_vec::<i64>()?.iter().all(|&v| v == 0));
     assert!(g.integers(5, Some(5), &[4], DType::Int16, true)?.to_vec::<i16>()?.iter().all(|&v| v == 5));
+    // The samplers' parameters (NumPy's messages), and choice's.
+    assert_eq!(kind(g.exponential(-1.0, &[3])), ErrorKind::ValueError);
+    assert_eq!(kind(g.standard_gamma(-0.5, &[3], DType::Float64)), ErrorKind::ValueError);
+    assert_eq!(kind(g.standard_gamma(0.5, &[3], DType::Int64)), ErrorKind::TypeError);
+    assert_eq!(kind(g.standard_exponential(&[3], DType::Float16)), ErrorKind::TypeError);
+    assert_eq!(kind(g.gamma(1.0, -2.0, &[3])), ErrorKind::ValueError);
+    assert_eq!(kind(g.beta(0.0, 1.0, &[3])), ErrorKind::ValueError);
+    assert_eq!(kind(g.beta(1.0, f64::NAN, &[3])), ErrorKind::ValueError);
+    assert_eq!(kind(g.poisson(-1.0, &[3])), ErrorKind::ValueError);
+    assert_eq!(kind(g.poisson(f64::NAN, &[3])), ErrorKind::ValueError);
+    assert_eq!(kind(g.poisson(1e19, &[3])), ErrorKind::ValueError);
+    assert_eq!(kind(g.binomial(-1, 0.5, &[3])), ErrorKind::ValueError);
+    assert_eq!(kind(g.binomial(10, 1.5, &[3])), ErrorKind::ValueError);
+    assert_eq!(kind(g.binomial(10, f64::NAN, &[3])), ErrorKind::ValueError);
+    assert_eq!(kind(g.lognormal(0.0, -1.0, &[3])), ErrorKind::ValueError);
+    let p = |v: Vec<f64>| cuprum::from_vec(v, &dev).unwrap();
+    assert_eq!(kind(g.choice_index(3, &[2], true, Some(&p(vec![0.5, 0.6, -0.1])))), ErrorKind::ValueError);
+    assert_eq!(kind(g.choice_index(3, &[2], true, Some(&p(vec![0.5, 0.6, 0.1])))), ErrorKind::ValueError);
+    assert_eq!(kind(g.choice_index(3, &[2], true, Some(&p(vec![0.5, 0.5])))), ErrorKind::ValueError);
+    assert_eq!(kind(g.choice_index(3, &[2], true, Some(&p(vec![0.5, f64::NAN, 0.5])))), ErrorKind::ValueError);
+    assert_eq!(kind(g.choice_index(3, &[4], false, None)), ErrorKind::ValueError);
+    assert_eq!(kind(g.choice_index(3, &[3], false, Some(&p(vec![0.5, 0.5, 0.0])))), ErrorKind::ValueError);
+    assert_eq!(kind(g.choice_index(0, &[1], true, None)), ErrorKind::ValueError);
+    assert_eq!(g.choice_index(0, &[0], true, None)?.size(), 0);
+    let x = cuprum::arange(6, &dev)?.reshape([2, 3])?;
+    assert_eq!(g.choice(&x, &[5], true, None, 1)?.shape(), &[2, 5]);
+    assert_eq!(kind(g.choice(&x, &[5], true, None, 2)), ErrorKind::AxisError);
+    // Sizes whose element count overflows.
+    assert!(g.poisson(1.0, &[usize::MAX / 2, 4]).is_err());
     // An out= array on another device.
     if !dev.is_cpu() {
         let mut host = cuprum::zeros(&[3], DType::Float64, &Device::Cpu)?;
