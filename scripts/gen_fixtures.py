@@ -2885,6 +2885,91 @@ def gen_random_stats():
     w = CHOICE_P[:37] / CHOICE_P[:37].sum()
     disc("choice_p_37", "choice_p", [37], st.rv_discrete(values=(np.arange(37), w)))
 
+
+def gen_fft():
+    """numpy.fft (group "fft"): op the function; params n/axis or s/axes ("None" or
+    "_"-separated), norm, d; the input array. Odd and prime lengths, crops and zero-pads,
+    every norm, real and complex inputs of both precisions and integers, n-d transforms over
+    chosen axes (reordered, four axes: more than cuFFT's three at a time), and errors."""
+    rng = np.random.default_rng(19)
+
+    def arr(shape, dt):
+        x = rng.standard_normal(shape) * 3
+        if dt.startswith("complex"):
+            x = x + 1j * rng.standard_normal(shape)
+        if dt == "int64":
+            x = np.round(x * 10)
+        return x.astype(dt)
+
+    def enc(v):
+        return "None" if v is None else "_".join(str(int(t)) for t in v) if isinstance(v, (tuple, list)) else str(v)
+
+    one = {"fft": np.fft.fft, "ifft": np.fft.ifft, "rfft": np.fft.rfft, "irfft": np.fft.irfft,
+           "hfft": np.fft.hfft, "ihfft": np.fft.ihfft}
+    for name, f in one.items():
+        real_in = name in ("rfft", "ihfft")
+        dts = ["float64", "float32", "int64"] if real_in else ["complex128", "complex64", "float64", "float32"]
+        for size in [1, 2, 5, 7, 8, 12, 17, 64, 97, 210, 1000]:
+            for dt in dts:
+                x = arr((size,), dt)
+                for n in [None, 3, 16, 31]:
+                    if n is None and size == 1 and name in ("irfft", "hfft"):
+                        continue
+                    for norm in ["backward", "ortho", "forward"]:
+                        if size > 64 and norm != "ortho" and n is not None:
+                            continue
+                        FX.case(f"fft/{name}/{size}/{dt}/{n}/{norm}", name, {"n": enc(n), "axis": -1, "norm": norm}, [x],
+                                lambda f=f, x=x, n=n, norm=norm: f(x, n=n, norm=norm))
+        for shape, axis in [((3, 10), 0), ((3, 10), -1), ((2, 3, 5), 1), ((4, 1, 6), 1)]:
+            for dt in dts[:2]:
+                x = arr(shape, dt)
+                for n in [None, 9]:
+                    FX.case(f"fft/{name}/{enc(shape)}/{axis}/{dt}/{n}", name, {"n": enc(n), "axis": axis, "norm": "backward"}, [x],
+                            lambda f=f, x=x, n=n, axis=axis: f(x, n=n, axis=axis))
+    nd = {"fft2": np.fft.fft2, "ifft2": np.fft.ifft2, "rfft2": np.fft.rfft2, "irfft2": np.fft.irfft2,
+          "fftn": np.fft.fftn, "ifftn": np.fft.ifftn, "rfftn": np.fft.rfftn, "irfftn": np.fft.irfftn}
+    for name, f in nd.items():
+        real_in = name.startswith("rfft")
+        dts = ["float64", "float32"] if real_in else ["complex128", "complex64", "float64"]
+        two = name.endswith("2")
+        cases = [((8, 6), None, None), ((5, 7), None, (6, 9)), ((4, 6, 10), None, None), ((4, 6, 10), (0, 2), None),
+                 ((4, 6, 10), (-1, 0), (5, 4)), ((3, 1, 7), (1, 2), None)]
+        if not two:
+            cases += [((3, 4, 5, 6), None, None), ((3, 4, 5, 6), (3, 0, 1, 2), None), ((6, 5), None, (4,)),
+                      ((2, 3, 4), (1,), None), ((13,), None, None)]
+        for shape, axes, s_ in cases:
+            if two and axes is None:
+                axes_ = (-2, -1)
+            else:
+                axes_ = axes
+            if two and len(axes_) != 2:
+                continue
+            for dt in dts:
+                x = arr(shape, dt)
+                for norm in ["backward", "ortho", "forward"]:
+                    FX.case(f"fft/{name}/{enc(shape)}/{enc(axes_)}/{enc(s_)}/{dt}/{norm}", name,
+                            {"s": enc(s_), "axes": enc(axes_), "norm": norm}, [x],
+                            lambda f=f, x=x, s_=s_, axes_=axes_, norm=norm: f(x, s=s_, axes=axes_, norm=norm))
+    for n in [1, 4, 7, 10]:
+        for d in [1.0, 0.1]:
+            FX.case(f"fft/fftfreq/{n}/{d}", "fftfreq", {"n": n, "d": repr(d)}, [], lambda n=n, d=d: np.fft.fftfreq(n, d))
+            FX.case(f"fft/rfftfreq/{n}/{d}", "rfftfreq", {"n": n, "d": repr(d)}, [], lambda n=n, d=d: np.fft.rfftfreq(n, d))
+    for shape, axes in [((7,), None), ((8,), None), ((5, 6), None), ((5, 6), (0,)), ((5, 6), (-1,)), ((3, 4, 5), (0, 2))]:
+        x = arr(shape, "float64")
+        for name, f in [("fftshift", np.fft.fftshift), ("ifftshift", np.fft.ifftshift)]:
+            FX.case(f"fft/{name}/{enc(shape)}/{enc(axes)}", name, {"axes": enc(axes)}, [x],
+                    lambda f=f, x=x, axes=axes: f(x, axes=axes))
+    # Errors: n of 0, an axis out of range, complex input to rfft, irfft of one point (n 0).
+    x = arr((6,), "complex128")
+    FX.case("fft/err/n0", "fft", {"n": "0", "axis": -1, "norm": "backward"}, [x], lambda: np.fft.fft(x, n=0))
+    FX.case("fft/err/axis", "fft", {"n": "None", "axis": 1, "norm": "backward"}, [x], lambda: np.fft.fft(x, axis=1))
+    FX.case("fft/err/rfft_complex", "rfft", {"n": "None", "axis": -1, "norm": "backward"}, [x], lambda: np.fft.rfft(x))
+    x1 = arr((1,), "complex128")
+    FX.case("fft/err/irfft_1", "irfft", {"n": "None", "axis": -1, "norm": "backward"}, [x1], lambda: np.fft.irfft(x1))
+    x2 = arr((4, 4), "complex128")
+    FX.case("fft/err/s0", "fftn", {"s": "0_4", "axes": "None", "norm": "backward"}, [x2], lambda: np.fft.fftn(x2, s=(0, 4)))
+    FX.case("fft/err/axes", "fftn", {"s": "None", "axes": "0_2", "norm": "backward"}, [x2], lambda: np.fft.fftn(x2, axes=(0, 2)))
+
 GROUP_VERSIONS = {
     "signal": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "ndimage_measure": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
@@ -2897,8 +2982,9 @@ GROUP_VERSIONS = {
     "complex": lambda: f"NumPy {np.__version__}",
     "linalg": lambda: f"NumPy {np.__version__}",
     "random": lambda: f"NumPy {np.__version__}",
+    "fft": lambda: f"NumPy {np.__version__}",
 }
-GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank, gen_io, gen_complex, gen_linalg, gen_random]
+GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank, gen_io, gen_complex, gen_linalg, gen_random, gen_fft]
 
 
 def main():

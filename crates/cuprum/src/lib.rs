@@ -28,6 +28,7 @@ mod backend;
 pub mod core;
 mod creation;
 pub mod cuda;
+pub mod fft;
 mod indexing;
 pub mod io;
 pub mod linalg;

@@ -410,6 +410,7 @@ fn exact(case: &Case) -> bool {
         "io" => true,
         // The reproducible random streams, bit for bit.
         "random" => true,
+        "fft" => matches!(case.op.as_str(), "fftshift" | "ifftshift" | "fftfreq" | "rfftfreq"),
         _ => false,
     }
 }
@@ -447,8 +448,15 @@ fn compare(case: &Case, got: &Array, want: &Array) -> Result<(), String> {
     let (g, w) = (values(got), values(want));
     // linalg: single precision is computed in single (NumPy: in double, then rounded), and
     // entries that cancel are compared to the result's scale, as a norm-wise bound does.
-    let rtol = if case.group == "linalg" {
-        let r = if matches!(want.dtype(), DType::Float32 | DType::Complex64) { 1e-4 } else { 1e-11 };
+    let rtol = if case.group == "linalg" || case.group == "fft" {
+        let single = matches!(want.dtype(), DType::Float32 | DType::Complex64);
+        let r = match (case.group.as_str(), single) {
+            ("linalg", true) => 1e-4,
+            ("linalg", false) => 1e-11,
+            // FFTs: errors of order eps log n relative to the largest output.
+            (_, true) => 2e-5,
+            (_, false) => 5e-13,
+        };
         if let Vals::F(w) = &w {
             atol = atol.max(r * w.iter().filter(|v| v.is_finite()).fold(0f64, |m, v| m.max(v.abs())));
         }
@@ -1688,6 +1696,58 @@ fn random_chi2(case: &Case, dev: &Device) -> cuprum::Result<Vec<Array>> {
     }
     let h = |x: f64| cuprum::from_vec(vec![x], &Device::Cpu).and_then(|a| a.reshape(Vec::<usize>::new()));
     Ok(vec![h(chi2.max(crit))?, h(if z <= 6.0 { 6.0 } else { z })?])
+}
+
+device_test!(fft, |dev| {
+    run_group("fft", &dev, &[Layout::Contig, Layout::Strided], run_fft);
+    Ok(())
+});
+
+/// The fft group: NumPy's function on the input, with `n`/`axis` or `s`/`axes` and `norm`.
+fn run_fft(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    use cuprum::fft::{self, Norm};
+    let list = |k: &str| -> Option<Vec<isize>> {
+        match case.param(k) {
+            "None" => None,
+            v => Some(v.split('_').map(|t| t.parse().unwrap()).collect()),
+        }
+    };
+    let norm = || -> Norm { case.param("norm").parse().unwrap() };
+    match case.op.as_str() {
+        "fftfreq" => return Ok(vec![fft::fftfreq(case.num("n"), parse_f64(case.param("d")), dev)?]),
+        "rfftfreq" => return Ok(vec![fft::rfftfreq(case.num("n"), parse_f64(case.param("d")), dev)?]),
+        _ => {}
+    }
+    let ins = inputs(case, dev, layout)?;
+    let x = ins[0].array();
+    let su: Option<Vec<usize>> =
+        case.param_opt("s").and_then(|_| list("s")).map(|v| v.iter().map(|&t| t as usize).collect());
+    let s = su.as_deref();
+    let axes = case.param_opt("axes").and_then(|_| list("axes"));
+    let one = |f: fn(&Array, Option<usize>, isize, Norm) -> cuprum::Result<Array>| {
+        let n = list("n").map(|v| v[0] as usize);
+        f(x, n, case.num("axis"), norm())
+    };
+    let out = match case.op.as_str() {
+        "fft" => one(fft::fft)?,
+        "ifft" => one(fft::ifft)?,
+        "rfft" => one(fft::rfft)?,
+        "irfft" => one(fft::irfft)?,
+        "hfft" => one(fft::hfft)?,
+        "ihfft" => one(fft::ihfft)?,
+        "fftn" => fft::fftn(x, s, axes.as_deref(), norm())?,
+        "ifftn" => fft::ifftn(x, s, axes.as_deref(), norm())?,
+        "rfftn" => fft::rfftn(x, s, axes.as_deref(), norm())?,
+        "irfftn" => fft::irfftn(x, s, axes.as_deref(), norm())?,
+        "fft2" => fft::fft2(x, s, &axes.unwrap(), norm())?,
+        "ifft2" => fft::ifft2(x, s, &axes.unwrap(), norm())?,
+        "rfft2" => fft::rfft2(x, s, &axes.unwrap(), norm())?,
+        "irfft2" => fft::irfft2(x, s, &axes.unwrap(), norm())?,
+        "fftshift" => fft::fftshift(x, axes.as_deref())?,
+        "ifftshift" => fft::ifftshift(x, axes.as_deref())?,
+        op => panic!("unknown fft op {op}"),
+    };
+    Ok(vec![out])
 }
 
 device_test!(linalg, |dev| {

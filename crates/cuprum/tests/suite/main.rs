@@ -20,6 +20,7 @@ mod array;
 mod backend;
 mod complex;
 mod conformance;
+mod fft;
 mod indexing;
 mod io;
 mod linalg;

@@ -1,0 +1,440 @@
+//! `numpy.fft`: discrete Fourier transforms on either device — cuFFT on a GPU (loaded at run
+//! time, a plan cache per device), rustfft/realfft across all cores on the CPU.
+//!
+//! ```
+//! use cuprum::{fft, fft::Norm, Complex, Device};
+//! let x = cuprum::from_vec(vec![1.0f64, 2.0, 3.0, 4.0], &Device::Cpu)?;
+//! let y = fft::fft(&x, None, -1, Norm::Backward)?;               // complex128
+//! assert_eq!(y.to_vec::<Complex<f64>>()?[0], Complex::new(10.0, 0.0));
+//! let r = fft::irfft(&fft::rfft(&x, None, -1, Norm::Ortho)?, Some(4), -1, Norm::Ortho)?;
+//! assert!(r.to_vec::<f64>()?.iter().zip([1.0, 2.0, 3.0, 4.0]).all(|(a, b)| (a - b).abs() < 1e-12));
+//! # Ok::<(), cuprum::Error>(())
+//! ```
+//!
+//! NumPy 2's precision rule: float32, float16 and complex64 in give complex64 (float32 for the
+//! inverse real transforms) out; everything else float64/complex128. Every transform is one
+//! dispatch ([`transform`]): the input is cropped or zero-padded to the lengths asked for, the
+//! transformed axes are moved last (a copy only where the array is not already laid out so),
+//! the device transforms the trailing axes of a batch (`cpu.rs`, `cuda.rs`: up to three axes at a
+//! time), and the output is scaled by the norm and its axes moved back (a view).
+
+mod cpu;
+mod cuda;
+
+use crate::array::Array;
+use crate::core::device::Device;
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use crate::core::slice::SliceElem;
+use crate::ufunc::{binary_out, BinaryOp};
+
+/// NumPy's `norm`: which direction is scaled, by 1/n ("backward": the inverse, the default;
+/// "forward": the forward transform) or both by 1/sqrt(n) ("ortho").
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Norm {
+    #[default]
+    Backward,
+    Ortho,
+    Forward,
+}
+
+impl std::str::FromStr for Norm {
+    type Err = Error;
+    /// NumPy's names ("backward", "ortho", "forward"); anything else is its ValueError.
+    fn from_str(s: &str) -> Result<Norm> {
+        match s {
+            "backward" => Ok(Norm::Backward),
+            "ortho" => Ok(Norm::Ortho),
+            "forward" => Ok(Norm::Forward),
+            _ => {
+                Err(Error::Value(format!("Invalid norm value {s}; should be \"backward\", \"ortho\" or \"forward\".")))
+            }
+        }
+    }
+}
+
+impl Norm {
+    /// The other direction's norm (NumPy's `_swap_direction`, for hfft/ihfft).
+    fn swap(self) -> Norm {
+        match self {
+            Norm::Backward => Norm::Forward,
+            Norm::Forward => Norm::Backward,
+            Norm::Ortho => Norm::Ortho,
+        }
+    }
+    /// The factor a transform of `n` points is multiplied by.
+    fn factor(self, n: usize, inverse: bool) -> f64 {
+        match (self, inverse) {
+            (Norm::Ortho, _) => 1.0 / (n as f64).sqrt(),
+            (Norm::Backward, true) | (Norm::Forward, false) => 1.0 / n as f64,
+            _ => 1.0,
+        }
+    }
+}
+
+/// What one device transform does to the trailing axes of a C-contiguous batch.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    /// complex to complex (forward: e^{-2 pi i jk/n}; inverse unscaled).
+    C2C { inverse: bool },
+    /// real to complex: the last axis of length n gives n/2 + 1 outputs (forward).
+    R2C,
+    /// complex to real (inverse, unscaled): the last axis's n/2 + 1 inputs give n outputs.
+    C2R,
+}
+
+/// The one dispatch point: `kind` over the trailing `dims` (the logical lengths; for C2R the
+/// output's) of the C-contiguous `x` (complex for C2C and C2R, real for R2C, on its device).
+fn device_transform(x: &Array, kind: Kind, dims: &[usize]) -> Result<Array> {
+    match x.device() {
+        Device::Cpu => cpu::transform(x, kind, dims),
+        Device::Cuda(_) => cuda::transform(x, kind, dims),
+    }
+}
+
+/// The complex dtype of a transform of `dt` (NumPy 2: single precision stays single).
+fn complex_of(dt: DType) -> DType {
+    match dt {
+        DType::Float32 | DType::Float16 | DType::Complex64 => DType::Complex64,
+        _ => DType::Complex128,
+    }
+}
+
+/// The real dtype of `complex_of(dt)`.
+fn real_of(dt: DType) -> DType {
+    if complex_of(dt) == DType::Complex64 {
+        DType::Float32
+    } else {
+        DType::Float64
+    }
+}
+
+/// `axis` against `ndim`: NumPy's fft raises IndexError (not AxisError) out of range.
+fn fft_axis(axis: isize, ndim: usize) -> Result<usize> {
+    let a = if axis < 0 { axis + ndim as isize } else { axis };
+    if a < 0 || a >= ndim as isize {
+        return Err(Error::Index(format!("axis {axis} is out of bounds for array of dimension {ndim}")));
+    }
+    Ok(a as usize)
+}
+
+/// `axes` normalised against `ndim`: IndexError out of range, ValueError when repeated
+/// (NumPy transforms a repeated axis twice; cuprum refuses, as the axes of one n-d
+/// transform must be distinct).
+fn norm_axes(axes: &[isize], ndim: usize) -> Result<Vec<usize>> {
+    let mut out = Vec::with_capacity(axes.len());
+    for &a in axes {
+        let ax = fft_axis(a, ndim)?;
+        if out.contains(&ax) {
+            return Err(Error::Value("repeated axis in FFT axes".into()));
+        }
+        out.push(ax);
+    }
+    Ok(out)
+}
+
+/// NumPy's check of a transform length.
+fn check_len(n: usize) -> Result<()> {
+    if n < 1 {
+        return Err(Error::Value(format!("Invalid number of FFT data points ({n}) specified.")));
+    }
+    Ok(())
+}
+
+/// `x` cropped or zero-padded along `axes` to `lens`.
+fn resize(x: &Array, axes: &[usize], lens: &[usize]) -> Result<Array> {
+    if axes.iter().zip(lens).all(|(&a, &l)| x.shape()[a] == l) {
+        return Ok(x.view());
+    }
+    let mut idx: Vec<SliceElem> = vec![SliceElem::Slice { start: None, end: None, step: 1 }; x.ndim()];
+    let mut shape = x.shape().to_vec();
+    let mut pad = false;
+    for (&a, &l) in axes.iter().zip(lens) {
+        let keep = l.min(x.shape()[a]);
+        idx[a] = SliceElem::Slice { start: Some(0), end: Some(keep as isize), step: 1 };
+        pad |= l > x.shape()[a];
+        shape[a] = l;
+    }
+    let cropped = x.slice(&idx[..])?;
+    if !pad {
+        return Ok(cropped);
+    }
+    let mut out = crate::zeros(&shape, x.dtype(), &x.device())?;
+    let mut dst = out.slice_mut(&idx[..])?;
+    dst.assign(&cropped)?;
+    Ok(out)
+}
+
+/// The general transform: `x` (already of the transform's input dtype) cropped/padded to
+/// `lens` along `axes` (for C2R, `lens` are the outputs' lengths: the last axis's input is
+/// cropped/padded to lens/2 + 1), transformed along `axes` (R2C/C2R: the real axis is the
+/// last of `axes`), scaled for `norm`.
+fn transform(x: &Array, axes: &[usize], lens: &[usize], kind: Kind, norm: Norm) -> Result<Array> {
+    let k = axes.len();
+    let mut in_lens = lens.to_vec();
+    if kind == Kind::C2R {
+        in_lens[k - 1] = lens[k - 1] / 2 + 1;
+    }
+    let mut y = resize(x, axes, &in_lens)?;
+    // The axes in groups of at most three from the end: the first group holds the real axis
+    // (the last of `axes`), transformed first by R2C and last by C2R.
+    let mut groups: Vec<(&[usize], &[usize])> = Vec::new();
+    let mut end = k;
+    while end > 0 {
+        let start = end.saturating_sub(3);
+        groups.push((&axes[start..end], &lens[start..end]));
+        end = start;
+    }
+    match kind {
+        Kind::C2C { .. } => {
+            for (ax, dims) in groups {
+                y = along(&y, ax, dims, kind)?;
+            }
+        }
+        Kind::R2C => {
+            y = along(&y, groups[0].0, groups[0].1, Kind::R2C)?;
+            for &(ax, dims) in &groups[1..] {
+                y = along(&y, ax, dims, Kind::C2C { inverse: false })?;
+            }
+        }
+        Kind::C2R => {
+            for &(ax, dims) in &groups[1..] {
+                y = along(&y, ax, dims, Kind::C2C { inverse: true })?;
+            }
+            y = along(&y, groups[0].0, groups[0].1, Kind::C2R)?;
+        }
+    }
+    let n: usize = lens.iter().product();
+    let f = norm.factor(n, matches!(kind, Kind::C2C { inverse: true } | Kind::C2R));
+    if f != 1.0 {
+        let mut out = y.view();
+        binary_out(BinaryOp::Multiply, &y, f, &mut out)?;
+    }
+    Ok(y)
+}
+
+/// `step` along `axes` of `y` (the trailing axes of a contiguous copy with `axes` last), the
+/// axes moved back (a view).
+fn along(y: &Array, axes: &[usize], dims: &[usize], step: Kind) -> Result<Array> {
+    let nd = y.ndim();
+    let mut perm: Vec<usize> = (0..nd).filter(|a| !axes.contains(a)).collect();
+    perm.extend_from_slice(axes);
+    let ip: Vec<isize> = perm.iter().map(|&a| a as isize).collect();
+    let moved = y.permute(&ip)?;
+    let moved = if moved.is_c_contiguous() { moved } else { moved.copy()? };
+    let out = device_transform(&moved, step, dims)?;
+    let mut inv = vec![0isize; nd];
+    for (i, &p) in perm.iter().enumerate() {
+        inv[p] = i as isize;
+    }
+    out.permute(&inv)
+}
+
+/// The lengths `s` (or the input's along `axes`; for C2R `2 (m - 1)` on the last axis) and
+/// the checks.
+fn lengths(x: &Array, s: Option<&[usize]>, axes: &[usize], c2r: bool) -> Result<Vec<usize>> {
+    let lens: Vec<usize> = match s {
+        Some(s) => {
+            if s.len() != axes.len() {
+                return Err(Error::Value("Shape and axes have different lengths.".into()));
+            }
+            s.to_vec()
+        }
+        None => {
+            let mut l: Vec<usize> = axes.iter().map(|&a| x.shape()[a]).collect();
+            if c2r {
+                if let Some(last) = l.last_mut() {
+                    *last = 2 * last.saturating_sub(1);
+                }
+            }
+            l
+        }
+    };
+    for &l in &lens {
+        check_len(l)?;
+    }
+    Ok(lens)
+}
+
+/// The axes of an n-d transform: `axes`, else the last `s.len()` axes, else all.
+fn nd_axes(x: &Array, s: Option<&[usize]>, axes: Option<&[isize]>) -> Result<Vec<usize>> {
+    match axes {
+        Some(a) => norm_axes(a, x.ndim()),
+        None => {
+            let k = s.map_or(x.ndim(), |s| s.len());
+            if k > x.ndim() {
+                return Err(Error::Value("Shape and axes have different lengths.".into()));
+            }
+            Ok((x.ndim() - k..x.ndim()).collect())
+        }
+    }
+}
+
+fn c2c(x: &Array, s: Option<&[usize]>, axes: &[usize], norm: Norm, inverse: bool) -> Result<Array> {
+    if axes.is_empty() {
+        return x.astype(complex_of(x.dtype()));
+    }
+    let lens = lengths(x, s, axes, false)?;
+    let y = x.astype(complex_of(x.dtype()))?;
+    transform(&y, axes, &lens, Kind::C2C { inverse }, norm)
+}
+
+fn real_input(x: &Array, what: &str) -> Result<Array> {
+    if x.dtype().is_complex() {
+        return Err(Error::Type(format!("{what} of complex input: the input must be real")));
+    }
+    x.astype(real_of(x.dtype()))
+}
+
+fn r2c(x: &Array, s: Option<&[usize]>, axes: &[usize], norm: Norm) -> Result<Array> {
+    if axes.is_empty() {
+        return Err(Error::Value("rfftn needs at least one axis".into()));
+    }
+    let lens = lengths(x, s, axes, false)?;
+    let y = real_input(x, "rfft")?;
+    transform(&y, axes, &lens, Kind::R2C, norm)
+}
+
+fn c2r(x: &Array, s: Option<&[usize]>, axes: &[usize], norm: Norm) -> Result<Array> {
+    if axes.is_empty() {
+        return Err(Error::Value("irfftn needs at least one axis".into()));
+    }
+    let lens = lengths(x, s, axes, true)?;
+    let y = x.astype(complex_of(x.dtype()))?;
+    transform(&y, axes, &lens, Kind::C2R, norm)
+}
+
+fn one(x: &Array, axis: isize) -> Result<Vec<usize>> {
+    Ok(vec![fft_axis(axis, x.ndim())?])
+}
+
+/// `numpy.fft.fft(a, n, axis, norm)`: the 1-d discrete Fourier transform along `axis`, cropped
+/// or zero-padded to `n` points.
+pub fn fft(a: &Array, n: Option<usize>, axis: isize, norm: Norm) -> Result<Array> {
+    let ax = one(a, axis)?;
+    c2c(a, n.as_ref().map(std::slice::from_ref), &ax, norm, false)
+}
+
+/// `numpy.fft.ifft(a, n, axis, norm)`: the inverse of [`fft`].
+pub fn ifft(a: &Array, n: Option<usize>, axis: isize, norm: Norm) -> Result<Array> {
+    let ax = one(a, axis)?;
+    c2c(a, n.as_ref().map(std::slice::from_ref), &ax, norm, true)
+}
+
+/// `numpy.fft.rfft(a, n, axis, norm)`: the transform of real input, its `n/2 + 1`
+/// non-negative frequencies. Complex input is NumPy's TypeError.
+pub fn rfft(a: &Array, n: Option<usize>, axis: isize, norm: Norm) -> Result<Array> {
+    let ax = one(a, axis)?;
+    r2c(a, n.as_ref().map(std::slice::from_ref), &ax, norm)
+}
+
+/// `numpy.fft.irfft(a, n, axis, norm)`: the inverse of [`rfft`], `n` real outputs (default
+/// `2 (m - 1)` for `m` inputs; the imaginary parts of the zero and, for even `n`, the Nyquist
+/// frequency are ignored).
+pub fn irfft(a: &Array, n: Option<usize>, axis: isize, norm: Norm) -> Result<Array> {
+    let ax = one(a, axis)?;
+    c2r(a, n.as_ref().map(std::slice::from_ref), &ax, norm)
+}
+
+/// `numpy.fft.hfft(a, n, axis, norm)`: the transform of a Hermitian-symmetric signal given by
+/// its first half (real output): `irfft(conj(a), n)` with the norm's direction swapped.
+pub fn hfft(a: &Array, n: Option<usize>, axis: isize, norm: Norm) -> Result<Array> {
+    let c = a.astype(complex_of(a.dtype()))?.conj()?;
+    irfft(&c, n, axis, norm.swap())
+}
+
+/// `numpy.fft.ihfft(a, n, axis, norm)`: the inverse of [`hfft`]: `conj(rfft(a, n))` with the
+/// norm's direction swapped.
+pub fn ihfft(a: &Array, n: Option<usize>, axis: isize, norm: Norm) -> Result<Array> {
+    rfft(a, n, axis, norm.swap())?.conj()
+}
+
+/// `numpy.fft.fftn(a, s, axes, norm)`: the n-d transform over `axes` (default: the last
+/// `s.len()` axes, or all), each cropped or padded to `s`.
+pub fn fftn(a: &Array, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) -> Result<Array> {
+    let ax = nd_axes(a, s, axes)?;
+    c2c(a, s, &ax, norm, false)
+}
+
+/// `numpy.fft.ifftn(a, s, axes, norm)`: the inverse of [`fftn`].
+pub fn ifftn(a: &Array, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) -> Result<Array> {
+    let ax = nd_axes(a, s, axes)?;
+    c2c(a, s, &ax, norm, true)
+}
+
+/// `numpy.fft.fft2(a, s, axes, norm)`: [`fftn`] over two axes (NumPy's default `(-2, -1)`).
+pub fn fft2(a: &Array, s: Option<&[usize]>, axes: &[isize], norm: Norm) -> Result<Array> {
+    fftn(a, s, Some(axes), norm)
+}
+
+/// `numpy.fft.ifft2(a, s, axes, norm)`.
+pub fn ifft2(a: &Array, s: Option<&[usize]>, axes: &[isize], norm: Norm) -> Result<Array> {
+    ifftn(a, s, Some(axes), norm)
+}
+
+/// `numpy.fft.rfftn(a, s, axes, norm)`: the real transform over the last of `axes`, then the
+/// complex transform over the others.
+pub fn rfftn(a: &Array, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) -> Result<Array> {
+    let ax = nd_axes(a, s, axes)?;
+    r2c(a, s, &ax, norm)
+}
+
+/// `numpy.fft.irfftn(a, s, axes, norm)`: the inverse of [`rfftn`] (`s` the outputs' lengths;
+/// default `2 (m - 1)` on the last axis).
+pub fn irfftn(a: &Array, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) -> Result<Array> {
+    let ax = nd_axes(a, s, axes)?;
+    c2r(a, s, &ax, norm)
+}
+
+/// `numpy.fft.rfft2(a, s, axes, norm)`.
+pub fn rfft2(a: &Array, s: Option<&[usize]>, axes: &[isize], norm: Norm) -> Result<Array> {
+    rfftn(a, s, Some(axes), norm)
+}
+
+/// `numpy.fft.irfft2(a, s, axes, norm)`.
+pub fn irfft2(a: &Array, s: Option<&[usize]>, axes: &[isize], norm: Norm) -> Result<Array> {
+    irfftn(a, s, Some(axes), norm)
+}
+
+/// `numpy.fft.fftfreq(n, d)`: the sample frequencies `[0, 1, ..., -(n/2), ..., -1] / (d n)`
+/// (float64) on `device`.
+pub fn fftfreq(n: usize, d: f64, device: &Device) -> Result<Array> {
+    let val = 1.0 / (n as f64 * d);
+    let half = (n as i64 - 1) / 2 + 1;
+    let v: Vec<f64> = (0..n as i64).map(|i| if i < half { i } else { i - n as i64 }).map(|k| k as f64 * val).collect();
+    crate::from_vec(v, device)
+}
+
+/// `numpy.fft.rfftfreq(n, d)`: `[0, 1, ..., n/2] / (d n)` (float64) on `device`.
+pub fn rfftfreq(n: usize, d: f64, device: &Device) -> Result<Array> {
+    let val = 1.0 / (n as f64 * d);
+    crate::from_vec((0..n / 2 + 1).map(|k| k as f64 * val).collect::<Vec<f64>>(), device)
+}
+
+fn shift(x: &Array, axes: Option<&[isize]>, inverse: bool) -> Result<Array> {
+    let ax: Vec<usize> = match axes {
+        Some(a) => a.iter().map(|&a| fft_axis(a, x.ndim())).collect::<Result<_>>()?,
+        None => (0..x.ndim()).collect(),
+    };
+    let mut y = x.view();
+    for a in ax {
+        let n = x.shape()[a] as isize;
+        let s = if inverse { -(n / 2) } else { n / 2 };
+        y = y.roll(s, a as isize)?;
+    }
+    if y.shares_storage(x) {
+        y = y.copy()?;
+    }
+    Ok(y)
+}
+
+/// `numpy.fft.fftshift(x, axes)`: the zero frequency moved to the centre (each axis rolled by
+/// half its length; `None`: all axes).
+pub fn fftshift(x: &Array, axes: Option<&[isize]>) -> Result<Array> {
+    shift(x, axes, false)
+}
+
+/// `numpy.fft.ifftshift(x, axes)`: the inverse of [`fftshift`].
+pub fn ifftshift(x: &Array, axes: Option<&[isize]>) -> Result<Array> {
+    shift(x, axes, true)
+}
