@@ -2970,6 +2970,61 @@ def gen_fft():
     FX.case("fft/err/s0", "fftn", {"s": "0_4", "axes": "None", "norm": "backward"}, [x2], lambda: np.fft.fftn(x2, s=(0, 4)))
     FX.case("fft/err/axes", "fftn", {"s": "None", "axes": "0_2", "norm": "backward"}, [x2], lambda: np.fft.fftn(x2, axes=(0, 2)))
 
+
+def gen_signal_fft():
+    """scipy.signal's FFT convolutions (group "signal_fft"): fftconvolve and oaconvolve with
+    modes and axes (broadcast axes, the 'valid' swap), every float and complex dtype and
+    integers, inputs long enough for overlap-add; convolve/correlate with method fft and auto
+    (integer results rounded); errors."""
+    import scipy.signal as ss
+    rng = np.random.default_rng(1919)
+
+    def arr(shape, dt):
+        x = rng.standard_normal(shape)
+        if dt.startswith("complex"):
+            x = x + 1j * rng.standard_normal(shape)
+        if dt in ("int64", "int16", "uint8"):
+            x = np.abs(np.round(x * 5))
+        return x.astype(dt)
+
+    def enc(v):
+        return "None" if v is None else "_".join(str(int(t)) for t in v)
+
+    shapes = [((100,), (7,), None), ((7,), (100,), None), ((40, 50), (7, 9), None), ((30, 20), (30, 20), None),
+              ((5, 40), (1, 7), (1,)), ((5, 40), (5, 7), (1,)), ((5, 40), (1, 7), None), ((10, 12, 14), (3, 4, 5), None),
+              ((300,), (11,), None), ((64, 80), (5, 7), None), ((2, 500), (1, 31), (-1,)), ((1000,), (1000,), None),
+              ((257, 3), (16, 3), (0,))]
+    for dt in ["float64", "float32", "complex128", "complex64", "int64", "float16"]:
+        for sa, sb, axes in shapes:
+            a, b = arr(sa, dt), arr(sb, dt)
+            for mode in ["full", "same", "valid"]:
+                for fn, f in [("fftconvolve", ss.fftconvolve), ("oaconvolve", ss.oaconvolve)]:
+                    if dt == "float16" and fn == "oaconvolve":
+                        continue
+                    FX.case(f"signal_fft/{fn}/{dt}/{enc(sa)}/{enc(sb)}/{enc(axes)}/{mode}", fn,
+                            {"mode": mode, "axes": enc(axes)}, [a, b],
+                            lambda f=f, a=a, b=b, mode=mode, axes=axes: f(a, b, mode=mode, axes=axes))
+    for dt in ["float64", "float32", "complex64", "int64", "int16", "uint8"]:
+        for sa, sb in [((100,), (7,)), ((40, 50), (7, 9)), ((10, 12, 14), (3, 4, 5)), ((300, 200), (21, 17)), ((7,), (100,))]:
+            a, b = arr(sa, dt), arr(sb, dt)
+            for op in ["convolve", "correlate"]:
+                for mode in ["full", "same", "valid"]:
+                    for method in ["fft", "auto"]:
+                        f = getattr(ss, op)
+                        FX.case(f"signal_fft/{op}/{dt}/{enc(sa)}/{enc(sb)}/{mode}/{method}", op,
+                                {"mode": mode, "method": method, "axes": "None"}, [a, b],
+                                lambda f=f, a=a, b=b, mode=mode, method=method: f(a, b, mode=mode, method=method))
+    a, b = arr((6, 7), "float64"), arr((3,), "float64")
+    FX.case("signal_fft/err/rank", "fftconvolve", {"mode": "full", "axes": "None"}, [a, b], lambda: ss.fftconvolve(a, b))
+    b2 = arr((8, 3), "float64")
+    FX.case("signal_fft/err/valid", "fftconvolve", {"mode": "valid", "axes": "None"}, [a, b2], lambda: ss.fftconvolve(a, b2, mode="valid"))
+    b3 = arr((4, 3), "float64")
+    FX.case("signal_fft/err/shapes", "fftconvolve", {"mode": "full", "axes": "1"}, [a, b3], lambda: ss.fftconvolve(a, b3, axes=[1]))
+    e = np.zeros((0, 3))
+    FX.case("signal_fft/empty", "fftconvolve", {"mode": "full", "axes": "None"}, [e, b3], lambda: ss.fftconvolve(e, b3))
+    s0, s1 = np.float64(2.5), np.float64(-3.0)
+    FX.case("signal_fft/0d", "fftconvolve", {"mode": "full", "axes": "None"}, [s0, s1], lambda: ss.fftconvolve(s0, s1))
+
 GROUP_VERSIONS = {
     "signal": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
     "ndimage_measure": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
@@ -2983,8 +3038,9 @@ GROUP_VERSIONS = {
     "linalg": lambda: f"NumPy {np.__version__}",
     "random": lambda: f"NumPy {np.__version__}",
     "fft": lambda: f"NumPy {np.__version__}",
+    "signal_fft": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
 }
-GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank, gen_io, gen_complex, gen_linalg, gen_random, gen_fft]
+GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank, gen_io, gen_complex, gen_linalg, gen_random, gen_fft, gen_signal_fft]
 
 
 def main():

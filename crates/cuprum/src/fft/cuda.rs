@@ -36,7 +36,8 @@ fn check(what: &str, r: fft::cufftResult) -> Result<()> {
 }
 
 /// `kind` over the trailing `dims` of the C-contiguous device array `x`.
-pub(crate) fn transform(x: &Array, kind: Kind, dims: &[usize]) -> Result<Array> {
+/// `disposable`: `x` may be overwritten (else a complex-to-real transform copies it first).
+pub(crate) fn transform(x: &Array, kind: Kind, dims: &[usize], disposable: bool) -> Result<Array> {
     // SAFETY: only checks whether the shared library can be loaded.
     if !unsafe { fft::is_culib_present() } {
         return Err(Error::Cuda(
@@ -55,8 +56,10 @@ pub(crate) fn transform(x: &Array, kind: Kind, dims: &[usize]) -> Result<Array> 
             shape[nd - 1] = dims[k - 1] / 2 + 1;
             (if double { DType::Complex128 } else { DType::Complex64 }, x.view())
         }
-        // cuFFT's complex-to-real transforms overwrite their input: a copy.
-        Kind::C2R => (if double { DType::Float64 } else { DType::Float32 }, x.copy()?),
+        // cuFFT's complex-to-real transforms overwrite their input: a copy unless disposable.
+        Kind::C2R => {
+            (if double { DType::Float64 } else { DType::Float32 }, if disposable { x.view() } else { x.copy()? })
+        }
     };
     let out = Array::alloc(&shape, out_dt, crate::Device::Cuda(dev.ordinal), false)?;
     if out.size() == 0 {

@@ -85,10 +85,11 @@ pub(crate) enum Kind {
 
 /// The one dispatch point: `kind` over the trailing `dims` (the logical lengths; for C2R the
 /// output's) of the C-contiguous `x` (complex for C2C and C2R, real for R2C, on its device).
-fn device_transform(x: &Array, kind: Kind, dims: &[usize]) -> Result<Array> {
+/// `disposable`: the transform may overwrite `x` (cuFFT's complex-to-real transforms do).
+fn device_transform(x: &Array, kind: Kind, dims: &[usize], disposable: bool) -> Result<Array> {
     match x.device() {
         Device::Cpu => cpu::transform(x, kind, dims),
-        Device::Cuda(_) => cuda::transform(x, kind, dims),
+        Device::Cuda(_) => cuda::transform(x, kind, dims, disposable),
     }
 }
 
@@ -169,13 +170,15 @@ fn resize(x: &Array, axes: &[usize], lens: &[usize]) -> Result<Array> {
 /// `lens` along `axes` (for C2R, `lens` are the outputs' lengths: the last axis's input is
 /// cropped/padded to lens/2 + 1), transformed along `axes` (R2C/C2R: the real axis is the
 /// last of `axes`), scaled for `norm`.
-fn transform(x: &Array, axes: &[usize], lens: &[usize], kind: Kind, norm: Norm) -> Result<Array> {
+/// `owned`: `x` is a temporary of the caller's that may be overwritten.
+fn transform(x: &Array, axes: &[usize], lens: &[usize], kind: Kind, norm: Norm, owned: bool) -> Result<Array> {
     let k = axes.len();
     let mut in_lens = lens.to_vec();
     if kind == Kind::C2R {
         in_lens[k - 1] = lens[k - 1] / 2 + 1;
     }
     let mut y = resize(x, axes, &in_lens)?;
+    let own = owned || !y.shares_storage(x);
     // The axes in groups of at most three from the end: the first group holds the real axis
     // (the last of `axes`), transformed first by R2C and last by C2R.
     let mut groups: Vec<(&[usize], &[usize])> = Vec::new();
@@ -188,20 +191,22 @@ fn transform(x: &Array, axes: &[usize], lens: &[usize], kind: Kind, norm: Norm) 
     match kind {
         Kind::C2C { .. } => {
             for (ax, dims) in groups {
-                y = along(&y, ax, dims, kind)?;
+                y = along(&y, ax, dims, kind, own)?;
             }
         }
         Kind::R2C => {
-            y = along(&y, groups[0].0, groups[0].1, Kind::R2C)?;
+            y = along(&y, groups[0].0, groups[0].1, Kind::R2C, own)?;
             for &(ax, dims) in &groups[1..] {
-                y = along(&y, ax, dims, Kind::C2C { inverse: false })?;
+                y = along(&y, ax, dims, Kind::C2C { inverse: false }, true)?;
             }
         }
         Kind::C2R => {
+            let mut own = own;
             for &(ax, dims) in &groups[1..] {
-                y = along(&y, ax, dims, Kind::C2C { inverse: true })?;
+                y = along(&y, ax, dims, Kind::C2C { inverse: true }, own)?;
+                own = true;
             }
-            y = along(&y, groups[0].0, groups[0].1, Kind::C2R)?;
+            y = along(&y, groups[0].0, groups[0].1, Kind::C2R, own)?;
         }
     }
     let n: usize = lens.iter().product();
@@ -214,15 +219,15 @@ fn transform(x: &Array, axes: &[usize], lens: &[usize], kind: Kind, norm: Norm) 
 }
 
 /// `step` along `axes` of `y` (the trailing axes of a contiguous copy with `axes` last), the
-/// axes moved back (a view).
-fn along(y: &Array, axes: &[usize], dims: &[usize], step: Kind) -> Result<Array> {
+/// axes moved back (a view). `own`: `y` may be overwritten.
+fn along(y: &Array, axes: &[usize], dims: &[usize], step: Kind, own: bool) -> Result<Array> {
     let nd = y.ndim();
     let mut perm: Vec<usize> = (0..nd).filter(|a| !axes.contains(a)).collect();
     perm.extend_from_slice(axes);
     let ip: Vec<isize> = perm.iter().map(|&a| a as isize).collect();
     let moved = y.permute(&ip)?;
-    let moved = if moved.is_c_contiguous() { moved } else { moved.copy()? };
-    let out = device_transform(&moved, step, dims)?;
+    let (moved, own) = if moved.is_c_contiguous() { (moved, own) } else { (moved.copy()?, true) };
+    let out = device_transform(&moved, step, dims, own)?;
     let mut inv = vec![0isize; nd];
     for (i, &p) in perm.iter().enumerate() {
         inv[p] = i as isize;
@@ -276,7 +281,7 @@ fn c2c(x: &Array, s: Option<&[usize]>, axes: &[usize], norm: Norm, inverse: bool
     }
     let lens = lengths(x, s, axes, false)?;
     let y = x.astype(complex_of(x.dtype()))?;
-    transform(&y, axes, &lens, Kind::C2C { inverse }, norm)
+    transform(&y, axes, &lens, Kind::C2C { inverse }, norm, false)
 }
 
 fn real_input(x: &Array, what: &str) -> Result<Array> {
@@ -292,7 +297,7 @@ fn r2c(x: &Array, s: Option<&[usize]>, axes: &[usize], norm: Norm) -> Result<Arr
     }
     let lens = lengths(x, s, axes, false)?;
     let y = real_input(x, "rfft")?;
-    transform(&y, axes, &lens, Kind::R2C, norm)
+    transform(&y, axes, &lens, Kind::R2C, norm, false)
 }
 
 fn c2r(x: &Array, s: Option<&[usize]>, axes: &[usize], norm: Norm) -> Result<Array> {
@@ -301,7 +306,7 @@ fn c2r(x: &Array, s: Option<&[usize]>, axes: &[usize], norm: Norm) -> Result<Arr
     }
     let lens = lengths(x, s, axes, true)?;
     let y = x.astype(complex_of(x.dtype()))?;
-    transform(&y, axes, &lens, Kind::C2R, norm)
+    transform(&y, axes, &lens, Kind::C2R, norm, false)
 }
 
 fn one(x: &Array, axis: isize) -> Result<Vec<usize>> {
@@ -384,6 +389,13 @@ pub fn rfftn(a: &Array, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm)
 pub fn irfftn(a: &Array, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) -> Result<Array> {
     let ax = nd_axes(a, s, axes)?;
     c2r(a, s, &ax, norm)
+}
+
+/// [`irfftn`] of a temporary the caller gives up (the GPU's inverse may overwrite it), with
+/// `s` and normalised `axes`, norm "backward": the FFT convolutions' last step.
+pub(crate) fn irfftn_owned(a: Array, s: &[usize], axes: &[usize]) -> Result<Array> {
+    let lens = lengths(&a, Some(s), axes, true)?;
+    transform(&a, axes, &lens, Kind::C2R, Norm::Backward, true)
 }
 
 /// `numpy.fft.rfft2(a, s, axes, norm)`.

@@ -448,12 +448,13 @@ fn compare(case: &Case, got: &Array, want: &Array) -> Result<(), String> {
     let (g, w) = (values(got), values(want));
     // linalg: single precision is computed in single (NumPy: in double, then rounded), and
     // entries that cancel are compared to the result's scale, as a norm-wise bound does.
-    let rtol = if case.group == "linalg" || case.group == "fft" {
+    let rtol = if matches!(case.group.as_str(), "linalg" | "fft" | "signal_fft") {
         let single = matches!(want.dtype(), DType::Float32 | DType::Complex64);
         let r = match (case.group.as_str(), single) {
             ("linalg", true) => 1e-4,
             ("linalg", false) => 1e-11,
             // FFTs: errors of order eps log n relative to the largest output.
+            ("signal_fft", true) if want.dtype() == DType::Float16 => 2e-3,
             (_, true) => 2e-5,
             (_, false) => 5e-13,
         };
@@ -1748,6 +1749,32 @@ fn run_fft(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Arra
         op => panic!("unknown fft op {op}"),
     };
     Ok(vec![out])
+}
+
+device_test!(signal_fft, |dev| {
+    run_group("signal_fft", &dev, &[Layout::Contig, Layout::Strided], run_signal_fft);
+    Ok(())
+});
+
+/// scipy.signal's FFT convolutions: `fftconvolve`/`oaconvolve` with `mode` and `axes`, and
+/// `convolve`/`correlate` with `method`.
+fn run_signal_fft(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    use cuprum::scipy::signal::{convolve, correlate, fftconvolve, oaconvolve, Method};
+    let x = inputs(case, dev, layout)?;
+    let (a, b) = (x[0].array(), x[1].array());
+    let mode: ConvolveMode = case.param("mode").parse()?;
+    let axes: Option<Vec<isize>> = match case.param("axes") {
+        "None" => None,
+        v => Some(v.split('_').map(|t| t.parse().unwrap()).collect()),
+    };
+    let r = match case.op.as_str() {
+        "fftconvolve" => fftconvolve(a, b, mode, axes.as_deref())?,
+        "oaconvolve" => oaconvolve(a, b, mode, axes.as_deref())?,
+        "convolve" => convolve(a, b, mode, case.param("method").parse::<Method>()?)?,
+        "correlate" => correlate(a, b, mode, case.param("method").parse::<Method>()?)?,
+        op => panic!("unknown signal_fft op {op}"),
+    };
+    Ok(vec![r])
 }
 
 device_test!(linalg, |dev| {

@@ -30,6 +30,9 @@
 
 mod cpu;
 pub(crate) mod cuda;
+mod fftconv;
+
+pub use fftconv::{fftconvolve, next_fast_len, oaconvolve};
 
 use crate::array::Array;
 use crate::core::device::Device;
@@ -366,18 +369,18 @@ pub fn correlate2d(in1: &Array, in2: &Array, mode: ConvolveMode, boundary: Bound
 /// SciPy's `method` of [`convolve`] and [`correlate`].
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Method {
-    /// SciPy's default: its `choose_conv_method` picks the FFT for large float inputs and the
-    /// direct sum otherwise. cuprum has no FFT yet, so `Auto` sums directly; the results differ
-    /// from SciPy's FFT results only by rounding (integer sums that overflow excepted: the
-    /// direct sum wraps). Once cuprum's FFT exists, the choice will follow SciPy's. Where
-    /// SciPy would choose the FFT for float16 results (which its direct sum refuses), cuprum
-    /// sums them directly in float32, as the FFT would.
+    /// SciPy's default, its `choose_conv_method` without `measure`: the FFT where it is
+    /// estimated faster and the inputs allow it (not two bools; integers only where their sums
+    /// fit float64's 53 bits), else the direct sum. The estimate on the CPU is SciPy's
+    /// `_fftconv_faster` (its constants); on a GPU a rule measured on an H100 for cuprum's own
+    /// direct kernels and FFT path (`fftconv.rs`, `gpu_fft_faster`). Works for N-d inputs on
+    /// both devices.
     #[default]
     Auto,
     /// The direct sum, SciPy's `_correlateND` (or NumPy's 1-d `convolve`/`correlate`).
     Direct,
-    /// SciPy's `fftconvolve`: a [`NotImplemented`](Error::NotImplemented) error until cuprum's
-    /// FFT lands.
+    /// SciPy's `fftconvolve`, then rounded for integer results and cast to the inputs'
+    /// common dtype (as SciPy's `convolve(method='fft')`).
     Fft,
 }
 
@@ -409,7 +412,7 @@ impl std::str::FromStr for Method {
 /// empty axes (ValueError; in `Valid` mode an empty kernel gives zeros). NaN and infinities
 /// propagate as in SciPy's loops: every tap is multiplied, padding and zero taps included.
 ///
-/// `method`: see [`Method`] (`Fft` is a NotImplementedError for now). With `Method::Auto`,
+/// `method`: see [`Method`]. With `Method::Auto`,
 /// integer inputs of which one is empty are SciPy's ValueError (its `choose_conv_method` takes
 /// their maximum).
 ///
@@ -487,17 +490,17 @@ pub fn correlate(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) -
 fn convolve_nd(volume: &Array, kernel: &Array, mode: ConvolveMode, method: Method) -> Result<Array> {
     let (volume, kernel) =
         if swap_needed(mode, volume.shape(), kernel.shape())? { (kernel, volume) } else { (volume, kernel) };
-    let mut allow_half = false;
-    match method {
-        Method::Fft => {
-            return Err(Error::NotImplemented(
-                "scipy.signal convolve/correlate with method='fft': cuprum has no FFT yet (Method::Direct sums \
-                 directly)"
-                    .into(),
-            ))
-        }
-        Method::Auto => allow_half = auto_prefers_fft(volume, kernel, mode)?,
-        Method::Direct => {}
+    let use_fft = match method {
+        Method::Fft => true,
+        Method::Auto => auto_prefers_fft(volume, kernel, mode)?,
+        Method::Direct => false,
+    };
+    if use_fft {
+        // SciPy: fftconvolve, rounded for integer results, cast to the inputs' common dtype.
+        let rt = crate::promote_types(volume.dtype(), kernel.dtype());
+        let out = fftconvolve(volume, kernel, mode, None)?;
+        let out = if rt.is_integer() { out.round(0)? } else { out };
+        return out.astype(rt);
     }
     if np_conv_ok(volume, kernel, mode) {
         return numpy::convolve(volume, kernel, mode);
@@ -506,7 +509,7 @@ fn convolve_nd(volume: &Array, kernel: &Array, mode: ConvolveMode, method: Metho
     // back.
     let k = kernel.flip(None)?;
     let k = if k.dtype().is_complex() { k.conj()? } else { k };
-    correlate_direct(volume, &k, mode, allow_half)
+    correlate_direct(volume, &k, mode, false)
 }
 
 /// SciPy's `_np_conv_ok`: 1-d inputs that NumPy's `convolve`/`correlate` handle with SciPy's
@@ -522,14 +525,20 @@ fn auto_prefers_fft(volume: &Array, kernel: &Array, mode: ConvolveMode) -> Resul
     if (dv.is_integer() || dk.is_integer()) && (volume.size() == 0 || kernel.size() == 0) {
         return Err(Error::Value("zero-size array to reduction operation maximum which has no identity".into()));
     }
-    // SciPy then sends integer inputs whose sums could exceed float64's 53 bits to the direct
-    // sum (max |volume| * max |kernel| * the smaller size > 2**52 - 1). cuprum's decision only
-    // lets float16 results through, where that bound needs more than 5e8 elements (an int8 or
-    // uint8 input with float16 values): it is not computed. Two bool inputs go direct.
+    // SciPy sends integer inputs whose sums could exceed float64's 53 bits to the direct sum
+    // (max |volume| * max |kernel| * the smaller size > 2**52 - 1), and two bool inputs.
+    if dv.is_integer() || dk.is_integer() {
+        let amax = |a: &Array| -> Result<f64> { a.astype(DType::Float64)?.abs()?.max(None)?.item::<f64>() };
+        let bound = amax(volume)? * amax(kernel)? * volume.size().min(kernel.size()) as f64;
+        if bound > 4503599627370495.0 {
+            return Ok(false);
+        }
+    }
     if dv == DType::Bool && dk == DType::Bool {
         return Ok(false);
     }
-    Ok(fftconv_faster(volume.shape(), kernel.shape(), mode))
+    let dt = crate::promote_types(dv, dk);
+    Ok(fftconv::prefer_fft(&volume.device(), volume.shape(), kernel.shape(), mode, dt))
 }
 
 /// SciPy's `_fftconv_faster` (its constants, measured on its machine): whether the FFT is

@@ -1,0 +1,354 @@
+//! SciPy's FFT convolutions: [`fftconvolve`] (the product of the transforms, at SciPy's fast
+//! lengths) and [`oaconvolve`] (overlap-add: the larger input cut into blocks, each block's
+//! convolution a batched transform, the blocks' tails added to their neighbours). Both are
+//! built on `cuprum::fft` and the array operations, so they run on either device; the method
+//! rule of `convolve`'s `auto` is in [`prefer_fft`].
+
+use super::ConvolveMode;
+use crate::array::Array;
+use crate::core::device::Device;
+use crate::core::dtype::DType;
+use crate::core::error::{Error, Result};
+use crate::core::slice::SliceElem;
+use crate::fft::{self, Norm};
+
+/// The smallest `n >= target` whose prime factors are 2, 3 and 5 (`real`) or 2, 3, 5, 7 and
+/// 11: SciPy's `next_fast_len` (pocketfft's good sizes).
+pub fn next_fast_len(target: usize, real: bool) -> usize {
+    if target <= 6 {
+        return target.max(1);
+    }
+    let primes: &[usize] = if real { &[2, 3, 5] } else { &[2, 3, 5, 7, 11] };
+    let smooth = |mut n: usize| {
+        for &p in primes {
+            while n % p == 0 {
+                n /= p;
+            }
+        }
+        n == 1
+    };
+    (target..).find(|&n| smooth(n)).expect("a smooth number exists")
+}
+
+/// SciPy's `_init_freq_conv_axes`: the transform axes (`None`: all), without those where
+/// either input has length 1 (broadcast); the other axes must match or be 1; the operands
+/// swapped in 'valid' mode where `in2` is the larger.
+fn conv_axes<'a>(
+    in1: &'a Array,
+    in2: &'a Array,
+    mode: ConvolveMode,
+    axes: Option<&[isize]>,
+) -> Result<(&'a Array, &'a Array, Vec<usize>)> {
+    let (s1, s2) = (in1.shape(), in2.shape());
+    let nd = in1.ndim();
+    let all: Vec<usize> = match axes {
+        None => (0..nd).collect(),
+        Some([]) => return Err(Error::Value("when provided, axes cannot be empty".into())),
+        Some(a) => {
+            let mut v = Vec::new();
+            for &x in a {
+                let ax = if x < 0 { x + nd as isize } else { x };
+                if ax < 0 || ax >= nd as isize {
+                    return Err(Error::Value("axes exceeds dimensionality of input".into()));
+                }
+                if v.contains(&(ax as usize)) {
+                    return Err(Error::Value("all axes must be unique".into()));
+                }
+                v.push(ax as usize);
+            }
+            v
+        }
+    };
+    let axes: Vec<usize> = all.into_iter().filter(|&a| s1[a] != 1 && s2[a] != 1).collect();
+    if !(0..nd).filter(|a| !axes.contains(a)).all(|a| s1[a] == s2[a] || s1[a] == 1 || s2[a] == 1) {
+        return Err(Error::Value(format!("incompatible shapes for in1 and in2: {s1:?} and {s2:?}")));
+    }
+    if mode == ConvolveMode::Valid && nd > 0 {
+        let ok1 = axes.iter().all(|&a| s1[a] >= s2[a]);
+        let ok2 = axes.iter().all(|&a| s2[a] >= s1[a]);
+        if !(ok1 || ok2) {
+            return Err(Error::Value(
+                "For 'valid' mode, one must be at least as large as the other in every dimension".into(),
+            ));
+        }
+        if !ok1 {
+            return Ok((in2, in1, axes));
+        }
+    }
+    Ok((in1, in2, axes))
+}
+
+/// The checks every FFT convolution starts with (SciPy's): the product of two 0-d inputs,
+/// ValueError for different ranks, an empty float64 array for an empty input.
+fn trivial(in1: &Array, in2: &Array) -> Result<Option<Array>> {
+    crate::ufunc::same_device("fftconvolve", in1, in2)?;
+    if in1.ndim() == 0 && in2.ndim() == 0 {
+        return Ok(Some(crate::multiply(in1, in2)?));
+    }
+    if in1.ndim() != in2.ndim() {
+        return Err(Error::Value("in1 and in2 should have the same dimensionality".into()));
+    }
+    if in1.size() == 0 || in2.size() == 0 {
+        return Ok(Some(crate::zeros(&[0], DType::Float64, &in1.device())?));
+    }
+    Ok(None)
+}
+
+/// `arr`'s centred part of `shape` (SciPy's `_centered`), copied.
+fn centered(arr: &Array, shape: &[usize]) -> Result<Array> {
+    let idx: Vec<SliceElem> = arr
+        .shape()
+        .iter()
+        .zip(shape)
+        .map(|(&c, &n)| {
+            let s = (c - n) / 2;
+            SliceElem::Slice { start: Some(s as isize), end: Some((s + n) as isize), step: 1 }
+        })
+        .collect();
+    arr.slice(&idx[..])?.copy()
+}
+
+/// SciPy's `_apply_conv_mode` on the full result `ret`.
+fn apply_mode(ret: &Array, s1: &[usize], s2: &[usize], mode: ConvolveMode, axes: &[usize]) -> Result<Array> {
+    match mode {
+        ConvolveMode::Full => ret.as_contiguous(),
+        ConvolveMode::Same => centered(ret, s1),
+        ConvolveMode::Valid => {
+            let shape: Vec<usize> =
+                (0..ret.ndim()).map(|a| if axes.contains(&a) { s1[a] + 1 - s2[a] } else { ret.shape()[a] }).collect();
+            centered(ret, &shape)
+        }
+    }
+}
+
+/// SciPy's `_freq_domain_conv`: the full convolution over `axes` through transforms of the
+/// fast lengths, cropped to `shape` (a view).
+fn freq_conv(in1: &Array, in2: &Array, axes: &[usize], shape: &[usize]) -> Result<Array> {
+    if axes.is_empty() {
+        return crate::multiply(in1, in2);
+    }
+    let complex = in1.dtype().is_complex() || in2.dtype().is_complex();
+    let fshape: Vec<usize> = axes.iter().map(|&a| next_fast_len(shape[a], !complex)).collect();
+    let ax: Vec<isize> = axes.iter().map(|&a| a as isize).collect();
+    let ret = if complex {
+        let sp1 = fft::fftn(in1, Some(&fshape), Some(&ax), Norm::Backward)?;
+        let sp2 = fft::fftn(in2, Some(&fshape), Some(&ax), Norm::Backward)?;
+        fft::ifftn(&crate::multiply(&sp1, &sp2)?, Some(&fshape), Some(&ax), Norm::Backward)?
+    } else {
+        let sp1 = fft::rfftn(in1, Some(&fshape), Some(&ax), Norm::Backward)?;
+        let sp2 = fft::rfftn(in2, Some(&fshape), Some(&ax), Norm::Backward)?;
+        // The product is ours: the inverse may overwrite it.
+        fft::irfftn_owned(crate::multiply(&sp1, &sp2)?, &fshape, axes)?
+    };
+    let idx: Vec<SliceElem> =
+        shape.iter().map(|&n| SliceElem::Slice { start: Some(0), end: Some(n as isize), step: 1 }).collect();
+    ret.slice(&idx[..])
+}
+
+/// SciPy's `signal.fftconvolve(in1, in2, mode, axes)`: the convolution through FFTs over
+/// `axes` (`None`: all; axes where an input has length 1 broadcast instead), the other axes
+/// matching or broadcasting. Real inputs give real results (float32 for single precision
+/// and float16, float64 otherwise: integers too), complex inputs complex ones. Two 0-d inputs
+/// give their product, an empty input an empty float64 array; different ranks, incompatible
+/// shapes and 'valid' inputs neither larger than the other are ValueErrors.
+///
+/// ```
+/// use cuprum::scipy::signal::fftconvolve;
+/// use cuprum::{ConvolveMode, Device};
+/// let x = cuprum::from_vec(vec![1.0f64, 2.0, 3.0], &Device::Cpu)?;
+/// let k = cuprum::from_vec(vec![0.0f64, 1.0, 0.5], &Device::Cpu)?;
+/// let y = fftconvolve(&x, &k, ConvolveMode::Full, None)?.to_vec::<f64>()?;
+/// let want = [0.0, 1.0, 2.5, 4.0, 1.5];
+/// assert!(y.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-12));
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn fftconvolve(in1: &Array, in2: &Array, mode: ConvolveMode, axes: Option<&[isize]>) -> Result<Array> {
+    if let Some(r) = trivial(in1, in2)? {
+        return Ok(r);
+    }
+    let (in1, in2, axes) = conv_axes(in1, in2, mode, axes)?;
+    let (s1, s2) = (in1.shape(), in2.shape());
+    let shape: Vec<usize> =
+        (0..in1.ndim()).map(|i| if axes.contains(&i) { s1[i] + s2[i] - 1 } else { s1[i].max(s2[i]) }).collect();
+    let ret = freq_conv(in1, in2, &axes, &shape)?;
+    apply_mode(&ret, s1, s2, mode, &axes)
+}
+
+/// The block length (the transform's) for overlap-add of a signal of `n` with a kernel of
+/// `k` along one axis: the fast length `f` minimising the cost per output, `f ln f / (f - k +
+/// 1)`; `None` where one block would hold the whole signal (no overlap-add on that axis).
+fn oa_block(n: usize, k: usize, real: bool) -> Option<usize> {
+    if k <= 1 || n <= k || n == 1 {
+        return None;
+    }
+    let mut best: Option<(f64, usize)> = None;
+    let mut f = next_fast_len(2 * k, real);
+    while f < 64 * k && f - k + 1 < n {
+        let cost = f as f64 * (f as f64).ln() / (f - k + 1) as f64;
+        if best.is_none_or(|(c, _)| cost < c) {
+            best = Some((cost, f));
+        }
+        f = next_fast_len(f + 1, real);
+    }
+    best.map(|(_, f)| f)
+}
+
+/// SciPy's `signal.oaconvolve(in1, in2, mode, axes)`: the convolution by overlap-add, for a
+/// large input and a much smaller kernel. Along each axis where the first input is the longer
+/// by enough, it is cut into blocks of `f - k + 1` (`f` the transform length chosen for the
+/// kernel length `k`), all blocks are convolved by one batched transform and each block's
+/// tail is added to the next block. The results are [`fftconvolve`]'s up to rounding (SciPy
+/// chooses its block lengths by another rule); the checks and dtypes are the same.
+pub fn oaconvolve(in1: &Array, in2: &Array, mode: ConvolveMode, axes: Option<&[isize]>) -> Result<Array> {
+    if let Some(r) = trivial(in1, in2)? {
+        return Ok(r);
+    }
+    let (in1, in2, axes) = conv_axes(in1, in2, mode, axes)?;
+    let (s1, s2) = (in1.shape().to_vec(), in2.shape().to_vec());
+    let real = !(in1.dtype().is_complex() || in2.dtype().is_complex());
+    let blocks: Vec<(usize, usize)> =
+        axes.iter().filter_map(|&a| oa_block(s1[a], s2[a], real).map(|f| (a, f))).collect();
+    let full: Vec<usize> =
+        (0..in1.ndim()).map(|i| if axes.contains(&i) { s1[i] + s2[i] - 1 } else { s1[i].max(s2[i]) }).collect();
+    if blocks.is_empty() {
+        let ret = freq_conv(in1, in2, &axes, &full)?;
+        return apply_mode(&ret, &s1, &s2, mode, &axes);
+    }
+    // Cut each overlap-add axis `a` of in1 into (nb, step) (zero-padded), giving in2 a
+    // length-1 block axis there; then one batched convolution over the step axes.
+    let nd = in1.ndim();
+    let mut x = in1.view();
+    let mut pads: Vec<usize> = s1.clone();
+    for &(a, f) in &blocks {
+        let step = f - s2[a] + 1;
+        pads[a] = s1[a].div_ceil(step) * step;
+    }
+    if pads != s1 {
+        let mut z = crate::zeros(&pads, in1.dtype(), &in1.device())?;
+        let idx: Vec<SliceElem> =
+            s1.iter().map(|&n| SliceElem::Slice { start: Some(0), end: Some(n as isize), step: 1 }).collect();
+        z.slice_mut(&idx[..])?.assign(in1)?;
+        x = z;
+    }
+    let mut xshape = Vec::new();
+    let mut kshape = Vec::new();
+    let mut conv_axes_ = Vec::new();
+    let mut conv_shape = Vec::new();
+    for i in 0..nd {
+        match blocks.iter().find(|(a, _)| *a == i) {
+            Some(&(_, f)) => {
+                let step = f - s2[i] + 1;
+                xshape.extend([pads[i] / step, step]);
+                kshape.extend([1, s2[i]]);
+                conv_axes_.push(xshape.len() - 1);
+                conv_shape.extend([pads[i] / step, f]);
+            }
+            None => {
+                xshape.push(pads[i]);
+                kshape.push(s2[i]);
+                if axes.contains(&i) {
+                    conv_axes_.push(xshape.len() - 1);
+                    conv_shape.push(pads[i] + s2[i] - 1);
+                } else {
+                    conv_shape.push(pads[i].max(s2[i]));
+                }
+            }
+        }
+    }
+    let xb = x.reshape(xshape)?;
+    let kb = in2.reshape(kshape)?;
+    let y = freq_conv(&xb, &kb, &conv_axes_, &conv_shape)?;
+    // Overlap-add along each block axis: (nb, f) -> nb * step + f - step, tails into the next
+    // blocks.
+    let mut y = y;
+    let mut pos = 0;
+    let mut out_axes = Vec::new();
+    for i in 0..nd {
+        if let Some(&(_, f)) = blocks.iter().find(|(a, _)| *a == i) {
+            let step = f - s2[i] + 1;
+            y = overlap_add(&y, pos, step, f)?;
+        }
+        out_axes.push(pos);
+        pos += 1;
+    }
+    let _ = out_axes;
+    let idx: Vec<SliceElem> =
+        full.iter().map(|&n| SliceElem::Slice { start: Some(0), end: Some(n as isize), step: 1 }).collect();
+    let ret = y.slice(&idx[..])?;
+    apply_mode(&ret, &s1, &s2, mode, &axes)
+}
+
+/// Merges axes `(pos, pos + 1)` = (nb, f) of `y` into one of `(nb + 1) step` (>= nb step + f
+/// - step when f - step <= step; else in several shifted adds): block `b`'s outputs start at
+/// `b * step`.
+fn overlap_add(y: &Array, pos: usize, step: usize, f: usize) -> Result<Array> {
+    let sh = y.shape().to_vec();
+    let nb = sh[pos];
+    let tail = f - step;
+    // Shifted adds in pieces of at most `step` of the tail.
+    let pieces = tail.div_ceil(step).max(1);
+    let len = (nb + pieces) * step;
+    let mut oshape = sh[..pos].to_vec();
+    oshape.push(len);
+    oshape.extend_from_slice(&sh[pos + 2..]);
+    let out = crate::zeros(&oshape, y.dtype(), &y.device())?;
+    let all = |n: usize| vec![SliceElem::Slice { start: None, end: None, step: 1 }; n];
+    // Blocks as (nb + pieces, step) rows of the output.
+    let mut rows_shape = sh[..pos].to_vec();
+    rows_shape.extend([nb + pieces, step]);
+    rows_shape.extend_from_slice(&sh[pos + 2..]);
+    let rows = out.reshape(rows_shape)?;
+    for p in 0..=pieces {
+        // Part p of each block: columns [p step, min((p + 1) step, f)) go to row b + p.
+        let c0 = p * step;
+        if c0 >= f {
+            break;
+        }
+        let c1 = ((p + 1) * step).min(f);
+        let mut src_idx = all(sh.len());
+        src_idx[pos + 1] = SliceElem::Slice { start: Some(c0 as isize), end: Some(c1 as isize), step: 1 };
+        let src = y.slice(&src_idx[..])?;
+        let mut dst_idx = all(sh.len());
+        dst_idx[pos] = SliceElem::Slice { start: Some(p as isize), end: Some((p + nb) as isize), step: 1 };
+        dst_idx[pos + 1] = SliceElem::Slice { start: Some(0), end: Some((c1 - c0) as isize), step: 1 };
+        let mut dst = rows.slice(&dst_idx[..])?;
+        let sum = crate::add(&dst, &src)?;
+        dst.assign(&sum)?;
+    }
+    Ok(out)
+}
+
+/// Whether `convolve`'s `auto` takes the FFT for these shapes on `device` (the 'valid' swap
+/// done): on the CPU SciPy's `_fftconv_faster` (its constants); on a GPU the rule measured on
+/// an H100 (see [`gpu_fft_faster`]).
+pub(crate) fn prefer_fft(device: &Device, x: &[usize], h: &[usize], mode: ConvolveMode, dtype: DType) -> bool {
+    match device {
+        Device::Cpu => super::fftconv_faster(x, h, mode),
+        Device::Cuda(_) => gpu_fft_faster(x, h, mode, dtype),
+    }
+}
+
+/// The GPU's rule, from timings of cuprum's direct correlation and of `fftconvolve` on an
+/// H100 (bench/RESULTS.md, "convolution methods"): the direct sum costs about `d` seconds per
+/// multiply-add (float32 2-d tiles; float64 and N-d slower) plus a launch, the FFT path
+/// `c` seconds per `n ln n` of the padded size plus a fixed cost of its six launches.
+fn gpu_fft_faster(x: &[usize], h: &[usize], mode: ConvolveMode, dtype: DType) -> bool {
+    let out: f64 = match mode {
+        ConvolveMode::Full => x.iter().zip(h).map(|(a, b)| (a + b - 1) as f64).product(),
+        ConvolveMode::Same => x.iter().map(|&a| a as f64).product(),
+        ConvolveMode::Valid => x.iter().zip(h).map(|(a, b)| (a.abs_diff(*b) + 1) as f64).product(),
+    };
+    let taps: f64 = h.iter().map(|&b| b as f64).product::<f64>().min(x.iter().map(|&a| a as f64).product());
+    let n: f64 = x.iter().zip(h).map(|(a, b)| next_fast_len(a + b - 1, true) as f64).product();
+    let single = matches!(dtype, DType::Float32 | DType::Float16 | DType::Complex64);
+    let (d, c, fixed) = if single { GPU_RULE_F32 } else { GPU_RULE_F64 };
+    let direct = d * out * taps;
+    let fft = fixed + c * n * n.ln();
+    fft < direct
+}
+
+/// (seconds per multiply-add of the direct sum, seconds per n ln n of the FFT path, the FFT
+/// path's fixed cost): single precision.
+const GPU_RULE_F32: (f64, f64, f64) = (4.0e-14, 6.0e-13, 3.0e-5);
+/// The same for double precision.
+const GPU_RULE_F64: (f64, f64, f64) = (2.0e-13, 1.2e-12, 3.0e-5);
