@@ -7,7 +7,7 @@ use cuprum::{linalg, Array, DType, Device, Result};
 use std::sync::atomic::Ordering;
 
 /// splitmix64: a small deterministic generator for the inputs.
-struct Gen(u64);
+pub(crate) struct Gen(pub(crate) u64);
 
 impl Gen {
     fn next(&mut self) -> u64 {
@@ -25,7 +25,7 @@ impl Gen {
         (0..n).map(|_| lo + (hi - lo) * self.unit()).collect()
     }
     /// Standard normal (Box–Muller).
-    fn normal(&mut self, n: usize) -> Vec<f64> {
+    pub(crate) fn normal(&mut self, n: usize) -> Vec<f64> {
         let mut v = Vec::with_capacity(n + 1);
         while v.len() < n {
             let (u1, u2) = (1.0 - self.unit(), self.unit());
@@ -39,12 +39,12 @@ impl Gen {
     }
 }
 
-fn host(v: Vec<f64>, shape: &[usize], dt: DType) -> Result<Array> {
+pub(crate) fn host(v: Vec<f64>, shape: &[usize], dt: DType) -> Result<Array> {
     cuprum::from_slice(&v, shape, &Device::Cpu)?.astype(dt)
 }
 
 /// `||g - c|| / ||c||` (Frobenius, on the host).
-fn rel(g: &Array, c: &Array) -> Result<f64> {
+pub(crate) fn rel(g: &Array, c: &Array) -> Result<f64> {
     let g = g.to_device(&Device::Cpu)?;
     let d = linalg::norm(&cuprum::subtract(&g, c)?, None, None, false)?.to_vec_as::<f64>()?[0];
     let s = linalg::norm(c, None, None, false)?.to_vec_as::<f64>()?[0];
@@ -82,13 +82,13 @@ pub(crate) fn row<R>(
 }
 
 /// The inputs on both devices: `(host, gpu)`.
-fn pair(a: Array, gpu: Device) -> Result<(Array, Array)> {
+pub(crate) fn pair(a: Array, gpu: Device) -> Result<(Array, Array)> {
     let g = a.to_device(&gpu)?;
     Ok((a, g))
 }
 
 /// Picks the array of `dev` from a `(host, gpu)` pair.
-fn on(p: &(Array, Array), dev: &Device) -> Array {
+pub(crate) fn on(p: &(Array, Array), dev: &Device) -> Array {
     if dev.is_cpu() {
         p.0.view()
     } else {
@@ -97,7 +97,7 @@ fn on(p: &(Array, Array), dev: &Device) -> Array {
 }
 
 /// A check of a result against the CPU's: the relative difference at most `tol`.
-fn relcheck(tol: f64) -> impl Fn(&Array, &Array) -> Result<(bool, String)> {
+pub(crate) fn relcheck(tol: f64) -> impl Fn(&Array, &Array) -> Result<(bool, String)> {
     move |g: &Array, c: &Array| {
         let r = rel(g, c)?;
         Ok((r <= tol, format!("relative difference to the CPU {r:.1e}")))

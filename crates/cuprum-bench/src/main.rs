@@ -9,6 +9,7 @@
 //! `--cpu-only` runs on any machine: the CPU backend alone, one `{"name", "cpu_ms", "note"}`
 //! line per workload as `numpy_reference.py` prints (`compare.py --cpu numpy.jsonl cuprum.jsonl`).
 
+mod fft;
 mod linalg;
 mod random;
 
@@ -60,7 +61,9 @@ impl Opts {
         if CPU_ONLY.load(Ordering::Relaxed) && GPU_ONLY.contains(&name) {
             return false;
         }
-        self.only.as_ref().is_none_or(|o| o.iter().any(|n| n == name))
+        self.only
+            .as_ref()
+            .is_none_or(|o| o.iter().any(|n| n == name || (n.ends_with('*') && name.starts_with(&n[..n.len() - 1]))))
     }
     fn emit(&mut self, line: String) {
         println!("{line}");
@@ -444,6 +447,9 @@ fn run() -> Result<()> {
         o.failed("linalg", &e);
     }
     random::workloads(&mut o, gpu, rep);
+    if let Err(e) = fft::workloads(&mut o, gpu, rep, &sky) {
+        o.failed("fft", &e);
+    }
 
     // Big vectors (1e8 float32) on both backends.
     let n = 100_000_000usize;

@@ -280,15 +280,25 @@ fn c2c(x: &Array, s: Option<&[usize]>, axes: &[usize], norm: Norm, inverse: bool
         return x.astype(complex_of(x.dtype()));
     }
     let lens = lengths(x, s, axes, false)?;
-    let y = x.astype(complex_of(x.dtype()))?;
-    transform(&y, axes, &lens, Kind::C2C { inverse }, norm, false)
+    let y = as_dtype(x, complex_of(x.dtype()))?;
+    let owned = !y.shares_storage(x);
+    transform(&y, axes, &lens, Kind::C2C { inverse }, norm, owned)
 }
 
 fn real_input(x: &Array, what: &str) -> Result<Array> {
     if x.dtype().is_complex() {
         return Err(Error::Type(format!("{what} of complex input: the input must be real")));
     }
-    x.astype(real_of(x.dtype()))
+    as_dtype(x, real_of(x.dtype()))
+}
+
+/// `x` in `dt`: a view when it already is (no copy), else a cast.
+fn as_dtype(x: &Array, dt: DType) -> Result<Array> {
+    if x.dtype() == dt {
+        Ok(x.view())
+    } else {
+        x.astype(dt)
+    }
 }
 
 fn r2c(x: &Array, s: Option<&[usize]>, axes: &[usize], norm: Norm) -> Result<Array> {
@@ -297,7 +307,8 @@ fn r2c(x: &Array, s: Option<&[usize]>, axes: &[usize], norm: Norm) -> Result<Arr
     }
     let lens = lengths(x, s, axes, false)?;
     let y = real_input(x, "rfft")?;
-    transform(&y, axes, &lens, Kind::R2C, norm, false)
+    let owned = !y.shares_storage(x);
+    transform(&y, axes, &lens, Kind::R2C, norm, owned)
 }
 
 fn c2r(x: &Array, s: Option<&[usize]>, axes: &[usize], norm: Norm) -> Result<Array> {
@@ -305,8 +316,9 @@ fn c2r(x: &Array, s: Option<&[usize]>, axes: &[usize], norm: Norm) -> Result<Arr
         return Err(Error::Value("irfftn needs at least one axis".into()));
     }
     let lens = lengths(x, s, axes, true)?;
-    let y = x.astype(complex_of(x.dtype()))?;
-    transform(&y, axes, &lens, Kind::C2R, norm, false)
+    let y = as_dtype(x, complex_of(x.dtype()))?;
+    let owned = !y.shares_storage(x);
+    transform(&y, axes, &lens, Kind::C2R, norm, owned)
 }
 
 fn one(x: &Array, axis: isize) -> Result<Vec<usize>> {

@@ -1695,7 +1695,7 @@ fn random_chi2(case: &Case, dev: &Device) -> cuprum::Result<Vec<Array>> {
     if chi2 > crit || !(z <= 6.0) {
         eprintln!("{} (seed {seed}): chi2 {chi2} (critical {crit}), mean {m} (expected {mean}, z {z})", case.id);
     }
-    let h = |x: f64| cuprum::from_vec(vec![x], &Device::Cpu).and_then(|a| a.reshape(Vec::<usize>::new()));
+    let h = |x: f64| cuprum::from_vec(vec![x], dev).and_then(|a| a.reshape(Vec::<usize>::new()));
     Ok(vec![h(chi2.max(crit))?, h(if z <= 6.0 { 6.0 } else { z })?])
 }
 

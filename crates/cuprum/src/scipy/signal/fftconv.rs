@@ -328,11 +328,20 @@ pub(crate) fn prefer_fft(device: &Device, x: &[usize], h: &[usize], mode: Convol
     }
 }
 
-/// The GPU's rule, from timings of cuprum's direct correlation and of `fftconvolve` on an
-/// H100 (bench/RESULTS.md, "convolution methods"): the direct sum costs about `d` seconds per
-/// multiply-add (float32 2-d tiles; float64 and N-d slower) plus a launch, the FFT path
-/// `c` seconds per `n ln n` of the padded size plus a fixed cost of its six launches.
+/// The GPU's rule, fitted to timings of cuprum's direct correlation and of its FFT path on an
+/// H100 (2-d images of 128² to 2048², square kernels of 3 to 63, 'same' mode, float32 and
+/// float64; `cuprum-bench --only 'convrule_*'`, bench/RESULTS.md "convolution methods"). The
+/// direct sum costs a launch plus the larger of a latency per tap (each output's taps are
+/// summed in order: small images leave the GPU idle) and a throughput cost per multiply-add;
+/// the FFT path costs a fixed host and launch overhead plus `c n ln n` for the padded size `n`.
+/// float16 results follow SciPy's rule (the direct sum refuses them: the same errors as SciPy).
 fn gpu_fft_faster(x: &[usize], h: &[usize], mode: ConvolveMode, dtype: DType) -> bool {
+    if x.iter().chain(h).any(|&d| d == 0) {
+        return false;
+    }
+    if dtype == DType::Float16 {
+        return super::fftconv_faster(x, h, mode);
+    }
     let out: f64 = match mode {
         ConvolveMode::Full => x.iter().zip(h).map(|(a, b)| (a + b - 1) as f64).product(),
         ConvolveMode::Same => x.iter().map(|&a| a as f64).product(),
@@ -340,15 +349,27 @@ fn gpu_fft_faster(x: &[usize], h: &[usize], mode: ConvolveMode, dtype: DType) ->
     };
     let taps: f64 = h.iter().map(|&b| b as f64).product::<f64>().min(x.iter().map(|&a| a as f64).product());
     let n: f64 = x.iter().zip(h).map(|(a, b)| next_fast_len(a + b - 1, true) as f64).product();
-    let single = matches!(dtype, DType::Float32 | DType::Float16 | DType::Complex64);
-    let (d, c, fixed) = if single { GPU_RULE_F32 } else { GPU_RULE_F64 };
-    let direct = d * out * taps;
-    let fft = fixed + c * n * n.ln();
+    let single = matches!(dtype, DType::Float32 | DType::Complex64);
+    let r = if single { GPU_RULE_F32 } else { GPU_RULE_F64 };
+    let direct = r.launch + (r.per_tap * taps).max(r.per_mac * out * taps);
+    let fft = r.fft_fixed + r.fft_nlogn * n * n.ln();
     fft < direct
 }
 
-/// (seconds per multiply-add of the direct sum, seconds per n ln n of the FFT path, the FFT
-/// path's fixed cost): single precision.
-const GPU_RULE_F32: (f64, f64, f64) = (4.0e-14, 6.0e-13, 3.0e-5);
-/// The same for double precision.
-const GPU_RULE_F64: (f64, f64, f64) = (2.0e-13, 1.2e-12, 3.0e-5);
+/// The constants of the GPU's rule (seconds).
+struct GpuRule {
+    launch: f64,
+    per_tap: f64,
+    per_mac: f64,
+    fft_fixed: f64,
+    fft_nlogn: f64,
+}
+
+/// Measured 2026-11-26 on an H100 (float32): e.g. 2048² with 31² taps: direct 0.38 ms, FFT
+/// 0.33 ms; 128² with 63² taps: direct 0.20 ms, FFT 0.10 ms; 2048² with 15² taps: direct
+/// 0.11 ms, FFT 0.33 ms.
+const GPU_RULE_F32: GpuRule =
+    GpuRule { launch: 2.0e-5, per_tap: 4.5e-8, per_mac: 1.3e-13, fft_fixed: 1.0e-4, fft_nlogn: 3.4e-12 };
+/// The same for float64 (2048² with 31² taps: direct 1.32 ms, FFT 0.62 ms).
+const GPU_RULE_F64: GpuRule =
+    GpuRule { launch: 2.0e-5, per_tap: 8.2e-8, per_mac: 6.0e-13, fft_fixed: 1.0e-4, fft_nlogn: 7.6e-12 };

@@ -500,7 +500,7 @@ fn convolve_nd(volume: &Array, kernel: &Array, mode: ConvolveMode, method: Metho
         let rt = crate::promote_types(volume.dtype(), kernel.dtype());
         let out = fftconvolve(volume, kernel, mode, None)?;
         let out = if rt.is_integer() { out.round(0)? } else { out };
-        return out.astype(rt);
+        return if out.dtype() == rt { Ok(out) } else { out.astype(rt) };
     }
     if np_conv_ok(volume, kernel, mode) {
         return numpy::convolve(volume, kernel, mode);
