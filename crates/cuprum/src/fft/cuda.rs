@@ -61,6 +61,9 @@ pub(crate) fn transform(x: &Array, kind: Kind, dims: &[usize], disposable: bool)
             (if double { DType::Float64 } else { DType::Float32 }, if disposable { x.view() } else { x.copy()? })
         }
     };
+    // cuFFT needs its input aligned to a complex element (a view may start at an odd real
+    // element, e.g. a reversed one): such an input is copied to a fresh block.
+    let input = if dptr(&input)? % 16 != 0 { input.copy()? } else { input };
     let out = Array::alloc(&shape, out_dt, crate::Device::Cuda(dev.ordinal), false)?;
     if out.size() == 0 {
         return Ok(out);

@@ -292,6 +292,23 @@ device_test!(shapes_out_and_legacy, |dev| {
     g1.standard_normal_out(&mut view)?;
     let fresh = g2.standard_normal(&[6, 4], DType::Float32)?;
     assert_eq!(bits(&view.copy()?), bits(&fresh));
+    // The samplers' shapes and dtypes (and, under compute-sanitizer, their kernels).
+    let mut g3 = default_rng(5)?.on(&dev);
+    let samples = [
+        (g3.standard_exponential(&[3, 5], DType::Float32)?, DType::Float32),
+        (g3.standard_gamma(0.4, &[3, 5], DType::Float32)?, DType::Float32),
+        (g3.gamma(3.0, 2.0, &[3, 5])?, DType::Float64),
+        (g3.beta(0.5, 2.0, &[3, 5])?, DType::Float64),
+        (g3.lognormal(0.0, 1.0, &[3, 5])?, DType::Float64),
+        (g3.exponential(1.5, &[3, 5])?, DType::Float64),
+        (g3.poisson(30.0, &[3, 5])?, DType::Int64),
+        (g3.binomial(500, 0.3, &[3, 5])?, DType::Int64),
+        (g3.choice_index(40, &[3, 5], true, None)?, DType::Int64),
+    ];
+    for (a, dt) in samples {
+        assert_eq!((a.shape(), a.dtype(), a.device()), (&[3usize, 5][..], dt, dev));
+        assert!(a.astype(DType::Float64)?.to_vec::<f64>()?.iter().all(|v| *v >= 0.0));
+    }
     // Legacy functions: the global generator, reseeded.
     random::seed(11)?;
     let r1 = random::rand(&[5], &dev)?;
