@@ -168,7 +168,7 @@ fn c2r_into<T: Float>(x: &Array, out: &Array, shape: &[usize], n: usize, k: usiz
                 // pocketfft's rule: the imaginary parts of the zero (and Nyquist) terms
                 // do not count.
                 a[0].im = T::zero();
-                if n % 2 == 0 {
+                if n.is_multiple_of(2) {
                     a[m - 1].im = T::zero();
                 }
                 c2r.process_with_scratch(a, b, &mut scratch).expect("lengths checked");
@@ -276,7 +276,7 @@ fn inner_axis<T: Float>(data: &mut [Complex<T>], n: usize, inner: usize, inverse
 /// A factor `n1` of `n` near its square root (both factors at least 64), if there is one.
 fn split(n: usize) -> Option<usize> {
     let r = (n as f64).sqrt() as usize;
-    (64..=r).rev().find(|&d| n % d == 0 && n / d >= 64)
+    (64..=r).rev().find(|&d| n.is_multiple_of(d) && n / d >= 64)
 }
 
 /// The four-step transform of one signal of `n1 * n2` points (Bailey): as an `(n1, n2)`

@@ -13,7 +13,7 @@
 //!
 //! NumPy 2's precision rule: float32, float16 and complex64 in give complex64 (float32 for the
 //! inverse real transforms) out; everything else float64/complex128. Every transform is one
-//! dispatch ([`transform`]): the input is cropped or zero-padded to the lengths asked for, the
+//! dispatch (`transform`): the input is cropped or zero-padded to the lengths asked for, the
 //! transformed axes are moved last (a copy only where the array is not already laid out so),
 //! the device transforms the trailing axes of a batch (`cpu.rs`, `cuda.rs`: up to three axes at a
 //! time), and the output is scaled by the norm and its axes moved back (a view).

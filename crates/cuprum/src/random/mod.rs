@@ -288,7 +288,7 @@ impl Generator {
     pub fn poisson(&mut self, lam: f64, size: &[usize]) -> Result<Array> {
         // np.iinfo(np.int64).max - 10 sqrt(np.iinfo(np.int64).max), as NumPy's limit
         const LAM_MAX: f64 = 9.223372006484771e18;
-        if !(lam >= 0.0) {
+        if lam.is_nan() || lam < 0.0 {
             return Err(Error::Value("lam < 0 or lam is NaN".into()));
         }
         if lam > LAM_MAX {
@@ -453,7 +453,7 @@ fn non_negative(name: &str, v: f64) -> Result<()> {
 
 /// NumPy's check of a positive parameter (NaN fails).
 fn positive(name: &str, v: f64) -> Result<()> {
-    if !(v > 0.0) {
+    if v.is_nan() || v <= 0.0 {
         return Err(Error::Value(format!("{name} <= 0")));
     }
     Ok(())

@@ -21,7 +21,7 @@ pub fn next_fast_len(target: usize, real: bool) -> usize {
     let primes: &[usize] = if real { &[2, 3, 5] } else { &[2, 3, 5, 7, 11] };
     let smooth = |mut n: usize| {
         for &p in primes {
-            while n % p == 0 {
+            while n.is_multiple_of(p) {
                 n /= p;
             }
         }
@@ -260,27 +260,22 @@ pub fn oaconvolve(in1: &Array, in2: &Array, mode: ConvolveMode, axes: Option<&[i
     let y = freq_conv(&xb, &kb, &conv_axes_, &conv_shape)?;
     // Overlap-add along each block axis: (nb, f) -> nb * step + f - step, tails into the next
     // blocks.
+    // (axis i of the input is axis i of `y` once the block axes before it are merged)
     let mut y = y;
-    let mut pos = 0;
-    let mut out_axes = Vec::new();
-    for i in 0..nd {
+    for (i, &k) in s2.iter().enumerate() {
         if let Some(&(_, f)) = blocks.iter().find(|(a, _)| *a == i) {
-            let step = f - s2[i] + 1;
-            y = overlap_add(&y, pos, step, f)?;
+            y = overlap_add(&y, i, f - k + 1, f)?;
         }
-        out_axes.push(pos);
-        pos += 1;
     }
-    let _ = out_axes;
     let idx: Vec<SliceElem> =
         full.iter().map(|&n| SliceElem::Slice { start: Some(0), end: Some(n as isize), step: 1 }).collect();
     let ret = y.slice(&idx[..])?;
     apply_mode(&ret, &s1, &s2, mode, &axes)
 }
 
-/// Merges axes `(pos, pos + 1)` = (nb, f) of `y` into one of `(nb + 1) step` (>= nb step + f
-/// - step when f - step <= step; else in several shifted adds): block `b`'s outputs start at
-/// `b * step`.
+/// Merges axes `(pos, pos + 1)` = (nb, f) of `y` into one axis of `(nb + pieces) step`
+/// elements (`pieces` = the tail `f - step` in steps, at least 1): block `b`'s outputs start
+/// at `b * step`, its tail added into the following blocks.
 fn overlap_add(y: &Array, pos: usize, step: usize, f: usize) -> Result<Array> {
     let sh = y.shape().to_vec();
     let nb = sh[pos];
