@@ -45,7 +45,7 @@ pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize) {
         gpu,
         rep,
         3,
-        "argsort of 64-bit random keys",
+        "a keyed Feistel bijection, compacted",
         |d| rng(d)?.permutation(10_000_000),
         same_bits,
     );

@@ -26,13 +26,8 @@ struct PlanKey {
 static PLANS: Mutex<Option<HashMap<PlanKey, fft::cufftHandle>>> = Mutex::new(None);
 
 fn check(what: &str, r: fft::cufftResult) -> Result<()> {
-    if r == fft::cufftResult::CUFFT_SUCCESS {
-        Ok(())
-    } else if r == fft::cufftResult::CUFFT_ALLOC_FAILED {
-        Err(Error::OutOfMemory { device: crate::Device::Cuda(0), bytes: 0 })
-    } else {
-        Err(Error::Cuda(format!("{what}: {r:?}")))
-    }
+    use fft::cufftResult::{CUFFT_ALLOC_FAILED, CUFFT_SUCCESS};
+    crate::backend::cuda::lib_status(what, r, CUFFT_SUCCESS, CUFFT_ALLOC_FAILED)
 }
 
 /// `kind` over the trailing `dims` of the C-contiguous device array `x`.

@@ -1,6 +1,7 @@
 //! The CPU fill: every output from its own position in the stream (`dist.rs` per output), in
 //! chunks across the threads; within a chunk one Philox block serves four consecutive words.
 
+use super::bijection::{Bijection, LANES};
 use super::dist::{bounded, normal32, normal64, Dist};
 use super::philox::{philox4x64_10, Stream};
 use super::samplers::sample;
@@ -44,6 +45,67 @@ impl Words {
         let w = self.word(h / 2);
         (w >> (32 * (h % 2))) as u32
     }
+}
+
+/// Candidates per task of `permutation`.
+const PERM_CHUNK: u64 = 1 << 16;
+
+/// Writes `b`'s permutation of `0..b.n` into the C-contiguous int64 `out`: each chunk of
+/// candidates keeps its values below `n` (in order), then the chunks are copied to their
+/// offsets.
+pub(crate) fn permutation(out: &Array, b: &Bijection) -> Result<()> {
+    let _l = CpuLocks::new(&[], &[&out.storage]);
+    let m = b.domain();
+    let starts: Vec<u64> = (0..m).step_by(PERM_CHUNK as usize).collect();
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = std::arch::is_x86_feature_detected!("avx2");
+    let keep = |&c: &u64| -> Vec<i64> {
+        let e = (c + PERM_CHUNK).min(m);
+        let mut v = Vec::with_capacity(((e - c) as usize).min(b.n as usize));
+        #[cfg(target_arch = "x86_64")]
+        if avx2 {
+            // SAFETY: the CPU has AVX2 (checked above), the only requirement of the function.
+            unsafe { keep_range_avx2(b, c, e, &mut v) };
+            return v;
+        }
+        keep_range(b, c, e, &mut v);
+        v
+    };
+    let parts: Vec<Vec<i64>> =
+        if m >= 1 << 17 { starts.par_iter().map(keep).collect() } else { starts.iter().map(keep).collect() };
+    let mut offsets = Vec::with_capacity(parts.len());
+    let mut total = 0;
+    for q in &parts {
+        offsets.push(total);
+        total += q.len();
+    }
+    assert_eq!(total as u64, b.n, "a bijection keeps n values");
+    let p = ptr(out);
+    parts.par_iter().zip(offsets).for_each(|(q, off)| {
+        // SAFETY: `out` is C-contiguous with `n` int64 elements, write-locked; the parts are
+        // disjoint runs `off .. off + q.len()` within `0..n` (their lengths sum to n).
+        unsafe { std::ptr::copy_nonoverlapping(q.as_ptr(), (p.get() as *mut i64).add(off), q.len()) }
+    });
+    Ok(())
+}
+
+/// Appends `b`'s values below `n` of the candidates `c..e` to `v`, in order.
+#[inline(always)]
+fn keep_range(b: &Bijection, c: u64, e: u64, v: &mut Vec<i64>) {
+    let mut x = c;
+    let mut lanes = [0u64; LANES];
+    while x + LANES as u64 <= e {
+        b.apply_lanes(x, &mut lanes);
+        v.extend(lanes.iter().filter(|&&y| y < b.n).map(|&y| y as i64));
+        x += LANES as u64;
+    }
+    v.extend((x..e).map(|x| b.apply(x)).filter(|&y| y < b.n).map(|y| y as i64));
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn keep_range_avx2(b: &Bijection, c: u64, e: u64, v: &mut Vec<i64>) {
+    keep_range(b, c, e, v)
 }
 
 /// Fills the C-contiguous `out` (of the dtype `dist` makes) with `dist`'s outputs `0..n`.

@@ -2,6 +2,9 @@
 //! back; the parameters of the distribution and of the stream are kernel arguments, so one
 //! compiled kernel serves every seed, position and range.
 
+use super::bijection::{Bijection, KEY_WORDS};
+#[cfg(test)]
+use super::bijection::{LARGE_ROUNDS, ROUNDS};
 use super::dist::{chunks_per_draw, draws_per_block, ziggurat, Dist, LN2_HI, LN2_LO, ZIG_R};
 use super::philox::Stream;
 use super::samplers::Kind;
@@ -145,6 +148,73 @@ impl KernelKey for RandomKey {
     }
 }
 
+/// `permutation`'s two kernels (`permute.cu`), for a number of rounds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PermuteKey {
+    write: bool,
+    rounds: u8,
+}
+
+/// Candidates per thread of `permute.cu`.
+const PERM_PER: usize = 16;
+
+impl KernelKey for PermuteKey {
+    const FAMILY: &'static str = "permute";
+    fn entry(&self) -> &str {
+        if self.write {
+            "perm_write"
+        } else {
+            "perm_count"
+        }
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        vec![("THREADS", THREADS.to_string()), ("PER", PERM_PER.to_string())]
+    }
+    fn source(&self) -> String {
+        format!("#define ROUNDS {}\n#define KEY_WORDS {KEY_WORDS}\n{}", self.rounds, include_str!("permute.cu"))
+    }
+}
+
+/// `permute.cu`'s `Bij` (the same layout).
+#[repr(C)]
+#[derive(Copy, Clone)]
+struct BijParams {
+    n: u64,
+    m: u64,
+    lo: i32,
+    hi: i32,
+    kw: [u64; KEY_WORDS],
+}
+
+/// Writes `b`'s permutation of `0..b.n` into the C-contiguous int64 `out` on its GPU: the
+/// tiles' counts, their inclusive scan, then the tiles' values at their ranks.
+pub(crate) fn permutation(out: &Array, b: &Bijection) -> Result<()> {
+    let dev = dev_of(out)?;
+    let mut kw = [0u64; KEY_WORDS];
+    for (r, &k) in b.keys.iter().enumerate() {
+        kw[r / 2] |= (k as u64) << (32 * (r % 2));
+    }
+    let bp = BijParams { n: b.n, m: b.domain(), lo: b.lo as i32, hi: b.hi as i32, kw };
+    let tiles = b.domain().div_ceil((THREADS * PERM_PER) as u64);
+    let grid = u32::try_from(tiles).map_err(|_| crate::core::error::Error::Value("permutation too large".into()))?;
+    let counts = Array::alloc(&[tiles as usize], crate::core::dtype::DType::Int64, out.device(), false)?;
+    let mut p = Params::new();
+    p.push(dptr(&counts)?);
+    p.push(bp);
+    let k = dev.kernel(&PermuteKey { write: false, rounds: b.rounds as u8 })?;
+    // SAFETY: the parameters match `perm_count`; block t writes counts[t], t < tiles.
+    unsafe { p.launch(&dev, &k, grid, THREADS as u32)? };
+    let incl = counts.cumsum(0)?;
+    let mut p = Params::new();
+    p.push(dptr(out)?);
+    p.push(dptr(&incl)?);
+    p.push(bp);
+    let k = dev.kernel(&PermuteKey { write: true, rounds: b.rounds as u8 })?;
+    // SAFETY: the parameters match `perm_write`; `incl` holds the tiles' inclusive counts, so
+    // the ranks written are below their total, `n` (each value below n once: a bijection).
+    unsafe { p.launch(&dev, &k, grid, THREADS as u32) }
+}
+
 /// Fills the C-contiguous `out` on its GPU with `dist`'s outputs `0..out.size()` of stream `s`.
 pub(crate) fn fill(out: &Array, dist: Dist, s: &Stream) -> Result<()> {
     let dev = dev_of(out)?;
@@ -210,6 +280,11 @@ mod tests {
             if !kind.discrete() {
                 keys.push(RandomKey::Sample { kind, isz: 4 });
             }
+        }
+        for key in
+            [false, true].map(|write| [ROUNDS, LARGE_ROUNDS].map(|r| PermuteKey { write, rounds: r as u8 })).concat()
+        {
+            crate::backend::cuda::compile::check_compiles(&key);
         }
         for key in keys {
             let src = key.source();

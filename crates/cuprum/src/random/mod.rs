@@ -38,6 +38,7 @@
 //!   seed gives other numbers than `np.random.default_rng(seed)`. The legacy functions
 //!   ([`rand`], [`randn`], ...) draw from one global Philox generator, not NumPy's MT19937.
 
+mod bijection;
 mod cpu;
 mod cuda;
 mod dist;
@@ -183,12 +184,32 @@ impl Generator {
         self.draw(size, DType::Float64, normal_dist("normal", DType::Float64, loc, scale)?)
     }
 
-    /// `Generator.permutation(n)`: a random permutation of `0..n` (int64), as the order of `n`
-    /// random 64-bit keys (a stable argsort on either device: the same permutation on both).
-    /// NumPy shuffles sequentially (Fisher-Yates), so its permutations for a seed differ.
+    /// `Generator.permutation(n)`: a random permutation of `0..n` (int64), the same on both
+    /// devices: the values below `n` of a keyed Feistel bijection of `[0, 2^bits)`, in the
+    /// order of their arguments (`2^bits` the smallest power of two above `n`; the keys are
+    /// twelve words of the stream). Each output is written once, without a sort. NumPy
+    /// shuffles sequentially (Fisher-Yates), so its permutations for a seed differ.
+    ///
+    /// ```
+    /// use cuprum::{random, Device};
+    /// let mut g = random::default_rng(7)?.on(&Device::Cpu);
+    /// let mut p = g.permutation(10)?.to_vec::<i64>()?;
+    /// p.sort();
+    /// assert_eq!(p, (0..10).collect::<Vec<i64>>());
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
     pub fn permutation(&mut self, n: usize) -> Result<Array> {
-        let keys = self.integers(0, Some(u64::MAX as i128), &[n], DType::UInt64, true)?;
-        keys.argsort(0)
+        let words = self.bit_generator.random_raw(bijection::KEY_WORDS);
+        let b = bijection::Bijection::new(n as u64, &words);
+        let out = Array::alloc(&[n], DType::Int64, self.device, false)?;
+        if n == 0 {
+            return Ok(out);
+        }
+        match self.device {
+            Device::Cpu => cpu::permutation(&out, &b)?,
+            Device::Cuda(_) => cuda::permutation(&out, &b)?,
+        }
+        Ok(out)
     }
 
     /// `Generator.permutation(x, axis)`: a copy of `x` with its slices along `axis` in a
@@ -324,7 +345,7 @@ impl Generator {
             return Err(Error::Value("a cannot be empty unless no samples are taken".into()));
         }
         let cdf = match p {
-            Some(p) => Some(choice_cdf(p, n)?),
+            Some(p) => Some(choice_weights(p, n)?),
             None => None,
         };
         if count == 0 || (replace && n == 0) {
@@ -333,7 +354,7 @@ impl Generator {
         if replace {
             return match cdf {
                 // NumPy's: the cdf searched for uniforms (side right): NumPy's numbers.
-                Some(cdf) => {
+                Some((_, cdf)) => {
                     let u = self.random(size, DType::Float64)?;
                     let c = crate::from_vec(cdf, &self.device)?;
                     crate::searchsorted(&c, &u, crate::Side::Right)?.astype(DType::Int64)
@@ -350,11 +371,10 @@ impl Generator {
                 let perm = self.permutation(n)?;
                 perm.slice(crate::s![..count as isize])?.copy()?.reshape(size.to_vec())
             }
-            Some(mut w) => {
+            Some((mut weights, mut w)) => {
                 // NumPy's rounds: uniforms for the missing outputs searched in the cdf of the
                 // weights not yet taken, keeping each round's new values in order (NumPy's
                 // numbers: the uniforms are `random`'s, the cdf is summed in the same order).
-                let mut weights = p.map(|p| p.astype(DType::Float64).and_then(|q| q.to_vec::<f64>())).unwrap()?;
                 if weights.iter().filter(|&&x| x > 0.0).count() < count {
                     return Err(Error::Value("Fewer non-zero entries in p than size".into()));
                 }
@@ -472,8 +492,9 @@ fn cumulative(p: &[f64]) -> Vec<f64> {
     c
 }
 
-/// `choice`'s checks of `p` (NumPy's messages), and its normalised cumulative sum.
-fn choice_cdf(p: &Array, n: usize) -> Result<Vec<f64>> {
+/// `choice`'s checks of `p` (NumPy's messages): its values (float64, on the host) and their
+/// normalised cumulative sum.
+fn choice_weights(p: &Array, n: usize) -> Result<(Vec<f64>, Vec<f64>)> {
     if p.ndim() != 1 {
         return Err(Error::Value("p must be 1-dimensional".into()));
     }
@@ -493,7 +514,8 @@ fn choice_cdf(p: &Array, n: usize) -> Result<Vec<f64>> {
     if (total - 1.0).abs() > eps.sqrt() {
         return Err(Error::Value("probabilities do not sum to 1".into()));
     }
-    Ok(cumulative(&p))
+    let c = cumulative(&p);
+    Ok((p, c))
 }
 
 fn float_dist(what: &str, dtype: DType, low: f64, scale: f64) -> Result<Dist> {

@@ -484,10 +484,30 @@ __device__ __forceinline__ bool fast(u64 v, double a, double b, OUT_T& y) {
 #endif
   return true;
 }
-#define QMAX 512
+// The block's queue of rejected outputs (index and first draw), kept across tiles and
+// finished when half full and at the end.
+#define QMAX 768
+#if defined(VARIANT_NORMAL64)
+typedef u64 QV;
+#else
+typedef u32 QV;
+#endif
 __shared__ int q_n;
-__shared__ u32 q_k[QMAX];
-__shared__ u64 q_v[QMAX];
+__shared__ u64 q_i[QMAX];
+__shared__ QV q_v[QMAX];
+// The queued outputs, side by side (one a thread; PER is 1 for the normals), written straight
+// to `out`; then the queue is empty. Called by the whole block.
+__device__ __forceinline__ void finish_queue(OUT_T* __restrict__ out, u64 k0, u64 k1, u64 sub_id, u64 tag, double a,
+                                             double b, u64 rng, u64 off, u64 thr) {
+  int m = q_n < QMAX ? q_n : QMAX;
+  for (int e = threadIdx.x; e < m; e += THREADS) {
+    u64 i = q_i[e];
+    out[i] = value((u64)q_v[e], 0, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) q_n = 0;
+  __syncthreads();
+}
 #else
 #define NORMAL 0
 #endif
@@ -530,11 +550,11 @@ random_fill(OUT_T* __restrict__ out, long long n, u64 k0, u64 k1, u64 start, int
         OUT_T y;
         if (fast(v, a, b, y)) {
           stage[k] = y;
-        } else {
+        } else if (h >= start && i < (u64)n) {
           int e = atomicAdd(&q_n, 1);
           if (e < QMAX) {
-            q_k[e] = k;
-            q_v[e] = v;
+            q_i[e] = i;
+            q_v[e] = (QV)v;
           } else {
             stage[k] = value(v, q, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
           }
@@ -550,25 +570,25 @@ random_fill(OUT_T* __restrict__ out, long long n, u64 k0, u64 k1, u64 start, int
     __syncthreads();
     u64 h0 = blk0 * DPB;
 #if NORMAL
-    // The queued outputs, one a thread (PER is 1 for the normals).
-    int m = q_n < QMAX ? q_n : QMAX;
-    for (int e = threadIdx.x; e < m; e += THREADS) {
-      u32 k = q_k[e];
-      u64 i = (h0 + k - start) + pend;
-      stage[k] = value(q_v[e], 0, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) q_n = 0;
+    // Read by every thread between the tile's queueing and the next tile's: the same value.
+    const int qn = q_n;
 #endif
-    // The tile's outputs in order: consecutive threads store consecutive elements.
+    // The tile's outputs in order: consecutive threads store consecutive elements (a queued
+    // output's slot holds garbage until the queue is finished, after this store).
     for (int k = threadIdx.x; k < TILE_OUT; k += THREADS) {
       u64 h = h0 + (u64)(k / PER);
       u64 i = (h - start + pend) * PER + (u64)(k % PER);
       if (h >= start && i < (u64)n) out[i] = stage[k];
     }
     __syncthreads();
+#if NORMAL
+    if (qn >= QMAX / 2) finish_queue(out, k0, k1, sub_id, tag, a, b, rng, off, thr);
+#endif
 #endif
   }
+#if STAGE && NORMAL
+  if (q_n > 0) finish_queue(out, k0, k1, sub_id, tag, a, b, rng, off, thr);
+#endif
   if (blockIdx.x == 0 && threadIdx.x == 0 && has_pending) {
     // Draw 0: the kept high half of word `pending`.
     u64 p[4] = {pending / 4 + 1, 0, 0, 0};

@@ -25,7 +25,7 @@ fn calls(rng: &mut Rng) -> Vec<Call> {
     let mut n = |max: u64| (rng.next_u64() % max) as usize;
     for _ in 0..3 {
         // Sizes around a Philox block (4 words, 8 halves) and a thread block of them, and large.
-        for size in [1, 3, 7, 8, 9, n(40), 2049, n(100_000) + 1, 1_000_003] {
+        for size in [1, 3, 7, 8, 9, n(40), 2049, 4096, n(100_000) + 1, 1_000_003] {
             let s = [size];
             v.push((format!("random f64 {size}"), Box::new(move |g| g.random(&s, DType::Float64))));
             v.push((format!("random f32 {size}"), Box::new(move |g| g.random(&s, DType::Float32))));
@@ -243,6 +243,52 @@ device_test!(permutations, |dev| {
     s.sort();
     assert_eq!(s, (0..1000).collect::<Vec<i64>>());
     assert_ne!(p, s);
+    for n in [1usize, 2, 3, 5, 16, 17, 4095, 4096, 4097, 65_537] {
+        let mut p = g.permutation(n)?.to_vec::<i64>()?;
+        p.sort();
+        assert_eq!(p, (0..n as i64).collect::<Vec<i64>>(), "permutation({n})");
+    }
+    // permutation(4), call after call: uniform over the 24 orders.
+    let calls = 12_000;
+    let mut counts = std::collections::HashMap::new();
+    for _ in 0..calls {
+        *counts.entry(g.permutation(4)?.to_vec::<i64>()?).or_insert(0f64) += 1.0;
+    }
+    assert_eq!(counts.len(), 24);
+    let e = calls as f64 / 24.0;
+    let chi2: f64 = counts.values().map(|c| (c - e) * (c - e) / e).sum();
+    assert!(chi2 < 23.0 + 7.0 * 46f64.sqrt(), "permutation(4): chi2 {chi2} over 24 orders");
+    // Both parities, equally often, at a power of two (a Feistel network of the domain alone
+    // would make only even permutations).
+    let parity = |p: &[i64]| {
+        let mut seen = vec![false; p.len()];
+        let mut odd = false;
+        for s in 0..p.len() {
+            let mut len = 0;
+            let mut k = s;
+            while !seen[k] {
+                seen[k] = true;
+                k = p[k] as usize;
+                len += 1;
+            }
+            odd ^= len > 0 && len % 2 == 0;
+        }
+        odd
+    };
+    let odd = (0..400)
+        .map(|_| g.permutation(16).and_then(|p| p.to_vec::<i64>()).map(|p| parity(&p)))
+        .collect::<cuprum::Result<Vec<bool>>>()?;
+    let n_odd = odd.iter().filter(|&&o| o).count();
+    assert!((140..=260).contains(&n_odd), "{n_odd} odd permutations of 16 in 400");
+    // Fixed points of permutation(1000): Poisson(1) — mean 1, sd 1/sqrt(600) of the mean.
+    let fixed: usize = (0..600)
+        .map(|_| {
+            g.permutation(1000)
+                .and_then(|p| p.to_vec::<i64>())
+                .map(|p| p.iter().enumerate().filter(|&(i, &v)| i as i64 == v).count())
+        })
+        .sum::<cuprum::Result<usize>>()?;
+    assert!((fixed as f64 / 600.0 - 1.0).abs() < 0.25, "{fixed} fixed points in 600 permutations of 1000");
     // Uniform over the 24 orders of 4 (each row of a (N, 4) array permuted on its own).
     let n = 240_000;
     let rows = cuprum::arange(4, &dev)?.reshape([1, 4])?.broadcast_to(&[n, 4])?.copy()?;

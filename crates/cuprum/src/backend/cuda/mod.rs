@@ -20,3 +20,21 @@ pub(crate) use copy::{host_register, host_unregister};
 pub use event::{device_name, Event};
 pub(crate) use kernels::Kernel;
 pub use pool::{pool_stats, release_cached, PoolStats};
+
+/// The status of a call into a CUDA library (cuBLAS, cuSOLVER, cuFFT): `Ok` for `success`,
+/// [`Error::OutOfMemory`](crate::Error::OutOfMemory) for the library's allocation failure,
+/// else an [`Error::Cuda`](crate::Error::Cuda) naming the call and the status.
+pub(crate) fn lib_status<S: PartialEq + std::fmt::Debug>(
+    what: &str,
+    s: S,
+    success: S,
+    alloc_failed: S,
+) -> crate::core::error::Result<()> {
+    if s == success {
+        Ok(())
+    } else if s == alloc_failed {
+        Err(crate::core::error::Error::OutOfMemory { device: crate::Device::Cuda(0), bytes: 0 })
+    } else {
+        Err(crate::core::error::Error::Cuda(format!("{what}: {s:?}")))
+    }
+}

@@ -25,23 +25,21 @@ unsafe impl Send for Handles {}
 static HANDLES: Mutex<Vec<(usize, Handles)>> = Mutex::new(Vec::new());
 
 pub(super) fn blas_check(what: &str, s: blas::cublasStatus_t) -> Result<()> {
-    if s == blas::cublasStatus_t::CUBLAS_STATUS_SUCCESS {
-        Ok(())
-    } else if s == blas::cublasStatus_t::CUBLAS_STATUS_ALLOC_FAILED {
-        Err(Error::OutOfMemory { device: crate::Device::Cuda(0), bytes: 0 })
-    } else {
-        Err(Error::Cuda(format!("{what}: {s:?}")))
-    }
+    crate::backend::cuda::lib_status(
+        what,
+        s,
+        blas::cublasStatus_t::CUBLAS_STATUS_SUCCESS,
+        blas::cublasStatus_t::CUBLAS_STATUS_ALLOC_FAILED,
+    )
 }
 
 pub(super) fn solver_check(what: &str, s: sol::cusolverStatus_t) -> Result<()> {
-    if s == sol::cusolverStatus_t::CUSOLVER_STATUS_SUCCESS {
-        Ok(())
-    } else if s == sol::cusolverStatus_t::CUSOLVER_STATUS_ALLOC_FAILED {
-        Err(Error::OutOfMemory { device: crate::Device::Cuda(0), bytes: 0 })
-    } else {
-        Err(Error::Cuda(format!("{what}: {s:?}")))
-    }
+    crate::backend::cuda::lib_status(
+        what,
+        s,
+        sol::cusolverStatus_t::CUSOLVER_STATUS_SUCCESS,
+        sol::cusolverStatus_t::CUSOLVER_STATUS_ALLOC_FAILED,
+    )
 }
 
 fn create(dev: &CudaDevice) -> Result<Handles> {

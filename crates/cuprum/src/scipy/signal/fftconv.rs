@@ -168,10 +168,14 @@ pub fn fftconvolve(in1: &Array, in2: &Array, mode: ConvolveMode, axes: Option<&[
     }
     let (in1, in2, axes) = conv_axes(in1, in2, mode, axes)?;
     let (s1, s2) = (in1.shape(), in2.shape());
-    let shape: Vec<usize> =
-        (0..in1.ndim()).map(|i| if axes.contains(&i) { s1[i] + s2[i] - 1 } else { s1[i].max(s2[i]) }).collect();
-    let ret = freq_conv(in1, in2, &axes, &shape)?;
+    let ret = freq_conv(in1, in2, &axes, &full_shape(s1, s2, &axes))?;
     apply_mode(&ret, s1, s2, mode, &axes)
+}
+
+/// The full convolution's shape: `n + k - 1` along the convolution axes, the broadcast
+/// length along the others.
+fn full_shape(s1: &[usize], s2: &[usize], axes: &[usize]) -> Vec<usize> {
+    (0..s1.len()).map(|i| if axes.contains(&i) { s1[i] + s2[i] - 1 } else { s1[i].max(s2[i]) }).collect()
 }
 
 /// The block length (the transform's) for overlap-add of a signal of `n` with a kernel of
@@ -208,8 +212,7 @@ pub fn oaconvolve(in1: &Array, in2: &Array, mode: ConvolveMode, axes: Option<&[i
     let real = !(in1.dtype().is_complex() || in2.dtype().is_complex());
     let blocks: Vec<(usize, usize)> =
         axes.iter().filter_map(|&a| oa_block(s1[a], s2[a], real).map(|f| (a, f))).collect();
-    let full: Vec<usize> =
-        (0..in1.ndim()).map(|i| if axes.contains(&i) { s1[i] + s2[i] - 1 } else { s1[i].max(s2[i]) }).collect();
+    let full = full_shape(&s1, &s2, &axes);
     if blocks.is_empty() {
         let ret = freq_conv(in1, in2, &axes, &full)?;
         return apply_mode(&ret, &s1, &s2, mode, &axes);
