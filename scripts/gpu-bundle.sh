@@ -32,6 +32,8 @@ for f in target/release/cuprum-bench target/release/cuprum-sky; do
   [ -f "$f" ] && cp "$f" "$dir/bin/"
 done
 strip "$dir"/tests/* "$dir"/bin/* 2>/dev/null || true
+# Compressed (a quarter of the size: what travels to a GPU host is limited); run.sh unpacks.
+gzip -6 "$dir"/tests/* "$dir"/bin/*
 [ -d crates/cuprum/tests/fixtures ] && cp -r crates/cuprum/tests/fixtures "$dir/fixtures"
 [ -d ../shared/bench ] && cp ../shared/bench/*.py "$dir/" || true
 cp scripts/gpu-run.sh "$dir/run.sh"

@@ -11,6 +11,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/out}
 mkdir -p "$out"
 cd "$here"
+# The binaries travel compressed (gpu-bundle.sh).
+for f in tests/*.gz bin/*.gz; do
+  [ -f "$f" ] && gunzip -f "$f" && chmod +x "${f%.gz}"
+done
 # A kernel cache carried in the bundle (kernel-cache.tar) saves the first compilations.
 if [ -f kernel-cache.tar ] && [ -z "${CUPRUM_CACHE_DIR:-}" ]; then
   mkdir -p "$out/kernel-cache" && tar -xzf kernel-cache.tar -C "$out/kernel-cache"
