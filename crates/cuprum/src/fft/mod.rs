@@ -160,17 +160,9 @@ fn resize(x: &Array, axes: &[usize], lens: &[usize]) -> Result<Array> {
     if !pad {
         return Ok(cropped);
     }
-    // The data, then zeros in the padding alone (a slab per padded axis; where slabs overlap
-    // they are zeroed twice): each element is written about once.
-    let mut out = Array::alloc(&shape, x.dtype(), x.device(), false)?;
-    out.slice_mut(&idx[..])?.assign(&cropped)?;
-    for (&a, &l) in axes.iter().zip(lens) {
-        if l > x.shape()[a] {
-            let mut slab: Vec<SliceElem> = vec![SliceElem::Slice { start: None, end: None, step: 1 }; x.ndim()];
-            slab[a] = SliceElem::Slice { start: Some(x.shape()[a] as isize), end: None, step: 1 };
-            out.slice_mut(&slab[..])?.fill(0)?;
-        }
-    }
+    let mut out = crate::zeros(&shape, x.dtype(), &x.device())?;
+    let mut dst = out.slice_mut(&idx[..])?;
+    dst.assign(&cropped)?;
     Ok(out)
 }
 

@@ -17,17 +17,6 @@
 
 #define DPB (BITS == 64 ? 4 : 8)
 #define TILE_OUT (THREADS * DPB * PER)
-// The stage's slot of a tile's output e (thread e / W's run of W = DPB * PER outputs): the runs
-// of each group of RW = 128 / sizeof(OUT_T) / W threads are rotated by the thread's place in
-// the group, so that a warp's stores of one draw (a column of the runs) and its loads of
-// consecutive outputs (a row) fall in distinct shared-memory banks.
-#define W_RUN (DPB * PER)
-#define RW (128 / (int)sizeof(OUT_T) / W_RUN)
-__device__ __forceinline__ u32 slot(u32 e) {
-  if (RW < 1 || (128 / (int)sizeof(OUT_T)) % W_RUN != 0) return e;
-  u32 t = e / W_RUN, j = e % W_RUN;
-  return t * W_RUN + (j + t / RW) % W_RUN;
-}
 
 __device__ __forceinline__ void philox(u64 c[4], u64 k0, u64 k1) {
 #pragma unroll
@@ -560,18 +549,18 @@ random_fill(OUT_T* __restrict__ out, long long n, u64 k0, u64 k1, u64 start, int
         u32 k = (threadIdx.x * DPB + l) * PER + q;
         OUT_T y;
         if (fast(v, a, b, y)) {
-          stage[slot(k)] = y;
+          stage[k] = y;
         } else if (h >= start && i < (u64)n) {
           int e = atomicAdd(&q_n, 1);
           if (e < QMAX) {
             q_i[e] = i;
             q_v[e] = (QV)v;
           } else {
-            stage[slot(k)] = value(v, q, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
+            stage[k] = value(v, q, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
           }
         }
 #elif STAGE
-        stage[slot((threadIdx.x * DPB + l) * PER + q)] = value(v, q, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
+        stage[(threadIdx.x * DPB + l) * PER + q] = value(v, q, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
 #else
         if (h >= start && i < (u64)n) out[i] = value(v, q, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
 #endif
@@ -589,7 +578,7 @@ random_fill(OUT_T* __restrict__ out, long long n, u64 k0, u64 k1, u64 start, int
     for (int k = threadIdx.x; k < TILE_OUT; k += THREADS) {
       u64 h = h0 + (u64)(k / PER);
       u64 i = (h - start + pend) * PER + (u64)(k % PER);
-      if (h >= start && i < (u64)n) out[i] = stage[slot(k)];
+      if (h >= start && i < (u64)n) out[i] = stage[k];
     }
     __syncthreads();
 #if NORMAL
