@@ -23,6 +23,9 @@
 //! driver and NVRTC are loaded at run time: the crate builds anywhere, and reports
 //! [`Error::NoDevice`] where no GPU is present.
 
+// `cuprum::...` paths (from cuprum's own macros) resolve inside the crate too.
+extern crate self as cuprum;
+
 mod array;
 mod backend;
 pub mod core;
@@ -31,6 +34,9 @@ pub mod cuda;
 pub mod fft;
 mod indexing;
 pub mod io;
+pub mod kernel;
+/// `#[cuprum::device]`: see [`kernel`].
+pub use kernel::device;
 pub mod linalg;
 mod manip;
 pub mod profiler;

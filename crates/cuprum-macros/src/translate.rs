@@ -1,0 +1,615 @@
+//! Rust to CUDA C: the subset of `docs/kernels-design.md`. Names are mangled (`v_x` for a
+//! local, `cuprum_dev_f` for a device function) so that no Rust name meets a C++ keyword or a
+//! CUDA builtin. Operators and methods become the overloaded helpers of `kernel.cuh`
+//! (`rt_add`, `rt_exp`, ...), literals without a suffix the wrappers `FLit`/`ILit`, `let`
+//! without a type `auto`: the C++ compiler infers what rustc infers. Anything else is a
+//! `syn::Error` at its span.
+
+use syn::spanned::Spanned;
+use syn::{BinOp, Block, Expr, ItemFn, Lit, Pat, Path, ReturnType, Stmt, Type, UnOp};
+
+/// A function's CUDA C and the device functions it calls.
+pub struct Translated {
+    pub source: String,
+    pub calls: Vec<Path>,
+}
+
+fn err<T>(s: impl Spanned, msg: &str) -> syn::Result<T> {
+    Err(syn::Error::new(s.span(), format!("cuprum kernels: {msg}")))
+}
+
+/// The C type of a Rust scalar type.
+fn c_type(ty: &Type) -> syn::Result<&'static str> {
+    if let Type::Path(p) = ty {
+        if p.qself.is_none() {
+            if let Some(id) = p.path.get_ident() {
+                return Ok(match id.to_string().as_str() {
+                    "bool" => "bool",
+                    "i8" => "signed char",
+                    "i16" => "short",
+                    "i32" => "int",
+                    "i64" | "isize" => "long long",
+                    "u8" => "unsigned char",
+                    "u16" => "unsigned short",
+                    "u32" => "unsigned int",
+                    "u64" | "usize" => "unsigned long long",
+                    "f32" => "float",
+                    "f64" => "double",
+                    _ => return err(ty, "only scalar types (bool, i8..i64, u8..u64, f32, f64) here"),
+                });
+            }
+        }
+    }
+    err(ty, "only scalar types (bool, i8..i64, u8..u64, f32, f64) here")
+}
+
+/// The float methods and the integer methods a body may call (each an `rt_` overload of
+/// `kernel.cuh`), with their numbers of arguments besides the receiver.
+const METHODS: &[(&str, usize)] = &[
+    ("abs", 0),
+    ("sqrt", 0),
+    ("cbrt", 0),
+    ("exp", 0),
+    ("exp2", 0),
+    ("exp_m1", 0),
+    ("ln", 0),
+    ("ln_1p", 0),
+    ("log2", 0),
+    ("log10", 0),
+    ("log", 1),
+    ("powi", 1),
+    ("powf", 1),
+    ("pow", 1),
+    ("sin", 0),
+    ("cos", 0),
+    ("tan", 0),
+    ("asin", 0),
+    ("acos", 0),
+    ("atan", 0),
+    ("atan2", 1),
+    ("sinh", 0),
+    ("cosh", 0),
+    ("tanh", 0),
+    ("hypot", 1),
+    ("floor", 0),
+    ("ceil", 0),
+    ("round", 0),
+    ("trunc", 0),
+    ("fract", 0),
+    ("signum", 0),
+    ("recip", 0),
+    ("to_degrees", 0),
+    ("to_radians", 0),
+    ("min", 1),
+    ("max", 1),
+    ("clamp", 2),
+    ("mul_add", 2),
+    ("is_nan", 0),
+    ("is_infinite", 0),
+    ("is_finite", 0),
+    ("is_sign_negative", 0),
+    ("wrapping_add", 1),
+    ("wrapping_sub", 1),
+    ("wrapping_mul", 1),
+    ("count_ones", 0),
+    ("leading_zeros", 0),
+    ("trailing_zeros", 0),
+];
+
+/// The loops being translated, innermost last: `Some(label)` where `continue` must jump to a
+/// label (an inclusive range's step), `None` where C's `continue` does.
+struct Cx {
+    calls: Vec<Path>,
+    /// The locals in scope, innermost last: Rust name and C name (each `let` makes a new C
+    /// name, so that shadowing works).
+    scopes: Vec<Vec<(String, String)>>,
+    fresh: usize,
+    loops: Vec<Option<String>>,
+    /// Depth of immediately-invoked lambdas (block expressions): `return`, `break` and
+    /// `continue` cannot cross them.
+    lambdas: usize,
+    labels: usize,
+}
+
+/// Translates a `#[cuprum::device]` function.
+pub fn device_fn(f: &ItemFn) -> syn::Result<Translated> {
+    let sig = &f.sig;
+    if !sig.generics.params.is_empty() {
+        return err(&sig.generics, "generic device functions are not supported (write one per type)");
+    }
+    if let Some(a) = &sig.asyncness {
+        return err(a, "async functions are not supported");
+    }
+    if let Some(u) = &sig.unsafety {
+        return err(u, "unsafe functions are not supported");
+    }
+    let ret = match &sig.output {
+        ReturnType::Default => "void",
+        ReturnType::Type(_, ty) => c_type(ty)?,
+    };
+    let mut params = Vec::new();
+    let mut names = Vec::new();
+    for input in &sig.inputs {
+        match input {
+            syn::FnArg::Typed(pt) => {
+                let name = pat_ident(&pt.pat)?;
+                params.push(format!("{} v_{name}", c_type(&pt.ty)?));
+                names.push((name.clone(), format!("v_{name}")));
+            }
+            syn::FnArg::Receiver(r) => return err(r, "methods are not supported (write a function)"),
+        }
+    }
+    let mut cx = Cx { calls: Vec::new(), scopes: vec![names], fresh: 0, loops: Vec::new(), lambdas: 0, labels: 0 };
+    let body = cx.fn_block(&f.block, ret != "void")?;
+    let source =
+        format!("__device__ __forceinline__ {ret} cuprum_dev_{}({}) {{\n{body}}}\n", sig.ident, params.join(", "));
+    Ok(Translated { source, calls: cx.calls })
+}
+
+/// The name a pattern binds (`x` or `mut x`).
+fn pat_ident(p: &Pat) -> syn::Result<String> {
+    match p {
+        Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => Ok(pi.ident.to_string()),
+        _ => err(p, "only simple names are supported in bindings"),
+    }
+}
+
+impl Cx {
+    /// A function's body: its statements, its tail expression returned.
+    fn fn_block(&mut self, b: &Block, returns: bool) -> syn::Result<String> {
+        let mut s = String::new();
+        for (k, st) in b.stmts.iter().enumerate() {
+            let last = k + 1 == b.stmts.len();
+            match st {
+                Stmt::Expr(e, None) if last && returns && !is_control(e) => {
+                    s += &format!("return {};\n", self.expr(e)?);
+                }
+                _ => s += &self.stmt(st)?,
+            }
+        }
+        Ok(s)
+    }
+
+    /// A block of statements (a loop's or a branch's body), its braces included.
+    fn block(&mut self, b: &Block) -> syn::Result<String> {
+        self.scopes.push(Vec::new());
+        let mut s = String::from("{\n");
+        let r = b.stmts.iter().try_for_each(|st| {
+            s += &self.stmt(st)?;
+            Ok(())
+        });
+        self.scopes.pop();
+        r.map(|_| s + "}\n")
+    }
+
+    /// A new local: its C name, in the innermost scope from now on.
+    fn bind(&mut self, name: &str) -> String {
+        self.fresh += 1;
+        let c = format!("v_{name}_{}", self.fresh);
+        self.scopes.last_mut().expect("a scope").push((name.to_string(), c.clone()));
+        c
+    }
+
+    /// A local's C name.
+    fn local(&self, id: &syn::Ident) -> syn::Result<String> {
+        let name = id.to_string();
+        for sc in self.scopes.iter().rev() {
+            if let Some((_, c)) = sc.iter().rev().find(|(n, _)| *n == name) {
+                return Ok(c.clone());
+            }
+        }
+        err(id, "not a local variable or parameter (constants: use std's or a literal)")
+    }
+
+    fn stmt(&mut self, st: &Stmt) -> syn::Result<String> {
+        match st {
+            Stmt::Local(l) => {
+                let Some(init) = &l.init else {
+                    return err(l, "a `let` needs a value");
+                };
+                if let Some((_, e)) = &init.diverge {
+                    return err(e, "`let ... else` is not supported");
+                }
+                // `let (a, b) = (x, y);`: the values first, then the names.
+                if let (Pat::Tuple(pt), Expr::Tuple(et)) = (&l.pat, &*init.expr) {
+                    if pt.elems.len() != et.elems.len() {
+                        return err(l, "the tuple's lengths differ");
+                    }
+                    let vals = et.elems.iter().map(|e| self.expr(e)).collect::<syn::Result<Vec<_>>>()?;
+                    let mut s = String::new();
+                    for (p, v) in pt.elems.iter().zip(vals) {
+                        let c = self.bind(&pat_ident(p)?);
+                        s += &format!("auto {c} = {v};\n");
+                    }
+                    return Ok(s);
+                }
+                let (name, ty) = match &l.pat {
+                    Pat::Type(pt) => (pat_ident(&pt.pat)?, Some(c_type(&pt.ty)?)),
+                    p => (pat_ident(p)?, None),
+                };
+                let v = self.expr(&init.expr)?;
+                let c = self.bind(&name);
+                Ok(format!("{} {c} = {v};\n", ty.unwrap_or("auto")))
+            }
+            Stmt::Expr(e, _) => self.stmt_expr(e),
+            Stmt::Item(i) => err(i, "items inside a kernel body are not supported"),
+            Stmt::Macro(m) => err(m, "macros are not supported in kernel bodies"),
+        }
+    }
+
+    /// An expression in statement position (its value, if any, dropped).
+    fn stmt_expr(&mut self, e: &Expr) -> syn::Result<String> {
+        match e {
+            Expr::If(i) => {
+                let mut s = format!("if ({}) ", self.expr(&i.cond)?);
+                s += &self.block(&i.then_branch)?;
+                if let Some((_, els)) = &i.else_branch {
+                    s += "else ";
+                    s += &match &**els {
+                        Expr::If(_) => self.stmt_expr(els)?,
+                        Expr::Block(b) => self.block(&b.block)?,
+                        other => return err(other, "unexpected else branch"),
+                    };
+                }
+                Ok(s)
+            }
+            Expr::While(w) => {
+                if let Some(l) = &w.label {
+                    return err(l, "loop labels are not supported");
+                }
+                let c = self.expr(&w.cond)?;
+                self.loops.push(None);
+                let b = self.block(&w.body);
+                self.loops.pop();
+                Ok(format!("while ({c}) {}", b?))
+            }
+            Expr::Loop(l) => {
+                if let Some(lb) = &l.label {
+                    return err(lb, "loop labels are not supported");
+                }
+                self.loops.push(None);
+                let b = self.block(&l.body);
+                self.loops.pop();
+                Ok(format!("while (true) {}", b?))
+            }
+            Expr::ForLoop(f) => self.for_loop(f),
+            Expr::Block(b) => self.block(&b.block),
+            Expr::Break(b) => {
+                if b.label.is_some() || b.expr.is_some() {
+                    return err(b, "only a plain `break` is supported (no labels, no values)");
+                }
+                if self.loops.is_empty() || self.lambdas > 0 {
+                    return err(b, "`break` outside a loop");
+                }
+                Ok("break;\n".into())
+            }
+            Expr::Continue(c) => {
+                if c.label.is_some() {
+                    return err(c, "loop labels are not supported");
+                }
+                match (self.loops.last(), self.lambdas) {
+                    (Some(Some(label)), 0) => Ok(format!("goto {label};\n")),
+                    (Some(None), 0) => Ok("continue;\n".into()),
+                    _ => err(c, "`continue` outside a loop"),
+                }
+            }
+            Expr::Return(r) => {
+                if self.lambdas > 0 {
+                    return err(r, "`return` inside a block expression is not supported");
+                }
+                match &r.expr {
+                    Some(v) => Ok(format!("return {};\n", self.expr(v)?)),
+                    None => Ok("return;\n".into()),
+                }
+            }
+            Expr::Assign(a) => Ok(format!("{} = {};\n", self.place(&a.left)?, self.expr(&a.right)?)),
+            Expr::Binary(b) if compound(&b.op).is_some() => {
+                let place = self.place(&b.left)?;
+                let f = compound(&b.op).unwrap();
+                Ok(format!("{place} = rt_{f}({place}, {});\n", self.expr(&b.right)?))
+            }
+            other => Ok(format!("(void)({});\n", self.expr(other)?)),
+        }
+    }
+
+    /// The left side of an assignment: a local.
+    fn place(&mut self, e: &Expr) -> syn::Result<String> {
+        match e {
+            Expr::Path(p) if p.path.get_ident().is_some() => self.local(p.path.get_ident().unwrap()),
+            Expr::Paren(p) => self.place(&p.expr),
+            other => err(other, "only a local variable can be assigned to here"),
+        }
+    }
+
+    /// `for i in a..b`, `a..=b`, `(a..b).rev()`, `(a..b).step_by(k)`.
+    fn for_loop(&mut self, f: &syn::ExprForLoop) -> syn::Result<String> {
+        if let Some(l) = &f.label {
+            return err(l, "loop labels are not supported");
+        }
+        let var = pat_ident(&f.pat)?;
+        let (range, rev, step) = match &*f.expr {
+            Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => (&*m.receiver, true, None),
+            Expr::MethodCall(m) if m.method == "step_by" && m.args.len() == 1 => {
+                (&*m.receiver, false, Some(self.expr(&m.args[0])?))
+            }
+            e => (e, false, None),
+        };
+        let range = match range {
+            Expr::Paren(p) => &*p.expr,
+            e => e,
+        };
+        let Expr::Range(r) = range else {
+            return err(range, "`for` loops run over ranges (a..b, a..=b, .rev(), .step_by(k))");
+        };
+        let (Some(from), Some(to)) = (&r.start, &r.end) else {
+            return err(r, "a `for` range needs both ends");
+        };
+        let (a, b) = (self.expr(from)?, self.expr(to)?);
+        let inclusive = matches!(r.limits, syn::RangeLimits::Closed(_));
+        let n = self.labels;
+        self.labels += 1;
+        // The bounds converted to one type (an unsuffixed literal takes the other end's).
+        let mut s = format!("{{\nauto lo_{n} = rt_range_lo({a}, {b});\nauto hi_{n} = rt_range_hi({a}, {b});\n");
+        // The last index: hi (inclusive) or hi - 1; an empty range runs no iteration.
+        let (nonempty, last) = if inclusive {
+            (format!("lo_{n} <= hi_{n}"), format!("hi_{n}"))
+        } else {
+            (format!("lo_{n} < hi_{n}"), format!("hi_{n} - 1"))
+        };
+        // Each form steps at a label after the body (so that `continue` jumps there) and stops
+        // at the last index without computing past it (no overflow at a type's end).
+        let label = format!("step_{n}");
+        // The index is in scope in the body only.
+        self.scopes.push(Vec::new());
+        let i = self.bind(&var);
+        let (start, stepping) = if rev {
+            (last.clone(), format!("if ({i} == lo_{n}) break;\n--{i};\n"))
+        } else if let Some(k) = step {
+            s += &format!("auto k_{n} = rt_range_step(lo_{n}, {k});\n");
+            (format!("lo_{n}"), format!("if ({last} - {i} < k_{n}) break;\n{i} = {i} + k_{n};\n"))
+        } else {
+            (format!("lo_{n}"), format!("if ({i} == {last}) break;\n++{i};\n"))
+        };
+        s += &format!("if ({nonempty}) for (auto {i} = {start};;) {{\n");
+        self.loops.push(Some(label.clone()));
+        let body = self.block(&f.body);
+        self.loops.pop();
+        self.scopes.pop();
+        s += &body?;
+        s += &format!("{label}:;\n{stepping}}}\n}}\n");
+        Ok(s)
+    }
+
+    /// An expression's value.
+    fn expr(&mut self, e: &Expr) -> syn::Result<String> {
+        Ok(match e {
+            Expr::Lit(l) => lit(&l.lit)?,
+            Expr::Paren(p) => format!("({})", self.expr(&p.expr)?),
+            Expr::Path(p) => match p.path.get_ident() {
+                Some(id) => self.local(id)?,
+                None => path_value(&p.path)?,
+            },
+            Expr::Binary(b) => {
+                let (l, r) = (self.expr(&b.left)?, self.expr(&b.right)?);
+                match &b.op {
+                    BinOp::Add(_) => format!("rt_add({l}, {r})"),
+                    BinOp::Sub(_) => format!("rt_sub({l}, {r})"),
+                    BinOp::Mul(_) => format!("rt_mul({l}, {r})"),
+                    BinOp::Div(_) => format!("rt_div({l}, {r})"),
+                    BinOp::Rem(_) => format!("rt_rem({l}, {r})"),
+                    BinOp::BitAnd(_) => format!("rt_and({l}, {r})"),
+                    BinOp::BitOr(_) => format!("rt_or({l}, {r})"),
+                    BinOp::BitXor(_) => format!("rt_xor({l}, {r})"),
+                    BinOp::Shl(_) => format!("rt_shl({l}, {r})"),
+                    BinOp::Shr(_) => format!("rt_shr({l}, {r})"),
+                    BinOp::And(_) => format!("({l} && {r})"),
+                    BinOp::Or(_) => format!("({l} || {r})"),
+                    BinOp::Eq(_) => format!("rt_eq({l}, {r})"),
+                    BinOp::Ne(_) => format!("(!rt_eq({l}, {r}))"),
+                    BinOp::Lt(_) => format!("rt_lt({l}, {r})"),
+                    BinOp::Le(_) => format!("rt_le({l}, {r})"),
+                    BinOp::Gt(_) => format!("rt_lt({r}, {l})"),
+                    BinOp::Ge(_) => format!("rt_le({r}, {l})"),
+                    op => return err(op, "an assignment operator is a statement, not a value"),
+                }
+            }
+            Expr::Unary(u) => {
+                let v = self.expr(&u.expr)?;
+                match u.op {
+                    UnOp::Neg(_) => format!("rt_neg({v})"),
+                    UnOp::Not(_) => format!("rt_not({v})"),
+                    _ => return err(u, "dereferences are not supported"),
+                }
+            }
+            Expr::Cast(c) => format!("rt_cast<{}>({})", c_type(&c.ty)?, self.expr(&c.expr)?),
+            Expr::Call(c) => {
+                let Expr::Path(p) = &*c.func else {
+                    return err(&c.func, "only calls of #[cuprum::device] functions by name are supported");
+                };
+                if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_empty()) {
+                    return err(p, "only calls of #[cuprum::device] functions by name are supported");
+                }
+                let name = &p.path.segments.last().unwrap().ident;
+                let key = |q: &Path| quote::quote!(#q).to_string();
+                if !self.calls.iter().any(|q| key(q) == key(&p.path)) {
+                    self.calls.push(p.path.clone());
+                }
+                let args = c.args.iter().map(|a| self.expr(a)).collect::<syn::Result<Vec<_>>>()?;
+                format!("cuprum_dev_{name}({})", args.join(", "))
+            }
+            Expr::MethodCall(m) => {
+                let name = m.method.to_string();
+                let Some(&(_, n)) = METHODS.iter().find(|(k, _)| *k == name) else {
+                    return err(&m.method, &format!("the method `{name}` is not supported in kernels"));
+                };
+                if m.turbofish.is_some() || m.args.len() != n {
+                    return err(m, &format!("`{name}` takes {n} argument(s) here"));
+                }
+                let mut args = vec![self.expr(&m.receiver)?];
+                for a in &m.args {
+                    args.push(self.expr(a)?);
+                }
+                format!("rt_{name}({})", args.join(", "))
+            }
+            Expr::If(i) => {
+                let Some((_, els)) = &i.else_branch else {
+                    return err(i, "an `if` used as a value needs an `else`");
+                };
+                // Only the branch taken runs: each is a lambda, `rt_if` calls one and converts
+                // its value to the branches' common type.
+                let c = self.expr(&i.cond)?;
+                let t = self.lambda(&i.then_branch)?;
+                let f = match &**els {
+                    Expr::Block(b) => self.lambda(&b.block)?,
+                    other => format!("[&]() {{ return {}; }}", self.expr(other)?),
+                };
+                format!("rt_if({c}, {t}, {f})")
+            }
+            Expr::Block(b) if b.label.is_none() => format!("{}()", self.lambda(&b.block)?),
+            Expr::Loop(l) => return err(l, "a `loop` used as a value (`break value`) is not supported"),
+            other => return err(other, "this expression is not supported in kernels"),
+        })
+    }
+
+    /// A block used as a value, as a lambda returning its tail expression (`return`, `break`
+    /// and `continue` cannot cross it).
+    fn lambda(&mut self, b: &Block) -> syn::Result<String> {
+        let Some(Stmt::Expr(tail, None)) = b.stmts.last() else {
+            return err(b, "a block used as a value must end with an expression");
+        };
+        self.lambdas += 1;
+        self.scopes.push(Vec::new());
+        let mut s = String::from("[&]() {\n");
+        let r = (|| {
+            for st in &b.stmts[..b.stmts.len() - 1] {
+                s += &self.stmt(st)?;
+            }
+            s += &format!("return {};\n}}", self.expr(tail)?);
+            Ok(())
+        })();
+        self.lambdas -= 1;
+        self.scopes.pop();
+        r.map(|_| s)
+    }
+}
+
+/// Whether a tail expression is control flow (translated as a statement, not returned).
+fn is_control(e: &Expr) -> bool {
+    matches!(e, Expr::While(_) | Expr::ForLoop(_) | Expr::Loop(_))
+        || matches!(e, Expr::If(i) if i.else_branch.is_none())
+}
+
+/// The helper of a compound assignment operator.
+fn compound(op: &BinOp) -> Option<&'static str> {
+    Some(match op {
+        BinOp::AddAssign(_) => "add",
+        BinOp::SubAssign(_) => "sub",
+        BinOp::MulAssign(_) => "mul",
+        BinOp::DivAssign(_) => "div",
+        BinOp::RemAssign(_) => "rem",
+        BinOp::BitAndAssign(_) => "and",
+        BinOp::BitOrAssign(_) => "or",
+        BinOp::BitXorAssign(_) => "xor",
+        BinOp::ShlAssign(_) => "shl",
+        BinOp::ShrAssign(_) => "shr",
+        _ => return None,
+    })
+}
+
+/// A literal: suffixed ones as their C type, unsuffixed ones wrapped (`FLit`/`ILit`).
+fn lit(l: &Lit) -> syn::Result<String> {
+    Ok(match l {
+        Lit::Bool(b) => b.value.to_string(),
+        Lit::Int(i) => {
+            let v: u128 = i.base10_parse()?;
+            match i.suffix() {
+                "" => format!("ILit({v}ull)"),
+                s => {
+                    let ty: Type = syn::parse_str(s)?;
+                    format!("(({}){v}ull)", c_type(&ty).map_err(|_| syn::Error::new(i.span(), "unsupported suffix"))?)
+                }
+            }
+        }
+        Lit::Float(f) => {
+            let v: f64 = f.base10_parse()?;
+            match f.suffix() {
+                "f32" => format!("__int_as_float({:#x})", (v as f32).to_bits()),
+                "f64" => format!("__longlong_as_double({:#x}ll)", v.to_bits()),
+                _ => format!("FLit(__longlong_as_double({:#x}ll))", v.to_bits()),
+            }
+        }
+        other => return err(other, "only numbers and booleans are supported as literals"),
+    })
+}
+
+/// A path used as a value: a local, or a constant of `std`'s numeric types (`f32::consts::PI`,
+/// `std::f64::consts::E`, `i32::MAX`, `f32::INFINITY`, ...).
+fn path_value(p: &Path) -> syn::Result<String> {
+    let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+    let n = segs.len();
+    let (ty, name) = (segs[n.saturating_sub(2)].as_str(), segs[n - 1].as_str());
+    let ty = if ty == "consts" && n >= 3 { segs[n - 3].as_str() } else { ty };
+    let f = |v: f64| -> String {
+        if ty == "f32" {
+            format!("__int_as_float({:#x})", (v as f32).to_bits())
+        } else {
+            format!("__longlong_as_double({:#x}ll)", v.to_bits())
+        }
+    };
+    use std::f64::consts as c;
+    let v = match (ty, name) {
+        ("f32" | "f64", "PI") => f(c::PI),
+        ("f32" | "f64", "TAU") => f(c::TAU),
+        ("f32" | "f64", "E") => f(c::E),
+        ("f32" | "f64", "SQRT_2") => f(c::SQRT_2),
+        ("f32" | "f64", "LN_2") => f(c::LN_2),
+        ("f32" | "f64", "LN_10") => f(c::LN_10),
+        ("f32" | "f64", "LOG2_E") => f(c::LOG2_E),
+        ("f32" | "f64", "LOG10_E") => f(c::LOG10_E),
+        ("f32" | "f64", "LOG2_10") => f(c::LOG2_10),
+        ("f32" | "f64", "LOG10_2") => f(c::LOG10_2),
+        ("f32" | "f64", "FRAC_PI_2") => f(c::FRAC_PI_2),
+        ("f32" | "f64", "FRAC_PI_3") => f(c::FRAC_PI_3),
+        ("f32" | "f64", "FRAC_PI_4") => f(c::FRAC_PI_4),
+        ("f32" | "f64", "FRAC_PI_6") => f(c::FRAC_PI_6),
+        ("f32" | "f64", "FRAC_PI_8") => f(c::FRAC_PI_8),
+        ("f32" | "f64", "FRAC_1_PI") => f(c::FRAC_1_PI),
+        ("f32" | "f64", "FRAC_2_PI") => f(c::FRAC_2_PI),
+        ("f32" | "f64", "FRAC_2_SQRT_PI") => f(c::FRAC_2_SQRT_PI),
+        ("f32" | "f64", "FRAC_1_SQRT_2") => f(c::FRAC_1_SQRT_2),
+        ("f32", "MAX") => f(f32::MAX as f64),
+        ("f32", "MIN") => f(f32::MIN as f64),
+        ("f32", "MIN_POSITIVE") => f(f32::MIN_POSITIVE as f64),
+        ("f32", "EPSILON") => f(f32::EPSILON as f64),
+        ("f64", "MAX") => f(f64::MAX),
+        ("f64", "MIN") => f(f64::MIN),
+        ("f64", "MIN_POSITIVE") => f(f64::MIN_POSITIVE),
+        ("f64", "EPSILON") => f(f64::EPSILON),
+        ("f32" | "f64", "INFINITY") => f(f64::INFINITY),
+        ("f32" | "f64", "NEG_INFINITY") => f(f64::NEG_INFINITY),
+        ("f32" | "f64", "NAN") => f(f64::NAN),
+        (t @ ("i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64"), m @ ("MAX" | "MIN")) => {
+            let ty: Type = syn::parse_str(t)?;
+            let ct = c_type(&ty)?;
+            let v: i128 = match (t, m) {
+                ("i8", "MAX") => i8::MAX as i128,
+                ("i8", _) => i8::MIN as i128,
+                ("i16", "MAX") => i16::MAX as i128,
+                ("i16", _) => i16::MIN as i128,
+                ("i32", "MAX") => i32::MAX as i128,
+                ("i32", _) => i32::MIN as i128,
+                ("i64", "MAX") => i64::MAX as i128,
+                ("i64", _) => i64::MIN as i128,
+                ("u8", "MAX") => u8::MAX as i128,
+                ("u16", "MAX") => u16::MAX as i128,
+                ("u32", "MAX") => u32::MAX as i128,
+                ("u64", "MAX") => u64::MAX as i128,
+                _ => 0,
+            };
+            // Through the unsigned 64-bit pattern: no C literal overflow for the minima.
+            format!("(({ct}){:#x}ull)", v as u64)
+        }
+        _ => return err(p, "only local variables and std's numeric constants can be named here"),
+    };
+    Ok(v)
+}

@@ -1,0 +1,288 @@
+// The helpers that translated Rust calls (crates/cuprum-macros/src/translate.rs): Rust's
+// semantics for every scalar type, chosen by overloading so that NVRTC infers the types rustc
+// inferred. Integer arithmetic wraps (signed operations go through the unsigned type: C's
+// signed overflow is undefined), integer division and remainder by zero give 0 (NumPy's
+// result; Rust would panic), shifts mask their count, `as` saturates floats into integers (NaN
+// to 0). Unsuffixed literals are FLit/ILit: an operation with a typed operand takes its type.
+// Compiled with --fmad=false, so that a * b + c rounds twice, as in Rust.
+#pragma once
+
+struct FLit {
+  double v;
+  __device__ explicit FLit(double x) : v(x) {}
+  __device__ operator float() const { return (float)v; }
+  __device__ operator double() const { return v; }
+};
+struct ILit {
+  unsigned long long v;
+  __device__ explicit ILit(unsigned long long x) : v(x) {}
+  template <class T> __device__ operator T() const { return (T)v; }
+};
+
+// The type Rust gives a binary operation's operands: the typed one's.
+template <class A, class B> struct Common { typedef A T; };
+template <class B> struct Common<FLit, B> { typedef B T; };
+template <class A> struct Common<A, FLit> { typedef A T; };
+template <> struct Common<FLit, FLit> { typedef FLit T; };
+template <class B> struct Common<ILit, B> { typedef B T; };
+template <class A> struct Common<A, ILit> { typedef A T; };
+template <> struct Common<ILit, ILit> { typedef ILit T; };
+
+template <class T> struct Unsigned { typedef T U; };
+template <> struct Unsigned<signed char> { typedef unsigned char U; };
+template <> struct Unsigned<short> { typedef unsigned short U; };
+template <> struct Unsigned<int> { typedef unsigned int U; };
+template <> struct Unsigned<long long> { typedef unsigned long long U; };
+
+template <class T> struct Ops {
+  // Integers: wrapping through the unsigned type (narrow types promote to int, then truncate).
+  typedef typename Unsigned<T>::U U;
+  static __device__ __forceinline__ T add(T a, T b) { return (T)(U)((U)a + (U)b); }
+  static __device__ __forceinline__ T sub(T a, T b) { return (T)(U)((U)a - (U)b); }
+  static __device__ __forceinline__ T mul(T a, T b) { return (T)(U)((U)a * (U)b); }
+  static __device__ __forceinline__ T div(T a, T b) {
+    if (b == 0) return 0;
+    if ((T)-1 < 0 && b == (T)-1) return sub(0, a);  // MIN / -1 wraps to MIN
+    return (T)(a / b);
+  }
+  static __device__ __forceinline__ T rem(T a, T b) {
+    if (b == 0 || ((T)-1 < 0 && b == (T)-1)) return 0;
+    return (T)(a % b);
+  }
+  static __device__ __forceinline__ T neg(T a) { return sub(0, a); }
+};
+template <> struct Ops<float> {
+  static __device__ __forceinline__ float add(float a, float b) { return a + b; }
+  static __device__ __forceinline__ float sub(float a, float b) { return a - b; }
+  static __device__ __forceinline__ float mul(float a, float b) { return a * b; }
+  static __device__ __forceinline__ float div(float a, float b) { return a / b; }
+  static __device__ __forceinline__ float rem(float a, float b) { return fmodf(a, b); }
+  static __device__ __forceinline__ float neg(float a) { return -a; }
+};
+template <> struct Ops<double> {
+  static __device__ __forceinline__ double add(double a, double b) { return a + b; }
+  static __device__ __forceinline__ double sub(double a, double b) { return a - b; }
+  static __device__ __forceinline__ double mul(double a, double b) { return a * b; }
+  static __device__ __forceinline__ double div(double a, double b) { return a / b; }
+  static __device__ __forceinline__ double rem(double a, double b) { return fmod(a, b); }
+  static __device__ __forceinline__ double neg(double a) { return -a; }
+};
+template <> struct Ops<FLit> {
+  static __device__ __forceinline__ FLit add(FLit a, FLit b) { return FLit(a.v + b.v); }
+  static __device__ __forceinline__ FLit sub(FLit a, FLit b) { return FLit(a.v - b.v); }
+  static __device__ __forceinline__ FLit mul(FLit a, FLit b) { return FLit(a.v * b.v); }
+  static __device__ __forceinline__ FLit div(FLit a, FLit b) { return FLit(a.v / b.v); }
+  static __device__ __forceinline__ FLit rem(FLit a, FLit b) { return FLit(fmod(a.v, b.v)); }
+  static __device__ __forceinline__ FLit neg(FLit a) { return FLit(-a.v); }
+};
+template <> struct Ops<ILit> {
+  static __device__ __forceinline__ ILit add(ILit a, ILit b) { return ILit(a.v + b.v); }
+  static __device__ __forceinline__ ILit sub(ILit a, ILit b) { return ILit(a.v - b.v); }
+  static __device__ __forceinline__ ILit mul(ILit a, ILit b) { return ILit(a.v * b.v); }
+  static __device__ __forceinline__ ILit div(ILit a, ILit b) {
+    return ILit(b.v == 0 ? 0ull : (unsigned long long)((long long)a.v / (long long)b.v));
+  }
+  static __device__ __forceinline__ ILit rem(ILit a, ILit b) {
+    return ILit(b.v == 0 ? 0ull : (unsigned long long)((long long)a.v % (long long)b.v));
+  }
+  static __device__ __forceinline__ ILit neg(ILit a) { return ILit(0ull - a.v); }
+};
+
+#define RT_BIN(name)                                                                   \
+  template <class A, class B>                                                          \
+  __device__ __forceinline__ typename Common<A, B>::T rt_##name(A a, B b) {            \
+    typedef typename Common<A, B>::T T;                                                \
+    return Ops<T>::name((T)a, (T)b);                                                   \
+  }
+RT_BIN(add)
+RT_BIN(sub)
+RT_BIN(mul)
+RT_BIN(div)
+RT_BIN(rem)
+template <class A> __device__ __forceinline__ A rt_neg(A a) { return Ops<A>::neg(a); }
+template <class A, class B> __device__ __forceinline__ typename Common<A, B>::T rt_wrapping_add(A a, B b) { return rt_add(a, b); }
+template <class A, class B> __device__ __forceinline__ typename Common<A, B>::T rt_wrapping_sub(A a, B b) { return rt_sub(a, b); }
+template <class A, class B> __device__ __forceinline__ typename Common<A, B>::T rt_wrapping_mul(A a, B b) { return rt_mul(a, b); }
+
+// Bitwise operations (integers and bool) and shifts (the count masked to the type's width).
+#define RT_BIT(name, op)                                                               \
+  template <class A, class B>                                                          \
+  __device__ __forceinline__ typename Common<A, B>::T rt_##name(A a, B b) {            \
+    typedef typename Common<A, B>::T T;                                                \
+    return (T)((T)a op (T)b);                                                          \
+  }
+RT_BIT(and, &)
+RT_BIT(or, |)
+RT_BIT(xor, ^)
+__device__ __forceinline__ ILit rt_and(ILit a, ILit b) { return ILit(a.v & b.v); }
+__device__ __forceinline__ ILit rt_or(ILit a, ILit b) { return ILit(a.v | b.v); }
+__device__ __forceinline__ ILit rt_xor(ILit a, ILit b) { return ILit(a.v ^ b.v); }
+template <class A, class B> __device__ __forceinline__ A rt_shl(A a, B b) {
+  typedef typename Unsigned<A>::U U;
+  return (A)(U)((U)a << ((unsigned)(unsigned long long)b & (8 * sizeof(A) - 1)));
+}
+template <class A, class B> __device__ __forceinline__ A rt_shr(A a, B b) {
+  return (A)(a >> ((unsigned)(unsigned long long)b & (8 * sizeof(A) - 1)));
+}
+template <class B> __device__ __forceinline__ ILit rt_shl(ILit a, B b) { return ILit(a.v << ((unsigned)(unsigned long long)b & 63)); }
+template <class B> __device__ __forceinline__ ILit rt_shr(ILit a, B b) { return ILit((unsigned long long)((long long)a.v >> ((unsigned)(unsigned long long)b & 63))); }
+__device__ __forceinline__ bool rt_not(bool a) { return !a; }
+template <class A> __device__ __forceinline__ A rt_not(A a) { return (A)~a; }
+__device__ __forceinline__ ILit rt_not(ILit a) { return ILit(~a.v); }
+
+// Comparisons in the operands' common type.
+template <class A, class B> __device__ __forceinline__ bool rt_eq(A a, B b) {
+  typedef typename Common<A, B>::T T;
+  return (T)a == (T)b;
+}
+template <class A, class B> __device__ __forceinline__ bool rt_lt(A a, B b) {
+  typedef typename Common<A, B>::T T;
+  return (T)a < (T)b;
+}
+template <class A, class B> __device__ __forceinline__ bool rt_le(A a, B b) {
+  typedef typename Common<A, B>::T T;
+  return (T)a <= (T)b;
+}
+__device__ __forceinline__ bool rt_eq(FLit a, FLit b) { return a.v == b.v; }
+__device__ __forceinline__ bool rt_lt(FLit a, FLit b) { return a.v < b.v; }
+__device__ __forceinline__ bool rt_le(FLit a, FLit b) { return a.v <= b.v; }
+__device__ __forceinline__ bool rt_eq(ILit a, ILit b) { return a.v == b.v; }
+__device__ __forceinline__ bool rt_lt(ILit a, ILit b) { return (long long)a.v < (long long)b.v; }
+__device__ __forceinline__ bool rt_le(ILit a, ILit b) { return (long long)a.v <= (long long)b.v; }
+
+// `as`: a float into an integer saturates (NaN gives 0); everything else converts as C does.
+template <class T> struct IsInt { static const bool v = true; };
+template <> struct IsInt<float> { static const bool v = false; };
+template <> struct IsInt<double> { static const bool v = false; };
+template <> struct IsInt<bool> { static const bool v = false; };
+template <class T> struct Lim;
+#define RT_LIM(T, lo, hi) template <> struct Lim<T> { static __device__ T min() { return lo; } static __device__ T max() { return hi; } };
+RT_LIM(signed char, -128, 127)
+RT_LIM(short, -32768, 32767)
+RT_LIM(int, (-2147483647 - 1), 2147483647)
+RT_LIM(long long, (-9223372036854775807ll - 1), 9223372036854775807ll)
+RT_LIM(unsigned char, 0, 255)
+RT_LIM(unsigned short, 0, 65535)
+RT_LIM(unsigned int, 0u, 4294967295u)
+RT_LIM(unsigned long long, 0ull, 18446744073709551615ull)
+template <class T, class F> __device__ __forceinline__ T rt_sat(F x) {
+  if (x != x) return 0;
+  if (x <= (F)Lim<T>::min()) return Lim<T>::min();
+  if (x >= (F)Lim<T>::max()) return Lim<T>::max();
+  return (T)x;
+}
+template <class T, bool I> struct Cast {
+  template <class X> static __device__ __forceinline__ T of(X x) { return (T)x; }
+  static __device__ __forceinline__ T of(FLit x) { return (T)x.v; }
+  static __device__ __forceinline__ T of(ILit x) { return (T)x.v; }
+};
+template <class T> struct Cast<T, true> {
+  template <class X> static __device__ __forceinline__ T of(X x) { return (T)x; }
+  static __device__ __forceinline__ T of(float x) { return rt_sat<T>(x); }
+  static __device__ __forceinline__ T of(double x) { return rt_sat<T>(x); }
+  static __device__ __forceinline__ T of(FLit x) { return rt_sat<T>(x.v); }
+  static __device__ __forceinline__ T of(ILit x) { return (T)x.v; }
+};
+template <class T, class X> __device__ __forceinline__ T rt_cast(X x) { return Cast<T, IsInt<T>::v>::of(x); }
+
+// `if` as a value: only the taken branch runs.
+template <class F, class G>
+__device__ __forceinline__ auto rt_if(bool c, F f, G g) -> typename Common<decltype(f()), decltype(g())>::T {
+  typedef typename Common<decltype(f()), decltype(g())>::T T;
+  return c ? (T)f() : (T)g();
+}
+
+// Ranges: both ends in one type; the step in the index's type.
+template <class A, class B> __device__ __forceinline__ typename Common<A, B>::T rt_range_lo(A a, B b) {
+  return (typename Common<A, B>::T)a;
+}
+template <class A, class B> __device__ __forceinline__ typename Common<A, B>::T rt_range_hi(A a, B b) {
+  return (typename Common<A, B>::T)b;
+}
+template <class T, class K> __device__ __forceinline__ T rt_range_step(T, K k) { return (T)k; }
+
+// The float methods (f32 and f64), and the integer ones.
+#define RT_F1(name, ff, fd)                                                         \
+  __device__ __forceinline__ float rt_##name(float x) { return ff(x); }             \
+  __device__ __forceinline__ double rt_##name(double x) { return fd(x); }
+RT_F1(sqrt, sqrtf, sqrt)
+RT_F1(cbrt, cbrtf, cbrt)
+RT_F1(exp, expf, exp)
+RT_F1(exp2, exp2f, exp2)
+RT_F1(exp_m1, expm1f, expm1)
+RT_F1(ln, logf, log)
+RT_F1(ln_1p, log1pf, log1p)
+RT_F1(log2, log2f, log2)
+RT_F1(log10, log10f, log10)
+RT_F1(sin, sinf, sin)
+RT_F1(cos, cosf, cos)
+RT_F1(tan, tanf, tan)
+RT_F1(asin, asinf, asin)
+RT_F1(acos, acosf, acos)
+RT_F1(atan, atanf, atan)
+RT_F1(sinh, sinhf, sinh)
+RT_F1(cosh, coshf, cosh)
+RT_F1(tanh, tanhf, tanh)
+RT_F1(floor, floorf, floor)
+RT_F1(ceil, ceilf, ceil)
+RT_F1(round, roundf, round)
+RT_F1(trunc, truncf, trunc)
+__device__ __forceinline__ float rt_abs(float x) { return fabsf(x); }
+__device__ __forceinline__ double rt_abs(double x) { return fabs(x); }
+template <class T> __device__ __forceinline__ T rt_abs(T x) { return x < 0 ? Ops<T>::neg(x) : x; }
+template <class T> __device__ __forceinline__ T rt_fract(T x) { return x - rt_trunc(x); }
+template <class T> __device__ __forceinline__ T rt_recip(T x) { return (T)1 / x; }
+template <class T> __device__ __forceinline__ T rt_signum(T x) { return x != x ? x : (signbit(x) ? (T)-1 : (T)1); }
+__device__ __forceinline__ float rt_to_degrees(float x) { return x * 57.2957795130823208767981548141051703f; }
+__device__ __forceinline__ double rt_to_degrees(double x) { return x * (180.0 / 3.14159265358979323846264338327950288); }
+__device__ __forceinline__ float rt_to_radians(float x) { return x * (3.14159265358979323846264338327950288f / 180.0f); }
+__device__ __forceinline__ double rt_to_radians(double x) { return x * (3.14159265358979323846264338327950288 / 180.0); }
+template <class T, class B> __device__ __forceinline__ T rt_powf(T x, B y) { return sizeof(T) == 4 ? (T)powf((float)x, (float)(T)y) : (T)pow((double)x, (double)(T)y); }
+template <class T, class B> __device__ __forceinline__ T rt_powi(T x, B n) { return sizeof(T) == 4 ? (T)powf((float)x, (float)(int)n) : (T)pow((double)x, (double)(int)n); }
+template <class T, class B> __device__ __forceinline__ T rt_log(T x, B base) { return rt_ln(x) / rt_ln((T)base); }
+template <class T, class B> __device__ __forceinline__ T rt_atan2(T y, B x) { return sizeof(T) == 4 ? (T)atan2f((float)y, (float)(T)x) : (T)atan2((double)y, (double)(T)x); }
+template <class T, class B> __device__ __forceinline__ T rt_hypot(T x, B y) { return sizeof(T) == 4 ? (T)hypotf((float)x, (float)(T)y) : (T)hypot((double)x, (double)(T)y); }
+template <class T, class B> __device__ __forceinline__ T rt_min(T a, B b) {
+  T c = (T)b;
+  if (!IsInt<T>::v) { if (a != a) return c; if (c != c) return a; }
+  return c < a ? c : a;
+}
+template <class T, class B> __device__ __forceinline__ T rt_max(T a, B b) {
+  T c = (T)b;
+  if (!IsInt<T>::v) { if (a != a) return c; if (c != c) return a; }
+  return c > a ? c : a;
+}
+template <class T, class B, class C> __device__ __forceinline__ T rt_clamp(T x, B lo, C hi) {
+  if (x < (T)lo) return (T)lo;
+  if (x > (T)hi) return (T)hi;
+  return x;
+}
+template <class T, class B, class C> __device__ __forceinline__ T rt_mul_add(T x, B a, C b) {
+  return sizeof(T) == 4 ? (T)fmaf((float)x, (float)(T)a, (float)(T)b) : (T)fma((double)x, (double)(T)a, (double)(T)b);
+}
+template <class T> __device__ __forceinline__ bool rt_is_nan(T x) { return isnan(x); }
+template <class T> __device__ __forceinline__ bool rt_is_infinite(T x) { return isinf(x); }
+template <class T> __device__ __forceinline__ bool rt_is_finite(T x) { return isfinite(x); }
+template <class T> __device__ __forceinline__ bool rt_is_sign_negative(T x) { return signbit(x); }
+template <class T, class B> __device__ __forceinline__ T rt_pow(T x, B e) {
+  // Integer `pow` (wrapping), by squaring.
+  unsigned int n = (unsigned int)e;
+  T r = 1;
+  while (n) {
+    if (n & 1) r = Ops<T>::mul(r, x);
+    x = Ops<T>::mul(x, x);
+    n >>= 1;
+  }
+  return r;
+}
+template <class T> __device__ __forceinline__ unsigned int rt_count_ones(T x) {
+  return sizeof(T) == 8 ? __popcll((unsigned long long)x) : __popc((unsigned int)(typename Unsigned<T>::U)x);
+}
+template <class T> __device__ __forceinline__ unsigned int rt_leading_zeros(T x) {
+  return sizeof(T) == 8 ? __clzll((long long)x)
+                        : __clz((int)(unsigned int)(typename Unsigned<T>::U)x) - (32 - 8 * (int)sizeof(T));
+}
+template <class T> __device__ __forceinline__ unsigned int rt_trailing_zeros(T x) {
+  if (x == 0) return 8 * sizeof(T);
+  return sizeof(T) == 8 ? __ffsll((long long)x) - 1 : __ffs((int)(unsigned int)(typename Unsigned<T>::U)x) - 1;
+}
