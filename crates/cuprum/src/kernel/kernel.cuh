@@ -174,7 +174,8 @@ template <class T, class F> __device__ __forceinline__ T rt_sat(F x) {
 template <class T, bool I> struct Cast {
   template <class X> static __device__ __forceinline__ T of(X x) { return (T)x; }
   static __device__ __forceinline__ T of(FLit x) { return (T)x.v; }
-  static __device__ __forceinline__ T of(ILit x) { return (T)x.v; }
+  // An integer literal is signed (`-1 as f32` is -1).
+  static __device__ __forceinline__ T of(ILit x) { return (T)(long long)x.v; }
 };
 template <class T> struct Cast<T, true> {
   template <class X> static __device__ __forceinline__ T of(X x) { return (T)x; }
@@ -199,6 +200,10 @@ template <class A, class B> __device__ __forceinline__ typename Common<A, B>::T 
 template <class A, class B> __device__ __forceinline__ typename Common<A, B>::T rt_range_hi(A a, B b) {
   return (typename Common<A, B>::T)b;
 }
+// Both ends unsuffixed literals: a 64-bit signed index (rustc's would be i32 unless the body
+// says otherwise; the two differ only past i32's range).
+__device__ __forceinline__ long long rt_range_lo(ILit a, ILit) { return (long long)a.v; }
+__device__ __forceinline__ long long rt_range_hi(ILit, ILit b) { return (long long)b.v; }
 template <class T, class K> __device__ __forceinline__ T rt_range_step(T, K k) { return (T)k; }
 
 // The float methods (f32 and f64), and the integer ones.

@@ -91,6 +91,8 @@ mod tests {
         true
     }
 
+    // (`-3 as f32`: the cast of a negative literal is the point.)
+    #[allow(clippy::unnecessary_cast)]
     #[crate::kernel::device]
     fn loops(n: u32) -> u64 {
         let mut s: u64 = 0;
@@ -114,6 +116,9 @@ mod tests {
             }
         }
         let n = n + k % 2; // shadowing
+        for j in 0..5 {
+            s += j as u64 + (-1i64 + (-3 as f32) as i64) as u64;
+        }
         let big = {
             let t = n as f64 * 1.5;
             t.floor() as u64
