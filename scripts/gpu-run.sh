@@ -71,7 +71,7 @@ if command -v compute-sanitizer > /dev/null && [ "${SKIP_SANITIZER:-0}" != 1 ] &
       sort) [ "${MEMCHECK_FULL:-0}" = 1 ] || args="sort::sort_ sort::partition sort::gpu::searchsorted sort::gpu::sort_f32 sort::gpu::sort_u64 sort::gpu::sort_f16 sort::gpu::sort_i8 sort::gpu::sort_large_with_few_digits";;
       # compute-sanitizer hangs when cuFFT plans are made on one thread while kernels load on
       # another (CuPy's cuFFT and RawKernel on two threads hang alike): one test at a time.
-      fft|signal|random) args="$args --test-threads=1";;
+      fft|signal|random|conformance) args="$args --test-threads=1";;
       statistics) [ "${MEMCHECK_FULL:-0}" = 1 ] || args="statistics::quantiles statistics::kappa statistics::median_averages statistics::bincount statistics::gpu::quantile_f32 statistics::gpu::quantile_i64 statistics::gpu::quantile_u16 statistics::gpu::bincount statistics::gpu::histogram";;
     esac
     runs="$fam"; [ "$fam" = backend ] && runs="backend backend-pool"

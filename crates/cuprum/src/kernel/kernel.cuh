@@ -51,22 +51,19 @@ template <class T> struct Ops {
   }
   static __device__ __forceinline__ T neg(T a) { return sub(0, a); }
 };
-template <> struct Ops<float> {
-  static __device__ __forceinline__ float add(float a, float b) { return a + b; }
-  static __device__ __forceinline__ float sub(float a, float b) { return a - b; }
-  static __device__ __forceinline__ float mul(float a, float b) { return a * b; }
-  static __device__ __forceinline__ float div(float a, float b) { return a / b; }
-  static __device__ __forceinline__ float rem(float a, float b) { return fmodf(a, b); }
-  static __device__ __forceinline__ float neg(float a) { return -a; }
+__device__ __forceinline__ float rt_fmod(float a, float b) { return fmodf(a, b); }
+__device__ __forceinline__ double rt_fmod(double a, double b) { return fmod(a, b); }
+// Floats: IEEE arithmetic; `%` is C's fmod, as Rust's.
+template <class F> struct FloatOps {
+  static __device__ __forceinline__ F add(F a, F b) { return a + b; }
+  static __device__ __forceinline__ F sub(F a, F b) { return a - b; }
+  static __device__ __forceinline__ F mul(F a, F b) { return a * b; }
+  static __device__ __forceinline__ F div(F a, F b) { return a / b; }
+  static __device__ __forceinline__ F rem(F a, F b) { return rt_fmod(a, b); }
+  static __device__ __forceinline__ F neg(F a) { return -a; }
 };
-template <> struct Ops<double> {
-  static __device__ __forceinline__ double add(double a, double b) { return a + b; }
-  static __device__ __forceinline__ double sub(double a, double b) { return a - b; }
-  static __device__ __forceinline__ double mul(double a, double b) { return a * b; }
-  static __device__ __forceinline__ double div(double a, double b) { return a / b; }
-  static __device__ __forceinline__ double rem(double a, double b) { return fmod(a, b); }
-  static __device__ __forceinline__ double neg(double a) { return -a; }
-};
+template <> struct Ops<float> : FloatOps<float> {};
+template <> struct Ops<double> : FloatOps<double> {};
 template <> struct Ops<FLit> {
   static __device__ __forceinline__ FLit add(FLit a, FLit b) { return FLit(a.v + b.v); }
   static __device__ __forceinline__ FLit sub(FLit a, FLit b) { return FLit(a.v - b.v); }

@@ -67,6 +67,16 @@ impl Bijection {
         Bijection { n, lo: bits - bits / 2, hi: bits / 2, rounds, keys }
     }
 
+    /// The round keys packed back into [`KEY_WORDS`] words (low half first), as `new` read
+    /// them: the GPU kernel's parameters.
+    pub fn key_words(&self) -> [u64; KEY_WORDS] {
+        let mut kw = [0u64; KEY_WORDS];
+        for (r, &k) in self.keys.iter().enumerate() {
+            kw[r / 2] |= (k as u64) << (32 * (r % 2));
+        }
+        kw
+    }
+
     /// The number of candidates, `2^bits`.
     pub fn domain(&self) -> u64 {
         1u64 << (self.lo + self.hi)
@@ -134,6 +144,7 @@ mod tests {
         for n in [1u64, 2, 3, 4, 5, 8, 16, 17, 100, 1023, 1024, 1025, 4099, 65_535, 65_536, 70_000] {
             let words: Vec<u64> = (0..KEY_WORDS as u64).map(|k| (k + 3).wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
             let b = Bijection::new(n, &words);
+            assert_eq!(b.key_words()[..], words[..]);
             assert!(b.domain() > n && b.domain() <= 2 * n.max(1));
             let mut seen = vec![false; b.domain() as usize];
             for x in 0..b.domain() {

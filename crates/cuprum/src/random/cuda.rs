@@ -190,11 +190,7 @@ struct BijParams {
 /// tiles' counts, their inclusive scan, then the tiles' values at their ranks.
 pub(crate) fn permutation(out: &Array, b: &Bijection) -> Result<()> {
     let dev = dev_of(out)?;
-    let mut kw = [0u64; KEY_WORDS];
-    for (r, &k) in b.keys.iter().enumerate() {
-        kw[r / 2] |= (k as u64) << (32 * (r % 2));
-    }
-    let bp = BijParams { n: b.n, m: b.domain(), lo: b.lo as i32, hi: b.hi as i32, kw };
+    let bp = BijParams { n: b.n, m: b.domain(), lo: b.lo as i32, hi: b.hi as i32, kw: b.key_words() };
     let tiles = b.domain().div_ceil((THREADS * PERM_PER) as u64);
     let grid = u32::try_from(tiles).map_err(|_| crate::core::error::Error::Value("permutation too large".into()))?;
     let counts = Array::alloc(&[tiles as usize], crate::core::dtype::DType::Int64, out.device(), false)?;
