@@ -146,6 +146,15 @@ pub fn device_fn(f: &ItemFn) -> syn::Result<Translated> {
     Ok(Translated { source, calls: cx.calls })
 }
 
+/// Translates a `#[cuprum::device] const`: a device function returning its value.
+pub fn device_const(c: &syn::ItemConst) -> syn::Result<Translated> {
+    let ty = c_type(&c.ty)?;
+    let mut cx = Cx { calls: Vec::new(), scopes: vec![Vec::new()], fresh: 0, loops: Vec::new(), lambdas: 0, labels: 0 };
+    let v = cx.expr(&c.expr)?;
+    let source = format!("__device__ __forceinline__ {ty} cuprum_const_{}() {{ return ({ty})({v}); }}\n", c.ident);
+    Ok(Translated { source, calls: cx.calls })
+}
+
 /// The name a pattern binds (`x` or `mut x`).
 fn pat_ident(p: &Pat) -> syn::Result<String> {
     match p {
@@ -191,14 +200,25 @@ impl Cx {
     }
 
     /// A local's C name.
-    fn local(&self, id: &syn::Ident) -> syn::Result<String> {
+    fn find_local(&self, id: &syn::Ident) -> Option<String> {
         let name = id.to_string();
         for sc in self.scopes.iter().rev() {
             if let Some((_, c)) = sc.iter().rev().find(|(n, _)| *n == name) {
-                return Ok(c.clone());
+                return Some(c.clone());
             }
         }
-        err(id, "not a local variable or parameter (constants: use std's or a literal)")
+        None
+    }
+    fn local(&self, id: &syn::Ident) -> syn::Result<String> {
+        self.find_local(id).map_or_else(|| err(id, "not a local variable or parameter"), Ok)
+    }
+
+    /// Records a device function or constant the body uses (once).
+    fn add_call(&mut self, p: &Path) {
+        let key = |q: &Path| quote::quote!(#q).to_string();
+        if !self.calls.iter().any(|q| key(q) == key(p)) {
+            self.calls.push(p.clone());
+        }
     }
 
     fn stmt(&mut self, st: &Stmt) -> syn::Result<String> {
@@ -232,7 +252,13 @@ impl Cx {
                 Ok(format!("{} {c} = {v};\n", ty.unwrap_or("auto")))
             }
             Stmt::Expr(e, _) => self.stmt_expr(e),
-            Stmt::Item(i) => err(i, "items inside a kernel body are not supported"),
+            Stmt::Item(syn::Item::Const(c)) => {
+                let ty = c_type(&c.ty)?;
+                let v = self.expr(&c.expr)?;
+                let name = self.bind(&c.ident.to_string());
+                Ok(format!("const {ty} {name} = {v};\n"))
+            }
+            Stmt::Item(i) => err(i, "items inside a kernel body are not supported (except `const`)"),
             Stmt::Macro(m) => err(m, "macros are not supported in kernel bodies"),
         }
     }
@@ -273,6 +299,7 @@ impl Cx {
                 Ok(format!("while (true) {}", b?))
             }
             Expr::ForLoop(f) => self.for_loop(f),
+            Expr::Match(m) => self.match_stmt(m),
             Expr::Block(b) => self.block(&b.block),
             Expr::Break(b) => {
                 if b.label.is_some() || b.expr.is_some() {
@@ -385,10 +412,21 @@ impl Cx {
         Ok(match e {
             Expr::Lit(l) => lit(&l.lit)?,
             Expr::Paren(p) => format!("({})", self.expr(&p.expr)?),
-            Expr::Path(p) => match p.path.get_ident() {
-                Some(id) => self.local(id)?,
-                None => path_value(&p.path)?,
-            },
+            Expr::Path(p) => {
+                if let Some(id) = p.path.get_ident() {
+                    if let Some(c) = self.find_local(id) {
+                        return Ok(c);
+                    }
+                }
+                match path_value(&p.path) {
+                    Some(v) => v?,
+                    // A constant of the user's own: `#[cuprum::device] const NAME`.
+                    None => {
+                        self.add_call(&p.path);
+                        format!("cuprum_const_{}()", p.path.segments.last().unwrap().ident)
+                    }
+                }
+            }
             Expr::Binary(b) => {
                 let (l, r) = (self.expr(&b.left)?, self.expr(&b.right)?);
                 match &b.op {
@@ -430,10 +468,7 @@ impl Cx {
                     return err(p, "only calls of #[cuprum::device] functions by name are supported");
                 }
                 let name = &p.path.segments.last().unwrap().ident;
-                let key = |q: &Path| quote::quote!(#q).to_string();
-                if !self.calls.iter().any(|q| key(q) == key(&p.path)) {
-                    self.calls.push(p.path.clone());
-                }
+                self.add_call(&p.path);
                 let args = c.args.iter().map(|a| self.expr(a)).collect::<syn::Result<Vec<_>>>()?;
                 format!("cuprum_dev_{name}({})", args.join(", "))
             }
@@ -466,9 +501,104 @@ impl Cx {
                 format!("rt_if({c}, {t}, {f})")
             }
             Expr::Block(b) if b.label.is_none() => format!("{}()", self.lambda(&b.block)?),
+            Expr::Match(m) => self.match_value(m)?,
             Expr::Loop(l) => return err(l, "a `loop` used as a value (`break value`) is not supported"),
             other => return err(other, "this expression is not supported in kernels"),
         })
+    }
+
+    /// The condition that `m` (a C variable) matches an arm's pattern: integer (or bool)
+    /// literals, ranges `a..=b` and `a..b`, alternatives `p | q`, `_`.
+    fn pattern(&mut self, p: &Pat, m: &str) -> syn::Result<String> {
+        Ok(match p {
+            Pat::Wild(_) => "true".into(),
+            Pat::Lit(l) => format!("rt_eq({m}, {})", self.expr(&Expr::Lit(l.clone()))?),
+            Pat::Or(o) => {
+                let c = o.cases.iter().map(|q| self.pattern(q, m)).collect::<syn::Result<Vec<_>>>()?;
+                format!("({})", c.join(" || "))
+            }
+            Pat::Range(r) => {
+                let lo = match &r.start {
+                    Some(e) => format!("rt_le({}, {m})", self.expr(e)?),
+                    None => "true".into(),
+                };
+                let hi = match (&r.end, &r.limits) {
+                    (Some(e), syn::RangeLimits::Closed(_)) => format!("rt_le({m}, {})", self.expr(e)?),
+                    (Some(e), syn::RangeLimits::HalfOpen(_)) => format!("rt_lt({m}, {})", self.expr(e)?),
+                    (None, _) => "true".into(),
+                };
+                format!("({lo} && {hi})")
+            }
+            Pat::Paren(q) => self.pattern(&q.pat, m)?,
+            other => return err(other, "`match` arms here are integer literals, ranges, `|` and `_`"),
+        })
+    }
+
+    /// The arms of a `match` as (condition, arm); guards are not supported.
+    fn arms<'m>(&mut self, mt: &'m syn::ExprMatch, m: &str) -> syn::Result<Vec<(String, &'m Expr)>> {
+        if mt.arms.is_empty() {
+            return err(mt, "a `match` needs arms");
+        }
+        mt.arms
+            .iter()
+            .map(|a| {
+                if let Some((_, g)) = &a.guard {
+                    return err(g, "`match` guards are not supported");
+                }
+                Ok((self.pattern(&a.pat, m)?, &*a.body))
+            })
+            .collect()
+    }
+
+    /// `match` as a statement: the scrutinee once, then `if`/`else if` over the arms (the last
+    /// arm unconditional: rustc has checked that the arms cover every value).
+    fn match_stmt(&mut self, mt: &syn::ExprMatch) -> syn::Result<String> {
+        let n = self.labels;
+        self.labels += 1;
+        let m = format!("m_{n}");
+        let mut s = format!("{{\nauto {m} = {};\n", self.expr(&mt.expr)?);
+        let arms = self.arms(mt, &m)?;
+        let last = arms.len() - 1;
+        for (k, (cond, body)) in arms.into_iter().enumerate() {
+            if k > 0 {
+                s += "else ";
+            }
+            if k < last {
+                s += &format!("if ({cond}) ");
+            }
+            s += &match body {
+                Expr::Block(b) => self.block(&b.block)?,
+                e => format!("{{\n{}}}\n", self.stmt_expr(e)?),
+            };
+        }
+        Ok(s + "}\n")
+    }
+
+    /// `match` as a value: nested `rt_if`s (only the arm taken runs) in a lambda taking the
+    /// scrutinee.
+    fn match_value(&mut self, mt: &syn::ExprMatch) -> syn::Result<String> {
+        let n = self.labels;
+        self.labels += 1;
+        let m = format!("m_{n}");
+        let scrutinee = self.expr(&mt.expr)?;
+        let arms = self.arms(mt, &m)?;
+        let mut vals = Vec::new();
+        for (_, body) in &arms {
+            vals.push(match body {
+                Expr::Block(b) => self.lambda(&b.block)?,
+                e => {
+                    self.lambdas += 1;
+                    let v = self.expr(e);
+                    self.lambdas -= 1;
+                    format!("[&]() {{ return {}; }}", v?)
+                }
+            });
+        }
+        let mut acc = vals.pop().expect("arms");
+        for ((cond, _), v) in arms.iter().zip(vals).rev() {
+            acc = format!("[&]() {{ return rt_if({cond}, {v}, {acc}); }}");
+        }
+        Ok(format!("[&](auto {m}) {{ return {acc}(); }}({scrutinee})"))
     }
 
     /// A block used as a value, as a lambda returning its tail expression (`return`, `break`
@@ -521,12 +651,14 @@ fn lit(l: &Lit) -> syn::Result<String> {
     Ok(match l {
         Lit::Bool(b) => b.value.to_string(),
         Lit::Int(i) => {
-            let v: u128 = i.base10_parse()?;
+            // (A pattern's `-4` is one literal.) The value as its 64-bit two's complement.
+            let v: i128 = i.base10_parse()?;
+            let v = v as u64;
             match i.suffix() {
-                "" => format!("ILit({v}ull)"),
+                "" => format!("ILit({v:#x}ull)"),
                 s => {
                     let ty: Type = syn::parse_str(s)?;
-                    format!("(({}){v}ull)", c_type(&ty).map_err(|_| syn::Error::new(i.span(), "unsupported suffix"))?)
+                    format!("(({}){v:#x}ull)", c_type(&ty).map_err(|_| syn::Error::new(i.span(), "unsupported suffix"))?)
                 }
             }
         }
@@ -544,8 +676,17 @@ fn lit(l: &Lit) -> syn::Result<String> {
 
 /// A path used as a value: a local, or a constant of `std`'s numeric types (`f32::consts::PI`,
 /// `std::f64::consts::E`, `i32::MAX`, `f32::INFINITY`, ...).
-fn path_value(p: &Path) -> syn::Result<String> {
+fn path_value(p: &Path) -> Option<syn::Result<String>> {
     let segs: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+    const STD: &[&str] =
+        &["std", "core", "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "isize", "usize"];
+    if !STD.contains(&segs[0].as_str()) {
+        return None;
+    }
+    Some(std_const(p, &segs))
+}
+
+fn std_const(p: &Path, segs: &[String]) -> syn::Result<String> {
     let n = segs.len();
     let (ty, name) = (segs[n.saturating_sub(2)].as_str(), segs[n - 1].as_str());
     let ty = if ty == "consts" && n >= 3 { segs[n - 3].as_str() } else { ty };
@@ -609,7 +750,7 @@ fn path_value(p: &Path) -> syn::Result<String> {
             // Through the unsigned 64-bit pattern: no C literal overflow for the minima.
             format!("(({ct}){:#x}ull)", v as u64)
         }
-        _ => return err(p, "only local variables and std's numeric constants can be named here"),
+        _ => return err(p, "only std's numeric constants (f32::consts::PI, i32::MAX, ...) can be named here"),
     };
     Ok(v)
 }

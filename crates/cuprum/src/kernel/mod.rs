@@ -17,7 +17,210 @@
 //! assert!(cuda.contains("__device__ __forceinline__ float cuprum_dev_gaussian(float v_x, float v_mean, float v_sigma)"));
 //! ```
 
-pub use cuprum_macros::device;
+pub use cuprum_macros::{device, vectorize};
+
+mod cpu;
+mod cuda;
+pub mod rt;
+
+pub use cpu::{CpuFn, Lane};
+
+use crate::array::Array;
+use crate::core::device::Device;
+use crate::core::dtype::{can_cast, Casting, DType, Kind};
+use crate::core::error::{Error, Result};
+use crate::ufunc::Operand;
+
+/// The CPU loop of one signature of a vectorized function (made by the macro: [`CpuFn`]).
+pub trait CpuLoop: Sync {
+    /// `out = f(ins...)` over `out`'s elements: `out` and `ins` are CPU arrays of the loop's
+    /// dtypes, the inputs broadcastable to `out`'s shape and not overlapping it other than
+    /// element for element.
+    #[doc(hidden)]
+    fn run(&self, out: &Array, ins: &[Array]);
+}
+
+/// One signature of a vectorized function: its dtypes (inputs, then output), its Rust body
+/// for the CPU, its CUDA C for the GPU.
+pub struct VLoop {
+    /// The inputs' dtypes, then the output's.
+    pub types: &'static [DType],
+    /// The Rust function in the CPU's typed loop.
+    pub cpu: &'static dyn CpuLoop,
+    /// The translated function (`entry`) and the device functions it calls.
+    pub cuda: DeviceSource,
+    /// The C name of the translated function.
+    pub entry: &'static str,
+}
+
+/// A function made a ufunc by `#[cuprum::vectorize]`: called through the function the macro
+/// defines (`name(a, b)`), or `name::out(a, b, &mut out)`.
+pub struct Vectorized {
+    /// The function's name (in errors).
+    pub name: &'static str,
+    /// The number of inputs.
+    pub nin: usize,
+    /// The signatures, in the order given: the first the inputs cast to safely is used.
+    pub loops: &'static [VLoop],
+}
+
+impl std::fmt::Debug for Vectorized {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Vectorized({}: {})", self.name, self.types().join(", "))
+    }
+}
+
+/// Whether an input can go to a loop of dtype `t`: an array by NumPy's safe casting; a Rust
+/// scalar is weak (NEP 50): a bool goes anywhere, an integer to any integer dtype it fits or
+/// to a float, a float to a float.
+fn accepts(o: &Operand<'_>, t: DType) -> bool {
+    match o {
+        Operand::Array(a) => can_cast(a.dtype(), t, Casting::Safe),
+        Operand::Scalar(s) => match s.kind() {
+            Kind::Bool => true,
+            Kind::Int | Kind::UInt => {
+                t.is_float()
+                    || (t.is_integer()
+                        && matches!((s.as_i128(), t.int_range()), (Some(v), Some((lo, hi))) if v >= lo && v <= hi))
+            }
+            Kind::Float => t.is_float(),
+            _ => false,
+        },
+    }
+}
+
+impl Vectorized {
+    /// The signatures, as `f32(f32, f32)`.
+    pub fn types(&self) -> Vec<String> {
+        self.loops
+            .iter()
+            .map(|l| {
+                let n = l.types.len() - 1;
+                let ins: Vec<String> = l.types[..n].iter().map(|t| t.to_string()).collect();
+                format!("{}({})", l.types[n], ins.join(", "))
+            })
+            .collect()
+    }
+
+    /// The loop NumPy's search picks: the first whose input dtypes every argument can be
+    /// cast to safely.
+    pub fn resolve(&self, args: &[Operand<'_>]) -> Result<&'static VLoop> {
+        if args.len() != self.nin {
+            return Err(Error::Type(format!(
+                "{}() takes {} positional argument{} but {} were given",
+                self.name,
+                self.nin,
+                if self.nin == 1 { "" } else { "s" },
+                args.len()
+            )));
+        }
+        self.loops.iter().find(|l| args.iter().zip(l.types).all(|(a, &t)| accepts(a, t))).ok_or_else(|| {
+            Error::Type(format!(
+                "ufunc '{}' not supported for the input types, and the inputs could not be safely coerced \
+                 to any supported types according to the casting rule ''safe''",
+                self.name
+            ))
+        })
+    }
+
+    /// The device of the arguments' arrays (all on one), the CPU if all are scalars; and the
+    /// broadcast shape.
+    fn place(&self, args: &[Operand<'_>]) -> Result<(Device, Vec<usize>)> {
+        let refs: Vec<&Operand<'_>> = args.iter().collect();
+        let dev = if args.iter().any(|a| a.array().is_some()) {
+            crate::ufunc::device_of(self.name, &refs)?
+        } else {
+            Device::Cpu
+        };
+        let mut shape: Vec<usize> = Vec::new();
+        for a in args {
+            shape = crate::ufunc::broadcast_shape(self.name, &shape, a.shape())?;
+        }
+        Ok((dev, shape))
+    }
+
+    /// Applies the function, allocating the result.
+    pub fn call(&self, args: &[Operand<'_>]) -> Result<Array> {
+        let lp = self.resolve(args)?;
+        let (dev, shape) = self.place(args)?;
+        let out = Array::alloc(&shape, *lp.types.last().unwrap(), dev, false)?;
+        run(lp, args, &out)?;
+        Ok(out)
+    }
+
+    /// Applies the function into `out` (NumPy's `out=`: the inputs broadcast to `out`'s
+    /// shape, the result cast to its dtype by same-kind casting). `out` may be an input.
+    pub fn call_out(&self, args: &[Operand<'_>], out: &mut Array) -> Result<()> {
+        let lp = self.resolve(args)?;
+        let (dev, shape) = self.place(args)?;
+        let shape = crate::ufunc::broadcast_shape(self.name, &shape, out.shape())?;
+        let res = *lp.types.last().unwrap();
+        crate::ufunc::check_out(self.name, out, &shape, dev, res)?;
+        let mut copies = Vec::new();
+        for a in args {
+            copies.push(match a.array() {
+                Some(x) => crate::ufunc::unalias(x, out)?,
+                None => None,
+            });
+        }
+        let args: Vec<Operand<'_>> = args
+            .iter()
+            .zip(&copies)
+            .map(|(a, c)| match (a, c) {
+                (_, Some(c)) => Operand::Array(c),
+                (Operand::Array(x), None) => Operand::Array(x),
+                (Operand::Scalar(s), None) => Operand::Scalar(*s),
+            })
+            .collect();
+        if out.dtype() == res {
+            return run(lp, &args, out);
+        }
+        let tmp = Array::alloc(out.shape(), res, dev, false)?;
+        run(lp, &args, &tmp)?;
+        crate::ufunc::assign(out, &tmp)
+    }
+}
+
+/// `out = f(args...)` with the loop `lp`: arrays cast to its dtypes where they differ.
+fn run(lp: &'static VLoop, args: &[Operand<'_>], out: &Array) -> Result<()> {
+    if out.size() == 0 {
+        return Ok(());
+    }
+    let mut cast = Vec::with_capacity(args.len());
+    for (a, &t) in args.iter().zip(lp.types) {
+        cast.push(match a {
+            Operand::Array(x) if x.dtype() != t => Some(x.astype(t)?),
+            _ => None,
+        });
+    }
+    match out.device() {
+        Device::Cpu => {
+            let mut ins = Vec::with_capacity(args.len());
+            for ((a, c), &t) in args.iter().zip(&cast).zip(lp.types) {
+                ins.push(match (a, c) {
+                    (_, Some(c)) => c.view(),
+                    (Operand::Array(x), None) => x.view(),
+                    (Operand::Scalar(s), None) => Array::scalar_cpu(*s, t)?,
+                });
+            }
+            lp.cpu.run(out, &ins);
+            Ok(())
+        }
+        Device::Cuda(_) => {
+            use crate::ufunc::cuda::Arg;
+            let ins: Vec<Arg<'_>> = args
+                .iter()
+                .zip(&cast)
+                .map(|(a, c)| match (a, c) {
+                    (_, Some(c)) => Arg::Arr(c),
+                    (Operand::Array(x), None) => Arg::Arr(x),
+                    (Operand::Scalar(s), None) => Arg::Scalar(*s),
+                })
+                .collect();
+            cuda::vectorized(lp, &ins, out)
+        }
+    }
+}
 
 /// The CUDA C of a `#[cuprum::device]` function (the constant `__CUPRUM_DEVICE_<name>` that
 /// the attribute defines beside it) and of the device functions it calls.
@@ -137,6 +340,49 @@ mod tests {
         fn source(&self) -> String {
             format!("{}\nextern \"C\" __global__ void cuprum_kernel_check() {{}}\n", self.0)
         }
+    }
+
+    #[crate::kernel::vectorize(f32(f32, f32, f32), f64(f64, f64, f64))]
+    fn gauss(x: f32, mean: f32, sigma: f32) -> f32 {
+        const SQRT_2PI: f32 = 2.506_628_274_631_000_5;
+        (-0.5 * ((x - mean) / sigma).powi(2)).exp() / (sigma * SQRT_2PI)
+    }
+
+    #[crate::kernel::device]
+    const OFFSET: i64 = -3;
+
+    #[crate::kernel::vectorize(i8(i8, u8), i64(i64, u64), u64(u64, u64))]
+    fn picks(a: i8, b: u8) -> i8 {
+        match (a as i64 + OFFSET) % 4 {
+            0 => a / b as i8,
+            1 | 2 => {
+                let t = a % 3;
+                t << (b & 3)
+            }
+            -3..=-1 => -a,
+            _ => a.wrapping_mul(2),
+        }
+    }
+
+    /// Every loop of two vectorized functions, for each layout, with array and scalar inputs:
+    /// the kernel source compiles (where NVRTC is present).
+    #[test]
+    fn vectorized_sources_compile() {
+        use super::cuda::{LoopRef, VecKey};
+        use crate::ufunc::cuda::Variant;
+        for v in [gauss::ufunc(), picks::ufunc()] {
+            for lp in v.loops {
+                for (variant, scalars) in
+                    [(Variant::Kv, 0), (Variant::K1, 1), (Variant::Ks, 2), (Variant::Kn, 0), (Variant::Kv, 2)]
+                {
+                    let key = VecKey { lp: LoopRef(lp), scalars, variant };
+                    crate::backend::cuda::compile::check_compiles(&key);
+                }
+            }
+        }
+        assert_eq!(picks::scalar(5, 0), 2); // (5 - 3) % 4 == 2: 5 % 3 << 0
+        assert_eq!(picks::scalar_1(i64::MIN + 3, 3), 0); // (MIN + 3 - 3) % 4 == 0: MIN / 3
+        assert_eq!(gauss::ufunc().types(), ["float32(float32, float32, float32)", "float64(float64, float64, float64)"]);
     }
 
     /// The functions stay Rust; their CUDA C has the callees first, once, and (where NVRTC is

@@ -15,7 +15,7 @@ use crate::ufunc::Input;
 use std::fmt::Write;
 
 /// An elementwise launch argument.
-enum Arg<'a> {
+pub(crate) enum Arg<'a> {
     Arr(&'a Array),
     Scalar(Scalar),
 }
@@ -23,6 +23,22 @@ enum Arg<'a> {
 /// Finds (compiling on first use), lays out and launches the elementwise kernel `spec`
 /// writing `out`. `extra` holds the values of the op's own parameters (iota's start, step).
 fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&mut Params)) -> Result<()> {
+    let computes: Vec<DType> = spec.ins().map(|x| x.compute).collect();
+    launch_layout(out, args, &computes, spec.vec_width(), |dev, v| dev.kernel(&EwKey(*spec, v)), extra)
+}
+
+/// Lays out and launches an elementwise kernel of `elementwise.cu`'s layouts writing `out`
+/// (the ufuncs', and the user kernels' of `kernel/`): picks the layout variant, asks `kernel`
+/// for the kernel of that variant, and pushes the parameters (scalar inputs in the C type of
+/// `computes[k]`; `extra` the op's own).
+pub(crate) fn launch_layout(
+    out: &Array,
+    args: &[Arg<'_>],
+    computes: &[DType],
+    vec_width: u32,
+    kernel: impl FnOnce(&crate::backend::cuda::CudaDevice, Variant) -> Result<std::sync::Arc<crate::backend::cuda::kernels::Kernel>>,
+    extra: impl FnOnce(&mut Params),
+) -> Result<()> {
     let dev = dev_of(out)?;
     let n = out.size();
     let mut arrs: Vec<&Array> = Vec::with_capacity(4);
@@ -63,7 +79,7 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&m
             MAX_DIMS
         )));
     }
-    let v = spec.vec_width();
+    let v = vec_width;
     let mut vectorize = contiguous && v > 1;
     if vectorize {
         for a in &arrs {
@@ -81,15 +97,15 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&m
     } else {
         Variant::Kn
     };
-    let k = dev.kernel(&EwKey(*spec, variant))?;
+    let k = kernel(&dev, variant)?;
     let md = MAX_DIMS;
     let mut params = Params::new();
     params.push(n as i64);
     params.push(dptr(out)?);
-    for (a, inp) in args.iter().zip(spec.ins()) {
+    for (a, &compute) in args.iter().zip(computes) {
         match a {
             Arg::Arr(x) => params.push(dptr(x)?),
-            Arg::Scalar(s) => params.push_scalar(*s, inp.compute),
+            Arg::Scalar(s) => params.push_scalar(*s, compute),
         }
     }
     extra(&mut params);
@@ -546,22 +562,36 @@ impl KernelKey for EwKey {
 impl EwSpec {
     /// Elements per thread of the vector kernel: 16 bytes of the widest operand.
     pub fn vec_width(&self) -> u32 {
-        let maxsz = self
-            .ins()
-            .filter(|x| !x.scalar)
-            .map(|x| x.storage.itemsize())
-            .chain([self.out.itemsize()])
-            .max()
-            .unwrap_or(1);
-        (16 / maxsz).max(1) as u32
+        vec_width(self.ins(), self.out)
     }
 
     /// The prelude of one kernel of the family (see [`Variant`]): the macros `elementwise.cu`
     /// expects.
     fn prelude(&self, variant: Variant) -> String {
-        let mut s = String::from(PRELUDE);
-        let ot = storage_ty(self.out);
         let inputs: Vec<EwIn> = self.ins().copied().collect();
+        let mut params = String::new();
+        for (t, n) in self.op.params() {
+            write!(params, ", {t} {n}").unwrap();
+        }
+        let mut s = String::from(PRELUDE);
+        s += &layout_macros(&inputs, self.out, self.vec_width(), variant, &params);
+        writeln!(s, "#define RESULT {}", store_cvt(self.result, self.out, &self.op.expr())).unwrap();
+        s
+    }
+}
+
+/// Elements per thread of the vector kernel: 16 bytes of the widest operand.
+pub(crate) fn vec_width<'a>(ins: impl Iterator<Item = &'a EwIn>, out: DType) -> u32 {
+    let maxsz = ins.filter(|x| !x.scalar).map(|x| x.storage.itemsize()).chain([out.itemsize()]).max().unwrap_or(1);
+    (16 / maxsz).max(1) as u32
+}
+
+/// The macros `elementwise.cu` expects, but RESULT: the variant, the output's type, the
+/// parameters and loads of `inputs` (any number, as `a0`, `a1`, ... in their compute types),
+/// then `op_params` (the op's own parameters, `, type name` each).
+pub(crate) fn layout_macros(inputs: &[EwIn], out: DType, vec: u32, variant: Variant, op_params: &str) -> String {
+    let mut s = String::new();
+        let ot = storage_ty(out);
         // Operands with a layout: the output and the array inputs (scalars have none).
         let nops = 1 + inputs.iter().filter(|x| !x.scalar).count();
         let mut params = String::new();
@@ -572,9 +602,7 @@ impl EwSpec {
                 write!(params, ", const {}* __restrict__ in{k}", storage_ty(x.storage)).unwrap();
             }
         }
-        for (t, n) in self.op.params() {
-            write!(params, ", {t} {n}").unwrap();
-        }
+        params += op_params;
         let st_params: String = (0..nops).map(|q| format!(", long long st{q}")).collect();
         // Declarations of a0, a1, a2 from each array input's value at `at(k, slot)`; input k's
         // layout slot is 1 + the number of array inputs before it (slot 0 is the output).
@@ -602,7 +630,7 @@ impl EwSpec {
         }
         writeln!(s, "#define VARIANT_{}", variant.name().to_uppercase()).unwrap();
         writeln!(s, "typedef {ot} OUT_T;").unwrap();
-        writeln!(s, "#define VEC {}", self.vec_width()).unwrap();
+        writeln!(s, "#define VEC {vec}").unwrap();
         writeln!(s, "#define NOPS {nops}").unwrap();
         writeln!(s, "#define IN_PARAMS {params}").unwrap();
         writeln!(s, "#define ST_PARAMS {st_params}").unwrap();
@@ -615,9 +643,7 @@ impl EwSpec {
             loads(&|k, slot, t| format!("*(const {t}*)((const char*)in{k} + OFF({slot}))"))
         )
         .unwrap();
-        writeln!(s, "#define RESULT {}", store_cvt(self.result, self.out, &self.op.expr())).unwrap();
         s
-    }
 }
 
 #[cfg(test)]

@@ -61,13 +61,13 @@ operand_from_scalar!(
 );
 
 impl Operand<'_> {
-    fn array(&self) -> Option<&Array> {
+    pub(crate) fn array(&self) -> Option<&Array> {
         match self {
             Operand::Array(a) => Some(a),
             Operand::Scalar(_) => None,
         }
     }
-    fn shape(&self) -> &[usize] {
+    pub(crate) fn shape(&self) -> &[usize] {
         match self {
             Operand::Array(a) => a.shape(),
             Operand::Scalar(_) => &[],
@@ -89,7 +89,7 @@ pub(crate) fn same_device(op: &str, a: &Array, b: &Array) -> Result<Device> {
     Ok(a.device())
 }
 
-fn device_of(op: &str, ops: &[&Operand<'_>]) -> Result<Device> {
+pub(crate) fn device_of(op: &str, ops: &[&Operand<'_>]) -> Result<Device> {
     let mut dev: Option<&Array> = None;
     for o in ops {
         if let Some(a) = o.array() {
@@ -114,20 +114,20 @@ fn common_dtype(a: &Operand<'_>, b: &Operand<'_>) -> Result<DType> {
     }
 }
 
-fn broadcast_shape(op: &str, a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
+pub(crate) fn broadcast_shape(op: &str, a: &[usize], b: &[usize]) -> Result<Vec<usize>> {
     layout::broadcast_shapes(a, b).ok_or_else(|| Error::ShapeMismatch { op: op.into(), a: a.to_vec(), b: b.to_vec() })
 }
 
 /// An input that overlaps `out` without being the very same elements is copied first, so
 /// that `a[1:] += a[:-1]` reads the old values as in NumPy.
-fn unalias(x: &Array, out: &Array) -> Result<Option<Array>> {
+pub(crate) fn unalias(x: &Array, out: &Array) -> Result<Option<Array>> {
     if x.shares_storage(out) && !(x.offset == out.offset && x.strides == out.strides && x.shape == out.shape) {
         return Ok(Some(x.copy()?));
     }
     Ok(None)
 }
 
-fn check_out(op: &str, out: &Array, shape: &[usize], dev: Device, res: DType) -> Result<()> {
+pub(crate) fn check_out(op: &str, out: &Array, shape: &[usize], dev: Device, res: DType) -> Result<()> {
     if out.device() != dev {
         return Err(Error::DeviceMismatch { op: op.into(), a: dev, b: out.device() });
     }

@@ -23,6 +23,7 @@ mod conformance;
 mod fft;
 mod indexing;
 mod io;
+mod kernel;
 mod linalg;
 mod manip;
 mod ndimage;

@@ -1,0 +1,125 @@
+//! The CPU side of the user kernels: a `#[cuprum::vectorize]` function's Rust body called in
+//! typed loops over the broadcast operands (threads over chunks, a contiguous fast path), so
+//! that the CPU result is what the Rust function computes.
+
+use super::CpuLoop;
+use crate::array::Array;
+use crate::backend::cpu::{par_walk_at, ptr, Ptr};
+use crate::backend::storage::CpuLocks;
+use crate::core::layout;
+use std::marker::PhantomData;
+
+/// Below this many elements a vectorized call runs on one thread (a user function costs more
+/// per element than an operator: fewer elements pay for the threads).
+const PAR_THRESHOLD: usize = 1 << 14;
+
+/// A scalar type of a kernel's signature, read and written at any alignment (a `bool` is read
+/// as a byte's non-zero-ness, so no byte is ever an invalid `bool`).
+pub trait Lane: Copy + Send + Sync + 'static {
+    /// # Safety
+    /// `p` points to `size_of::<Self>()` readable bytes.
+    unsafe fn load(p: *const u8) -> Self;
+    /// # Safety
+    /// `p` points to `size_of::<Self>()` writable bytes.
+    unsafe fn store(self, p: *mut u8);
+}
+macro_rules! lanes {
+    ($($t:ty),*) => {$(
+        impl Lane for $t {
+            #[inline(always)]
+            unsafe fn load(p: *const u8) -> Self {
+                // SAFETY: the caller's contract.
+                unsafe { (p as *const $t).read_unaligned() }
+            }
+            #[inline(always)]
+            unsafe fn store(self, p: *mut u8) {
+                // SAFETY: the caller's contract.
+                unsafe { (p as *mut $t).write_unaligned(self) }
+            }
+        }
+    )*};
+}
+lanes!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+impl Lane for bool {
+    #[inline(always)]
+    unsafe fn load(p: *const u8) -> Self {
+        // SAFETY: the caller's contract.
+        unsafe { *p != 0 }
+    }
+    #[inline(always)]
+    unsafe fn store(self, p: *mut u8) {
+        // SAFETY: the caller's contract.
+        unsafe { *p = self as u8 }
+    }
+}
+
+/// A vectorized function's Rust body for one signature: `F` takes the inputs `A` (a tuple of
+/// [`Lane`]s) and returns `R`. Made by `#[cuprum::vectorize]` in a `static`.
+pub struct CpuFn<F, A, R> {
+    f: F,
+    _sig: PhantomData<fn(A) -> R>,
+}
+
+impl<F, A, R> CpuFn<F, A, R> {
+    /// Wraps the function (a `const fn`, for the macro's `static`).
+    pub const fn new(f: F) -> Self {
+        CpuFn { f, _sig: PhantomData }
+    }
+}
+
+macro_rules! cpu_fn {
+    ($n:literal; $($a:ident $v:ident $k:tt),*) => {
+        impl<F, $($a: Lane,)* R: Lane> CpuLoop for CpuFn<F, ($($a,)*), R>
+        where
+            F: Fn($($a),*) -> R + Sync,
+        {
+            fn run(&self, out: &Array, ins: &[Array]) {
+                let _l = CpuLocks::new(&[$(&ins[$k].storage),*], &[&out.storage]);
+                let mut st: Vec<Vec<isize>> = vec![out.strides.clone()];
+                $( st.push(layout::broadcast_strides(&ins[$k].shape, &ins[$k].strides, &out.shape)
+                    .expect("inputs broadcast to the output's shape (checked by the caller)")); )*
+                let refs: Vec<&[isize]> = st.iter().map(|v| v.as_slice()).collect();
+                let (shape, st) = layout::collapse(&out.shape, &refs);
+                let strides: [Vec<isize>; $n + 1] = std::array::from_fn(|k| st[k].clone());
+                let base: [Ptr; $n + 1] = [ptr(out), $(ptr(&ins[$k])),*];
+                let f = &self.f;
+                let run = move |p: [*mut u8; $n + 1], n: usize, s: [isize; $n + 1]| {
+                    let sizes = [std::mem::size_of::<R>() as isize, $(std::mem::size_of::<$a>() as isize),*];
+                    if s == sizes {
+                        // Contiguous runs: the loop the compiler may vectorise.
+                        for i in 0..n {
+                            // SAFETY: a run of `n` elements of each operand (`par_walk`'s
+                            // contract), each of its type; the output's run is ours alone.
+                            unsafe {
+                                $( let $v = <$a as Lane>::load(p[$k + 1].add(i * std::mem::size_of::<$a>())); )*
+                                f($($v),*).store(p[0].add(i * std::mem::size_of::<R>()));
+                            }
+                        }
+                    } else {
+                        for i in 0..n as isize {
+                            // SAFETY: as above, at the run's strides (0 for a broadcast input).
+                            unsafe {
+                                $( let $v = <$a as Lane>::load(p[$k + 1].offset(i * s[$k + 1])); )*
+                                f($($v),*).store(p[0].offset(i * s[0]));
+                            }
+                        }
+                    }
+                };
+                // SAFETY: `shape`/`strides` are `out`'s layout and the inputs' broadcast to it,
+                // collapsed: every position is an element of each array, of the loop's types
+                // (the caller casts the inputs and allocates the output in them), in its block.
+                // The locks are held; `run` writes only operand 0, and the caller copies inputs
+                // that overlap `out` other than element for element (`unalias`).
+                unsafe { par_walk_at(PAR_THRESHOLD, &shape, &strides, base, &run) };
+            }
+        }
+    };
+}
+cpu_fn!(1; A0 a0 0);
+cpu_fn!(2; A0 a0 0, A1 a1 1);
+cpu_fn!(3; A0 a0 0, A1 a1 1, A2 a2 2);
+cpu_fn!(4; A0 a0 0, A1 a1 1, A2 a2 2, A3 a3 3);
+cpu_fn!(5; A0 a0 0, A1 a1 1, A2 a2 2, A3 a3 3, A4 a4 4);
+cpu_fn!(6; A0 a0 0, A1 a1 1, A2 a2 2, A3 a3 3, A4 a4 4, A5 a5 5);
+cpu_fn!(7; A0 a0 0, A1 a1 1, A2 a2 2, A3 a3 3, A4 a4 4, A5 a5 5, A6 a6 6);
+cpu_fn!(8; A0 a0 0, A1 a1 1, A2 a2 2, A3 a3 3, A4 a4 4, A5 a5 5, A6 a6 6, A7 a7 7);

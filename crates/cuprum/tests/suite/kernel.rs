@@ -1,0 +1,347 @@
+//! `cuprum::kernel`: user kernels written in Rust. `#[cuprum::vectorize]` functions against
+//! their own Rust scalar function (the CPU loops call it: exactly), the GPU against the CPU on
+//! fresh random inputs (views, broadcasting, scalars, 0-d, empty; every method of the subset
+//! within the math functions' tolerance, integers exactly with Rust's wrapping and division by
+//! zero giving 0), NumPy's loop search, `out=`, and the errors.
+
+use crate::common::{assert_close, on, random, Rng};
+use cuprum::{Array, DType, Device, ErrorKind};
+
+/// The lesson's Gaussian PDF, for float32 and float64 (the f64 loop is the same body with
+/// `f32` read as `f64`, its constant included).
+#[cuprum::vectorize(f32(f32, f32, f32), f64(f64, f64, f64))]
+fn gaussian_pdf(x: f32, mean: f32, sigma: f32) -> f32 {
+    const SQRT_2PI: f32 = 2.506_628_274_631_000_5;
+    (-0.5 * ((x - mean) / sigma).powi(2)).exp() / (sigma * SQRT_2PI)
+}
+
+#[cuprum::device]
+fn sq(x: f32) -> f32 {
+    x * x
+}
+
+/// The lesson's polar distance, calling a device function.
+#[cuprum::vectorize(f32(f32, f32, f32, f32))]
+fn polar_distance(rho1: f32, theta1: f32, rho2: f32, theta2: f32) -> f32 {
+    let (x1, y1) = (rho1 * theta1.cos(), rho1 * theta1.sin());
+    let (x2, y2) = (rho2 * theta2.cos(), rho2 * theta2.sin());
+    (sq(x1 - x2) + sq(y1 - y2)).sqrt()
+}
+
+/// The lesson's prime test by trial division.
+#[cuprum::vectorize(bool(i32), bool(i64))]
+fn is_prime(n: i32) -> bool {
+    if n < 2 {
+        return false;
+    }
+    let mut i = 2;
+    while i * i <= n {
+        if n % i == 0 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+#[cuprum::device]
+const BIAS: i64 = 3;
+
+/// Integer operators with Rust's wrapping semantics, division by zero giving 0, shifts with
+/// masked counts, casts, a `match`, a module constant.
+#[allow(clippy::precedence)]
+#[cuprum::vectorize(i8(i8, i8), u16(u16, u16), i32(i32, i32), i64(i64, i64), u64(u64, u64))]
+fn int_ops(a: i32, b: i32) -> i32 {
+    let q = a / b + a % b;
+    let w = a.wrapping_mul(b) - (a << (b & 15)) + (-a >> 1);
+    let k = match (a as i64 + BIAS) % 5 {
+        0 => q,
+        1 | 2 => w,
+        -4..=-1 => q ^ w,
+        _ => a * b,
+    };
+    k + (b as f32 * 0.5) as i32 + (a >= b) as i32
+}
+
+/// Every float method of the subset, picked by `k` (two-argument ones with `y`).
+#[cuprum::vectorize(f64(f64, f64, i32), f32(f32, f32, i32))]
+fn methods(x: f64, y: f64, k: i32) -> f64 {
+    match k {
+        0 => x.abs(),
+        1 => x.sqrt(),
+        2 => x.cbrt(),
+        3 => x.exp(),
+        4 => x.exp2(),
+        5 => x.exp_m1(),
+        6 => x.ln(),
+        7 => x.ln_1p(),
+        8 => x.log2(),
+        9 => x.log10(),
+        10 => x.log(y.abs() + 1.5),
+        11 => x.powi(3),
+        12 => x.abs().powf(y),
+        13 => x.sin(),
+        14 => x.cos(),
+        15 => x.tan(),
+        16 => (x * 0.25).asin(),
+        17 => (x * 0.25).acos(),
+        18 => x.atan(),
+        19 => x.atan2(y),
+        20 => x.sinh(),
+        21 => x.cosh(),
+        22 => x.tanh(),
+        23 => x.hypot(y),
+        24 => x.floor(),
+        25 => x.ceil(),
+        26 => x.round(),
+        27 => x.trunc(),
+        28 => x.fract(),
+        29 => x.signum(),
+        30 => x.recip(),
+        31 => x.to_degrees(),
+        32 => x.to_radians(),
+        33 => x.min(y),
+        34 => x.max(y),
+        35 => x.clamp(-1.0, 2.0),
+        36 => x.mul_add(y, 0.5),
+        37 => x.is_nan() as i32 as f64 + 2.0 * x.is_infinite() as i32 as f64 + 4.0 * x.is_finite() as i32 as f64,
+        38 => x.is_sign_negative() as i32 as f64,
+        39 => x % y,
+        40 => {
+            let mut s = 0.0;
+            for i in (1..=5).rev() {
+                s += x / i as f64;
+            }
+            s
+        }
+        _ => x * y - x / y,
+    }
+}
+
+/// The number of methods `methods` selects (its `k` in `0..N_METHODS`).
+const N_METHODS: i32 = 42;
+
+/// The ulps a method may differ by between the devices (CUDA's and the platform's libm):
+/// exact for the correctly rounded ones.
+fn method_rtol(k: i32, dt: DType) -> f64 {
+    let exact = matches!(k, 0 | 1 | 11 | 24..=39 | 41);
+    let ulp = if dt == DType::Float32 { f32::EPSILON as f64 } else { f64::EPSILON };
+    if exact {
+        0.0
+    } else {
+        8.0 * ulp
+    }
+}
+
+fn host<T: cuprum::Element>(a: &Array) -> Vec<T> {
+    a.to_device(&Device::Cpu).unwrap().to_vec::<T>().unwrap()
+}
+
+cpu_test!(cpu_results_are_the_rust_functions);
+/// The CPU loops compute exactly what the Rust function computes, element by element, over
+/// broadcast views and scalars.
+fn cpu_results_are_the_rust_functions() {
+    let mut rng = Rng::new(2000);
+    let x = random(&[37, 41], DType::Float32, &mut rng, true);
+    let xt = x.t(); // a transposed view
+    let mean = random(&[41, 1], DType::Float32, &mut rng, false);
+    let y = gaussian_pdf(&xt, &mean, 1.5f32).unwrap();
+    assert_eq!((y.dtype(), y.shape()), (DType::Float32, &[41, 37][..]));
+    let (xv, mv, yv) = (host::<f32>(&xt.copy().unwrap()), host::<f32>(&mean), host::<f32>(&y));
+    for i in 0..41 {
+        for j in 0..37 {
+            let want = gaussian_pdf::scalar(xv[i * 37 + j], mv[i], 1.5);
+            assert_eq!(yv[i * 37 + j].to_bits(), want.to_bits(), "gaussian_pdf at ({i}, {j})");
+        }
+    }
+    // The f64 loop for float64 inputs (a weak scalar keeps the array's dtype).
+    let x64 = random(&[1000], DType::Float64, &mut rng, true);
+    let y64 = gaussian_pdf(&x64, 0.25, 2.0).unwrap();
+    assert_eq!(y64.dtype(), DType::Float64);
+    for (a, b) in host::<f64>(&x64).iter().zip(host::<f64>(&y64)) {
+        assert_eq!(gaussian_pdf::scalar_1(*a, 0.25, 2.0).to_bits(), b.to_bits());
+    }
+    let primes = is_prime(&cuprum::arange(30i64, &Device::Cpu).unwrap()).unwrap();
+    let p: Vec<bool> = host(&primes);
+    let got: Vec<usize> = (0..30).filter(|&i| p[i]).collect();
+    assert_eq!(got, [2, 3, 5, 7, 11, 13, 17, 19, 23, 29]);
+    // All scalars: a 0-d array on the CPU.
+    let z = polar_distance(1.0f32, 0.0f32, 1.0f32, std::f32::consts::FRAC_PI_2).unwrap();
+    assert_eq!(z.shape(), &[] as &[usize]);
+    assert!((z.item::<f32>().unwrap() - 2f32.sqrt()).abs() < 1e-6);
+}
+
+cpu_test!(integers_wrap_and_divide_by_zero_to_zero);
+/// Integer semantics on the CPU (the GPU is compared with it below): no panic in any build.
+fn integers_wrap_and_divide_by_zero_to_zero() {
+    assert_eq!(int_ops::scalar_2(7, 0), {
+        let (a, b) = (7i32, 0i32);
+        let q = 0; // 7 / 0 and 7 % 0
+        let w = a.wrapping_mul(b) - (a << (b & 15)) + (-a >> 1);
+        let k = match (a as i64 + 3) % 5 {
+            0 => q,
+            1 | 2 => w,
+            -4..=-1 => q ^ w,
+            _ => a * b,
+        };
+        k + (a >= b) as i32
+    });
+    // i8::MIN / -1 wraps; 127 * 2 wraps; nothing panics.
+    let _ = int_ops::scalar(i8::MIN, -1);
+    let _ = int_ops::scalar(127, 127);
+    let a = cuprum::from_slice(&[i8::MIN, 127, -128, 5, 0], &[5], &Device::Cpu).unwrap();
+    let r = int_ops(&a, -1i8).unwrap();
+    assert_eq!(r.dtype(), DType::Int8);
+    let want: Vec<i8> = [i8::MIN, 127, -128, 5, 0].iter().map(|&v| int_ops::scalar(v, -1)).collect();
+    assert_eq!(host::<i8>(&r), want);
+}
+
+cpu_test!(loop_search_and_errors);
+/// NumPy's loop search (the first signature the inputs cast to safely; weak scalars), `out=`
+/// with a same-kind cast and in place, and the errors of a ufunc.
+fn loop_search_and_errors() {
+    let cpu = Device::Cpu;
+    let i16a = cuprum::from_slice(&[1i16, -2, 3], &[3], &cpu).unwrap();
+    // int16 -> int32 (safe): the first loop.
+    assert_eq!(int_ops(&i16a, 2).unwrap().dtype(), DType::Int32);
+    // uint32 -> int64 (the first safe one).
+    let u32a = cuprum::from_slice(&[1u32, 2, 3], &[3], &cpu).unwrap();
+    assert_eq!(int_ops(&u32a, 1).unwrap().dtype(), DType::Int64);
+    // int8 with a weak int that fits int8: the int8 loop; one that does not: the next loop
+    // (int8 casts to int32 safely).
+    let i8a = cuprum::from_slice(&[1i8, 2], &[2], &cpu).unwrap();
+    assert_eq!(int_ops(&i8a, 1).unwrap().dtype(), DType::Int8);
+    assert_eq!(int_ops(&i8a, 1000).unwrap().dtype(), DType::Int32);
+    // float32 array with an int scalar: the float32 loop.
+    let f = cuprum::from_slice(&[0.5f32, 1.0], &[2], &cpu).unwrap();
+    assert_eq!(gaussian_pdf(&f, 0, 1).unwrap().dtype(), DType::Float32);
+    // int64 array: float64 (int64 -> float32 is not safe).
+    let i = cuprum::arange(4i64, &cpu).unwrap();
+    assert_eq!(gaussian_pdf(&i, 0.0, 1.0).unwrap().dtype(), DType::Float64);
+    // No loop: a float array into is_prime is a TypeError, as NumPy's.
+    let e = is_prime(&f).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TypeError, "{e}");
+    assert!(e.to_string().contains("ufunc 'is_prime' not supported for the input types"), "{e}");
+    // A float scalar cannot go to an integer loop.
+    assert_eq!(int_ops(&i16a, 1.5).unwrap_err().kind(), ErrorKind::TypeError);
+    // The wrong number of arguments (through the ufunc object).
+    let e = gaussian_pdf::ufunc().call(&[(&f).into()]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TypeError);
+    assert!(e.to_string().contains("takes 3 positional arguments but 1 were given"), "{e}");
+    // Shapes that do not broadcast.
+    let g = cuprum::zeros(&[3], DType::Float32, &cpu).unwrap();
+    assert_eq!(gaussian_pdf(&f, &g, 1.0).unwrap_err().kind(), ErrorKind::ValueError);
+    // out=: float32 results cast into float64 (same kind); into int32 is a TypeError.
+    let mut o = cuprum::zeros(&[2], DType::Float64, &cpu).unwrap();
+    gaussian_pdf::out(&f, 0.0, 1.0, &mut o).unwrap();
+    let want = gaussian_pdf(&f, 0.0, 1.0).unwrap().astype(DType::Float64).unwrap();
+    assert_eq!(host::<f64>(&o), host::<f64>(&want));
+    let mut oi = cuprum::zeros(&[2], DType::Int32, &cpu).unwrap();
+    assert_eq!(gaussian_pdf::out(&f, 0.0, 1.0, &mut oi).unwrap_err().kind(), ErrorKind::TypeError);
+    // out= of the wrong shape.
+    let mut o3 = cuprum::zeros(&[3], DType::Float32, &cpu).unwrap();
+    assert_eq!(gaussian_pdf::out(&f, 0.0, 1.0, &mut o3).unwrap_err().kind(), ErrorKind::ValueError);
+    // In place, reading a shifted view of itself (NumPy's overlap rule: the old values).
+    let mut x = cuprum::from_slice(&[1.0f32, 2.0, 3.0, 4.0], &[4], &cpu).unwrap();
+    let before = host::<f32>(&x);
+    let shifted = x.slice(cuprum::s![..;-1]).unwrap();
+    gaussian_pdf::out(&shifted, 0.0, 1.0, &mut x).unwrap();
+    let got = host::<f32>(&x);
+    for k in 0..4 {
+        assert_eq!(got[k], gaussian_pdf::scalar(before[3 - k], 0.0, 1.0));
+    }
+    // Empty inputs give empty outputs.
+    let e0 = cuprum::zeros(&[0, 3], DType::Float32, &cpu).unwrap();
+    assert_eq!(gaussian_pdf(&e0, 0.0, 1.0).unwrap().shape(), &[0, 3]);
+}
+
+gpu_test!(gpu_matches_cpu, |gpu| {
+    let mut rng = Rng::new(2001);
+    for trial in 0..3 {
+        let n = [1, 7, 1000, 4099, 100_003][(rng.next_u64() % 5) as usize] + trial;
+        // gaussian_pdf f32/f64: contiguous, a strided view, broadcast rows, scalars.
+        for dt in [DType::Float32, DType::Float64] {
+            let x = random(&[n], dt, &mut rng, true);
+            let m = random(&[3, 1], dt, &mut rng, false);
+            let s = random(&[n], dt, &mut rng, false).abs().unwrap();
+            let rt = if dt == DType::Float32 { 4e-6 } else { 1e-14 };
+            let (c, g) = (gaussian_pdf(&x, 0.5, 2.0)?, gaussian_pdf(&on(&gpu, &x), 0.5, 2.0)?);
+            assert_eq!(g.device(), gpu);
+            assert_close(&g, &c, rt, &format!("gaussian_pdf {dt} n={n}"));
+            let (c, g) = (gaussian_pdf(&x, &m, &s)?, gaussian_pdf(&on(&gpu, &x), &on(&gpu, &m), &on(&gpu, &s))?);
+            assert_close(&g, &c, rt, &format!("gaussian_pdf broadcast {dt} n={n}"));
+            let xs = x.slice(cuprum::s![..;3])?;
+            let (c, g) = (gaussian_pdf(&xs, &m, 1.25)?, gaussian_pdf(&on(&gpu, &x).slice(cuprum::s![..;3])?, &on(&gpu, &m), 1.25)?);
+            assert_close(&g, &c, rt, &format!("gaussian_pdf strided {dt} n={n}"));
+        }
+        // polar_distance (4 inputs, a device function): the lesson's tolerance.
+        let a: Vec<Array> = (0..4).map(|_| random(&[n], DType::Float32, &mut rng, false)).collect();
+        let c = polar_distance(&a[0], &a[1], &a[2], &a[3])?;
+        let ga: Vec<Array> = a.iter().map(|x| on(&gpu, x)).collect();
+        let g = polar_distance(&ga[0], &ga[1], &ga[2], &ga[3])?;
+        let (cv, gv) = (host::<f32>(&c), host::<f32>(&g));
+        for i in 0..n {
+            let (x, y) = (gv[i] as f64, cv[i] as f64);
+            assert!((x - y).abs() <= 5e-7 + 1e-7 * y.abs() * 10.0, "polar_distance {i}: {x} vs {y}");
+        }
+        // is_prime: exact, both loops.
+        for dt in [DType::Int32, DType::Int64] {
+            let v = cuprum::arange(n as i64, &Device::Cpu)?.astype(dt)?;
+            assert_eq!(host::<bool>(&is_prime(&on(&gpu, &v))?), host::<bool>(&is_prime(&v)?), "is_prime {dt}");
+        }
+        // Integer semantics: exact, every loop, with zeros, -1 and extremes among the inputs.
+        for dt in [DType::Int8, DType::Int32, DType::UInt16, DType::Int64, DType::UInt64] {
+            let (lo, hi) = match dt {
+                DType::Int8 => (-128i64, 127i64),
+                DType::UInt16 => (0, 65535),
+                DType::UInt64 | DType::Int64 | DType::Int32 => (-1000, 1000),
+                _ => unreachable!(),
+            };
+            let draw = |rng: &mut Rng| -> Vec<i64> {
+                (0..n)
+                    .map(|_| match rng.next_u64() % 6 {
+                        0 => 0,
+                        1 => -1,
+                        2 => lo,
+                        3 => hi,
+                        _ => lo + (rng.next_u64() % (hi - lo + 1) as u64) as i64,
+                    })
+                    .collect()
+            };
+            let mk = |v: Vec<i64>| cuprum::from_slice(&v, &[n], &Device::Cpu).unwrap().astype(dt).unwrap();
+            let (x, y) = (mk(draw(&mut rng)), mk(draw(&mut rng)));
+            let (c, g) = (int_ops(&x, &y)?, int_ops(&on(&gpu, &x), &on(&gpu, &y))?);
+            assert_eq!(c.dtype(), dt);
+            assert_eq!(host::<i64>(&g.astype(DType::Int64)?), host::<i64>(&c.astype(DType::Int64)?), "int_ops {dt}");
+        }
+        // Every method, both float types, within its tolerance.
+        for dt in [DType::Float32, DType::Float64] {
+            let x = random(&[n], dt, &mut rng, true);
+            let y = random(&[n], dt, &mut rng, true);
+            for k in 0..N_METHODS {
+                let c = methods(&x, &y, k)?;
+                let g = methods(&on(&gpu, &x), &on(&gpu, &y), k)?;
+                assert_eq!(c.dtype(), dt);
+                let rt = method_rtol(k, dt);
+                let (cv, gv) = (host::<f64>(&c.astype(DType::Float64)?), host::<f64>(&g.astype(DType::Float64)?));
+                for i in 0..n {
+                    let (a, b) = (gv[i], cv[i]);
+                    let ok = (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= rt * b.abs().max(f64::MIN_POSITIVE);
+                    assert!(ok, "method {k} {dt} at {i}: GPU {a:e}, CPU {b:e} (rtol {rt:e})");
+                }
+            }
+        }
+    }
+    // 0-d and empty on the GPU.
+    let z = cuprum::full(&[], 0.5f32, DType::Float32, &gpu)?;
+    assert_eq!(gaussian_pdf(&z, 0.0, 1.0)?.item::<f32>()?, gaussian_pdf::scalar(0.5, 0.0, 1.0));
+    assert_eq!(gaussian_pdf(&cuprum::zeros(&[0], DType::Float32, &gpu)?, 0.0, 1.0)?.shape(), &[0]);
+    // out= on the GPU; arrays of two devices are an error.
+    let x = on(&gpu, &random(&[100], DType::Float32, &mut rng, false));
+    let mut o = cuprum::zeros(&[100], DType::Float64, &gpu)?;
+    gaussian_pdf::out(&x, 0.0, 1.0, &mut o)?;
+    assert_close(&o, &gaussian_pdf(&x, 0.0, 1.0)?.astype(DType::Float64)?, 0.0, "out= on the GPU");
+    let cpu_m = cuprum::zeros(&[100], DType::Float32, &Device::Cpu)?;
+    assert!(gaussian_pdf(&x, &cpu_m, 1.0).is_err());
+    Ok(())
+});
