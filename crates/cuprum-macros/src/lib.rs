@@ -5,6 +5,7 @@
 use proc_macro::TokenStream;
 use quote::{format_ident, quote};
 
+mod kernel;
 mod rewrite;
 mod translate;
 mod vectorize;
@@ -81,6 +82,21 @@ pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn vectorize(attr: TokenStream, item: TokenStream) -> TokenStream {
     let f = syn::parse_macro_input!(item as syn::ItemFn);
     match vectorize::expand(attr.into(), &f) {
+        Ok(t) => t.into(),
+        Err(e) => {
+            let mut out = e.to_compile_error();
+            out.extend(quote! { #f });
+            out.into()
+        }
+    }
+}
+
+/// `#[cuprum::kernel]`: a grid kernel (Numba's `@cuda.jit`), launched as
+/// `name.launch((grid, block), (args,))`. See `cuprum::kernel`'s documentation.
+#[proc_macro_attribute]
+pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let f = syn::parse_macro_input!(item as syn::ItemFn);
+    match kernel::expand(attr.into(), &f) {
         Ok(t) => t.into(),
         Err(e) => {
             let mut out = e.to_compile_error();

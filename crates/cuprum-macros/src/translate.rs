@@ -94,6 +94,7 @@ const METHODS: &[(&str, usize)] = &[
     ("count_ones", 0),
     ("leading_zeros", 0),
     ("trailing_zeros", 0),
+    ("len", 0),
 ];
 
 /// The loops being translated, innermost last: `Some(label)` where `continue` must jump to a
@@ -109,6 +110,8 @@ struct Cx {
     /// `continue` cannot cross them.
     lambdas: usize,
     labels: usize,
+    /// In a grid kernel (shared arrays allowed).
+    kernel: bool,
 }
 
 /// Translates a `#[cuprum::device]` function.
@@ -124,8 +127,8 @@ pub fn device_fn(f: &ItemFn) -> syn::Result<Translated> {
         return err(u, "unsafe functions are not supported");
     }
     let ret = match &sig.output {
-        ReturnType::Default => "void",
-        ReturnType::Type(_, ty) => c_type(ty)?,
+        ReturnType::Default => "void".to_string(),
+        ReturnType::Type(_, ty) => ret_type(ty)?,
     };
     let mut params = Vec::new();
     let mut names = Vec::new();
@@ -139,17 +142,118 @@ pub fn device_fn(f: &ItemFn) -> syn::Result<Translated> {
             syn::FnArg::Receiver(r) => return err(r, "methods are not supported (write a function)"),
         }
     }
-    let mut cx = Cx { calls: Vec::new(), scopes: vec![names], fresh: 0, loops: Vec::new(), lambdas: 0, labels: 0 };
+    let mut cx = Cx {
+        calls: Vec::new(),
+        scopes: vec![names],
+        fresh: 0,
+        loops: Vec::new(),
+        lambdas: 0,
+        labels: 0,
+        kernel: false,
+    };
     let body = cx.fn_block(&f.block, ret != "void")?;
     let source =
         format!("__device__ __forceinline__ {ret} cuprum_dev_{}({}) {{\n{body}}}\n", sig.ident, params.join(", "));
     Ok(Translated { source, calls: cx.calls })
 }
 
+/// The C type of a device function's result: a scalar, or a tuple of 2 to 4 scalars
+/// (`RtTup<...>`, fields `a0`...).
+fn ret_type(ty: &Type) -> syn::Result<String> {
+    if let Type::Tuple(t) = ty {
+        if (2..=4).contains(&t.elems.len()) {
+            let v = t.elems.iter().map(c_type).collect::<syn::Result<Vec<_>>>()?;
+            return Ok(format!("RtTup{}<{}>", t.elems.len(), v.join(", ")));
+        }
+        return err(ty, "a device function returns a scalar or a tuple of 2 to 4 scalars");
+    }
+    Ok(c_type(ty)?.to_string())
+}
+
+/// The C type of a grid kernel's parameter: a slice (`&[T]`, `&mut [T]`) is an `RtSlice<T>`
+/// (pointer, length, the out-of-range record); a scalar its C type.
+fn param_type(ty: &Type) -> syn::Result<String> {
+    if let Type::Reference(r) = ty {
+        if let Type::Slice(sl) = &*r.elem {
+            return Ok(format!("RtSlice<{}>", c_type(&sl.elem)?));
+        }
+        return err(ty, "a kernel's parameters are slices (&[T], &mut [T]) of scalars, or scalars");
+    }
+    Ok(c_type(ty)?.to_string())
+}
+
+/// Translates a `#[cuprum::kernel]` function: `extern "C" __global__ void cuprum_kernel(...)`,
+/// its first parameter the out-of-range record.
+pub fn kernel_fn(f: &ItemFn) -> syn::Result<Translated> {
+    let sig = &f.sig;
+    if !sig.generics.params.is_empty() {
+        return err(&sig.generics, "generic kernels are not supported");
+    }
+    if let ReturnType::Type(_, ty) = &sig.output {
+        return err(ty, "a kernel returns nothing (it writes its `&mut [T]` parameters)");
+    }
+    let mut params = vec!["unsigned long long* cuprum_rec".to_string()];
+    let mut names = Vec::new();
+    for input in &sig.inputs {
+        match input {
+            syn::FnArg::Typed(pt) => {
+                let name = pat_ident(&pt.pat)?;
+                params.push(format!("{} v_{name}", param_type(&pt.ty)?));
+                names.push((name.clone(), format!("v_{name}")));
+            }
+            syn::FnArg::Receiver(r) => return err(r, "methods are not supported"),
+        }
+    }
+    let mut cx = Cx {
+        calls: Vec::new(),
+        scopes: vec![names],
+        fresh: 0,
+        loops: Vec::new(),
+        lambdas: 0,
+        labels: 0,
+        kernel: false,
+    };
+    cx.kernel = true;
+    let body = cx.fn_block(&f.block, false)?;
+    let source = format!(
+        "extern \"C\" __global__ void __launch_bounds__(1024) cuprum_kernel({}) {{\n(void)cuprum_rec;\n{body}}}\n",
+        params.join(", ")
+    );
+    Ok(Translated { source, calls: cx.calls })
+}
+
+/// The kernel intrinsics of `cuprum::kernel` (called by their last path segment), with their
+/// numbers of arguments.
+const INTRINSICS: &[(&str, usize)] = &[
+    ("grid", 1),
+    ("gridsize", 1),
+    ("grid2", 0),
+    ("gridsize2", 0),
+    ("thread_idx", 0),
+    ("block_idx", 0),
+    ("block_dim", 0),
+    ("grid_dim", 0),
+    ("sync_threads", 0),
+    ("atomic_add", 3),
+    ("atomic_sub", 3),
+    ("atomic_min", 3),
+    ("atomic_max", 3),
+    ("atomic_exch", 3),
+    ("atomic_cas", 4),
+];
+
 /// Translates a `#[cuprum::device] const`: a device function returning its value.
 pub fn device_const(c: &syn::ItemConst) -> syn::Result<Translated> {
     let ty = c_type(&c.ty)?;
-    let mut cx = Cx { calls: Vec::new(), scopes: vec![Vec::new()], fresh: 0, loops: Vec::new(), lambdas: 0, labels: 0 };
+    let mut cx = Cx {
+        calls: Vec::new(),
+        scopes: vec![Vec::new()],
+        fresh: 0,
+        loops: Vec::new(),
+        lambdas: 0,
+        labels: 0,
+        kernel: false,
+    };
     let v = cx.expr(&c.expr)?;
     let source = format!("__device__ __forceinline__ {ty} cuprum_const_{}() {{ return ({ty})({v}); }}\n", c.ident);
     Ok(Translated { source, calls: cx.calls })
@@ -243,6 +347,37 @@ impl Cx {
                     }
                     return Ok(s);
                 }
+                // `let (a, b) = f(x);`: a tuple value (a device function's, `grid2()`).
+                if let Pat::Tuple(pt) = &l.pat {
+                    let v = self.expr(&init.expr)?;
+                    let n = self.labels;
+                    self.labels += 1;
+                    let mut s = format!("auto tup_{n} = {v};\n");
+                    for (k, p) in pt.elems.iter().enumerate() {
+                        if let Pat::Wild(_) = p {
+                            continue;
+                        }
+                        let c = self.bind(&pat_ident(p)?);
+                        s += &format!("auto {c} = tup_{n}.a{k};\n");
+                    }
+                    return Ok(s);
+                }
+                if let Pat::Wild(_) = &l.pat {
+                    return Ok(format!("(void)({});\n", self.expr(&init.expr)?));
+                }
+                if let Some((t, n)) = shared_call(&init.expr)? {
+                    if !self.kernel {
+                        return err(&init.expr, "shared arrays are declared in a `#[cuprum::kernel]` body");
+                    }
+                    let name = match &l.pat {
+                        Pat::Type(pt) => pat_ident(&pt.pat)?,
+                        p => pat_ident(p)?,
+                    };
+                    let c = self.bind(&name);
+                    return Ok(format!(
+                        "__shared__ {t} sh_{c}[{n}];\nRtSlice<{t}> {c} = {{sh_{c}, {n}ull, cuprum_rec}};\n"
+                    ));
+                }
                 let (name, ty) = match &l.pat {
                     Pat::Type(pt) => (pat_ident(&pt.pat)?, Some(c_type(&pt.ty)?)),
                     p => (pat_ident(p)?, None),
@@ -258,7 +393,9 @@ impl Cx {
                 let name = self.bind(&c.ident.to_string());
                 Ok(format!("const {ty} {name} = {v};\n"))
             }
-            Stmt::Item(i) => err(i, "items inside a kernel body are not supported (except `const`)"),
+            // (`use cuprum::kernel::*;`: names for rustc; the intrinsics are known by name.)
+            Stmt::Item(syn::Item::Use(_)) => Ok(String::new()),
+            Stmt::Item(i) => err(i, "items inside a kernel body are not supported (except `const` and `use`)"),
             Stmt::Macro(m) => err(m, "macros are not supported in kernel bodies"),
         }
     }
@@ -329,10 +466,25 @@ impl Cx {
                     None => Ok("return;\n".into()),
                 }
             }
-            Expr::Assign(a) => Ok(format!("{} = {};\n", self.place(&a.left)?, self.expr(&a.right)?)),
+            Expr::Assign(a) => {
+                if let Expr::Index(ix) = &*a.left {
+                    let (sl, i) = (self.expr(&ix.expr)?, self.expr(&ix.index)?);
+                    return Ok(format!("rt_store({sl}, {i}, {});\n", self.expr(&a.right)?));
+                }
+                Ok(format!("{} = {};\n", self.place(&a.left)?, self.expr(&a.right)?))
+            }
             Expr::Binary(b) if compound(&b.op).is_some() => {
-                let place = self.place(&b.left)?;
                 let f = compound(&b.op).unwrap();
+                if let Expr::Index(ix) = &*b.left {
+                    // The index once: `a[i] += v` reads and writes the same element.
+                    let (sl, i, v) = (self.expr(&ix.expr)?, self.expr(&ix.index)?, self.expr(&b.right)?);
+                    let n = self.labels;
+                    self.labels += 1;
+                    return Ok(format!(
+                        "{{\nauto ix_{n} = {i};\nrt_store({sl}, ix_{n}, rt_{f}(rt_load({sl}, ix_{n}), {v}));\n}}\n"
+                    ));
+                }
+                let place = self.place(&b.left)?;
                 Ok(format!("{place} = rt_{f}({place}, {});\n", self.expr(&b.right)?))
             }
             other => Ok(format!("(void)({});\n", self.expr(other)?)),
@@ -460,6 +612,35 @@ impl Cx {
                 }
             }
             Expr::Cast(c) => format!("rt_cast<{}>({})", c_type(&c.ty)?, self.expr(&c.expr)?),
+            Expr::Tuple(t) if (2..=4).contains(&t.elems.len()) => {
+                let v = t.elems.iter().map(|e| self.expr(e)).collect::<syn::Result<Vec<_>>>()?;
+                format!("rt_tup({})", v.join(", "))
+            }
+            Expr::Index(ix) => format!("rt_load({}, {})", self.expr(&ix.expr)?, self.expr(&ix.index)?),
+            Expr::Field(fe) => {
+                let m = match &fe.member {
+                    syn::Member::Named(id) if ["x", "y", "z"].contains(&id.to_string().as_str()) => id.to_string(),
+                    syn::Member::Unnamed(i) => format!("a{}", i.index),
+                    other => return err(other, "only `.x`, `.y`, `.z` (of thread_idx() etc.) and tuple fields here"),
+                };
+                format!("({}).{m}", self.expr(&fe.base)?)
+            }
+            Expr::Call(c) if intrinsic(&c.func).is_some() => {
+                let (name, n) = intrinsic(&c.func).unwrap();
+                if c.args.len() != n {
+                    return err(c, &format!("`{name}` takes {n} argument(s)"));
+                }
+                if (name == "grid" || name == "gridsize")
+                    && !matches!(&c.args[0], Expr::Lit(syn::ExprLit { lit: Lit::Int(i), .. }) if i.base10_digits() == "1")
+                {
+                    return err(
+                        &c.args[0],
+                        &format!("`{name}(1)` is the 1-d form; use `{name}2()` for two dimensions"),
+                    );
+                }
+                let args = c.args.iter().map(|a| self.expr(a)).collect::<syn::Result<Vec<_>>>()?;
+                format!("rt_{name}({})", args.join(", "))
+            }
             Expr::Call(c) => {
                 let Expr::Path(p) = &*c.func else {
                     return err(&c.func, "only calls of #[cuprum::device] functions by name are supported");
@@ -623,6 +804,34 @@ impl Cx {
     }
 }
 
+/// A call of a kernel intrinsic (`grid(1)`, `cuprum::kernel::atomic_add(...)`): its name and
+/// number of arguments.
+fn intrinsic(f: &Expr) -> Option<(&'static str, usize)> {
+    let Expr::Path(p) = f else { return None };
+    let last = p.path.segments.last()?.ident.to_string();
+    INTRINSICS.iter().find(|(n, _)| *n == last).copied()
+}
+
+/// `shared::<T, N>()`: the element type's C name and the length.
+fn shared_call(e: &Expr) -> syn::Result<Option<(&'static str, String)>> {
+    let Expr::Call(c) = e else { return Ok(None) };
+    let Expr::Path(p) = &*c.func else { return Ok(None) };
+    let Some(last) = p.path.segments.last() else { return Ok(None) };
+    if last.ident != "shared" {
+        return Ok(None);
+    }
+    let syn::PathArguments::AngleBracketed(ab) = &last.arguments else {
+        return err(last, "a shared array reads `shared::<T, N>()`");
+    };
+    let args: Vec<_> = ab.args.iter().collect();
+    match args.as_slice() {
+        [syn::GenericArgument::Type(t), syn::GenericArgument::Const(Expr::Lit(syn::ExprLit { lit: Lit::Int(n), .. }))] => {
+            Ok(Some((c_type(t)?, n.base10_parse::<u64>()?.to_string())))
+        }
+        _ => err(ab, "a shared array reads `shared::<T, N>()` with N an integer literal"),
+    }
+}
+
 /// Whether a tail expression is control flow (translated as a statement, not returned).
 fn is_control(e: &Expr) -> bool {
     matches!(e, Expr::While(_) | Expr::ForLoop(_) | Expr::Loop(_))
@@ -658,7 +867,10 @@ fn lit(l: &Lit) -> syn::Result<String> {
                 "" => format!("ILit({v:#x}ull)"),
                 s => {
                     let ty: Type = syn::parse_str(s)?;
-                    format!("(({}){v:#x}ull)", c_type(&ty).map_err(|_| syn::Error::new(i.span(), "unsupported suffix"))?)
+                    format!(
+                        "(({}){v:#x}ull)",
+                        c_type(&ty).map_err(|_| syn::Error::new(i.span(), "unsupported suffix"))?
+                    )
                 }
             }
         }

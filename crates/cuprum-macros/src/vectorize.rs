@@ -58,7 +58,10 @@ fn parse_sigs(attr: TokenStream) -> syn::Result<Vec<Sig>> {
     list.iter()
         .map(|e| {
             let Expr::Call(c) = e else {
-                return Err(syn::Error::new(e.span(), "cuprum kernels: a signature reads `out(in, in, ...)`, e.g. `f32(f32, f32)`"));
+                return Err(syn::Error::new(
+                    e.span(),
+                    "cuprum kernels: a signature reads `out(in, in, ...)`, e.g. `f32(f32, f32)`",
+                ));
             };
             let mut types = c.args.iter().map(type_name).collect::<syn::Result<Vec<_>>>()?;
             types.push(type_name(&c.func)?);
@@ -85,7 +88,9 @@ fn declared(f: &ItemFn) -> syn::Result<Vec<(&'static str, Span)>> {
     for a in &f.sig.inputs {
         match a {
             syn::FnArg::Typed(pt) => out.push((ty_of(&pt.ty)?, pt.ty.span())),
-            syn::FnArg::Receiver(r) => return Err(syn::Error::new(r.span(), "cuprum kernels: methods are not supported")),
+            syn::FnArg::Receiver(r) => {
+                return Err(syn::Error::new(r.span(), "cuprum kernels: methods are not supported"))
+            }
         }
     }
     match &f.sig.output {
@@ -109,7 +114,10 @@ impl VisitMut for Subst<'_> {
     fn visit_lit_float_mut(&mut self, l: &mut syn::LitFloat) {
         if let Some(to) = self.0.get(l.suffix()) {
             if !to.starts_with('f') {
-                self.1.get_or_insert(syn::Error::new(l.span(), "cuprum kernels: this float literal's type becomes an integer type in another signature"));
+                self.1.get_or_insert(syn::Error::new(
+                    l.span(),
+                    "cuprum kernels: this float literal's type becomes an integer type in another signature",
+                ));
                 return;
             }
             *l = syn::LitFloat::new(&format!("{}{to}", l.base10_digits()), l.span());
@@ -132,7 +140,10 @@ pub fn expand(attr: TokenStream, f: &ItemFn) -> syn::Result<TokenStream> {
         sigs.push(Sig { types: decl.iter().map(|d| d.0).collect(), span: f.sig.span() });
     }
     if !f.sig.generics.params.is_empty() {
-        return Err(syn::Error::new(f.sig.generics.span(), "cuprum kernels: write one signature per type instead of generics"));
+        return Err(syn::Error::new(
+            f.sig.generics.span(),
+            "cuprum kernels: write one signature per type instead of generics",
+        ));
     }
     let name = &f.sig.ident;
     let vis = &f.vis;
@@ -141,7 +152,10 @@ pub fn expand(attr: TokenStream, f: &ItemFn) -> syn::Result<TokenStream> {
     let mut scalars = Vec::new();
     for (k, sig) in sigs.iter().enumerate() {
         if sig.types.len() != decl.len() {
-            return Err(syn::Error::new(sig.span, format!("cuprum kernels: this signature has {} inputs; the function has {nin}", sig.types.len() - 1)));
+            return Err(syn::Error::new(
+                sig.span,
+                format!("cuprum kernels: this signature has {} inputs; the function has {nin}", sig.types.len() - 1),
+            ));
         }
         let mut map: HashMap<&'static str, &'static str> = HashMap::new();
         for ((d, _), t) in decl.iter().zip(&sig.types) {
@@ -207,12 +221,12 @@ pub fn expand(attr: TokenStream, f: &ItemFn) -> syn::Result<TokenStream> {
         .enumerate()
         .map(|(k, id)| if id == "out" { format_ident!("arg{}", k) } else { id })
         .collect();
-    let lts: Vec<syn::Lifetime> = (0..nin).map(|k| syn::Lifetime::new(&format!("'cuprum_a{k}"), Span::call_site())).collect();
+    let lts: Vec<syn::Lifetime> =
+        (0..nin).map(|k| syn::Lifetime::new(&format!("'cuprum_a{k}"), Span::call_site())).collect();
     let statics = format_ident!("__CUPRUM_VECTORIZED_{}", name);
     let sname = name.to_string();
     let attrs = &f.attrs;
-    let sigdoc: Vec<String> =
-        sigs.iter().map(|s| format!("{}({})", s.types[nin], s.types[..nin].join(", "))).collect();
+    let sigdoc: Vec<String> = sigs.iter().map(|s| format!("{}({})", s.types[nin], s.types[..nin].join(", "))).collect();
     let doc = format!(
         "\n\n**Vectorized** (`#[cuprum::vectorize]`) for {}: arrays (any device) or scalars, broadcast as NumPy's ufuncs.",
         sigdoc.join(", ")

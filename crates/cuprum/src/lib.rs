@@ -36,7 +36,7 @@ mod indexing;
 pub mod io;
 pub mod kernel;
 /// `#[cuprum::device]`: see [`kernel`].
-pub use kernel::{device, vectorize};
+pub use kernel::{device, kernel, vectorize};
 pub mod linalg;
 mod manip;
 pub mod profiler;

@@ -2,13 +2,14 @@
 //! per-element operation of `ufunc/elementwise.cu`'s layouts (contiguous vectorised, strided,
 //! broadcast), compiled by NVRTC on first use through the kernel cache.
 
+use super::grid::{Dim3, GridKernel, KArg, KParam};
 use super::VLoop;
 use crate::array::Array;
 use crate::backend::cuda::codegen::{store_cvt, PRELUDE};
 use crate::backend::cuda::kernels::KernelKey;
-use crate::backend::cuda::launch::{MAX_DIMS, THREADS};
+use crate::backend::cuda::launch::{dev_of, dptr, Params, MAX_DIMS, THREADS};
 use crate::core::dtype::DType;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::ufunc::cuda::{launch_layout, layout_macros, vec_width, Arg, EwIn, Variant};
 use std::fmt::Write;
 use std::hash::{Hash, Hasher};
@@ -87,4 +88,91 @@ pub(crate) fn vectorized(lp: &'static VLoop, ins: &[Arg<'_>], out: &Array) -> Re
     let n = lp.types.len() - 1;
     let vec = vec_width(key(Variant::Kv).inputs().iter(), lp.types[n]);
     launch_layout(out, ins, &lp.types[..n], vec, |dev, v| dev.kernel(&key(v)), |_| {})
+}
+
+/// A grid kernel of a `static` made by the macro, by address.
+#[derive(Clone, Copy)]
+pub(crate) struct GridKey(pub &'static GridKernel);
+impl PartialEq for GridKey {
+    fn eq(&self, o: &Self) -> bool {
+        std::ptr::eq(self.0, o.0)
+    }
+}
+impl Eq for GridKey {}
+impl Hash for GridKey {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        (self.0 as *const GridKernel as usize).hash(h)
+    }
+}
+impl std::fmt::Debug for GridKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name)
+    }
+}
+impl KernelKey for GridKey {
+    const FAMILY: &'static str = "kernel";
+    fn entry(&self) -> &str {
+        "cuprum_kernel"
+    }
+    fn source(&self) -> String {
+        self.0.cuda.source()
+    }
+}
+
+/// Launches a grid kernel on the GPU of its arrays (checked by the caller: dtypes, layouts,
+/// one device, CUDA's limits). `checked`: a 16-byte record catches the first out-of-range
+/// index, read back after the launch (an IndexError); otherwise nothing waits for the GPU.
+pub(crate) fn grid_launch(
+    k: &'static GridKernel,
+    grid: Dim3,
+    block: Dim3,
+    args: &[KArg<'_>],
+    checked: bool,
+) -> Result<()> {
+    let first = args
+        .iter()
+        .find_map(|a| match a {
+            KArg::Array(x) => Some(&**x),
+            KArg::ArrayMut(x) => Some(&**x),
+            KArg::Scalar(_) => None,
+        })
+        .expect("a GPU launch has an array");
+    let dev = dev_of(first)?;
+    let kern = dev.kernel(&GridKey(k))?;
+    let rec = if checked { Some(Array::alloc(&[2], DType::UInt64, first.device(), true)?) } else { None };
+    let rp = match &rec {
+        Some(r) => dptr(r)?,
+        None => 0,
+    };
+    let mut params = Params::new();
+    params.push(rp);
+    for (a, p) in args.iter().zip(k.params) {
+        match (a, p) {
+            (KArg::Array(x), _) => params.push_i64s(&[dptr(x)? as i64, x.size() as i64, rp as i64]),
+            (KArg::ArrayMut(x), _) => params.push_i64s(&[dptr(x)? as i64, x.size() as i64, rp as i64]),
+            (KArg::Scalar(s), KParam::Scalar(d)) => params.push_scalar(*s, *d),
+            (KArg::Scalar(_), _) => unreachable!("the macro passes arrays for slice parameters"),
+        }
+    }
+    let g = (grid.x as u32, grid.y as u32, grid.z as u32);
+    let b = (block.x as u32, block.y as u32, block.z as u32);
+    // SAFETY: the parameters are the record's address, then per parameter the slice struct
+    // (pointer, length, record) or the scalar in its C type, as `kernel_fn` declares them; the
+    // arrays are C-contiguous with that many elements and outlive the launch (their storage
+    // returns to the pool only in stream order).
+    unsafe { params.launch_3d(&dev, &kern, g, b, 0)? };
+    if let Some(r) = rec {
+        let mut w = [0u8; 16];
+        dev.dtoh(&mut w, dptr(&r)?, false)?;
+        let index = u64::from_le_bytes(w[..8].try_into().expect("8 bytes"));
+        let len = u64::from_le_bytes(w[8..].try_into().expect("8 bytes"));
+        if index != 0 {
+            return Err(Error::Index(format!(
+                "{}: index {} is out of bounds for a slice of length {len}",
+                k.name,
+                index - 1
+            )));
+        }
+    }
+    Ok(())
 }

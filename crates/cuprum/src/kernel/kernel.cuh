@@ -240,7 +240,19 @@ __device__ __forceinline__ double rt_to_degrees(double x) { return x * (180.0 / 
 __device__ __forceinline__ float rt_to_radians(float x) { return x * (3.14159265358979323846264338327950288f / 180.0f); }
 __device__ __forceinline__ double rt_to_radians(double x) { return x * (3.14159265358979323846264338327950288 / 180.0); }
 template <class T, class B> __device__ __forceinline__ T rt_powf(T x, B y) { return sizeof(T) == 4 ? (T)powf((float)x, (float)(T)y) : (T)pow((double)x, (double)(T)y); }
-template <class T, class B> __device__ __forceinline__ T rt_powi(T x, B n) { return sizeof(T) == 4 ? (T)powf((float)x, (float)(int)n) : (T)pow((double)x, (double)(int)n); }
+// powi as compiler-rt's __powisf2/__powidf2 (what Rust's `powi` runs): squaring, then 1/r.
+template <class T, class B> __device__ __forceinline__ T rt_powi(T x, B e) {
+  int n = (int)e;
+  const bool recip = n < 0;
+  T r = 1;
+  while (1) {
+    if (n & 1) r *= x;
+    n /= 2;
+    if (n == 0) break;
+    x *= x;
+  }
+  return recip ? (T)1 / r : r;
+}
 template <class T, class B> __device__ __forceinline__ T rt_log(T x, B base) { return rt_ln(x) / rt_ln((T)base); }
 template <class T, class B> __device__ __forceinline__ T rt_atan2(T y, B x) { return sizeof(T) == 4 ? (T)atan2f((float)y, (float)(T)x) : (T)atan2((double)y, (double)(T)x); }
 template <class T, class B> __device__ __forceinline__ T rt_hypot(T x, B y) { return sizeof(T) == 4 ? (T)hypotf((float)x, (float)(T)y) : (T)hypot((double)x, (double)(T)y); }
@@ -287,4 +299,164 @@ template <class T> __device__ __forceinline__ unsigned int rt_leading_zeros(T x)
 template <class T> __device__ __forceinline__ unsigned int rt_trailing_zeros(T x) {
   if (x == 0) return 8 * sizeof(T);
   return sizeof(T) == 8 ? __ffsll((long long)x) - 1 : __ffs((int)(unsigned int)(typename Unsigned<T>::U)x) - 1;
+}
+
+// ---------------------------------------------------------------- grid kernels (#[cuprum::kernel])
+// A slice parameter: pointer, length, and the launch's out-of-range record (null when the
+// launch is unchecked). With a record, an index past the end reads 0 and writes nothing, and
+// the first such index and the slice's length are recorded (the host returns IndexError).
+template <class T> struct RtSlice {
+  T* p;
+  unsigned long long n;
+  unsigned long long* rec;
+};
+template <class T> __device__ __forceinline__ bool rt_in(const RtSlice<T>& s, unsigned long long i) {
+  if (s.rec == 0 || i < s.n) return true;
+  if (atomicCAS(s.rec, 0ull, i + 1) == 0ull) s.rec[1] = s.n;
+  return false;
+}
+template <class T, class I> __device__ __forceinline__ T rt_load(const RtSlice<T>& s, I i) {
+  unsigned long long k = (unsigned long long)i;
+  return rt_in(s, k) ? s.p[k] : (T)0;
+}
+template <class T, class I, class V> __device__ __forceinline__ void rt_store(const RtSlice<T>& s, I i, V v) {
+  unsigned long long k = (unsigned long long)i;
+  if (rt_in(s, k)) s.p[k] = (T)v;
+}
+template <class T> __device__ __forceinline__ unsigned long long rt_len(const RtSlice<T>& s) { return s.n; }
+
+// Tuples (a device function's result, grid2()).
+// (Each converts from another of its arity: `(x, 2.0)` returned as `(f32, f32)`.)
+template <class A, class B> struct RtTup2 {
+  A a0;
+  B a1;
+  __device__ RtTup2() {}
+  __device__ RtTup2(A x, B y) : a0(x), a1(y) {}
+  template <class X, class Y> __device__ RtTup2(const RtTup2<X, Y>& t) : a0((A)t.a0), a1((B)t.a1) {}
+};
+template <class A, class B, class C> struct RtTup3 {
+  A a0;
+  B a1;
+  C a2;
+  __device__ RtTup3() {}
+  __device__ RtTup3(A x, B y, C z) : a0(x), a1(y), a2(z) {}
+  template <class X, class Y, class Z>
+  __device__ RtTup3(const RtTup3<X, Y, Z>& t) : a0((A)t.a0), a1((B)t.a1), a2((C)t.a2) {}
+};
+template <class A, class B, class C, class D> struct RtTup4 {
+  A a0;
+  B a1;
+  C a2;
+  D a3;
+  __device__ RtTup4() {}
+  __device__ RtTup4(A x, B y, C z, D w) : a0(x), a1(y), a2(z), a3(w) {}
+  template <class X, class Y, class Z, class W>
+  __device__ RtTup4(const RtTup4<X, Y, Z, W>& t) : a0((A)t.a0), a1((B)t.a1), a2((C)t.a2), a3((D)t.a3) {}
+};
+template <class T> struct Val { typedef T t; };
+template <> struct Val<FLit> { typedef double t; };
+template <> struct Val<ILit> { typedef long long t; };
+template <class A, class B> __device__ __forceinline__ RtTup2<typename Val<A>::t, typename Val<B>::t> rt_tup(A a, B b) {
+  return RtTup2<typename Val<A>::t, typename Val<B>::t>((typename Val<A>::t)a, (typename Val<B>::t)b);
+}
+template <class A, class B, class C>
+__device__ __forceinline__ RtTup3<typename Val<A>::t, typename Val<B>::t, typename Val<C>::t> rt_tup(A a, B b, C c) {
+  return RtTup3<typename Val<A>::t, typename Val<B>::t, typename Val<C>::t>((typename Val<A>::t)a, (typename Val<B>::t)b, (typename Val<C>::t)c);
+}
+template <class A, class B, class C, class D>
+__device__ __forceinline__ RtTup4<typename Val<A>::t, typename Val<B>::t, typename Val<C>::t, typename Val<D>::t>
+rt_tup(A a, B b, C c, D d) {
+  return RtTup4<typename Val<A>::t, typename Val<B>::t, typename Val<C>::t, typename Val<D>::t>(
+      (typename Val<A>::t)a, (typename Val<B>::t)b, (typename Val<C>::t)c, (typename Val<D>::t)d);
+}
+
+// The thread's place (Numba's cuda.grid, threadIdx, ...): usize values.
+struct RtDim3 { unsigned long long x, y, z; };
+__device__ __forceinline__ RtDim3 rt_thread_idx() { return {threadIdx.x, threadIdx.y, threadIdx.z}; }
+__device__ __forceinline__ RtDim3 rt_block_idx() { return {blockIdx.x, blockIdx.y, blockIdx.z}; }
+__device__ __forceinline__ RtDim3 rt_block_dim() { return {blockDim.x, blockDim.y, blockDim.z}; }
+__device__ __forceinline__ RtDim3 rt_grid_dim() { return {gridDim.x, gridDim.y, gridDim.z}; }
+template <class N> __device__ __forceinline__ unsigned long long rt_grid(N) {
+  return (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+}
+template <class N> __device__ __forceinline__ unsigned long long rt_gridsize(N) {
+  return (unsigned long long)gridDim.x * blockDim.x;
+}
+__device__ __forceinline__ RtTup2<unsigned long long, unsigned long long> rt_grid2() {
+  return RtTup2<unsigned long long, unsigned long long>((unsigned long long)blockIdx.x * blockDim.x + threadIdx.x,
+                                                       (unsigned long long)blockIdx.y * blockDim.y + threadIdx.y);
+}
+__device__ __forceinline__ RtTup2<unsigned long long, unsigned long long> rt_gridsize2() {
+  return RtTup2<unsigned long long, unsigned long long>((unsigned long long)gridDim.x * blockDim.x,
+                                                       (unsigned long long)gridDim.y * blockDim.y);
+}
+__device__ __forceinline__ void rt_sync_threads() { __syncthreads(); }
+
+template <int N> struct Bits;
+template <> struct Bits<4> { typedef unsigned int U; };
+template <> struct Bits<8> { typedef unsigned long long U; };
+
+// Atomics on an element of a slice (checked as an index), returning the old value.
+template <class T> struct Atom {
+  // 8-, 16-bit: not supported by the hardware; the macro's types exclude them.
+  static __device__ __forceinline__ T add(T* p, T v) { return atomicAdd(p, v); }
+};
+template <> struct Atom<long long> {
+  static __device__ __forceinline__ long long add(long long* p, long long v) {
+    return (long long)atomicAdd((unsigned long long*)p, (unsigned long long)v);
+  }
+};
+template <class T, class F> __device__ __forceinline__ T rt_atomic_update(T* p, F f) {
+  // A compare-and-swap loop over the value's bits.
+  typedef typename Bits<sizeof(T)>::U U;
+  U* q = (U*)p;
+  U old = *q, assumed;
+  do {
+    assumed = old;
+    T cur;
+    memcpy(&cur, &assumed, sizeof(T));
+    T nv = f(cur);
+    U nb;
+    memcpy(&nb, &nv, sizeof(T));
+    old = atomicCAS(q, assumed, nb);
+  } while (old != assumed);
+  T r;
+  memcpy(&r, &old, sizeof(T));
+  return r;
+}
+template <class T, class I, class V> __device__ __forceinline__ T rt_atomic_add(const RtSlice<T>& s, I i, V v) {
+  unsigned long long k = (unsigned long long)i;
+  if (!rt_in(s, k)) return (T)0;
+  return Atom<T>::add(s.p + k, (T)v);
+}
+template <class T, class I, class V> __device__ __forceinline__ T rt_atomic_sub(const RtSlice<T>& s, I i, V v) {
+  unsigned long long k = (unsigned long long)i;
+  if (!rt_in(s, k)) return (T)0;
+  T d = (T)v;
+  return rt_atomic_update(s.p + k, [&](T c) { return Ops<T>::sub(c, d); });
+}
+template <class T, class I, class V> __device__ __forceinline__ T rt_atomic_min(const RtSlice<T>& s, I i, V v) {
+  unsigned long long k = (unsigned long long)i;
+  if (!rt_in(s, k)) return (T)0;
+  T d = (T)v;
+  return rt_atomic_update(s.p + k, [&](T c) { return rt_min(c, d); });
+}
+template <class T, class I, class V> __device__ __forceinline__ T rt_atomic_max(const RtSlice<T>& s, I i, V v) {
+  unsigned long long k = (unsigned long long)i;
+  if (!rt_in(s, k)) return (T)0;
+  T d = (T)v;
+  return rt_atomic_update(s.p + k, [&](T c) { return rt_max(c, d); });
+}
+template <class T, class I, class V> __device__ __forceinline__ T rt_atomic_exch(const RtSlice<T>& s, I i, V v) {
+  unsigned long long k = (unsigned long long)i;
+  if (!rt_in(s, k)) return (T)0;
+  T d = (T)v;
+  return rt_atomic_update(s.p + k, [&](T) { return d; });
+}
+template <class T, class I, class C, class V>
+__device__ __forceinline__ T rt_atomic_cas(const RtSlice<T>& s, I i, C cmp, V v) {
+  unsigned long long k = (unsigned long long)i;
+  if (!rt_in(s, k)) return (T)0;
+  T c0 = (T)cmp, d = (T)v;
+  return rt_atomic_update(s.p + k, [&](T c) { return c == c0 ? d : c; });
 }

@@ -17,13 +17,19 @@
 //! assert!(cuda.contains("__device__ __forceinline__ float cuprum_dev_gaussian(float v_x, float v_mean, float v_sigma)"));
 //! ```
 
-pub use cuprum_macros::{device, vectorize};
+pub use cuprum_macros::{device, kernel, vectorize};
 
 mod cpu;
 mod cuda;
+mod grid;
 pub mod rt;
 
 pub use cpu::{CpuFn, Lane};
+pub use grid::{
+    atomic_add, atomic_cas, atomic_exch, atomic_max, atomic_min, atomic_sub, block_dim, block_idx, grid, grid2,
+    grid_dim, gridsize, gridsize2, shared, sync_threads, thread_idx, Atomic, Dim3, GridKernel, KArg, KArgs, KParam,
+    Slice, SliceMut,
+};
 
 use crate::array::Array;
 use crate::core::device::Device;
@@ -382,7 +388,47 @@ mod tests {
         }
         assert_eq!(picks::scalar(5, 0), 2); // (5 - 3) % 4 == 2: 5 % 3 << 0
         assert_eq!(picks::scalar_1(i64::MIN + 3, 3), (i64::MIN + 3) / 3); // (MIN + 3 - 3) % 4 == 0
-        assert_eq!(gauss::ufunc().types(), ["float32(float32, float32, float32)", "float64(float64, float64, float64)"]);
+        assert_eq!(
+            gauss::ufunc().types(),
+            ["float32(float32, float32, float32)", "float64(float64, float64, float64)"]
+        );
+    }
+
+    #[crate::kernel::device]
+    fn split(x: f32) -> (f32, i32) {
+        (x.fract(), x as i32)
+    }
+
+    #[crate::kernel::kernel]
+    fn everything(a: &[f32], out: &mut [f32], counts: &mut [i32], big: &mut [u64], fl: &mut [f64], k: usize) {
+        use crate::kernel::*;
+        let mut sm = shared::<f32, 64>();
+        let t = thread_idx().x;
+        let i = grid(1);
+        if i < a.len() {
+            let (f, w) = split(a[i]);
+            sm[t % 64] = f;
+            sync_threads();
+            out[i] += sm[(t + 1) % 64] + w as f32;
+            atomic_add(counts, i % 4, 1);
+            atomic_min(counts, 4, w);
+            atomic_max(big, 0, i as u64);
+            atomic_cas(big, 1, 0, 5);
+            atomic_exch(fl, 0, 1.5);
+            atomic_add(fl, 1, 0.25);
+            atomic_sub(counts, 5, 2);
+        }
+        let (x, y) = grid2();
+        let (sx, _) = gridsize2();
+        out[0] = (x + y * sx + k + block_dim().y + grid_dim().z + block_idx().x) as f32;
+        let _ = gridsize(1);
+    }
+
+    /// A grid kernel using every intrinsic compiles (where NVRTC is present).
+    #[test]
+    fn grid_kernel_source_compiles() {
+        crate::backend::cuda::compile::check_compiles(&super::cuda::GridKey(everything.kernel()));
+        assert_eq!(split(2.5), (0.5, 2));
     }
 
     /// The functions stay Rust; their CUDA C has the callees first, once, and (where NVRTC is

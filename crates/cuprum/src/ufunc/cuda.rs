@@ -36,7 +36,10 @@ pub(crate) fn launch_layout(
     args: &[Arg<'_>],
     computes: &[DType],
     vec_width: u32,
-    kernel: impl FnOnce(&crate::backend::cuda::CudaDevice, Variant) -> Result<std::sync::Arc<crate::backend::cuda::kernels::Kernel>>,
+    kernel: impl FnOnce(
+        &crate::backend::cuda::CudaDevice,
+        Variant,
+    ) -> Result<std::sync::Arc<crate::backend::cuda::kernels::Kernel>>,
     extra: impl FnOnce(&mut Params),
 ) -> Result<()> {
     let dev = dev_of(out)?;
@@ -591,59 +594,58 @@ pub(crate) fn vec_width<'a>(ins: impl Iterator<Item = &'a EwIn>, out: DType) -> 
 /// then `op_params` (the op's own parameters, `, type name` each).
 pub(crate) fn layout_macros(inputs: &[EwIn], out: DType, vec: u32, variant: Variant, op_params: &str) -> String {
     let mut s = String::new();
-        let ot = storage_ty(out);
-        // Operands with a layout: the output and the array inputs (scalars have none).
-        let nops = 1 + inputs.iter().filter(|x| !x.scalar).count();
-        let mut params = String::new();
+    let ot = storage_ty(out);
+    // Operands with a layout: the output and the array inputs (scalars have none).
+    let nops = 1 + inputs.iter().filter(|x| !x.scalar).count();
+    let mut params = String::new();
+    for (k, x) in inputs.iter().enumerate() {
+        if x.scalar {
+            write!(params, ", {} s{k}", compute_ty(x.compute)).unwrap();
+        } else {
+            write!(params, ", const {}* __restrict__ in{k}", storage_ty(x.storage)).unwrap();
+        }
+    }
+    params += op_params;
+    let st_params: String = (0..nops).map(|q| format!(", long long st{q}")).collect();
+    // Declarations of a0, a1, a2 from each array input's value at `at(k, slot)`; input k's
+    // layout slot is 1 + the number of array inputs before it (slot 0 is the output).
+    let loads = |at: &dyn Fn(usize, usize, &str) -> String| -> String {
+        let mut b = String::new();
         for (k, x) in inputs.iter().enumerate() {
+            let ct = compute_ty(x.compute);
             if x.scalar {
-                write!(params, ", {} s{k}", compute_ty(x.compute)).unwrap();
+                write!(b, "{ct} a{k} = s{k}; ").unwrap();
             } else {
-                write!(params, ", const {}* __restrict__ in{k}", storage_ty(x.storage)).unwrap();
+                let slot = 1 + inputs[..k].iter().filter(|y| !y.scalar).count();
+                let v = at(k, slot, storage_ty(x.storage));
+                write!(b, "{ct} a{k} = {}; ", load_cvt(x.storage, x.compute, &v)).unwrap();
             }
         }
-        params += op_params;
-        let st_params: String = (0..nops).map(|q| format!(", long long st{q}")).collect();
-        // Declarations of a0, a1, a2 from each array input's value at `at(k, slot)`; input k's
-        // layout slot is 1 + the number of array inputs before it (slot 0 is the output).
-        let loads = |at: &dyn Fn(usize, usize, &str) -> String| -> String {
-            let mut b = String::new();
-            for (k, x) in inputs.iter().enumerate() {
-                let ct = compute_ty(x.compute);
-                if x.scalar {
-                    write!(b, "{ct} a{k} = s{k}; ").unwrap();
-                } else {
-                    let slot = 1 + inputs[..k].iter().filter(|y| !y.scalar).count();
-                    let v = at(k, slot, storage_ty(x.storage));
-                    write!(b, "{ct} a{k} = {}; ", load_cvt(x.storage, x.compute, &v)).unwrap();
-                }
-            }
-            b
-        };
-        let mut packs = String::new();
-        for (k, x) in inputs.iter().enumerate() {
-            if !x.scalar {
-                let t = storage_ty(x.storage);
-                write!(packs, "Pack<{t}, VEC> p{k} = *reinterpret_cast<const Pack<{t}, VEC>*>(in{k} + (i0)); ")
-                    .unwrap();
-            }
+        b
+    };
+    let mut packs = String::new();
+    for (k, x) in inputs.iter().enumerate() {
+        if !x.scalar {
+            let t = storage_ty(x.storage);
+            write!(packs, "Pack<{t}, VEC> p{k} = *reinterpret_cast<const Pack<{t}, VEC>*>(in{k} + (i0)); ").unwrap();
         }
-        writeln!(s, "#define VARIANT_{}", variant.name().to_uppercase()).unwrap();
-        writeln!(s, "typedef {ot} OUT_T;").unwrap();
-        writeln!(s, "#define VEC {vec}").unwrap();
-        writeln!(s, "#define NOPS {nops}").unwrap();
-        writeln!(s, "#define IN_PARAMS {params}").unwrap();
-        writeln!(s, "#define ST_PARAMS {st_params}").unwrap();
-        writeln!(s, "#define PACK_LOADS(i0) {packs}").unwrap();
-        writeln!(s, "#define LOADS_PACK(j) {}", loads(&|k, _, _| format!("p{k}.v[j]"))).unwrap();
-        writeln!(s, "#define LOADS_FLAT(i) {}", loads(&|k, _, _| format!("in{k}[i]"))).unwrap();
-        writeln!(
-            s,
-            "#define LOADS_AT(OFF) {}",
-            loads(&|k, slot, t| format!("*(const {t}*)((const char*)in{k} + OFF({slot}))"))
-        )
-        .unwrap();
-        s
+    }
+    writeln!(s, "#define VARIANT_{}", variant.name().to_uppercase()).unwrap();
+    writeln!(s, "typedef {ot} OUT_T;").unwrap();
+    writeln!(s, "#define VEC {vec}").unwrap();
+    writeln!(s, "#define NOPS {nops}").unwrap();
+    writeln!(s, "#define IN_PARAMS {params}").unwrap();
+    writeln!(s, "#define ST_PARAMS {st_params}").unwrap();
+    writeln!(s, "#define PACK_LOADS(i0) {packs}").unwrap();
+    writeln!(s, "#define LOADS_PACK(j) {}", loads(&|k, _, _| format!("p{k}.v[j]"))).unwrap();
+    writeln!(s, "#define LOADS_FLAT(i) {}", loads(&|k, _, _| format!("in{k}[i]"))).unwrap();
+    writeln!(
+        s,
+        "#define LOADS_AT(OFF) {}",
+        loads(&|k, slot, t| format!("*(const {t}*)((const char*)in{k} + OFF({slot}))"))
+    )
+    .unwrap();
+    s
 }
 
 #[cfg(test)]

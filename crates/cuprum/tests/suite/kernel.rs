@@ -271,7 +271,10 @@ gpu_test!(gpu_matches_cpu, |gpu| {
             let (c, g) = (gaussian_pdf(&x, &m, &s)?, gaussian_pdf(&on(&gpu, &x), &on(&gpu, &m), &on(&gpu, &s))?);
             assert_close(&g, &c, rt, &format!("gaussian_pdf broadcast {dt} n={n}"));
             let xs = x.slice(cuprum::s![..;3])?;
-            let (c, g) = (gaussian_pdf(&xs, &m, 1.25)?, gaussian_pdf(&on(&gpu, &x).slice(cuprum::s![..;3])?, &on(&gpu, &m), 1.25)?);
+            let (c, g) = (
+                gaussian_pdf(&xs, &m, 1.25)?,
+                gaussian_pdf(&on(&gpu, &x).slice(cuprum::s![..;3])?, &on(&gpu, &m), 1.25)?,
+            );
             assert_close(&g, &c, rt, &format!("gaussian_pdf strided {dt} n={n}"));
         }
         // polar_distance (4 inputs, a device function): the lesson's tolerance.
@@ -326,7 +329,8 @@ gpu_test!(gpu_matches_cpu, |gpu| {
                 let (cv, gv) = (host::<f64>(&c.astype(DType::Float64)?), host::<f64>(&g.astype(DType::Float64)?));
                 for i in 0..n {
                     let (a, b) = (gv[i], cv[i]);
-                    let ok = (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= rt * b.abs().max(f64::MIN_POSITIVE);
+                    let ok =
+                        (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= rt * b.abs().max(f64::MIN_POSITIVE);
                     assert!(ok, "method {k} {dt} at {i}: GPU {a:e}, CPU {b:e} (rtol {rt:e})");
                 }
             }
@@ -343,5 +347,179 @@ gpu_test!(gpu_matches_cpu, |gpu| {
     assert_close(&o, &gaussian_pdf(&x, 0.0, 1.0)?.astype(DType::Float64)?, 0.0, "out= on the GPU");
     let cpu_m = cuprum::zeros(&[100], DType::Float32, &Device::Cpu)?;
     assert!(gaussian_pdf(&x, &cpu_m, 1.0).is_err());
+    Ok(())
+});
+
+// ---------------------------------------------------------------- grid kernels
+
+use cuprum::kernel::{atomic_add, atomic_max, grid, grid2, gridsize, shared, sync_threads, thread_idx};
+
+/// The lesson's prime kernel: `check_prime_gpu_kernel[100, 100](result)`.
+#[cuprum::kernel]
+fn check_prime_kernel(result: &mut [i32]) {
+    let num = grid(1);
+    if num >= result.len() {
+        return;
+    }
+    result[num] = 1;
+    if num < 2 {
+        result[num] = 0;
+        return;
+    }
+    let mut i = 2;
+    while i * i <= num {
+        if num % i == 0 {
+            result[num] = 0;
+            return;
+        }
+        i += 1;
+    }
+}
+
+#[cuprum::device]
+fn sincos(x: f64) -> (f64, f64) {
+    (x.sin(), x.cos())
+}
+
+/// A 2-d grid over a row-major image, a device function returning a tuple, a scalar.
+#[cuprum::kernel]
+fn rotate(img: &[f64], out: &mut [f64], width: usize, angle: f64) {
+    let (x, y) = grid2();
+    let h = img.len() / width;
+    if x >= width || y >= h {
+        return;
+    }
+    let (s, c) = sincos(angle);
+    out[y * width + x] = img[y * width + x] * c - s;
+}
+
+/// Atomics: a histogram and a running maximum, with a grid-stride loop.
+#[cuprum::kernel]
+fn histogram(values: &[i64], counts: &mut [u32], top: &mut [i64]) {
+    let mut i = grid(1);
+    while i < values.len() {
+        let v = values[i];
+        let bin = ((v % 16 + 16) % 16) as usize % counts.len();
+        atomic_add(counts, bin, 1);
+        atomic_max(top, 0, v);
+        i += gridsize(1);
+    }
+}
+
+/// A block's sum through shared memory and barriers (GPU; the CPU runs it with one thread per
+/// block, and refuses more).
+#[cuprum::kernel]
+fn block_sums(x: &[f32], sums: &mut [f32]) {
+    let mut sm = shared::<f32, 256>();
+    let t = thread_idx().x;
+    let i = grid(1);
+    sm[t] = if i < x.len() { x[i] } else { 0.0 };
+    sync_threads();
+    let mut stride = 128;
+    while stride > 0 {
+        if t < stride && t + stride < 256 {
+            sm[t] += sm[t + stride];
+        }
+        sync_threads();
+        stride /= 2;
+    }
+    if t == 0 {
+        sums[cuprum::kernel::block_idx().x] = sm[0];
+    }
+}
+
+/// Writes one past the end.
+#[cuprum::kernel]
+fn off_by_one(out: &mut [i32]) {
+    let i = grid(1);
+    if i <= out.len() {
+        out[i] = 7;
+    }
+}
+
+fn prime_reference(n: usize) -> Vec<i32> {
+    (0..n).map(|k| is_prime::scalar_1(k as i64) as i32).collect()
+}
+
+/// Every grid kernel on `dev`: the lesson's prime kernel (`[100, 100]` over 10 000), a 2-d
+/// grid, atomics, and the launch's errors.
+fn grid_kernels(dev: &Device) -> cuprum::Result<()> {
+    let mut result = cuprum::zeros(&[10_000], DType::Int32, dev)?;
+    check_prime_kernel.launch((100, 100), (&mut result,))?;
+    assert_eq!(host::<i32>(&result), prime_reference(10_000));
+    // More threads than elements, and an unchecked launch.
+    let mut r2 = cuprum::zeros(&[1001], DType::Int32, dev)?;
+    check_prime_kernel.launch_unchecked((8, 256), (&mut r2,))?;
+    assert_eq!(host::<i32>(&r2), prime_reference(1001));
+
+    let mut rng = Rng::new(2002);
+    let (w, h) = (37, 23);
+    let img = on(dev, &random(&[h, w], DType::Float64, &mut rng, false));
+    let mut out = cuprum::zeros(&[h, w], DType::Float64, dev)?;
+    rotate.launch(((3, 4), (16, 8)), (&img, &mut out, w, 0.3))?;
+    let (iv, ov) = (host::<f64>(&img), host::<f64>(&out));
+    for k in 0..w * h {
+        let want = iv[k] * 0.3f64.cos() - 0.3f64.sin();
+        assert!((ov[k] - want).abs() <= 1e-15 * want.abs().max(1.0), "rotate {k}: {} vs {want}", ov[k]);
+    }
+
+    let vals = (random(&[50_000], DType::Int64, &mut rng, false) * 1000)?.astype(DType::Int64)?;
+    let vals = on(dev, &vals);
+    let mut counts = cuprum::zeros(&[16], DType::UInt32, dev)?;
+    let mut top = cuprum::full(&[1], i64::MIN, DType::Int64, dev)?;
+    histogram.launch((40, 128), (&vals, &mut counts, &mut top))?;
+    let v = host::<i64>(&vals);
+    let mut want = vec![0u32; 16];
+    for &x in &v {
+        want[((x % 16 + 16) % 16) as usize] += 1;
+    }
+    assert_eq!(host::<u32>(&counts), want);
+    assert_eq!(host::<i64>(&top)[0], *v.iter().max().unwrap());
+
+    // An index past the end is an IndexError naming the kernel, and nothing is corrupted.
+    let mut small = cuprum::zeros(&[100], DType::Int32, dev)?;
+    let e = off_by_one.launch((1, 128), (&mut small,)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::IndexError, "{e}");
+    assert!(e.to_string().contains("off_by_one: index 100 is out of bounds for a slice of length 100"), "{e}");
+    // The launch's errors.
+    let mut f32s = cuprum::zeros(&[100], DType::Float32, dev)?;
+    let ints_as_floats = check_prime_kernel.launch((1, 128), (&mut f32s,)).unwrap_err();
+    assert_eq!(ints_as_floats.kind(), ErrorKind::TypeError, "{ints_as_floats}");
+    let mut big = cuprum::zeros(&[10, 10], DType::Int32, dev)?;
+    let mut strided = big.slice(cuprum::s![.., ..;2])?;
+    assert_eq!(check_prime_kernel.launch((1, 64), (&mut strided,)).unwrap_err().kind(), ErrorKind::ValueError);
+    assert_eq!(check_prime_kernel.launch((1, 2048), (&mut big,)).unwrap_err().kind(), ErrorKind::ValueError);
+    assert_eq!(check_prime_kernel.launch((0, 32), (&mut big,)).unwrap_err().kind(), ErrorKind::ValueError);
+    Ok(())
+}
+
+cases! { grid_kernels_gpu => grid_kernels }
+
+cpu_test!(barriers_on_the_cpu);
+/// `sync_threads` on the CPU: blocks of one thread run (each its own shared array), more are a
+/// NotImplementedError that points to the GPU.
+fn barriers_on_the_cpu() {
+    let x = cuprum::from_slice(&[1.0f32, 2.0, 3.0, 4.0], &[4], &Device::Cpu).unwrap();
+    let mut sums = cuprum::zeros(&[4], DType::Float32, &Device::Cpu).unwrap();
+    block_sums.launch((4, 1), (&x, &mut sums)).unwrap();
+    assert_eq!(host::<f32>(&sums), [1.0, 2.0, 3.0, 4.0]);
+    let e = block_sums.launch((1, 256), (&x, &mut sums)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotImplementedError, "{e}");
+    assert!(e.to_string().contains("sync_threads"), "{e}");
+}
+
+gpu_test!(shared_memory_and_barriers, |gpu| {
+    let mut rng = Rng::new(2003);
+    let n = 10_000 + (rng.next_u64() % 1000) as usize;
+    let x = random(&[n], DType::Float32, &mut rng, false);
+    let blocks = n.div_ceil(256);
+    let mut sums = cuprum::zeros(&[blocks], DType::Float32, &gpu)?;
+    block_sums.launch((blocks, 256), (&on(&gpu, &x), &mut sums))?;
+    let xv = host::<f32>(&x);
+    let got = host::<f32>(&sums);
+    for b in 0..blocks {
+        let want: f64 = xv[b * 256..((b + 1) * 256).min(n)].iter().map(|&v| v as f64).sum();
+        assert!((got[b] as f64 - want).abs() <= 1e-4 * (1.0 + want.abs()), "block {b}: {} vs {want}", got[b]);
+    }
     Ok(())
 });

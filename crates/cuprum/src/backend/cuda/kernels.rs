@@ -191,6 +191,24 @@ impl CudaDevice {
         Ok(self.kernels.insert(key.clone(), k))
     }
 
+    /// As [`launch`](Self::launch), with 3-d grids and blocks.
+    ///
+    /// # Safety
+    /// As `launch`.
+    pub unsafe fn launch_3d(
+        &self,
+        k: &Kernel,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        shmem: u32,
+        params: &mut [*mut c_void],
+    ) -> Result<()> {
+        self.bind()?;
+        // SAFETY: as `launch`'s.
+        unsafe { cu::launch_kernel(k.func, grid, block, shmem, self.stream, params) }
+            .map_err(|e| self.err("cuLaunchKernel", e))
+    }
+
     /// Launches `k` on this device's stream.
     ///
     /// # Safety

@@ -99,6 +99,28 @@ impl Params {
         unsafe { self.launch_2d(dev, k, (grid, 1), (block, 1), shmem) }
     }
 
+    /// As [`launch`](Self::launch), with 3-d grids and blocks.
+    ///
+    /// # Safety
+    /// As `launch`.
+    pub(crate) unsafe fn launch_3d(
+        mut self,
+        dev: &CudaDevice,
+        k: &Kernel,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        shmem: u32,
+    ) -> Result<()> {
+        let base = self.data.as_mut_ptr();
+        let mut ptrs = [std::ptr::null_mut::<c_void>(); PARAM_COUNT];
+        for (p, &o) in ptrs.iter_mut().zip(&self.offsets[..self.count]) {
+            // SAFETY: every offset was reserved by `slot`, so it lies within `data`.
+            *p = unsafe { base.add(o) } as *mut c_void;
+        }
+        // SAFETY: as `launch_2d`'s.
+        unsafe { dev.launch_3d(k, grid, block, shmem, &mut ptrs[..self.count]) }
+    }
+
     /// As [`launch_shmem`](Self::launch_shmem), with a 2-d grid and 2-d blocks.
     ///
     /// # Safety

@@ -1,0 +1,514 @@
+//! Grid kernels (`#[cuprum::kernel]`, Numba's `@cuda.jit`): the types and intrinsics a kernel
+//! body uses, the launch (one dispatch: the GPU through NVRTC, the CPU as a loop over the
+//! grid) and the CPU runner.
+//!
+//! On the CPU the blocks run in parallel on threads and the threads of a block in order, one
+//! after the other, each seeing its own `thread_idx()`/`block_idx()` (a thread-local
+//! context). `shared::<T, N>()` gives each block its arrays (the k-th call of a thread returns
+//! the block's k-th array). `sync_threads()` cannot be honoured by threads run in order: a
+//! kernel calling it on the CPU with blocks of more than one thread fails with
+//! NotImplementedError (it runs on the GPU). An index past a slice's end is an IndexError on
+//! both devices (the GPU's launch checks it unless `launch_unchecked`).
+
+use crate::array::Array;
+use crate::core::device::Device;
+use crate::core::dtype::{DType, Scalar};
+use crate::core::error::{Error, Result};
+use std::cell::{Cell, RefCell};
+use std::marker::PhantomData;
+
+/// A grid or block shape (Numba's `griddim`/`blockdim`): `100`, `(32, 8)`, `(4, 4, 4)`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Dim3 {
+    pub x: usize,
+    pub y: usize,
+    pub z: usize,
+}
+impl From<usize> for Dim3 {
+    fn from(x: usize) -> Dim3 {
+        Dim3 { x, y: 1, z: 1 }
+    }
+}
+impl From<u32> for Dim3 {
+    fn from(x: u32) -> Dim3 {
+        Dim3::from(x as usize)
+    }
+}
+/// (A negative extent becomes 0, which the launch rejects.)
+impl From<i32> for Dim3 {
+    fn from(x: i32) -> Dim3 {
+        Dim3::from(x.max(0) as usize)
+    }
+}
+impl<A: Into<Dim3>, B: Into<Dim3>> From<(A, B)> for Dim3 {
+    fn from((a, b): (A, B)) -> Dim3 {
+        Dim3 { x: a.into().x, y: b.into().x, z: 1 }
+    }
+}
+impl<A: Into<Dim3>, B: Into<Dim3>, C: Into<Dim3>> From<(A, B, C)> for Dim3 {
+    fn from((a, b, c): (A, B, C)) -> Dim3 {
+        Dim3 { x: a.into().x, y: b.into().x, z: c.into().x }
+    }
+}
+impl Dim3 {
+    fn count(self) -> usize {
+        self.x * self.y * self.z
+    }
+    /// The position of linear index `i` (x fastest).
+    fn at(self, i: usize) -> Dim3 {
+        Dim3 { x: i % self.x, y: i / self.x % self.y, z: i / (self.x * self.y) }
+    }
+}
+
+/// Why a CPU thread of a kernel stopped (carried by unwinding, without the panic hook).
+enum Fault {
+    Index { index: usize, len: usize },
+    Sync,
+}
+
+fn fault(f: Fault) -> ! {
+    std::panic::resume_unwind(Box::new(f))
+}
+
+/// A kernel's read-only slice parameter on the CPU (`&[T]` in the kernel's signature).
+#[derive(Clone, Copy)]
+pub struct Slice<'a, T> {
+    p: *const T,
+    n: usize,
+    _a: PhantomData<&'a [T]>,
+}
+/// A kernel's writable slice parameter on the CPU (`&mut [T]` in the kernel's signature): the
+/// threads of a launch share it, as on the GPU, and each writes its own elements.
+#[derive(Clone, Copy)]
+pub struct SliceMut<'a, T> {
+    p: *mut T,
+    n: usize,
+    _a: PhantomData<&'a [T]>,
+}
+// SAFETY: the kernel's threads share the array as the GPU's threads do: a correct kernel
+// writes each element from one thread (or through the atomics); the launch holds the array's
+// lock for the whole grid.
+unsafe impl<T: Sync> Sync for Slice<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Send for Slice<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T: Send + Sync> Sync for SliceMut<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T: Send + Sync> Send for SliceMut<'_, T> {}
+
+impl<T> Slice<'_, T> {
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+}
+impl<T> SliceMut<'_, T> {
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+}
+impl<T> std::ops::Index<usize> for Slice<'_, T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: usize) -> &T {
+        if i >= self.n {
+            fault(Fault::Index { index: i, len: self.n });
+        }
+        // SAFETY: `i < n`, the length of the live array this slice was made from.
+        unsafe { &*self.p.add(i) }
+    }
+}
+impl<T> std::ops::Index<usize> for SliceMut<'_, T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: usize) -> &T {
+        if i >= self.n {
+            fault(Fault::Index { index: i, len: self.n });
+        }
+        // SAFETY: as `Slice`'s.
+        unsafe { &*self.p.add(i) }
+    }
+}
+impl<T> std::ops::IndexMut<usize> for SliceMut<'_, T> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        if i >= self.n {
+            fault(Fault::Index { index: i, len: self.n });
+        }
+        // SAFETY: `i < n`; the element is this thread's to write (the sharing rule above).
+        unsafe { &mut *self.p.add(i) }
+    }
+}
+
+/// The context of the CPU thread running a kernel thread.
+#[derive(Clone, Copy, Default)]
+struct Ctx {
+    tid: Dim3,
+    bid: Dim3,
+    bdim: Dim3,
+    gdim: Dim3,
+    /// The next shared array this thread asks for.
+    next_shared: usize,
+}
+thread_local! {
+    static CTX: Cell<Ctx> = Cell::new(Ctx::default());
+    /// The block's shared arrays (zeroed bytes, 16-aligned).
+    static SHARED: RefCell<Vec<Vec<u128>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Numba's `cuda.grid(1)`: the thread's index in the grid along x (`grid(1)` only: `grid2()`
+/// for two dimensions).
+#[inline]
+pub fn grid(ndim: u32) -> usize {
+    debug_assert_eq!(ndim, 1);
+    let c = CTX.get();
+    c.bid.x * c.bdim.x + c.tid.x
+}
+/// Numba's `cuda.gridsize(1)`: the number of threads along x.
+#[inline]
+pub fn gridsize(ndim: u32) -> usize {
+    debug_assert_eq!(ndim, 1);
+    let c = CTX.get();
+    c.gdim.x * c.bdim.x
+}
+/// Numba's `cuda.grid(2)`: (x, y).
+#[inline]
+pub fn grid2() -> (usize, usize) {
+    let c = CTX.get();
+    (c.bid.x * c.bdim.x + c.tid.x, c.bid.y * c.bdim.y + c.tid.y)
+}
+/// Numba's `cuda.gridsize(2)`.
+#[inline]
+pub fn gridsize2() -> (usize, usize) {
+    let c = CTX.get();
+    (c.gdim.x * c.bdim.x, c.gdim.y * c.bdim.y)
+}
+/// `threadIdx`.
+#[inline]
+pub fn thread_idx() -> Dim3 {
+    CTX.get().tid
+}
+/// `blockIdx`.
+#[inline]
+pub fn block_idx() -> Dim3 {
+    CTX.get().bid
+}
+/// `blockDim`.
+#[inline]
+pub fn block_dim() -> Dim3 {
+    CTX.get().bdim
+}
+/// `gridDim`.
+#[inline]
+pub fn grid_dim() -> Dim3 {
+    CTX.get().gdim
+}
+/// `__syncthreads()`. On the CPU (threads of a block run in order) a barrier cannot be kept:
+/// with more than one thread per block the launch fails with NotImplementedError.
+#[inline]
+pub fn sync_threads() {
+    if CTX.get().bdim.count() > 1 {
+        fault(Fault::Sync);
+    }
+}
+/// A block's shared array of `N` elements of `T` (`__shared__ T s[N]`), zeroed on the CPU
+/// (uninitialised on the GPU, as CUDA's).
+pub fn shared<T: super::Lane, const N: usize>() -> SliceMut<'static, T> {
+    let mut c = CTX.get();
+    let k = c.next_shared;
+    c.next_shared += 1;
+    CTX.set(c);
+    SHARED.with_borrow_mut(|v| {
+        if v.len() <= k {
+            v.push(vec![0u128; (N * std::mem::size_of::<T>()).div_ceil(16)]);
+        }
+        SliceMut { p: v[k].as_mut_ptr() as *mut T, n: N, _a: PhantomData }
+    })
+}
+
+/// The scalar types the atomics accept.
+pub trait Atomic: super::Lane + PartialOrd {
+    #[doc(hidden)]
+    fn update(p: *mut Self, f: impl Fn(Self) -> Self) -> Self;
+}
+macro_rules! atomic {
+    ($($t:ty => $a:ty, $bits:ident);*) => {$(
+        impl Atomic for $t {
+            fn update(p: *mut Self, f: impl Fn(Self) -> Self) -> Self {
+                // SAFETY: `p` is an element of a live array (checked by the caller), aligned
+                // for `$t` (cuprum's arrays are), which every thread reaches only atomically
+                // here.
+                let a = unsafe { <$a>::from_ptr(p as *mut _) };
+                let old = a.fetch_update(std::sync::atomic::Ordering::AcqRel, std::sync::atomic::Ordering::Acquire, |b| {
+                    Some(f(<$t>::$bits(b)).to_bits_())
+                });
+                <$t>::$bits(old.unwrap_or_else(|b| b))
+            }
+        }
+    )*};
+}
+trait ToBits<B> {
+    fn to_bits_(self) -> B;
+}
+macro_rules! same_bits {
+    ($($t:ty),*) => {$(
+        impl ToBits<$t> for $t { fn to_bits_(self) -> $t { self } }
+    )*};
+}
+same_bits!(i32, u32, i64, u64);
+impl ToBits<u32> for f32 {
+    fn to_bits_(self) -> u32 {
+        self.to_bits()
+    }
+}
+impl ToBits<u64> for f64 {
+    fn to_bits_(self) -> u64 {
+        self.to_bits()
+    }
+}
+trait FromSame: Sized {
+    fn same(self) -> Self {
+        self
+    }
+}
+impl FromSame for i32 {}
+impl FromSame for u32 {}
+impl FromSame for i64 {}
+impl FromSame for u64 {}
+atomic!(i32 => std::sync::atomic::AtomicI32, same; u32 => std::sync::atomic::AtomicU32, same;
+        i64 => std::sync::atomic::AtomicI64, same; u64 => std::sync::atomic::AtomicU64, same;
+        f32 => std::sync::atomic::AtomicU32, from_bits; f64 => std::sync::atomic::AtomicU64, from_bits);
+
+fn elem<T>(s: SliceMut<'_, T>, i: usize) -> *mut T {
+    if i >= s.n {
+        fault(Fault::Index { index: i, len: s.n });
+    }
+    // SAFETY: `i < n`, within the array.
+    unsafe { s.p.add(i) }
+}
+/// `atomicAdd(&s[i], v)`: the old value.
+pub fn atomic_add<T: Atomic + super::rt::Arith>(s: SliceMut<'_, T>, i: usize, v: T) -> T {
+    T::update(elem(s, i), |c| super::rt::add(c, v))
+}
+/// `atomicSub(&s[i], v)`: the old value.
+pub fn atomic_sub<T: Atomic + super::rt::Arith>(s: SliceMut<'_, T>, i: usize, v: T) -> T {
+    T::update(elem(s, i), |c| super::rt::sub(c, v))
+}
+/// `atomicMin(&s[i], v)` (floats: NaN-ignoring, as `f32::min`): the old value.
+pub fn atomic_min<T: Atomic>(s: SliceMut<'_, T>, i: usize, v: T) -> T {
+    T::update(elem(s, i), |c| if c != c || v < c { v } else { c })
+}
+/// `atomicMax(&s[i], v)`: the old value.
+pub fn atomic_max<T: Atomic>(s: SliceMut<'_, T>, i: usize, v: T) -> T {
+    T::update(elem(s, i), |c| if c != c || v > c { v } else { c })
+}
+/// `atomicExch(&s[i], v)`: the old value.
+pub fn atomic_exch<T: Atomic>(s: SliceMut<'_, T>, i: usize, v: T) -> T {
+    T::update(elem(s, i), |_| v)
+}
+/// `atomicCAS(&s[i], compare, v)`: the old value (`v` stored where it equalled `compare`).
+pub fn atomic_cas<T: Atomic>(s: SliceMut<'_, T>, i: usize, compare: T, v: T) -> T {
+    T::update(elem(s, i), |c| if c == compare { v } else { c })
+}
+
+/// A grid kernel's parameter kinds (made by `#[cuprum::kernel]`).
+#[derive(Copy, Clone, Debug)]
+pub enum KParam {
+    /// `&[T]`.
+    Slice(DType),
+    /// `&mut [T]`.
+    SliceMut(DType),
+    /// A scalar.
+    Scalar(DType),
+}
+
+/// A launch argument (made by the macro from the launch's tuple).
+pub enum KArg<'a> {
+    Array(&'a Array),
+    ArrayMut(&'a mut Array),
+    Scalar(Scalar),
+}
+impl<'a> From<&'a Array> for KArg<'a> {
+    fn from(a: &'a Array) -> Self {
+        KArg::Array(a)
+    }
+}
+impl<'a> From<&'a mut Array> for KArg<'a> {
+    fn from(a: &'a mut Array) -> Self {
+        KArg::ArrayMut(a)
+    }
+}
+macro_rules! karg_scalar {
+    ($($t:ty),*) => {$( impl From<$t> for KArg<'_> { fn from(x: $t) -> Self { KArg::Scalar(x.into()) } } )*};
+}
+karg_scalar!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
+
+/// The arrays of a CPU launch, as the kernel's slices.
+pub struct KArgs {
+    ptrs: Vec<(*mut u8, usize)>,
+}
+// SAFETY: only addresses and lengths, used as the kernel's slices (see `SliceMut`).
+unsafe impl Sync for KArgs {}
+impl KArgs {
+    /// Argument `k` as `&[T]` (its dtype checked at the launch).
+    #[inline]
+    pub fn slice<T>(&self, k: usize) -> Slice<'_, T> {
+        Slice { p: self.ptrs[k].0 as *const T, n: self.ptrs[k].1, _a: PhantomData }
+    }
+    /// Argument `k` as `&mut [T]`.
+    #[inline]
+    pub fn slice_mut<T>(&self, k: usize) -> SliceMut<'_, T> {
+        SliceMut { p: self.ptrs[k].0 as *mut T, n: self.ptrs[k].1, _a: PhantomData }
+    }
+}
+
+/// A function made a grid kernel by `#[cuprum::kernel]`: launched through the unit struct
+/// the macro defines (`name.launch((grid, block), (args,))`).
+pub struct GridKernel {
+    /// The kernel's name (in errors).
+    pub name: &'static str,
+    /// Its parameters.
+    pub params: &'static [KParam],
+    /// Its CUDA C (`cuprum_kernel`) and the device functions it calls.
+    pub cuda: super::DeviceSource,
+}
+
+impl std::fmt::Debug for GridKernel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GridKernel({}: {:?})", self.name, self.params)
+    }
+}
+
+/// CUDA's limits on a launch's shape.
+fn check_dims(name: &str, grid: Dim3, block: Dim3) -> Result<()> {
+    let bad = |what: &str| Err(Error::Value(format!("{name}: {what}")));
+    if grid.count() == 0 || block.count() == 0 {
+        return bad(&format!("the grid {grid:?} and block {block:?} need at least one thread each way"));
+    }
+    if block.x > 1024 || block.y > 1024 || block.z > 64 || block.count() > 1024 {
+        return bad(&format!("a block has at most 1024 threads (x, y <= 1024, z <= 64), not {block:?}"));
+    }
+    if grid.x > (1 << 31) - 1 || grid.y > 65535 || grid.z > 65535 {
+        return bad(&format!("the grid {grid:?} exceeds CUDA's limits (x < 2^31, y, z <= 65535)"));
+    }
+    Ok(())
+}
+
+impl GridKernel {
+    /// Launches the kernel over `grid` blocks of `block` threads with `args` (one per
+    /// parameter, as the macro's typed `launch` passes them). On the arrays' device: on the
+    /// GPU through NVRTC (`checked`: out-of-range indices are an IndexError), on the CPU as a
+    /// loop over the grid calling `cpu` for each thread.
+    #[doc(hidden)]
+    pub fn launch(
+        &'static self,
+        grid: Dim3,
+        block: Dim3,
+        args: &mut [KArg<'_>],
+        checked: bool,
+        cpu: &(dyn Fn(&KArgs) + Sync),
+    ) -> Result<()> {
+        check_dims(self.name, grid, block)?;
+        let mut dev: Option<Device> = None;
+        for (k, (a, p)) in args.iter().zip(self.params).enumerate() {
+            let arr: &Array = match a {
+                KArg::Array(x) => x,
+                KArg::ArrayMut(x) => x,
+                KArg::Scalar(_) => continue,
+            };
+            let (want, _) = match p {
+                KParam::Slice(d) | KParam::SliceMut(d) => (*d, ()),
+                KParam::Scalar(_) => unreachable!("the macro passes scalars for scalar parameters"),
+            };
+            if arr.dtype() != want {
+                return Err(Error::Type(format!(
+                    "{}: argument {k} is an array of {}, the kernel's parameter a slice of {want}",
+                    self.name,
+                    arr.dtype()
+                )));
+            }
+            if !arr.is_c_contiguous() {
+                return Err(Error::Value(format!(
+                    "{}: argument {k} must be C-contiguous (a kernel sees a slice of its elements)",
+                    self.name
+                )));
+            }
+            match dev {
+                None => dev = Some(arr.device()),
+                Some(d) if d != arr.device() => {
+                    return Err(Error::DeviceMismatch { op: self.name.into(), a: d, b: arr.device() })
+                }
+                _ => {}
+            }
+        }
+        match dev.unwrap_or(Device::Cpu) {
+            Device::Cpu => self.run_cpu(grid, block, args, cpu),
+            Device::Cuda(_) => super::cuda::grid_launch(self, grid, block, args, checked),
+        }
+    }
+
+    fn run_cpu(&self, grid: Dim3, block: Dim3, args: &[KArg<'_>], cpu: &(dyn Fn(&KArgs) + Sync)) -> Result<()> {
+        use rayon::prelude::*;
+        let mut reads = Vec::new();
+        let mut writes = Vec::new();
+        let mut ptrs = Vec::new();
+        for a in args {
+            match a {
+                KArg::Array(x) => {
+                    reads.push(&*x.storage);
+                    ptrs.push((crate::backend::cpu::ptr(x).get(), x.size()));
+                }
+                KArg::ArrayMut(x) => {
+                    writes.push(&*x.storage);
+                    ptrs.push((crate::backend::cpu::ptr(x).get(), x.size()));
+                }
+                KArg::Scalar(_) => ptrs.push((std::ptr::null_mut(), 0)),
+            }
+        }
+        let _l = crate::backend::storage::CpuLocks::new(&reads, &writes);
+        let ka = KArgs { ptrs };
+        let nblocks = grid.count();
+        let nthreads = block.count();
+        let run_block = |b: usize| -> std::result::Result<(), Fault> {
+            SHARED.with_borrow_mut(|v| v.clear());
+            let bid = grid.at(b);
+            for t in 0..nthreads {
+                CTX.set(Ctx { tid: block.at(t), bid, bdim: block, gdim: grid, next_shared: 0 });
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| cpu(&ka)));
+                if let Err(e) = r {
+                    return Err(match e.downcast::<Fault>() {
+                        Ok(f) => *f,
+                        Err(other) => std::panic::resume_unwind(other),
+                    });
+                }
+            }
+            Ok(())
+        };
+        let r: std::result::Result<(), Fault> = if nblocks * nthreads < 4096 {
+            (0..nblocks).try_for_each(run_block)
+        } else {
+            (0..nblocks).into_par_iter().try_for_each(run_block)
+        };
+        SHARED.with_borrow_mut(|v| v.clear());
+        match r {
+            Ok(()) => Ok(()),
+            Err(Fault::Index { index, len }) => {
+                Err(Error::Index(format!("{}: index {index} is out of bounds for a slice of length {len}", self.name)))
+            }
+            Err(Fault::Sync) => Err(Error::NotImplemented(format!(
+                "{}: sync_threads() on the CPU with blocks of more than one thread (the CPU runs a block's \
+                 threads one after the other; launch on a GPU, or with blocks of one thread)",
+                self.name
+            ))),
+        }
+    }
+}
