@@ -21,7 +21,7 @@ impl Gen {
     fn unit(&mut self) -> f64 {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
-    fn uniform(&mut self, n: usize, lo: f64, hi: f64) -> Vec<f64> {
+    pub(crate) fn uniform(&mut self, n: usize, lo: f64, hi: f64) -> Vec<f64> {
         (0..n).map(|_| lo + (hi - lo) * self.unit()).collect()
     }
     /// Standard normal (Box–Muller).

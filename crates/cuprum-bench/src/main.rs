@@ -10,6 +10,7 @@
 //! line per workload as `numpy_reference.py` prints (`compare.py --cpu numpy.jsonl cuprum.jsonl`).
 
 mod fft;
+mod kernels;
 mod linalg;
 mod random;
 
@@ -447,6 +448,9 @@ fn run() -> Result<()> {
         o.failed("linalg", &e);
     }
     random::workloads(&mut o, gpu, rep);
+    if let Err(e) = kernels::workloads(&mut o, gpu, rep) {
+        eprintln!("cuprum-bench: user kernels: {e}");
+    }
     if let Err(e) = fft::workloads(&mut o, gpu, rep, &sky) {
         o.failed("fft", &e);
     }
@@ -588,9 +592,6 @@ fn run() -> Result<()> {
     for (name, why) in [
         ("fused_squared_diff_10k", "fuse not implemented yet"),
         ("fused_squared_diff_1e8_i64", "fuse not implemented yet"),
-        ("gaussian_pdf_1M_f32", "user elementwise kernels not implemented yet"),
-        ("polar_distance_1M_f32", "user elementwise kernels not implemented yet"),
-        ("primes_10k", "user kernels not implemented yet"),
     ] {
         if o.wants(name) {
             o.missing(name, why);

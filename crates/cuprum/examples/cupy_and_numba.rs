@@ -1,10 +1,11 @@
 //! Seed 003, "CuPy and Numba on the GPU", as far as cuprum goes today: arrays on the default
 //! device (the first GPU, or the CPU when there is none), copies to and from the host, GPU
-//! array math, the lesson's `add_ufunc` (broadcasting), its timing of a tiny problem, the
-//! Gaussian PDF a million times and `polar_distance`. The lesson writes the last three as
-//! Numba ufuncs; here they are formulas (`cuprum::Expr`) until user kernels and fusion land.
-//! The random inputs are the lesson's (`cp.random.normal`, `np.random.uniform`), from
-//! `cuprum::random`.
+//! array math, the lesson's `add_ufunc` (broadcasting), its timing of a tiny problem, and its
+//! Numba kernels written in Rust: the Gaussian PDF a million times (`#[cuprum::vectorize]`,
+//! beside NumPy's expression on the CPU), `polar_distance` with a `#[cuprum::device]` helper
+//! (checked against the CPU with the lesson's tolerance), and the prime test as a ufunc and as
+//! a grid kernel (`#[cuprum::kernel]`). Without a GPU everything runs on the CPU. The random
+//! inputs are the lesson's (`cp.random.normal`, `np.random.uniform`), from `cuprum::random`.
 //!
 //! Run with `cargo run --release --example cupy_and_numba`.
 
@@ -59,22 +60,23 @@ fn main() -> cuprum::Result<()> {
     println!("{}", benchmark("np.add (cpu)", cpu, 10, 1000, || &b_col_cpu + &c_cpu)?);
     println!("{}", benchmark("add (gpu)", dev, 10, 1000, || &b_col + &c)?);
 
-    // The Gaussian PDF a million times, in float32:
-    // gaussian_pdf(x, mean, sigma) = exp(-0.5 * ((x - mean) / sigma)**2) / (sigma * SQRT_2PI)
-    let sqrt_2pi = (2.0 * std::f64::consts::PI).sqrt() as f32;
+    // The Gaussian PDF a million times, in float32: the lesson's @vectorize(target='cuda').
     let (mean, sigma) = (0.0f32, 1.0f32);
-    let gaussian_pdf = |x: &cuprum::Array| (-0.5 * ((x.expr() - mean) / sigma).powi(2)).exp() / (sigma * sqrt_2pi);
     // x = np.random.uniform(-3, 3, size=1000000).astype(np.float32)
     let x_cpu = random::uniform(-3.0, 3.0, &[1_000_000], &cpu)?.astype(DType::Float32)?;
     let x_gpu = x_cpu.to_device(&dev)?;
-    // Quick test: gaussian_pdf(x[0], 0.0, 1.0)
-    let first = gaussian_pdf(&x_cpu.slice(s![0..1])?).eval()?;
-    println!("{first:?}  (x[0] = {})", x_cpu.slice(s![0])?.item::<f32>()?);
-    println!("{}", benchmark("gaussian_pdf (cpu)", cpu, 2, 10, || gaussian_pdf(&x_cpu).eval())?);
-    println!("{}", benchmark("gaussian_pdf (gpu)", dev, 3, 20, || gaussian_pdf(&x_gpu).eval())?);
+    // Quick test: gaussian_pdf(x[0], 0.0, 1.0), the scalar function itself
+    let x0 = x_cpu.slice(s![0])?.item::<f32>()?;
+    println!("{}  (x[0] = {x0})", gaussian_pdf::scalar(x0, mean, sigma));
+    println!("{}", benchmark("gaussian_pdf (gpu)", dev, 3, 20, || gaussian_pdf(&x_gpu, mean, sigma))?);
+    println!("{}", benchmark("gaussian_pdf (cpu)", cpu, 2, 10, || gaussian_pdf(&x_cpu, mean, sigma))?);
+    // The lesson's CPU comparison: NumPy's expression, op by op.
+    let sqrt_2pi = (2.0 * std::f64::consts::PI).sqrt() as f32;
+    let numpy_way = |x: &cuprum::Array| (-0.5 * ((x.expr() - mean) / sigma).powi(2)).exp() / (sigma * sqrt_2pi);
+    println!("{}", benchmark("numpy expression (cpu)", cpu, 2, 10, || numpy_way(&x_cpu).eval())?);
     let same = cuprum::allclose(
-        &gaussian_pdf(&x_gpu).eval()?.to_device(&cpu)?,
-        &gaussian_pdf(&x_cpu).eval()?,
+        &gaussian_pdf(&x_gpu, mean, sigma)?.to_device(&cpu)?,
+        &numpy_way(&x_cpu).eval()?,
         1e-6,
         1e-7,
         false,
@@ -82,8 +84,6 @@ fn main() -> cuprum::Result<()> {
     println!("GPU and CPU agree: {same}");
 
     // polar_distance(rho1, theta1, rho2, theta2), with polar_to_cartesian as a device function.
-    let polar_to_cartesian =
-        |rho: &cuprum::Array, theta: &cuprum::Array| (rho.expr() * theta.expr().cos(), rho.expr() * theta.expr().sin());
     let n = 1_000_000;
     // rho1 = np.random.uniform(0.5, 1.5, size=n).astype(np.float32), theta1 in (-pi, pi), ...
     let pi = std::f64::consts::PI;
@@ -91,14 +91,97 @@ fn main() -> cuprum::Result<()> {
         random::uniform(lo, hi, &[n], &dev)?.astype(DType::Float32)
     };
     let (rho1, theta1, rho2, theta2) = (unif(0.5, 1.5)?, unif(-pi, pi)?, unif(0.5, 1.5)?, unif(-pi, pi)?);
-    let polar_distance = || {
-        let (x1, y1) = polar_to_cartesian(&rho1, &theta1);
-        let (x2, y2) = polar_to_cartesian(&rho2, &theta2);
-        ((x1 - x2).powi(2) + (y1 - y2).powi(2)).powf(0.5).eval()
-    };
-    let d = polar_distance()?;
+    let d = polar_distance(&rho1, &theta1, &rho2, &theta2)?;
     println!("polar_distance: {d}");
-    println!("{}", benchmark("polar_distance", dev, 3, 20, polar_distance)?);
-    println!("(@vectorize and @cuda.jit user kernels: not yet in cuprum; the formulas above run op by op)");
+    println!("{}", benchmark("polar_distance", dev, 3, 20, || polar_distance(&rho1, &theta1, &rho2, &theta2))?);
+    // np.testing.assert_allclose(gpu, cpu, rtol=1e-7, atol=5e-7) against the CPU's result
+    let host = |a: &cuprum::Array| a.to_device(&cpu);
+    let d_cpu = polar_distance(&host(&rho1)?, &host(&theta1)?, &host(&rho2)?, &host(&theta2)?)?;
+    let close = cuprum::allclose(&d.to_device(&cpu)?, &d_cpu, 1e-7, 5e-7, false)?;
+    println!("assert_allclose(gpu, cpu, rtol=1e-7, atol=5e-7): {close}");
+    assert!(close, "polar_distance: the GPU and the CPU differ beyond the lesson's tolerance");
+
+    // The prime test: as a ufunc, and as a kernel on a grid (check_prime_gpu_kernel[100, 100]).
+    let numbers = cuprum::arange(10_000, &dev)?.astype(DType::Int32)?;
+    let primes = check_prime(&numbers)?;
+    let found = cuprum::extract(&primes.not_equal(0)?, &primes)?;
+    println!("{} primes below 10000, the last {}", found.size(), found.slice(s![-3..])?);
+    println!("{}", benchmark("check_prime (vectorize)", dev, 3, 20, || check_prime(&numbers))?);
+    let mut result = cuprum::zeros(&[10_000], DType::Int32, &dev)?;
+    check_prime_gpu_kernel.launch((100, 100), (&mut result,))?;
+    println!("kernel agrees with the ufunc: {}", cuprum::array_equal(&result, &primes)?);
+    println!(
+        "{}",
+        benchmark("check_prime_gpu_kernel[100, 100]", dev, 3, 20, || check_prime_gpu_kernel.launch((100, 100), (&mut result,)))?
+    );
+    // check_prime_gpu_kernel[1, 1](11, result): one number, a scalar parameter.
+    let mut one = cuprum::zeros(&[1], DType::Int32, &dev)?;
+    check_one.launch((1, 1), (11, &mut one))?;
+    println!("11 -> {}", one);
+    check_one.launch((1, 1), (12, &mut one))?;
+    println!("12 -> {}", one);
     Ok(())
+}
+
+/// `@vectorize(['float32(float32, float32, float32)'], target='cuda')`
+#[cuprum::vectorize(f32(f32, f32, f32))]
+fn gaussian_pdf(x: f32, mean: f32, sigma: f32) -> f32 {
+    const SQRT_2PI: f32 = 2.506_628_3;
+    (-0.5 * ((x - mean) / sigma).powi(2)).exp() / (sigma * SQRT_2PI)
+}
+
+/// `@cuda.jit(device=True)`: two values back.
+#[cuprum::device]
+fn polar_to_cartesian(rho: f32, theta: f32) -> (f32, f32) {
+    (rho * theta.cos(), rho * theta.sin())
+}
+
+#[cuprum::vectorize(f32(f32, f32, f32, f32))]
+fn polar_distance(rho1: f32, theta1: f32, rho2: f32, theta2: f32) -> f32 {
+    let (x1, y1) = polar_to_cartesian(rho1, theta1);
+    let (x2, y2) = polar_to_cartesian(rho2, theta2);
+    ((x1 - x2).powi(2) + (y1 - y2).powi(2)).powf(0.5)
+}
+
+/// The lesson's `check_prime_gpu`: the number if prime, else 0.
+#[cuprum::vectorize(i32(i32))]
+fn check_prime(num: i32) -> i32 {
+    if num < 2 {
+        return 0;
+    }
+    for i in 2..=num / 2 {
+        if num % i == 0 {
+            return 0;
+        }
+    }
+    num
+}
+
+/// `@cuda.jit def check_prime_gpu_kernel(result)`, with `num = cuda.grid(1)`.
+#[cuprum::kernel]
+fn check_prime_gpu_kernel(result: &mut [i32]) {
+    let num = cuprum::kernel::grid(1);
+    if num >= result.len() {
+        return;
+    }
+    let n = num as i32;
+    result[num] = if n < 2 { 0 } else { n };
+    for i in 2..=n / 2 {
+        if n % i == 0 {
+            result[num] = 0;
+            return;
+        }
+    }
+}
+
+/// `check_prime_gpu_kernel(num, result)`: one number, the answer in `result[0]`.
+#[cuprum::kernel]
+fn check_one(num: i32, result: &mut [i32]) {
+    result[0] = num;
+    for i in 2..=num / 2 {
+        if num % i == 0 {
+            result[0] = 0;
+            break;
+        }
+    }
 }

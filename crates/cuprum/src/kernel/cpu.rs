@@ -11,7 +11,7 @@ use std::marker::PhantomData;
 
 /// Below this many elements a vectorized call runs on one thread (a user function costs more
 /// per element than an operator: fewer elements pay for the threads).
-const PAR_THRESHOLD: usize = 1 << 14;
+const PAR_THRESHOLD: usize = 1 << 11;
 
 /// A scalar type of a kernel's signature, read and written at any alignment (a `bool` is read
 /// as a byte's non-zero-ness, so no byte is ever an invalid `bool`).

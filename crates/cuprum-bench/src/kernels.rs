@@ -1,0 +1,93 @@
+//! The user-kernel workloads (WORKLOADS.md's `gaussian_pdf_1M_f32`, `polar_distance_1M_f32`,
+//! `primes_10k`): the lessons' functions written as cuprum's own user kernels, the same
+//! inputs and the same work as `cupy_reference.py`'s ElementwiseKernels; the primes also as a
+//! grid kernel (`primes_10k_kernel`, the lesson's `check_prime_gpu_kernel`).
+
+use super::linalg::{on, pair, relcheck, row, Gen};
+use super::Opts;
+use cuprum::{DType, Device, Result};
+
+#[cuprum::vectorize(f32(f32, f32, f32))]
+fn gaussian_pdf(x: f32, mean: f32, sigma: f32) -> f32 {
+    const SQRT_2PI: f32 = 2.506_628_3;
+    (-0.5 * ((x - mean) / sigma).powi(2)).exp() / (sigma * SQRT_2PI)
+}
+
+#[cuprum::device]
+fn sq(x: f32) -> f32 {
+    x * x
+}
+
+#[cuprum::vectorize(f32(f32, f32, f32, f32))]
+fn polar_distance(rho1: f32, theta1: f32, rho2: f32, theta2: f32) -> f32 {
+    let (x1, y1) = (rho1 * theta1.cos(), rho1 * theta1.sin());
+    let (x2, y2) = (rho2 * theta2.cos(), rho2 * theta2.sin());
+    (sq(x1 - x2) + sq(y1 - y2)).sqrt()
+}
+
+/// The lesson's `check_prime_gpu`: the number if prime, else 0 (trial division to num / 2).
+#[cuprum::vectorize(i32(i32))]
+fn check_prime(num: i32) -> i32 {
+    if num < 2 {
+        return 0;
+    }
+    for i in 2..=num / 2 {
+        if num % i == 0 {
+            return 0;
+        }
+    }
+    num
+}
+
+/// The lesson's `check_prime_gpu_kernel`, launched `[40, 256]` as the reference's Numba row.
+#[cuprum::kernel]
+fn check_prime_kernel(result: &mut [i32]) {
+    let num = cuprum::kernel::grid(1);
+    if num >= result.len() {
+        return;
+    }
+    let n = num as i32;
+    result[num] = if n < 2 { 0 } else { n };
+    for i in 2..=n / 2 {
+        if n % i == 0 {
+            result[num] = 0;
+            return;
+        }
+    }
+}
+
+fn exact(a: &cuprum::Array, b: &cuprum::Array) -> Result<(bool, String)> {
+    let ok = cuprum::array_equal(&a.to_device(&Device::Cpu)?, &b.to_device(&Device::Cpu)?)?;
+    let count = cuprum::count_nonzero(&a.to_device(&Device::Cpu)?, None)?.item::<i64>()?;
+    Ok((ok, format!("count {count}")))
+}
+
+pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
+    let mut g = Gen(11);
+    if o.wants("gaussian_pdf_1M_f32") {
+        let x = pair(cuprum::from_vec(g.uniform(1_000_000, -3.0, 3.0), &Device::Cpu)?.astype(DType::Float32)?, gpu)?;
+        let f = |d: &Device| gaussian_pdf(&on(&x, d), 0.0f32, 1.0f32);
+        row(o, "gaussian_pdf_1M_f32", gpu, rep, 10, "#[cuprum::vectorize]", f, relcheck(2e-6));
+    }
+    if o.wants("polar_distance_1M_f32") {
+        let mut arr = |lo: f64, hi: f64| -> Result<(cuprum::Array, cuprum::Array)> {
+            pair(cuprum::from_vec(g.uniform(1_000_000, lo, hi), &Device::Cpu)?.astype(DType::Float32)?, gpu)
+        };
+        let pi = std::f64::consts::PI;
+        let (r1, t1, r2, t2) = (arr(0.5, 1.5)?, arr(-pi, pi)?, arr(0.5, 1.5)?, arr(-pi, pi)?);
+        let f = |d: &Device| polar_distance(&on(&r1, d), &on(&t1, d), &on(&r2, d), &on(&t2, d));
+        row(o, "polar_distance_1M_f32", gpu, rep, 10, "#[cuprum::vectorize] with a #[cuprum::device] helper", f, relcheck(2e-5));
+    }
+    if o.wants("primes_10k") || o.wants("primes_10k_kernel") {
+        let nums = pair(cuprum::arange(10_000, &Device::Cpu)?.astype(DType::Int32)?, gpu)?;
+        let f = |d: &Device| check_prime(&on(&nums, d));
+        row(o, "primes_10k", gpu, rep, 10, "#[cuprum::vectorize], trial division to n/2", f, exact);
+        let f = |d: &Device| {
+            let mut r = cuprum::zeros(&[10_000], DType::Int32, d)?;
+            check_prime_kernel.launch((40, 256), (&mut r,))?;
+            Ok(r)
+        };
+        row(o, "primes_10k_kernel", gpu, rep, 10, "#[cuprum::kernel] [40, 256], index-checked", f, exact);
+    }
+    Ok(())
+}
