@@ -76,7 +76,16 @@ pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
         let pi = std::f64::consts::PI;
         let (r1, t1, r2, t2) = (arr(0.5, 1.5)?, arr(-pi, pi)?, arr(0.5, 1.5)?, arr(-pi, pi)?);
         let f = |d: &Device| polar_distance(&on(&r1, d), &on(&t1, d), &on(&r2, d), &on(&t2, d));
-        row(o, "polar_distance_1M_f32", gpu, rep, 10, "#[cuprum::vectorize] with a #[cuprum::device] helper", f, relcheck(2e-5));
+        row(
+            o,
+            "polar_distance_1M_f32",
+            gpu,
+            rep,
+            10,
+            "#[cuprum::vectorize] with a #[cuprum::device] helper",
+            f,
+            relcheck(2e-5),
+        );
     }
     if o.wants("primes_10k") || o.wants("primes_10k_kernel") {
         let nums = pair(cuprum::arange(10_000, &Device::Cpu)?.astype(DType::Int32)?, gpu)?;

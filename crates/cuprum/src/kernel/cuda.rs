@@ -86,7 +86,9 @@ pub(crate) fn vectorized(lp: &'static VLoop, ins: &[Arg<'_>], out: &Array) -> Re
     }
     let key = |variant| VecKey { lp: LoopRef(lp), scalars, variant };
     let n = lp.types.len() - 1;
-    let vec = vec_width(key(Variant::Kv).inputs().iter(), lp.types[n]);
+    // A user function may cost much per element: vector accesses (several elements a thread,
+    // one after the other) only where there are enough elements to fill the GPU without them.
+    let vec = if out.size() >= 1 << 21 { vec_width(key(Variant::Kv).inputs().iter(), lp.types[n]) } else { 1 };
     launch_layout(out, ins, &lp.types[..n], vec, |dev, v| dev.kernel(&key(v)), |_| {})
 }
 

@@ -7,16 +7,23 @@
 // Compiled with --fmad=false, so that a * b + c rounds twice, as in Rust.
 #pragma once
 
+// A variable declared from a literal (`let mut s = 0.0;`) has the literal's type in C++;
+// later assignments of typed values store them exactly (a float or an int in the wider
+// double or 64-bit word), and operations with typed operands still take their type.
 struct FLit {
   double v;
   __device__ explicit FLit(double x) : v(x) {}
   __device__ operator float() const { return (float)v; }
   __device__ operator double() const { return v; }
+  __device__ FLit& operator=(double x) { v = x; return *this; }
+  __device__ FLit& operator=(float x) { v = x; return *this; }
 };
 struct ILit {
   unsigned long long v;
   __device__ explicit ILit(unsigned long long x) : v(x) {}
   template <class T> __device__ operator T() const { return (T)v; }
+  template <class T> __device__ ILit& operator=(T x) { v = (unsigned long long)(long long)x; return *this; }
+  __device__ ILit& operator=(const ILit& x) { v = x.v; return *this; }
 };
 
 // The type Rust gives a binary operation's operands: the typed one's.
@@ -118,8 +125,13 @@ template <class A, class B> __device__ __forceinline__ A rt_shl(A a, B b) {
   typedef typename Unsigned<A>::U U;
   return (A)(U)((U)a << ((unsigned)(unsigned long long)b & (8 * sizeof(A) - 1)));
 }
+// An arithmetic right shift spelled without shifting a negative value (`~(~a >> n)`): in the
+// elementwise kernels NVRTC compiled `(0 - a) >> 1` as `-(a >> 1)` (a GPU run's int_ops).
 template <class A, class B> __device__ __forceinline__ A rt_shr(A a, B b) {
-  return (A)(a >> ((unsigned)(unsigned long long)b & (8 * sizeof(A) - 1)));
+  const unsigned n = (unsigned)(unsigned long long)b & (8 * sizeof(A) - 1);
+  typedef typename Unsigned<A>::U U;
+  if ((A)-1 > 0 || !(a < 0)) return (A)((U)a >> n);
+  return (A)(U) ~((U) ~(U)a >> n);
 }
 template <class B> __device__ __forceinline__ ILit rt_shl(ILit a, B b) { return ILit(a.v << ((unsigned)(unsigned long long)b & 63)); }
 template <class B> __device__ __forceinline__ ILit rt_shr(ILit a, B b) { return ILit((unsigned long long)((long long)a.v >> ((unsigned)(unsigned long long)b & 63))); }
