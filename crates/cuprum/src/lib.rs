@@ -35,7 +35,7 @@ pub mod fft;
 mod indexing;
 pub mod io;
 pub mod kernel;
-/// `#[cuprum::device]`: see [`kernel`].
+/// The user-kernel attributes (`#[cuprum::vectorize]`, `#[cuprum::kernel]`, `#[cuprum::device]`): see [`mod@kernel`].
 pub use kernel::{device, kernel, vectorize};
 pub mod linalg;
 mod manip;

@@ -305,11 +305,12 @@ pub fn atomic_sub<T: Atomic + super::rt::Arith>(s: SliceMut<'_, T>, i: usize, v:
 }
 /// `atomicMin(&s[i], v)` (floats: NaN-ignoring, as `f32::min`): the old value.
 pub fn atomic_min<T: Atomic>(s: SliceMut<'_, T>, i: usize, v: T) -> T {
-    T::update(elem(s, i), |c| if c != c || v < c { v } else { c })
+    // (`c.partial_cmp(&c).is_none()`: `c` is NaN.)
+    T::update(elem(s, i), |c| if c.partial_cmp(&c).is_none() || v < c { v } else { c })
 }
 /// `atomicMax(&s[i], v)`: the old value.
 pub fn atomic_max<T: Atomic>(s: SliceMut<'_, T>, i: usize, v: T) -> T {
-    T::update(elem(s, i), |c| if c != c || v > c { v } else { c })
+    T::update(elem(s, i), |c| if c.partial_cmp(&c).is_none() || v > c { v } else { c })
 }
 /// `atomicExch(&s[i], v)`: the old value.
 pub fn atomic_exch<T: Atomic>(s: SliceMut<'_, T>, i: usize, v: T) -> T {
