@@ -966,3 +966,94 @@ fn std_const(p: &Path, segs: &[String]) -> syn::Result<String> {
     };
     Ok(v)
 }
+
+/// What the translator turns away, each with its message (rustc shows it at the construct's
+/// span: the error is built with that span).
+#[cfg(test)]
+mod tests {
+    use super::{device_fn, kernel_fn};
+    use syn::parse_quote;
+
+    fn device_err(f: syn::ItemFn) -> String {
+        device_fn(&f).err().expect("an error").to_string()
+    }
+    fn kernel_err(f: syn::ItemFn) -> String {
+        kernel_fn(&f).err().expect("an error").to_string()
+    }
+
+    #[test]
+    fn constructs_outside_the_subset_are_errors() {
+        let cases: Vec<(syn::ItemFn, &str)> = vec![
+            (parse_quote! { fn f<T>(x: T) -> T { x } }, "generic device functions are not supported"),
+            (parse_quote! { async fn f(x: f32) -> f32 { x } }, "async functions are not supported"),
+            (parse_quote! { fn f(x: String) -> f32 { 1.0 } }, "only scalar types"),
+            (parse_quote! { fn f(x: f32) -> f32 { println!("{}", x); x } }, "macros are not supported"),
+            (parse_quote! { fn f(x: f32) -> f32 { let k = loop { break; }; x } }, "a `loop` used as a value"),
+            (parse_quote! { fn f(x: f32) -> f32 { x.to_string(); x } }, "the method `to_string` is not supported"),
+            (parse_quote! { fn f(x: f32) -> f32 { 'a: loop { break 'a; } x } }, "loop labels are not supported"),
+            (parse_quote! { fn f(x: f32) -> f32 { let g = |y: f32| y; x } }, "this expression is not supported"),
+            (parse_quote! { fn f(x: f32) -> f32 { if x > 0.0 { 1.0 } } }, ""),
+            (parse_quote! { fn f(x: f32) -> f32 { let y = if x > 0.0 { 1.0 }; y } }, "needs an `else`"),
+            (parse_quote! { fn f(x: f32) -> f32 { let y; x } }, "a `let` needs a value"),
+            (parse_quote! { fn f(x: f32) -> f32 { struct S; x } }, "items inside a kernel body are not supported"),
+            (
+                parse_quote! { fn f(x: i32) -> i32 { match x { k if k > 0 => 1, _ => 0 } } },
+                "`match` guards are not supported",
+            ),
+            (
+                parse_quote! { fn f(x: i32) -> i32 { match x { Some(_) => 1, _ => 0 } } },
+                "`match` arms here are integer literals",
+            ),
+            (parse_quote! { fn f(x: f32) -> f32 { for v in xs.iter() {} x } }, "`for` loops run over ranges"),
+            (
+                parse_quote! { fn f(x: f32) -> f32 { let s = "a"; x } },
+                "only numbers and booleans are supported as literals",
+            ),
+            (parse_quote! { fn f(x: f32) -> f32 { f32::RADIX as f32 } }, "only std's numeric constants"),
+            (
+                parse_quote! { fn f(x: f32) -> (f32, f32, f32, f32, f32) { (x, x, x, x, x) } },
+                "a tuple of 2 to 4 scalars",
+            ),
+            (parse_quote! { fn f(x: &[f32]) -> f32 { x[0] } }, "only scalar types"),
+            (
+                parse_quote! { fn f(x: f32) -> f32 { let s = shared::<f32, 8>(); x } },
+                "shared arrays are declared in a `#[cuprum::kernel]` body",
+            ),
+        ];
+        for (f, msg) in cases {
+            let name = quote::quote!(#f).to_string();
+            match device_fn(&f) {
+                Err(e) => assert!(e.to_string().contains(msg), "{name}: {e}"),
+                // (`if` without `else` as the tail of a function returning a value: rustc's
+                // own error, the translation itself is fine.)
+                Ok(_) => assert!(msg.is_empty(), "{name}: translated"),
+            }
+        }
+        assert!(device_err(parse_quote! { fn f(&self) -> f32 { 1.0 } }).contains("methods are not supported"));
+    }
+
+    #[test]
+    fn grid_kernel_errors() {
+        assert!(kernel_err(parse_quote! { fn k(x: &mut [f32]) -> f32 { 1.0 } }).contains("a kernel returns nothing"));
+        assert!(kernel_err(parse_quote! { fn k(x: Vec<f32>) {} }).contains("only scalar types"));
+        assert!(
+            kernel_err(parse_quote! { fn k(x: &mut [f32]) { let i = grid(2); } }).contains("`grid(1)` is the 1-d form")
+        );
+        assert!(kernel_err(parse_quote! { fn k(x: &mut [f32]) { let s = shared::<f32, N>(); } })
+            .contains("with N an integer literal"));
+        assert!(kernel_err(parse_quote! { fn k(x: &mut [f32]) { atomic_add(x, 0); } }).contains("takes 3 argument(s)"));
+        // What the subset accepts translates.
+        let ok: syn::ItemFn = parse_quote! {
+            fn k(x: &mut [f32], n: usize) {
+                let i = grid(1);
+                let mut sm = shared::<f32, 32>();
+                sm[thread_idx().x] = 1.0;
+                sync_threads();
+                if i < x.len() { x[i] += sm[0] * n as f32; }
+            }
+        };
+        let t = kernel_fn(&ok).expect("translates");
+        assert!(t.source.contains("__shared__ float"));
+        assert!(t.source.contains("rt_store("));
+    }
+}

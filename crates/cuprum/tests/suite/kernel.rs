@@ -64,7 +64,7 @@ fn int_ops(a: i32, b: i32) -> i32 {
 }
 
 /// Every float method of the subset, picked by `k` (two-argument ones with `y`).
-#[cuprum::vectorize(f64(f64, f64, i32), f32(f32, f32, i32))]
+#[cuprum::vectorize(f32(f32, f32, i32), f64(f64, f64, i32))]
 fn methods(x: f64, y: f64, k: i32) -> f64 {
     match k {
         0 => x.abs(),
