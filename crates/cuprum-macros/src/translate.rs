@@ -130,18 +130,7 @@ pub fn device_fn(f: &ItemFn) -> syn::Result<Translated> {
         ReturnType::Default => "void".to_string(),
         ReturnType::Type(_, ty) => ret_type(ty)?,
     };
-    let mut params = Vec::new();
-    let mut names = Vec::new();
-    for input in &sig.inputs {
-        match input {
-            syn::FnArg::Typed(pt) => {
-                let name = pat_ident(&pt.pat)?;
-                params.push(format!("{} v_{name}", c_type(&pt.ty)?));
-                names.push((name.clone(), format!("v_{name}")));
-            }
-            syn::FnArg::Receiver(r) => return err(r, "methods are not supported (write a function)"),
-        }
-    }
+    let (params, names) = parameters(sig, |t| c_type(t).map(str::to_string))?;
     let mut cx = Cx {
         calls: Vec::new(),
         scopes: vec![names],
@@ -192,18 +181,8 @@ pub fn kernel_fn(f: &ItemFn) -> syn::Result<Translated> {
     if let ReturnType::Type(_, ty) = &sig.output {
         return err(ty, "a kernel returns nothing (it writes its `&mut [T]` parameters)");
     }
-    let mut params = vec!["unsigned long long* cuprum_rec".to_string()];
-    let mut names = Vec::new();
-    for input in &sig.inputs {
-        match input {
-            syn::FnArg::Typed(pt) => {
-                let name = pat_ident(&pt.pat)?;
-                params.push(format!("{} v_{name}", param_type(&pt.ty)?));
-                names.push((name.clone(), format!("v_{name}")));
-            }
-            syn::FnArg::Receiver(r) => return err(r, "methods are not supported"),
-        }
-    }
+    let (mut params, names) = parameters(sig, param_type)?;
+    params.insert(0, "unsigned long long* cuprum_rec".to_string());
     let mut cx = Cx {
         calls: Vec::new(),
         scopes: vec![names],
@@ -257,6 +236,24 @@ pub fn device_const(c: &syn::ItemConst) -> syn::Result<Translated> {
     let v = cx.expr(&c.expr)?;
     let source = format!("__device__ __forceinline__ {ty} cuprum_const_{}() {{ return ({ty})({v}); }}\n", c.ident);
     Ok(Translated { source, calls: cx.calls })
+}
+
+/// A function's C parameters (`type v_name`, the type by `ty`) and its locals' first scope.
+type Params = (Vec<String>, Vec<(String, String)>);
+fn parameters(sig: &syn::Signature, ty: impl Fn(&Type) -> syn::Result<String>) -> syn::Result<Params> {
+    let mut params = Vec::new();
+    let mut names = Vec::new();
+    for input in &sig.inputs {
+        match input {
+            syn::FnArg::Typed(pt) => {
+                let name = pat_ident(&pt.pat)?;
+                params.push(format!("{} v_{name}", ty(&pt.ty)?));
+                names.push((name.clone(), format!("v_{name}")));
+            }
+            syn::FnArg::Receiver(r) => return err(r, "methods are not supported (write a function)"),
+        }
+    }
+    Ok((params, names))
 }
 
 /// The name a pattern binds (`x` or `mut x`).

@@ -14,26 +14,49 @@ use crate::ufunc::cuda::{launch_layout, layout_macros, vec_width, Arg, EwIn, Var
 use std::fmt::Write;
 use std::hash::{Hash, Hasher};
 
-/// A loop of a `static` made by the macro, compared and hashed by its address (the kernel
-/// cache's fast path costs no hashing of source text).
-#[derive(Clone, Copy)]
-pub(crate) struct LoopRef(pub &'static VLoop);
-impl PartialEq for LoopRef {
+/// Something in a `static` made by the macros, compared and hashed by its address (the kernel
+/// cache's fast path costs no hashing of source text), shown by its name.
+pub(crate) struct ById<T: 'static>(pub &'static T);
+impl<T> Clone for ById<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for ById<T> {}
+impl<T> PartialEq for ById<T> {
     fn eq(&self, o: &Self) -> bool {
         std::ptr::eq(self.0, o.0)
     }
 }
-impl Eq for LoopRef {}
-impl Hash for LoopRef {
+impl<T> Eq for ById<T> {}
+impl<T> Hash for ById<T> {
     fn hash<H: Hasher>(&self, h: &mut H) {
-        (self.0 as *const VLoop as usize).hash(h)
+        (self.0 as *const T as usize).hash(h)
     }
 }
-impl std::fmt::Debug for LoopRef {
+/// The name a [`ById`] shows.
+pub(crate) trait Named {
+    fn name(&self) -> &str;
+}
+impl Named for VLoop {
+    fn name(&self) -> &str {
+        self.entry
+    }
+}
+impl Named for GridKernel {
+    fn name(&self) -> &str {
+        self.name
+    }
+}
+impl<T: Named> std::fmt::Debug for ById<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0.entry)
+        f.write_str(self.0.name())
     }
 }
+/// A vectorized function's loop.
+pub(crate) type LoopRef = ById<VLoop>;
+/// A grid kernel.
+pub(crate) type GridKey = ById<GridKernel>;
 
 /// One vectorized kernel: the loop, which inputs are scalars (bit k), the layout variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -84,7 +107,7 @@ pub(crate) fn vectorized(lp: &'static VLoop, ins: &[Arg<'_>], out: &Array) -> Re
             scalars |= 1 << k;
         }
     }
-    let key = |variant| VecKey { lp: LoopRef(lp), scalars, variant };
+    let key = |variant| VecKey { lp: ById(lp), scalars, variant };
     let n = lp.types.len() - 1;
     // A user function may cost much per element: vector accesses (several elements a thread,
     // one after the other) only where there are enough elements to fill the GPU without them.
@@ -92,25 +115,6 @@ pub(crate) fn vectorized(lp: &'static VLoop, ins: &[Arg<'_>], out: &Array) -> Re
     launch_layout(out, ins, &lp.types[..n], vec, |dev, v| dev.kernel(&key(v)), |_| {})
 }
 
-/// A grid kernel of a `static` made by the macro, by address.
-#[derive(Clone, Copy)]
-pub(crate) struct GridKey(pub &'static GridKernel);
-impl PartialEq for GridKey {
-    fn eq(&self, o: &Self) -> bool {
-        std::ptr::eq(self.0, o.0)
-    }
-}
-impl Eq for GridKey {}
-impl Hash for GridKey {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        (self.0 as *const GridKernel as usize).hash(h)
-    }
-}
-impl std::fmt::Debug for GridKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0.name)
-    }
-}
 impl KernelKey for GridKey {
     const FAMILY: &'static str = "kernel";
     fn entry(&self) -> &str {
@@ -140,7 +144,7 @@ pub(crate) fn grid_launch(
         })
         .expect("a GPU launch has an array");
     let dev = dev_of(first)?;
-    let kern = dev.kernel(&GridKey(k))?;
+    let kern = dev.kernel(&ById(k))?;
     let rec = if checked { Some(Array::alloc(&[2], DType::UInt64, first.device(), true)?) } else { None };
     let rp = match &rec {
         Some(r) => dptr(r)?,

@@ -374,14 +374,14 @@ mod tests {
     /// the kernel source compiles (where NVRTC is present).
     #[test]
     fn vectorized_sources_compile() {
-        use super::cuda::{LoopRef, VecKey};
+        use super::cuda::{ById, VecKey};
         use crate::ufunc::cuda::Variant;
         for v in [gauss::ufunc(), picks::ufunc()] {
             for lp in v.loops {
                 for (variant, scalars) in
                     [(Variant::Kv, 0), (Variant::K1, 1), (Variant::Ks, 2), (Variant::Kn, 0), (Variant::Kv, 2)]
                 {
-                    let key = VecKey { lp: LoopRef(lp), scalars, variant };
+                    let key = VecKey { lp: ById(lp), scalars, variant };
                     crate::backend::cuda::compile::check_compiles(&key);
                 }
             }
@@ -427,7 +427,7 @@ mod tests {
     /// A grid kernel using every intrinsic compiles (where NVRTC is present).
     #[test]
     fn grid_kernel_source_compiles() {
-        crate::backend::cuda::compile::check_compiles(&super::cuda::GridKey(everything.kernel()));
+        crate::backend::cuda::compile::check_compiles(&super::cuda::ById(everything.kernel()));
         assert_eq!(split(2.5), (0.5, 2));
     }
 
