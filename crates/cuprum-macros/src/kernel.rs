@@ -189,8 +189,8 @@ pub fn expand(attr: TokenStream, f: &ItemFn) -> syn::Result<TokenStream> {
             fn launch_with(&self, dims: (impl ::core::convert::Into<::cuprum::kernel::Dim3>, impl ::core::convert::Into<::cuprum::kernel::Dim3>), args: (#(#arg_types,)*), checked: bool) -> ::cuprum::Result<()> {
                 let (#(#vars,)*) = args;
                 #(#scalars_copied)*
-                let mut __args: [::cuprum::kernel::KArg<'_>; #n] = [#(::cuprum::kernel::KArg::from(#vars)),*];
-                #statics.launch(dims.0.into(), dims.1.into(), &mut __args, checked, &|__k: &::cuprum::kernel::KArgs| {
+                let __args: [::cuprum::kernel::KArg<'_>; #n] = [#(::cuprum::kernel::KArg::from(#vars)),*];
+                #statics.launch(dims.0.into(), dims.1.into(), &__args, checked, &|__k: &::cuprum::kernel::KArgs| {
                     let _ = __k;
                     Self::__cpu(#(#cpu_args),*)
                 })

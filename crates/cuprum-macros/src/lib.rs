@@ -24,6 +24,24 @@ pub(crate) fn dep_paths(calls: &[syn::Path]) -> Vec<syn::Path> {
         .collect()
 }
 
+/// An attribute on a function: `expand`'s output, or its error with the function as written
+/// (so that rustc reports the error alone, not the function's uses as well).
+fn on_fn(
+    attr: TokenStream,
+    item: TokenStream,
+    expand: fn(proc_macro2::TokenStream, &syn::ItemFn) -> syn::Result<proc_macro2::TokenStream>,
+) -> TokenStream {
+    let f = syn::parse_macro_input!(item as syn::ItemFn);
+    match expand(attr.into(), &f) {
+        Ok(t) => t.into(),
+        Err(e) => {
+            let mut out = e.to_compile_error();
+            out.extend(quote! { #f });
+            out.into()
+        }
+    }
+}
+
 /// `#[cuprum::device]`: a scalar helper usable from Rust as it is and from the GPU kernels of
 /// `#[cuprum::vectorize]`/`#[cuprum::kernel]`. Beside the function it defines a hidden
 /// constant `__CUPRUM_DEVICE_<name>` holding the function's CUDA C and the constants of the
@@ -80,28 +98,12 @@ pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// both devices. See `cuprum::kernel`'s documentation.
 #[proc_macro_attribute]
 pub fn vectorize(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let f = syn::parse_macro_input!(item as syn::ItemFn);
-    match vectorize::expand(attr.into(), &f) {
-        Ok(t) => t.into(),
-        Err(e) => {
-            let mut out = e.to_compile_error();
-            out.extend(quote! { #f });
-            out.into()
-        }
-    }
+    on_fn(attr, item, vectorize::expand)
 }
 
 /// `#[cuprum::kernel]`: a grid kernel (Numba's `@cuda.jit`), launched as
 /// `name.launch((grid, block), (args,))`. See `cuprum::kernel`'s documentation.
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let f = syn::parse_macro_input!(item as syn::ItemFn);
-    match kernel::expand(attr.into(), &f) {
-        Ok(t) => t.into(),
-        Err(e) => {
-            let mut out = e.to_compile_error();
-            out.extend(quote! { #f });
-            out.into()
-        }
-    }
+    on_fn(attr, item, kernel::expand)
 }

@@ -131,15 +131,7 @@ pub fn device_fn(f: &ItemFn) -> syn::Result<Translated> {
         ReturnType::Type(_, ty) => ret_type(ty)?,
     };
     let (params, names) = parameters(sig, |t| c_type(t).map(str::to_string))?;
-    let mut cx = Cx {
-        calls: Vec::new(),
-        scopes: vec![names],
-        fresh: 0,
-        loops: Vec::new(),
-        lambdas: 0,
-        labels: 0,
-        kernel: false,
-    };
+    let mut cx = Cx::new(names, false);
     let body = cx.fn_block(&f.block, ret != "void")?;
     let source =
         format!("__device__ __forceinline__ {ret} cuprum_dev_{}({}) {{\n{body}}}\n", sig.ident, params.join(", "));
@@ -183,16 +175,7 @@ pub fn kernel_fn(f: &ItemFn) -> syn::Result<Translated> {
     }
     let (mut params, names) = parameters(sig, param_type)?;
     params.insert(0, "unsigned long long* cuprum_rec".to_string());
-    let mut cx = Cx {
-        calls: Vec::new(),
-        scopes: vec![names],
-        fresh: 0,
-        loops: Vec::new(),
-        lambdas: 0,
-        labels: 0,
-        kernel: false,
-    };
-    cx.kernel = true;
+    let mut cx = Cx::new(names, true);
     let body = cx.fn_block(&f.block, false)?;
     let source = format!(
         "extern \"C\" __global__ void __launch_bounds__(1024) cuprum_kernel({}) {{\n(void)cuprum_rec;\n{body}}}\n",
@@ -224,15 +207,7 @@ const INTRINSICS: &[(&str, usize)] = &[
 /// Translates a `#[cuprum::device] const`: a device function returning its value.
 pub fn device_const(c: &syn::ItemConst) -> syn::Result<Translated> {
     let ty = c_type(&c.ty)?;
-    let mut cx = Cx {
-        calls: Vec::new(),
-        scopes: vec![Vec::new()],
-        fresh: 0,
-        loops: Vec::new(),
-        lambdas: 0,
-        labels: 0,
-        kernel: false,
-    };
+    let mut cx = Cx::new(Vec::new(), false);
     let v = cx.expr(&c.expr)?;
     let source = format!("__device__ __forceinline__ {ty} cuprum_const_{}() {{ return ({ty})({v}); }}\n", c.ident);
     Ok(Translated { source, calls: cx.calls })
@@ -265,6 +240,12 @@ fn pat_ident(p: &Pat) -> syn::Result<String> {
 }
 
 impl Cx {
+    /// A translation starting with the parameters `names` in scope (`kernel`: a grid kernel's
+    /// body, where shared arrays may be declared).
+    fn new(names: Vec<(String, String)>, kernel: bool) -> Cx {
+        Cx { calls: Vec::new(), scopes: vec![names], fresh: 0, loops: Vec::new(), lambdas: 0, labels: 0, kernel }
+    }
+
     /// A function's body: its statements, its tail expression returned.
     fn fn_block(&mut self, b: &Block, returns: bool) -> syn::Result<String> {
         let mut s = String::new();

@@ -12,7 +12,7 @@ use quote::{format_ident, quote};
 use std::collections::HashMap;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::visit_mut::{self, VisitMut};
+use syn::visit_mut::VisitMut;
 use syn::{Expr, ItemFn, Token};
 
 /// A scalar type's Rust name and its `cuprum::DType` variant, from Rust's or NumPy's name.
@@ -127,9 +127,6 @@ impl VisitMut for Subst<'_> {
         if let Some(to) = self.0.get(l.suffix()) {
             *l = syn::LitInt::new(&format!("{}{to}", l.base10_digits()), l.span());
         }
-    }
-    fn visit_item_mut(&mut self, i: &mut syn::Item) {
-        visit_mut::visit_item_mut(self, i)
     }
 }
 

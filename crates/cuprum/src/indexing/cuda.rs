@@ -12,7 +12,7 @@
 use crate::array::Array;
 use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
 use crate::backend::cuda::kernels::KernelKey;
-use crate::backend::cuda::launch::{dev_of, dptr, Params, THREADS};
+use crate::backend::cuda::launch::{dev_of, dptr, err_record, read_err, Params, THREADS};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use std::fmt::Write;
@@ -175,21 +175,6 @@ pub(crate) fn word_for(row_bytes: usize, ptrs: &[u64]) -> u8 {
         }
     }
     1
-}
-
-/// Zeroed 16-byte out-of-range record on `like`'s device.
-fn err_record(like: &Array) -> Result<Array> {
-    Array::alloc(&[2], DType::UInt64, like.device(), true)
-}
-
-/// Reads the out-of-range record back (one 16-byte copy; waits for the kernels before it).
-fn read_err(rec: &Array) -> Result<BadIndex> {
-    let dev = dev_of(rec)?;
-    let mut b = [0u8; 16];
-    dev.dtoh(&mut b, dptr(rec)?, false)?;
-    let axis = u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
-    let value = i64::from_le_bytes(b[8..].try_into().expect("8 bytes"));
-    Ok(if axis == 0 { None } else { Some((axis as usize - 1, value)) })
 }
 
 /// The `Idx` struct of the kernels: count, pointers, axis lengths. The index arrays must be

@@ -6,7 +6,7 @@ use super::CpuLoop;
 use crate::array::Array;
 use crate::backend::cpu::{par_walk_at, ptr, Ptr};
 use crate::backend::storage::CpuLocks;
-use crate::core::layout;
+use crate::ufunc::cpu::plan;
 use std::marker::PhantomData;
 
 /// Below this many elements a vectorized call runs on one thread (a user function costs more
@@ -75,11 +75,7 @@ macro_rules! cpu_fn {
         {
             fn run(&self, out: &Array, ins: &[Array]) {
                 let _l = CpuLocks::new(&[$(&ins[$k].storage),*], &[&out.storage]);
-                let mut st: Vec<Vec<isize>> = vec![out.strides.clone()];
-                $( st.push(layout::broadcast_strides(&ins[$k].shape, &ins[$k].strides, &out.shape)
-                    .expect("inputs broadcast to the output's shape (checked by the caller)")); )*
-                let refs: Vec<&[isize]> = st.iter().map(|v| v.as_slice()).collect();
-                let (shape, st) = layout::collapse(&out.shape, &refs);
+                let (shape, st) = plan(out, &[$(&ins[$k]),*]);
                 let strides: [Vec<isize>; $n + 1] = std::array::from_fn(|k| st[k].clone());
                 let base: [Ptr; $n + 1] = [ptr(out), $(ptr(&ins[$k])),*];
                 let f = &self.f;

@@ -2,14 +2,14 @@
 //! per-element operation of `ufunc/elementwise.cu`'s layouts (contiguous vectorised, strided,
 //! broadcast), compiled by NVRTC on first use through the kernel cache.
 
-use super::grid::{Dim3, GridKernel, KArg, KParam};
+use super::grid::{out_of_bounds, Dim3, GridKernel, KArg, KParam};
 use super::VLoop;
 use crate::array::Array;
 use crate::backend::cuda::codegen::{store_cvt, PRELUDE};
 use crate::backend::cuda::kernels::KernelKey;
-use crate::backend::cuda::launch::{dev_of, dptr, Params, MAX_DIMS, THREADS};
+use crate::backend::cuda::launch::{dev_of, dptr, err_record, read_err, Params, MAX_DIMS, THREADS};
 use crate::core::dtype::DType;
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 use crate::ufunc::cuda::{launch_layout, layout_macros, vec_width, Arg, EwIn, Variant};
 use std::fmt::Write;
 use std::hash::{Hash, Hasher};
@@ -135,17 +135,10 @@ pub(crate) fn grid_launch(
     args: &[KArg<'_>],
     checked: bool,
 ) -> Result<()> {
-    let first = args
-        .iter()
-        .find_map(|a| match a {
-            KArg::Array(x) => Some(&**x),
-            KArg::ArrayMut(x) => Some(&**x),
-            KArg::Scalar(_) => None,
-        })
-        .expect("a GPU launch has an array");
+    let first = args.iter().find_map(KArg::array).expect("a GPU launch has an array");
     let dev = dev_of(first)?;
     let kern = dev.kernel(&ById(k))?;
-    let rec = if checked { Some(Array::alloc(&[2], DType::UInt64, first.device(), true)?) } else { None };
+    let rec = if checked { Some(err_record(first)?) } else { None };
     let rp = match &rec {
         Some(r) => dptr(r)?,
         None => 0,
@@ -154,10 +147,12 @@ pub(crate) fn grid_launch(
     params.push(rp);
     for (a, p) in args.iter().zip(k.params) {
         match (a, p) {
-            (KArg::Array(x), _) => params.push_i64s(&[dptr(x)? as i64, x.size() as i64, rp as i64]),
-            (KArg::ArrayMut(x), _) => params.push_i64s(&[dptr(x)? as i64, x.size() as i64, rp as i64]),
             (KArg::Scalar(s), KParam::Scalar(d)) => params.push_scalar(*s, *d),
             (KArg::Scalar(_), _) => unreachable!("the macro passes arrays for slice parameters"),
+            (x, _) => {
+                let x = x.array().expect("an array argument");
+                params.push_i64s(&[dptr(x)? as i64, x.size() as i64, rp as i64])
+            }
         }
     }
     let g = (grid.x as u32, grid.y as u32, grid.z as u32);
@@ -167,17 +162,10 @@ pub(crate) fn grid_launch(
     // arrays are C-contiguous with that many elements and outlive the launch (their storage
     // returns to the pool only in stream order).
     unsafe { params.launch_3d(&dev, &kern, g, b, 0)? };
+    // The record: the first bad index plus one (0: none), then the slice's length.
     if let Some(r) = rec {
-        let mut w = [0u8; 16];
-        dev.dtoh(&mut w, dptr(&r)?, false)?;
-        let index = u64::from_le_bytes(w[..8].try_into().expect("8 bytes"));
-        let len = u64::from_le_bytes(w[8..].try_into().expect("8 bytes"));
-        if index != 0 {
-            return Err(Error::Index(format!(
-                "{}: index {} is out of bounds for a slice of length {len}",
-                k.name,
-                index - 1
-            )));
+        if let Some((index, len)) = read_err(&r)? {
+            return Err(out_of_bounds(k.name, index as u64, len as u64));
         }
     }
     Ok(())

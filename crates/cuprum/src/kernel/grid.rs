@@ -116,36 +116,38 @@ impl<T> SliceMut<'_, T> {
         self.n == 0
     }
 }
+/// The address of element `i` of a slice of `n` elements at `p`: past the end, the kernel's
+/// thread stops with an index fault (an IndexError at the launch).
+#[inline]
+fn at<T>(p: *mut T, n: usize, i: usize) -> *mut T {
+    if i >= n {
+        fault(Fault::Index { index: i, len: n });
+    }
+    // SAFETY: `i < n`, the length of the live array the slice was made from.
+    unsafe { p.add(i) }
+}
 impl<T> std::ops::Index<usize> for Slice<'_, T> {
     type Output = T;
     #[inline]
     fn index(&self, i: usize) -> &T {
-        if i >= self.n {
-            fault(Fault::Index { index: i, len: self.n });
-        }
-        // SAFETY: `i < n`, the length of the live array this slice was made from.
-        unsafe { &*self.p.add(i) }
+        // SAFETY: an element of the live array (`at` checks the index).
+        unsafe { &*at(self.p as *mut T, self.n, i) }
     }
 }
 impl<T> std::ops::Index<usize> for SliceMut<'_, T> {
     type Output = T;
     #[inline]
     fn index(&self, i: usize) -> &T {
-        if i >= self.n {
-            fault(Fault::Index { index: i, len: self.n });
-        }
         // SAFETY: as `Slice`'s.
-        unsafe { &*self.p.add(i) }
+        unsafe { &*at(self.p, self.n, i) }
     }
 }
 impl<T> std::ops::IndexMut<usize> for SliceMut<'_, T> {
     #[inline]
     fn index_mut(&mut self, i: usize) -> &mut T {
-        if i >= self.n {
-            fault(Fault::Index { index: i, len: self.n });
-        }
-        // SAFETY: `i < n`; the element is this thread's to write (the sharing rule above).
-        unsafe { &mut *self.p.add(i) }
+        // SAFETY: an element of the live array; it is this thread's to write (the sharing rule
+        // above).
+        unsafe { &mut *at(self.p, self.n, i) }
     }
 }
 
@@ -240,60 +242,31 @@ pub trait Atomic: super::Lane + PartialOrd {
     #[doc(hidden)]
     fn update(p: *mut Self, f: impl Fn(Self) -> Self) -> Self;
 }
+// Each type through the atomic of its width, by its bits (`to`: value to bits, `from`: back).
 macro_rules! atomic {
-    ($($t:ty => $a:ty, $bits:ident);*) => {$(
+    ($($t:ty => $a:ty, $to:expr, $from:expr);*) => {$(
         impl Atomic for $t {
             fn update(p: *mut Self, f: impl Fn(Self) -> Self) -> Self {
+                use std::sync::atomic::Ordering::{AcqRel, Acquire};
                 // SAFETY: `p` is an element of a live array (checked by the caller), aligned
                 // for `$t` (cuprum's arrays are), which every thread reaches only atomically
                 // here.
                 let a = unsafe { <$a>::from_ptr(p as *mut _) };
-                let old = a.fetch_update(std::sync::atomic::Ordering::AcqRel, std::sync::atomic::Ordering::Acquire, |b| {
-                    Some(f(<$t>::$bits(b)).to_bits_())
-                });
-                <$t>::$bits(old.unwrap_or_else(|b| b))
+                let old = a.fetch_update(AcqRel, Acquire, |b| Some($to(f($from(b)))));
+                $from(old.unwrap_or_else(|b| b))
             }
         }
     )*};
 }
-trait ToBits<B> {
-    fn to_bits_(self) -> B;
-}
-macro_rules! same_bits {
-    ($($t:ty),*) => {$(
-        impl ToBits<$t> for $t { fn to_bits_(self) -> $t { self } }
-    )*};
-}
-same_bits!(i32, u32, i64, u64);
-impl ToBits<u32> for f32 {
-    fn to_bits_(self) -> u32 {
-        self.to_bits()
-    }
-}
-impl ToBits<u64> for f64 {
-    fn to_bits_(self) -> u64 {
-        self.to_bits()
-    }
-}
-trait FromSame: Sized {
-    fn same(self) -> Self {
-        self
-    }
-}
-impl FromSame for i32 {}
-impl FromSame for u32 {}
-impl FromSame for i64 {}
-impl FromSame for u64 {}
-atomic!(i32 => std::sync::atomic::AtomicI32, same; u32 => std::sync::atomic::AtomicU32, same;
-        i64 => std::sync::atomic::AtomicI64, same; u64 => std::sync::atomic::AtomicU64, same;
-        f32 => std::sync::atomic::AtomicU32, from_bits; f64 => std::sync::atomic::AtomicU64, from_bits);
+atomic!(i32 => std::sync::atomic::AtomicI32, std::convert::identity, std::convert::identity;
+        u32 => std::sync::atomic::AtomicU32, std::convert::identity, std::convert::identity;
+        i64 => std::sync::atomic::AtomicI64, std::convert::identity, std::convert::identity;
+        u64 => std::sync::atomic::AtomicU64, std::convert::identity, std::convert::identity;
+        f32 => std::sync::atomic::AtomicU32, f32::to_bits, f32::from_bits;
+        f64 => std::sync::atomic::AtomicU64, f64::to_bits, f64::from_bits);
 
 fn elem<T>(s: SliceMut<'_, T>, i: usize) -> *mut T {
-    if i >= s.n {
-        fault(Fault::Index { index: i, len: s.n });
-    }
-    // SAFETY: `i < n`, within the array.
-    unsafe { s.p.add(i) }
+    at(s.p, s.n, i)
 }
 /// `atomicAdd(&s[i], v)`: the old value.
 pub fn atomic_add<T: Atomic + super::rt::Arith>(s: SliceMut<'_, T>, i: usize, v: T) -> T {
@@ -347,6 +320,20 @@ impl<'a> From<&'a mut Array> for KArg<'a> {
     fn from(a: &'a mut Array) -> Self {
         KArg::ArrayMut(a)
     }
+}
+impl KArg<'_> {
+    /// The array of an array argument.
+    pub(crate) fn array(&self) -> Option<&Array> {
+        match self {
+            KArg::Array(x) => Some(x),
+            KArg::ArrayMut(x) => Some(x),
+            KArg::Scalar(_) => None,
+        }
+    }
+}
+/// The IndexError of an index past a kernel slice's end (both devices).
+pub(crate) fn out_of_bounds(kernel: &str, index: u64, len: u64) -> Error {
+    Error::Index(format!("{kernel}: index {index} is out of bounds for a slice of length {len}"))
 }
 macro_rules! karg_scalar {
     ($($t:ty),*) => {$( impl From<$t> for KArg<'_> { fn from(x: $t) -> Self { KArg::Scalar(x.into()) } } )*};
@@ -414,20 +401,16 @@ impl GridKernel {
         &'static self,
         grid: Dim3,
         block: Dim3,
-        args: &mut [KArg<'_>],
+        args: &[KArg<'_>],
         checked: bool,
         cpu: &(dyn Fn(&KArgs) + Sync),
     ) -> Result<()> {
         check_dims(self.name, grid, block)?;
         let mut dev: Option<Device> = None;
         for (k, (a, p)) in args.iter().zip(self.params).enumerate() {
-            let arr: &Array = match a {
-                KArg::Array(x) => x,
-                KArg::ArrayMut(x) => x,
-                KArg::Scalar(_) => continue,
-            };
-            let (want, _) = match p {
-                KParam::Slice(d) | KParam::SliceMut(d) => (*d, ()),
+            let Some(arr) = a.array() else { continue };
+            let want = match p {
+                KParam::Slice(d) | KParam::SliceMut(d) => *d,
                 KParam::Scalar(_) => unreachable!("the macro passes scalars for scalar parameters"),
             };
             if arr.dtype() != want {
@@ -463,16 +446,16 @@ impl GridKernel {
         let mut writes = Vec::new();
         let mut ptrs = Vec::new();
         for a in args {
-            match a {
-                KArg::Array(x) => {
-                    reads.push(&*x.storage);
+            match a.array() {
+                Some(x) => {
+                    if let KArg::ArrayMut(_) = a {
+                        writes.push(&*x.storage);
+                    } else {
+                        reads.push(&*x.storage);
+                    }
                     ptrs.push((crate::backend::cpu::ptr(x).get(), x.size()));
                 }
-                KArg::ArrayMut(x) => {
-                    writes.push(&*x.storage);
-                    ptrs.push((crate::backend::cpu::ptr(x).get(), x.size()));
-                }
-                KArg::Scalar(_) => ptrs.push((std::ptr::null_mut(), 0)),
+                None => ptrs.push((std::ptr::null_mut(), 0)),
             }
         }
         let _l = crate::backend::storage::CpuLocks::new(&reads, &writes);
@@ -502,9 +485,7 @@ impl GridKernel {
         SHARED.with_borrow_mut(|v| v.clear());
         match r {
             Ok(()) => Ok(()),
-            Err(Fault::Index { index, len }) => {
-                Err(Error::Index(format!("{}: index {index} is out of bounds for a slice of length {len}", self.name)))
-            }
+            Err(Fault::Index { index, len }) => Err(out_of_bounds(self.name, index as u64, len as u64)),
             Err(Fault::Sync) => Err(Error::NotImplemented(format!(
                 "{}: sync_threads() on the CPU with blocks of more than one thread (the CPU runs a block's \
                  threads one after the other; launch on a GPU, or with blocks of one thread)",

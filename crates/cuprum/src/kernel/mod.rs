@@ -169,15 +169,7 @@ impl Vectorized {
                 None => None,
             });
         }
-        let args: Vec<Operand<'_>> = args
-            .iter()
-            .zip(&copies)
-            .map(|(a, c)| match (a, c) {
-                (_, Some(c)) => Operand::Array(c),
-                (Operand::Array(x), None) => Operand::Array(x),
-                (Operand::Scalar(s), None) => Operand::Scalar(*s),
-            })
-            .collect();
+        let args = replaced(args, &copies);
         if out.dtype() == res {
             return run(lp, &args, out);
         }
@@ -199,14 +191,14 @@ fn run(lp: &'static VLoop, args: &[Operand<'_>], out: &Array) -> Result<()> {
             _ => None,
         });
     }
+    let args = replaced(args, &cast);
     match out.device() {
         Device::Cpu => {
             let mut ins = Vec::with_capacity(args.len());
-            for ((a, c), &t) in args.iter().zip(&cast).zip(lp.types) {
-                ins.push(match (a, c) {
-                    (_, Some(c)) => c.view(),
-                    (Operand::Array(x), None) => x.view(),
-                    (Operand::Scalar(s), None) => Array::scalar_cpu(*s, t)?,
+            for (a, &t) in args.iter().zip(lp.types) {
+                ins.push(match a {
+                    Operand::Array(x) => x.view(),
+                    Operand::Scalar(s) => Array::scalar_cpu(*s, t)?,
                 });
             }
             lp.cpu.run(out, &ins);
@@ -216,16 +208,26 @@ fn run(lp: &'static VLoop, args: &[Operand<'_>], out: &Array) -> Result<()> {
             use crate::ufunc::cuda::Arg;
             let ins: Vec<Arg<'_>> = args
                 .iter()
-                .zip(&cast)
-                .map(|(a, c)| match (a, c) {
-                    (_, Some(c)) => Arg::Arr(c),
-                    (Operand::Array(x), None) => Arg::Arr(x),
-                    (Operand::Scalar(s), None) => Arg::Scalar(*s),
+                .map(|a| match a {
+                    Operand::Array(x) => Arg::Arr(x),
+                    Operand::Scalar(s) => Arg::Scalar(*s),
                 })
                 .collect();
             cuda::vectorized(lp, &ins, out)
         }
     }
+}
+
+/// `args` with the arrays of `with` in the places where it has one (copies, casts).
+fn replaced<'a>(args: &'a [Operand<'a>], with: &'a [Option<Array>]) -> Vec<Operand<'a>> {
+    args.iter()
+        .zip(with)
+        .map(|(a, w)| match (a, w) {
+            (_, Some(c)) => Operand::Array(c),
+            (Operand::Array(x), None) => Operand::Array(x),
+            (Operand::Scalar(s), None) => Operand::Scalar(*s),
+        })
+        .collect()
 }
 
 /// The CUDA C of a `#[cuprum::device]` function (the constant `__CUPRUM_DEVICE_<name>` that

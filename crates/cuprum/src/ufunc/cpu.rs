@@ -31,7 +31,7 @@ pub(crate) fn dom_dispatch<R>(
 }
 
 /// Views `x` with the shape of `out` (broadcasting) and collapses both.
-fn plan(out: &Array, ins: &[&Array]) -> (Vec<usize>, Vec<Vec<isize>>) {
+pub(crate) fn plan(out: &Array, ins: &[&Array]) -> (Vec<usize>, Vec<Vec<isize>>) {
     let mut st: Vec<Vec<isize>> = vec![out.strides.clone()];
     for x in ins {
         st.push(layout::broadcast_strides(&x.shape, &x.strides, &out.shape).expect("shapes checked by caller"));

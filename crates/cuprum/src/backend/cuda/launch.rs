@@ -168,3 +168,21 @@ pub(crate) fn dptr(a: &Array) -> Result<u64> {
         }
     }
 }
+
+/// A zeroed 16-byte out-of-range record on `like`'s device: kernels that skip a bad index
+/// write its tag plus one (the indexing kernels: the axis; a grid kernel: the index) and a
+/// value (the index; the slice's length). See [`read_err`].
+pub(crate) fn err_record(like: &Array) -> Result<Array> {
+    Array::alloc(&[2], DType::UInt64, like.device(), true)
+}
+
+/// Reads an out-of-range record back (one 16-byte copy; waits for the kernels before it):
+/// `None` when nothing was recorded, else (tag, value).
+pub(crate) fn read_err(rec: &Array) -> Result<Option<(usize, i64)>> {
+    let dev = dev_of(rec)?;
+    let mut b = [0u8; 16];
+    dev.dtoh(&mut b, dptr(rec)?, false)?;
+    let tag = u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
+    let value = i64::from_le_bytes(b[8..].try_into().expect("8 bytes"));
+    Ok(if tag == 0 { None } else { Some((tag as usize - 1, value)) })
+}
