@@ -36,7 +36,7 @@ mod indexing;
 pub mod io;
 pub mod kernel;
 /// The user-kernel attributes (`#[cuprum::vectorize]`, `#[cuprum::kernel]`, `#[cuprum::device]`): see [`mod@kernel`].
-pub use kernel::{device, kernel, vectorize};
+pub use kernel::{device, kernel, vectorize, ElementwiseKernel, RawKernel, RawModule, ReductionKernel};
 pub mod linalg;
 mod manip;
 pub mod profiler;

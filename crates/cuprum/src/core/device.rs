@@ -57,7 +57,7 @@ impl Device {
     pub fn is_cuda(self) -> bool {
         matches!(self, Device::Cuda(_))
     }
-    fn ordinal(self) -> usize {
+    pub(crate) fn ordinal(self) -> usize {
         match self {
             Device::Cpu => 0,
             Device::Cuda(n) => n,

@@ -377,7 +377,7 @@ impl std::fmt::Debug for GridKernel {
 }
 
 /// CUDA's limits on a launch's shape.
-fn check_dims(name: &str, grid: Dim3, block: Dim3) -> Result<()> {
+pub(crate) fn check_dims(name: &str, grid: Dim3, block: Dim3) -> Result<()> {
     let bad = |what: &str| Err(Error::Value(format!("{name}: {what}")));
     if grid.count() == 0 || block.count() == 0 {
         return bad(&format!("the grid {grid:?} and block {block:?} need at least one thread each way"));

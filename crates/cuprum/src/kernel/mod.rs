@@ -23,6 +23,7 @@ mod cpu;
 mod cuda;
 mod grid;
 pub mod rt;
+mod source;
 
 pub use cpu::{CpuFn, Lane};
 pub use grid::{
@@ -30,6 +31,7 @@ pub use grid::{
     grid_dim, gridsize, gridsize2, shared, sync_threads, thread_idx, Atomic, Dim3, GridKernel, KArg, KArgs, KParam,
     Slice, SliceMut,
 };
+pub use source::{ElementwiseKernel, RawArg, RawArgs, RawKernel, RawModule, ReductionKernel, SourceArgs};
 
 use crate::array::Array;
 use crate::core::device::Device;

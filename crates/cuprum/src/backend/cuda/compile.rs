@@ -37,6 +37,10 @@ pub fn cache_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("cuprum").join("kernels"))
 }
 
+/// The marker of a module compiled with NVRTC's defaults (see [`cubin_for`]).
+pub const PLAIN: &str = "<plain>";
+
+/// cuprum's NVRTC options (the architecture first).
 fn options(arch: (i32, i32)) -> Vec<String> {
     vec![
         format!("--gpu-architecture=sm_{}{}", arch.0, arch.1),
@@ -80,9 +84,20 @@ pub(crate) fn source_hash(src: &str, defines: &[String]) -> [u8; 32] {
 
 /// CUBIN for `src` (with `-D` options `defines`; `hash` from [`source_hash`]) on a device of
 /// compute capability `arch`, from the disk cache when it holds it.
+///
+/// `defines` are options after cuprum's own; when the first is [`PLAIN`], the module gets only
+/// the architecture and the options after it (NVRTC's defaults otherwise, as CuPy compiles a
+/// user's source).
 pub fn cubin_for(family: &str, src: &str, defines: &[String], hash: &[u8; 32], arch: (i32, i32)) -> Result<Vec<u8>> {
     let ver = nvrtc_version()?;
     let mut opts = options(arch);
+    let defines = match defines.split_first() {
+        Some((first, rest)) if first == PLAIN => {
+            opts.truncate(1);
+            rest
+        }
+        _ => defines,
+    };
     opts.extend(defines.iter().cloned());
     let mut h = Sha256::new();
     h.update(hash);
@@ -194,7 +209,11 @@ pub(crate) fn check_compiles<K: super::kernels::KernelKey>(key: &K) -> bool {
         return false;
     }
     let mut opts = options((9, 0));
+    if key.plain() {
+        opts.truncate(1);
+    }
     opts.extend(key.defines().into_iter().map(|(n, v)| format!("-D{n}={v}")));
+    opts.extend(key.options());
     let cubin = compile(K::FAMILY, &key.source(), &opts).unwrap_or_else(|e| panic!("{}/{key:?}: {e}", K::FAMILY));
     let entry = key.entry().as_bytes();
     assert!(cubin.windows(entry.len()).any(|w| w == entry), "{}/{key:?}: no entry point {}", K::FAMILY, key.entry());

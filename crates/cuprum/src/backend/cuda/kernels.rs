@@ -28,6 +28,15 @@ pub(crate) trait KernelKey: Clone + Eq + Hash + Debug + Send + Sync + 'static {
     fn defines(&self) -> Vec<(&'static str, String)> {
         Vec::new()
     }
+    /// NVRTC options of the key's own, after the `-D` options (a `RawModule`'s options).
+    fn options(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Whether the module is compiled with NVRTC's defaults and only the architecture
+    /// (users' CUDA C source, as CuPy compiles it) instead of cuprum's options.
+    fn plain(&self) -> bool {
+        false
+    }
 }
 
 /// A module's identity: its family and the SHA-256 of its specialised source and `-D` options.
@@ -168,7 +177,13 @@ impl CudaDevice {
         // Compile without holding a lock: other threads may compile other kernels.
         let t = std::time::Instant::now();
         let src = key.source();
-        let defines: Vec<String> = key.defines().into_iter().map(|(n, v)| format!("-D{n}={v}")).collect();
+        let mut defines: Vec<String> = key.defines().into_iter().map(|(n, v)| format!("-D{n}={v}")).collect();
+        defines.extend(key.options());
+        if key.plain() {
+            // A marker that keeps plain modules apart from cuprum's in both caches (it is
+            // hashed with the options; `cubin_for` drops it).
+            defines.insert(0, compile::PLAIN.into());
+        }
         let hash = compile::source_hash(&src, &defines);
         let k = match self.kernels.by_source(K::FAMILY, &hash, key.entry())? {
             Some(k) => k,
@@ -189,6 +204,20 @@ impl CudaDevice {
             }
         };
         Ok(self.kernels.insert(key.clone(), k))
+    }
+
+    /// Lets kernel `k` use `bytes` of dynamic shared memory (above the default 48 KiB).
+    pub(crate) fn allow_shared(&self, k: &Kernel, bytes: u32) -> Result<()> {
+        self.bind()?;
+        // SAFETY: `k.func` is a live function of a module loaded on this device.
+        unsafe {
+            cu::function::set_function_attribute(
+                k.func,
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                bytes as i32,
+            )
+        }
+        .map_err(|e| self.err("cuFuncSetAttribute", e))
     }
 
     /// As [`launch`](Self::launch), with 3-d grids and blocks.

@@ -19,13 +19,13 @@ pub(crate) const MAX_DIMS: usize = 16;
 
 /// Most 8-byte parameter words and parameters a launch takes (the largest is a strided
 /// kernel's layout table: 1 + MAX_DIMS * 5 words).
-const PARAM_WORDS: usize = 128;
-const PARAM_COUNT: usize = 24;
+pub(crate) const PARAM_WORDS: usize = 256;
+pub(crate) const PARAM_COUNT: usize = 64;
 
 /// Kernel parameters packed in one inline buffer (8-byte slots; no allocation per launch),
 /// and the pointers to each that `cuLaunchKernel` takes.
 pub(crate) struct Params {
-    data: [u64; PARAM_WORDS],
+    data: [std::mem::MaybeUninit<u64>; PARAM_WORDS],
     len: usize,
     offsets: [usize; PARAM_COUNT],
     count: usize,
@@ -33,7 +33,12 @@ pub(crate) struct Params {
 
 impl Params {
     pub(crate) fn new() -> Params {
-        Params { data: [0; PARAM_WORDS], len: 0, offsets: [0; PARAM_COUNT], count: 0 }
+        Params {
+            data: [const { std::mem::MaybeUninit::uninit() }; PARAM_WORDS],
+            len: 0,
+            offsets: [0; PARAM_COUNT],
+            count: 0,
+        }
     }
     fn slot(&mut self, words: usize) -> usize {
         let off = self.len;
@@ -42,6 +47,10 @@ impl Params {
         self.offsets[self.count] = off;
         self.count += 1;
         off
+    }
+    /// Whether `words` more 8-byte words in one more parameter fit.
+    pub(crate) fn fits(&self, words: usize) -> bool {
+        self.len + words <= PARAM_WORDS && self.count < PARAM_COUNT
     }
     pub(crate) fn push<T: Copy>(&mut self, v: T) {
         let off = self.slot(std::mem::size_of::<T>().div_ceil(8).max(1));
@@ -52,7 +61,7 @@ impl Params {
     pub(crate) fn push_i64s(&mut self, v: &[i64]) {
         let off = self.slot(v.len());
         for (k, &x) in v.iter().enumerate() {
-            self.data[off + k] = x as u64;
+            self.data[off + k] = std::mem::MaybeUninit::new(x as u64);
         }
     }
     pub(crate) fn push_scalar(&mut self, s: Scalar, dt: DType) {

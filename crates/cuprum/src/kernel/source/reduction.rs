@@ -1,0 +1,590 @@
+//! `ReductionKernel`: CuPy's reduction kernel from C expressions (`reduction.cu`).
+
+use super::elementwise::push_typed;
+use super::{
+    check_unique, ctype, gpu_of, next_id, parse_params, scalar_for, source_prelude, PType, Param, SourceArgs, Types,
+};
+use crate::array::Array;
+use crate::backend::cuda::kernels::KernelKey;
+use crate::backend::cuda::launch::{dptr, Params, MAX_DIMS};
+use crate::backend::cuda::CudaDevice;
+use crate::core::dtype::{DType, Scalar};
+use crate::core::error::{Error, Result};
+use crate::core::layout;
+use crate::reduce::Axes;
+use crate::ufunc::Operand;
+use std::fmt::Write;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// Threads per block of the reduction kernels.
+const RTHREADS: u32 = 256;
+/// Bytes of one partial accumulator (`reduction.cu` asserts the accumulator fits).
+const ACC_BYTES: usize = 128;
+
+/// CuPy's `ReductionKernel`: a map expression over the elements of the inputs' broadcast
+/// shape, merged over the reduced axes by a reduce expression, then a post-map statement
+/// that writes the outputs.
+///
+/// - `in_params`, `out_params`: CuPy's parameter lists (`"T x"`, `"T y"`; see
+///   [`ElementwiseKernel`](super::ElementwiseKernel) for the placeholders and scalars; `raw`
+///   parameters are not taken here).
+/// - `map_expr`: the value of one element, from the inputs (each its element, as `const T&`).
+/// - `reduce_expr`: merges two values `a` and `b` (associative and commutative: the order of
+///   the merge is not fixed).
+/// - `post_map_expr`: statements of the merged value `a` assigning the outputs.
+/// - `identity`: the value of an empty reduction (C code), or `None`: then reducing an empty
+///   range is a ValueError.
+/// - The reduced values have the C type `reduce_type` (default: the first output's type);
+///   the kernel can name it `_type_reduce`.
+///
+/// ```no_run
+/// use cuprum::kernel::ReductionKernel;
+/// # fn main() -> cuprum::Result<()> {
+/// let l2norm = ReductionKernel::new("T x", "T y", "x * x", "a + b", "y = sqrt(a)", Some("0"), "l2norm")?;
+/// let gpu = cuprum::Device::cuda(0)?;
+/// let x = cuprum::arange(0.0, 10.0, 1.0, cuprum::DType::Float32)?.reshape(&[2, 5])?.to_device(&gpu)?;
+/// let y = l2norm.call(&x, 1, false)?; // over axis 1
+/// assert_eq!(y.shape(), &[2]);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone, Debug)]
+pub struct ReductionKernel {
+    spec: Arc<Spec>,
+}
+
+#[derive(Clone, Debug)]
+struct Spec {
+    id: u64,
+    name: String,
+    ins: Vec<Param>,
+    outs: Vec<Param>,
+    map_expr: String,
+    reduce_expr: String,
+    post_map_expr: String,
+    identity: Option<String>,
+    reduce_type: Option<String>,
+    preamble: String,
+    options: Vec<String>,
+}
+
+impl ReductionKernel {
+    /// A reduction kernel (CuPy's positional arguments, in order). ValueError for a parameter
+    /// list CuPy would not accept, a `raw` parameter, or a bad name.
+    pub fn new(
+        in_params: &str,
+        out_params: &str,
+        map_expr: &str,
+        reduce_expr: &str,
+        post_map_expr: &str,
+        identity: Option<&str>,
+        name: &str,
+    ) -> Result<ReductionKernel> {
+        let what = format!("ReductionKernel {name}");
+        if !super::is_ident(name) {
+            return Err(Error::Value(format!("{what}: the name must be a C identifier")));
+        }
+        let ins = parse_params(&what, in_params, true)?;
+        let outs = parse_params(&what, out_params, false)?;
+        check_unique(&what, &ins.iter().chain(&outs).collect::<Vec<_>>())?;
+        if let Some(p) = ins.iter().chain(&outs).find(|p| p.raw) {
+            return Err(Error::Value(format!(
+                "{what}: the raw parameter {}: a reduction's parameters are reduced element by element \
+                 (index a whole array in an ElementwiseKernel or a RawKernel)",
+                p.name
+            )));
+        }
+        if outs.is_empty() {
+            return Err(Error::Value(format!("{what}: at least one output parameter is needed")));
+        }
+        if let Some(p) = ins.iter().chain(&outs).find(|p| p.name == "a" || p.name == "b") {
+            return Err(Error::Value(format!(
+                "{what}: the parameter name {:?} is the reduce expression's own (a, b)",
+                p.name
+            )));
+        }
+        Ok(ReductionKernel {
+            spec: Arc::new(Spec {
+                id: next_id(),
+                name: name.to_string(),
+                ins,
+                outs,
+                map_expr: map_expr.to_string(),
+                reduce_expr: reduce_expr.to_string(),
+                post_map_expr: post_map_expr.to_string(),
+                identity: identity.map(str::to_string),
+                reduce_type: None,
+                preamble: String::new(),
+                options: Vec::new(),
+            }),
+        })
+    }
+
+    fn with(&self, f: impl FnOnce(&mut Spec)) -> ReductionKernel {
+        let mut s = (*self.spec).clone();
+        f(&mut s);
+        s.id = next_id();
+        ReductionKernel { spec: Arc::new(s) }
+    }
+
+    /// The C type of the reduced values (a placeholder such as `T`, or a C type).
+    pub fn reduce_type(&self, ty: &str) -> ReductionKernel {
+        self.with(|s| s.reduce_type = Some(ty.to_string()))
+    }
+
+    /// C code placed before the kernel.
+    pub fn preamble(&self, code: &str) -> ReductionKernel {
+        self.with(|s| s.preamble = code.to_string())
+    }
+
+    /// NVRTC options added to cuprum's.
+    pub fn options(&self, options: &[&str]) -> ReductionKernel {
+        self.with(|s| s.options = options.iter().map(|o| o.to_string()).collect())
+    }
+
+    /// The kernel's name.
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// Reduces `args` over `axis` (of their broadcast shape; `None` for all) and returns the
+    /// one output (`keepdims` keeps the reduced axes with length 1).
+    pub fn call<'a>(&self, args: impl SourceArgs<'a>, axis: impl Into<Axes>, keepdims: bool) -> Result<Array> {
+        if self.spec.outs.len() != 1 {
+            return Err(Error::Value(format!(
+                "ReductionKernel {}: {} outputs; call_multi returns them all",
+                self.spec.name,
+                self.spec.outs.len()
+            )));
+        }
+        Ok(self.run(&args.operands(), axis.into(), keepdims, &mut [])?.remove(0))
+    }
+
+    /// As [`call`](Self::call), returning every output.
+    pub fn call_multi<'a>(
+        &self,
+        args: impl SourceArgs<'a>,
+        axis: impl Into<Axes>,
+        keepdims: bool,
+    ) -> Result<Vec<Array>> {
+        self.run(&args.operands(), axis.into(), keepdims, &mut [])
+    }
+
+    /// As [`call`](Self::call), into the arrays `outs` (one per output parameter, of its dtype
+    /// and of the result's shape).
+    pub fn call_out<'a>(
+        &self,
+        args: impl SourceArgs<'a>,
+        axis: impl Into<Axes>,
+        keepdims: bool,
+        outs: &mut [&mut Array],
+    ) -> Result<()> {
+        if outs.len() != self.spec.outs.len() {
+            return Err(Error::Type(format!(
+                "ReductionKernel {}: {} output arrays given for {} output parameters",
+                self.spec.name,
+                outs.len(),
+                self.spec.outs.len()
+            )));
+        }
+        self.run(&args.operands(), axis.into(), keepdims, outs).map(|_| ())
+    }
+
+    fn run(&self, args: &[Operand<'_>], axis: Axes, keepdims: bool, given: &mut [&mut Array]) -> Result<Vec<Array>> {
+        let s = &*self.spec;
+        let what = format!("ReductionKernel {}", s.name);
+        if args.len() != s.ins.len() {
+            return Err(Error::Type(format!("{what}: takes {} arguments ({} given)", s.ins.len(), args.len())));
+        }
+        let arrays: Vec<&Array> = args
+            .iter()
+            .filter_map(|a| match a {
+                Operand::Array(x) => Some(*x),
+                Operand::Scalar(_) => None,
+            })
+            .collect();
+        if arrays.is_empty() {
+            return Err(Error::Type(format!("{what}: at least one argument must be an array")));
+        }
+        let dev = gpu_of(&what, arrays.iter().copied().chain(given.iter().map(|o| &**o)))?;
+        let in_dts: Vec<Option<DType>> = args
+            .iter()
+            .map(|a| match a {
+                Operand::Array(x) => Some(x.dtype()),
+                Operand::Scalar(_) => None,
+            })
+            .collect();
+        let out_dts: Vec<DType> = given.iter().map(|o| o.dtype()).collect();
+        let types = Types::bind(&what, &s.ins, &in_dts, &s.outs, &out_dts)?;
+        let mut shape: Vec<usize> = arrays[0].shape().to_vec();
+        for a in &arrays[1..] {
+            shape = crate::ufunc::broadcast_shape(&what, &shape, a.shape())?;
+        }
+        let axes = axis.resolve(shape.len())?;
+        let kept: Vec<usize> = (0..shape.len()).filter(|d| !axes.contains(d)).collect();
+        let kshape: Vec<usize> = kept.iter().map(|&d| shape[d]).collect();
+        let oshape: Vec<usize> = if keepdims {
+            (0..shape.len()).map(|d| if axes.contains(&d) { 1 } else { shape[d] }).collect()
+        } else {
+            kshape.clone()
+        };
+        let nred: usize = axes.iter().map(|&d| shape[d]).product();
+        let nout: usize = kshape.iter().product();
+        if nred == 0 && nout > 0 && s.identity.is_none() {
+            return Err(Error::Value(format!(
+                "{what}: zero-size array to a reduction operation which has no identity"
+            )));
+        }
+        for (p, o) in s.outs.iter().zip(given.iter()) {
+            if o.shape() != oshape.as_slice() {
+                return Err(Error::Value(format!(
+                    "{what}: the output {} has shape {:?}, the reduction's is {oshape:?}",
+                    p.name,
+                    o.shape()
+                )));
+            }
+        }
+        let mut outs: Vec<Array> = Vec::new();
+        if given.is_empty() {
+            for p in &s.outs {
+                outs.push(Array::alloc(&oshape, types.of(&what, p)?, dev, false)?);
+            }
+        }
+        let mut dtypes = Vec::with_capacity(s.ins.len() + s.outs.len());
+        let mut scalars: Vec<Scalar> = Vec::new();
+        for (p, a) in s.ins.iter().zip(args) {
+            let d = types.of(&what, p)?;
+            dtypes.push(d);
+            if let Operand::Scalar(v) = a {
+                scalars.push(scalar_for(&what, p, *v, d)?);
+            }
+        }
+        for p in &s.outs {
+            dtypes.push(types.of(&what, p)?);
+        }
+        if nout > 0 {
+            let out_refs: Vec<&Array> =
+                if given.is_empty() { outs.iter().collect() } else { given.iter().map(|o| &**o).collect() };
+            let geo = Geometry { shape: &shape, axes: &axes, kept: &kept, keepdims };
+            launch(&self.spec, &what, &types, &dtypes, args, &scalars, &out_refs, &geo)?;
+        }
+        Ok(outs)
+    }
+}
+
+/// The reduction's shape: the broadcast shape, its reduced and kept axes.
+struct Geometry<'g> {
+    shape: &'g [usize],
+    axes: &'g [usize],
+    kept: &'g [usize],
+    keepdims: bool,
+}
+
+/// One module of a reduction kernel: the kernel, the dtypes, the scalar inputs, the collapsed
+/// kept and reduced dimensions, the variant.
+#[derive(Clone)]
+struct Key {
+    spec: Arc<Spec>,
+    vars: Vec<(String, DType)>,
+    dtypes: Vec<DType>,
+    scalars: u64,
+    knd: usize,
+    rnd: usize,
+    rows: bool,
+}
+
+impl PartialEq for Key {
+    fn eq(&self, o: &Self) -> bool {
+        self.spec.id == o.spec.id
+            && self.vars == o.vars
+            && self.dtypes == o.dtypes
+            && self.scalars == o.scalars
+            && (self.knd, self.rnd, self.rows) == (o.knd, o.rnd, o.rows)
+    }
+}
+impl Eq for Key {}
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.spec.id.hash(h);
+        self.dtypes.hash(h);
+        (self.scalars, self.knd, self.rnd, self.rows).hash(h);
+    }
+}
+impl std::fmt::Debug for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let v = if self.rows { "rows" } else { "cols" };
+        write!(f, "{}{:?} {v} knd={} rnd={}", self.spec.name, self.dtypes, self.knd, self.rnd)
+    }
+}
+
+fn decl(p: &Param, d: DType) -> String {
+    match &p.ty {
+        PType::Var(v) => v.clone(),
+        PType::Fixed(_) => ctype(d).to_string(),
+    }
+}
+
+impl KernelKey for Key {
+    const FAMILY: &'static str = "reduction_kernel";
+    fn entry(&self) -> &str {
+        &self.spec.name
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        vec![("RTHREADS", RTHREADS.to_string())]
+    }
+    fn options(&self) -> Vec<String> {
+        self.spec.options.clone()
+    }
+    fn source(&self) -> String {
+        let s = &*self.spec;
+        let mut src = source_prelude();
+        src += &super::typedefs(&self.vars);
+        let nin = s.ins.len();
+        let rt = s.reduce_type.clone().unwrap_or_else(|| decl(&s.outs[0], self.dtypes[nin]));
+        writeln!(src, "typedef {rt} _type_reduce;").unwrap();
+        src += "#line 1 \"preamble\"\n";
+        src += &s.preamble;
+        src += "\n";
+        let (mut params, mut bind_in, mut bind_out) = (String::new(), String::new(), String::new());
+        let mut na = 0;
+        for (k, (p, &d)) in s.ins.iter().zip(&self.dtypes).enumerate() {
+            let t = decl(p, d);
+            if self.scalars >> k & 1 == 1 {
+                write!(params, ", {t} {}", p.name).unwrap();
+            } else {
+                write!(params, ", const char* _p_{}", p.name).unwrap();
+                let c = if p.is_const { "const " } else { "" };
+                write!(bind_in, "{c}{t}& {n} = *({c}{t}*)(_p_{n} + _ko[{na}] + _ro[{na}]); ", n = p.name).unwrap();
+                na += 1;
+            }
+        }
+        for (j, (p, &d)) in s.outs.iter().zip(&self.dtypes[nin..]).enumerate() {
+            let t = decl(p, d);
+            write!(params, ", char* _p_{}", p.name).unwrap();
+            write!(bind_out, "{t}& {n} = *({t}*)(_p_{n} + _ko[{}]); ", na + j, n = p.name).unwrap();
+        }
+        writeln!(src, "#define NAME {}", s.name).unwrap();
+        writeln!(src, "#define PARAMS {params}").unwrap();
+        writeln!(src, "#define BIND_IN {bind_in}").unwrap();
+        writeln!(src, "#define BIND_OUT {bind_out}").unwrap();
+        writeln!(
+            src,
+            "#define NA {na}\n#define NOUT {}\n#define KND {}\n#define RND {}",
+            s.outs.len(),
+            self.knd,
+            self.rnd
+        )
+        .unwrap();
+        writeln!(src, "#define HAS_IDENTITY {}", s.identity.is_some() as i32).unwrap();
+        src += if self.rows { "#define VARIANT_ROWS\n" } else { "#define VARIANT_COLS\n" };
+        src += "#line 1 \"reduction.cu\"\n";
+        let user = |code: &str, label: &str| format!("\n#line 1 \"{label}\"\n{code}\n");
+        src + &include_str!("reduction.cu")
+            .replacen("\n/*@REDUCE*/\n", &user(&s.reduce_expr, "reduce_expr"), 1)
+            .replacen("\n/*@IDENTITY*/\n", &user(s.identity.as_deref().unwrap_or("0"), "identity"), 1)
+            .replacen("\n/*@MAP*/\n", &user(&s.map_expr, "map_expr"), 1)
+            .replacen("\n/*@POST_MAP*/\n", &user(&s.post_map_expr, "post_map_expr"), 1)
+    }
+}
+
+/// Collapses the dimensions `dims` of the operands' strides `st` (each over the broadcast
+/// shape): at least one dimension (a lone 1 of stride 0 when there are none).
+fn collapse_dims(shape: &[usize], dims: &[usize], st: &[Vec<isize>]) -> (Vec<usize>, Vec<Vec<isize>>) {
+    let sh: Vec<usize> = dims.iter().map(|&d| shape[d]).collect();
+    let sts: Vec<Vec<isize>> = st.iter().map(|s| dims.iter().map(|&d| s[d]).collect()).collect();
+    let refs: Vec<&[isize]> = sts.iter().map(|v| v.as_slice()).collect();
+    let (mut cs, mut ct) = layout::collapse(&sh, &refs);
+    if cs.is_empty() {
+        cs = vec![1];
+        ct = vec![vec![0]; st.len()];
+    }
+    (cs, ct)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn launch(
+    s: &Arc<Spec>,
+    what: &str,
+    types: &Types,
+    dtypes: &[DType],
+    args: &[Operand<'_>],
+    scalars: &[Scalar],
+    outs: &[&Array],
+    g: &Geometry<'_>,
+) -> Result<()> {
+    let cdev = CudaDevice::get(outs[0].device().ordinal())?;
+    let nd = g.shape.len();
+    // Strides over the broadcast shape: the array inputs, then the outputs (0 on reduced axes).
+    let mut ist: Vec<Vec<isize>> = Vec::new();
+    let mut scalar_mask = 0u64;
+    for (k, a) in args.iter().enumerate() {
+        match a {
+            Operand::Array(x) => {
+                ist.push(layout::broadcast_strides(x.shape(), x.strides(), g.shape).ok_or_else(|| {
+                    Error::ShapeMismatch { op: what.to_string(), a: x.shape().to_vec(), b: g.shape.to_vec() }
+                })?)
+            }
+            Operand::Scalar(_) => scalar_mask |= 1 << k,
+        }
+    }
+    let na = ist.len();
+    let mut kst_all = ist.clone();
+    for o in outs {
+        let mut st = vec![0isize; nd];
+        if g.keepdims {
+            st.copy_from_slice(o.strides());
+        } else {
+            for (j, &d) in g.kept.iter().enumerate() {
+                st[d] = o.strides()[j];
+            }
+        }
+        for &d in g.axes {
+            st[d] = 0;
+        }
+        kst_all.push(st);
+    }
+    let (ks, kt) = collapse_dims(g.shape, g.kept, &kst_all);
+    let (rs, rt) = collapse_dims(g.shape, g.axes, &ist);
+    if ks.len() > MAX_DIMS || rs.len() > MAX_DIMS {
+        return Err(Error::NotImplemented(format!("{what}: more than {MAX_DIMS} dimensions that cannot be merged")));
+    }
+    let nred: usize = g.axes.iter().map(|&d| g.shape[d]).product();
+    let nout: usize = g.kept.iter().map(|&d| g.shape[d]).product();
+    let rows = nred >= 64 && (nred >= 2048 || nout < cdev.sm_count as usize * 64);
+    let key = Key {
+        spec: s.clone(),
+        vars: types.vars.clone(),
+        dtypes: dtypes.to_vec(),
+        scalars: scalar_mask,
+        knd: ks.len(),
+        rnd: rs.len(),
+        rows,
+    };
+    let k = cdev.kernel(&key)?;
+    // Split each output's range over several blocks when there are few outputs.
+    let (splits, per) = if rows {
+        let target = cdev.sm_count as usize * 8;
+        let splits = if nout >= target { 1 } else { target.div_ceil(nout).min(nred.div_ceil(4096)).max(1) };
+        let per = nred.div_ceil(splits);
+        (nred.div_ceil(per).max(1), per)
+    } else {
+        (1, 0)
+    };
+    let part = if splits > 1 {
+        Some(Array::alloc(&[nout * splits * ACC_BYTES], DType::UInt8, outs[0].device(), false)?)
+    } else {
+        None
+    };
+    let count = if splits > 1 { cdev.reduce_counters(nout)? } else { 0 };
+    let mut params = Params::new();
+    params.push(nout as i64);
+    params.push(nred as i64);
+    if rows {
+        params.push(per as i64);
+        params.push(splits as i32);
+        params.push(match &part {
+            Some(p) => dptr(p)?,
+            None => 0,
+        });
+        params.push(count);
+    }
+    let too_many = || Error::Value(format!("{what}: too many parameters for one launch"));
+    let mut sc = 0;
+    for (k, (a, &d)) in args.iter().zip(dtypes).enumerate() {
+        if !params.fits(2) {
+            return Err(too_many());
+        }
+        match a {
+            Operand::Array(x) => params.push(dptr(x)?),
+            Operand::Scalar(_) => {
+                debug_assert!(scalar_mask >> k & 1 == 1);
+                push_typed(&mut params, scalars[sc], d);
+                sc += 1;
+            }
+        }
+    }
+    for o in outs {
+        if !params.fits(1) {
+            return Err(too_many());
+        }
+        params.push(dptr(o)?);
+    }
+    let mut lay: Vec<i64> = ks.iter().map(|&x| x as i64).collect();
+    for st in &kt {
+        lay.extend(st.iter().map(|&x| x as i64));
+    }
+    lay.extend(rs.iter().map(|&x| x as i64));
+    for st in &rt[..na] {
+        lay.extend(st.iter().map(|&x| x as i64));
+    }
+    if na == 0 {
+        lay.extend(std::iter::repeat_n(0, rs.len()));
+    }
+    if !params.fits(lay.len()) {
+        return Err(too_many());
+    }
+    params.push_i64s(&lay);
+    let grid = if rows { (nout * splits) as u32 } else { nout.div_ceil(RTHREADS as usize) as u32 };
+    // SAFETY: the parameters match the generated signature (the launch's own, then a pointer
+    // per array, a value per scalar, a pointer per output, then the layout table); every
+    // offset stays within the arrays' broadcast layouts; `part` holds `splits` accumulators of
+    // at most ACC_BYTES per output and, like the arrays and the zeroed counters, stays valid
+    // until the stream has run the kernel.
+    unsafe { params.launch(&cdev, &k, grid, RTHREADS)? };
+    drop(part);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cuda::compile::check_compiles;
+
+    /// Both variants compile, with scalars, several outputs, no identity, a reduce type of
+    /// its own, and comments in the user's expressions.
+    #[test]
+    fn sources_compile() {
+        let k = ReductionKernel::new(
+            "T x, T w, float64 s",
+            "T y, int32 n",
+            "x * w * s // weighted",
+            "a + b",
+            "y = a; n = (int)a",
+            Some("0"),
+            "wsum",
+        )
+        .unwrap()
+        .reduce_type("double");
+        let m = ReductionKernel::new("T x", "T y", "x", "max(a, b)", "y = a", None, "rmax").unwrap();
+        for (rows, knd, rnd, d) in [
+            (true, 1, 1, DType::Float32),
+            (false, 2, 3, DType::Float64),
+            (true, 3, 2, DType::Float16),
+            (false, 1, 1, DType::Int64),
+        ] {
+            let key = Key {
+                spec: k.spec.clone(),
+                vars: vec![("T".into(), d)],
+                dtypes: vec![d, d, DType::Float64, d, DType::Int32],
+                scalars: 0b100,
+                knd,
+                rnd,
+                rows,
+            };
+            check_compiles(&key);
+            if d != DType::Float16 {
+                let key = Key {
+                    spec: m.spec.clone(),
+                    vars: vec![("T".into(), d)],
+                    dtypes: vec![d, d],
+                    scalars: 0,
+                    knd,
+                    rnd,
+                    rows,
+                };
+                check_compiles(&key);
+            }
+        }
+    }
+}
