@@ -1,10 +1,13 @@
 //! The user-kernel workloads (WORKLOADS.md's `gaussian_pdf_1M_f32`, `polar_distance_1M_f32`,
 //! `primes_10k`): the lessons' functions written as cuprum's own user kernels, the same
 //! inputs and the same work as `cupy_reference.py`'s ElementwiseKernels; the primes also as a
-//! grid kernel (`primes_10k_kernel`, the lesson's `check_prime_gpu_kernel`).
+//! grid kernel (`primes_10k_kernel`, the lesson's `check_prime_gpu_kernel`). The `_source`
+//! rows run `cupy_reference.py`'s ElementwiseKernel sources themselves through
+//! `cuprum::kernel::ElementwiseKernel` (GPU only), checked against the vectorized functions.
 
 use super::linalg::{on, pair, relcheck, row, Gen};
-use super::Opts;
+use super::{gpu_time, Opts};
+use cuprum::kernel::ElementwiseKernel;
 use cuprum::{DType, Device, Result};
 
 #[cuprum::vectorize(f32(f32, f32, f32))]
@@ -56,6 +59,32 @@ fn check_prime_kernel(result: &mut [i32]) {
     }
 }
 
+/// A GPU-only row: `f` on the GPU, checked against `want` (on the CPU) with `check`.
+fn source_row(
+    o: &mut Opts,
+    name: &str,
+    gpu: Device,
+    rep: usize,
+    note: &str,
+    f: impl Fn() -> Result<cuprum::Array>,
+    want: impl Fn() -> Result<cuprum::Array>,
+    check: impl Fn(&cuprum::Array, &cuprum::Array) -> Result<(bool, String)>,
+) {
+    if !o.wants(name) {
+        return;
+    }
+    eprintln!("[{name}]");
+    let r = (|| -> Result<()> {
+        let (g, h) = gpu_time(name, gpu, rep, &f)?;
+        let (ok, what) = check(&f()?, &want()?)?;
+        o.record(name, None, g, h, Some(ok), &format!("{note}{}{what}", if what.is_empty() { "" } else { "; " }));
+        Ok(())
+    })();
+    if let Err(e) = r {
+        o.failed(name, &e);
+    }
+}
+
 fn exact(a: &cuprum::Array, b: &cuprum::Array) -> Result<(bool, String)> {
     let ok = cuprum::array_equal(&a.to_device(&Device::Cpu)?, &b.to_device(&Device::Cpu)?)?;
     let count = cuprum::count_nonzero(&a.to_device(&Device::Cpu)?, None)?.item::<i64>()?;
@@ -68,6 +97,12 @@ pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
         let x = pair(cuprum::from_vec(g.uniform(1_000_000, -3.0, 3.0), &Device::Cpu)?.astype(DType::Float32)?, gpu)?;
         let f = |d: &Device| gaussian_pdf(&on(&x, d), 0.0f32, 1.0f32);
         row(o, "gaussian_pdf_1M_f32", gpu, rep, 10, "#[cuprum::vectorize]", f, relcheck(2e-6));
+        let src = "y = expf(-0.5f * ((x - mean) / sigma) * ((x - mean) / sigma)) / (sigma * 2.5066283f)";
+        let k = ElementwiseKernel::new("float32 x, float32 mean, float32 sigma", "float32 y", src, "gpdf")?;
+        let run = || k.call((&x.1, 0.0f32, 1.0f32));
+        let want = || gaussian_pdf(&x.0, 0.0f32, 1.0f32);
+        let note = "ElementwiseKernel, cupy_reference.py's source";
+        source_row(o, "gaussian_pdf_1M_f32_source", gpu, rep, note, run, want, relcheck(2e-6));
     }
     if o.wants("polar_distance_1M_f32") {
         let mut arr = |lo: f64, hi: f64| -> Result<(cuprum::Array, cuprum::Array)> {
@@ -86,6 +121,13 @@ pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
             f,
             relcheck(2e-5),
         );
+        let src = "float x1 = r1 * cosf(t1), y1 = r1 * sinf(t1), x2 = r2 * cosf(t2), y2 = r2 * sinf(t2);\
+                   d = sqrtf((x1 - x2) * (x1 - x2) + (y1 - y2) * (y1 - y2));";
+        let k = ElementwiseKernel::new("float32 r1, float32 t1, float32 r2, float32 t2", "float32 d", src, "polar")?;
+        let run = || k.call((&r1.1, &t1.1, &r2.1, &t2.1));
+        let want = || polar_distance(&r1.0, &t1.0, &r2.0, &t2.0);
+        let note = "ElementwiseKernel, cupy_reference.py's source";
+        source_row(o, "polar_distance_1M_f32_source", gpu, rep, note, run, want, relcheck(2e-5));
     }
     if o.wants("primes_10k") || o.wants("primes_10k_kernel") {
         let nums = pair(cuprum::arange(10_000, &Device::Cpu)?.astype(DType::Int32)?, gpu)?;
@@ -97,6 +139,12 @@ pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
             Ok(r)
         };
         row(o, "primes_10k_kernel", gpu, rep, 10, "#[cuprum::kernel] [40, 256], index-checked", f, exact);
+        let src =
+            "out = num; if (num < 2) out = 0; for (int i = 2; i <= num / 2; i++) if (num % i == 0) { out = 0; break; }";
+        let k = ElementwiseKernel::new("int32 num", "int32 out", src, "primes")?;
+        let run = || k.call(&nums.1);
+        let want = || check_prime(&nums.0);
+        source_row(o, "primes_10k_source", gpu, rep, "ElementwiseKernel, cupy_reference.py's source", run, want, exact);
     }
     Ok(())
 }

@@ -34,6 +34,7 @@ mod select;
 mod set_ops;
 mod signal;
 mod sort;
+mod source_kernels;
 mod statistics;
 mod ufunc;
 

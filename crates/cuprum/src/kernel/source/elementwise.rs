@@ -39,7 +39,7 @@ use std::sync::Arc;
 /// # fn main() -> cuprum::Result<()> {
 /// let squared_diff = ElementwiseKernel::new("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff")?;
 /// let gpu = cuprum::Device::cuda(0)?;
-/// let x = cuprum::arange(0.0, 5.0, 1.0, cuprum::DType::Float32)?.to_device(&gpu)?;
+/// let x = cuprum::arange_f(0.0, 5.0, 1.0, cuprum::DType::Float32, &gpu)?;
 /// let z = squared_diff.call((&x, 1.5f32))?;
 /// assert_eq!(z.to_vec::<f32>()?, vec![2.25, 0.25, 0.25, 2.25, 6.25]);
 /// # Ok(())

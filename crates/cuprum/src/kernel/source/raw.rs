@@ -77,8 +77,8 @@ impl RawModule {
 ///     "add",
 /// )?;
 /// let gpu = cuprum::Device::cuda(0)?;
-/// let x = cuprum::arange(0.0, 1000.0, 1.0, cuprum::DType::Float32)?.to_device(&gpu)?;
-/// let mut z = cuprum::zeros(&[1000], cuprum::DType::Float32, gpu)?;
+/// let x = cuprum::arange_f(0.0, 1000.0, 1.0, cuprum::DType::Float32, &gpu)?;
+/// let mut z = cuprum::zeros(&[1000], cuprum::DType::Float32, &gpu)?;
 /// // SAFETY: the kernel reads n floats of x and y and writes n of z, all of which exist.
 /// unsafe { add.launch((4, 256), (&x, &x, &mut z, 1000i32))? };
 /// # Ok(())

@@ -43,7 +43,7 @@ const ACC_BYTES: usize = 128;
 /// # fn main() -> cuprum::Result<()> {
 /// let l2norm = ReductionKernel::new("T x", "T y", "x * x", "a + b", "y = sqrt(a)", Some("0"), "l2norm")?;
 /// let gpu = cuprum::Device::cuda(0)?;
-/// let x = cuprum::arange(0.0, 10.0, 1.0, cuprum::DType::Float32)?.reshape(&[2, 5])?.to_device(&gpu)?;
+/// let x = cuprum::arange_f(0.0, 10.0, 1.0, cuprum::DType::Float32, &gpu)?.reshape([2, 5])?;
 /// let y = l2norm.call(&x, 1, false)?; // over axis 1
 /// assert_eq!(y.shape(), &[2]);
 /// # Ok(())
