@@ -112,6 +112,19 @@ struct Cx {
     labels: usize,
     /// In a grid kernel (shared arrays allowed).
     kernel: bool,
+    /// C names of the locals known to be at least 1: the indices of `for` loops over ranges
+    /// starting at an integer literal >= 1 (Rust's loop variables cannot be assigned), so a
+    /// division or remainder by one needs no check for 0 or -1.
+    positive: Vec<String>,
+}
+
+/// The value of an integer literal (in parentheses or not).
+fn int_lit_value(e: &Expr) -> Option<u128> {
+    match e {
+        Expr::Paren(p) => int_lit_value(&p.expr),
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u128>().ok(),
+        _ => None,
+    }
 }
 
 /// Translates a `#[cuprum::device]` function.
@@ -243,7 +256,16 @@ impl Cx {
     /// A translation starting with the parameters `names` in scope (`kernel`: a grid kernel's
     /// body, where shared arrays may be declared).
     fn new(names: Vec<(String, String)>, kernel: bool) -> Cx {
-        Cx { calls: Vec::new(), scopes: vec![names], fresh: 0, loops: Vec::new(), lambdas: 0, labels: 0, kernel }
+        Cx {
+            calls: Vec::new(),
+            scopes: vec![names],
+            fresh: 0,
+            loops: Vec::new(),
+            lambdas: 0,
+            labels: 0,
+            kernel,
+            positive: Vec::new(),
+        }
     }
 
     /// A function's body: its statements, its tail expression returned.
@@ -519,6 +541,9 @@ impl Cx {
         // The index is in scope in the body only.
         self.scopes.push(Vec::new());
         let i = self.bind(&var);
+        if int_lit_value(from).is_some_and(|v| v >= 1) {
+            self.positive.push(i.clone());
+        }
         let (start, stepping) = if rev {
             (last.clone(), format!("if ({i} == lo_{n}) break;\n--{i};\n"))
         } else if let Some(k) = step {
@@ -559,6 +584,14 @@ impl Cx {
             }
             Expr::Binary(b) => {
                 let (l, r) = (self.expr(&b.left)?, self.expr(&b.right)?);
+                if self.positive.contains(&r) {
+                    // A divisor of at least 1: C's operators, without the checks.
+                    match &b.op {
+                        BinOp::Div(_) => return Ok(format!("rt_div_pos({l}, {r})")),
+                        BinOp::Rem(_) => return Ok(format!("rt_rem_pos({l}, {r})")),
+                        _ => {}
+                    }
+                }
                 match &b.op {
                     BinOp::Add(_) => format!("rt_add({l}, {r})"),
                     BinOp::Sub(_) => format!("rt_sub({l}, {r})"),
@@ -1033,5 +1066,24 @@ mod tests {
         let t = kernel_fn(&ok).expect("translates");
         assert!(t.source.contains("__shared__ float"));
         assert!(t.source.contains("rt_store("));
+    }
+
+    #[test]
+    fn divisions_by_a_loop_index_from_one_skip_the_checks() {
+        let f: syn::ItemFn = parse_quote! {
+            fn f(n: i32) -> i32 {
+                let mut s = 0;
+                for i in 2..=n / 2 { s += n % i + n / i; }
+                for j in (1..n).rev() { s += n % j; }
+                for k in 0..n { s += n % k; }
+                for i in 3..n { let i = i - 3; s += n % i; }
+                s
+            }
+        };
+        let t = device_fn(&f).expect("translates").source;
+        assert_eq!(t.matches("rt_rem_pos(").count(), 2, "{t}");
+        assert_eq!(t.matches("rt_div_pos(").count(), 1, "{t}");
+        // From 0, and a shadowing `let`, keep the checks.
+        assert_eq!(t.matches("rt_rem(").count(), 2, "{t}");
     }
 }

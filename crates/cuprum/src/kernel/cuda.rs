@@ -110,8 +110,11 @@ pub(crate) fn vectorized(lp: &'static VLoop, ins: &[Arg<'_>], out: &Array) -> Re
     let key = |variant| VecKey { lp: ById(lp), scalars, variant };
     let n = lp.types.len() - 1;
     // A user function may cost much per element: vector accesses (several elements a thread,
-    // one after the other) only where there are enough elements to fill the GPU without them.
-    let vec = if out.size() >= 1 << 21 { vec_width(key(Variant::Kv).inputs().iter(), lp.types[n]) } else { 1 };
+    // one after the other) only where the threads left still fill the GPU (half its resident
+    // threads: 1024 a multiprocessor), so that a costly function keeps its parallelism.
+    let w = vec_width(key(Variant::Kv).inputs().iter(), lp.types[n]);
+    let sms = dev_of(out)?.sm_count as usize;
+    let vec = if out.size() >= sms * 1024 * w as usize { w } else { 1 };
     launch_layout(out, ins, &lp.types[..n], vec, |dev, v| dev.kernel(&key(v)), |_| {})
 }
 

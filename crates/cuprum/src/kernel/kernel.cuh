@@ -103,6 +103,21 @@ RT_BIN(sub)
 RT_BIN(mul)
 RT_BIN(div)
 RT_BIN(rem)
+// Division and remainder by a divisor known to be at least 1 (a `for` index over a range
+// starting at 1 or more): C's operators, which then agree with Rust's, without the checks.
+template <class T> struct PosOps {
+  static __device__ __forceinline__ T div(T a, T b) { return (T)(a / b); }
+  static __device__ __forceinline__ T rem(T a, T b) { return (T)(a % b); }
+};
+template <> struct PosOps<ILit> : Ops<ILit> {};
+template <class A, class B> __device__ __forceinline__ typename Common<A, B>::T rt_div_pos(A a, B b) {
+  typedef typename Common<A, B>::T T;
+  return PosOps<T>::div((T)a, (T)b);
+}
+template <class A, class B> __device__ __forceinline__ typename Common<A, B>::T rt_rem_pos(A a, B b) {
+  typedef typename Common<A, B>::T T;
+  return PosOps<T>::rem((T)a, (T)b);
+}
 template <class A> __device__ __forceinline__ A rt_neg(A a) { return Ops<A>::neg(a); }
 template <class A, class B> __device__ __forceinline__ typename Common<A, B>::T rt_wrapping_add(A a, B b) { return rt_add(a, b); }
 template <class A, class B> __device__ __forceinline__ typename Common<A, B>::T rt_wrapping_sub(A a, B b) { return rt_sub(a, b); }
