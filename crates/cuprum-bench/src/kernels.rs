@@ -60,6 +60,7 @@ fn check_prime_kernel(result: &mut [i32]) {
 }
 
 /// A GPU-only row: `f` on the GPU, checked against `want` (on the CPU) with `check`.
+#[allow(clippy::too_many_arguments)]
 fn source_row(
     o: &mut Opts,
     name: &str,

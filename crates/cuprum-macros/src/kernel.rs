@@ -13,6 +13,8 @@ enum P {
     Slice(&'static str, &'static str),
     SliceMut(&'static str, &'static str),
     Scalar(&'static str, &'static str),
+    /// `View<T, N>` / `ViewMut<T, N>`: T's names, N, writable.
+    View(&'static str, &'static str, usize, bool),
 }
 
 fn scalar(t: &Type) -> syn::Result<(&'static str, &'static str)> {
@@ -35,6 +37,10 @@ fn scalar(t: &Type) -> syn::Result<(&'static str, &'static str)> {
 }
 
 fn param(t: &Type) -> syn::Result<P> {
+    if let Some((mutable, elem, n)) = crate::translate::view_type(t)? {
+        let (a, b) = scalar(elem)?;
+        return Ok(P::View(a, b, n, mutable));
+    }
     if let Type::Reference(r) = t {
         if let Type::Slice(sl) = &*r.elem {
             let (a, b) = scalar(&sl.elem)?;
@@ -42,7 +48,7 @@ fn param(t: &Type) -> syn::Result<P> {
         }
         return Err(syn::Error::new(
             t.span(),
-            "cuprum kernels: a kernel's parameters are `&[T]`, `&mut [T]` or scalars",
+            "cuprum kernels: a kernel's parameters are `&[T]`, `&mut [T]`, `View<T, N>`, `ViewMut<T, N>` or scalars",
         ));
     }
     let (a, b) = scalar(t)?;
@@ -92,6 +98,18 @@ pub fn expand(attr: TokenStream, f: &ItemFn) -> syn::Result<TokenStream> {
                     pi.mutability = Some(Default::default());
                 }
             }
+            P::View(t, _, n, mutable) => {
+                let t = format_ident!("{}", t);
+                let n = syn::Index::from(*n);
+                *pt.ty = if *mutable {
+                    syn::parse_quote!(::cuprum::kernel::ViewMut<'_, #t, #n>)
+                } else {
+                    syn::parse_quote!(::cuprum::kernel::View<'_, #t, #n>)
+                };
+                if let (true, syn::Pat::Ident(pi)) = (mutable, &mut *pt.pat) {
+                    pi.mutability = Some(Default::default());
+                }
+            }
             P::Scalar(..) => {}
         }
     }
@@ -101,6 +119,11 @@ pub fn expand(attr: TokenStream, f: &ItemFn) -> syn::Result<TokenStream> {
             P::Slice(_, d) => ("Slice", d),
             P::SliceMut(_, d) => ("SliceMut", d),
             P::Scalar(_, d) => ("Scalar", d),
+            P::View(_, d, n, m) => {
+                let k = format_ident!("{}", if *m { "ViewMut" } else { "View" });
+                let d = format_ident!("{}", d);
+                return quote! { ::cuprum::kernel::KParam::#k(::cuprum::DType::#d, #n) };
+            }
         };
         let (k, d) = (format_ident!("{}", k), format_ident!("{}", d));
         quote! { ::cuprum::kernel::KParam::#k(::cuprum::DType::#d) }
@@ -108,8 +131,8 @@ pub fn expand(attr: TokenStream, f: &ItemFn) -> syn::Result<TokenStream> {
     let arg_types: Vec<TokenStream> = ps
         .iter()
         .map(|p| match p {
-            P::Slice(..) => quote! { &::cuprum::Array },
-            P::SliceMut(..) => quote! { &mut ::cuprum::Array },
+            P::Slice(..) | P::View(.., false) => quote! { &::cuprum::Array },
+            P::SliceMut(..) | P::View(.., true) => quote! { &mut ::cuprum::Array },
             P::Scalar(t, _) => {
                 let t = format_ident!("{}", t);
                 quote! { #t }
@@ -125,6 +148,15 @@ pub fn expand(attr: TokenStream, f: &ItemFn) -> syn::Result<TokenStream> {
         P::SliceMut(t, _) => {
             let t = format_ident!("{}", t);
             quote! { __k.slice_mut::<#t>(#k) }
+        }
+        P::View(t, _, n, m) => {
+            let t = format_ident!("{}", t);
+            let n = syn::Index::from(*n);
+            if *m {
+                quote! { __k.view_mut::<#t, #n>(#k) }
+            } else {
+                quote! { __k.view::<#t, #n>(#k) }
+            }
         }
         P::Scalar(..) => {
             let v = &vars[k];

@@ -95,6 +95,9 @@ const METHODS: &[(&str, usize)] = &[
     ("leading_zeros", 0),
     ("trailing_zeros", 0),
     ("len", 0),
+    ("dim", 0),
+    ("nrows", 0),
+    ("ncols", 0),
 ];
 
 /// The loops being translated, innermost last: `Some(label)` where `continue` must jump to a
@@ -164,9 +167,42 @@ fn ret_type(ty: &Type) -> syn::Result<String> {
     Ok(c_type(ty)?.to_string())
 }
 
+/// A kernel's N-d view parameter, `View<T, N>` or `ViewMut<T, N>` (any path to them, a
+/// lifetime allowed first): whether it is writable, `T`, and `N` (1 to 3). `None` for other
+/// types.
+pub fn view_type(ty: &Type) -> syn::Result<Option<(bool, &Type, usize)>> {
+    let Type::Path(p) = ty else { return Ok(None) };
+    let Some(last) = p.path.segments.last() else { return Ok(None) };
+    let mutable = match last.ident.to_string().as_str() {
+        "View" => false,
+        "ViewMut" => true,
+        _ => return Ok(None),
+    };
+    let syn::PathArguments::AngleBracketed(a) = &last.arguments else {
+        return err(ty, "a view parameter is `View<T, N>` or `ViewMut<T, N>` (N = 1, 2 or 3)");
+    };
+    let args: Vec<&syn::GenericArgument> =
+        a.args.iter().filter(|g| !matches!(g, syn::GenericArgument::Lifetime(_))).collect();
+    let (Some(syn::GenericArgument::Type(elem)), Some(n), 2) = (args.first(), args.get(1), args.len()) else {
+        return err(ty, "a view parameter is `View<T, N>` or `ViewMut<T, N>` (N = 1, 2 or 3)");
+    };
+    let n = match n {
+        syn::GenericArgument::Const(e) => int_lit_value(e),
+        syn::GenericArgument::Type(Type::Path(tp)) => tp.path.get_ident().and_then(|i| i.to_string().parse().ok()),
+        _ => None,
+    };
+    match n {
+        Some(n @ 1..=3) => Ok(Some((mutable, elem, n as usize))),
+        _ => err(ty, "a view has 1, 2 or 3 dimensions, written as an integer literal: `View<f32, 2>`"),
+    }
+}
+
 /// The C type of a grid kernel's parameter: a slice (`&[T]`, `&mut [T]`) is an `RtSlice<T>`
 /// (pointer, length, the out-of-range record); a scalar its C type.
 fn param_type(ty: &Type) -> syn::Result<String> {
+    if let Some((_, elem, n)) = view_type(ty)? {
+        return Ok(format!("RtView<{}, {n}>", c_type(elem)?));
+    }
     if let Type::Reference(r) = ty {
         if let Type::Slice(sl) = &*r.elem {
             return Ok(format!("RtSlice<{}>", c_type(&sl.elem)?));
@@ -1053,6 +1089,9 @@ mod tests {
         assert!(kernel_err(parse_quote! { fn k(x: &mut [f32]) { let s = shared::<f32, N>(); } })
             .contains("with N an integer literal"));
         assert!(kernel_err(parse_quote! { fn k(x: &mut [f32]) { atomic_add(x, 0); } }).contains("takes 3 argument(s)"));
+        assert!(kernel_err(parse_quote! { fn k(x: View<f32, 4>) {} }).contains("1, 2 or 3 dimensions"));
+        assert!(kernel_err(parse_quote! { fn k(x: ViewMut<f32>) {} }).contains("`View<T, N>` or `ViewMut<T, N>`"));
+        assert!(kernel_err(parse_quote! { fn k(x: View<String, 2>) {} }).contains("scalar"));
         // What the subset accepts translates.
         let ok: syn::ItemFn = parse_quote! {
             fn k(x: &mut [f32], n: usize) {

@@ -2,7 +2,7 @@
 //! per-element operation of `ufunc/elementwise.cu`'s layouts (contiguous vectorised, strided,
 //! broadcast), compiled by NVRTC on first use through the kernel cache.
 
-use super::grid::{out_of_bounds, Dim3, GridKernel, KArg, KParam};
+use super::grid::{out_of_bounds, view_out_of_bounds, Dim3, GridKernel, KArg, KParam};
 use super::VLoop;
 use crate::array::Array;
 use crate::backend::cuda::codegen::{store_cvt, PRELUDE};
@@ -152,6 +152,15 @@ pub(crate) fn grid_launch(
         match (a, p) {
             (KArg::Scalar(s), KParam::Scalar(d)) => params.push_scalar(*s, *d),
             (KArg::Scalar(_), _) => unreachable!("the macro passes arrays for slice parameters"),
+            (x, KParam::View(..) | KParam::ViewMut(..)) => {
+                // RtView<T, N>: pointer, record, shape, strides in elements.
+                let x = x.array().expect("an array argument");
+                let isz = x.itemsize() as isize;
+                let mut w = vec![dptr(x)? as i64, rp as i64];
+                w.extend(x.shape().iter().map(|&d| d as i64));
+                w.extend(x.strides().iter().map(|&b| (b / isz) as i64));
+                params.push_i64s(&w)
+            }
             (x, _) => {
                 let x = x.array().expect("an array argument");
                 params.push_i64s(&[dptr(x)? as i64, x.size() as i64, rp as i64])
@@ -165,10 +174,15 @@ pub(crate) fn grid_launch(
     // arrays are C-contiguous with that many elements and outlive the launch (their storage
     // returns to the pool only in stream order).
     unsafe { params.launch_3d(&dev, &kern, g, b, 0)? };
-    // The record: the first bad index plus one (0: none), then the slice's length.
+    // The record: the first bad index plus one (0: none), then the slice's length, or a
+    // view's dimension with its axis plus one in the top byte.
     if let Some(r) = rec {
         if let Some((index, len)) = read_err(&r)? {
-            return Err(out_of_bounds(k.name, index as u64, len as u64));
+            let (axis, len) = ((len as u64) >> 56, len as u64 & ((1 << 56) - 1));
+            return Err(match axis {
+                0 => out_of_bounds(k.name, index as u64, len),
+                a => view_out_of_bounds(k.name, index as u64, a as usize - 1, len),
+            });
         }
     }
     Ok(())

@@ -62,7 +62,12 @@ impl Dim3 {
 
 /// Why a CPU thread of a kernel stopped (carried by unwinding, without the panic hook).
 enum Fault {
-    Index { index: usize, len: usize },
+    /// An index past a slice's end (`axis` None) or past a view's dimension.
+    Index {
+        index: usize,
+        len: usize,
+        axis: Option<usize>,
+    },
     Sync,
 }
 
@@ -121,7 +126,7 @@ impl<T> SliceMut<'_, T> {
 #[inline]
 fn at<T>(p: *mut T, n: usize, i: usize) -> *mut T {
     if i >= n {
-        fault(Fault::Index { index: i, len: n });
+        fault(Fault::Index { index: i, len: n, axis: None });
     }
     // SAFETY: `i < n`, the length of the live array the slice was made from.
     unsafe { p.add(i) }
@@ -148,6 +153,131 @@ impl<T> std::ops::IndexMut<usize> for SliceMut<'_, T> {
         // SAFETY: an element of the live array; it is this thread's to write (the sharing rule
         // above).
         unsafe { &mut *at(self.p, self.n, i) }
+    }
+}
+
+/// A kernel's read-only N-d view parameter on the CPU (`View<T, N>` in the kernel's
+/// signature): an array of any strides (views, transposes, broadcasts), indexed `v[i]` (N = 1),
+/// `v[(i, j)]` (2) or `v[(i, j, k)]` (3), each index checked against its dimension.
+#[derive(Clone, Copy)]
+pub struct View<'a, T, const N: usize> {
+    p: *mut T,
+    shape: [usize; N],
+    /// In elements.
+    strides: [isize; N],
+    _a: PhantomData<&'a [T]>,
+}
+/// A kernel's writable N-d view parameter on the CPU (`ViewMut<T, N>`): shared by the
+/// threads of a launch as [`SliceMut`] is.
+#[derive(Clone, Copy)]
+pub struct ViewMut<'a, T, const N: usize> {
+    v: View<'a, T, N>,
+}
+// SAFETY: as for the slices: the threads share the array as the GPU's threads do.
+unsafe impl<T: Sync, const N: usize> Sync for View<'_, T, N> {}
+// SAFETY: as above.
+unsafe impl<T: Sync, const N: usize> Send for View<'_, T, N> {}
+// SAFETY: as above.
+unsafe impl<T: Send + Sync, const N: usize> Sync for ViewMut<'_, T, N> {}
+// SAFETY: as above.
+unsafe impl<T: Send + Sync, const N: usize> Send for ViewMut<'_, T, N> {}
+
+impl<T, const N: usize> View<'_, T, N> {
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.shape.iter().product()
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The address of the element at `ix` (checked: a fault past a dimension).
+    #[inline]
+    fn at(&self, ix: [usize; N]) -> *mut T {
+        let mut off = 0isize;
+        for (a, (&i, (&n, &st))) in ix.iter().zip(self.shape.iter().zip(&self.strides)).enumerate() {
+            if i >= n {
+                fault(Fault::Index { index: i, len: n, axis: Some(a) });
+            }
+            off += i as isize * st;
+        }
+        // SAFETY: every index is within its dimension, so the offset is that of an element of
+        // the live array the view was made from.
+        unsafe { self.p.offset(off) }
+    }
+}
+impl<T, const N: usize> ViewMut<'_, T, N> {
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.v.len()
+    }
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.v.is_empty()
+    }
+}
+macro_rules! view_dims {
+    ($n:literal, $idx:ty, |$i:ident| $arr:expr, $dim:ty, |$s:ident| $d:expr) => {
+        impl<T> View<'_, T, $n> {
+            /// The dimensions (ndarray's `dim()`).
+            pub fn dim(&self) -> $dim {
+                let $s = self.shape;
+                $d
+            }
+        }
+        impl<T> ViewMut<'_, T, $n> {
+            /// The dimensions (ndarray's `dim()`).
+            pub fn dim(&self) -> $dim {
+                self.v.dim()
+            }
+        }
+        impl<T> std::ops::Index<$idx> for View<'_, T, $n> {
+            type Output = T;
+            #[inline]
+            fn index(&self, $i: $idx) -> &T {
+                // SAFETY: an element of the live array (`at` checks the indices).
+                unsafe { &*self.at($arr) }
+            }
+        }
+        impl<T> std::ops::Index<$idx> for ViewMut<'_, T, $n> {
+            type Output = T;
+            #[inline]
+            fn index(&self, $i: $idx) -> &T {
+                // SAFETY: as `View`'s.
+                unsafe { &*self.v.at($arr) }
+            }
+        }
+        impl<T> std::ops::IndexMut<$idx> for ViewMut<'_, T, $n> {
+            #[inline]
+            fn index_mut(&mut self, $i: $idx) -> &mut T {
+                // SAFETY: an element of the live array, this thread's to write (the sharing rule
+                // of the slices).
+                unsafe { &mut *self.v.at($arr) }
+            }
+        }
+    };
+}
+view_dims!(1, usize, |i| [i], usize, |s| s[0]);
+view_dims!(2, (usize, usize), |i| [i.0, i.1], (usize, usize), |s| (s[0], s[1]));
+view_dims!(3, (usize, usize, usize), |i| [i.0, i.1, i.2], (usize, usize, usize), |s| (s[0], s[1], s[2]));
+impl<T> View<'_, T, 2> {
+    /// The number of rows (ndarray's `nrows()`).
+    pub fn nrows(&self) -> usize {
+        self.shape[0]
+    }
+    /// The number of columns (ndarray's `ncols()`).
+    pub fn ncols(&self) -> usize {
+        self.shape[1]
+    }
+}
+impl<T> ViewMut<'_, T, 2> {
+    /// The number of rows (ndarray's `nrows()`).
+    pub fn nrows(&self) -> usize {
+        self.v.shape[0]
+    }
+    /// The number of columns (ndarray's `ncols()`).
+    pub fn ncols(&self) -> usize {
+        self.v.shape[1]
     }
 }
 
@@ -303,6 +433,10 @@ pub enum KParam {
     SliceMut(DType),
     /// A scalar.
     Scalar(DType),
+    /// `View<T, N>`: an array of N dimensions, any strides.
+    View(DType, usize),
+    /// `ViewMut<T, N>`.
+    ViewMut(DType, usize),
 }
 
 /// A launch argument (made by the macro from the launch's tuple).
@@ -331,6 +465,10 @@ impl KArg<'_> {
         }
     }
 }
+/// The IndexError of an index past a view's dimension (both devices; NumPy's words).
+pub(crate) fn view_out_of_bounds(kernel: &str, index: u64, axis: usize, size: u64) -> Error {
+    Error::Index(format!("{kernel}: index {index} is out of bounds for axis {axis} with size {size}"))
+}
 /// The IndexError of an index past a kernel slice's end (both devices).
 pub(crate) fn out_of_bounds(kernel: &str, index: u64, len: u64) -> Error {
     Error::Index(format!("{kernel}: index {index} is out of bounds for a slice of length {len}"))
@@ -343,6 +481,8 @@ karg_scalar!(bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64)
 /// The arrays of a CPU launch, as the kernel's slices.
 pub struct KArgs {
     ptrs: Vec<(*mut u8, usize)>,
+    /// Per argument: its shape and strides in elements (arrays), empty for scalars.
+    layouts: Vec<(Vec<usize>, Vec<isize>)>,
 }
 // SAFETY: only addresses and lengths, used as the kernel's slices (see `SliceMut`).
 unsafe impl Sync for KArgs {}
@@ -356,6 +496,22 @@ impl KArgs {
     #[inline]
     pub fn slice_mut<T>(&self, k: usize) -> SliceMut<'_, T> {
         SliceMut { p: self.ptrs[k].0 as *mut T, n: self.ptrs[k].1, _a: PhantomData }
+    }
+    /// Argument `k` as `View<T, N>` (its dtype and dimensions checked at the launch).
+    #[inline]
+    pub fn view<T, const N: usize>(&self, k: usize) -> View<'_, T, N> {
+        let (sh, st) = &self.layouts[k];
+        View {
+            p: self.ptrs[k].0 as *mut T,
+            shape: std::array::from_fn(|a| sh[a]),
+            strides: std::array::from_fn(|a| st[a]),
+            _a: PhantomData,
+        }
+    }
+    /// Argument `k` as `ViewMut<T, N>`.
+    #[inline]
+    pub fn view_mut<T, const N: usize>(&self, k: usize) -> ViewMut<'_, T, N> {
+        ViewMut { v: self.view(k) }
     }
 }
 
@@ -409,18 +565,28 @@ impl GridKernel {
         let mut dev: Option<Device> = None;
         for (k, (a, p)) in args.iter().zip(self.params).enumerate() {
             let Some(arr) = a.array() else { continue };
-            let want = match p {
-                KParam::Slice(d) | KParam::SliceMut(d) => *d,
+            let (want, view) = match p {
+                KParam::Slice(d) | KParam::SliceMut(d) => (*d, None),
+                KParam::View(d, n) | KParam::ViewMut(d, n) => (*d, Some(*n)),
                 KParam::Scalar(_) => unreachable!("the macro passes scalars for scalar parameters"),
             };
             if arr.dtype() != want {
                 return Err(Error::Type(format!(
-                    "{}: argument {k} is an array of {}, the kernel's parameter a slice of {want}",
+                    "{}: argument {k} is an array of {}, the kernel's parameter {} of {want}",
                     self.name,
-                    arr.dtype()
+                    arr.dtype(),
+                    if view.is_some() { "a view" } else { "a slice" }
                 )));
             }
-            if !arr.is_c_contiguous() {
+            if let Some(n) = view {
+                if arr.ndim() != n {
+                    return Err(Error::Value(format!(
+                        "{}: argument {k} has {} dimensions, the kernel's view {n}",
+                        self.name,
+                        arr.ndim()
+                    )));
+                }
+            } else if !arr.is_c_contiguous() {
                 return Err(Error::Value(format!(
                     "{}: argument {k} must be C-contiguous (a kernel sees a slice of its elements)",
                     self.name
@@ -445,6 +611,7 @@ impl GridKernel {
         let mut reads = Vec::new();
         let mut writes = Vec::new();
         let mut ptrs = Vec::new();
+        let mut layouts = Vec::new();
         for a in args {
             match a.array() {
                 Some(x) => {
@@ -454,12 +621,17 @@ impl GridKernel {
                         reads.push(&*x.storage);
                     }
                     ptrs.push((crate::backend::cpu::ptr(x).get(), x.size()));
+                    let isz = x.itemsize() as isize;
+                    layouts.push((x.shape().to_vec(), x.strides().iter().map(|&b| b / isz).collect()));
                 }
-                None => ptrs.push((std::ptr::null_mut(), 0)),
+                None => {
+                    ptrs.push((std::ptr::null_mut(), 0));
+                    layouts.push((Vec::new(), Vec::new()));
+                }
             }
         }
         let _l = crate::backend::storage::CpuLocks::new(&reads, &writes);
-        let ka = KArgs { ptrs };
+        let ka = KArgs { ptrs, layouts };
         let nblocks = grid.count();
         let nthreads = block.count();
         let run_block = |b: usize| -> std::result::Result<(), Fault> {
@@ -485,7 +657,10 @@ impl GridKernel {
         SHARED.with_borrow_mut(|v| v.clear());
         match r {
             Ok(()) => Ok(()),
-            Err(Fault::Index { index, len }) => Err(out_of_bounds(self.name, index as u64, len as u64)),
+            Err(Fault::Index { index, len, axis: None }) => Err(out_of_bounds(self.name, index as u64, len as u64)),
+            Err(Fault::Index { index, len, axis: Some(a) }) => {
+                Err(view_out_of_bounds(self.name, index as u64, a, len as u64))
+            }
             Err(Fault::Sync) => Err(Error::NotImplemented(format!(
                 "{}: sync_threads() on the CPU with blocks of more than one thread (the CPU runs a block's \
                  threads one after the other; launch on a GPU, or with blocks of one thread)",

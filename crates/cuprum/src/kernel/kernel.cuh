@@ -359,6 +359,24 @@ template <class T, class I, class V> __device__ __forceinline__ void rt_store(co
 }
 template <class T> __device__ __forceinline__ unsigned long long rt_len(const RtSlice<T>& s) { return s.n; }
 
+// An N-d view (`View<T, N>`, `ViewMut<T, N>`): any strides (in elements), each index checked
+// against its dimension; a bad one is recorded with its axis plus one in the top byte.
+template <class T, int N> struct RtView {
+  T* p;
+  unsigned long long* rec;
+  unsigned long long shape[N];
+  long long st[N];
+};
+template <class T, int N> __device__ __forceinline__ bool rt_vin(const RtView<T, N>& v, int axis, unsigned long long i) {
+  if (v.rec == 0 || i < v.shape[axis]) return true;
+  if (atomicCAS(v.rec, 0ull, i + 1) == 0ull) v.rec[1] = v.shape[axis] | ((unsigned long long)(axis + 1) << 56);
+  return false;
+}
+template <class T, int N> __device__ __forceinline__ unsigned long long rt_len(const RtView<T, N>& v) {
+  unsigned long long n = 1;
+  for (int a = 0; a < N; a++) n *= v.shape[a];
+  return n;
+}
 // Tuples (a device function's result, grid2()).
 // (Each converts from another of its arity: `(x, 2.0)` returned as `(f32, f32)`.)
 template <class A, class B> struct RtTup2 {
@@ -494,3 +512,38 @@ __device__ __forceinline__ T rt_atomic_cas(const RtSlice<T>& s, I i, C cmp, V v)
   T c0 = (T)cmp, d = (T)v;
   return rt_atomic_update(s.p + k, [&](T c) { return c == c0 ? d : c; });
 }
+
+// A view's elements: v[i] (1-d), v[(i, j)] (2-d), v[(i, j, k)] (3-d); its dimensions.
+template <class T, class I> __device__ __forceinline__ T* rt_vat(const RtView<T, 1>& v, I i) {
+  unsigned long long a = (unsigned long long)i;
+  return rt_vin(v, 0, a) ? v.p + (long long)a * v.st[0] : 0;
+}
+template <class T, class A, class B> __device__ __forceinline__ T* rt_vat(const RtView<T, 2>& v, const RtTup2<A, B>& ix) {
+  unsigned long long a = (unsigned long long)ix.a0, b = (unsigned long long)ix.a1;
+  return (rt_vin(v, 0, a) && rt_vin(v, 1, b)) ? v.p + (long long)a * v.st[0] + (long long)b * v.st[1] : 0;
+}
+template <class T, class A, class B, class C>
+__device__ __forceinline__ T* rt_vat(const RtView<T, 3>& v, const RtTup3<A, B, C>& ix) {
+  unsigned long long a = (unsigned long long)ix.a0, b = (unsigned long long)ix.a1, c = (unsigned long long)ix.a2;
+  return (rt_vin(v, 0, a) && rt_vin(v, 1, b) && rt_vin(v, 2, c))
+             ? v.p + (long long)a * v.st[0] + (long long)b * v.st[1] + (long long)c * v.st[2]
+             : 0;
+}
+template <class T, int N, class I> __device__ __forceinline__ T rt_load(const RtView<T, N>& v, const I& ix) {
+  T* p = rt_vat(v, ix);
+  return p ? *p : (T)0;
+}
+template <class T, int N, class I, class V> __device__ __forceinline__ void rt_store(const RtView<T, N>& v, const I& ix, V x) {
+  T* p = rt_vat(v, ix);
+  if (p) *p = (T)x;
+}
+template <class T> __device__ __forceinline__ unsigned long long rt_dim(const RtView<T, 1>& v) { return v.shape[0]; }
+template <class T> __device__ __forceinline__ RtTup2<unsigned long long, unsigned long long> rt_dim(const RtView<T, 2>& v) {
+  return RtTup2<unsigned long long, unsigned long long>(v.shape[0], v.shape[1]);
+}
+template <class T>
+__device__ __forceinline__ RtTup3<unsigned long long, unsigned long long, unsigned long long> rt_dim(const RtView<T, 3>& v) {
+  return RtTup3<unsigned long long, unsigned long long, unsigned long long>(v.shape[0], v.shape[1], v.shape[2]);
+}
+template <class T> __device__ __forceinline__ unsigned long long rt_nrows(const RtView<T, 2>& v) { return v.shape[0]; }
+template <class T> __device__ __forceinline__ unsigned long long rt_ncols(const RtView<T, 2>& v) { return v.shape[1]; }

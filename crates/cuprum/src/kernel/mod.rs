@@ -29,7 +29,7 @@ pub use cpu::{CpuFn, Lane};
 pub use grid::{
     atomic_add, atomic_cas, atomic_exch, atomic_max, atomic_min, atomic_sub, block_dim, block_idx, grid, grid2,
     grid_dim, gridsize, gridsize2, shared, sync_threads, thread_idx, Atomic, Dim3, GridKernel, KArg, KArgs, KParam,
-    Slice, SliceMut,
+    Slice, SliceMut, View, ViewMut,
 };
 pub use source::{ElementwiseKernel, RawArg, RawArgs, RawKernel, RawModule, ReductionKernel, SourceArgs};
 
@@ -428,10 +428,22 @@ mod tests {
         let _ = gridsize(1);
     }
 
-    /// A grid kernel using every intrinsic compiles (where NVRTC is present).
+    #[crate::kernel::kernel]
+    fn views(a: View<f32, 1>, m: View<u8, 2>, c: View<i64, 3>, out: ViewMut<f64, 2>, o1: ViewMut<i32, 1>) {
+        let (i, j) = crate::kernel::grid2();
+        let (h, w) = out.dim();
+        let (p, q, r) = c.dim();
+        if i < h && j < w && i < m.nrows() && j < m.ncols() {
+            out[(i, j)] += a[i] as f64 + m[(i, j)] as f64 + (p + q + r + a.dim() + c.len()) as f64;
+            o1[j] = c[(0, 0, j)] as i32 + out.nrows() as i32 + out.ncols() as i32 + o1.len() as i32;
+        }
+    }
+
+    /// Grid kernels using every intrinsic and every view form compile (where NVRTC is present).
     #[test]
     fn grid_kernel_source_compiles() {
         crate::backend::cuda::compile::check_compiles(&super::cuda::ById(everything.kernel()));
+        crate::backend::cuda::compile::check_compiles(&super::cuda::ById(views.kernel()));
         assert_eq!(split(2.5), (0.5, 2));
     }
 

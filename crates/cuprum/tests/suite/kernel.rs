@@ -499,6 +499,89 @@ fn grid_kernels(dev: &Device) -> cuprum::Result<()> {
 
 cases! { grid_kernels_gpu => grid_kernels }
 
+/// `out = 2 * img.T` through 2-d views (any strides).
+#[cuprum::kernel]
+fn transpose_twice(img: View<f64, 2>, out: ViewMut<f64, 2>) {
+    let (j, i) = cuprum::kernel::grid2();
+    let (h, w) = out.dim();
+    if i < h && j < w {
+        out[(i, j)] = 2.0 * img[(j, i)];
+    }
+}
+
+/// `y = k * x` over 1-d views.
+#[cuprum::kernel]
+fn scale_view(x: View<f32, 1>, y: ViewMut<f32, 1>, k: f32) {
+    let i = cuprum::kernel::grid(1);
+    if i < y.len() {
+        y[i] = x[i] * k;
+    }
+}
+
+/// Sums over the last axis of a 3-d view.
+#[cuprum::kernel]
+fn sum_last(v: View<i64, 3>, out: ViewMut<i64, 2>) {
+    let (j, i) = cuprum::kernel::grid2();
+    let (a, b, c) = v.dim();
+    if i < a && j < b {
+        let mut s = 0;
+        for k in 0..c {
+            s += v[(i, j, k)];
+        }
+        out[(i, j)] = s;
+    }
+}
+
+/// Writes one row past the end.
+#[cuprum::kernel]
+fn row_past_the_end(out: ViewMut<i32, 2>) {
+    let (j, i) = cuprum::kernel::grid2();
+    if i <= out.nrows() && j < out.ncols() {
+        out[(i, j)] = 1;
+    }
+}
+
+/// N-d view parameters on `dev`: strided and transposed arrays, 1-, 2- and 3-d, `dim()`,
+/// the IndexError of an index past a dimension (NumPy's words), and the launch's checks.
+fn view_kernels(dev: &Device) -> cuprum::Result<()> {
+    let mut rng = Rng::new(2004);
+    let img = random(&[23, 37], DType::Float64, &mut rng, false);
+    let g = on(dev, &img);
+    let mut out = cuprum::zeros(&[37, 23], DType::Float64, dev)?;
+    transpose_twice.launch(((3, 5), (8, 8)), (&g, &mut out))?;
+    assert_close(&out, &(&img.t() * 2.0)?, 0.0, "transpose through views");
+    // The input itself a transposed view: out = 2 * img.
+    let mut out2 = cuprum::zeros(&[23, 37], DType::Float64, dev)?;
+    transpose_twice.launch(((5, 3), (8, 8)), (&g.t(), &mut out2))?;
+    assert_close(&out2, &(&img * 2.0)?, 0.0, "a transposed input");
+    // Every other element, written into every third of a larger array.
+    let x = random(&[100], DType::Float32, &mut rng, false);
+    let xs = on(dev, &x).slice(cuprum::s![..;2])?;
+    let mut big = cuprum::zeros(&[150], DType::Float32, dev)?;
+    let mut ys = big.slice_mut(cuprum::s![..;3])?;
+    scale_view.launch((1, 64), (&xs, &mut ys, 3.0f32))?;
+    let bv = host::<f32>(&big);
+    let xv = host::<f32>(&x);
+    for k in 0..150 {
+        let want = if k % 3 == 0 { xv[k / 3 * 2] * 3.0 } else { 0.0 };
+        assert_eq!(bv[k], want, "scale_view element {k}");
+    }
+    let v = (random(&[4, 6, 9], DType::Int64, &mut rng, false) * 7)?.astype(DType::Int64)?;
+    let mut s = cuprum::zeros(&[4, 6], DType::Int64, dev)?;
+    sum_last.launch(((1, 1), (8, 8)), (&on(dev, &v), &mut s))?;
+    assert_close(&s, &v.sum(-1)?, 0.0, "sum over the last axis");
+    let mut small = cuprum::zeros(&[5, 4], DType::Int32, dev)?;
+    let e = row_past_the_end.launch(((1, 1), (4, 8)), (&mut small,)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::IndexError, "{e}");
+    assert!(e.to_string().contains("row_past_the_end: index 5 is out of bounds for axis 0 with size 5"), "{e}");
+    let flat = cuprum::zeros(&[20], DType::Float64, dev)?;
+    let e = transpose_twice.launch((1, 32), (&flat, &mut out)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ValueError, "{e}");
+    Ok(())
+}
+
+cases! { view_kernels_gpu => view_kernels }
+
 cpu_test!(barriers_on_the_cpu);
 /// `sync_threads` on the CPU: blocks of one thread run (each its own shared array), more are a
 /// NotImplementedError that points to the GPU.
