@@ -63,12 +63,9 @@ impl Dim3 {
 /// Why a CPU thread of a kernel stopped (carried by unwinding, without the panic hook).
 enum Fault {
     /// An index past a slice's end (`axis` None) or past a view's dimension.
-    Index {
-        index: usize,
-        len: usize,
-        axis: Option<usize>,
-    },
-    Sync,
+    Index { index: usize, len: usize, axis: Option<usize> },
+    /// A barrier or warp function with more than one thread a block: the function's name.
+    Sync(&'static str),
 }
 
 fn fault(f: Fault) -> ! {
@@ -348,9 +345,75 @@ pub fn grid_dim() -> Dim3 {
 /// with more than one thread per block the launch fails with NotImplementedError.
 #[inline]
 pub fn sync_threads() {
+    one_lane("sync_threads()");
+}
+
+/// A barrier or warp function on the CPU: only with one thread a block (then the warp is that
+/// one thread).
+#[inline]
+fn one_lane(what: &'static str) {
     if CTX.get().bdim.count() > 1 {
-        fault(Fault::Sync);
+        fault(Fault::Sync(what));
     }
+}
+/// `__syncwarp(mask)` (CPU: one thread a block only, as `sync_threads`).
+#[inline]
+pub fn sync_warp(_mask: u32) {
+    one_lane("sync_warp()");
+}
+/// `__all_sync(mask, p)`: whether `p` holds in every lane of `mask` (CPU: one thread a block
+/// only, where the warp is that thread).
+#[inline]
+pub fn all_sync(_mask: u32, p: bool) -> bool {
+    one_lane("all_sync()");
+    p
+}
+/// `__any_sync(mask, p)`: whether `p` holds in some lane of `mask`.
+#[inline]
+pub fn any_sync(_mask: u32, p: bool) -> bool {
+    one_lane("any_sync()");
+    p
+}
+/// `__ballot_sync(mask, p)`: bit k set where `p` holds in lane k.
+#[inline]
+pub fn ballot_sync(_mask: u32, p: bool) -> u32 {
+    one_lane("ballot_sync()");
+    p as u32
+}
+/// `__shfl_sync(mask, v, src)`: `v` of lane `src` (CPU: the thread's own).
+#[inline]
+pub fn shfl_sync<T: Copy>(_mask: u32, v: T, _src: u32) -> T {
+    one_lane("shfl_sync()");
+    v
+}
+/// `__shfl_up_sync(mask, v, delta)`: `v` of lane `lane - delta` (the own value below 0).
+#[inline]
+pub fn shfl_up_sync<T: Copy>(_mask: u32, v: T, _delta: u32) -> T {
+    one_lane("shfl_up_sync()");
+    v
+}
+/// `__shfl_down_sync(mask, v, delta)`: `v` of lane `lane + delta` (the own value past 31).
+#[inline]
+pub fn shfl_down_sync<T: Copy>(_mask: u32, v: T, _delta: u32) -> T {
+    one_lane("shfl_down_sync()");
+    v
+}
+/// `__shfl_xor_sync(mask, v, m)`: `v` of lane `lane ^ m`.
+#[inline]
+pub fn shfl_xor_sync<T: Copy>(_mask: u32, v: T, _m: u32) -> T {
+    one_lane("shfl_xor_sync()");
+    v
+}
+/// The thread's lane in its warp (its linear index in the block, modulo 32).
+#[inline]
+pub fn lane_id() -> u32 {
+    let c = CTX.get();
+    ((c.tid.x + c.bdim.x * (c.tid.y + c.bdim.y * c.tid.z)) % 32) as u32
+}
+/// The threads of a warp: 32.
+#[inline]
+pub fn warp_size() -> u32 {
+    32
 }
 /// A block's shared array of `N` elements of `T` (`__shared__ T s[N]`), zeroed on the CPU
 /// (uninitialised on the GPU, as CUDA's).
@@ -661,8 +724,8 @@ impl GridKernel {
             Err(Fault::Index { index, len, axis: Some(a) }) => {
                 Err(view_out_of_bounds(self.name, index as u64, a, len as u64))
             }
-            Err(Fault::Sync) => Err(Error::NotImplemented(format!(
-                "{}: sync_threads() on the CPU with blocks of more than one thread (the CPU runs a block's \
+            Err(Fault::Sync(what)) => Err(Error::NotImplemented(format!(
+                "{}: {what} on the CPU with blocks of more than one thread (the CPU runs a block's \
                  threads one after the other; launch on a GPU, or with blocks of one thread)",
                 self.name
             ))),

@@ -443,6 +443,32 @@ __device__ __forceinline__ RtTup2<unsigned long long, unsigned long long> rt_gri
                                                        (unsigned long long)gridDim.y * blockDim.y);
 }
 __device__ __forceinline__ void rt_sync_threads() { __syncthreads(); }
+// Warp votes and shuffles (CUDA's *_sync functions; narrow types shuffle as int).
+__device__ __forceinline__ void rt_sync_warp(unsigned m) { __syncwarp(m); }
+__device__ __forceinline__ bool rt_all_sync(unsigned m, bool p) { return __all_sync(m, p) != 0; }
+__device__ __forceinline__ bool rt_any_sync(unsigned m, bool p) { return __any_sync(m, p) != 0; }
+__device__ __forceinline__ unsigned rt_ballot_sync(unsigned m, bool p) { return __ballot_sync(m, p); }
+template <class T> struct ShflT { typedef T U; };
+template <> struct ShflT<bool> { typedef int U; };
+template <> struct ShflT<signed char> { typedef int U; };
+template <> struct ShflT<unsigned char> { typedef int U; };
+template <> struct ShflT<short> { typedef int U; };
+template <> struct ShflT<unsigned short> { typedef int U; };
+template <> struct ShflT<FLit> { typedef double U; };
+template <> struct ShflT<ILit> { typedef long long U; };
+#define RT_SHFL(name, cu)                                                                  \
+  template <class T> __device__ __forceinline__ T rt_##name(unsigned m, T v, unsigned k) { \
+    typedef typename ShflT<T>::U U;                                                      \
+    return (T)cu(m, (U)v, k);                                                            \
+  }
+RT_SHFL(shfl_sync, __shfl_sync)
+RT_SHFL(shfl_up_sync, __shfl_up_sync)
+RT_SHFL(shfl_down_sync, __shfl_down_sync)
+RT_SHFL(shfl_xor_sync, __shfl_xor_sync)
+__device__ __forceinline__ unsigned rt_lane_id() {
+  return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u;
+}
+__device__ __forceinline__ unsigned rt_warp_size() { return 32u; }
 
 template <int N> struct Bits;
 template <> struct Bits<4> { typedef unsigned int U; };

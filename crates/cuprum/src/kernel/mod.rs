@@ -27,9 +27,10 @@ mod source;
 
 pub use cpu::{CpuFn, Lane};
 pub use grid::{
-    atomic_add, atomic_cas, atomic_exch, atomic_max, atomic_min, atomic_sub, block_dim, block_idx, grid, grid2,
-    grid_dim, gridsize, gridsize2, shared, sync_threads, thread_idx, Atomic, Dim3, GridKernel, KArg, KArgs, KParam,
-    Slice, SliceMut, View, ViewMut,
+    all_sync, any_sync, atomic_add, atomic_cas, atomic_exch, atomic_max, atomic_min, atomic_sub, ballot_sync,
+    block_dim, block_idx, grid, grid2, grid_dim, gridsize, gridsize2, lane_id, shared, shfl_down_sync, shfl_sync,
+    shfl_up_sync, shfl_xor_sync, sync_threads, sync_warp, thread_idx, warp_size, Atomic, Dim3, GridKernel, KArg, KArgs,
+    KParam, Slice, SliceMut, View, ViewMut,
 };
 pub use source::{ElementwiseKernel, RawArg, RawArgs, RawKernel, RawModule, ReductionKernel, SourceArgs};
 
@@ -439,11 +440,27 @@ mod tests {
         }
     }
 
+    #[crate::kernel::kernel]
+    fn warps(x: &[f32], b: &mut [u8], out: &mut [i64]) {
+        use crate::kernel::*;
+        let i = grid(1);
+        let v = if i < x.len() { x[i] } else { 0.0 };
+        let mut s =
+            v + shfl_sync(0xffff_ffff, v, 0) + shfl_up_sync(0xffff_ffff, v, 1) + shfl_xor_sync(0xffff_ffff, v, 3);
+        s += shfl_down_sync(0xffff_ffff, s, 16);
+        let c = shfl_down_sync(0xffff_ffff, b[0], 1) as i64 + shfl_sync(0xffff_ffff, i as i64, 2);
+        sync_warp(0xffff_ffff);
+        if all_sync(0xffff_ffff, s > 0.0) || any_sync(0xffff_ffff, v < 1.0) {
+            out[0] = ballot_sync(0xffff_ffff, v > 0.5) as i64 + lane_id() as i64 + warp_size() as i64 + c;
+        }
+    }
+
     /// Grid kernels using every intrinsic and every view form compile (where NVRTC is present).
     #[test]
     fn grid_kernel_source_compiles() {
         crate::backend::cuda::compile::check_compiles(&super::cuda::ById(everything.kernel()));
         crate::backend::cuda::compile::check_compiles(&super::cuda::ById(views.kernel()));
+        crate::backend::cuda::compile::check_compiles(&super::cuda::ById(warps.kernel()));
         assert_eq!(split(2.5), (0.5, 2));
     }
 

@@ -582,6 +582,70 @@ fn view_kernels(dev: &Device) -> cuprum::Result<()> {
 
 cases! { view_kernels_gpu => view_kernels }
 
+/// Per warp: the sum of its 32 values (a shuffle-down tree), how many are positive (a ballot),
+/// and whether all are above -10 and any above 3.9 (votes).
+#[cuprum::kernel]
+fn warp_stats(x: &[f32], sums: &mut [f32], positives: &mut [u32], flags: &mut [i32]) {
+    use cuprum::kernel::*;
+    let i = grid(1);
+    let v = if i < x.len() { x[i] } else { 0.0 };
+    let mut s = v;
+    let mut d = 16;
+    while d > 0 {
+        s += shfl_down_sync(0xffff_ffff, s, d);
+        d /= 2;
+    }
+    let b = ballot_sync(0xffff_ffff, v > 0.0);
+    let all = all_sync(0xffff_ffff, v > -10.0);
+    let any = any_sync(0xffff_ffff, v > 3.9);
+    if lane_id() == 0 {
+        let w = i / warp_size() as usize;
+        sums[w] = s;
+        positives[w] = b.count_ones();
+        flags[w] = all as i32 * 2 + any as i32;
+    }
+}
+
+gpu_test!(warp_votes_and_shuffles, |gpu| {
+    let mut rng = Rng::new(2005);
+    let n = 32 * 40 - 7; // the last warp is partly padding (zeros)
+    let x = random(&[n], DType::Float32, &mut rng, false);
+    let (mut sums, mut pos, mut flags) = (
+        cuprum::zeros(&[40], DType::Float32, &gpu)?,
+        cuprum::zeros(&[40], DType::UInt32, &gpu)?,
+        cuprum::zeros(&[40], DType::Int32, &gpu)?,
+    );
+    warp_stats.launch((10, 128), (&on(&gpu, &x), &mut sums, &mut pos, &mut flags))?;
+    let xv = host::<f32>(&x);
+    let (sv, pv, fv) = (host::<f32>(&sums), host::<u32>(&pos), host::<i32>(&flags));
+    for w in 0..40 {
+        let lanes: Vec<f32> = (0..32).map(|l| xv.get(w * 32 + l).copied().unwrap_or(0.0)).collect();
+        let want: f64 = lanes.iter().map(|&v| v as f64).sum();
+        assert!((sv[w] as f64 - want).abs() <= 1e-4 * want.abs().max(1.0), "warp {w}: sum {} vs {want}", sv[w]);
+        assert_eq!(pv[w], lanes.iter().filter(|&&v| v > 0.0).count() as u32, "warp {w}: ballot");
+        let flag = 2 * lanes.iter().all(|&v| v > -10.0) as i32 + lanes.iter().any(|&v| v > 3.9) as i32;
+        assert_eq!(fv[w], flag, "warp {w}: votes");
+    }
+    Ok(())
+});
+
+cpu_test!(warp_functions_on_the_cpu);
+/// On the CPU a warp is one thread (blocks of one thread): the votes and ballots are that
+/// thread's; with more threads a block, NotImplementedError naming the function.
+fn warp_functions_on_the_cpu() {
+    let x = cuprum::from_slice(&[1.0f32, -2.0, 4.0], &[3], &Device::Cpu).unwrap();
+    let mut sums = cuprum::zeros(&[3], DType::Float32, &Device::Cpu).unwrap();
+    let mut pos = cuprum::zeros(&[3], DType::UInt32, &Device::Cpu).unwrap();
+    let mut flags = cuprum::zeros(&[3], DType::Int32, &Device::Cpu).unwrap();
+    // One thread a block: thread t is lane 0 of its own warp, at index t, warp t / 32 = 0.
+    // (The blocks run in order below 4096 threads: the last, x = 4, writes warp 0's entries.)
+    warp_stats.launch((3, 1), (&x, &mut sums, &mut pos, &mut flags)).unwrap();
+    assert_eq!((host::<u32>(&pos)[0], host::<i32>(&flags)[0]), (1, 3));
+    let e = warp_stats.launch((1, 32), (&x, &mut sums, &mut pos, &mut flags)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NotImplementedError, "{e}");
+    assert!(e.to_string().contains("shfl_down_sync()"), "{e}");
+}
+
 cpu_test!(barriers_on_the_cpu);
 /// `sync_threads` on the CPU: blocks of one thread run (each its own shared array), more are a
 /// NotImplementedError that points to the GPU.
