@@ -1,6 +1,9 @@
 //! `ElementwiseKernel`: CuPy's elementwise kernel from a C operation (`elementwise.cu`).
 
-use super::{check_unique, ctype, gpu_of, next_id, parse_params, scalar_for, source_prelude, Param, SourceArgs, Types};
+use super::{
+    check_unique, decl, next_id, one_output, outputs_given, parse_params, prepare, scalar_for, source_prelude, Param,
+    Prep, SourceArgs, Types,
+};
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
 use crate::backend::cuda::launch::{dptr, read_err, Params, MAX_DIMS, THREADS};
@@ -128,13 +131,7 @@ impl ElementwiseKernel {
     /// Runs the kernel on `args` (one per input parameter) and returns its one output. A
     /// kernel with several outputs: [`call_multi`](Self::call_multi).
     pub fn call<'a>(&self, args: impl SourceArgs<'a>) -> Result<Array> {
-        if self.spec.outs.len() != 1 {
-            return Err(Error::Value(format!(
-                "ElementwiseKernel {}: {} outputs; call_multi returns them all",
-                self.spec.name,
-                self.spec.outs.len()
-            )));
-        }
+        one_output(&format!("ElementwiseKernel {}", self.spec.name), self.spec.outs.len())?;
         Ok(self.run(&args.operands(), &mut [], None)?.remove(0))
     }
 
@@ -148,14 +145,7 @@ impl ElementwiseKernel {
     /// output (pass a view of it, e.g. `x.clone()`): each element is read before it is
     /// written, as in CuPy.
     pub fn call_out<'a>(&self, args: impl SourceArgs<'a>, outs: &mut [&mut Array]) -> Result<()> {
-        if outs.len() != self.spec.outs.len() {
-            return Err(Error::Type(format!(
-                "ElementwiseKernel {}: {} output arrays given for {} output parameters",
-                self.spec.name,
-                outs.len(),
-                self.spec.outs.len()
-            )));
-        }
+        outputs_given(&format!("ElementwiseKernel {}", self.spec.name), outs.len(), self.spec.outs.len())?;
         self.run(&args.operands(), outs, None).map(|_| ())
     }
 
@@ -169,28 +159,7 @@ impl ElementwiseKernel {
     fn run(&self, args: &[Operand<'_>], given: &mut [&mut Array], size: Option<usize>) -> Result<Vec<Array>> {
         let s = &*self.spec;
         let what = format!("ElementwiseKernel {}", s.name);
-        if args.len() != s.ins.len() {
-            return Err(Error::Type(format!("{what}: takes {} arguments ({} given)", s.ins.len(), args.len())));
-        }
-        let in_arrays = args.iter().filter_map(|a| match a {
-            Operand::Array(x) => Some(*x),
-            Operand::Scalar(_) => None,
-        });
-        let dev = gpu_of(&what, in_arrays.clone().chain(given.iter().map(|o| &**o)))?;
-        let in_dts: Vec<Option<DType>> = args
-            .iter()
-            .map(|a| match a {
-                Operand::Array(x) => Some(x.dtype()),
-                Operand::Scalar(_) => None,
-            })
-            .collect();
-        for (p, a) in s.ins.iter().zip(args) {
-            if p.raw && matches!(a, Operand::Scalar(_)) {
-                return Err(Error::Type(format!("{what}: the raw parameter {} needs an array", p.name)));
-            }
-        }
-        let out_dts: Vec<DType> = given.iter().map(|o| o.dtype()).collect();
-        let types = Types::bind(&what, &s.ins, &in_dts, &s.outs, &out_dts)?;
+        let Prep { dev, types, .. } = prepare(&what, &s.ins, &s.outs, args, given)?;
         // The loop's shape: the broadcast of the non-raw arrays (inputs and outputs given).
         let mut shape: Option<Vec<usize>> = None;
         let nonraw = s.ins.iter().zip(args).filter_map(|(p, a)| match a {
@@ -305,13 +274,6 @@ impl Key {
     fn params(&self) -> impl Iterator<Item = &Param> {
         self.spec.ins.iter().chain(&self.spec.outs)
     }
-    /// The C type a parameter is declared with: its placeholder, or its dtype's C name.
-    fn decl(p: &Param, d: DType) -> String {
-        match &p.ty {
-            super::PType::Var(v) => v.clone(),
-            super::PType::Fixed(_) => ctype(d).to_string(),
-        }
-    }
 }
 
 impl KernelKey for Key {
@@ -337,7 +299,7 @@ impl KernelKey for Key {
         let (mut slot, mut raw_k) = (0usize, 0usize);
         let nin = s.ins.len();
         for (k, (p, &d)) in self.params().zip(&self.dtypes).enumerate() {
-            let t = Key::decl(p, d);
+            let t = decl(p, d);
             if p.raw {
                 write!(params, ", CArray<{t}, {}> {}", self.raw_nd[raw_k].max(1), p.name).unwrap();
                 raw_k += 1;

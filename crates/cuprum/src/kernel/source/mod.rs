@@ -200,6 +200,69 @@ pub(crate) fn typedefs(vars: &[(String, DType)]) -> String {
     vars.iter().map(|(n, d)| format!("typedef {} {n};\n", ctype(*d))).collect()
 }
 
+/// The C type a parameter is declared with: its placeholder, or its dtype's C name.
+pub(crate) fn decl(p: &Param, d: DType) -> String {
+    match &p.ty {
+        PType::Var(v) => v.clone(),
+        PType::Fixed(_) => ctype(d).to_string(),
+    }
+}
+
+/// What an element or reduction kernel's call checks and binds first: the number of
+/// arguments, a scalar for a raw parameter, one device, the placeholders' dtypes.
+pub(crate) struct Prep<'a> {
+    pub dev: Device,
+    pub types: Types,
+    /// The array arguments, in order.
+    pub arrays: Vec<&'a Array>,
+}
+
+pub(crate) fn prepare<'a>(
+    what: &str,
+    ins: &[Param],
+    outs: &[Param],
+    args: &[Operand<'a>],
+    given: &[&mut Array],
+) -> Result<Prep<'a>> {
+    if args.len() != ins.len() {
+        return Err(Error::Type(format!("{what}: takes {} arguments ({} given)", ins.len(), args.len())));
+    }
+    let mut arrays = Vec::new();
+    let mut in_dts = Vec::with_capacity(args.len());
+    for (p, a) in ins.iter().zip(args) {
+        match a {
+            Operand::Array(x) => {
+                arrays.push(*x);
+                in_dts.push(Some(x.dtype()));
+            }
+            Operand::Scalar(_) if p.raw => {
+                return Err(Error::Type(format!("{what}: the raw parameter {} needs an array", p.name)))
+            }
+            Operand::Scalar(_) => in_dts.push(None),
+        }
+    }
+    let dev = gpu_of(what, arrays.iter().copied().chain(given.iter().map(|o| &**o)))?;
+    let out_dts: Vec<DType> = given.iter().map(|o| o.dtype()).collect();
+    let types = Types::bind(what, ins, &in_dts, outs, &out_dts)?;
+    Ok(Prep { dev, types, arrays })
+}
+
+/// `call`'s check: the kernel has one output (else `call_multi`).
+pub(crate) fn one_output(what: &str, outs: usize) -> Result<()> {
+    if outs != 1 {
+        return Err(Error::Value(format!("{what}: {outs} outputs; call_multi returns them all")));
+    }
+    Ok(())
+}
+
+/// `call_out`'s check: one array given per output parameter.
+pub(crate) fn outputs_given(what: &str, given: usize, outs: usize) -> Result<()> {
+    if given != outs {
+        return Err(Error::Type(format!("{what}: {given} output arrays given for {outs} output parameters")));
+    }
+    Ok(())
+}
+
 /// A scalar argument converted to its parameter's dtype, as NumPy converts a Python scalar:
 /// an integer that does not fit an integer dtype is an OverflowError.
 pub(crate) fn scalar_for(what: &str, p: &Param, s: Scalar, d: DType) -> Result<Scalar> {

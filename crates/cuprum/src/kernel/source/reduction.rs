@@ -2,7 +2,8 @@
 
 use super::elementwise::push_typed;
 use super::{
-    check_unique, ctype, gpu_of, next_id, parse_params, scalar_for, source_prelude, PType, Param, SourceArgs, Types,
+    check_unique, decl, next_id, one_output, outputs_given, parse_params, prepare, scalar_for, source_prelude, Param,
+    Prep, SourceArgs, Types,
 };
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
@@ -151,13 +152,7 @@ impl ReductionKernel {
     /// Reduces `args` over `axis` (of their broadcast shape; `None` for all) and returns the
     /// one output (`keepdims` keeps the reduced axes with length 1).
     pub fn call<'a>(&self, args: impl SourceArgs<'a>, axis: impl Into<Axes>, keepdims: bool) -> Result<Array> {
-        if self.spec.outs.len() != 1 {
-            return Err(Error::Value(format!(
-                "ReductionKernel {}: {} outputs; call_multi returns them all",
-                self.spec.name,
-                self.spec.outs.len()
-            )));
-        }
+        one_output(&format!("ReductionKernel {}", self.spec.name), self.spec.outs.len())?;
         Ok(self.run(&args.operands(), axis.into(), keepdims, &mut [])?.remove(0))
     }
 
@@ -180,43 +175,17 @@ impl ReductionKernel {
         keepdims: bool,
         outs: &mut [&mut Array],
     ) -> Result<()> {
-        if outs.len() != self.spec.outs.len() {
-            return Err(Error::Type(format!(
-                "ReductionKernel {}: {} output arrays given for {} output parameters",
-                self.spec.name,
-                outs.len(),
-                self.spec.outs.len()
-            )));
-        }
+        outputs_given(&format!("ReductionKernel {}", self.spec.name), outs.len(), self.spec.outs.len())?;
         self.run(&args.operands(), axis.into(), keepdims, outs).map(|_| ())
     }
 
     fn run(&self, args: &[Operand<'_>], axis: Axes, keepdims: bool, given: &mut [&mut Array]) -> Result<Vec<Array>> {
         let s = &*self.spec;
         let what = format!("ReductionKernel {}", s.name);
-        if args.len() != s.ins.len() {
-            return Err(Error::Type(format!("{what}: takes {} arguments ({} given)", s.ins.len(), args.len())));
-        }
-        let arrays: Vec<&Array> = args
-            .iter()
-            .filter_map(|a| match a {
-                Operand::Array(x) => Some(*x),
-                Operand::Scalar(_) => None,
-            })
-            .collect();
+        let Prep { dev, types, arrays } = prepare(&what, &s.ins, &s.outs, args, given)?;
         if arrays.is_empty() {
             return Err(Error::Type(format!("{what}: at least one argument must be an array")));
         }
-        let dev = gpu_of(&what, arrays.iter().copied().chain(given.iter().map(|o| &**o)))?;
-        let in_dts: Vec<Option<DType>> = args
-            .iter()
-            .map(|a| match a {
-                Operand::Array(x) => Some(x.dtype()),
-                Operand::Scalar(_) => None,
-            })
-            .collect();
-        let out_dts: Vec<DType> = given.iter().map(|o| o.dtype()).collect();
-        let types = Types::bind(&what, &s.ins, &in_dts, &s.outs, &out_dts)?;
         let mut shape: Vec<usize> = arrays[0].shape().to_vec();
         for a in &arrays[1..] {
             shape = crate::ufunc::broadcast_shape(&what, &shape, a.shape())?;
@@ -315,13 +284,6 @@ impl std::fmt::Debug for Key {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let v = if self.rows { "rows" } else { "cols" };
         write!(f, "{}{:?} {v} knd={} rnd={}", self.spec.name, self.dtypes, self.knd, self.rnd)
-    }
-}
-
-fn decl(p: &Param, d: DType) -> String {
-    match &p.ty {
-        PType::Var(v) => v.clone(),
-        PType::Fixed(_) => ctype(d).to_string(),
     }
 }
 
