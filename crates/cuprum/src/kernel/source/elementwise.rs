@@ -1,8 +1,8 @@
 //! `ElementwiseKernel`: CuPy's elementwise kernel from a C operation (`elementwise.cu`).
 
 use super::{
-    check_unique, decl, next_id, one_output, outputs_given, parse_params, prepare, scalar_for, source_prelude, Param,
-    Prep, SourceArgs, Types,
+    decl, next_id, one_output, outputs_given, prepare, scalar_for, signature, source_prelude, Param, Prep, SourceArgs,
+    Types,
 };
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
@@ -71,16 +71,7 @@ impl ElementwiseKernel {
     /// `name` (a C identifier: the kernel function's name). ValueError for a parameter list
     /// CuPy would not accept, or a bad name.
     pub fn new(in_params: &str, out_params: &str, operation: &str, name: &str) -> Result<ElementwiseKernel> {
-        let what = format!("ElementwiseKernel {name}");
-        if !super::is_ident(name) {
-            return Err(Error::Value(format!("{what}: the name must be a C identifier")));
-        }
-        let ins = parse_params(&what, in_params, true)?;
-        let outs = parse_params(&what, out_params, false)?;
-        check_unique(&what, &ins.iter().chain(&outs).collect::<Vec<_>>())?;
-        if outs.is_empty() {
-            return Err(Error::Value(format!("{what}: at least one output parameter is needed")));
-        }
+        let (ins, outs) = signature(&format!("ElementwiseKernel {name}"), name, in_params, out_params)?;
         Ok(ElementwiseKernel {
             spec: Arc::new(Spec {
                 id: next_id(),

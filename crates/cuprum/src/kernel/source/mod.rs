@@ -105,6 +105,21 @@ pub(crate) fn parse_params(what: &str, s: &str, is_const: bool) -> Result<Vec<Pa
     Ok(out)
 }
 
+/// A kernel's name and parameter lists, checked as CuPy checks them: the name a C identifier,
+/// the lists parsed, no name twice, at least one output. Returns the inputs and the outputs.
+pub(crate) fn signature(what: &str, name: &str, in_params: &str, out_params: &str) -> Result<(Vec<Param>, Vec<Param>)> {
+    if !is_ident(name) {
+        return Err(Error::Value(format!("{what}: the name must be a C identifier")));
+    }
+    let ins = parse_params(what, in_params, true)?;
+    let outs = parse_params(what, out_params, false)?;
+    check_unique(what, &ins.iter().chain(&outs).collect::<Vec<_>>())?;
+    if outs.is_empty() {
+        return Err(Error::Value(format!("{what}: at least one output parameter is needed")));
+    }
+    Ok((ins, outs))
+}
+
 /// Checks that no name is used twice among `params`.
 pub(crate) fn check_unique(what: &str, params: &[&Param]) -> Result<()> {
     for (k, p) in params.iter().enumerate() {

@@ -2,8 +2,8 @@
 
 use super::elementwise::push_typed;
 use super::{
-    check_unique, decl, next_id, one_output, outputs_given, parse_params, prepare, scalar_for, source_prelude, Param,
-    Prep, SourceArgs, Types,
+    decl, next_id, one_output, outputs_given, prepare, scalar_for, signature, source_prelude, Param, Prep, SourceArgs,
+    Types,
 };
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
@@ -83,21 +83,13 @@ impl ReductionKernel {
         name: &str,
     ) -> Result<ReductionKernel> {
         let what = format!("ReductionKernel {name}");
-        if !super::is_ident(name) {
-            return Err(Error::Value(format!("{what}: the name must be a C identifier")));
-        }
-        let ins = parse_params(&what, in_params, true)?;
-        let outs = parse_params(&what, out_params, false)?;
-        check_unique(&what, &ins.iter().chain(&outs).collect::<Vec<_>>())?;
+        let (ins, outs) = signature(&what, name, in_params, out_params)?;
         if let Some(p) = ins.iter().chain(&outs).find(|p| p.raw) {
             return Err(Error::Value(format!(
                 "{what}: the raw parameter {}: a reduction's parameters are reduced element by element \
                  (index a whole array in an ElementwiseKernel or a RawKernel)",
                 p.name
             )));
-        }
-        if outs.is_empty() {
-            return Err(Error::Value(format!("{what}: at least one output parameter is needed")));
         }
         if let Some(p) = ins.iter().chain(&outs).find(|p| p.name == "a" || p.name == "b") {
             return Err(Error::Value(format!(
