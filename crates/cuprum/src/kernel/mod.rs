@@ -1,20 +1,87 @@
-//! `cuprum::kernel`: kernels users write in Rust (Numba's `@vectorize`/`@cuda.jit`). This is
-//! the first part: [`device`](macro@device) functions, translated to CUDA C at compile time
-//! (`crates/cuprum-macros`), and [`DeviceSource`], which gathers a function's CUDA C with that
-//! of the device functions it calls. `vectorize` and `kernel` build on them
-//! (`docs/kernels-design.md`).
+//! `cuprum::kernel`: kernels users write themselves.
+//!
+//! - In Rust, for both devices (Numba's `@vectorize`, `@cuda.jit`):
+//!   [`vectorize`](macro@vectorize) makes a scalar function a ufunc,
+//!   [`kernel`](macro@kernel) makes a function a grid kernel, and [`device`](macro@device)
+//!   marks helpers they call. On the CPU the Rust body runs as written. For the GPU the macros
+//!   translate it to CUDA C at compile time; NVRTC compiles it on first use, through the kernel
+//!   cache.
+//! - In CUDA C, for the GPU (CuPy's): [`ElementwiseKernel`], [`ReductionKernel`],
+//!   [`RawModule`] and [`RawKernel`].
 //!
 //! ```
+//! use cuprum::{DType, Device};
+//!
 //! #[cuprum::device]
-//! fn gaussian(x: f32, mean: f32, sigma: f32) -> f32 {
-//!     let z = (x - mean) / sigma;
-//!     (-0.5 * z * z).exp() / (sigma * (2.0 * std::f32::consts::PI).sqrt())
+//! fn sq(x: f32) -> f32 {
+//!     x * x
 //! }
-//! // An ordinary Rust function...
-//! assert!((gaussian(0.0, 0.0, 1.0) - 0.398_942_3).abs() < 1e-6);
-//! // ...with a CUDA C twin.
-//! let cuda = __CUPRUM_DEVICE_gaussian.source();
-//! assert!(cuda.contains("__device__ __forceinline__ float cuprum_dev_gaussian(float v_x, float v_mean, float v_sigma)"));
+//!
+//! #[cuprum::vectorize(f32(f32, f32))]
+//! fn squared_diff(x: f32, y: f32) -> f32 {
+//!     sq(x - y)
+//! }
+//!
+//! #[cuprum::kernel]
+//! fn row_sums(m: View<f32, 2>, out: &mut [f32]) {
+//!     let i = cuprum::kernel::grid(1);
+//!     if i < m.nrows() {
+//!         let mut s = 0.0;
+//!         for j in 0..m.ncols() {
+//!             s += m[(i, j)];
+//!         }
+//!         out[i] = s;
+//!     }
+//! }
+//!
+//! let dev = Device::Cpu; // or Device::cuda(0)?: the same code runs there
+//! let x = cuprum::arange_f(0.0, 6.0, 1.0, DType::Float32, &dev)?.reshape([2, 3])?;
+//! let d = squared_diff(&x, 1.0f32)?; // a ufunc: broadcasting, weak scalars, NumPy's loop search
+//! assert_eq!(d.to_vec::<f32>()?, vec![1.0, 0.0, 1.0, 4.0, 9.0, 16.0]);
+//! let mut sums = cuprum::zeros(&[3], DType::Float32, &dev)?;
+//! row_sums.launch((1, 32), (&d.t(), &mut sums))?; // a transposed view: any strides
+//! assert_eq!(sums.to_vec::<f32>()?, vec![5.0, 9.0, 17.0]);
+//! # Ok::<(), cuprum::Error>(())
+//! ```
+//!
+//! # The Rust the macros translate
+//! - **Types**: `bool`, `i8`..`i64`, `u8`..`u64`, `usize`/`isize` (kernel parameters), `f32`,
+//!   `f64`; tuples of 2 to 4 of them returned by device functions.
+//! - **Statements**: `let` and `let mut` (shadowing, tuple patterns), assignments and compound
+//!   assignments, `if`/`else` (statements and values), `match` on integers (literals, ranges,
+//!   `|`, `_`), `while`, `loop`, `for i in a..b` / `a..=b` with `.rev()` and `.step_by(k)`,
+//!   `break`, `continue`, `return`, local `const`s, `use` items.
+//! - **Operators with Rust's semantics on both devices**: integers wrap (as in release builds,
+//!   in every profile), and `/` or `%` by zero gives 0 (as NumPy's integer division does), so
+//!   that a kernel never traps. Shifts mask their count. Casts are `as` casts.
+//! - **Methods**: the float methods (`exp`, `ln`, `log10`, `sqrt`, `powi`, `powf`, `sin`...
+//!   `atan2`, `hypot`, `abs`, `floor`, `min`, `max`, `mul_add`, `is_nan`...) and integer ones
+//!   (`wrapping_*`, `count_ones`, `leading_zeros`...). On the GPU, float32 transcendental
+//!   functions are evaluated in double and rounded once, so both devices agree to an ulp.
+//! - **Constants**: `std::f32::consts::PI` and the like, and `#[cuprum::device] const`s.
+//! - **Calls** to `#[cuprum::device]` functions (by name, in the same or another module).
+//! - **In kernels**:
+//!   - parameters `&[T]`, `&mut [T]`, [`View<T, N>`](View), [`ViewMut<T, N>`](ViewMut) (any
+//!     strides, `v[(i, j)]`, `dim()`) and scalars;
+//!   - [`grid`], [`gridsize`], [`grid2`], [`thread_idx`], [`block_idx`], [`block_dim`] and
+//!     [`grid_dim`];
+//!   - [`shared`] arrays and [`sync_threads`];
+//!   - the atomics ([`atomic_add`]...);
+//!   - the warp votes and shuffles ([`ballot_sync`], [`shfl_down_sync`]...).
+//!
+//!   Every index is checked: an index out of range is an IndexError at the launch, and
+//!   `launch_unchecked` skips the GPU's check. On the CPU, blocks run in parallel and a block's
+//!   threads one after another. There `sync_threads` and the warp functions need blocks of one
+//!   thread (otherwise a NotImplementedError).
+//!
+//! Anything else is a compile error at its span, saying what is not supported:
+//!
+//! ```compile_fail
+//! #[cuprum::vectorize(f32(f32))]
+//! fn f(x: f32) -> f32 {
+//!     let v = vec![x]; // macros are not supported
+//!     v[0]
+//! }
 //! ```
 
 pub use cuprum_macros::{device, kernel, vectorize};
