@@ -186,9 +186,9 @@ pub fn view_type(ty: &Type) -> syn::Result<Option<(bool, &Type, usize)>> {
     let (Some(syn::GenericArgument::Type(elem)), Some(n), 2) = (args.first(), args.get(1), args.len()) else {
         return err(ty, "a view parameter is `View<T, N>` or `ViewMut<T, N>` (N = 1, 2 or 3)");
     };
+    // (An integer literal argument parses as a const generic argument.)
     let n = match n {
         syn::GenericArgument::Const(e) => int_lit_value(e),
-        syn::GenericArgument::Type(Type::Path(tp)) => tp.path.get_ident().and_then(|i| i.to_string().parse().ok()),
         _ => None,
     };
     match n {

@@ -167,13 +167,11 @@ pub(crate) fn grid_launch(
             }
         }
     }
-    let g = (grid.x as u32, grid.y as u32, grid.z as u32);
-    let b = (block.x as u32, block.y as u32, block.z as u32);
     // SAFETY: the parameters are the record's address, then per parameter the slice struct
     // (pointer, length, record) or the scalar in its C type, as `kernel_fn` declares them; the
     // arrays are C-contiguous with that many elements and outlive the launch (their storage
     // returns to the pool only in stream order).
-    unsafe { params.launch_3d(&dev, &kern, g, b, 0)? };
+    unsafe { params.launch_3d(&dev, &kern, grid.as_u32s(), block.as_u32s(), 0)? };
     // The record: the first bad index plus one (0: none), then the slice's length, or a
     // view's dimension with its axis plus one in the top byte.
     if let Some(r) = rec {

@@ -54,6 +54,10 @@ impl Dim3 {
     fn count(self) -> usize {
         self.x * self.y * self.z
     }
+    /// (x, y, z) as CUDA's launch takes them (within its limits: `check_dims`).
+    pub(crate) fn as_u32s(self) -> (u32, u32, u32) {
+        (self.x as u32, self.y as u32, self.z as u32)
+    }
     /// The position of linear index `i` (x fastest).
     fn at(self, i: usize) -> Dim3 {
         Dim3 { x: i % self.x, y: i / self.x % self.y, z: i / (self.x * self.y) }

@@ -233,8 +233,8 @@ template <class T, class K> __device__ __forceinline__ T rt_range_step(T, K k) {
 // The float methods (f32 and f64), and the integer ones. The f32 transcendental functions are
 // evaluated in double and rounded once (CUDA's own float versions are off by up to 2-4 ulp;
 // glibc's, which Rust's f32 methods call on the CPU, are within an ulp): the two devices then
-// agree to an ulp, as the lessons' tolerances expect. Double arithmetic is cheap on the GPUs
-// this targets, and these kernels are bound by memory.
+// agree to an ulp, as the lessons' tolerances expect. The price is the FP64 pipe: a kernel
+// of several such calls per element is bound by it (polar_distance_1M_f32, bench/RESULTS.md).
 #define RT_F1(name, ff, fd)                                                         \
   __device__ __forceinline__ float rt_##name(float x) { return ff(x); }             \
   __device__ __forceinline__ double rt_##name(double x) { return fd(x); }
@@ -273,7 +273,7 @@ __device__ __forceinline__ float rt_to_degrees(float x) { return x * 57.29577951
 __device__ __forceinline__ double rt_to_degrees(double x) { return x * (180.0 / 3.14159265358979323846264338327950288); }
 __device__ __forceinline__ float rt_to_radians(float x) { return x * (3.14159265358979323846264338327950288f / 180.0f); }
 __device__ __forceinline__ double rt_to_radians(double x) { return x * (3.14159265358979323846264338327950288 / 180.0); }
-template <class T, class B> __device__ __forceinline__ T rt_powf(T x, B y) { return sizeof(T) == 4 ? (T)pow((double)x, (double)(float)(T)y) : (T)pow((double)x, (double)(T)y); }
+template <class T, class B> __device__ __forceinline__ T rt_powf(T x, B y) { return (T)pow((double)x, (double)(T)y); }
 // powi as compiler-rt's __powisf2/__powidf2 (what Rust's `powi` runs): squaring, then 1/r.
 template <class T, class B> __device__ __forceinline__ T rt_powi(T x, B e) {
   int n = (int)e;

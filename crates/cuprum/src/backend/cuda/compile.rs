@@ -37,9 +37,6 @@ pub fn cache_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache").join("cuprum").join("kernels"))
 }
 
-/// The marker of a module compiled with NVRTC's defaults (see [`cubin_for`]).
-pub const PLAIN: &str = "<plain>";
-
 /// cuprum's NVRTC options (the architecture first).
 fn options(arch: (i32, i32)) -> Vec<String> {
     vec![
@@ -64,12 +61,12 @@ pub(crate) const HEADERS: &[(&str, &str)] = &[
     ("cuprum/complex.cuh", include_str!("include/complex.cuh")),
 ];
 
-/// SHA-256 of a specialised source, its `-D` options and the shared headers: with the family,
-/// the identity of a module.
-pub(crate) fn source_hash(src: &str, defines: &[String]) -> [u8; 32] {
+/// SHA-256 of a specialised source, its NVRTC options ([`key_options`]) and the shared
+/// headers: with the family, the identity of a module.
+pub(crate) fn source_hash(src: &str, opts: &[String]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(src.as_bytes());
-    for d in defines {
+    for d in opts {
         h.update([0u8]);
         h.update(d.as_bytes());
     }
@@ -82,29 +79,26 @@ pub(crate) fn source_hash(src: &str, defines: &[String]) -> [u8; 32] {
     h.finalize().into()
 }
 
-/// CUBIN for `src` (with `-D` options `defines`; `hash` from [`source_hash`]) on a device of
-/// compute capability `arch`, from the disk cache when it holds it.
-///
-/// `defines` are options after cuprum's own; when the first is [`PLAIN`], the module gets only
-/// the architecture and the options after it (NVRTC's defaults otherwise, as CuPy compiles a
-/// user's source).
-pub fn cubin_for(family: &str, src: &str, defines: &[String], hash: &[u8; 32], arch: (i32, i32)) -> Result<Vec<u8>> {
-    let ver = nvrtc_version()?;
+/// The NVRTC options of `key`'s module on a device of compute capability `arch`: cuprum's
+/// (only the architecture for a [`plain`](super::kernels::KernelKey::plain) key, whose source
+/// is a user's, compiled as CuPy compiles it), then the key's `-D` options and its own.
+pub(crate) fn key_options<K: super::kernels::KernelKey>(key: &K, arch: (i32, i32)) -> Vec<String> {
     let mut opts = options(arch);
-    let defines = match defines.split_first() {
-        Some((first, rest)) if first == PLAIN => {
-            opts.truncate(1);
-            rest
-        }
-        _ => defines,
-    };
-    opts.extend(defines.iter().cloned());
+    if key.plain() {
+        opts.truncate(1);
+    }
+    opts.extend(key.defines().into_iter().map(|(n, v)| format!("-D{n}={v}")));
+    opts.extend(key.options());
+    opts
+}
+
+/// CUBIN for `src` compiled with `opts` (from [`key_options`]; `hash` from [`source_hash`]),
+/// from the disk cache when it holds it.
+pub(crate) fn cubin_for(family: &str, src: &str, opts: &[String], hash: &[u8; 32]) -> Result<Vec<u8>> {
+    let ver = nvrtc_version()?;
+    // The disk's key: the module's identity (its options included) and the compilers'.
     let mut h = Sha256::new();
     h.update(hash);
-    for o in &opts {
-        h.update([0u8]);
-        h.update(o.as_bytes());
-    }
     h.update(format!("|nvrtc {}.{}|cuprum {}", ver.0, ver.1, env!("CARGO_PKG_VERSION")).as_bytes());
     let key: String = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
     let dir = cache_dir();
@@ -115,7 +109,7 @@ pub fn cubin_for(family: &str, src: &str, defines: &[String], hash: &[u8; 32], a
             }
         }
     }
-    let cubin = compile(family, src, &opts)?;
+    let cubin = compile(family, src, opts)?;
     if let Some(d) = &dir {
         // Best effort: a read-only or full disk only costs a compile next time.
         if std::fs::create_dir_all(d).is_ok() {
@@ -208,12 +202,7 @@ pub(crate) fn check_compiles<K: super::kernels::KernelKey>(key: &K) -> bool {
     if nvrtc_version().is_err() {
         return false;
     }
-    let mut opts = options((9, 0));
-    if key.plain() {
-        opts.truncate(1);
-    }
-    opts.extend(key.defines().into_iter().map(|(n, v)| format!("-D{n}={v}")));
-    opts.extend(key.options());
+    let opts = key_options(key, (9, 0));
     let cubin = compile(K::FAMILY, &key.source(), &opts).unwrap_or_else(|e| panic!("{}/{key:?}: {e}", K::FAMILY));
     let entry = key.entry().as_bytes();
     assert!(cubin.windows(entry.len()).any(|w| w == entry), "{}/{key:?}: no entry point {}", K::FAMILY, key.entry());

@@ -154,8 +154,13 @@ unsafe impl Send for ModuleHandle {}
 fn function(module: ModuleHandle, entry: &str) -> Result<sys::CUfunction> {
     let cname = std::ffi::CString::new(entry).map_err(|_| Error::InvalidArgument("kernel name contains NUL".into()))?;
     // SAFETY: `module` was loaded by this device's context and is never unloaded.
-    unsafe { cu::module::get_function(module.0, cname) }
-        .map_err(|e| Error::Cuda(format!("cuModuleGetFunction({entry}): {e:?}")))
+    unsafe { cu::module::get_function(module.0, cname) }.map_err(|e| match e.0 {
+        // A name the module does not define (a user's RawModule): the caller's value.
+        sys::CUresult::CUDA_ERROR_NOT_FOUND => {
+            Error::Value(format!("the module defines no kernel named {entry:?} (cuModuleGetFunction: {e:?})"))
+        }
+        _ => Error::Cuda(format!("cuModuleGetFunction({entry}): {e:?}")),
+    })
 }
 // SAFETY: `func` and the module are driver handles, valid in every thread (the driver API is
 // thread-safe, and launches bind the context first); the module is never unloaded, so the
@@ -177,18 +182,12 @@ impl CudaDevice {
         // Compile without holding a lock: other threads may compile other kernels.
         let t = std::time::Instant::now();
         let src = key.source();
-        let mut defines: Vec<String> = key.defines().into_iter().map(|(n, v)| format!("-D{n}={v}")).collect();
-        defines.extend(key.options());
-        if key.plain() {
-            // A marker that keeps plain modules apart from cuprum's in both caches (it is
-            // hashed with the options; `cubin_for` drops it).
-            defines.insert(0, compile::PLAIN.into());
-        }
-        let hash = compile::source_hash(&src, &defines);
+        let opts = compile::key_options(key, self.arch);
+        let hash = compile::source_hash(&src, &opts);
         let k = match self.kernels.by_source(K::FAMILY, &hash, key.entry())? {
             Some(k) => k,
             None => {
-                let cubin = compile::cubin_for(K::FAMILY, &src, &defines, &hash, self.arch)?;
+                let cubin = compile::cubin_for(K::FAMILY, &src, &opts, &hash)?;
                 self.bind()?;
                 // SAFETY: `cubin` is a complete CUBIN image that NVRTC produced for this device.
                 let module = unsafe { cu::module::load_data(cubin.as_ptr() as *const c_void) }

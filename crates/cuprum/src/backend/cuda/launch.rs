@@ -19,8 +19,8 @@ pub(crate) const MAX_DIMS: usize = 16;
 
 /// Most 8-byte parameter words and parameters a launch takes (the largest is a strided
 /// kernel's layout table: 1 + MAX_DIMS * 5 words).
-pub(crate) const PARAM_WORDS: usize = 256;
-pub(crate) const PARAM_COUNT: usize = 64;
+const PARAM_WORDS: usize = 256;
+const PARAM_COUNT: usize = 64;
 
 /// Kernel parameters packed in one inline buffer (8-byte slots; no allocation per launch),
 /// and the pointers to each that `cuLaunchKernel` takes.
@@ -48,9 +48,16 @@ impl Params {
         self.count += 1;
         off
     }
-    /// Whether `words` more 8-byte words in one more parameter fit.
-    pub(crate) fn fits(&self, words: usize) -> bool {
-        self.len + words <= PARAM_WORDS && self.count < PARAM_COUNT
+    /// Checks that one more parameter of `words` 8-byte words fits (a user kernel's launch,
+    /// `what`, may have too many: ValueError).
+    pub(crate) fn room(&self, words: usize, what: &str) -> Result<()> {
+        if self.len + words <= PARAM_WORDS && self.count < PARAM_COUNT {
+            return Ok(());
+        }
+        Err(Error::Value(format!(
+            "{what}: too many parameters for one launch (at most {PARAM_COUNT}, {} bytes)",
+            PARAM_WORDS * 8
+        )))
     }
     pub(crate) fn push<T: Copy>(&mut self, v: T) {
         let off = self.slot(std::mem::size_of::<T>().div_ceil(8).max(1));

@@ -1,7 +1,7 @@
 //! `ElementwiseKernel`: CuPy's elementwise kernel from a C operation (`elementwise.cu`).
 
 use super::{
-    decl, next_id, one_output, outputs_given, prepare, scalar_for, signature, source_prelude, Param, Prep, SourceArgs,
+    decl, next_id, one_output, outputs, outputs_given, prepare, signature, source_prelude, Param, Prep, SourceArgs,
     Types,
 };
 use crate::array::Array;
@@ -200,22 +200,10 @@ impl ElementwiseKernel {
                 outs.push(Array::alloc(&shape, types.of(&what, p)?, dev, false)?);
             }
         }
-        let mut scalars: Vec<Scalar> = Vec::new();
-        let mut dtypes: Vec<DType> = Vec::with_capacity(args.len() + s.outs.len());
-        for (p, a) in s.ins.iter().zip(args) {
-            let d = types.of(&what, p)?;
-            dtypes.push(d);
-            if let Operand::Scalar(v) = a {
-                scalars.push(scalar_for(&what, p, *v, d)?);
-            }
-        }
-        for p in &s.outs {
-            dtypes.push(types.of(&what, p)?);
-        }
+        let (dtypes, scalars) = types.params(&what, &s.ins, &s.outs, args)?;
         let n: usize = shape.iter().product();
         if n > 0 {
-            let out_refs: Vec<&Array> =
-                if given.is_empty() { outs.iter().collect() } else { given.iter().map(|o| &**o).collect() };
+            let out_refs = outputs(&outs, given);
             launch(&self.spec, &what, dev, &types, &dtypes, args, &scalars, &out_refs, &shape)?;
         }
         Ok(outs)
@@ -405,28 +393,19 @@ fn launch(
     };
     let mut params = Params::new();
     params.push(n as i64);
-    let (mut sc, mut ri, mut li) = (0usize, 0usize, 0usize);
-    let too_many = || Error::Value(format!("{what}: too many parameters for one launch"));
+    // Each parameter takes the next of its kind, in the order they were gathered.
+    let (mut sc, mut ri, mut li) = (scalars.iter(), raws.iter(), lay.iter());
     for (k, (p, &d)) in s.ins.iter().chain(&s.outs).zip(dtypes).enumerate() {
         if p.raw {
-            let w = carray_words(raws[ri], rp)?;
-            ri += 1;
-            if !params.fits(w.len()) {
-                return Err(too_many());
-            }
+            let w = carray_words(ri.next().expect("a raw array per raw parameter"), rp)?;
+            params.room(w.len(), what)?;
             params.push_i64s(&w);
         } else if k < s.ins.len() && scalar_mask >> k & 1 == 1 {
-            if !params.fits(2) {
-                return Err(too_many());
-            }
-            push_typed(&mut params, scalars[sc], d);
-            sc += 1;
+            params.room(2, what)?;
+            push_typed(&mut params, *sc.next().expect("a scalar per scalar argument"), d);
         } else {
-            if !params.fits(1) {
-                return Err(too_many());
-            }
-            params.push(dptr(lay[li])?);
-            li += 1;
+            params.room(1, what)?;
+            params.push(dptr(li.next().expect("an array per non-raw parameter"))?);
         }
     }
     if nd > 0 {
@@ -434,9 +413,7 @@ fn launch(
         for st in &cst {
             t.extend(st.iter().map(|&x| x as i64));
         }
-        if !params.fits(t.len()) {
-            return Err(too_many());
-        }
+        params.room(t.len(), what)?;
         params.push_i64s(&t);
     }
     let grid = cdev.grid_for(n, THREADS as usize);

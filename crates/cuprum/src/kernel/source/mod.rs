@@ -196,6 +196,30 @@ impl Types {
         Ok(Types { vars })
     }
 
+    /// Every parameter's dtype (the inputs', then the outputs'), and the scalar arguments
+    /// converted to theirs.
+    pub(crate) fn params(
+        &self,
+        what: &str,
+        ins: &[Param],
+        outs: &[Param],
+        args: &[Operand<'_>],
+    ) -> Result<(Vec<DType>, Vec<Scalar>)> {
+        let mut dtypes = Vec::with_capacity(ins.len() + outs.len());
+        let mut scalars = Vec::new();
+        for (p, a) in ins.iter().zip(args) {
+            let d = self.of(what, p)?;
+            dtypes.push(d);
+            if let Operand::Scalar(v) = a {
+                scalars.push(scalar_for(what, p, *v, d)?);
+            }
+        }
+        for p in outs {
+            dtypes.push(self.of(what, p)?);
+        }
+        Ok((dtypes, scalars))
+    }
+
     /// The dtype of parameter `p`.
     pub(crate) fn of(&self, what: &str, p: &Param) -> Result<DType> {
         match &p.ty {
@@ -260,6 +284,15 @@ pub(crate) fn prepare<'a>(
     let out_dts: Vec<DType> = given.iter().map(|o| o.dtype()).collect();
     let types = Types::bind(what, ins, &in_dts, outs, &out_dts)?;
     Ok(Prep { dev, types, arrays })
+}
+
+/// The outputs of a call: those given, else those allocated.
+pub(crate) fn outputs<'b>(allocated: &'b [Array], given: &'b [&mut Array]) -> Vec<&'b Array> {
+    if given.is_empty() {
+        allocated.iter().collect()
+    } else {
+        given.iter().map(|o| &**o).collect()
+    }
 }
 
 /// `call`'s check: the kernel has one output (else `call_multi`).

@@ -117,14 +117,9 @@ impl RawKernel {
         self.function(&dev).map(|_| ())
     }
 
+    /// The kernel, compiled on first use (a name the module does not define: ValueError).
     fn function(&self, dev: &CudaDevice) -> Result<Arc<crate::backend::cuda::kernels::Kernel>> {
-        let key = Key { src: self.src.clone(), name: self.name.clone() };
-        dev.kernel(&key).map_err(|e| match e {
-            Error::Cuda(m) if m.contains("cuModuleGetFunction") => {
-                Error::Value(format!("RawKernel {}: the module defines no kernel of that name ({m})", self.name))
-            }
-            e => e,
-        })
+        dev.kernel(&Key { src: self.src.clone(), name: self.name.clone() })
     }
 
     /// Launches the kernel on `grid` blocks of `block` threads (each a number or a tuple of
@@ -174,26 +169,19 @@ impl RawKernel {
                 RawArg::Array(_) => 1,
                 RawArg::Value(_, n) => (*n as usize).div_ceil(8),
             };
-            if !params.fits(words) {
-                return Err(Error::Value(format!("{what}: too many arguments for one launch")));
-            }
+            params.room(words, &what)?;
             match a {
                 RawArg::Array(x) => params.push(dptr(x)?),
-                RawArg::Value(b, n) => match n {
-                    1 => params.push(b[0]),
-                    2 => params.push(u16::from_le_bytes([b[0], b[1]])),
-                    4 => params.push(u32::from_le_bytes(b[..4].try_into().expect("4 bytes"))),
-                    8 => params.push(u64::from_le_bytes(b[..8].try_into().expect("8 bytes"))),
-                    _ => params.push(*b),
-                },
+                // The value's little-endian bytes, zero-padded to whole words (the driver
+                // copies the parameter's own size from the start).
+                RawArg::Value(b, n) if *n <= 8 => params.push(u64::from_le_bytes(b[..8].try_into().expect("8 bytes"))),
+                RawArg::Value(b, _) => params.push(*b),
             }
         }
-        let g = (grid.x as u32, grid.y as u32, grid.z as u32);
-        let b = (block.x as u32, block.y as u32, block.z as u32);
         // SAFETY: each argument is packed as its own type (an array as its device address);
         // that they match the kernel's parameters and that the kernel stays within the arrays
         // is the caller's contract. The arrays outlive the launch in stream order.
-        unsafe { params.launch_3d(&cdev, &k, g, b, shared_mem) }
+        unsafe { params.launch_3d(&cdev, &k, grid.as_u32s(), block.as_u32s(), shared_mem) }
     }
 }
 

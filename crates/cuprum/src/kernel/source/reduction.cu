@@ -7,7 +7,8 @@
 // type placeholders and of `_type_reduce`, the user's preamble, then NAME, PARAMS (after the
 // launch's own: `const char* _p_x` per array input, `T x` per scalar input, `char* _p_y` per
 // output), BIND_IN (`const T& x = *(const T*)(_p_x + _ko[q] + _ro[q]);` per array input q),
-// BIND_OUT (`T& y = *(T*)(_p_y + _ko[NA + j]);` per output j), NA (array inputs), NOUT, KND
+// BIND_OUT (`T& y = *(T*)(_p_y + _ko[NA + j]);` per output j), NA (array inputs, at least
+// one: the reduced shape is theirs), NOUT, KND
 // and RND (the collapsed kept and reduced dimensions, at least 1), HAS_IDENTITY, and
 // VARIANT_ROWS (a block per output and slice of the reduced range; with several slices the
 // last block to finish merges them) or VARIANT_COLS (a thread per output).
@@ -19,7 +20,7 @@ struct CuprumRLay {
   long long kshape[KND];
   long long kst[NA + NOUT][KND];
   long long rshape[RND];
-  long long rst[NA > 0 ? NA : 1][RND];
+  long long rst[NA][RND];
 };
 
 __device__ __forceinline__ _type_reduce cuprum_reduce(const _type_reduce& a, const _type_reduce& b) {
@@ -60,9 +61,9 @@ __device__ __forceinline__ void cuprum_koff(const CuprumRLay& L, long long o, lo
     for (int q = 0; q < NA + NOUT; q++) ko[q] += k * L.kst[q][d];
   }
 }
-__device__ __forceinline__ void cuprum_roff(const CuprumRLay& L, long long r, long long (&ro)[NA > 0 ? NA : 1]) {
+__device__ __forceinline__ void cuprum_roff(const CuprumRLay& L, long long r, long long (&ro)[NA]) {
 #pragma unroll
-  for (int q = 0; q < (NA > 0 ? NA : 1); q++) ro[q] = 0;
+  for (int q = 0; q < NA; q++) ro[q] = 0;
   for (int d = RND - 1; d >= 0; d--) {
     long long k = RND == 1 ? r : r % L.rshape[d];
     r = RND == 1 ? 0 : r / L.rshape[d];
@@ -86,7 +87,7 @@ extern "C" __global__ void __launch_bounds__(RTHREADS) NAME(long long _nout, lon
   cuprum_koff(_L, _o, _ko);
   // The map expression at reduced element _r of this output.
   auto _map = [&](long long _r) -> _type_reduce {
-    long long _ro[NA > 0 ? NA : 1];
+    long long _ro[NA];
     cuprum_roff(_L, _r, _ro);
     BIND_IN
     return (_type_reduce)(

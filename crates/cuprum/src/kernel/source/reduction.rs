@@ -2,7 +2,7 @@
 
 use super::elementwise::push_typed;
 use super::{
-    decl, next_id, one_output, outputs_given, prepare, scalar_for, signature, source_prelude, Param, Prep, SourceArgs,
+    decl, next_id, one_output, outputs, outputs_given, prepare, signature, source_prelude, Param, Prep, SourceArgs,
     Types,
 };
 use crate::array::Array;
@@ -212,21 +212,9 @@ impl ReductionKernel {
                 outs.push(Array::alloc(&oshape, types.of(&what, p)?, dev, false)?);
             }
         }
-        let mut dtypes = Vec::with_capacity(s.ins.len() + s.outs.len());
-        let mut scalars: Vec<Scalar> = Vec::new();
-        for (p, a) in s.ins.iter().zip(args) {
-            let d = types.of(&what, p)?;
-            dtypes.push(d);
-            if let Operand::Scalar(v) = a {
-                scalars.push(scalar_for(&what, p, *v, d)?);
-            }
-        }
-        for p in &s.outs {
-            dtypes.push(types.of(&what, p)?);
-        }
+        let (dtypes, scalars) = types.params(&what, &s.ins, &s.outs, args)?;
         if nout > 0 {
-            let out_refs: Vec<&Array> =
-                if given.is_empty() { outs.iter().collect() } else { given.iter().map(|o| &**o).collect() };
+            let out_refs = outputs(&outs, given);
             let geo = Geometry { shape: &shape, axes: &axes, kept: &kept, keepdims };
             launch(&self.spec, &what, &types, &dtypes, args, &scalars, &out_refs, &geo)?;
         }
@@ -443,25 +431,16 @@ fn launch(
         });
         params.push(count);
     }
-    let too_many = || Error::Value(format!("{what}: too many parameters for one launch"));
-    let mut sc = 0;
-    for (k, (a, &d)) in args.iter().zip(dtypes).enumerate() {
-        if !params.fits(2) {
-            return Err(too_many());
-        }
+    let mut sc = scalars.iter();
+    for (a, &d) in args.iter().zip(dtypes) {
+        params.room(2, what)?;
         match a {
             Operand::Array(x) => params.push(dptr(x)?),
-            Operand::Scalar(_) => {
-                debug_assert!(scalar_mask >> k & 1 == 1);
-                push_typed(&mut params, scalars[sc], d);
-                sc += 1;
-            }
+            Operand::Scalar(_) => push_typed(&mut params, *sc.next().expect("a scalar per scalar argument"), d),
         }
     }
     for o in outs {
-        if !params.fits(1) {
-            return Err(too_many());
-        }
+        params.room(1, what)?;
         params.push(dptr(o)?);
     }
     let mut lay: Vec<i64> = ks.iter().map(|&x| x as i64).collect();
@@ -472,12 +451,7 @@ fn launch(
     for st in &rt[..na] {
         lay.extend(st.iter().map(|&x| x as i64));
     }
-    if na == 0 {
-        lay.extend(std::iter::repeat_n(0, rs.len()));
-    }
-    if !params.fits(lay.len()) {
-        return Err(too_many());
-    }
+    params.room(lay.len(), what)?;
     params.push_i64s(&lay);
     let grid = if rows { (nout * splits) as u32 } else { nout.div_ceil(RTHREADS as usize) as u32 };
     // SAFETY: the parameters match the generated signature (the launch's own, then a pointer
