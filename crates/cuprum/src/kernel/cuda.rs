@@ -115,7 +115,15 @@ pub(crate) fn vectorized(lp: &'static VLoop, ins: &[Arg<'_>], out: &Array) -> Re
     let w = vec_width(key(Variant::Kv).inputs().iter(), lp.types[n]);
     let sms = dev_of(out)?.sm_count as usize;
     let vec = if out.size() >= sms * 1024 * w as usize { w } else { 1 };
-    launch_layout(out, ins, &lp.types[..n], vec, |dev, v| dev.kernel(&key(v)), |_| {})
+    // Too few elements for a block on every multiprocessor: smaller blocks (whole warps), one
+    // a multiprocessor, so that no two of a long function's warps share a scheduler they need
+    // not share (primes_10k: 0.460 -> 0.441 ms on an H200, bench/RESULTS.md).
+    let threads = if out.size() < sms * THREADS as usize {
+        (out.size().div_ceil(sms).div_ceil(32) * 32).clamp(32, THREADS as usize) as u32
+    } else {
+        THREADS
+    };
+    launch_layout(out, ins, &lp.types[..n], vec, threads, |dev, v| dev.kernel(&key(v)), |_| {})
 }
 
 impl KernelKey for GridKey {

@@ -105,9 +105,12 @@ RT_BIN(div)
 RT_BIN(rem)
 // Division and remainder by a divisor known to be at least 1 (a `for` index over a range
 // starting at 1 or more): C's operators, which then agree with Rust's, without the checks.
+// A dividend of at least 0 takes the unsigned operation (shorter on the GPU: no sign fix-ups);
+// where the dividend does not change in a loop, the compiler tests its sign once, outside it.
 template <class T> struct PosOps {
-  static __device__ __forceinline__ T div(T a, T b) { return (T)(a / b); }
-  static __device__ __forceinline__ T rem(T a, T b) { return (T)(a % b); }
+  typedef typename Unsigned<T>::U U;
+  static __device__ __forceinline__ T div(T a, T b) { return a >= 0 ? (T)((U)a / (U)b) : (T)(a / b); }
+  static __device__ __forceinline__ T rem(T a, T b) { return a >= 0 ? (T)((U)a % (U)b) : (T)(a % b); }
 };
 template <> struct PosOps<ILit> : Ops<ILit> {};
 template <class A, class B> __device__ __forceinline__ typename Common<A, B>::T rt_div_pos(A a, B b) {
@@ -233,8 +236,11 @@ template <class T, class K> __device__ __forceinline__ T rt_range_step(T, K k) {
 // The float methods (f32 and f64), and the integer ones. The f32 transcendental functions are
 // evaluated in double and rounded once (CUDA's own float versions are off by up to 2-4 ulp;
 // glibc's, which Rust's f32 methods call on the CPU, are within an ulp): the two devices then
-// agree to an ulp, as the lessons' tolerances expect. The price is the FP64 pipe: a kernel
-// of several such calls per element is bound by it (polar_distance_1M_f32, bench/RESULTS.md).
+// agree to an ulp, as the lessons' tolerances expect. `exp`, `sin` and `cos`, the lessons'
+// own, are ours: a reduction exact to about 1e-16 and a short polynomial (Chebyshev fits,
+// relative error 2e-14 or less) in double, a third of the FP64 work of CUDA's double
+// functions (polar_distance_1M_f32 was bound by the FP64 pipe, bench/RESULTS.md); the others
+// are CUDA's double functions.
 #define RT_F1(name, ff, fd)                                                         \
   __device__ __forceinline__ float rt_##name(float x) { return ff(x); }             \
   __device__ __forceinline__ double rt_##name(double x) { return fd(x); }
@@ -243,15 +249,80 @@ template <class T, class K> __device__ __forceinline__ T rt_range_step(T, K k) {
   __device__ __forceinline__ double rt_##name(double x) { return fd(x); }
 RT_F1(sqrt, sqrtf, sqrt)
 RT_F1D(cbrt, cbrt)
-RT_F1D(exp, exp)
+// 1.5 * 2^52: x + RT_ROUNDER rounds x to an integer, held in the low word.
+#define RT_ROUNDER 6755399441055744.0
+__device__ __forceinline__ float rt_exp(float x) {
+  // e^x = 2^k e^r, |r| <= ln2 / 2; past the clamps the float result is 0 or inf anyway.
+  double d = (double)fminf(fmaxf(x, -160.0f), 100.0f);
+  double t = fma(d, 1.4426950408889634, RT_ROUNDER), k = t - RT_ROUNDER;
+  double r = fma(-k, 6.9314718055994530e-01, d);
+  r = fma(-k, 2.3190468138462996e-17, r);
+  double p = 2.7632826366889156e-06;
+  p = fma(p, r, 2.488466410538577e-05);
+  p = fma(p, r, 1.9841190256754374e-04);
+  p = fma(p, r, 1.3888801319594057e-03);
+  p = fma(p, r, 8.333333367563363e-03);
+  p = fma(p, r, 4.166666704332249e-02);
+  p = fma(p, r, 1.6666666666615143e-01);
+  p = fma(p, r, 4.9999999999433037e-01);
+  p = fma(p, r, 1.0000000000000013);
+  p = fma(p, r, 1.0000000000000135);
+  // p 2^k by the exponent field (k in [-231, 145]: a normal double).
+  double y = __hiloint2double(__double2hiint(p) + (int)((unsigned)__double2loint(t) << 20), __double2loint(p));
+  return x != x ? x : (float)y;
+}
+__device__ __forceinline__ double rt_exp(double x) { return exp(x); }
+// sin and cos of a float: x = k pi/2 + r, |r| <= pi/4 (exact to about 1e-16 below 2^15),
+// both polynomials, the quadrant picking: pure arithmetic without branches, so that a sin and
+// a cos of one argument share all of it (the compiler merges the two). Past 2^15, and for
+// inf and NaN, CUDA's double functions, called out of line.
+struct RtSinCos {
+  double s, c;
+};
+__device__ __forceinline__ RtSinCos rt_sincos_near(float x) {
+  double d = (double)x;
+  double t = fma(d, 6.3661977236758138e-01, RT_ROUNDER), k = t - RT_ROUNDER;
+  double r = fma(-k, 1.5707963267948966, d);
+  r = fma(-k, 6.123233995736766e-17, r);
+  double u = r * r;
+  double ps = -2.475505799640685e-08;
+  ps = fma(ps, u, 2.755525100903954e-06);
+  ps = fma(ps, u, -1.984126319792684e-04);
+  ps = fma(ps, u, 8.333333323683969e-03);
+  ps = fma(ps, u, -1.6666666666615398e-01);
+  ps = fma(ps, u, 0.9999999999999956);
+  ps = ps * r;
+  double pc = -2.7171482149925663e-07;
+  pc = fma(pc, u, 2.4798901651486274e-05);
+  pc = fma(pc, u, -1.3888880263392002e-03);
+  pc = fma(pc, u, 4.166666654139102e-02);
+  pc = fma(pc, u, -4.999999999933441e-01);
+  pc = fma(pc, u, 0.9999999999999427);
+  int q = __double2loint(t);
+  double sv = (q & 1) ? pc : ps, cv = (q & 1) ? ps : pc;
+  RtSinCos o;
+  o.s = (q & 2) ? -sv : sv;
+  o.c = ((q + 1) & 2) ? -cv : cv;
+  return o;
+}
+__device__ __noinline__ float rt_sin_far(float x) { return (float)sin((double)x); }
+__device__ __noinline__ float rt_cos_far(float x) { return (float)cos((double)x); }
+__device__ __forceinline__ float rt_sin(float x) {
+  float y = (float)rt_sincos_near(x).s;
+  return fabsf(x) < 32768.0f ? y : rt_sin_far(x);
+}
+__device__ __forceinline__ float rt_cos(float x) {
+  float y = (float)rt_sincos_near(x).c;
+  return fabsf(x) < 32768.0f ? y : rt_cos_far(x);
+}
+__device__ __forceinline__ double rt_sin(double x) { return sin(x); }
+__device__ __forceinline__ double rt_cos(double x) { return cos(x); }
 RT_F1D(exp2, exp2)
 RT_F1D(exp_m1, expm1)
 RT_F1D(ln, log)
 RT_F1D(ln_1p, log1p)
 RT_F1D(log2, log2)
 RT_F1D(log10, log10)
-RT_F1D(sin, sin)
-RT_F1D(cos, cos)
 RT_F1D(tan, tan)
 RT_F1D(asin, asin)
 RT_F1D(acos, acos)

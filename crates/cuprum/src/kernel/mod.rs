@@ -442,18 +442,38 @@ mod tests {
         }
     }
 
-    /// Every loop of two vectorized functions, for each layout, with array and scalar inputs:
-    /// the kernel source compiles (where NVRTC is present).
+    /// The lesson's prime test (trial division to num / 2).
+    #[crate::kernel::vectorize(i32(i32))]
+    fn check_prime(num: i32) -> i32 {
+        if num < 2 {
+            return 0;
+        }
+        for i in 2..=num / 2 {
+            if num % i == 0 {
+                return 0;
+            }
+        }
+        num
+    }
+
+    /// Every loop of three vectorized functions, for each layout, with array and scalar inputs:
+    /// the kernel source compiles (where NVRTC is present); `CUPRUM_DUMP_SOURCES=dir` writes
+    /// each source there.
     #[test]
     fn vectorized_sources_compile() {
         use super::cuda::{ById, VecKey};
         use crate::ufunc::cuda::Variant;
-        for v in [gauss::ufunc(), picks::ufunc()] {
-            for lp in v.loops {
+        let dump = std::env::var_os("CUPRUM_DUMP_SOURCES");
+        for v in [gauss::ufunc(), picks::ufunc(), check_prime::ufunc()] {
+            for (l, lp) in v.loops.iter().enumerate() {
                 for (variant, scalars) in
                     [(Variant::Kv, 0), (Variant::K1, 1), (Variant::Ks, 2), (Variant::Kn, 0), (Variant::Kv, 2)]
                 {
                     let key = VecKey { lp: ById(lp), scalars, variant };
+                    if let Some(d) = &dump {
+                        let name = format!("{}-{l}-{}-{scalars}.cu", lp.entry, variant.name());
+                        std::fs::write(std::path::Path::new(d).join(name), key.source()).unwrap();
+                    }
                     crate::backend::cuda::compile::check_compiles(&key);
                 }
             }

@@ -24,7 +24,7 @@ pub(crate) enum Arg<'a> {
 /// writing `out`. `extra` holds the values of the op's own parameters (iota's start, step).
 fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&mut Params)) -> Result<()> {
     let computes: Vec<DType> = spec.ins().map(|x| x.compute).collect();
-    launch_layout(out, args, &computes, spec.vec_width(), |dev, v| dev.kernel(&EwKey(*spec, v)), extra)
+    launch_layout(out, args, &computes, spec.vec_width(), THREADS, |dev, v| dev.kernel(&EwKey(*spec, v)), extra)
 }
 
 /// Lays out and launches an elementwise kernel of `elementwise.cu`'s layouts writing `out`
@@ -36,6 +36,7 @@ pub(crate) fn launch_layout(
     args: &[Arg<'_>],
     computes: &[DType],
     vec_width: u32,
+    threads: u32,
     kernel: impl FnOnce(
         &crate::backend::cuda::CudaDevice,
         Variant,
@@ -130,10 +131,10 @@ pub(crate) fn launch_layout(
         params.push_i64s(&lay);
     }
     let per_thread = if vectorize { v as usize } else { 1 };
-    let grid = dev.grid_for(n.div_ceil(per_thread), THREADS as usize);
+    let grid = dev.grid_for(n.div_ceil(per_thread), threads as usize);
     // SAFETY: the parameters match the generated signature; the arrays outlive the launch
     // because their storage returns to the pool only in stream order.
-    unsafe { params.launch(&dev, &k, grid, THREADS) }
+    unsafe { params.launch(&dev, &k, grid, threads) }
 }
 
 pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {

@@ -354,6 +354,59 @@ gpu_test!(gpu_matches_cpu, |gpu| {
     Ok(())
 });
 
+/// The float32 functions the GPU evaluates with its own reduction and polynomials (the
+/// lessons' `exp`, `sin`, `cos`), each picked by `k`.
+#[cuprum::vectorize(f32(f32, i32))]
+fn exp_sin_cos(x: f32, k: i32) -> f32 {
+    match k {
+        0 => x.exp(),
+        1 => x.sin(),
+        _ => x.cos(),
+    }
+}
+
+/// The ulps between two floats of one sign (0 where both are NaN or equal).
+fn ulp_gap(a: f32, b: f32) -> i64 {
+    if a == b || (a.is_nan() && b.is_nan()) {
+        0
+    } else if a.is_nan() || b.is_nan() || a.is_sign_negative() != b.is_sign_negative() {
+        i64::MAX
+    } else {
+        (a.to_bits() as i64 - b.to_bits() as i64).abs()
+    }
+}
+
+gpu_test!(float32_exp_sin_cos_within_an_ulp_of_the_cpu, |gpu| {
+    // Every sign and exponent: 2^21 bit patterns a fresh random stride apart over the whole
+    // float32 range (NaN, inf, subnormals, the reduction's far range past 2^15), then random
+    // values where the lessons' inputs lie.
+    let mut rng = Rng::new(2007);
+    let n = 1usize << 21;
+    let stride = (u32::MAX as u64 / n as u64 - (rng.next_u64() % 64)) as u32;
+    let start = (rng.next_u64() % stride as u64) as u32;
+    let mut v: Vec<f32> = (0..n as u32).map(|i| f32::from_bits(start.wrapping_add(i.wrapping_mul(stride)))).collect();
+    v.extend((0..n).map(|_| (rng.uniform() * 40.0 - 20.0) as f32));
+    v.extend([0.0, -0.0, 88.72283, 88.7229, -87.33655, -103.97, -104.0, 32767.998, 32768.0, -32768.0, 1e-40]);
+    let x = cuprum::from_slice(&v, &[v.len()], &Device::Cpu)?;
+    let gx = on(&gpu, &x);
+    let mut diffs = [0usize; 3];
+    for k in 0..3 {
+        let (c, g) = (host::<f32>(&exp_sin_cos(&x, k)?), host::<f32>(&exp_sin_cos(&gx, k)?));
+        for i in 0..v.len() {
+            assert_eq!(c[i].to_bits(), exp_sin_cos::scalar(v[i], k).to_bits(), "the CPU calls the Rust function");
+            let gap = ulp_gap(g[i], c[i]);
+            assert!(gap <= 1, "function {k} of {:e} ({:#x}): GPU {:e}, CPU {:e}", v[i], v[i].to_bits(), g[i], c[i]);
+            diffs[k as usize] += (gap > 0) as usize;
+        }
+    }
+    // glibc's float functions are within an ulp of the true value, ours closer: they differ
+    // by one ulp at a few percent of the arguments at most.
+    for (k, d) in diffs.iter().enumerate() {
+        assert!(*d < v.len() / 20, "function {k}: {d} of {} differ by an ulp", v.len());
+    }
+    Ok(())
+});
+
 // ---------------------------------------------------------------- grid kernels
 
 use cuprum::kernel::{atomic_add, atomic_max, grid, grid2, gridsize, shared, sync_threads, thread_idx};
