@@ -92,7 +92,47 @@ fn exact(a: &cuprum::Array, b: &cuprum::Array) -> Result<(bool, String)> {
     Ok((ok, format!("count {count}")))
 }
 
+/// Host time per call (µs, launch to return, 2000 calls after 100 warm-up calls, the GPU
+/// left to run behind) of the steps a user ufunc's call takes, beside its whole: an output's
+/// allocation, an empty raw kernel's launch (our launch path's floor), the built-in add, and
+/// the vectorized gaussian_pdf with and without an allocated output, on 10k float32.
+fn host_overhead_kernels(o: &mut Opts, gpu: &Device) -> Result<()> {
+    let per_call = |f: &mut dyn FnMut() -> Result<()>| -> Result<f64> {
+        for _ in 0..100 {
+            f()?;
+        }
+        gpu.synchronize()?;
+        let reps = 2000;
+        let t = std::time::Instant::now();
+        for _ in 0..reps {
+            f()?;
+        }
+        let us = t.elapsed().as_secs_f64() / reps as f64 * 1e6;
+        gpu.synchronize()?;
+        Ok(us)
+    };
+    let x = cuprum::ones(&[10_000], DType::Float32, gpu)?;
+    let mut y = cuprum::zeros(&[10_000], DType::Float32, gpu)?;
+    let raw = cuprum::kernel::RawKernel::new("extern \"C\" __global__ void nothing(float* y) {}", "nothing")?;
+    let alloc = per_call(&mut || cuprum::empty(&[10_000], DType::Float32, gpu).map(drop))?;
+    // SAFETY: the kernel reads and writes nothing.
+    let launch = per_call(&mut || unsafe { raw.launch((1, 32), (&y,)) })?;
+    let add = per_call(&mut || x.add(&x).map(drop))?;
+    let out = per_call(&mut || gaussian_pdf::out(&x, 0.0f32, 1.0f32, &mut y))?;
+    let call = per_call(&mut || gaussian_pdf(&x, 0.0f32, 1.0f32).map(drop))?;
+    o.emit(format!(
+        "{{\"name\": \"host_overhead_kernels\", \"alloc_us\": {alloc:.3}, \"raw_launch_us\": {launch:.3}, \"add_us\": {add:.3}, \"vectorize_out_us\": {out:.3}, \"vectorize_us\": {call:.3}, \"note\": \"host time per call, 10k float32\"}}"
+    ));
+    Ok(())
+}
+
 pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
+    if o.wants("host_overhead_kernels") {
+        eprintln!("[host_overhead_kernels]");
+        if let Err(e) = host_overhead_kernels(o, &gpu) {
+            o.failed("host_overhead_kernels", &e);
+        }
+    }
     let mut g = Gen(11);
     if o.wants("gaussian_pdf_1M_f32") {
         let x = pair(cuprum::from_vec(g.uniform(1_000_000, -3.0, 3.0), &Device::Cpu)?.astype(DType::Float32)?, gpu)?;

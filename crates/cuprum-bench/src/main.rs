@@ -25,7 +25,7 @@ use std::time::Instant;
 static CPU_ONLY: AtomicBool = AtomicBool::new(false);
 
 /// Workloads that time only the GPU (copies, first calls): not run with `--cpu-only`.
-const GPU_ONLY: [&str; 10] = [
+const GPU_ONLY: [&str; 11] = [
     "convolve2d_with_transfers",
     "htod_400MB_f32",
     "dtoh_400MB_f32",
@@ -36,6 +36,7 @@ const GPU_ONLY: [&str; 10] = [
     "gaussian_pdf_1M_f32_source",
     "polar_distance_1M_f32_source",
     "primes_10k_source",
+    "host_overhead_kernels",
 ];
 
 struct Opts {

@@ -277,7 +277,7 @@ __device__ __forceinline__ double rt_exp(double x) { return exp(x); }
 // a cos of one argument share all of it (the compiler merges the two). Past 2^15, and for
 // inf and NaN, CUDA's double functions, called out of line.
 struct RtSinCos {
-  double s, c;
+  float s, c;
 };
 __device__ __forceinline__ RtSinCos rt_sincos_near(float x) {
   double d = (double)x;
@@ -298,8 +298,10 @@ __device__ __forceinline__ RtSinCos rt_sincos_near(float x) {
   pc = fma(pc, u, 4.166666654139102e-02);
   pc = fma(pc, u, -4.999999999933441e-01);
   pc = fma(pc, u, 0.9999999999999427);
+  // Rounded, then picked and negated (the same floats; a float select is one instruction).
   int q = __double2loint(t);
-  double sv = (q & 1) ? pc : ps, cv = (q & 1) ? ps : pc;
+  float fs = (float)ps, fc = (float)pc;
+  float sv = (q & 1) ? fc : fs, cv = (q & 1) ? fs : fc;
   RtSinCos o;
   o.s = (q & 2) ? -sv : sv;
   o.c = ((q + 1) & 2) ? -cv : cv;
@@ -308,11 +310,11 @@ __device__ __forceinline__ RtSinCos rt_sincos_near(float x) {
 __device__ __noinline__ float rt_sin_far(float x) { return (float)sin((double)x); }
 __device__ __noinline__ float rt_cos_far(float x) { return (float)cos((double)x); }
 __device__ __forceinline__ float rt_sin(float x) {
-  float y = (float)rt_sincos_near(x).s;
+  float y = rt_sincos_near(x).s;
   return fabsf(x) < 32768.0f ? y : rt_sin_far(x);
 }
 __device__ __forceinline__ float rt_cos(float x) {
-  float y = (float)rt_sincos_near(x).c;
+  float y = rt_sincos_near(x).c;
   return fabsf(x) < 32768.0f ? y : rt_cos_far(x);
 }
 __device__ __forceinline__ double rt_sin(double x) { return sin(x); }
