@@ -456,7 +456,14 @@ mod tests {
         num
     }
 
-    /// Every loop of three vectorized functions, for each layout, with array and scalar inputs:
+    /// The lesson's polar distance (a sine and a cosine of each angle).
+    #[crate::kernel::vectorize(f32(f32, f32, f32, f32))]
+    fn polar(rho1: f32, theta1: f32, rho2: f32, theta2: f32) -> f32 {
+        let (x1, y1) = (rho1 * theta1.cos(), rho1 * theta1.sin());
+        (sq(x1 - rho2 * theta2.cos()) + sq(y1 - rho2 * theta2.sin())).sqrt()
+    }
+
+    /// Every loop of four vectorized functions, for each layout, with array and scalar inputs:
     /// the kernel source compiles (where NVRTC is present); `CUPRUM_DUMP_SOURCES=dir` writes
     /// each source there.
     #[test]
@@ -464,7 +471,7 @@ mod tests {
         use super::cuda::{ById, VecKey};
         use crate::ufunc::cuda::Variant;
         let dump = std::env::var_os("CUPRUM_DUMP_SOURCES");
-        for v in [gauss::ufunc(), picks::ufunc(), check_prime::ufunc()] {
+        for v in [gauss::ufunc(), picks::ufunc(), check_prime::ufunc(), polar::ufunc()] {
             for (l, lp) in v.loops.iter().enumerate() {
                 for (variant, scalars) in
                     [(Variant::Kv, 0), (Variant::K1, 1), (Variant::Ks, 2), (Variant::Kn, 0), (Variant::Kv, 2)]
