@@ -741,6 +741,9 @@ impl Cx {
             Expr::Block(b) if b.label.is_none() => format!("{}()", self.lambda(&b.block)?),
             Expr::Match(m) => self.match_value(m)?,
             Expr::Loop(l) => return err(l, "a `loop` used as a value (`break value`) is not supported"),
+            Expr::Closure(c) => {
+                return err(c, "closures are not supported in kernels (a `#[cuprum::device]` function can be called)")
+            }
             other => return err(other, "this expression is not supported in kernels"),
         })
     }
@@ -1048,7 +1051,8 @@ mod tests {
             (parse_quote! { fn f(x: f32) -> f32 { let k = loop { break; }; x } }, "a `loop` used as a value"),
             (parse_quote! { fn f(x: f32) -> f32 { x.to_string(); x } }, "the method `to_string` is not supported"),
             (parse_quote! { fn f(x: f32) -> f32 { 'a: loop { break 'a; } x } }, "loop labels are not supported"),
-            (parse_quote! { fn f(x: f32) -> f32 { let g = |y: f32| y; x } }, "this expression is not supported"),
+            (parse_quote! { fn f(x: f32) -> f32 { let g = |y: f32| y; x } }, "closures are not supported"),
+            (parse_quote! { fn f(x: f32) -> f32 { let v = [x; 2]; x } }, "this expression is not supported"),
             (parse_quote! { fn f(x: f32) -> f32 { if x > 0.0 { 1.0 } } }, ""),
             (parse_quote! { fn f(x: f32) -> f32 { let y = if x > 0.0 { 1.0 }; y } }, "needs an `else`"),
             (parse_quote! { fn f(x: f32) -> f32 { let y; x } }, "a `let` needs a value"),

@@ -149,10 +149,11 @@ pub fn expand(attr: TokenStream, f: &ItemFn) -> syn::Result<TokenStream> {
     let mut scalars = Vec::new();
     for (k, sig) in sigs.iter().enumerate() {
         if sig.types.len() != decl.len() {
-            return Err(syn::Error::new(
-                sig.span,
-                format!("cuprum kernels: this signature has {} inputs; the function has {nin}", sig.types.len() - 1),
-            ));
+            return Err(syn::Error::new(sig.span, {
+                let n = sig.types.len() - 1;
+                let inputs = |k: usize| if k == 1 { "input" } else { "inputs" };
+                format!("cuprum kernels: this signature has {n} {}; the function has {nin}", inputs(n))
+            }));
         }
         let mut map: HashMap<&'static str, &'static str> = HashMap::new();
         for ((d, _), t) in decl.iter().zip(&sig.types) {
