@@ -13,6 +13,9 @@ use std::marker::PhantomData;
 /// per element than an operator: fewer elements pay for the threads).
 const PAR_THRESHOLD: usize = 1 << 11;
 
+/// The piece of a contiguous run with broadcast inputs (copies of each broadcast value).
+const BCAST: usize = 64;
+
 /// A scalar type of a kernel's signature, read and written at any alignment (a `bool` is read
 /// as a byte's non-zero-ness, so no byte is ever an invalid `bool`).
 pub trait Lane: Copy + Send + Sync + 'static {
@@ -79,17 +82,52 @@ macro_rules! cpu_fn {
                 let strides: [Vec<isize>; $n + 1] = std::array::from_fn(|k| st[k].clone());
                 let base: [Ptr; $n + 1] = [ptr(out), $(ptr(&ins[$k])),*];
                 let f = &self.f;
+                // Contiguous runs: the loop the compiler may vectorise (around the function's
+                // calls where it cannot inline them).
+                let contiguous = move |p: [*mut u8; $n + 1], n: usize| {
+                    for i in 0..n {
+                        // SAFETY: a run of `n` elements of each operand (`par_walk`'s contract,
+                        // or `BCAST` copies of a broadcast value), each of its type; the
+                        // output's run is ours alone.
+                        unsafe {
+                            $( let $v = <$a as Lane>::load(p[$k + 1].add(i * std::mem::size_of::<$a>())); )*
+                            f($($v),*).store(p[0].add(i * std::mem::size_of::<R>()));
+                        }
+                    }
+                };
                 let run = move |p: [*mut u8; $n + 1], n: usize, s: [isize; $n + 1]| {
                     let sizes = [std::mem::size_of::<R>() as isize, $(std::mem::size_of::<$a>() as isize),*];
                     if s == sizes {
-                        // Contiguous runs: the loop the compiler may vectorise.
-                        for i in 0..n {
-                            // SAFETY: a run of `n` elements of each operand (`par_walk`'s
-                            // contract), each of its type; the output's run is ours alone.
-                            unsafe {
-                                $( let $v = <$a as Lane>::load(p[$k + 1].add(i * std::mem::size_of::<$a>())); )*
-                                f($($v),*).store(p[0].add(i * std::mem::size_of::<R>()));
+                        contiguous(p, n);
+                    } else if n >= BCAST && s[0] == sizes[0] && (1..=$n).all(|k| s[k] == sizes[k] || s[k] == 0) {
+                        // Contiguous but for broadcast inputs (a scalar argument): those read
+                        // from `BCAST` copies of their value, so that the contiguous loop runs
+                        // in pieces of `BCAST` elements.
+                        let mut copies = [[0u8; BCAST * 8]; $n + 1];
+                        for k in 1..=$n {
+                            if s[k] == 0 {
+                                let z = sizes[k] as usize;
+                                for j in 0..BCAST {
+                                    // SAFETY: `p[k]` holds one element of `z` bytes (stride 0);
+                                    // the copy holds `BCAST` of them (`z` is at most 8).
+                                    unsafe { std::ptr::copy_nonoverlapping(p[k], copies[k].as_mut_ptr().add(j * z), z) };
+                                }
                             }
+                        }
+                        let mut i0 = 0;
+                        while i0 < n {
+                            let len = BCAST.min(n - i0);
+                            let mut q = p;
+                            for k in 0..=$n {
+                                q[k] = if s[k] == 0 {
+                                    copies[k].as_mut_ptr()
+                                } else {
+                                    // SAFETY: within the run of `n` elements.
+                                    unsafe { p[k].offset(i0 as isize * s[k]) }
+                                };
+                            }
+                            contiguous(q, len);
+                            i0 += len;
                         }
                     } else {
                         for i in 0..n as isize {

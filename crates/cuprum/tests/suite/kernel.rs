@@ -154,6 +154,15 @@ fn cpu_results_are_the_rust_functions() {
             assert_eq!(yv[i * 37 + j].to_bits(), want.to_bits(), "gaussian_pdf at ({i}, {j})");
         }
     }
+    // Rows of 100 with one mean a row (stride 0 along the run: the broadcast copies, in
+    // pieces of 64 and a tail), and a scalar sigma.
+    let x3 = random(&[3, 100], DType::Float32, &mut rng, true);
+    let m3 = random(&[3, 1], DType::Float32, &mut rng, false);
+    let y3 = gaussian_pdf(&x3, &m3, 0.75f32).unwrap();
+    let (x3v, m3v, y3v) = (host::<f32>(&x3), host::<f32>(&m3), host::<f32>(&y3));
+    for (i, (x, y)) in x3v.iter().zip(&y3v).enumerate() {
+        assert_eq!(y.to_bits(), gaussian_pdf::scalar(*x, m3v[i / 100], 0.75).to_bits(), "row broadcast at {i}");
+    }
     // The f64 loop for float64 inputs (a weak scalar keeps the array's dtype).
     let x64 = random(&[1000], DType::Float64, &mut rng, true);
     let y64 = gaussian_pdf(&x64, 0.25, 2.0).unwrap();
