@@ -249,6 +249,13 @@ template <class T, class K> __device__ __forceinline__ T rt_range_step(T, K k) {
   __device__ __forceinline__ double rt_##name(double x) { return fd(x); }
 RT_F1(sqrt, sqrtf, sqrt)
 RT_F1D(cbrt, cbrt)
+// Horner's rule in double with FMA: c[0] x^(N-1) + ... + c[N-1].
+template <int N> __device__ __forceinline__ double rt_horner(double x, const double (&c)[N]) {
+  double p = c[0];
+#pragma unroll
+  for (int i = 1; i < N; i++) p = fma(p, x, c[i]);
+  return p;
+}
 // 1.5 * 2^52: x + RT_ROUNDER rounds x to an integer, held in the low word.
 #define RT_ROUNDER 6755399441055744.0
 __device__ __forceinline__ float rt_exp(float x) {
@@ -257,16 +264,11 @@ __device__ __forceinline__ float rt_exp(float x) {
   double t = fma(d, 1.4426950408889634, RT_ROUNDER), k = t - RT_ROUNDER;
   double r = fma(-k, 6.9314718055994530e-01, d);
   r = fma(-k, 2.3190468138462996e-17, r);
-  double p = 2.7632826366889156e-06;
-  p = fma(p, r, 2.488466410538577e-05);
-  p = fma(p, r, 1.9841190256754374e-04);
-  p = fma(p, r, 1.3888801319594057e-03);
-  p = fma(p, r, 8.333333367563363e-03);
-  p = fma(p, r, 4.166666704332249e-02);
-  p = fma(p, r, 1.6666666666615143e-01);
-  p = fma(p, r, 4.9999999999433037e-01);
-  p = fma(p, r, 1.0000000000000013);
-  p = fma(p, r, 1.0000000000000135);
+  const double c[10] = {2.7632826366889156e-06, 2.488466410538577e-05,  1.9841190256754374e-04,
+                        1.3888801319594057e-03, 8.333333367563363e-03,  4.166666704332249e-02,
+                        1.6666666666615143e-01, 4.9999999999433037e-01, 1.0000000000000013,
+                        1.0000000000000135};
+  double p = rt_horner(r, c);
   // p 2^k by the exponent field (k in [-231, 145]: a normal double).
   double y = __hiloint2double(__double2hiint(p) + (int)((unsigned)__double2loint(t) << 20), __double2loint(p));
   return x != x ? x : (float)y;
@@ -285,19 +287,11 @@ __device__ __forceinline__ RtSinCos rt_sincos_near(float x) {
   double r = fma(-k, 1.5707963267948966, d);
   r = fma(-k, 6.123233995736766e-17, r);
   double u = r * r;
-  double ps = -2.475505799640685e-08;
-  ps = fma(ps, u, 2.755525100903954e-06);
-  ps = fma(ps, u, -1.984126319792684e-04);
-  ps = fma(ps, u, 8.333333323683969e-03);
-  ps = fma(ps, u, -1.6666666666615398e-01);
-  ps = fma(ps, u, 0.9999999999999956);
-  ps = ps * r;
-  double pc = -2.7171482149925663e-07;
-  pc = fma(pc, u, 2.4798901651486274e-05);
-  pc = fma(pc, u, -1.3888880263392002e-03);
-  pc = fma(pc, u, 4.166666654139102e-02);
-  pc = fma(pc, u, -4.999999999933441e-01);
-  pc = fma(pc, u, 0.9999999999999427);
+  const double cs[6] = {-2.475505799640685e-08, 2.755525100903954e-06, -1.984126319792684e-04,
+                        8.333333323683969e-03,  -1.6666666666615398e-01, 0.9999999999999956};
+  const double cc[6] = {-2.7171482149925663e-07, 2.4798901651486274e-05, -1.3888880263392002e-03,
+                        4.166666654139102e-02,   -4.999999999933441e-01,  0.9999999999999427};
+  double ps = rt_horner(u, cs) * r, pc = rt_horner(u, cc);
   // Rounded, then picked and negated (the same floats; a float select is one instruction).
   int q = __double2loint(t);
   float fs = (float)ps, fc = (float)pc;

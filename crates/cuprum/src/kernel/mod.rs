@@ -442,18 +442,15 @@ mod tests {
         }
     }
 
-    /// The lesson's prime test (trial division to num / 2).
+    /// The number of divisors (trial division: `%` by a `for` index from 1, the unsigned form
+    /// where the dividend is not negative).
     #[crate::kernel::vectorize(i32(i32))]
-    fn check_prime(num: i32) -> i32 {
-        if num < 2 {
-            return 0;
+    fn divisors(num: i32) -> i32 {
+        let mut count = 0;
+        for i in 1..=num {
+            count += (num % i == 0) as i32;
         }
-        for i in 2..=num / 2 {
-            if num % i == 0 {
-                return 0;
-            }
-        }
-        num
+        count
     }
 
     /// The lesson's polar distance (a sine and a cosine of each angle).
@@ -471,7 +468,7 @@ mod tests {
         use super::cuda::{ById, VecKey};
         use crate::ufunc::cuda::Variant;
         let dump = std::env::var_os("CUPRUM_DUMP_SOURCES");
-        for v in [gauss::ufunc(), picks::ufunc(), check_prime::ufunc(), polar::ufunc()] {
+        for v in [gauss::ufunc(), picks::ufunc(), divisors::ufunc(), polar::ufunc()] {
             for (l, lp) in v.loops.iter().enumerate() {
                 for (variant, scalars) in
                     [(Variant::Kv, 0), (Variant::K1, 1), (Variant::Ks, 2), (Variant::Kn, 0), (Variant::Kv, 2)]
@@ -486,6 +483,7 @@ mod tests {
             }
         }
         assert_eq!(picks::scalar(5, 0), 2); // (5 - 3) % 4 == 2: 5 % 3 << 0
+        assert_eq!(divisors::scalar(12), 6);
         assert_eq!(picks::scalar_1(i64::MIN + 3, 3), (i64::MIN + 3) / 3); // (MIN + 3 - 3) % 4 == 0
         assert_eq!(
             gauss::ufunc().types(),
