@@ -149,11 +149,10 @@ pub fn expand(attr: TokenStream, f: &ItemFn) -> syn::Result<TokenStream> {
     let mut scalars = Vec::new();
     for (k, sig) in sigs.iter().enumerate() {
         if sig.types.len() != decl.len() {
-            return Err(syn::Error::new(sig.span, {
-                let n = sig.types.len() - 1;
-                let inputs = |k: usize| if k == 1 { "input" } else { "inputs" };
-                format!("cuprum kernels: this signature has {n} {}; the function has {nin}", inputs(n))
-            }));
+            let n = sig.types.len() - 1;
+            let plural = if n == 1 { "" } else { "s" };
+            let msg = format!("cuprum kernels: this signature has {n} input{plural}; the function has {nin}");
+            return Err(syn::Error::new(sig.span, msg));
         }
         let mut map: HashMap<&'static str, &'static str> = HashMap::new();
         for ((d, _), t) in decl.iter().zip(&sig.types) {

@@ -238,9 +238,9 @@ template <class T, class K> __device__ __forceinline__ T rt_range_step(T, K k) {
 // glibc's, which Rust's f32 methods call on the CPU, are within an ulp): the two devices then
 // agree to an ulp, as the lessons' tolerances expect. `exp`, `sin` and `cos`, the lessons'
 // own, are ours: a reduction exact to about 1e-16 and a short polynomial (Chebyshev fits,
-// relative error 2e-14 or less) in double, a third of the FP64 work of CUDA's double
-// functions (polar_distance_1M_f32 was bound by the FP64 pipe, bench/RESULTS.md); the others
-// are CUDA's double functions.
+// relative error 2e-14 or less) in double, half the FP64 instructions of CUDA's double
+// functions (polar_distance_1M_f32: 2.0 M -> 1.0 M, bench/RESULTS.md); the others are CUDA's
+// double functions.
 #define RT_F1(name, ff, fd)                                                         \
   __device__ __forceinline__ float rt_##name(float x) { return ff(x); }             \
   __device__ __forceinline__ double rt_##name(double x) { return fd(x); }

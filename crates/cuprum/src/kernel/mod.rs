@@ -453,11 +453,11 @@ mod tests {
         count
     }
 
-    /// The lesson's polar distance (a sine and a cosine of each angle).
+    /// The lesson's polar distance as a ufunc (a sine and a cosine of each angle, through the
+    /// device function above).
     #[crate::kernel::vectorize(f32(f32, f32, f32, f32))]
     fn polar(rho1: f32, theta1: f32, rho2: f32, theta2: f32) -> f32 {
-        let (x1, y1) = (rho1 * theta1.cos(), rho1 * theta1.sin());
-        (sq(x1 - rho2 * theta2.cos()) + sq(y1 - rho2 * theta2.sin())).sqrt()
+        polar_distance(rho1, theta1, rho2, theta2)
     }
 
     /// Every loop of four vectorized functions, for each layout, with array and scalar inputs:
