@@ -16,6 +16,12 @@ fn gaussian_pdf(x: f32, mean: f32, sigma: f32) -> f32 {
     (-0.5 * ((x - mean) / sigma).powi(2)).exp() / (sigma * SQRT_2PI)
 }
 
+/// The floor row's user function: as little work as a ufunc has.
+#[cuprum::vectorize(f32(f32, f32))]
+fn twice(x: f32, k: f32) -> f32 {
+    x * k
+}
+
 #[cuprum::device]
 fn sq(x: f32) -> f32 {
     x * x
@@ -129,7 +135,40 @@ fn host_overhead_kernels(o: &mut Opts, gpu: &Device) -> Result<()> {
     Ok(())
 }
 
+/// The floor under the 1M-element rows (GPU time, CUDA events as the rows, median of `rep`):
+/// an empty raw kernel's launch, the built-in `negative` and a vectorized `x * 2` on 1M float32
+/// (the bytes gaussian_pdf moves: 4 MB in, 4 MB out), and the same `x * 2` on 4M and 16M, whose
+/// differences give the copy's own rate.
+fn elementwise_floor(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
+    let t = |f: &mut dyn FnMut() -> Result<()>| -> Result<f64> {
+        Ok(cuprum::profiler::benchmark("floor", gpu, 10, rep, f)?.median_gpu_ms())
+    };
+    let raw = cuprum::kernel::RawKernel::new("extern \"C\" __global__ void nothing(float* y) {}", "nothing")?;
+    let mut ms = Vec::new();
+    for (n, key) in [(1_000_000usize, "twice_1M_ms"), (4_000_000, "twice_4M_ms"), (16_000_000, "twice_16M_ms")] {
+        let x = cuprum::ones(&[n], DType::Float32, &gpu)?;
+        if n == 1_000_000 {
+            // SAFETY: the kernel reads and writes nothing.
+            ms.push(("empty_launch_ms", t(&mut || unsafe { raw.launch((1, 32), (&x,)) })?));
+            ms.push(("negative_1M_ms", t(&mut || cuprum::negative(&x).map(drop))?));
+        }
+        ms.push((key, t(&mut || twice(&x, 2.0f32).map(drop))?));
+    }
+    let fields: Vec<String> = ms.iter().map(|(k, v)| format!("\"{k}\": {v:.4}")).collect();
+    o.emit(format!(
+        "{{\"name\": \"elementwise_floor\", {}, \"note\": \"GPU ms (events), median of {rep}\"}}",
+        fields.join(", ")
+    ));
+    Ok(())
+}
+
 pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
+    if o.wants("elementwise_floor") {
+        eprintln!("[elementwise_floor]");
+        if let Err(e) = elementwise_floor(o, gpu, rep.max(100)) {
+            o.failed("elementwise_floor", &e);
+        }
+    }
     if o.wants("host_overhead_kernels") {
         eprintln!("[host_overhead_kernels]");
         if let Err(e) = host_overhead_kernels(o, &gpu) {

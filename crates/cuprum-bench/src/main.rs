@@ -25,7 +25,8 @@ use std::time::Instant;
 static CPU_ONLY: AtomicBool = AtomicBool::new(false);
 
 /// Workloads that time only the GPU (copies, first calls): not run with `--cpu-only`.
-const GPU_ONLY: [&str; 11] = [
+const GPU_ONLY: [&str; 12] = [
+    "elementwise_floor",
     "convolve2d_with_transfers",
     "htod_400MB_f32",
     "dtoh_400MB_f32",
