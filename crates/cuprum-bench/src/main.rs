@@ -10,6 +10,7 @@
 //! line per workload as `numpy_reference.py` prints (`compare.py --cpu numpy.jsonl cuprum.jsonl`).
 
 mod fft;
+mod fuse;
 mod kernels;
 mod linalg;
 mod random;
@@ -459,6 +460,9 @@ fn run() -> Result<()> {
     if let Err(e) = fft::workloads(&mut o, gpu, rep, &sky) {
         o.failed("fft", &e);
     }
+    if let Err(e) = fuse::workloads(&mut o, gpu, rep) {
+        o.failed("fused_sum_squared_diff_1e8_f32", &e);
+    }
 
     // Big vectors (1e8 float32) on both backends.
     let n = 100_000_000usize;
@@ -594,12 +598,28 @@ fn run() -> Result<()> {
         let ok = cuprum::array_equal(&f()?.to_device(&cpu)?, &fc()?)?;
         o.record("squared_diff_10k", Some(c), g, h, Some(ok), "three separate operations");
     }
-    for (name, why) in [
-        ("fused_squared_diff_10k", "fuse not implemented yet"),
-        ("fused_squared_diff_1e8_i64", "fuse not implemented yet"),
-    ] {
-        if o.wants(name) {
-            o.missing(name, why);
+    // The same fused (`cuprum::fuse`, lesson 004's `@cp.fuse`): one kernel, one pass.
+    let squared_diff = cuprum::fuse(|[x, y]| (&x - &y) * (&x - &y));
+    for (name, n) in [("fused_squared_diff_10k", 10_000i64), ("fused_squared_diff_1e8_i64", 100_000_000)] {
+        if !o.wants(name) {
+            continue;
+        }
+        eprintln!("[{name}]");
+        let r = (|o: &mut Opts| -> Result<()> {
+            let xs = cuprum::arange(n, &gpu)?;
+            let ys = xs.slice(cuprum::s![..;-1])?;
+            let f = || squared_diff.call([&xs, &ys]);
+            let (g, h) = gpu_time(name, gpu, if n > 1_000_000 { rep.min(10) } else { rep.max(100) }, f)?;
+            let (xh, yh) = (xs.to_device(&cpu)?, ys.to_device(&cpu)?);
+            let fc = || squared_diff.call([&xh, &yh]);
+            let c = if o.cpu { Some(cpu_time(fc, if n > 1_000_000 { 3 } else { 50 }, 4.0)?) } else { None };
+            let want = xh.subtract(&yh)?.square()?;
+            let ok = cuprum::array_equal(&f()?.to_device(&cpu)?, &want)? && cuprum::array_equal(&fc()?, &want)?;
+            o.record(name, c, g, h, Some(ok), "cuprum::fuse, one kernel");
+            Ok(())
+        })(&mut o);
+        if let Err(e) = r {
+            o.failed(name, &e);
         }
     }
     if o.wants("host_overhead_add_10k") {

@@ -34,15 +34,21 @@
 //! with the same [`ErrorKind`](crate::ErrorKind).
 //!
 //! Semantics are the operations' own: NumPy 2's promotion, Rust scalars weak as Python's
-//! (`f32_array.expr() * 2.0` stays float32), broadcasting, the device of the arrays. Today an
-//! `Expr` evaluates eagerly, one kernel per operation, as the step-by-step code does; it is
-//! the type through which formulas will later be fused into one kernel.
+//! (`f32_array.expr() * 2.0` stays float32), broadcasting, the device of the arrays.
+//!
+//! **A formula is fused** ([`mod@crate::fuse`]): building an `Expr` resolves each step's dtype,
+//! shape and device without computing anything, and `eval` computes the whole formula as one
+//! kernel on the GPU (one pass in blocks on the CPU), with the dtypes and the bits the
+//! step-by-step code gives. The reductions (`sum`, `mean`, ...) and [`Expr::and_then`] compute
+//! the formula before them first. [`fuse`](crate::fuse()) makes a function of arrays from a
+//! closure over `Expr`s, as `cupy.fuse`.
 
 use crate::array::Array;
 use crate::core::dtype::{DType, Scalar};
 use crate::core::error::Result;
+use crate::fuse::{self, NodeRef, Side};
 use crate::reduce::Axes;
-use crate::ufunc::{self, BinaryOp, Operand, RustScalar, UnaryOp};
+use crate::ufunc::{BinaryOp, RustScalar, UnaryOp};
 
 /// An elementwise formula over arrays and Rust scalars, evaluated by [`eval`](Expr::eval),
 /// which returns the result or the first error (see the [module docs](self)).
@@ -63,36 +69,56 @@ use crate::ufunc::{self, BinaryOp, Operand, RustScalar, UnaryOp};
 #[derive(Clone, Debug)]
 #[must_use = "an Expr does nothing until it is evaluated with .eval()"]
 pub struct Expr {
-    value: Result<Array>,
+    node: Result<NodeRef>,
 }
 
 impl Expr {
-    /// The result of the formula, or the first error met while forming it.
+    /// The result of the formula (computed now, fused: one kernel on the GPU, one pass on the
+    /// CPU), or the first error met while forming it.
     pub fn eval(self) -> Result<Array> {
-        self.value
+        fuse::eval(&self.node?)
     }
 
     /// Applies `f` to the value (a step without an `Expr` method, e.g. `cumsum`), keeping the
-    /// chain: `x.expr().exp().and_then(|a| a.cumsum(0)).eval()?`.
+    /// chain: `x.expr().exp().and_then(|a| a.cumsum(0)).eval()?`. The formula so far is
+    /// computed first; its result enters what follows as an array.
     pub fn and_then(self, f: impl FnOnce(Array) -> Result<Array>) -> Expr {
-        Expr { value: self.value.and_then(f) }
+        Expr::from(self.eval().and_then(f))
+    }
+
+    /// The formula's tree (or its first error).
+    #[cfg(test)]
+    pub(crate) fn node(self) -> Result<NodeRef> {
+        self.node
+    }
+
+    fn with(self, f: impl FnOnce(NodeRef) -> Result<NodeRef>) -> Expr {
+        Expr { node: self.node.and_then(f) }
     }
 
     fn unary(self, op: UnaryOp) -> Expr {
-        self.and_then(|a| ufunc::unary(op, &a))
+        self.with(|n| fuse::unary(op, n))
     }
 
     fn binary(self, op: BinaryOp, rhs: impl ExprArg) -> Expr {
-        let value = self.value.and_then(|a| match rhs.term() {
-            Term::Expr(b) => ufunc::binary(op, &a, &b?),
-            Term::Scalar(s) => ufunc::binary(op, &a, s),
-        });
-        Expr { value }
+        self.with(|a| fuse::binary(op, Side::Node(a), side(rhs)?))
     }
 
     /// A Rust scalar on the left, the expression on the right.
     fn binary_left(lhs: Scalar, op: BinaryOp, rhs: Expr) -> Expr {
-        rhs.and_then(|b| ufunc::binary(op, lhs, &b))
+        rhs.with(|b| fuse::binary(op, Side::Scalar(lhs), Side::Node(b)))
+    }
+
+    /// The unary ufunc `op` (as [`ufunc::unary`](crate::ufunc::unary)): `x.expr().unary_ufunc(UnaryOp::Exp)`
+    /// is `x.expr().exp()`.
+    pub fn unary_ufunc(self, op: UnaryOp) -> Expr {
+        self.unary(op)
+    }
+
+    /// The binary ufunc `op` (as [`ufunc::binary`](crate::ufunc::binary)), `other` an
+    /// expression, an array or a scalar.
+    pub fn binary_ufunc(self, op: BinaryOp, other: impl ExprArg) -> Expr {
+        self.binary(op, other)
     }
 
     /// `self ** n` for an integer `n` (NumPy's `x**2` with a Python int: weak, so float32 stays
@@ -114,11 +140,7 @@ impl Expr {
 
     /// NumPy's `clip(self, lo, hi)`: `minimum(maximum(self, lo), hi)`; NaN propagates.
     pub fn clip(self, lo: impl ExprArg, hi: impl ExprArg) -> Expr {
-        let value = self.value.and_then(|a| match (lo.term(), hi.term()) {
-            (Term::Scalar(l), Term::Scalar(h)) => ufunc::clip(&a, l, h),
-            (l, h) => Expr::from(a).maximum(l).minimum(h).value,
-        });
-        Expr { value }
+        self.with(|x| fuse::clip(x, side(lo)?, side(hi)?))
     }
 
     /// NumPy's `where(self, x, y)` with `self` the condition: elements of `x` where it is true,
@@ -132,39 +154,17 @@ impl Expr {
     /// # Ok::<(), cuprum::Error>(())
     /// ```
     pub fn where_(self, x: impl ExprArg, y: impl ExprArg) -> Expr {
-        let value = self.value.and_then(|c| {
-            let (x, y) = (x.term(), y.term());
-            let xa = match &x {
-                Term::Expr(r) => Some(r.clone()?),
-                Term::Scalar(_) => None,
-            };
-            let ya = match &y {
-                Term::Expr(r) => Some(r.clone()?),
-                Term::Scalar(_) => None,
-            };
-            let xo = match (&xa, &x) {
-                (Some(a), _) => Operand::Array(a),
-                (None, Term::Scalar(s)) => Operand::Scalar(*s),
-                (None, Term::Expr(_)) => unreachable!("arrays read above"),
-            };
-            let yo = match (&ya, &y) {
-                (Some(a), _) => Operand::Array(a),
-                (None, Term::Scalar(s)) => Operand::Scalar(*s),
-                (None, Term::Expr(_)) => unreachable!("arrays read above"),
-            };
-            ufunc::where_(&c, xo, yo)
-        });
-        Expr { value }
+        self.with(|c| fuse::where_(c, side(x)?, side(y)?))
     }
 
     /// NumPy's `astype(dtype)` (unsafe casting, as NumPy's default).
     pub fn astype(self, dtype: DType) -> Expr {
-        self.and_then(|a| a.astype(dtype))
+        self.with(|x| Ok(fuse::astype(x, dtype)))
     }
 
     /// NumPy's `round(decimals)` (half to even).
     pub fn round(self, decimals: i32) -> Expr {
-        self.and_then(|a| a.round(decimals))
+        self.with(|x| fuse::round(x, decimals))
     }
 
     /// NumPy's `var(axis, ddof)`.
@@ -178,6 +178,14 @@ impl Expr {
         let axis = axis.into();
         self.and_then(|a| a.std(axis, ddof))
     }
+}
+
+/// One side of an operation as a formula's node or a scalar.
+fn side(x: impl ExprArg) -> Result<Side> {
+    Ok(match x.term() {
+        Term::Expr(e) => Side::Node(e.node?),
+        Term::Scalar(s) => Side::Scalar(s),
+    })
 }
 
 macro_rules! expr_unary {
@@ -233,22 +241,22 @@ expr_reduce!(sum, prod, mean, min, max, any, all, argmin, argmax);
 
 impl From<&Array> for Expr {
     fn from(a: &Array) -> Self {
-        Expr { value: Ok(a.view()) }
+        Expr { node: Ok(fuse::leaf(a.view())) }
     }
 }
 impl From<Array> for Expr {
     fn from(a: Array) -> Self {
-        Expr { value: Ok(a) }
+        Expr { node: Ok(fuse::leaf(a)) }
     }
 }
 impl From<Result<Array>> for Expr {
     fn from(value: Result<Array>) -> Self {
-        Expr { value }
+        Expr { node: value.map(fuse::leaf) }
     }
 }
 impl From<Expr> for Result<Array> {
     fn from(e: Expr) -> Self {
-        e.value
+        e.eval()
     }
 }
 
@@ -270,7 +278,7 @@ pub trait ExprArg: sealed::Sealed {
 /// What an [`ExprArg`] stands for (an implementation detail of the operators).
 #[doc(hidden)]
 pub enum Term {
-    Expr(Result<Array>),
+    Expr(Expr),
     Scalar(Scalar),
 }
 
@@ -281,31 +289,31 @@ mod sealed {
 impl sealed::Sealed for Expr {}
 impl ExprArg for Expr {
     fn term(self) -> Term {
-        Term::Expr(self.value)
+        Term::Expr(self)
     }
 }
 impl sealed::Sealed for &Expr {}
 impl ExprArg for &Expr {
     fn term(self) -> Term {
-        Term::Expr(self.value.clone())
+        Term::Expr(self.clone())
     }
 }
 impl sealed::Sealed for &Array {}
 impl ExprArg for &Array {
     fn term(self) -> Term {
-        Term::Expr(Ok(self.view()))
+        Term::Expr(Expr::from(self))
     }
 }
 impl sealed::Sealed for Array {}
 impl ExprArg for Array {
     fn term(self) -> Term {
-        Term::Expr(Ok(self))
+        Term::Expr(Expr::from(self))
     }
 }
 impl sealed::Sealed for Result<Array> {}
 impl ExprArg for Result<Array> {
     fn term(self) -> Term {
-        Term::Expr(self)
+        Term::Expr(Expr::from(self))
     }
 }
 impl sealed::Sealed for Term {}

@@ -274,8 +274,37 @@ pub(crate) struct CpuLocks<'a> {
     _guards: Vec<Guard<'a>>,
 }
 
+thread_local! {
+    /// Set while this thread runs a step of an operation whose caller already holds the
+    /// locks of every block the step touches (see [`LocksHeld`]).
+    static HELD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// While alive, [`CpuLocks`] on this thread take nothing. For an operation made of steps that
+/// run on worker threads (a fused formula's blocks): its caller holds the locks of the blocks
+/// it reads and writes, and the steps touch only those and buffers of their own. The steps
+/// must not hand work to other threads (a worker waiting on a join may run unrelated work).
+pub(crate) struct LocksHeld {
+    prev: bool,
+}
+
+impl LocksHeld {
+    pub fn enter() -> LocksHeld {
+        LocksHeld { prev: HELD.with(|h| h.replace(true)) }
+    }
+}
+
+impl Drop for LocksHeld {
+    fn drop(&mut self) {
+        HELD.with(|h| h.set(self.prev));
+    }
+}
+
 impl<'a> CpuLocks<'a> {
     pub fn new(reads: &[&'a Storage], writes: &[&'a Storage]) -> CpuLocks<'a> {
+        if HELD.with(|h| h.get()) {
+            return CpuLocks { _guards: Vec::new() };
+        }
         let mut all: Vec<(&'a CpuStorage, bool)> = Vec::with_capacity(reads.len() + writes.len());
         for s in writes {
             if let Some(c) = s.cpu() {

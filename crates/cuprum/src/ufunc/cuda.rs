@@ -186,7 +186,7 @@ fn ew_in(x: &Input<'_>, compute: DType) -> EwIn {
 }
 
 /// The dtype whose compute type a unary expression in loop dtype `l` yields.
-fn unary_result(op: UnaryOp, l: DType, out: DType) -> DType {
+pub(crate) fn unary_result(op: UnaryOp, l: DType, out: DType) -> DType {
     if out == DType::Bool && l != DType::Bool {
         DType::Bool
     } else if op == UnaryOp::Absolute {
@@ -467,7 +467,7 @@ pub(crate) enum EwOp {
 }
 
 impl EwOp {
-    fn expr(self) -> String {
+    pub(crate) fn expr(self) -> String {
         match self {
             EwOp::Copy => "a0".into(),
             EwOp::Unary(op, l) => unary_expr(op, l),

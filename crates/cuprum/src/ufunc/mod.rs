@@ -73,12 +73,28 @@ impl Operand<'_> {
             Operand::Scalar(_) => &[],
         }
     }
+    /// What dtype resolution sees of the operand.
+    pub(crate) fn kind(&self) -> Kind {
+        match self {
+            Operand::Array(a) => Kind::Arr(a.dtype()),
+            Operand::Scalar(s) => Kind::Scalar(*s),
+        }
+    }
     fn input(&self) -> Input<'_> {
         match self {
             Operand::Array(a) => Input::Array(a),
             Operand::Scalar(s) => Input::Scalar(*s),
         }
     }
+}
+
+/// An operand as dtype resolution sees it: an array's dtype, or a weak Rust scalar (NEP 50).
+/// Shared by the operations here and by fused formulas (`fuse`), which resolve every node of a
+/// formula with these same rules before any data exists.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Kind {
+    Arr(DType),
+    Scalar(Scalar),
 }
 
 /// Checks that two arrays are on the same device (the error names both and how to move data).
@@ -106,10 +122,10 @@ pub(crate) fn device_of(op: &str, ops: &[&Operand<'_>]) -> Result<Device> {
 }
 
 /// The dtypes of binary operands after NEP 50 weak-scalar promotion, and their common dtype.
-fn common_dtype(a: &Operand<'_>, b: &Operand<'_>) -> Result<DType> {
+fn common_dtype(a: Kind, b: Kind) -> Result<DType> {
     match (a, b) {
-        (Operand::Array(x), Operand::Array(y)) => Ok(promote_types(x.dtype(), y.dtype())),
-        (Operand::Array(x), Operand::Scalar(s)) | (Operand::Scalar(s), Operand::Array(x)) => s.promote_with(x.dtype()),
+        (Kind::Arr(x), Kind::Arr(y)) => Ok(promote_types(x, y)),
+        (Kind::Arr(x), Kind::Scalar(s)) | (Kind::Scalar(s), Kind::Arr(x)) => s.promote_with(x),
         _ => Err(Error::InvalidArgument("at least one argument must be an array".into())),
     }
 }
@@ -145,9 +161,9 @@ pub(crate) fn check_out(op: &str, out: &Array, shape: &[usize], dev: Device, res
 }
 
 /// The loop and output dtypes of a binary ufunc on these operands.
-fn resolve_binary(op: BinaryOp, a: &Operand<'_>, b: &Operand<'_>) -> Result<(DType, DType)> {
-    if let (Operand::Array(x), Operand::Array(y)) = (a, b) {
-        return op.resolve(x.dtype(), y.dtype());
+pub(crate) fn resolve_binary(op: BinaryOp, a: Kind, b: Kind) -> Result<(DType, DType)> {
+    if let (Kind::Arr(x), Kind::Arr(y)) = (a, b) {
+        return op.resolve(x, y);
     }
     match common_dtype(a, b) {
         Ok(c) => op.resolve_common(c),
@@ -160,17 +176,17 @@ fn resolve_binary(op: BinaryOp, a: &Operand<'_>, b: &Operand<'_>) -> Result<(DTy
 
 /// NumPy 2 compares an integer array with a Python int outside its dtype's range without
 /// error: the answer is the same for every element. Returns it when that is the case.
-fn out_of_range_comparison(op: BinaryOp, a: &Operand<'_>, b: &Operand<'_>) -> Option<bool> {
+pub(crate) fn out_of_range_comparison(op: BinaryOp, a: Kind, b: Kind) -> Option<bool> {
     use BinaryOp::*;
     if !matches!(op, Equal | NotEqual | Less | LessEqual | Greater | GreaterEqual) {
         return None;
     }
     let (arr, s, scalar_left) = match (a, b) {
-        (Operand::Array(x), Operand::Scalar(s)) => (x, s, false),
-        (Operand::Scalar(s), Operand::Array(x)) => (x, s, true),
+        (Kind::Arr(x), Kind::Scalar(s)) => (x, s, false),
+        (Kind::Scalar(s), Kind::Arr(x)) => (x, s, true),
         _ => return None,
     };
-    let (lo, hi) = arr.dtype().int_range().filter(|_| arr.dtype().is_integer())?;
+    let (lo, hi) = arr.int_range().filter(|_| arr.is_integer())?;
     let v = s.as_i128()?;
     if v >= lo && v <= hi {
         return None;
@@ -187,7 +203,7 @@ fn out_of_range_comparison(op: BinaryOp, a: &Operand<'_>, b: &Operand<'_>) -> Op
 }
 
 /// Integer `power` with a negative integer exponent is an error in NumPy.
-fn check_power(op: BinaryOp, loop_dt: DType, b: &Operand<'_>) -> Result<()> {
+pub(crate) fn check_power(op: BinaryOp, loop_dt: DType, b: &Operand<'_>) -> Result<()> {
     if op != BinaryOp::Power || !loop_dt.is_signed_int() {
         return Ok(());
     }
@@ -205,11 +221,11 @@ fn check_power(op: BinaryOp, loop_dt: DType, b: &Operand<'_>) -> Result<()> {
 pub fn binary<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>) -> Result<Array> {
     let (a, b) = (a.into(), b.into());
     let dev = device_of(op.name(), &[&a, &b])?;
-    if let Some(v) = out_of_range_comparison(op, &a, &b) {
+    if let Some(v) = out_of_range_comparison(op, a.kind(), b.kind()) {
         let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
         return crate::full(&shape, v, DType::Bool, &dev);
     }
-    let (loop_dt, out_dt) = resolve_binary(op, &a, &b)?;
+    let (loop_dt, out_dt) = resolve_binary(op, a.kind(), b.kind())?;
     check_power(op, loop_dt, &b)?;
     let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
     let out = Array::alloc(&shape, out_dt, dev, false)?;
@@ -227,13 +243,13 @@ pub fn binary_out<'a, 'b>(
 ) -> Result<()> {
     let (a, b) = (a.into(), b.into());
     let dev = device_of(op.name(), &[&a, &b])?;
-    if let Some(v) = out_of_range_comparison(op, &a, &b) {
+    if let Some(v) = out_of_range_comparison(op, a.kind(), b.kind()) {
         let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
         let shape = broadcast_shape(op.name(), &shape, out.shape())?;
         check_out(op.name(), out, &shape, dev, DType::Bool)?;
         return out.fill(v);
     }
-    let (loop_dt, out_dt) = resolve_binary(op, &a, &b)?;
+    let (loop_dt, out_dt) = resolve_binary(op, a.kind(), b.kind())?;
     check_power(op, loop_dt, &b)?;
     let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
     let shape = broadcast_shape(op.name(), &shape, out.shape())?;
@@ -437,27 +453,30 @@ pub fn round(x: &Array, decimals: i32) -> Result<Array> {
 /// NumPy's `clip`.
 pub fn clip<'a, 'b>(x: &Array, min: impl Into<Operand<'a>>, max: impl Into<Operand<'b>>) -> Result<Array> {
     // Integer bounds outside an integer array's range clip nothing on that side (NumPy 2).
-    let (min, max) = (clamp_bound(x, min.into()), clamp_bound(x, max.into()));
+    let (min, max) = (clamp_operand(x.dtype(), min.into()), clamp_operand(x.dtype(), max.into()));
     let lo = maximum(x, min)?;
     minimum(&lo, max)
 }
 
-fn clamp_bound<'a>(x: &Array, b: Operand<'a>) -> Operand<'a> {
-    if let (Operand::Scalar(s), Some((lo, hi))) = (&b, x.dtype().int_range()) {
-        if let (Some(v), true) = (s.as_i128(), x.dtype().is_integer()) {
-            if v < lo {
-                return Operand::Scalar(if lo < 0 { Scalar::Int(lo as i64) } else { Scalar::UInt(lo as u64) });
-            }
-            if v > hi {
-                return Operand::Scalar(if hi <= i64::MAX as i128 {
-                    Scalar::Int(hi as i64)
-                } else {
-                    Scalar::UInt(hi as u64)
-                });
-            }
+fn clamp_operand(dt: DType, b: Operand<'_>) -> Operand<'_> {
+    match b {
+        Operand::Scalar(s) => Operand::Scalar(clamp_bound(dt, s)),
+        b => b,
+    }
+}
+
+/// A `clip` bound for an array of `dt`: an integer outside an integer dtype's range becomes
+/// the range's end on that side (NumPy 2 clips nothing there).
+pub(crate) fn clamp_bound(dt: DType, s: Scalar) -> Scalar {
+    if let (Some((lo, hi)), Some(v), true) = (dt.int_range(), s.as_i128(), dt.is_integer()) {
+        if v < lo {
+            return if lo < 0 { Scalar::Int(lo as i64) } else { Scalar::UInt(lo as u64) };
+        }
+        if v > hi {
+            return if hi <= i64::MAX as i128 { Scalar::Int(hi as i64) } else { Scalar::UInt(hi as u64) };
         }
     }
-    b
+    s
 }
 
 /// NumPy's `where(cond, x, y)`: elements of `x` where `cond` is true, else of `y`; all three
@@ -466,17 +485,7 @@ pub fn where_<'a, 'b>(cond: &Array, x: impl Into<Operand<'a>>, y: impl Into<Oper
     let (x, y) = (x.into(), y.into());
     let c = Operand::Array(cond);
     let dev = device_of("where", &[&c, &x, &y])?;
-    let dt = match (&x, &y) {
-        (Operand::Scalar(a), Operand::Scalar(b)) => promote_types(a.default_dtype(), b.default_dtype()),
-        (Operand::Array(a), Operand::Scalar(_)) | (Operand::Scalar(_), Operand::Array(a)) => match common_dtype(&x, &y)
-        {
-            // NumPy 2's where() casts an out-of-range Python int into the array's dtype
-            // (wrapping) rather than raising.
-            Err(Error::ScalarOverflow { .. }) => a.dtype(),
-            r => r?,
-        },
-        _ => common_dtype(&x, &y)?,
-    };
+    let dt = where_dtype(x.kind(), y.kind())?;
     let shape = broadcast_shape("where", cond.shape(), x.shape())?;
     let shape = broadcast_shape("where", &shape, y.shape())?;
     let out = Array::alloc(&shape, dt, dev, false)?;
@@ -489,6 +498,20 @@ pub fn where_<'a, 'b>(cond: &Array, x: impl Into<Operand<'a>>, y: impl Into<Oper
     };
     where_into(cond, &x.input(), &y.input(), &out)?;
     Ok(out)
+}
+
+/// The dtype of `where(cond, x, y)`: `x` and `y` promoted, scalars weakly.
+pub(crate) fn where_dtype(x: Kind, y: Kind) -> Result<DType> {
+    Ok(match (x, y) {
+        (Kind::Scalar(a), Kind::Scalar(b)) => promote_types(a.default_dtype(), b.default_dtype()),
+        (Kind::Arr(a), Kind::Scalar(_)) | (Kind::Scalar(_), Kind::Arr(a)) => match common_dtype(x, y) {
+            // NumPy 2's where() casts an out-of-range Python int into the array's dtype
+            // (wrapping) rather than raising.
+            Err(Error::ScalarOverflow { .. }) => a,
+            r => r?,
+        },
+        _ => common_dtype(x, y)?,
+    })
 }
 
 /// NumPy's `isclose(a, b, rtol, atol, equal_nan)`: `|a - b| <= atol + rtol * |b|`, with equal

@@ -21,6 +21,7 @@ mod backend;
 mod complex;
 mod conformance;
 mod fft;
+mod fuse;
 mod indexing;
 mod io;
 mod kernel;

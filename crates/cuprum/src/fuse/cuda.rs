@@ -1,0 +1,285 @@
+//! A formula on the GPU: one kernel of `elementwise.cu`'s layouts whose element function is
+//! the tree, node by node, each node the built-in ufunc's own C expression (`ufunc/cuda.rs`)
+//! in its loop dtype, its value kept in its dtype's storage type (as the unfused operation
+//! would have stored it) and converted where the next node loads it, as the unfused kernels
+//! convert on their loads. The kernel is keyed by the tree's instructions ([`FuseKey`]):
+//! dtypes and structure, not the scalars' values, which are parameters.
+
+use super::{NodeRef, Op};
+use crate::array::Array;
+use crate::backend::cuda::codegen::{compute_ty, load_cvt, storage_ty, store_cvt, PRELUDE};
+use crate::backend::cuda::kernels::KernelKey;
+use crate::backend::cuda::launch::{MAX_DIMS, THREADS};
+use crate::core::dtype::DType;
+use crate::core::error::Result;
+use crate::core::ufunc::{BinaryOp, UnaryOp};
+use crate::ufunc::cpu::mixed_int_compare;
+use crate::ufunc::cuda::{launch_layout, layout_macros, unary_result, vec_width, Arg, EwIn, EwOp, Variant};
+use std::fmt::Write;
+
+/// One step of a compiled formula; step `k` defines the value `t{k}`. Operands are earlier
+/// steps' numbers.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Ins {
+    /// The next array input, stored as this dtype.
+    Input(DType),
+    /// The next scalar input, in this dtype's compute type.
+    Scalar(DType),
+    Const(bool),
+    /// op, loop dtype, output dtype, operand.
+    Unary(UnaryOp, DType, DType, u16),
+    /// op, loop dtype, output dtype, operands.
+    Binary(BinaryOp, DType, DType, u16, u16),
+    /// output dtype, condition, x, y.
+    Where(DType, u16, u16, u16),
+    /// to, operand.
+    Cast(DType, u16),
+}
+
+impl Ins {
+    /// The dtype of the step's value, and whether it is a scalar (held in its compute type;
+    /// every other value is held in its storage type).
+    fn value(self) -> (DType, bool) {
+        match self {
+            Ins::Input(d) => (d, false),
+            Ins::Scalar(d) => (d, true),
+            Ins::Const(_) => (DType::Bool, false),
+            Ins::Unary(_, _, o, _) | Ins::Binary(_, _, o, _, _) | Ins::Where(o, ..) | Ins::Cast(o, _) => (o, false),
+        }
+    }
+}
+
+/// A fused kernel: the formula's steps and the layout variant.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct FuseKey {
+    code: Vec<Ins>,
+    variant: Variant,
+}
+
+/// The steps of a tree, with its inputs in the order the steps take them.
+struct Compiled<'a> {
+    code: Vec<Ins>,
+    args: Vec<Arg<'a>>,
+    ins: Vec<EwIn>,
+    computes: Vec<DType>,
+    /// Steps of the leaves met so far (a leaf used twice is one input).
+    seen: Vec<(&'a NodeRef, u16)>,
+}
+
+impl<'a> Compiled<'a> {
+    fn new() -> Self {
+        Compiled { code: Vec::new(), args: Vec::new(), ins: Vec::new(), computes: Vec::new(), seen: Vec::new() }
+    }
+
+    fn step(&mut self, n: &'a NodeRef) -> u16 {
+        let ins = match &n.op {
+            Op::Leaf(a) => {
+                if let Some(&(_, k)) = self.seen.iter().find(|(m, _)| super::same_leaf(m, n)) {
+                    return k;
+                }
+                // float16 is loaded as its bits: values stay in storage types until a node
+                // loads them in its loop dtype.
+                let raw = if a.dtype() == DType::Float16 { DType::UInt16 } else { a.dtype() };
+                self.args.push(Arg::Arr(a));
+                self.ins.push(EwIn { storage: raw, compute: raw, scalar: false });
+                self.computes.push(raw);
+                self.seen.push((n, self.code.len() as u16));
+                Ins::Input(a.dtype())
+            }
+            Op::Scalar(s) => {
+                self.args.push(Arg::Scalar(*s));
+                self.ins.push(EwIn { storage: n.dtype, compute: n.dtype, scalar: true });
+                self.computes.push(n.dtype);
+                Ins::Scalar(n.dtype)
+            }
+            Op::Const(v) => Ins::Const(*v),
+            Op::Unary(op, l, x) => Ins::Unary(*op, *l, n.dtype, self.step(x)),
+            Op::Binary(op, l, a, b) => {
+                let (a, b) = (self.step(a), self.step(b));
+                Ins::Binary(*op, *l, n.dtype, a, b)
+            }
+            Op::Where(c, x, y) => {
+                let (c, x, y) = (self.step(c), self.step(x), self.step(y));
+                Ins::Where(n.dtype, c, x, y)
+            }
+            Op::Cast(x) => Ins::Cast(n.dtype, self.step(x)),
+        };
+        self.code.push(ins);
+        (self.code.len() - 1) as u16
+    }
+}
+
+/// `out = n` on the GPU (`out` a fresh array of the node's shape and dtype, not empty).
+pub(crate) fn eval(n: &NodeRef, out: &Array) -> Result<()> {
+    let mut c = Compiled::new();
+    c.step(n);
+    let vec = vec_width(c.ins.iter(), out.dtype());
+    let code = c.code;
+    launch_layout(out, &c.args, &c.computes, vec, THREADS, |dev, v| dev.kernel(&FuseKey { code, variant: v }), |_| {})
+}
+
+impl KernelKey for FuseKey {
+    const FAMILY: &'static str = "fuse";
+    fn entry(&self) -> &str {
+        self.variant.name()
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        vec![("THREADS", THREADS.to_string()), ("MAX_DIMS", MAX_DIMS.to_string())]
+    }
+    fn source(&self) -> String {
+        let mut s = String::from(PRELUDE);
+        let (out, _) = self.code.last().expect("a formula has a step").value();
+        let mut ins = Vec::new();
+        for i in &self.code {
+            match *i {
+                Ins::Input(d) => {
+                    let raw = if d == DType::Float16 { DType::UInt16 } else { d };
+                    ins.push(EwIn { storage: raw, compute: raw, scalar: false });
+                }
+                Ins::Scalar(d) => ins.push(EwIn { storage: d, compute: d, scalar: true }),
+                _ => {}
+            }
+        }
+        s += &element_fn(&self.code, &ins);
+        s += &layout_macros(&ins, out, vec_width(ins.iter(), out), self.variant, "");
+        let args: Vec<String> = (0..ins.len()).map(|k| format!("a{k}")).collect();
+        writeln!(s, "#define RESULT cuprum_fused({})", args.join(", ")).unwrap();
+        s + include_str!("../ufunc/elementwise.cu")
+    }
+}
+
+/// The element function: the inputs `x0, x1...` (arrays in their storage types, scalars in
+/// their compute types), one block per step, the last step's value in the output's storage.
+fn element_fn(code: &[Ins], ins: &[EwIn]) -> String {
+    let (out, _) = code.last().expect("a formula has a step").value();
+    let params: Vec<String> = ins.iter().enumerate().map(|(k, x)| format!("{} x{k}", compute_ty(x.compute))).collect();
+    let mut s = format!(
+        "__device__ __forceinline__ {} cuprum_fused({}) {{\n",
+        storage_ty(out),
+        if params.is_empty() { "void".into() } else { params.join(", ") }
+    );
+    // Operand `v` loaded in loop dtype `l` (a scalar already is in its loop dtype).
+    let load = |v: u16, l: DType| -> String {
+        let (d, scalar) = code[v as usize].value();
+        if scalar {
+            format!("t{v}")
+        } else {
+            load_cvt(d, l, &format!("t{v}"))
+        }
+    };
+    let mut next_input = 0;
+    for (k, &i) in code.iter().enumerate() {
+        let (d, _) = i.value();
+        let st = storage_ty(d);
+        match i {
+            Ins::Input(_) | Ins::Scalar(_) => {
+                let ty = if let Ins::Scalar(_) = i { compute_ty(d) } else { st };
+                writeln!(s, "  const {ty} t{k} = x{next_input};").unwrap();
+                next_input += 1;
+            }
+            Ins::Const(v) => writeln!(s, "  const bool t{k} = {v};").unwrap(),
+            Ins::Unary(op, l, o, x) => {
+                let e = EwOp::Unary(op, l).expr();
+                let r = store_cvt(unary_result(op, l, o), o, &e);
+                writeln!(s, "  {st} t{k}; {{ {} a0 = {}; t{k} = {r}; }}", compute_ty(l), load(x, l)).unwrap();
+            }
+            Ins::Binary(op, l, o, a, b) => {
+                let ((da, sa), (db, sb)) = (code[a as usize].value(), code[b as usize].value());
+                if !sa && !sb && mixed_int_compare(op, da, db) {
+                    // As the unfused kernel: an exact signed/unsigned comparison.
+                    let wide = |d: DType| if d.is_signed_int() { DType::Int64 } else { DType::UInt64 };
+                    let (wa, wb) = (wide(da), wide(db));
+                    let e = EwOp::CmpMixed(op).expr();
+                    writeln!(
+                        s,
+                        "  {st} t{k}; {{ {} a0 = {}; {} a1 = {}; t{k} = {}; }}",
+                        compute_ty(wa),
+                        load(a, wa),
+                        compute_ty(wb),
+                        load(b, wb),
+                        store_cvt(DType::Bool, o, &e)
+                    )
+                    .unwrap();
+                } else {
+                    let result = if op.is_comparison() { DType::Bool } else { l };
+                    let r = store_cvt(result, o, &EwOp::Binary(op, l).expr());
+                    let ct = compute_ty(l);
+                    writeln!(s, "  {st} t{k}; {{ {ct} a0 = {}; {ct} a1 = {}; t{k} = {r}; }}", load(a, l), load(b, l))
+                        .unwrap();
+                }
+            }
+            Ins::Where(o, c, x, y) => {
+                let ct = compute_ty(o);
+                let r = store_cvt(o, o, &EwOp::Where.expr());
+                writeln!(
+                    s,
+                    "  {st} t{k}; {{ bool a0 = {}; {ct} a1 = {}; {ct} a2 = {}; t{k} = {r}; }}",
+                    load(c, DType::Bool),
+                    load(x, o),
+                    load(y, o)
+                )
+                .unwrap();
+            }
+            Ins::Cast(to, x) => {
+                let (from, scalar) = code[x as usize].value();
+                debug_assert!(!scalar, "a cast of an array");
+                let r = if from == to {
+                    format!("t{x}")
+                } else {
+                    store_cvt(from, to, &load_cvt(from, from, &format!("t{x}")))
+                };
+                writeln!(s, "  {st} t{k} = {r};").unwrap();
+            }
+        }
+    }
+    writeln!(s, "  return t{};\n}}", code.len() - 1).unwrap();
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cuda::compile::check_compiles;
+    use crate::core::device::Device;
+    use crate::Expr;
+    use DType::*;
+
+    /// Formulas over every kind of node and dtype (float16 bits, bool, complex, the exact
+    /// signed/unsigned comparison, constants, scalars, casts, `where`): the source of each
+    /// layout is well formed and (where NVRTC is present) compiles; a leaf used twice is one
+    /// input.
+    #[test]
+    fn fused_sources_compile() {
+        let dev = Device::Cpu;
+        let z = |d: DType| crate::zeros(&[4, 3], d, &dev).unwrap();
+        let (h, f, d, i8_, i64_, u64_, b, c) =
+            (z(Float16), z(Float32), z(Float64), z(Int8), z(Int64), z(UInt64), z(Bool), z(Complex64));
+        let exprs: Vec<(Expr, usize)> = vec![
+            ((h.expr() * 2.0 + &f).exp().sqrt(), 2),
+            ((&f.expr() - &d) * (&f.expr() - &d), 2),
+            (i64_.expr().less(&u64_).where_(&h, 1.5), 3),
+            (i8_.expr().less(1000).logical_not(), 0),
+            ((c.expr() * &f).abs().astype(Int32), 2),
+            ((b.expr() & true).logical_xor(&i8_).astype(UInt64) + &u64_, 3),
+            (f.expr().clip(0, 1.5).round(2), 1),
+            (i64_.expr().round(-1), 1),
+            ((h.expr().astype(Float16) - &h).floor_divide(3) % 2.5, 1),
+            (i8_.expr().binary_ufunc(BinaryOp::LeftShift, 2).binary_ufunc(BinaryOp::RightShift, 1), 1),
+        ];
+        let mut compiled = 0;
+        for (k, (e, inputs)) in exprs.into_iter().enumerate() {
+            let n = e.node().unwrap();
+            let mut c = Compiled::new();
+            c.step(&n);
+            assert_eq!(c.args.iter().filter(|a| matches!(a, Arg::Arr(_))).count(), inputs, "formula {k}");
+            for v in [Variant::Kv, Variant::K1, Variant::Ks, Variant::Kn] {
+                let key = FuseKey { code: c.code.clone(), variant: v };
+                let src = key.source();
+                assert_eq!(src.matches('{').count(), src.matches('}').count(), "{key:?}");
+                assert_eq!(src.matches('(').count(), src.matches(')').count(), "{key:?}");
+                compiled += check_compiles(&key) as usize;
+            }
+        }
+        eprintln!("fused kernels: {compiled} compiled by NVRTC");
+    }
+}

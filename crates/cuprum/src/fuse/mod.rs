@@ -1,0 +1,344 @@
+//! Fusion (CuPy's `cupy.fuse`): an elementwise formula compiled into one kernel.
+//!
+//! An [`Expr`] is a tree of operations over arrays and Rust scalars. Each node is
+//! resolved as it is built, with the rules the step-by-step operation uses (NumPy 2's
+//! promotion, weak scalars, broadcasting, one device), so a formula's error surfaces at
+//! [`Expr::eval`](crate::Expr::eval) with the kind and message the unfused operation gives.
+//! `eval` then computes the whole tree at once:
+//!
+//! - **GPU** (`cuda.rs`): one kernel for the tree, generated from each node's own ufunc
+//!   expression (the built-in kernels' C expressions), every intermediate held in a register
+//!   in its dtype's storage type, exactly as the unfused operations would have stored it. The
+//!   kernel is cached by the tree's shape and dtypes (never by the scalars' values, which are
+//!   kernel parameters), in each of `elementwise.cu`'s layouts.
+//! - **CPU** (`cpu.rs`): one pass over the output in blocks of a few thousand elements, each
+//!   node computed into a block-sized buffer by the CPU backend's own typed loops, blocks in
+//!   parallel on threads: no array-sized temporaries.
+//!
+//! Both give the dtypes and the bits the unfused operations give (tested on random trees).
+//!
+//! A node whose check needs the data (an integer power of an array exponent, which NumPy
+//! rejects for negative exponents) evaluates its exponent first, as does everything after
+//! [`Expr::and_then`](crate::Expr::and_then) and the reductions: their results enter the tree as
+//! arrays.
+//!
+//! [`fuse`] wraps a closure over `Expr`s into a function of arrays (`cupy.fuse`'s decorator).
+
+pub(crate) mod cpu;
+pub(crate) mod cuda;
+
+use crate::array::Array;
+use crate::core::device::Device;
+use crate::core::dtype::{DType, Scalar};
+use crate::core::error::{Error, Result};
+use crate::core::ufunc::{BinaryOp, UnaryOp};
+use crate::expr::Expr;
+use crate::ufunc::{self, broadcast_shape, Kind, Operand};
+use std::sync::Arc;
+
+/// A node of a formula: its operation and what it yields (dtype, broadcast shape, device; a
+/// scalar has no shape or device of its own).
+#[derive(Debug)]
+pub(crate) struct Node {
+    pub op: Op,
+    pub dtype: DType,
+    pub shape: Vec<usize>,
+    pub device: Option<Device>,
+}
+
+pub(crate) type NodeRef = Arc<Node>;
+
+/// The operations of a formula.
+#[derive(Debug)]
+pub(crate) enum Op {
+    /// An array (an input of the kernel).
+    Leaf(Array),
+    /// A Rust scalar, weak, taken in the node's dtype (the loop dtype of the operation that
+    /// uses it, as the unfused operation passes it).
+    Scalar(Scalar),
+    /// The same boolean everywhere (NumPy 2's comparison of an integer array with a Python
+    /// int outside its range).
+    Const(bool),
+    /// A unary ufunc computed in loop dtype `.1`.
+    Unary(UnaryOp, DType, NodeRef),
+    /// A binary ufunc computed in loop dtype `.1`.
+    Binary(BinaryOp, DType, NodeRef, NodeRef),
+    /// `where(c, x, y)` (c boolean, x and y converted to the node's dtype).
+    Where(NodeRef, NodeRef, NodeRef),
+    /// A cast to the node's dtype (`astype`).
+    Cast(NodeRef),
+}
+
+/// One side of a node: a subtree or a Rust scalar (typed by the operation).
+pub(crate) enum Side {
+    Node(NodeRef),
+    Scalar(Scalar),
+}
+
+impl Side {
+    fn kind(&self) -> Kind {
+        match self {
+            Side::Node(n) => Kind::Arr(n.dtype),
+            Side::Scalar(s) => Kind::Scalar(*s),
+        }
+    }
+    fn shape(&self) -> &[usize] {
+        match self {
+            Side::Node(n) => &n.shape,
+            Side::Scalar(_) => &[],
+        }
+    }
+    fn device(&self) -> Option<Device> {
+        match self {
+            Side::Node(n) => n.device,
+            Side::Scalar(_) => None,
+        }
+    }
+    /// The side as an operand of loop dtype `l`.
+    fn typed(self, l: DType) -> NodeRef {
+        match self {
+            Side::Node(n) => n,
+            Side::Scalar(s) => Arc::new(Node { op: Op::Scalar(s), dtype: l, shape: Vec::new(), device: None }),
+        }
+    }
+}
+
+/// An array as a formula's leaf.
+pub(crate) fn leaf(a: Array) -> NodeRef {
+    let (dtype, shape, device) = (a.dtype(), a.shape().to_vec(), Some(a.device()));
+    Arc::new(Node { op: Op::Leaf(a), dtype, shape, device })
+}
+
+/// The device of an operation's sides (`ufunc::device_of`'s rule and message).
+fn device_of(op: &str, sides: &[Option<Device>]) -> Result<Device> {
+    let mut dev = None;
+    for d in sides.iter().flatten() {
+        match dev {
+            None => dev = Some(*d),
+            Some(a) if a != *d => return Err(Error::DeviceMismatch { op: op.into(), a, b: *d }),
+            _ => {}
+        }
+    }
+    dev.ok_or_else(|| Error::InvalidArgument(format!("{op}: at least one argument must be an array")))
+}
+
+/// `op(x)`, resolved as `ufunc::unary`.
+pub(crate) fn unary(op: UnaryOp, x: NodeRef) -> Result<NodeRef> {
+    let (l, out) = op.resolve(x.dtype)?;
+    let (shape, device) = (x.shape.clone(), x.device);
+    Ok(Arc::new(Node { op: Op::Unary(op, l, x), dtype: out, shape, device }))
+}
+
+/// `op(a, b)`, resolved as `ufunc::binary` (devices, out-of-range comparisons, loop dtype,
+/// integer powers, broadcasting, in that order).
+pub(crate) fn binary(op: BinaryOp, a: Side, b: Side) -> Result<NodeRef> {
+    let device = device_of(op.name(), &[a.device(), b.device()])?;
+    if let Some(v) = ufunc::out_of_range_comparison(op, a.kind(), b.kind()) {
+        let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
+        return Ok(Arc::new(Node { op: Op::Const(v), dtype: DType::Bool, shape, device: Some(device) }));
+    }
+    let (l, out) = ufunc::resolve_binary(op, a.kind(), b.kind())?;
+    // NumPy rejects negative integer exponents: a check of the exponent's values, so an
+    // exponent formula is computed here and enters the tree as an array.
+    let b = match b {
+        Side::Node(n) if op == BinaryOp::Power && l.is_signed_int() => {
+            let e = eval(&n)?;
+            ufunc::check_power(op, l, &Operand::Array(&e))?;
+            Side::Node(leaf(e))
+        }
+        Side::Scalar(s) => {
+            ufunc::check_power(op, l, &Operand::Scalar(s))?;
+            Side::Scalar(s)
+        }
+        b => b,
+    };
+    let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
+    Ok(Arc::new(Node { op: Op::Binary(op, l, a.typed(l), b.typed(l)), dtype: out, shape, device: Some(device) }))
+}
+
+/// `where(c, x, y)`, resolved as `ufunc::where_` (a non-boolean condition is cast first).
+pub(crate) fn where_(c: NodeRef, x: Side, y: Side) -> Result<NodeRef> {
+    let device = device_of("where", &[c.device, x.device(), y.device()])?;
+    let dt = ufunc::where_dtype(x.kind(), y.kind())?;
+    let shape = broadcast_shape("where", &c.shape, x.shape())?;
+    let shape = broadcast_shape("where", &shape, y.shape())?;
+    let c = if c.dtype == DType::Bool { c } else { astype(c, DType::Bool) };
+    Ok(Arc::new(Node { op: Op::Where(c, x.typed(dt), y.typed(dt)), dtype: dt, shape, device: Some(device) }))
+}
+
+/// `x.astype(dtype)` (a new array of the same values: the identity within one dtype).
+pub(crate) fn astype(x: NodeRef, dtype: DType) -> NodeRef {
+    let (shape, device) = (x.shape.clone(), x.device);
+    Arc::new(Node { op: Op::Cast(x), dtype, shape, device })
+}
+
+/// `clip(x, lo, hi)` as `ufunc::clip`: `minimum(maximum(x, lo), hi)`, integer bounds outside
+/// an integer dtype's range clipping nothing on their side.
+pub(crate) fn clip(x: NodeRef, lo: Side, hi: Side) -> Result<NodeRef> {
+    let dt = x.dtype;
+    let clamp = |s: Side| match s {
+        Side::Scalar(v) => Side::Scalar(ufunc::clamp_bound(dt, v)),
+        s => s,
+    };
+    let m = binary(BinaryOp::Maximum, Side::Node(x), clamp(lo))?;
+    binary(BinaryOp::Minimum, Side::Node(m), clamp(hi))
+}
+
+/// `round(x, decimals)` as `ufunc::round`, made of the same steps.
+pub(crate) fn round(x: NodeRef, decimals: i32) -> Result<NodeRef> {
+    let dt = x.dtype;
+    let rint = |n: NodeRef| unary(UnaryOp::Rint, n);
+    let bin = |op, n: NodeRef, s: f64| binary(op, Side::Node(n), Side::Scalar(Scalar::Float(s)));
+    if dt == DType::Bool {
+        if decimals == 0 {
+            return rint(x);
+        }
+        return Err(Error::UnsupportedDType { op: "round".into(), dtype: DType::Bool });
+    }
+    if !dt.is_float() {
+        if decimals >= 0 {
+            return Ok(astype(x, dt));
+        }
+        let f = 10i64.checked_pow((-decimals) as u32).unwrap_or(i64::MAX) as f64;
+        let q = rint(bin(BinaryOp::TrueDivide, astype(x, DType::Float64), f)?)?;
+        return Ok(astype(bin(BinaryOp::Multiply, q, f)?, dt));
+    }
+    if decimals == 0 {
+        return rint(x);
+    }
+    let f = 10f64.powi(decimals.abs());
+    if decimals > 0 {
+        bin(BinaryOp::TrueDivide, rint(bin(BinaryOp::Multiply, x, f)?)?, f)
+    } else {
+        bin(BinaryOp::Multiply, rint(bin(BinaryOp::TrueDivide, x, f)?)?, f)
+    }
+}
+
+/// The formula's value: a leaf is itself (a view); a single operation on arrays and scalars
+/// is the built-in operation (its kernel is already compiled); anything larger is fused.
+pub(crate) fn eval(n: &NodeRef) -> Result<Array> {
+    if let Op::Leaf(a) = &n.op {
+        return Ok(a.view());
+    }
+    if let Some(r) = single(n) {
+        return r;
+    }
+    let dev = n.device.expect("a formula has an array");
+    let out = Array::alloc(&n.shape, n.dtype, dev, false)?;
+    if out.size() > 0 {
+        match dev {
+            Device::Cpu => cpu::eval(n, &out)?,
+            Device::Cuda(_) => cuda::eval(n, &out)?,
+        }
+    }
+    Ok(out)
+}
+
+/// A node whose operands are all arrays or scalars: the built-in operation.
+fn single(n: &NodeRef) -> Option<Result<Array>> {
+    fn arr(c: &NodeRef) -> Option<Operand<'_>> {
+        match &c.op {
+            Op::Leaf(a) => Some(Operand::Array(a)),
+            Op::Scalar(s) => Some(Operand::Scalar(*s)),
+            _ => None,
+        }
+    }
+    Some(match &n.op {
+        Op::Unary(op, _, x) => match &x.op {
+            Op::Leaf(a) => ufunc::unary(*op, a),
+            _ => return None,
+        },
+        Op::Binary(op, _, a, b) => ufunc::binary(*op, arr(a)?, arr(b)?),
+        Op::Cast(x) => match &x.op {
+            Op::Leaf(a) => a.astype(n.dtype),
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// Whether two leaves are the same elements (`x.expr()` twice is one input).
+pub(crate) fn same_leaf(a: &NodeRef, b: &NodeRef) -> bool {
+    if Arc::ptr_eq(a, b) {
+        return true;
+    }
+    match (&a.op, &b.op) {
+        (Op::Leaf(x), Op::Leaf(y)) => {
+            Arc::ptr_eq(&x.storage, &y.storage)
+                && x.offset == y.offset
+                && x.dtype == y.dtype
+                && x.shape == y.shape
+                && x.strides == y.strides
+        }
+        _ => false,
+    }
+}
+
+/// The distinct array leaves of a tree, in the order first met (depth first, left to right):
+/// a leaf used twice (`(x - y) * (x - y)`) is one input ([`same_leaf`]).
+pub(crate) fn leaves(n: &NodeRef) -> Vec<NodeRef> {
+    fn walk(n: &NodeRef, out: &mut Vec<NodeRef>) {
+        match &n.op {
+            Op::Leaf(_) => {
+                if !out.iter().any(|m| same_leaf(m, n)) {
+                    out.push(n.clone());
+                }
+            }
+            Op::Scalar(_) | Op::Const(_) => {}
+            Op::Unary(_, _, x) | Op::Cast(x) => walk(x, out),
+            Op::Binary(_, _, a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            Op::Where(c, x, y) => {
+                walk(c, out);
+                walk(x, out);
+                walk(y, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(n, &mut out);
+    out
+}
+
+/// A formula of `N` arrays compiled once per dtypes and layout ([`fuse`]).
+pub struct Fused<const N: usize, F> {
+    f: F,
+}
+
+/// CuPy's `cupy.fuse`: a function of `N` arrays from a closure over [`Expr`]s, computed as one
+/// kernel on the GPU and in one pass on the CPU (see [`Expr::eval`]).
+///
+/// The closure takes its arguments as an array pattern and returns the formula; scalars it
+/// captures are kernel parameters, so a formula in a loop with a changing constant compiles
+/// once. Results have the dtypes and the values the unfused operations give.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::arange(10_000, &dev)?;
+/// let y = cuprum::flip(&x, None)?;
+/// // @cp.fuse def squared_diff(x, y): return (x - y) * (x - y)
+/// let squared_diff = cuprum::fuse(|[x, y]| (&x - &y) * (&x - &y));
+/// let z = squared_diff.call([&x, &y])?;
+/// let unfused = ((&x - &y)? * (&x - &y)?)?;
+/// assert!(cuprum::array_equal(&z, &unfused)?);
+/// assert_eq!(z.dtype(), cuprum::DType::Int64);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn fuse<const N: usize, F: Fn([Expr; N]) -> Expr>(f: F) -> Fused<N, F> {
+    Fused { f }
+}
+
+impl<const N: usize, F: Fn([Expr; N]) -> Expr> Fused<N, F> {
+    /// The formula on these arrays (broadcast together; one device).
+    pub fn call(&self, args: [&Array; N]) -> Result<Array> {
+        (self.f)(args.map(Expr::from)).eval()
+    }
+}
+
+impl<const N: usize, F> std::fmt::Debug for Fused<N, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Fused<{N}>")
+    }
+}

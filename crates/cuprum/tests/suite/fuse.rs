@@ -1,0 +1,351 @@
+//! Fusion: formulas (`Expr`, `cuprum::fuse`) computed as one kernel / one pass must give the
+//! dtypes, shapes, bits and errors of the same operations one at a time, on both devices.
+
+use crate::common::{on, random, Rng};
+use cuprum::ufunc::{BinaryOp, Operand, UnaryOp};
+use cuprum::{s, Array, DType, Device, Expr};
+
+/// A Rust scalar of a formula.
+#[derive(Copy, Clone, Debug)]
+enum Sc {
+    I(i64),
+    F(f64),
+    B(bool),
+}
+
+impl Sc {
+    fn operand(self) -> Operand<'static> {
+        match self {
+            Sc::I(v) => v.into(),
+            Sc::F(v) => v.into(),
+            Sc::B(v) => v.into(),
+        }
+    }
+}
+
+/// A formula, built twice: as an `Expr` (fused) and step by step (unfused).
+#[derive(Clone, Debug)]
+enum R {
+    Leaf(usize),
+    Scalar(Sc),
+    Un(UnaryOp, Box<R>),
+    Bin(BinaryOp, Box<R>, Box<R>),
+    /// A scalar on the left of an operator (`2.5 - x`).
+    Left(BinaryOp, Sc, Box<R>),
+    Where(Box<R>, Box<R>, Box<R>),
+    Cast(DType, Box<R>),
+    Clip(Box<R>, Sc, Sc),
+    Round(Box<R>, i32),
+}
+
+const UNARY: [UnaryOp; 20] = [
+    UnaryOp::Negative,
+    UnaryOp::Absolute,
+    UnaryOp::Square,
+    UnaryOp::Sqrt,
+    UnaryOp::Exp,
+    UnaryOp::Log,
+    UnaryOp::Sin,
+    UnaryOp::Cos,
+    UnaryOp::Tanh,
+    UnaryOp::Floor,
+    UnaryOp::Rint,
+    UnaryOp::LogicalNot,
+    UnaryOp::Invert,
+    UnaryOp::IsNan,
+    UnaryOp::Sign,
+    UnaryOp::Reciprocal,
+    UnaryOp::Expm1,
+    UnaryOp::Arctan,
+    UnaryOp::Cbrt,
+    UnaryOp::Positive,
+];
+
+const CASTS: [DType; 8] = [
+    DType::Bool,
+    DType::Int8,
+    DType::UInt16,
+    DType::Int32,
+    DType::Int64,
+    DType::Float16,
+    DType::Float32,
+    DType::Float64,
+];
+
+fn scalar(rng: &mut Rng) -> Sc {
+    match rng.next_u64() % 5 {
+        0 => Sc::B(rng.next_u64().is_multiple_of(2)),
+        1 | 2 => Sc::I((rng.next_u64() % 9) as i64 - 3),
+        _ => Sc::F(((rng.uniform() * 8.0 - 4.0) * 4.0).round() / 4.0),
+    }
+}
+
+/// A random formula over `leaves` leaves, `depth` levels at most.
+fn formula(rng: &mut Rng, leaves: usize, depth: u32) -> R {
+    let r = rng.next_u64() % 100;
+    if depth == 0 || r < 12 {
+        return R::Leaf((rng.next_u64() % leaves as u64) as usize);
+    }
+    let sub = |rng: &mut Rng| Box::new(formula(rng, leaves, depth - 1));
+    match r {
+        12..=34 => R::Un(UNARY[(rng.next_u64() % UNARY.len() as u64) as usize], sub(rng)),
+        35..=74 => {
+            let op = BinaryOp::ALL[(rng.next_u64() % BinaryOp::ALL.len() as u64) as usize];
+            let a = sub(rng);
+            let b = if rng.next_u64().is_multiple_of(3) { Box::new(R::Scalar(scalar(rng))) } else { sub(rng) };
+            R::Bin(op, a, b)
+        }
+        75..=79 => {
+            let op = [BinaryOp::Add, BinaryOp::Subtract, BinaryOp::Multiply, BinaryOp::TrueDivide]
+                [(rng.next_u64() % 4) as usize];
+            let s = match scalar(rng) {
+                Sc::B(b) => Sc::I(b as i64),
+                s => s,
+            };
+            R::Left(op, s, sub(rng))
+        }
+        80..=86 => {
+            let c = sub(rng);
+            let x = if rng.next_u64().is_multiple_of(3) { Box::new(R::Scalar(scalar(rng))) } else { sub(rng) };
+            let y = if rng.next_u64().is_multiple_of(3) { Box::new(R::Scalar(scalar(rng))) } else { sub(rng) };
+            R::Where(c, x, y)
+        }
+        87..=92 => R::Cast(CASTS[(rng.next_u64() % CASTS.len() as u64) as usize], sub(rng)),
+        93..=96 => R::Clip(sub(rng), scalar(rng), scalar(rng)),
+        _ => R::Round(sub(rng), (rng.next_u64() % 5) as i32 - 2),
+    }
+}
+
+fn arg(r: &R, leaves: &[Array]) -> Expr {
+    fused(r, leaves)
+}
+
+fn fused(r: &R, leaves: &[Array]) -> Expr {
+    match r {
+        R::Leaf(k) => leaves[*k].expr(),
+        R::Scalar(_) => unreachable!("scalars are operands"),
+        R::Un(op, x) => fused(x, leaves).unary_ufunc(*op),
+        R::Bin(op, a, b) => {
+            let a = fused(a, leaves);
+            match **b {
+                R::Scalar(Sc::I(v)) => a.binary_ufunc(*op, v),
+                R::Scalar(Sc::F(v)) => a.binary_ufunc(*op, v),
+                R::Scalar(Sc::B(v)) => a.binary_ufunc(*op, v),
+                ref b => a.binary_ufunc(*op, arg(b, leaves)),
+            }
+        }
+        R::Left(op, s, x) => {
+            let x = fused(x, leaves);
+            match (op, s) {
+                (BinaryOp::Add, Sc::I(v)) => *v + x,
+                (BinaryOp::Subtract, Sc::I(v)) => *v - x,
+                (BinaryOp::Multiply, Sc::I(v)) => *v * x,
+                (_, Sc::I(v)) => *v / x,
+                (BinaryOp::Add, Sc::F(v)) => *v + x,
+                (BinaryOp::Subtract, Sc::F(v)) => *v - x,
+                (BinaryOp::Multiply, Sc::F(v)) => *v * x,
+                (_, Sc::F(v)) => *v / x,
+                (_, Sc::B(_)) => unreachable!("the operators take f64 and i64 on the left"),
+            }
+        }
+        R::Where(c, x, y) => {
+            let c = fused(c, leaves);
+            let term = |r: &R| -> cuprum::expr::Term {
+                use cuprum::ExprArg;
+                match r {
+                    R::Scalar(Sc::I(v)) => v.term(),
+                    R::Scalar(Sc::F(v)) => v.term(),
+                    R::Scalar(Sc::B(v)) => v.term(),
+                    r => arg(r, leaves).term(),
+                }
+            };
+            c.where_(term(x), term(y))
+        }
+        R::Cast(d, x) => fused(x, leaves).astype(*d),
+        R::Clip(x, lo, hi) => {
+            use cuprum::ExprArg;
+            let t = |s: &Sc| match *s {
+                Sc::I(v) => v.term(),
+                Sc::F(v) => v.term(),
+                Sc::B(v) => v.term(),
+            };
+            fused(x, leaves).clip(t(lo), t(hi))
+        }
+        R::Round(x, d) => fused(x, leaves).round(*d),
+    }
+}
+
+fn unfused(r: &R, leaves: &[Array]) -> cuprum::Result<Array> {
+    let opnd = |r: &R| -> cuprum::Result<Result<Array, Sc>> {
+        Ok(match r {
+            R::Scalar(s) => Err(*s),
+            r => Ok(unfused(r, leaves)?),
+        })
+    };
+    fn o(x: &Result<Array, Sc>) -> Operand<'_> {
+        match x {
+            Ok(a) => Operand::Array(a),
+            Err(s) => s.operand(),
+        }
+    }
+    match r {
+        R::Leaf(k) => Ok(leaves[*k].clone()),
+        R::Scalar(_) => unreachable!("scalars are operands"),
+        R::Un(op, x) => cuprum::ufunc::unary(*op, &unfused(x, leaves)?),
+        R::Bin(op, a, b) => {
+            let (a, b) = (opnd(a)?, opnd(b)?);
+            cuprum::ufunc::binary(*op, o(&a), o(&b))
+        }
+        R::Left(op, s, x) => cuprum::ufunc::binary(*op, s.operand(), &unfused(x, leaves)?),
+        R::Where(c, x, y) => {
+            let c = unfused(c, leaves)?;
+            let (x, y) = (opnd(x)?, opnd(y)?);
+            cuprum::where_(&c, o(&x), o(&y))
+        }
+        R::Cast(d, x) => unfused(x, leaves)?.astype(*d),
+        R::Clip(x, lo, hi) => unfused(x, leaves)?.clip(lo.operand(), hi.operand()),
+        R::Round(x, d) => unfused(x, leaves)?.round(*d),
+    }
+}
+
+/// Leaves of output shape `[rows, cols]` on `dev`: full arrays, rows, columns, 0-d arrays,
+/// transposed and strided views, of dtypes mostly from `main`.
+fn leaves(rng: &mut Rng, dev: &Device, rows: usize, cols: usize, main: DType) -> Vec<Array> {
+    let all = cuprum::dtype::ALL_DTYPES;
+    (0..4)
+        .map(|_| {
+            let dt =
+                if rng.next_u64().is_multiple_of(3) { all[(rng.next_u64() % all.len() as u64) as usize] } else { main };
+            let h = match rng.next_u64() % 6 {
+                0 => random(&[cols], dt, rng, true),
+                1 => random(&[rows, 1], dt, rng, true),
+                2 => random(&[], dt, rng, true),
+                3 => random(&[cols, rows], dt, rng, true).t(),
+                4 => random(&[rows, 2 * cols], dt, rng, true).slice(s![.., ..;2]).unwrap(),
+                _ => random(&[rows, cols], dt, rng, true),
+            };
+            let a = on(dev, &h);
+            // Views on the device too (the copy above is contiguous).
+            if rng.next_u64().is_multiple_of(4) && a.ndim() == 2 {
+                a.flip(0).unwrap()
+            } else {
+                a
+            }
+        })
+        .collect()
+}
+
+/// Compares a fused formula with its unfused steps: dtype, shape and bytes, or the error's
+/// kind and message.
+fn check(r: &R, leaves: &[Array], what: &str) -> bool {
+    let f = fused(r, leaves).eval();
+    let u = unfused(r, leaves);
+    match (&f, &u) {
+        (Ok(f), Ok(u)) => {
+            assert_eq!(f.dtype(), u.dtype(), "{what}: dtype of {r:?}");
+            assert_eq!(f.shape(), u.shape(), "{what}: shape of {r:?}");
+            let (fb, ub) = (f.to_bytes().unwrap(), u.to_bytes().unwrap());
+            if fb != ub {
+                let i = fb.iter().zip(&ub).position(|(a, b)| a != b).unwrap() / f.itemsize();
+                let fv = f.ravel().unwrap().slice(s![i]).unwrap();
+                let uv = u.ravel().unwrap().slice(s![i]).unwrap();
+                panic!("{what}: element {i} of {r:?}: fused {fv}, unfused {uv} ({:?})", f.dtype());
+            }
+            true
+        }
+        (Err(f), Err(u)) => {
+            assert_eq!(f.kind(), u.kind(), "{what}: error kind of {r:?}: fused {f}, unfused {u}");
+            assert_eq!(f.to_string(), u.to_string(), "{what}: error of {r:?}");
+            false
+        }
+        _ => panic!(
+            "{what}: {r:?}: fused {:?}, unfused {:?}",
+            f.as_ref().map(|a| a.dtype()),
+            u.as_ref().map(|a| a.dtype())
+        ),
+    }
+}
+
+/// Random formulas over random leaves: fused and unfused agree bit for bit (or in their
+/// error). Shapes past the CPU's block size run the CPU's threaded pass.
+fn random_formulas(dev: &Device) -> cuprum::Result<()> {
+    let mut rng = Rng::new(0xF05E);
+    let mains = [DType::Float32, DType::Float64, DType::Int64, DType::Int8, DType::UInt8, DType::Float16, DType::Bool];
+    let trials = if dev.is_cpu() { 300 } else { 150 };
+    let mut ok = 0;
+    for t in 0..trials {
+        let main = mains[t % mains.len()];
+        let (rows, cols) = match t % 10 {
+            0 => (20, 3000),
+            1 => (1, 1),
+            _ => (5, 37),
+        };
+        let ls = leaves(&mut rng, dev, rows, cols, main);
+        let r = formula(&mut rng, ls.len(), 4);
+        ok += check(&r, &ls, &format!("trial {t} ({main:?})")) as usize;
+    }
+    // Most formulas must compute (not only agree in their errors).
+    assert!(ok * 3 >= trials, "only {ok} of {trials} formulas were valid");
+    eprintln!("fuse: {ok} of {trials} random formulas computed, the rest failed alike");
+    Ok(())
+}
+
+/// The lesson's `squared_diff` through `cuprum::fuse`, NumPy's values (int64 and float32,
+/// broadcasting a row against a column), and one compiled kernel for changing constants.
+fn squared_diff(dev: &Device) -> cuprum::Result<()> {
+    let sq = cuprum::fuse(|[x, y]| (&x - &y) * (&x - &y));
+    let x = cuprum::arange(10_000, dev)?;
+    let y = cuprum::flip(&x, None)?;
+    let z = sq.call([&x, &y])?;
+    assert_eq!(z.dtype(), DType::Int64);
+    // np.sum((x - x[::-1])**2) for x = arange(10000): 333333330000.
+    assert_eq!(z.sum(None)?.item::<i64>()?, 333_333_330_000);
+    assert_eq!(z.slice(s![0])?.item::<i64>()?, 9999 * 9999);
+    let a = cuprum::from_vec(vec![1.0f32, 2.0, 4.0], dev)?;
+    let b = cuprum::from_vec(vec![0.5f32, 1.5], dev)?.reshape([2, 1])?;
+    let w = sq.call([&a, &b])?;
+    assert_eq!(w.shape(), &[2, 3]);
+    assert_eq!(w.dtype(), DType::Float32);
+    assert_eq!(w.to_vec::<f32>()?, vec![0.25, 2.25, 12.25, 0.25, 0.25, 6.25]);
+    // A constant captured by the closure is a kernel parameter: the same kernel, new values.
+    for k in [1.0, 2.5, -3.0] {
+        let f = cuprum::fuse(|[x]| (&x * k + 1.0).exp());
+        let got = f.call([&a])?;
+        let want = a.multiply(k)?.add(1.0)?.exp()?;
+        assert_eq!(got.to_bytes()?, want.to_bytes()?, "k = {k}");
+    }
+    Ok(())
+}
+
+/// A formula's errors are the unfused operation's, surfacing at `eval`/`call`.
+fn errors(dev: &Device) -> cuprum::Result<()> {
+    let a = cuprum::ones(&[3], DType::Float32, dev)?;
+    let b = cuprum::ones(&[4], DType::Float32, dev)?;
+    let f = cuprum::fuse(|[x, y]| (&x - &y).exp() * 2.0);
+    let e = f.call([&a, &b]).unwrap_err();
+    let u = a.subtract(&b).unwrap_err();
+    assert_eq!((e.kind(), e.to_string()), (u.kind(), u.to_string()));
+    let e = ((a.expr() * 2.0) & 1).eval().unwrap_err();
+    assert_eq!(e.kind(), cuprum::ErrorKind::TypeError, "{e}");
+    let i = cuprum::arange(4, dev)?;
+    let e = (i.expr() + 1).powi(-1).eval().unwrap_err();
+    assert_eq!(e.kind(), cuprum::ErrorKind::ValueError, "{e}");
+    let e = (i.expr() + 1).power(i.expr() - 2).eval().unwrap_err();
+    assert_eq!(e.kind(), cuprum::ErrorKind::ValueError, "{e}");
+    Ok(())
+}
+
+cases! {
+    fuse_random_formulas_match_unfused => random_formulas,
+    fuse_squared_diff => squared_diff,
+    fuse_errors => errors,
+}
+
+gpu_test!(fuse_mixing_devices_is_an_error, |gpu| {
+    let a = cuprum::ones(&[3], DType::Float32, &gpu)?;
+    let c = cuprum::ones(&[3], DType::Float32, &Device::Cpu)?;
+    let e = ((a.expr() + 1.0) * &c).eval().unwrap_err();
+    let u = a.add(1.0)?.multiply(&c).unwrap_err();
+    assert_eq!((e.kind(), e.to_string()), (u.kind(), u.to_string()));
+    Ok(())
+});
