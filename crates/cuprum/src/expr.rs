@@ -48,7 +48,7 @@ use crate::core::dtype::{DType, Scalar};
 use crate::core::error::Result;
 use crate::fuse::{self, NodeRef, Side};
 use crate::reduce::Axes;
-use crate::ufunc::{BinaryOp, RustScalar, UnaryOp};
+use crate::ufunc::{BinaryOp, ReduceOp, RustScalar, UnaryOp};
 
 /// An elementwise formula over arrays and Rust scalars, evaluated by [`eval`](Expr::eval),
 /// which returns the result or the first error (see the [module docs](self)).
@@ -167,16 +167,20 @@ impl Expr {
         self.with(|x| fuse::round(x, decimals))
     }
 
-    /// NumPy's `var(axis, ddof)`.
+    /// NumPy's `var(axis, ddof)` (fused with the formula before it: [`mod@crate::fuse`]).
     pub fn var(self, axis: impl Into<Axes>, ddof: f64) -> Expr {
-        let axis = axis.into();
-        self.and_then(|a| a.var(axis, ddof))
+        self.reduce(ReduceOp::Var, axis.into(), ddof)
     }
 
-    /// NumPy's `std(axis, ddof)`.
+    /// NumPy's `std(axis, ddof)` (fused with the formula before it).
     pub fn std(self, axis: impl Into<Axes>, ddof: f64) -> Expr {
-        let axis = axis.into();
-        self.and_then(|a| a.std(axis, ddof))
+        self.reduce(ReduceOp::Std, axis.into(), ddof)
+    }
+
+    /// A reduction of the formula: computed now (with the formula where it can be, see
+    /// [`mod@crate::fuse`]), its result an array for what follows.
+    fn reduce(self, op: ReduceOp, axis: Axes, ddof: f64) -> Expr {
+        Expr::from(self.node.and_then(|n| fuse::reduce(n, op, axis, ddof)))
     }
 }
 
@@ -225,17 +229,16 @@ expr_binary! {
 }
 
 macro_rules! expr_reduce {
-    ($($name:ident),* $(,)?) => {
+    ($($name:ident => $op:ident),* $(,)?) => {
         impl Expr {$(
             #[doc = concat!("NumPy's `", stringify!($name), "(axis)` (`None`, one axis or several: [`Axes`]).")]
             pub fn $name(self, axis: impl Into<Axes>) -> Expr {
-                let axis = axis.into();
-                self.and_then(|a| a.$name(axis))
+                self.reduce(ReduceOp::$op, axis.into(), 0.0)
             }
         )*}
     };
 }
-expr_reduce!(sum, prod, mean, min, max, any, all, argmin, argmax);
+expr_reduce!(sum => Sum, prod => Prod, mean => Mean, min => Min, max => Max, any => Any, all => All, argmin => ArgMin, argmax => ArgMax);
 
 // ------------------------------------------------------------------ conversions
 

@@ -5,10 +5,13 @@
 
 use super::{NodeRef, Op};
 use crate::array::Array;
+use crate::backend::cpu::CHUNK;
 use crate::backend::storage::{CpuLocks, LocksHeld};
 use crate::core::device::Device;
-use crate::core::dtype::Scalar;
+use crate::core::dtype::{DType, Scalar};
 use crate::core::error::Result;
+use crate::core::ufunc::ReduceOp;
+use crate::reduce::cpu::{pairwise_sum, pairwise_sum_by};
 use crate::ufunc::cpu;
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -132,4 +135,69 @@ fn value(n: &NodeRef, shape: &[usize], leaf: &dyn Fn(usize) -> Array) -> Result<
             Ok(t)
         }
     }
+}
+
+/// `out = op(n)` over all of `n`'s axes, `op` a sum, mean, variance or standard deviation of a
+/// float32/float64 formula whose array inputs have its shape (C-contiguous) or are 0-d: the
+/// pairwise sums of each `CHUNK` of the formula's values (block by block, as the unfused pass
+/// takes them of the contiguous array), then their pairwise sum, as `reduce::cpu` finishes.
+/// Variances take two passes over the formula (its mean, then the squared deviations).
+pub(crate) fn reduce_all(n: &NodeRef, op: ReduceOp, ddof: f64, out: &Array) -> Result<()> {
+    let total: usize = n.shape.iter().product();
+    let leaves = super::leaves(n);
+    let mut views = Vec::with_capacity(leaves.len());
+    for l in &leaves {
+        let Op::Leaf(a) = &l.op else { unreachable!("leaves() returns leaves") };
+        views.push((Arc::as_ptr(l) as usize, if a.ndim() == 0 { a.view() } else { a.reshape([total])? }));
+    }
+    let mut aliases = Vec::new();
+    alias(n, &leaves, &mut aliases);
+    let views: Vec<(usize, Array)> = aliases.iter().map(|&(node, d)| (node, leaf_view(&views, d).view())).collect();
+    let v = {
+        let reads: Vec<_> = views.iter().map(|(_, v)| &*v.storage).collect();
+        let _l = CpuLocks::new(&reads, &[]);
+        // Blocks of whole chunks, so that the chunks are the unfused pass's.
+        let per = BLOCK / CHUNK * CHUNK;
+        let parts = |mean: Option<f64>| -> Result<Vec<f64>> {
+            let block = |b: usize| -> Result<Vec<f64>> {
+                let _h = LocksHeld::enter();
+                let (s, e) = (b * per, ((b + 1) * per).min(total));
+                let buf = Array::alloc(&[e - s], n.dtype, Device::Cpu, false)?;
+                let sub = |a: &Array| if a.ndim() == 0 { a.view() } else { sub_view(a, &[total], 0, 0, s, e) };
+                compute(n, &buf, &|p| sub(leaf_view(&views, p)))?;
+                let vals: Vec<f64> = match n.dtype {
+                    DType::Float32 => buf.to_vec::<f32>()?.into_iter().map(f64::from).collect(),
+                    _ => buf.to_vec::<f64>()?,
+                };
+                Ok(vals
+                    .chunks(CHUNK)
+                    .map(|c| match mean {
+                        None => pairwise_sum(c),
+                        Some(m) => pairwise_sum_by(c, |v| (v - m) * (v - m)),
+                    })
+                    .collect())
+            };
+            let blocks = total.div_ceil(per);
+            let parts: Vec<Vec<f64>> = if blocks >= PAR_BLOCKS {
+                (0..blocks).into_par_iter().map(block).collect::<Result<_>>()?
+            } else {
+                (0..blocks).map(block).collect::<Result<_>>()?
+            };
+            Ok(parts.concat())
+        };
+        let sum = pairwise_sum(&parts(None)?);
+        match op {
+            ReduceOp::Sum => sum,
+            ReduceOp::Mean => sum / total as f64,
+            _ => {
+                let var = pairwise_sum(&parts(Some(sum / total as f64))?) / (total as f64 - ddof).max(0.0);
+                if op == ReduceOp::Std {
+                    var.sqrt()
+                } else {
+                    var
+                }
+            }
+        }
+    };
+    cpu::fill(out, Scalar::Float(v))
 }

@@ -9,10 +9,11 @@ use super::{NodeRef, Op};
 use crate::array::Array;
 use crate::backend::cuda::codegen::{compute_ty, load_cvt, storage_ty, store_cvt, PRELUDE};
 use crate::backend::cuda::kernels::KernelKey;
-use crate::backend::cuda::launch::{MAX_DIMS, THREADS};
+use crate::backend::cuda::launch::{dev_of, dptr, Params, MAX_DIMS, THREADS};
 use crate::core::dtype::DType;
 use crate::core::error::Result;
-use crate::core::ufunc::{BinaryOp, UnaryOp};
+use crate::core::ufunc::{BinaryOp, ReduceOp, UnaryOp};
+use crate::reduce::cuda::{rows_split, RedSpec, Variant as RedVariant};
 use crate::ufunc::cpu::mixed_int_compare;
 use crate::ufunc::cuda::{launch_layout, layout_macros, unary_result, vec_width, Arg, EwIn, EwOp, Variant};
 use std::fmt::Write;
@@ -129,23 +130,115 @@ impl KernelKey for FuseKey {
     fn source(&self) -> String {
         let mut s = String::from(PRELUDE);
         let (out, _) = self.code.last().expect("a formula has a step").value();
-        let mut ins = Vec::new();
-        for i in &self.code {
-            match *i {
-                Ins::Input(d) => {
-                    let raw = if d == DType::Float16 { DType::UInt16 } else { d };
-                    ins.push(EwIn { storage: raw, compute: raw, scalar: false });
-                }
-                Ins::Scalar(d) => ins.push(EwIn { storage: d, compute: d, scalar: true }),
-                _ => {}
-            }
-        }
+        let ins = inputs(&self.code);
         s += &element_fn(&self.code, &ins);
         s += &layout_macros(&ins, out, vec_width(ins.iter(), out), self.variant, "");
         let args: Vec<String> = (0..ins.len()).map(|k| format!("a{k}")).collect();
         writeln!(s, "#define RESULT cuprum_fused({})", args.join(", ")).unwrap();
         s + include_str!("../ufunc/elementwise.cu")
     }
+}
+
+/// A reduction ending a formula (see `fuse::reduce`): `reduce.cu`'s `rows` kernel with the
+/// formula computed where it would load its input; `zero_d` marks the 0-d array inputs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct FuseRedKey {
+    code: Vec<Ins>,
+    zero_d: Vec<bool>,
+    red: RedSpec,
+}
+
+impl KernelKey for FuseRedKey {
+    const FAMILY: &'static str = "fuse_reduce";
+    fn entry(&self) -> &str {
+        "rows"
+    }
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        vec![("THREADS", THREADS.to_string()), ("MAX_DIMS", MAX_DIMS.to_string())]
+    }
+    fn source(&self) -> String {
+        let mut s = self.red.prelude(RedVariant::Rows);
+        let ins = inputs(&self.code);
+        s += &element_fn(&self.code, &ins);
+        let (mut params, mut args) = (String::new(), Vec::new());
+        let mut arrays = self.zero_d.iter();
+        for (k, x) in ins.iter().enumerate() {
+            if x.scalar {
+                write!(params, ", {} s{k}", compute_ty(x.compute)).unwrap();
+                args.push(format!("s{k}"));
+            } else {
+                write!(params, ", const {}* __restrict__ in{k}", storage_ty(x.storage)).unwrap();
+                let zero_d = *arrays.next().expect("a flag per array input");
+                args.push(if zero_d { format!("in{k}[0]") } else { format!("in{k}[f]") });
+            }
+        }
+        writeln!(s, "#define FUSED\n#define FUSED_PARAMS {params}").unwrap();
+        writeln!(s, "#define FVAL(f) LOADX(cuprum_fused({}))", args.join(", ")).unwrap();
+        s + include_str!("../reduce/reduce.cu")
+    }
+}
+
+/// `out = op(n)` over `n`'s last axes, `nred` elements per output, on the GPU: as
+/// `reduce::cuda::reduce` launches `rows` on the formula's contiguous value, blocks and splits
+/// alike.
+pub(crate) fn reduce(n: &NodeRef, op: ReduceOp, nred: usize, ddof: f64, out: &Array) -> Result<()> {
+    let mut c = Compiled::new();
+    c.step(n);
+    let dev = dev_of(out)?;
+    let nout = out.size();
+    let (splits, per) = rows_split(dev.sm_count as usize, nout, nred, n.dtype.itemsize());
+    let red = RedSpec { op, x: n.dtype, out: out.dtype(), contig: true };
+    let zero_d = c.args.iter().filter_map(|a| if let Arg::Arr(x) = a { Some(x.ndim() == 0) } else { None }).collect();
+    let kernel = dev.kernel(&FuseRedKey { code: c.code, zero_d, red })?;
+    let part = if splits > 1 {
+        Some(Array::alloc(&[nout * splits * red.acc_bytes()], DType::UInt8, out.device(), false)?)
+    } else {
+        None
+    };
+    let count = if splits > 1 { dev.reduce_counters(nout)? } else { 0 };
+    let mut p = Params::new();
+    p.push(dptr(out)?);
+    p.push(match &part {
+        Some(x) => dptr(x)?,
+        None => 0,
+    });
+    p.push(count);
+    p.push(nout as i64);
+    p.push(nred as i64);
+    p.push(per as i64);
+    p.push(splits as i32);
+    p.push(ddof);
+    for (a, &d) in c.args.iter().zip(&c.computes) {
+        match a {
+            Arg::Arr(x) => p.push(dptr(x)?),
+            Arg::Scalar(v) => p.push_scalar(*v, d),
+        }
+    }
+    // SAFETY: the parameters match `rows` with FUSED (the usual ones but `x` and `L`, then the
+    // formula's inputs in `FuseRedKey::source`'s order: array pointers, scalars in their
+    // compute types). Array inputs have the formula's shape, C-contiguous, or are 0-d (read
+    // at element 0), so element `o * nred + r` of each is in its block; `part` and the zeroed
+    // counters are as `reduce::cuda::reduce` gives them; all outlive the launch in stream order.
+    unsafe { p.launch(&dev, &kernel, (nout * splits) as u32, THREADS)? };
+    drop(part);
+    Ok(())
+}
+
+/// The kernel inputs of a formula's steps (arrays as their raw storage, scalars in their
+/// compute types), in step order.
+fn inputs(code: &[Ins]) -> Vec<EwIn> {
+    let mut ins = Vec::new();
+    for i in code {
+        match *i {
+            Ins::Input(d) => {
+                let raw = if d == DType::Float16 { DType::UInt16 } else { d };
+                ins.push(EwIn { storage: raw, compute: raw, scalar: false });
+            }
+            Ins::Scalar(d) => ins.push(EwIn { storage: d, compute: d, scalar: true }),
+            _ => {}
+        }
+    }
+    ins
 }
 
 /// The element function: the inputs `x0, x1...` (arrays in their storage types, scalars in
@@ -272,6 +365,22 @@ mod tests {
             let mut c = Compiled::new();
             c.step(&n);
             assert_eq!(c.args.iter().filter(|a| matches!(a, Arg::Arr(_))).count(), inputs, "formula {k}");
+            // The reductions that may end it (its output dtype's), one 0-d input where it has one.
+            let (dt, _) = c.code.last().unwrap().value();
+            let zero_d: Vec<bool> = (0..inputs).map(|i| i == 1).collect();
+            for op in [ReduceOp::Sum, ReduceOp::Var, ReduceOp::Min, ReduceOp::Any, ReduceOp::Prod, ReduceOp::Mean] {
+                if dt.is_complex() {
+                    continue;
+                }
+                let red = RedSpec { op, x: dt, out: op.out_dtype(dt), contig: true };
+                let key = FuseRedKey { code: c.code.clone(), zero_d: zero_d.clone(), red };
+                let src = key.source();
+                assert!(src.contains("#define FUSED\n"), "{key:?}");
+                assert_eq!(src.matches('{').count(), src.matches('}').count(), "{key:?}");
+                if k % 3 == 0 || op == ReduceOp::Sum {
+                    compiled += check_compiles(&key) as usize;
+                }
+            }
             for v in [Variant::Kv, Variant::K1, Variant::Ks, Variant::Kn] {
                 let key = FuseKey { code: c.code.clone(), variant: v };
                 let src = key.source();

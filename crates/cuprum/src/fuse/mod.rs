@@ -31,8 +31,9 @@ use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::dtype::{DType, Scalar};
 use crate::core::error::{Error, Result};
-use crate::core::ufunc::{BinaryOp, UnaryOp};
+use crate::core::ufunc::{BinaryOp, ReduceOp, UnaryOp};
 use crate::expr::Expr;
+use crate::reduce::Axes;
 use crate::ufunc::{self, broadcast_shape, Kind, Operand};
 use std::sync::Arc;
 
@@ -229,6 +230,53 @@ pub(crate) fn eval(n: &NodeRef) -> Result<Array> {
         match dev {
             Device::Cpu => cpu::eval(n, &out)?,
             Device::Cuda(_) => cuda::eval(n, &out)?,
+        }
+    }
+    Ok(out)
+}
+
+/// `op` of a formula over `axis` (NumPy's `sum(axis)`, `mean`, `var(ddof)`...), as
+/// `Array::reduce` on the formula's value, with the same dtypes, bits and errors. Fused where
+/// the unfused reduction reads the formula's (fresh, contiguous) value as one run per output:
+/// the reduced axes are the trailing ones (all of them for `None`), and every array input has
+/// the formula's shape and is C-contiguous (or is 0-d). On the GPU the reduction kernel
+/// computes the formula where it would load the value, in the same order; on the CPU the
+/// sum-like reductions of a float32/float64 formula over all axes take partial sums of the
+/// blocks as the unfused pass takes them of the array. Anything else computes the formula
+/// first.
+pub(crate) fn reduce(n: NodeRef, op: ReduceOp, axis: Axes, ddof: f64) -> Result<Array> {
+    let unfused = |n: &NodeRef| eval(n)?.reduce(op, axis.clone(), false, ddof);
+    let plain = leaves(&n).iter().all(|l| match &l.op {
+        Op::Leaf(a) => a.ndim() == 0 || (a.shape() == n.shape.as_slice() && a.is_c_contiguous()),
+        _ => false,
+    });
+    let nd = n.shape.len();
+    if matches!(n.op, Op::Leaf(_))
+        || matches!(op, ReduceOp::ArgMin | ReduceOp::ArgMax)
+        || n.dtype.is_complex()
+        || !plain
+        || nd == 0
+    {
+        return unfused(&n);
+    }
+    let axes = axis.resolve(nd)?;
+    let k = axes.len();
+    let nred: usize = n.shape[nd - k.min(nd)..].iter().product();
+    let nout: usize = n.shape[..nd - k.min(nd)].iter().product();
+    let trailing = k > 0 && axes.iter().enumerate().all(|(i, &a)| a == nd - k + i);
+    if !trailing || nred == 0 || nout == 0 {
+        return unfused(&n);
+    }
+    let dev = n.device.expect("a formula has an array");
+    let out = Array::alloc(&n.shape[..nd - k], op.out_dtype(n.dtype), dev, false)?;
+    match dev {
+        Device::Cuda(_) => cuda::reduce(&n, op, nred, ddof, &out)?,
+        Device::Cpu => {
+            let sums = matches!(op, ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Var | ReduceOp::Std);
+            if !(nout == 1 && sums && matches!(n.dtype, DType::Float32 | DType::Float64)) {
+                return unfused(&n);
+            }
+            cpu::reduce_all(&n, op, ddof, &out)?
         }
     }
     Ok(out)

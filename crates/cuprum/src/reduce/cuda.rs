@@ -71,12 +71,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         // stream order (their blocks return to the pool only after it).
         return unsafe { p.launch(&dev, &k, grid, THREADS) };
     }
-    // Split each output's range over several blocks when there are few outputs.
-    let target = dev.sm_count as usize * 8;
-    let v = (16 / x.itemsize()).max(1);
-    let mut splits = if nout >= target { 1 } else { target.div_ceil(nout).min(nred.div_ceil(4096)).max(1) };
-    let per = nred.div_ceil(splits).div_ceil(v) * v;
-    splits = nred.div_ceil(per).max(1);
+    let (splits, per) = rows_split(dev.sm_count as usize, nout, nred, x.itemsize());
     let rows = dev.kernel(&RedKey(spec, Variant::Rows))?;
     let part = if splits > 1 {
         Some(Array::alloc(&[nout * splits * spec.acc_bytes()], DType::UInt8, out.device(), false)?)
@@ -106,6 +101,18 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     // `part` goes back to the pool now; later allocations reuse it only in stream order.
     drop(part);
     Ok(())
+}
+
+/// How `rows` splits each output's range (`nred` elements of `itemsize` bytes) over blocks:
+/// (blocks per output, elements per block, a multiple of the vector width). Several blocks per
+/// output when there are too few outputs to fill the GPU. Fused reductions (`fuse`) split
+/// the same way, so that they add in the same order.
+pub(crate) fn rows_split(sms: usize, nout: usize, nred: usize, itemsize: usize) -> (usize, usize) {
+    let target = sms * 8;
+    let v = (16 / itemsize).max(1);
+    let splits = if nout >= target { 1 } else { target.div_ceil(nout).min(nred.div_ceil(4096)).max(1) };
+    let per = nred.div_ceil(splits).div_ceil(v) * v;
+    (nred.div_ceil(per).max(1), per)
 }
 
 // ------------------------------------------------------------------------------ kernels
@@ -227,7 +234,7 @@ impl KernelKey for RedKey {
 
 impl RedSpec {
     /// The macros `reduce.cu` expects for this op, these dtypes and this variant.
-    fn prelude(&self, variant: Variant) -> String {
+    pub(crate) fn prelude(&self, variant: Variant) -> String {
         let at = acc_type(self.op, self.x);
         let (fin, fin_dt) = finish_expr(self.op, self.x, at);
         let xc_dt = if self.x == DType::Float16 { DType::Float32 } else { self.x };

@@ -2,7 +2,7 @@
 //! and `ddof`.
 
 pub(crate) mod cpu;
-mod cuda;
+pub(crate) mod cuda;
 
 use crate::array::Array;
 use crate::core::device::Device;

@@ -8,7 +8,9 @@
 // OP_COUNT_NONZERO; XS (input storage), XC (input compute type), AT (accumulator type),
 // OS (output storage), X_IS_FLOAT, CONTIG (the reduced range is one contiguous run), VEC
 // (elements per 16-byte vector), LOADX(p) (storage to XC), RESULT (the output value from the
-// merged accumulator `a`, `nred` and `ddof`).
+// merged accumulator `a`, `nred` and `ddof`). With FUSED (a reduction ending a fused formula,
+// `rows` only): FUSED_PARAMS (the formula's inputs, after the usual parameters but `x` and `L`)
+// and FVAL(f) (the formula's value at element f, as XC).
 #include "cuprum/prelude.cuh"
 #include "cuprum/float16.cuh"
 
@@ -135,19 +137,53 @@ __device__ __forceinline__ void block_merge(Acc* sh) {
   }
 }
 
+#if defined(FUSED)
+extern "C" __global__ void __launch_bounds__(THREADS) rows(OS* __restrict__ out, Acc* __restrict__ part,
+    unsigned int* __restrict__ count, long long nout, long long nred, long long per, int splits, double ddof
+    FUSED_PARAMS)
+#else
 extern "C" __global__ void __launch_bounds__(THREADS) rows(const char* __restrict__ x, OS* __restrict__ out,
     Acc* __restrict__ part, unsigned int* __restrict__ count, long long nout, long long nred, long long per,
-    int splits, double ddof, RLay L) {
+    int splits, double ddof, RLay L)
+#endif
+{
   __shared__ Acc sh[THREADS];
   __shared__ bool last;
   long long o = blockIdx.x / splits;
   int sp = blockIdx.x % splits;
   long long r0 = (long long)sp * per;
   long long r1 = r0 + per < nred ? r0 + per : nred;
-  const char* base = x + koff(L, o);
   Acc a;
   a.init();
-#if CONTIG
+#if defined(FUSED)
+  // A fused formula (fuse/cuda.rs): FVAL(f) is its value at element f of the contiguous array
+  // the unfused formula would have written, whose output o holds elements [o * nred, (o + 1)
+  // * nred). The values are added in the order the vector path below adds that array's.
+  long long fb = o * nred;
+  long long nv = (r1 - r0) / VEC;
+  if ((fb + r0) % VEC == 0) {
+    long long q = threadIdx.x;
+    long long b = blockDim.x;
+    for (; q + 3 * b < nv; q += 4 * b) {
+#pragma unroll
+      for (int j = 0; j < VEC; j++) a.add(FVAL(fb + r0 + (q) * VEC + j), r0 + (q) * VEC + j);
+#pragma unroll
+      for (int j = 0; j < VEC; j++) a.add(FVAL(fb + r0 + (q + b) * VEC + j), r0 + (q + b) * VEC + j);
+#pragma unroll
+      for (int j = 0; j < VEC; j++) a.add(FVAL(fb + r0 + (q + 2 * b) * VEC + j), r0 + (q + 2 * b) * VEC + j);
+#pragma unroll
+      for (int j = 0; j < VEC; j++) a.add(FVAL(fb + r0 + (q + 3 * b) * VEC + j), r0 + (q + 3 * b) * VEC + j);
+    }
+    for (; q < nv; q += b) {
+#pragma unroll
+      for (int j = 0; j < VEC; j++) a.add(FVAL(fb + r0 + (q) * VEC + j), r0 + (q) * VEC + j);
+    }
+    for (long long r = r0 + nv * VEC + threadIdx.x; r < r1; r += blockDim.x) a.add(FVAL(fb + r), r);
+  } else {
+    for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) a.add(FVAL(fb + r), r);
+  }
+#elif CONTIG
+  const char* base = x + koff(L, o);
   // 16-byte vector loads over the contiguous run, four in flight per thread.
   const XS* p = (const XS*)base;
   long long nv = (r1 - r0) / VEC;
@@ -177,6 +213,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) rows(const char* __restric
     for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) a.add(LOADX(p[r]), r);
   }
 #else
+  const char* base = x + koff(L, o);
   for (long long r = r0 + threadIdx.x; r < r1; r += blockDim.x) a.add(LOADX(*(const XS*)(base + roff(L, r))), r);
 #endif
   sh[threadIdx.x] = a;

@@ -290,6 +290,84 @@ fn random_formulas(dev: &Device) -> cuprum::Result<()> {
     Ok(())
 }
 
+/// A reduction ending a random formula over arrays of the formula's shape (C-contiguous or
+/// 0-d, the inputs a fused reduction takes): fused and unfused agree bit for bit, or in their
+/// error, for every reduction over all axes, the last axis, both, and the first (not
+/// trailing: computed unfused).
+fn random_reductions(dev: &Device) -> cuprum::Result<()> {
+    let mut rng = Rng::new(0x5ED0C);
+    let mains = [DType::Float32, DType::Float64, DType::Int64, DType::Int32, DType::Float16, DType::Bool, DType::UInt8];
+    let trials = if dev.is_cpu() { 120 } else { 60 };
+    let mut ok = 0;
+    for t in 0..trials {
+        let main = mains[t % mains.len()];
+        let (rows, cols) = [(5, 37), (3, 20_000), (1, 70_000), (40, 3)][t % 4];
+        let ls: Vec<Array> = (0..3)
+            .map(|k| {
+                let dt = if k == 2 && t % 3 == 0 { DType::Float32 } else { main };
+                let shape: &[usize] = if k == 2 && t % 5 == 0 { &[] } else { &[rows, cols] };
+                on(dev, &random(shape, dt, &mut rng, t % 2 == 0))
+            })
+            .collect();
+        let r = formula(&mut rng, ls.len(), 3);
+        let ops = ["sum", "mean", "var", "std", "min", "max", "prod", "any", "all", "argmax"];
+        let op = ops[(rng.next_u64() % ops.len() as u64) as usize];
+        let axis: cuprum::Axes = match rng.next_u64() % 4 {
+            0 => None.into(),
+            1 => (-1i64).into(),
+            2 => [0i64, 1].into(),
+            _ => 0i64.into(),
+        };
+        let ddof = (rng.next_u64() % 2) as f64;
+        let red_f = |e: Expr| -> Expr {
+            let a = axis.clone();
+            match op {
+                "sum" => e.sum(a),
+                "mean" => e.mean(a),
+                "var" => e.var(a, ddof),
+                "std" => e.std(a, ddof),
+                "min" => e.min(a),
+                "max" => e.max(a),
+                "prod" => e.prod(a),
+                "any" => e.any(a),
+                "all" => e.all(a),
+                _ => e.argmax(a),
+            }
+        };
+        let red_u = |x: Array| -> cuprum::Result<Array> {
+            let a = axis.clone();
+            match op {
+                "sum" => x.sum(a),
+                "mean" => x.mean(a),
+                "var" => x.var(a, ddof),
+                "std" => x.std(a, ddof),
+                "min" => x.min(a),
+                "max" => x.max(a),
+                "prod" => x.prod(a),
+                "any" => x.any(a),
+                "all" => x.all(a),
+                _ => x.argmax(a),
+            }
+        };
+        let what = format!("trial {t} ({main:?}, {rows}x{cols}): {op}({axis:?}, ddof {ddof}) of {r:?}");
+        let f = red_f(fused(&r, &ls)).eval();
+        let u = unfused(&r, &ls).and_then(red_u);
+        match (&f, &u) {
+            (Ok(f), Ok(u)) => {
+                assert_eq!((f.dtype(), f.shape()), (u.dtype(), u.shape()), "{what}");
+                let (fv, uv) = (f.to_bytes()?, u.to_bytes()?);
+                assert!(fv == uv, "{what}: fused {f}, unfused {u}");
+                ok += 1;
+            }
+            (Err(f), Err(u)) => assert_eq!((f.kind(), f.to_string()), (u.kind(), u.to_string()), "{what}"),
+            _ => panic!("{what}: fused {f:?}, unfused {u:?}"),
+        }
+    }
+    assert!(ok * 3 >= trials, "only {ok} of {trials} reductions were valid");
+    eprintln!("fuse: {ok} of {trials} random reductions computed, the rest failed alike");
+    Ok(())
+}
+
 /// The lesson's `squared_diff` through `cuprum::fuse`, NumPy's values (int64 and float32,
 /// broadcasting a row against a column), and one compiled kernel for changing constants.
 fn squared_diff(dev: &Device) -> cuprum::Result<()> {
@@ -307,6 +385,17 @@ fn squared_diff(dev: &Device) -> cuprum::Result<()> {
     assert_eq!(w.shape(), &[2, 3]);
     assert_eq!(w.dtype(), DType::Float32);
     assert_eq!(w.to_vec::<f32>()?, vec![0.25, 2.25, 12.25, 0.25, 0.25, 6.25]);
+    // A trailing reduction (WORKLOADS.md's fused_sum_squared_diff): sum((x - y) * (x - y)).
+    let ssd = cuprum::fuse(|[x, y]| ((&x - &y) * (&x - &y)).sum(None));
+    let s = ssd.call([&x, &y])?;
+    assert_eq!((s.dtype(), s.ndim()), (DType::Int64, 0));
+    assert_eq!(s.item::<i64>()?, 333_333_330_000);
+    let xf = x.astype(DType::Float32)?;
+    let yf = cuprum::flip(&xf, None)?.copy()?;
+    let sf = ssd.call([&xf, &yf])?;
+    let d = xf.subtract(&yf)?;
+    assert_eq!(sf.to_bytes()?, d.multiply(&d)?.sum(None)?.to_bytes()?);
+    assert!((sf.item::<f64>()? - 333_333_330_000.0).abs() < 333_333_330_000.0 * 1e-5);
     // A constant captured by the closure is a kernel parameter: the same kernel, new values.
     for k in [1.0, 2.5, -3.0] {
         let f = cuprum::fuse(|[x]| (&x * k + 1.0).exp());
@@ -337,6 +426,7 @@ fn errors(dev: &Device) -> cuprum::Result<()> {
 
 cases! {
     fuse_random_formulas_match_unfused => random_formulas,
+    fuse_random_reductions_match_unfused => random_reductions,
     fuse_squared_diff => squared_diff,
     fuse_errors => errors,
 }
