@@ -17,7 +17,7 @@ pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
     let x = pair(rng.random(&n, DType::Float32)?, gpu)?;
     let y = pair(rng.random(&n, DType::Float32)?, gpu)?;
     let f = cuprum::fuse(|[x, y]| ((&x - &y) * (&x - &y)).sum(None));
-    let note = "cuprum::fuse: the product fused, the sum a separate reduction";
+    let note = "cuprum::fuse: the formula and its sum in one kernel (one pass on the CPU)";
     row(o, name, gpu, rep.min(10), 3, note, |d| f.call([&on(&x, d), &on(&y, d)]), relcheck(1e-4));
     Ok(())
 }

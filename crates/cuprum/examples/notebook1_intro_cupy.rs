@@ -1,11 +1,12 @@
 //! Seed 004, "Notebook 1: Introduction to CuPy", as far as cuprum goes today: QR of a 512×512
 //! matrix on both devices, arrays copied to the device and back, a 4096×4096 `matmul`, kernel
 //! overhead (the first `det` loads its kernels, later calls do not; small QRs are dominated by
-//! launch overhead), `squared_diff` timed with the profiler, data movement (`dot` of two large
+//! launch overhead), `squared_diff` timed with the profiler, unfused and through `cuprum::fuse`
+//! (`cupy.fuse`), data movement (`dot` of two large
 //! vectors with and without the copies) and the two 6000×6000 inversions, with the lesson's
 //! random inputs (`cp.random.randn`, `uniform`, `rand`: `cuprum::random`, which gives the same
-//! numbers on both devices for one seed). `cupy.fuse` and streams are left out until those
-//! land in cuprum; the example says where.
+//! numbers on both devices for one seed). Streams are left out until they land in cuprum; the
+//! example says where.
 //!
 //! `cargo run --release --example notebook1_intro_cupy [-- --size 100000000] [--quick]`
 //! (`--quick`: the matrix sizes made small, for CI).
@@ -101,9 +102,12 @@ fn main() -> Result<()> {
     // def squared_diff(x, y): return (x - y) * (x - y)
     let x = cuprum::arange(10000, &gpu)?;
     let y = x.flip(0)?;
-    let squared_diff = || (x.expr() - &y) * (x.expr() - &y);
-    println!("{}", benchmark("squared_diff", gpu, 3, 10, || squared_diff().eval())?);
-    println!("(cupy.fuse: not yet; cuprum::Expr evaluates operation by operation until fusion lands)");
+    let squared_diff = || -> cuprum::Result<cuprum::Array> { (&x - &y)? * (&x - &y)? };
+    println!("{}", benchmark("squared_diff", gpu, 3, 10, squared_diff)?);
+    // squared_diff_fused = cp.fuse(squared_diff): one kernel instead of three.
+    let squared_diff_fused = cuprum::fuse(|[x, y]| (&x - &y) * (&x - &y));
+    println!("{}", benchmark("squared_diff_fused", gpu, 3, 10, || squared_diff_fused.call([&x, &y]))?);
+    assert!(cuprum::array_equal(&squared_diff_fused.call([&x, &y])?, &squared_diff()?)?);
 
     // Data movement: np.dot of two vectors with the data already on the device, then with the
     // copies from the host.

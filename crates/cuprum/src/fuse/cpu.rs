@@ -5,11 +5,12 @@
 
 use super::{NodeRef, Op};
 use crate::array::Array;
-use crate::backend::cpu::CHUNK;
+use crate::backend::cpu::{ptr, CHUNK};
 use crate::backend::storage::{CpuLocks, LocksHeld};
 use crate::core::device::Device;
 use crate::core::dtype::{DType, Scalar};
 use crate::core::error::Result;
+use crate::core::layout;
 use crate::core::ufunc::ReduceOp;
 use crate::reduce::cpu::{pairwise_sum, pairwise_sum_by};
 use crate::ufunc::cpu;
@@ -42,7 +43,7 @@ pub(crate) fn eval(n: &NodeRef, out: &Array) -> Result<()> {
     let _l = CpuLocks::new(&reads, &[&out.storage]);
     if shape.is_empty() {
         let _h = LocksHeld::enter();
-        return compute(n, out, &|p| leaf_view(&views, p).view());
+        return compute(n, out, &|p| leaf_view(&views, p).view(), &mut Temps::default());
     }
     // Blocks: a run along axis `d` (the first axis whose inner part fits a block) at every
     // index of the axes before it.
@@ -51,18 +52,52 @@ pub(crate) fn eval(n: &NodeRef, out: &Array) -> Result<()> {
     let per = (BLOCK / inner.max(1)).max(1);
     let outer: usize = shape[..d].iter().product();
     let runs = shape[d].div_ceil(per);
-    let block = |b: usize| -> Result<()> {
-        let _h = LocksHeld::enter();
+    let block = |b: usize, temps: &mut Temps| -> Result<()> {
         let (o, r) = (b / runs, b % runs);
         let (s, e) = (r * per, ((r + 1) * per).min(shape[d]));
         let sub = |a: &Array| sub_view(a, &shape, d, o, s, e);
-        compute(n, &sub(out), &|p| sub(leaf_view(&views, p)))
+        compute(n, &sub(out), &|p| sub(leaf_view(&views, p)), temps)
     };
-    let blocks = outer * runs;
-    if blocks >= PAR_BLOCKS {
-        (0..blocks).into_par_iter().try_for_each(block)
-    } else {
-        (0..blocks).try_for_each(block)
+    tasks(outer * runs, |range| {
+        let _h = LocksHeld::enter();
+        let mut temps = Temps::default();
+        range.map(|b| block(b, &mut temps)).collect::<Result<Vec<()>>>().map(drop)
+    })
+    .map(drop)
+}
+
+/// Runs `f` over `0..blocks` split into contiguous ranges (on threads from `PAR_BLOCKS`
+/// blocks; a few ranges a thread), returning the ranges' results in order.
+fn tasks<R: Send>(blocks: usize, f: impl Fn(std::ops::Range<usize>) -> Result<R> + Sync) -> Result<Vec<R>> {
+    if blocks < PAR_BLOCKS {
+        return Ok(vec![f(0..blocks)?]);
+    }
+    let parts = (rayon::current_num_threads() * 4).min(blocks);
+    let per = blocks.div_ceil(parts);
+    (0..blocks.div_ceil(per)).into_par_iter().map(|t| f(t * per..((t + 1) * per).min(blocks))).collect()
+}
+
+/// A task's buffers for the values of a formula's nodes: one of `BLOCK` elements per node,
+/// reused block after block.
+#[derive(Default)]
+struct Temps(Vec<(usize, Array)>);
+
+impl Temps {
+    /// Node `n`'s buffer as a C-contiguous array of `shape` (at most `BLOCK` elements).
+    fn get(&mut self, n: &NodeRef, shape: &[usize]) -> Result<Array> {
+        let key = Arc::as_ptr(n) as usize;
+        let buf = match self.0.iter().find(|(k, _)| *k == key) {
+            Some((_, b)) => b.view(),
+            None => {
+                let b = Array::alloc(&[BLOCK], n.dtype, Device::Cpu, false)?;
+                self.0.push((key, b.view()));
+                b
+            }
+        };
+        let mut v = buf;
+        v.strides = layout::c_strides(shape, n.dtype.itemsize());
+        v.shape = shape.to_vec();
+        Ok(v)
     }
 }
 
@@ -110,28 +145,34 @@ fn sub_view(a: &Array, shape: &[usize], d: usize, o: usize, s: usize, e: usize) 
 }
 
 /// `out = n` over one block; `leaf` gives a leaf's view of the block.
-fn compute(n: &NodeRef, out: &Array, leaf: &dyn Fn(usize) -> Array) -> Result<()> {
-    let val = |m: &NodeRef| value(m, out.shape(), leaf);
+fn compute(n: &NodeRef, out: &Array, leaf: &dyn Fn(usize) -> Array, temps: &mut Temps) -> Result<()> {
+    let mut val = |m: &NodeRef| value(m, out.shape(), leaf, temps);
     match &n.op {
         Op::Leaf(_) => cpu::assign(out, &leaf(Arc::as_ptr(n) as usize)),
         Op::Scalar(s) => cpu::fill(out, *s),
         Op::Const(v) => cpu::fill(out, Scalar::Bool(*v)),
         Op::Unary(op, l, x) => cpu::unary(*op, *l, &val(x)?, out),
-        Op::Binary(op, l, a, b) => cpu::binary(*op, *l, &val(a)?, &val(b)?, out),
-        Op::Where(c, x, y) => cpu::where_(&val(c)?, &val(x)?, &val(y)?, out),
+        Op::Binary(op, l, a, b) => {
+            let a = val(a)?;
+            cpu::binary(*op, *l, &a, &val(b)?, out)
+        }
+        Op::Where(c, x, y) => {
+            let (c, x) = (val(c)?, val(x)?);
+            cpu::where_(&c, &x, &val(y)?, out)
+        }
         Op::Cast(x) => cpu::assign(out, &val(x)?),
     }
 }
 
 /// A node's value over one block of shape `shape`: a leaf's view, a scalar as the 0-d array
 /// of its dtype the unfused operation makes, or a buffer of the block computed now.
-fn value(n: &NodeRef, shape: &[usize], leaf: &dyn Fn(usize) -> Array) -> Result<Array> {
+fn value(n: &NodeRef, shape: &[usize], leaf: &dyn Fn(usize) -> Array, temps: &mut Temps) -> Result<Array> {
     match &n.op {
         Op::Leaf(_) => Ok(leaf(Arc::as_ptr(n) as usize)),
         Op::Scalar(s) => Array::scalar_cpu(*s, n.dtype),
         _ => {
-            let t = Array::alloc(shape, n.dtype, Device::Cpu, false)?;
-            compute(n, &t, leaf)?;
+            let t = temps.get(n, shape)?;
+            compute(n, &t, leaf, temps)?;
             Ok(t)
         }
     }
@@ -159,30 +200,37 @@ pub(crate) fn reduce_all(n: &NodeRef, op: ReduceOp, ddof: f64, out: &Array) -> R
         // Blocks of whole chunks, so that the chunks are the unfused pass's.
         let per = BLOCK / CHUNK * CHUNK;
         let parts = |mean: Option<f64>| -> Result<Vec<f64>> {
-            let block = |b: usize| -> Result<Vec<f64>> {
-                let _h = LocksHeld::enter();
+            let block = |b: usize, temps: &mut Temps| -> Result<Vec<f64>> {
                 let (s, e) = (b * per, ((b + 1) * per).min(total));
-                let buf = Array::alloc(&[e - s], n.dtype, Device::Cpu, false)?;
+                let buf = temps.get(n, &[e - s])?;
                 let sub = |a: &Array| if a.ndim() == 0 { a.view() } else { sub_view(a, &[total], 0, 0, s, e) };
-                compute(n, &buf, &|p| sub(leaf_view(&views, p)))?;
-                let vals: Vec<f64> = match n.dtype {
-                    DType::Float32 => buf.to_vec::<f32>()?.into_iter().map(f64::from).collect(),
-                    _ => buf.to_vec::<f64>()?,
-                };
-                Ok(vals
-                    .chunks(CHUNK)
-                    .map(|c| match mean {
-                        None => pairwise_sum(c),
-                        Some(m) => pairwise_sum_by(c, |v| (v - m) * (v - m)),
-                    })
-                    .collect())
+                compute(n, &buf, &|p| sub(leaf_view(&views, p)), temps)?;
+                fn chunk_sums<T: Copy>(vals: &[T], f: impl Fn(T) -> f64 + Copy, mean: Option<f64>) -> Vec<f64> {
+                    vals.chunks(CHUNK)
+                        .map(|c| match mean {
+                            None => pairwise_sum_by(c, f),
+                            Some(m) => pairwise_sum_by(c, |v| (f(v) - m) * (f(v) - m)),
+                        })
+                        .collect()
+                }
+                let p = ptr(&buf).get();
+                // SAFETY: `buf` is a fresh C-contiguous CPU array of `e - s` elements of the
+                // formula's dtype (float32 or float64, checked by the caller), written above
+                // and ours alone.
+                Ok(unsafe {
+                    match n.dtype {
+                        DType::Float32 => {
+                            chunk_sums(std::slice::from_raw_parts(p as *const f32, e - s), f64::from, mean)
+                        }
+                        _ => chunk_sums(std::slice::from_raw_parts(p as *const f64, e - s), |v| v, mean),
+                    }
+                })
             };
-            let blocks = total.div_ceil(per);
-            let parts: Vec<Vec<f64>> = if blocks >= PAR_BLOCKS {
-                (0..blocks).into_par_iter().map(block).collect::<Result<_>>()?
-            } else {
-                (0..blocks).map(block).collect::<Result<_>>()?
-            };
+            let parts = tasks(total.div_ceil(per), |range| {
+                let _h = LocksHeld::enter();
+                let mut temps = Temps::default();
+                range.map(|b| block(b, &mut temps)).collect::<Result<Vec<_>>>().map(|v| v.concat())
+            })?;
             Ok(parts.concat())
         };
         let sum = pairwise_sum(&parts(None)?);
