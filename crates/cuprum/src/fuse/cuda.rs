@@ -11,7 +11,8 @@ use crate::backend::cuda::codegen::{compute_ty, load_cvt, storage_ty, store_cvt,
 use crate::backend::cuda::kernels::KernelKey;
 use crate::backend::cuda::launch::{dev_of, dptr, Params, MAX_DIMS, THREADS};
 use crate::core::dtype::DType;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
+use crate::core::layout;
 use crate::core::ufunc::{BinaryOp, ReduceOp, UnaryOp};
 use crate::reduce::cuda::{rows_split, RedSpec, Variant as RedVariant};
 use crate::ufunc::cpu::mixed_int_compare;
@@ -139,12 +140,26 @@ impl KernelKey for FuseKey {
     }
 }
 
+/// How a fused reduction reads an array input at element `f` of the formula's value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum InLay {
+    /// The formula's shape, C-contiguous: element `f`.
+    Plain,
+    /// 0-d: element 0.
+    ZeroD,
+    /// Any other layout: strided input `.0` of the layout table (`FLay`), one collapsed
+    /// dimension (`f * stride`) or several.
+    Strided(u8),
+}
+
 /// A reduction ending a formula (see `fuse::reduce`): `reduce.cu`'s `rows` kernel with the
-/// formula computed where it would load its input; `zero_d` marks the 0-d array inputs.
+/// formula computed where it would load its input; `lay` says how each array input is read,
+/// `dims` the strided inputs' collapsed dimensions (0 without any).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct FuseRedKey {
     code: Vec<Ins>,
-    zero_d: Vec<bool>,
+    lay: Vec<InLay>,
+    dims: usize,
     red: RedSpec,
 }
 
@@ -161,16 +176,34 @@ impl KernelKey for FuseRedKey {
         let ins = inputs(&self.code);
         s += &element_fn(&self.code, &ins);
         let (mut params, mut args) = (String::new(), Vec::new());
-        let mut arrays = self.zero_d.iter();
+        let mut arrays = self.lay.iter();
+        let strided = self.lay.iter().filter(|l| matches!(l, InLay::Strided(_))).count();
         for (k, x) in ins.iter().enumerate() {
             if x.scalar {
                 write!(params, ", {} s{k}", compute_ty(x.compute)).unwrap();
                 args.push(format!("s{k}"));
             } else {
                 write!(params, ", const {}* __restrict__ in{k}", storage_ty(x.storage)).unwrap();
-                let zero_d = *arrays.next().expect("a flag per array input");
-                args.push(if zero_d { format!("in{k}[0]") } else { format!("in{k}[f]") });
+                args.push(match *arrays.next().expect("a layout per array input") {
+                    InLay::Plain => format!("in{k}[f]"),
+                    InLay::ZeroD => format!("in{k}[0]"),
+                    InLay::Strided(q) if self.dims == 1 => format!("in{k}[(f) * FL.st[{q}][0]]"),
+                    InLay::Strided(q) => format!("in{k}[foff(FL, {q}, f)]"),
+                });
             }
+        }
+        if strided > 0 {
+            // The strided inputs' element strides over the formula's collapsed dimensions.
+            writeln!(
+                s,
+                "struct FLay {{ long long nd; long long shape[MAX_DIMS]; long long st[{strided}][MAX_DIMS]; }};\n\
+                 __device__ __forceinline__ long long foff(const FLay& L, int q, long long f) {{\n\
+                 \x20 long long o = 0;\n\
+                 \x20 for (int d = (int)L.nd - 1; d >= 0; d--) {{ o += (f % L.shape[d]) * L.st[q][d]; f /= L.shape[d]; }}\n\
+                 \x20 return o;\n}}"
+            )
+            .unwrap();
+            params += ", FLay FL";
         }
         writeln!(s, "#define FUSED\n#define FUSED_PARAMS {params}").unwrap();
         writeln!(s, "#define FVAL(f) LOADX(cuprum_fused({}))", args.join(", ")).unwrap();
@@ -188,8 +221,48 @@ pub(crate) fn reduce(n: &NodeRef, op: ReduceOp, nred: usize, ddof: f64, out: &Ar
     let nout = out.size();
     let (splits, per) = rows_split(dev.sm_count as usize, nout, nred, n.dtype.itemsize());
     let red = RedSpec { op, x: n.dtype, out: out.dtype(), contig: true };
-    let zero_d = c.args.iter().filter_map(|a| if let Arg::Arr(x) = a { Some(x.ndim() == 0) } else { None }).collect();
-    let kernel = dev.kernel(&FuseRedKey { code: c.code, zero_d, red })?;
+    // How each array input is read; the strided ones' element strides over the formula's
+    // shape, collapsed together.
+    let mut lay = Vec::new();
+    let mut strides: Vec<Vec<isize>> = Vec::new();
+    for a in &c.args {
+        if let Arg::Arr(x) = a {
+            lay.push(if x.ndim() == 0 {
+                InLay::ZeroD
+            } else if x.shape() == n.shape.as_slice() && x.is_c_contiguous() {
+                InLay::Plain
+            } else {
+                let st = layout::broadcast_strides(x.shape(), x.strides(), &n.shape).expect("the formula broadcasts");
+                strides.push(st.iter().map(|&b| b / x.itemsize() as isize).collect());
+                InLay::Strided(strides.len() as u8 - 1)
+            });
+        }
+    }
+    let table = if strides.is_empty() {
+        None
+    } else {
+        let refs: Vec<&[isize]> = strides.iter().map(Vec::as_slice).collect();
+        let (cs, cst) = layout::collapse(&n.shape, &refs);
+        if cs.len() > MAX_DIMS {
+            return Err(Error::NotImplemented(format!(
+                "a fused reduction over {} dimensions that cannot be merged (at most {MAX_DIMS})",
+                cs.len()
+            )));
+        }
+        let mut t = vec![0i64; 1 + MAX_DIMS * (1 + cst.len())];
+        t[0] = cs.len() as i64;
+        for (d, &x) in cs.iter().enumerate() {
+            t[1 + d] = x as i64;
+        }
+        for (q, st) in cst.iter().enumerate() {
+            for (d, &x) in st.iter().enumerate() {
+                t[1 + MAX_DIMS * (1 + q) + d] = x as i64;
+            }
+        }
+        Some(t)
+    };
+    let dims = table.as_ref().map_or(0, |t| t[0] as usize);
+    let kernel = dev.kernel(&FuseRedKey { code: c.code, lay, dims: if dims > 1 { 2 } else { dims }, red })?;
     let part = if splits > 1 {
         Some(Array::alloc(&[nout * splits * red.acc_bytes()], DType::UInt8, out.device(), false)?)
     } else {
@@ -214,10 +287,14 @@ pub(crate) fn reduce(n: &NodeRef, op: ReduceOp, nred: usize, ddof: f64, out: &Ar
             Arg::Scalar(v) => p.push_scalar(*v, d),
         }
     }
+    if let Some(t) = &table {
+        p.push_i64s(t);
+    }
     // SAFETY: the parameters match `rows` with FUSED (the usual ones but `x` and `L`, then the
     // formula's inputs in `FuseRedKey::source`'s order: array pointers, scalars in their
-    // compute types). Array inputs have the formula's shape, C-contiguous, or are 0-d (read
-    // at element 0), so element `o * nred + r` of each is in its block; `part` and the zeroed
+    // compute types; then the strided inputs' layout table, `FLay`). Each array input is read
+    // at element `o * nred + r` of the formula's value through its own layout (its shape and
+    // strides broadcast to the formula's: an element of its block); `part` and the zeroed
     // counters are as `reduce::cuda::reduce` gives them; all outlive the launch in stream order.
     unsafe { p.launch(&dev, &kernel, (nout * splits) as u32, THREADS)? };
     drop(part);
@@ -246,11 +323,27 @@ fn inputs(code: &[Ins]) -> Vec<EwIn> {
 fn element_fn(code: &[Ins], ins: &[EwIn]) -> String {
     let (out, _) = code.last().expect("a formula has a step").value();
     let params: Vec<String> = ins.iter().enumerate().map(|(k, x)| format!("{} x{k}", compute_ty(x.compute))).collect();
-    let mut s = format!(
-        "__device__ __forceinline__ {} cuprum_fused({}) {{\n",
+    // NVRTC (CUDA 13) miscompiles some chains of 8- and 16-bit integer operations on bytes
+    // taken from a vector load: `min(-x, 3)` over int8 compared a negated byte without its
+    // sign extension (the PTX's `min.s16` on an unextended register; found by the random
+    // formula test). Each such value goes through `cuprum_pin`, an empty asm on its value
+    // widened to 32 bits, so that the compiler extends it before and cannot narrow across it.
+    let mut s = String::from(
+        "template <typename T> __device__ __forceinline__ T cuprum_pin(T v) {\n\
+         \x20 int r = (int)v;\n\
+         \x20 asm volatile(\"\" : \"+r\"(r));\n\
+         \x20 return (T)r;\n}\n",
+    );
+    writeln!(
+        s,
+        "__device__ __forceinline__ {} cuprum_fused({}) {{",
         storage_ty(out),
         if params.is_empty() { "void".into() } else { params.join(", ") }
-    );
+    )
+    .unwrap();
+    // Whether values of `d` are pinned (see above).
+    let small = |d: DType| matches!(d, DType::Int8 | DType::UInt8 | DType::Int16 | DType::UInt16);
+    let pin = |d: DType, v: String| if small(d) { format!("cuprum_pin({v})") } else { v };
     // Operand `v` loaded in loop dtype `l` (a scalar already is in its loop dtype).
     let load = |v: u16, l: DType| -> String {
         let (d, scalar) = code[v as usize].value();
@@ -267,13 +360,15 @@ fn element_fn(code: &[Ins], ins: &[EwIn]) -> String {
         match i {
             Ins::Input(_) | Ins::Scalar(_) => {
                 let ty = if let Ins::Scalar(_) = i { compute_ty(d) } else { st };
-                writeln!(s, "  const {ty} t{k} = x{next_input};").unwrap();
+                let v =
+                    if let Ins::Scalar(_) = i { format!("x{next_input}") } else { pin(d, format!("x{next_input}")) };
+                writeln!(s, "  const {ty} t{k} = {v};").unwrap();
                 next_input += 1;
             }
             Ins::Const(v) => writeln!(s, "  const bool t{k} = {v};").unwrap(),
             Ins::Unary(op, l, o, x) => {
                 let e = EwOp::Unary(op, l).expr();
-                let r = store_cvt(unary_result(op, l, o), o, &e);
+                let r = pin(o, store_cvt(unary_result(op, l, o), o, &e));
                 writeln!(s, "  {st} t{k}; {{ {} a0 = {}; t{k} = {r}; }}", compute_ty(l), load(x, l)).unwrap();
             }
             Ins::Binary(op, l, o, a, b) => {
@@ -290,12 +385,12 @@ fn element_fn(code: &[Ins], ins: &[EwIn]) -> String {
                         load(a, wa),
                         compute_ty(wb),
                         load(b, wb),
-                        store_cvt(DType::Bool, o, &e)
+                        pin(o, store_cvt(DType::Bool, o, &e))
                     )
                     .unwrap();
                 } else {
                     let result = if op.is_comparison() { DType::Bool } else { l };
-                    let r = store_cvt(result, o, &EwOp::Binary(op, l).expr());
+                    let r = pin(o, store_cvt(result, o, &EwOp::Binary(op, l).expr()));
                     let ct = compute_ty(l);
                     writeln!(s, "  {st} t{k}; {{ {ct} a0 = {}; {ct} a1 = {}; t{k} = {r}; }}", load(a, l), load(b, l))
                         .unwrap();
@@ -303,7 +398,7 @@ fn element_fn(code: &[Ins], ins: &[EwIn]) -> String {
             }
             Ins::Where(o, c, x, y) => {
                 let ct = compute_ty(o);
-                let r = store_cvt(o, o, &EwOp::Where.expr());
+                let r = pin(o, store_cvt(o, o, &EwOp::Where.expr()));
                 writeln!(
                     s,
                     "  {st} t{k}; {{ bool a0 = {}; {ct} a1 = {}; {ct} a2 = {}; t{k} = {r}; }}",
@@ -319,7 +414,7 @@ fn element_fn(code: &[Ins], ins: &[EwIn]) -> String {
                 let r = if from == to {
                     format!("t{x}")
                 } else {
-                    store_cvt(from, to, &load_cvt(from, from, &format!("t{x}")))
+                    pin(to, store_cvt(from, to, &load_cvt(from, from, &format!("t{x}"))))
                 };
                 writeln!(s, "  {st} t{k} = {r};").unwrap();
             }
@@ -367,13 +462,15 @@ mod tests {
             assert_eq!(c.args.iter().filter(|a| matches!(a, Arg::Arr(_))).count(), inputs, "formula {k}");
             // The reductions that may end it (its output dtype's), one 0-d input where it has one.
             let (dt, _) = c.code.last().unwrap().value();
-            let zero_d: Vec<bool> = (0..inputs).map(|i| i == 1).collect();
+            let lay: Vec<InLay> = (0..inputs)
+                .map(|i| [InLay::Plain, InLay::ZeroD, InLay::Strided(0), InLay::Strided(1)][i % 4])
+                .collect();
             for op in [ReduceOp::Sum, ReduceOp::Var, ReduceOp::Min, ReduceOp::Any, ReduceOp::Prod, ReduceOp::Mean] {
                 if dt.is_complex() {
                     continue;
                 }
                 let red = RedSpec { op, x: dt, out: op.out_dtype(dt), contig: true };
-                let key = FuseRedKey { code: c.code.clone(), zero_d: zero_d.clone(), red };
+                let key = FuseRedKey { code: c.code.clone(), lay: lay.clone(), dims: 1 + k % 2, red };
                 let src = key.source();
                 assert!(src.contains("#define FUSED\n"), "{key:?}");
                 assert_eq!(src.matches('{').count(), src.matches('}').count(), "{key:?}");
@@ -390,5 +487,32 @@ mod tests {
             }
         }
         eprintln!("fused kernels: {compiled} compiled by NVRTC");
+    }
+}
+
+#[cfg(test)]
+mod pin_tests {
+    use super::*;
+
+    /// The chain NVRTC miscompiled (`minimum(negative(fmin(x, x)), 3)` over int8, bytes of a
+    /// vector load: fused 27 where the unfused operations give 3, on an H100): every 8-bit
+    /// value passes through `cuprum_pin`; wider values do not.
+    #[test]
+    fn small_integer_values_are_pinned() {
+        use DType::*;
+        let code = vec![
+            Ins::Input(Int8),
+            Ins::Binary(BinaryOp::Fmin, Int8, Int8, 0, 0),
+            Ins::Unary(UnaryOp::Negative, Int8, Int8, 1),
+            Ins::Scalar(Int8),
+            Ins::Binary(BinaryOp::Minimum, Int8, Int8, 2, 3),
+            Ins::Cast(Int32, 4),
+        ];
+        let src = FuseKey { code, variant: Variant::Kv }.source();
+        for v in ["t0 = cuprum_pin(x0)", "t1 = cuprum_pin(", "t2 = cuprum_pin(", "t4 = cuprum_pin("] {
+            assert!(src.contains(v), "{v} in {src}");
+        }
+        assert!(src.contains("const i8 t3 = x1;"), "a scalar parameter needs no pin");
+        assert!(src.contains("i32 t5 = ((i32)(t4));"), "int32 values are not pinned: {src}");
     }
 }

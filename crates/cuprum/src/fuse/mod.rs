@@ -238,12 +238,12 @@ pub(crate) fn eval(n: &NodeRef) -> Result<Array> {
 /// `op` of a formula over `axis` (NumPy's `sum(axis)`, `mean`, `var(ddof)`...), as
 /// `Array::reduce` on the formula's value, with the same dtypes, bits and errors. Fused where
 /// the unfused reduction reads the formula's (fresh, contiguous) value as one run per output:
-/// the reduced axes are the trailing ones (all of them for `None`), and every array input has
-/// the formula's shape and is C-contiguous (or is 0-d). On the GPU the reduction kernel
-/// computes the formula where it would load the value, in the same order; on the CPU the
-/// sum-like reductions of a float32/float64 formula over all axes take partial sums of the
-/// blocks as the unfused pass takes them of the array. Anything else computes the formula
-/// first.
+/// the reduced axes are the trailing ones (all of them for `None`). On the GPU the reduction
+/// kernel computes the formula where it would load the value, in the same order, its inputs
+/// of any layout (broadcast, strided, 0-d); on the CPU the sum-like reductions of a
+/// float32/float64 formula over all axes, its array inputs of the formula's shape and
+/// C-contiguous (or 0-d), take partial sums of the blocks as the unfused pass takes them of the
+/// array. Anything else computes the formula first.
 pub(crate) fn reduce(n: NodeRef, op: ReduceOp, axis: Axes, ddof: f64) -> Result<Array> {
     let unfused = |n: &NodeRef| eval(n)?.reduce(op, axis.clone(), false, ddof);
     let plain = leaves(&n).iter().all(|l| match &l.op {
@@ -254,7 +254,6 @@ pub(crate) fn reduce(n: NodeRef, op: ReduceOp, axis: Axes, ddof: f64) -> Result<
     if matches!(n.op, Op::Leaf(_))
         || matches!(op, ReduceOp::ArgMin | ReduceOp::ArgMax)
         || n.dtype.is_complex()
-        || !plain
         || nd == 0
     {
         return unfused(&n);
@@ -273,7 +272,7 @@ pub(crate) fn reduce(n: NodeRef, op: ReduceOp, axis: Axes, ddof: f64) -> Result<
         Device::Cuda(_) => cuda::reduce(&n, op, nred, ddof, &out)?,
         Device::Cpu => {
             let sums = matches!(op, ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Var | ReduceOp::Std);
-            if !(nout == 1 && sums && matches!(n.dtype, DType::Float32 | DType::Float64)) {
+            if !(nout == 1 && sums && plain && matches!(n.dtype, DType::Float32 | DType::Float64)) {
                 return unfused(&n);
             }
             cpu::reduce_all(&n, op, ddof, &out)?
