@@ -27,16 +27,11 @@ const PAR_BLOCKS: usize = 8;
 /// `out = n`, `out` a fresh C-contiguous CPU array of the node's shape and dtype.
 pub(crate) fn eval(n: &NodeRef, out: &Array) -> Result<()> {
     let shape = out.shape().to_vec();
-    let leaves = super::leaves(n);
-    let mut views = Vec::with_capacity(leaves.len());
-    for l in &leaves {
+    let mut views = Vec::new();
+    for l in &super::leaves(n) {
         let Op::Leaf(a) = &l.op else { unreachable!("leaves() returns leaves") };
         views.push((Arc::as_ptr(l) as usize, a.broadcast_to(&shape)?));
     }
-    // Every leaf node's view (a leaf met twice as two nodes shares one).
-    let mut aliases = Vec::new();
-    alias(n, &leaves, &mut aliases);
-    let views: Vec<(usize, Array)> = aliases.iter().map(|&(node, d)| (node, leaf_view(&views, d).view())).collect();
     // The locks of every block the pass reads or writes, held here for all of it; the steps
     // on the worker threads take none (`LocksHeld`).
     let reads: Vec<_> = views.iter().map(|(_, v)| &*v.storage).collect();
@@ -106,27 +101,6 @@ fn leaf_view(views: &[(usize, Array)], p: usize) -> &Array {
     &views.iter().find(|(q, _)| *q == p).expect("every leaf has a view").1
 }
 
-/// Every leaf node of the tree with its distinct leaf's address (`leaves` keeps one of each).
-fn alias(n: &NodeRef, distinct: &[NodeRef], out: &mut Vec<(usize, usize)>) {
-    match &n.op {
-        Op::Leaf(_) => {
-            let d = distinct.iter().find(|m| super::same_leaf(m, n)).expect("a distinct leaf");
-            out.push((Arc::as_ptr(n) as usize, Arc::as_ptr(d) as usize));
-        }
-        Op::Scalar(_) | Op::Const(_) => {}
-        Op::Unary(_, _, x) | Op::Cast(x) => alias(x, distinct, out),
-        Op::Binary(_, _, a, b) => {
-            alias(a, distinct, out);
-            alias(b, distinct, out);
-        }
-        Op::Where(c, x, y) => {
-            alias(c, distinct, out);
-            alias(x, distinct, out);
-            alias(y, distinct, out);
-        }
-    }
-}
-
 /// The part of `a` (of shape `shape`, C order) at outer index `o` over the axes before `d`
 /// and the range `s..e` along `d`: a view of the axes from `d` on.
 fn sub_view(a: &Array, shape: &[usize], d: usize, o: usize, s: usize, e: usize) -> Array {
@@ -185,15 +159,11 @@ fn value(n: &NodeRef, shape: &[usize], leaf: &dyn Fn(usize) -> Array, temps: &mu
 /// Variances take two passes over the formula (its mean, then the squared deviations).
 pub(crate) fn reduce_all(n: &NodeRef, op: ReduceOp, ddof: f64, out: &Array) -> Result<()> {
     let total: usize = n.shape.iter().product();
-    let leaves = super::leaves(n);
-    let mut views = Vec::with_capacity(leaves.len());
-    for l in &leaves {
+    let mut views = Vec::new();
+    for l in &super::leaves(n) {
         let Op::Leaf(a) = &l.op else { unreachable!("leaves() returns leaves") };
         views.push((Arc::as_ptr(l) as usize, if a.ndim() == 0 { a.view() } else { a.reshape([total])? }));
     }
-    let mut aliases = Vec::new();
-    alias(n, &leaves, &mut aliases);
-    let views: Vec<(usize, Array)> = aliases.iter().map(|&(node, d)| (node, leaf_view(&views, d).view())).collect();
     let v = {
         let reads: Vec<_> = views.iter().map(|(_, v)| &*v.storage).collect();
         let _l = CpuLocks::new(&reads, &[]);

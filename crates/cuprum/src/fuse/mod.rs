@@ -321,16 +321,12 @@ pub(crate) fn same_leaf(a: &NodeRef, b: &NodeRef) -> bool {
     }
 }
 
-/// The distinct array leaves of a tree, in the order first met (depth first, left to right):
-/// a leaf used twice (`(x - y) * (x - y)`) is one input ([`same_leaf`]).
+/// Every array leaf node of a tree, depth first, left to right (a leaf met twice appears
+/// twice; the GPU's kernel makes one input of such leaves, [`same_leaf`]).
 pub(crate) fn leaves(n: &NodeRef) -> Vec<NodeRef> {
     fn walk(n: &NodeRef, out: &mut Vec<NodeRef>) {
         match &n.op {
-            Op::Leaf(_) => {
-                if !out.iter().any(|m| same_leaf(m, n)) {
-                    out.push(n.clone());
-                }
-            }
+            Op::Leaf(_) => out.push(n.clone()),
             Op::Scalar(_) | Op::Const(_) => {}
             Op::Unary(_, _, x) | Op::Cast(x) => walk(x, out),
             Op::Binary(_, _, a, b) => {
