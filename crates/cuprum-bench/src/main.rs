@@ -14,6 +14,7 @@ mod fuse;
 mod kernels;
 mod linalg;
 mod random;
+mod streams;
 
 use cuprum::profiler::{benchmark, median};
 use cuprum::{DType, Device, Result};
@@ -26,8 +27,12 @@ use std::time::Instant;
 static CPU_ONLY: AtomicBool = AtomicBool::new(false);
 
 /// Workloads that time only the GPU (copies, first calls): not run with `--cpu-only`.
-const GPU_ONLY: [&str; 12] = [
+const GPU_ONLY: [&str; 16] = [
     "elementwise_floor",
+    "two_inv_6000_f32_sequential",
+    "two_inv_6000_f32_two_streams",
+    "copy_exp_copy_8x50MB_one_stream",
+    "copy_exp_copy_8x50MB_four_streams",
     "convolve2d_with_transfers",
     "htod_400MB_f32",
     "dtoh_400MB_f32",
@@ -462,6 +467,11 @@ fn run() -> Result<()> {
     }
     if let Err(e) = fuse::workloads(&mut o, gpu, rep) {
         o.failed("fused_sum_squared_diff_1e8_f32", &e);
+    }
+    if !CPU_ONLY.load(Ordering::Relaxed) {
+        if let Err(e) = streams::workloads(&mut o, gpu, rep) {
+            o.failed("streams", &e);
+        }
     }
 
     // Big vectors (1e8 float32) on both backends.

@@ -3,10 +3,10 @@
 //! overhead (the first `det` loads its kernels, later calls do not; small QRs are dominated by
 //! launch overhead), `squared_diff` timed with the profiler, unfused and through `cuprum::fuse`
 //! (`cupy.fuse`), data movement (`dot` of two large
-//! vectors with and without the copies) and the two 6000×6000 inversions, with the lesson's
-//! random inputs (`cp.random.randn`, `uniform`, `rand`: `cuprum::random`, which gives the same
-//! numbers on both devices for one seed). Streams are left out until they land in cuprum; the
-//! example says where.
+//! vectors with and without the copies) and the two 6000×6000 inversions, one after the other
+//! and on two streams with events (`cuprum::cuda`: `get_current_stream`, `Stream`, `Event`),
+//! with the lesson's random inputs (`cp.random.randn`, `uniform`, `rand`: `cuprum::random`,
+//! which gives the same numbers on both devices for one seed).
 //!
 //! `cargo run --release --example notebook1_intro_cupy [-- --size 100000000] [--quick]`
 //! (`--quick`: the matrix sizes made small, for CI).
@@ -138,8 +138,12 @@ fn main() -> Result<()> {
         println!("the CPU's and the GPU's sums agree: {}", (c - g).abs() <= 1e-4 * c.abs());
     }
 
-    // Two inversions of one 6000 x 6000 float32 matrix, one after the other on the device's
-    // stream (the lesson then puts them on two streams: not yet in cuprum).
+    // Streams and events. cp.cuda.get_current_stream()
+    if gpu.is_cuda() {
+        println!("{:?}", cuprum::cuda::get_current_stream(gpu)?);
+    }
+    // Two inversions of one 6000 x 6000 float32 matrix, one after the other on the current
+    // stream, then on two streams.
     let size = if quick { 500 } else { 6000 };
     // A_gpu = cp.random.rand(size, size).astype(cp.float32)
     let a_gpu = random::rand(&[size, size], &gpu)?.astype(DType::Float32)?;
@@ -149,10 +153,38 @@ fn main() -> Result<()> {
     let c1 = linalg::inv(&a_gpu)?;
     let c2 = linalg::inv(&a_gpu)?;
     gpu.synchronize()?;
-    println!("Baseline implementation time: {:.4} seconds", t.elapsed().as_secs_f64());
+    let baseline = t.elapsed().as_secs_f64();
+    println!("Baseline implementation time: {baseline:.4} seconds");
     let r =
         linalg::norm(&(&a_gpu.matmul(&c1)? - &cuprum::eye(size, None, 0, DType::Float32, &gpu)?)?, None, None, false)?;
     println!("|A C1 - I| = {:.2e}, C1 == C2: {}", r.item::<f64>()?, cuprum::array_equal(&c1, &c2)?);
-    println!("(streams and events: not yet)");
+    drop((c1, c2));
+    if gpu.is_cuda() {
+        use cuprum::cuda::{Event, Stream};
+        // The streams' first inversions make their cuSOLVER handles (once per stream).
+        let (stream1, stream2) = (Stream::new(gpu)?, Stream::new(gpu)?);
+        stream1.scope(|| linalg::inv(&a_gpu))?;
+        stream2.scope(|| linalg::inv(&a_gpu))?;
+        gpu.synchronize()?;
+        let t = Instant::now();
+        let (event1, event2) = (Event::new(gpu)?, Event::new(gpu)?);
+        let c1 = stream1.scope(|| {
+            let c = linalg::inv(&a_gpu)?;
+            event1.record()?; // on stream1, the current stream
+            Ok(c)
+        })?;
+        let c2 = stream2.scope(|| {
+            let c = linalg::inv(&a_gpu)?;
+            event2.record_on(&stream2)?;
+            Ok(c)
+        })?;
+        event1.synchronize()?;
+        event2.synchronize()?;
+        let streams = t.elapsed().as_secs_f64();
+        println!("Stream and event time: {streams:.4} seconds ({:.2} of the baseline)", streams / baseline);
+        println!("C1 == C2: {}", cuprum::array_equal(&c1, &c2)?);
+    } else {
+        println!("(streams and events need a GPU)");
+    }
     Ok(())
 }

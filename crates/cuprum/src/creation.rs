@@ -12,6 +12,13 @@ pub fn empty(shape: &[usize], dtype: DType, device: &Device) -> Result<Array> {
     Array::alloc(shape, dtype, *device, false)
 }
 
+/// A host array in page-locked ("pinned") memory, zeroed (`cupyx.empty_pinned`): copies
+/// between it and a GPU run asynchronously on the current stream (see
+/// [`Array::copy_from`]). Needs a CUDA driver (else `NoDevice`).
+pub fn empty_pinned(shape: &[usize], dtype: DType) -> Result<Array> {
+    Array::alloc_pinned(shape, dtype)
+}
+
 /// An array of zeros.
 pub fn zeros(shape: &[usize], dtype: DType, device: &Device) -> Result<Array> {
     Array::alloc(shape, dtype, *device, true)

@@ -100,6 +100,13 @@ impl Array {
         })
     }
 
+    /// A C-contiguous host array in page-locked memory (zeroed).
+    pub(crate) fn alloc_pinned(shape: &[usize], dtype: DType) -> Result<Array> {
+        let nbytes = layout::checked_nbytes(shape, dtype.itemsize())?;
+        let storage = Arc::new(Storage::Cpu(crate::backend::storage::CpuStorage::new_pinned(nbytes)?));
+        Ok(Array { storage, dtype, shape: shape.to_vec(), strides: layout::c_strides(shape, dtype.itemsize()), offset: 0 })
+    }
+
     /// A 0-d host array holding `v` converted to `dtype`.
     pub(crate) fn scalar_cpu(v: Scalar, dtype: DType) -> Result<Array> {
         let a = Array::alloc(&[], dtype, Device::Cpu, true)?;
@@ -557,7 +564,10 @@ impl Array {
         self.astype(dtype)
     }
 
-    /// A copy on `device` (C-contiguous). CuPy's `cp.asarray` / `.get()`.
+    /// A copy on `device` (C-contiguous). CuPy's `cp.asarray` / `.get()`. Copies run on the
+    /// GPU's current stream; one from pinned host memory (large host arrays are pinned on
+    /// their first copy) returns without waiting, and the host array waits for it before it is
+    /// next written or freed. A copy to the host returns when the data are there.
     pub fn to_device(&self, device: &Device) -> Result<Array> {
         let device = *device;
         if device == self.device() {
@@ -567,22 +577,13 @@ impl Array {
         let out = Array::alloc(&self.shape, self.dtype, device, false)?;
         let n = src.nbytes();
         match (&*src.storage, &*out.storage) {
-            (Storage::Cpu(h), Storage::Cuda(d)) => {
-                let _l = crate::backend::storage::CpuLocks::new(&[&src.storage], &[]);
-                let pinned = n > (4 << 20) && h.pin();
-                // `wrapping_add`: an empty view's offset may lie past the end of its block.
-                let p = h.ptr().wrapping_add(src.offset);
-                // SAFETY: `src` is C-contiguous: a non-empty one has its `n` bytes at `p`, within
-                // the block; an empty one reads nothing through a non-null `p`. The read lock
-                // keeps writers out while the slice lives.
-                let bytes = unsafe { std::slice::from_raw_parts(p, n) };
-                d.dev.htod(d.ptr, bytes, pinned)?;
-            }
+            (Storage::Cpu(_), Storage::Cuda(_)) => htod(&src, &out, n > (4 << 20))?,
             (Storage::Cuda(d), Storage::Cpu(h)) => {
                 let pinned = n > (4 << 20) && h.pin();
                 // SAFETY: `out` was just allocated with `n` bytes (initialised: host blocks are
                 // zeroed or hold earlier contents) and no other handle on it exists yet.
                 let bytes = unsafe { std::slice::from_raw_parts_mut(h.ptr(), n) };
+                d.note_use()?;
                 d.dev.dtoh(bytes, d.ptr + src.offset as u64, pinned)?;
             }
             (Storage::Cuda(_), Storage::Cuda(_)) => {
@@ -592,6 +593,88 @@ impl Array {
             (Storage::Cpu(_), Storage::Cpu(_)) => unreachable!("same device handled above"),
         }
         Ok(out)
+    }
+
+    /// Copies `src` into this array (`np.copyto(self, src)` across devices; CuPy's
+    /// `a_gpu.set(a_host)` and `a_gpu.get(out=a_host)`): the shapes and dtypes must match.
+    /// Between the host and a GPU the copy runs on the GPU's current stream and, when the host
+    /// array is pinned ([`empty_pinned`](crate::empty_pinned), [`pinned`](Self::pinned)) and
+    /// both sides are C-contiguous, returns without waiting: the host array waits for it before
+    /// it is next read (a copy into it), written or freed. On one device it is
+    /// [`assign`](Self::assign).
+    ///
+    /// ```no_run
+    /// use cuprum::{DType, Device};
+    /// let gpu = Device::Cuda(0);
+    /// let host = cuprum::empty_pinned(&[1 << 20], DType::Float32)?;
+    /// let mut dev = cuprum::empty(&[1 << 20], DType::Float32, &gpu)?;
+    /// dev.copy_from(&host)?; // queued, no host wait
+    /// let mut back = cuprum::empty_pinned(&[1 << 20], DType::Float32)?;
+    /// back.copy_from(&dev.exp()?)?; // queued too; reading `back` waits for it
+    /// assert_eq!(back.to_vec::<f32>()?[0], 1.0);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn copy_from(&mut self, src: &Array) -> Result<()> {
+        if self.device() == src.device() {
+            return self.assign(src);
+        }
+        if self.shape != src.shape {
+            return Err(Error::ShapeMismatch { op: "copy_from".into(), a: src.shape.clone(), b: self.shape.clone() });
+        }
+        if self.dtype != src.dtype {
+            return Err(Error::DTypeMismatch { expected: self.dtype, got: src.dtype });
+        }
+        if !self.is_c_contiguous() {
+            let tmp = src.to_device(&self.device())?;
+            return self.assign(&tmp);
+        }
+        let src = src.as_contiguous()?;
+        match (&*src.storage, &*self.storage) {
+            (Storage::Cpu(_), Storage::Cuda(_)) => htod(&src, self, false),
+            (Storage::Cuda(d), Storage::Cpu(h)) => {
+                let n = src.nbytes();
+                d.note_use()?;
+                if h.is_pinned() {
+                    let _l = crate::backend::storage::CpuLocks::new(&[], &[&self.storage]);
+                    // SAFETY: this array is C-contiguous: its `n` bytes lie at `p` within a
+                    // pinned block (an empty one copies nothing); `track_dma` below makes every
+                    // later host access and the free wait for the copy, and the write lock keeps
+                    // current users out while it is queued.
+                    unsafe {
+                        let p = h.ptr().wrapping_add(self.offset);
+                        d.dev.dtoh_async(p, d.ptr + src.offset as u64, n)?;
+                    }
+                    return h.track_dma(&d.dev, true);
+                }
+                let _l = crate::backend::storage::CpuLocks::new(&[], &[&self.storage]);
+                // SAFETY: as above, without the asynchrony: `dtoh` waits for the copy, and the
+                // write lock keeps other users out while the slice lives.
+                let bytes = unsafe { std::slice::from_raw_parts_mut(h.ptr().wrapping_add(self.offset), n) };
+                d.dev.dtoh(bytes, d.ptr + src.offset as u64, false)
+            }
+            _ => {
+                let host = src.to_device(&Device::Cpu)?;
+                self.copy_from(&host)
+            }
+        }
+    }
+
+    /// A page-locked copy of this host array (itself when it is pinned already): copies between
+    /// it and a GPU are asynchronous. GPU arrays are copied to pinned host memory.
+    pub fn pinned(&self) -> Result<Array> {
+        if let Some(h) = self.storage.cpu() {
+            if h.is_pinned() {
+                return Ok(self.view());
+            }
+        }
+        let mut out = crate::creation::empty_pinned(&self.shape, self.dtype)?;
+        out.copy_from(self)?;
+        Ok(out)
+    }
+
+    /// Whether this is a host array in page-locked memory.
+    pub fn is_pinned(&self) -> bool {
+        self.storage.cpu().is_some_and(|h| h.is_pinned())
     }
 
     /// The elements in C order as a `Vec<T>`; `T` must be the array's dtype.
@@ -818,4 +901,29 @@ impl std::fmt::Display for Array {
             Err(e) => write!(f, "<array on {} that could not be read: {e}>", self.device()),
         }
     }
+}
+
+/// Copies the C-contiguous host array `src` into the C-contiguous device array `out` (same
+/// bytes) on the current stream: without a host wait when `src` is pinned (or `pin` asks to
+/// pin its block: large copies), the host block then tracking the copy.
+fn htod(src: &Array, out: &Array, pin: bool) -> Result<()> {
+    let (Storage::Cpu(h), Storage::Cuda(d)) = (&*src.storage, &*out.storage) else {
+        unreachable!("a host source and a device destination")
+    };
+    let n = src.nbytes();
+    let _l = crate::backend::storage::CpuLocks::new(&[&src.storage], &[]);
+    let pinned = h.is_pinned() || (pin && h.pin());
+    // `wrapping_add`: an empty view's offset may lie past the end of its block.
+    let p = h.ptr().wrapping_add(src.offset);
+    // SAFETY: `src` is C-contiguous: a non-empty one has its `n` bytes at `p`, within the block;
+    // an empty one reads nothing through a non-null `p`. The read lock keeps writers out while
+    // the slice lives, and a pinned block read later by the DMA tracks the copy (`track_dma`):
+    // writers and the free wait for it.
+    let bytes = unsafe { std::slice::from_raw_parts(p, n) };
+    d.note_use()?;
+    d.dev.htod(d.ptr + out.offset as u64, bytes, pinned)?;
+    if pinned && n > 0 {
+        h.track_dma(&d.dev, false)?;
+    }
+    Ok(())
 }

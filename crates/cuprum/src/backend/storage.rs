@@ -1,12 +1,12 @@
 //! Reference-counted memory blocks behind arrays. Views share a block; the block is freed
 //! (or returned to the device pool) when the last array using it is dropped.
 
-use crate::backend::cuda::CudaDevice;
+use crate::backend::cuda::{CudaDevice, HostDma, StreamInner};
 use crate::core::device::Device;
 use crate::core::error::{Error, Result};
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::ptr::NonNull;
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 const HOST_ALIGN: usize = 64;
 /// Host blocks at least this large come from (and return to) the host pool.
@@ -99,6 +99,10 @@ pub(crate) struct CpuStorage {
     cap: usize,
     /// Whether the block is registered with the CUDA driver (page-locked).
     registered: std::sync::atomic::AtomicBool,
+    /// Asynchronous copies from or into this (pinned) block still queued on a stream: host
+    /// writers wait for them all, host readers for those that write the block, and the block
+    /// is freed only after them.
+    dma: HostDma,
     lock: RwLock<()>,
 }
 
@@ -136,14 +140,14 @@ impl CpuStorage {
                         s.par_chunks_mut(4 << 20).for_each(|c| c.fill(0));
                     }
                 }
-                return Ok(CpuStorage { ptr, bytes, cap, registered: registered.into(), lock: RwLock::new(()) });
+                return Ok(CpuStorage { ptr, bytes, cap, registered: registered.into(), dma: HostDma::default(), lock: RwLock::new(()) });
             }
             let layout = Layout::from_size_align(cap, pool_align(cap)).map_err(|_| oom())?;
             // Fresh pages are zero (and faulted in on first touch).
             // SAFETY: `cap >= bytes >= SMALL_POOL_MIN > 0`: the layout has a non-zero size.
             let p = unsafe { alloc_zeroed(layout) };
             let ptr = NonNull::new(p).ok_or_else(oom)?;
-            return Ok(CpuStorage { ptr, bytes, cap, registered: false.into(), lock: RwLock::new(()) });
+            return Ok(CpuStorage { ptr, bytes, cap, registered: false.into(), dma: HostDma::default(), lock: RwLock::new(()) });
         }
         let layout = Layout::from_size_align(bytes.max(1), HOST_ALIGN).map_err(|_| oom())?;
         // Small blocks are always zeroed: no array ever exposes uninitialised bytes.
@@ -151,16 +155,40 @@ impl CpuStorage {
         // SAFETY: the layout has a non-zero size (`bytes.max(1)`).
         let p = unsafe { alloc_zeroed(layout) };
         let ptr = NonNull::new(p).ok_or_else(oom)?;
-        Ok(CpuStorage { ptr, bytes, cap: 0, registered: false.into(), lock: RwLock::new(()) })
+        Ok(CpuStorage { ptr, bytes, cap: 0, registered: false.into(), dma: HostDma::default(), lock: RwLock::new(()) })
     }
     pub fn ptr(&self) -> *mut u8 {
         self.ptr.as_ptr()
     }
     pub fn read(&self) -> RwLockReadGuard<'_, ()> {
+        self.dma.settle(false);
         self.lock.read().unwrap_or_else(|e| e.into_inner())
     }
     pub fn write(&self) -> RwLockWriteGuard<'_, ()> {
+        self.dma.settle(true);
         self.lock.write().unwrap_or_else(|e| e.into_inner())
+    }
+    /// Page-locked host memory of at least `bytes` bytes (zeroed), for asynchronous copies
+    /// (`empty_pinned`). Needs a CUDA driver.
+    pub fn new_pinned(bytes: usize) -> Result<CpuStorage> {
+        let mut s = CpuStorage::new(bytes.max(POOL_MIN), true)?;
+        if !s.pin() {
+            return Err(Error::NoDevice(format!(
+                "pinned host memory needs a CUDA driver ({})",
+                crate::backend::cuda::unavailable_reason()
+            )));
+        }
+        s.bytes = bytes;
+        Ok(s)
+    }
+    /// Whether the block is page-locked (copies from and into it can be asynchronous).
+    pub fn is_pinned(&self) -> bool {
+        self.registered.load(std::sync::atomic::Ordering::Acquire)
+    }
+    /// Records that an asynchronous copy queued on `dev`'s current stream reads (`writes`:
+    /// writes) this block: later host access waits for it.
+    pub fn track_dma(&self, dev: &Arc<CudaDevice>, writes: bool) -> Result<()> {
+        self.dma.track(dev, writes)
     }
     /// Page-locks a large block for direct DMA (once; it stays pinned while pooled). Returns
     /// whether the block is pinned.
@@ -185,6 +213,7 @@ impl CpuStorage {
 
 impl Drop for CpuStorage {
     fn drop(&mut self) {
+        self.dma.settle(true);
         let registered = *self.registered.get_mut();
         if self.cap > 0 {
             let mut p = host_pool().lock().unwrap_or_else(|e| e.into_inner());
@@ -204,18 +233,39 @@ impl Drop for CpuStorage {
     }
 }
 
-/// Device memory from the device's pool. Work on it is ordered by the device's stream.
+/// Device memory from the device's pool: allocated on one stream (`home`), perhaps used on
+/// others (`used`: the pool orders its reuse after their work, `backend/cuda/stream.rs`).
 pub(crate) struct CudaStorage {
     pub ptr: u64,
     pub bytes: usize,
     /// Size of the pool block holding the allocation.
     pub block: usize,
     pub dev: Arc<CudaDevice>,
+    pub home: Arc<StreamInner>,
+    used: Mutex<Vec<Arc<StreamInner>>>,
+}
+
+impl CudaStorage {
+    /// Notes that work on the current stream reaches this block (called for every device
+    /// address an operation takes: `launch::dptr`).
+    #[inline]
+    pub fn note_use(&self) -> Result<()> {
+        self.dev.with_stream(|s| {
+            if s.id != self.home.id {
+                let mut u = self.used.lock().unwrap_or_else(|e| e.into_inner());
+                if !u.iter().any(|x| x.id == s.id) {
+                    u.push(s.clone());
+                }
+            }
+            Ok(())
+        })
+    }
 }
 
 impl Drop for CudaStorage {
     fn drop(&mut self) {
-        self.dev.pool_free(self.ptr, self.block);
+        let used = std::mem::take(self.used.get_mut().unwrap_or_else(|e| e.into_inner()));
+        self.dev.pool_free(self.ptr, self.block, &self.home, &used);
     }
 }
 
@@ -244,8 +294,8 @@ impl Storage {
             Device::Cpu => Storage::Cpu(CpuStorage::new(bytes, zeroed)?),
             Device::Cuda(n) => {
                 let dev = CudaDevice::get(n)?;
-                let (ptr, block) = dev.pool_alloc(bytes)?;
-                let s = CudaStorage { ptr, bytes, block, dev };
+                let (ptr, block, home) = dev.pool_alloc(bytes)?;
+                let s = CudaStorage { ptr, bytes, block, dev, home, used: Mutex::new(Vec::new()) };
                 if zeroed && bytes > 0 {
                     s.dev.memset_zero(ptr, bytes)?;
                 }

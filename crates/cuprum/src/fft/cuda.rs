@@ -1,6 +1,8 @@
 //! The GPU transforms: cuFFT (loaded at run time) over the trailing one to three axes of a
-//! C-contiguous batch, out of place, on the device's stream. Plans are cached per device,
-//! keyed by kind, precision, lengths and batch (as CuPy's plan cache), and reused under a lock.
+//! C-contiguous batch, out of place, on the current stream. Plans are cached per device and
+//! stream (a plan's work area must not be shared by transforms that may overlap), keyed by
+//! kind, precision, lengths and batch (as CuPy's plan cache), reused under a lock, and
+//! destroyed with their stream.
 
 use super::Kind;
 use crate::array::Array;
@@ -16,13 +18,14 @@ use std::sync::Mutex;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct PlanKey {
     ordinal: usize,
+    stream: u64,
     kind: Kind,
     double: bool,
     dims: Vec<i64>,
     batch: i64,
 }
 
-/// The plan cache (cufftHandle is an int; the plans live for the process).
+/// The plan cache (cufftHandle is an int; the default stream's plans live for the process).
 static PLANS: Mutex<Option<HashMap<PlanKey, fft::cufftHandle>>> = Mutex::new(None);
 
 fn check(what: &str, r: fft::cufftResult) -> Result<()> {
@@ -64,8 +67,10 @@ pub(crate) fn transform(x: &Array, kind: Kind, dims: &[usize], disposable: bool)
         return Ok(out);
     }
     let batch: usize = x.shape()[..nd - k].iter().product();
+    let stream = dev.current_stream()?;
     let key = PlanKey {
         ordinal: dev.ordinal,
+        stream: stream.id,
         kind,
         double,
         dims: dims.iter().map(|&d| d as i64).collect(),
@@ -77,7 +82,24 @@ pub(crate) fn transform(x: &Array, kind: Kind, dims: &[usize], disposable: bool)
     let plan = match cache.get(&key) {
         Some(&p) => p,
         None => {
-            let p = make_plan(&key, dev.stream as fft::cudaStream_t)?;
+            let p = make_plan(&key, stream.raw as fft::cudaStream_t)?;
+            if !cache.keys().any(|k| k.ordinal == key.ordinal && k.stream == key.stream) {
+                let (ordinal, id) = (key.ordinal, key.stream);
+                stream.on_release(Box::new(move || {
+                    let mut cache = PLANS.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Some(cache) = cache.as_mut() {
+                        cache.retain(|k, &mut plan| {
+                            let mine = k.ordinal == ordinal && k.stream == id;
+                            if mine {
+                                // SAFETY: the stream's work has finished (it is being released)
+                                // and the plan leaves the cache here: no one uses it again.
+                                unsafe { fft::cufftDestroy(plan) };
+                            }
+                            !mine
+                        });
+                    }
+                }));
+            }
             cache.insert(key.clone(), p);
             p
         }
@@ -86,8 +108,8 @@ pub(crate) fn transform(x: &Array, kind: Kind, dims: &[usize], disposable: bool)
     let dir = if kind == (Kind::C2C { inverse: true }) { 1 } else { -1 };
     // SAFETY: `plan` was made for these lengths, batch, kind and precision; `input` and `out`
     // are C-contiguous device arrays of the plan's input and output sizes (basic layout), on
-    // the plan's device and stream, alive until the stream has run the transform (the pool
-    // frees blocks in stream order).
+    // the plan's device and stream (the current one), alive until the stream has run the
+    // transform (the pool orders the reuse of their blocks after it).
     let r = unsafe {
         match (kind, double) {
             (Kind::C2C { .. }, false) => fft::cufftExecC2C(plan, i as *mut _, o as *mut _, dir),
@@ -140,7 +162,7 @@ fn make_plan(key: &PlanKey, stream: fft::cudaStream_t) -> Result<fft::cufftHandl
         unsafe { fft::cufftDestroy(plan) };
         return Err(e);
     }
-    // SAFETY: a valid plan and the device's stream (alive for the process).
+    // SAFETY: a valid plan and a live stream, which outlives the plan (destroyed with it).
     check("cufftSetStream", unsafe { fft::cufftSetStream(plan, stream) })?;
     Ok(plan)
 }

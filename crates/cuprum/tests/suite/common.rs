@@ -34,6 +34,9 @@ pub struct TestCase {
     pub name: &'static str,
     pub gpu: bool,
     pub isolated: bool,
+    /// GPUs the case needs: a case needing two is ignored on a machine with fewer (reported
+    /// as ignored with the reason), even under `CUPRUM_REQUIRE_GPU=1`.
+    pub gpus: usize,
     pub run: fn(),
 }
 
@@ -43,14 +46,32 @@ inventory::collect!(TestCase);
 /// own process).
 macro_rules! register {
     ($name:ident, $gpu:expr, $isolated:expr) => {
+        register!($name, $gpu, $isolated, if $gpu { 1 } else { 0 });
+    };
+    ($name:ident, $gpu:expr, $isolated:expr, $gpus:expr) => {
         inventory::submit! {
             $crate::common::TestCase {
                 name: concat!(module_path!(), "::", stringify!($name)),
                 gpu: $gpu,
                 isolated: $isolated,
+                gpus: $gpus,
                 run: $name,
             }
         }
+    };
+}
+
+/// `two_gpu_test!(name, |gpu0, gpu1| { ... })`: a case that needs two GPUs (ignored, with a
+/// line saying so, where fewer are present).
+macro_rules! two_gpu_test {
+    ($name:ident, |$d0:ident, $d1:ident| $body:block) => {
+        fn $name() {
+            fn run($d0: cuprum::Device, $d1: cuprum::Device) -> cuprum::Result<()> $body
+            let d0 = $crate::common::gpu_or_skip(stringify!($name)).expect("a GPU");
+            let d1 = cuprum::Device::cuda(1).unwrap_or_else(|e| panic!("{}: needs two GPUs: {e}", stringify!($name)));
+            run(d0, d1).unwrap();
+        }
+        register!($name, true, false, 2);
     };
 }
 

@@ -37,6 +37,7 @@ mod signal;
 mod sort;
 mod source_kernels;
 mod statistics;
+mod streams;
 mod ufunc;
 
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -153,6 +154,11 @@ fn main() -> ExitCode {
             );
         }
     }
+    let one_gpu = !listing && cuprum::cuda_device_count() < 2;
+    if one_gpu && cases.iter().any(|c| c.gpus >= 2) {
+        let n = cases.iter().filter(|c| c.gpus >= 2).count();
+        eprintln!("fewer than two GPUs: the {n} two-GPU cases are reported as ignored");
+    }
     let trials = cases
         .into_iter()
         .map(|c| {
@@ -163,7 +169,7 @@ fn main() -> ExitCode {
                 let run = c.run;
                 Trial::test(name, move || run_caught(run))
             };
-            trial.with_ignored_flag(c.gpu && ignore_gpu)
+            trial.with_ignored_flag((c.gpu && ignore_gpu) || (c.gpus >= 2 && one_gpu))
         })
         .collect();
     libtest_mimic::run(&args, trials).exit_code()

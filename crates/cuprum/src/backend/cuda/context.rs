@@ -1,4 +1,4 @@
-//! One context and one non-blocking stream per GPU, created on first use.
+//! One context per GPU with its default stream (non-blocking), created on first use.
 
 use super::copy::Staging;
 use super::pool::Pool;
@@ -6,6 +6,7 @@ use crate::core::device::Device;
 use crate::core::error::{Error, Result};
 use cudarc::driver::{result as cu, sys, CudaContext};
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 fn driver_err(what: &str, e: cudarc::driver::DriverError) -> Error {
@@ -44,22 +45,19 @@ pub(crate) fn unavailable_reason() -> String {
 pub(crate) struct CudaDevice {
     pub ordinal: usize,
     pub(super) ctx: Arc<CudaContext>,
-    pub stream: sys::CUstream,
+    /// Where work goes outside any stream scope (`Stream::null`).
+    pub(crate) default_stream: Arc<super::stream::StreamInner>,
+    /// Whether a user stream was ever created on this device (the pool then records an event
+    /// on a block's home stream when it is freed).
+    pub(crate) multi: AtomicBool,
+    /// Graph captures running on this device's streams.
+    pub(crate) captures: AtomicUsize,
     pub arch: (i32, i32),
     pub sm_count: u32,
     pub(super) pool: Mutex<Pool>,
     pub(super) staging: Mutex<Option<Staging>>,
     pub(super) kernels: super::kernels::Cache,
-    /// Zeroed counters for split reductions (each launch's last block resets its own).
-    counters: OnceLock<u64>,
 }
-// SAFETY: the only field that is not `Send`/`Sync` by itself is the driver handle `stream`
-// (a raw pointer); the CUDA driver API is thread-safe, and every use of the stream first makes the
-// device's context current on the calling thread (`bind`). The pool, staging buffers and kernel
-// cache are behind mutexes.
-unsafe impl Send for CudaDevice {}
-// SAFETY: as for `Send`: shared use only passes the stream handle to thread-safe driver calls.
-unsafe impl Sync for CudaDevice {}
 
 static DEVICES: OnceLock<Vec<OnceLock<Arc<CudaDevice>>>> = OnceLock::new();
 
@@ -84,18 +82,19 @@ impl CudaDevice {
         let sm_count = ctx
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(|e| driver_err("multiprocessor count", e))? as u32;
-        let stream =
-            cu::stream::create(cu::stream::StreamKind::NonBlocking).map_err(|e| driver_err("creating a stream", e))?;
+        ctx.bind_to_thread().map_err(|e| driver_err("binding the context", e))?;
+        let default_stream = Arc::new(super::stream::StreamInner::default_for(ordinal)?);
         Ok(CudaDevice {
             ordinal,
             ctx,
-            stream,
+            default_stream,
+            multi: AtomicBool::new(false),
+            captures: AtomicUsize::new(0),
             arch,
             sm_count,
             pool: Mutex::new(Pool::default()),
             staging: Mutex::new(None),
             kernels: Default::default(),
-            counters: OnceLock::new(),
         })
     }
 
@@ -109,11 +108,14 @@ impl CudaDevice {
         self.ctx.bind_to_thread().map_err(|e| driver_err("binding the context", e))
     }
 
+    /// Waits for all work queued on this device, on every stream (`cudaDeviceSynchronize`).
     pub fn synchronize(&self) -> Result<()> {
+        if self.captures.load(Ordering::Acquire) > 0 {
+            return Err(super::stream::capture_sync_error());
+        }
         self.bind()?;
-        // SAFETY: `stream` was created in `create` and is never destroyed (devices live for the
-        // process); its context is current (`bind`).
-        unsafe { cu::stream::synchronize(self.stream) }.map_err(|e| self.err("synchronize", e))
+        // SAFETY: a context-wide wait in the context made current by `bind`.
+        unsafe { sys::cuCtxSynchronize() }.result().map_err(|e| self.err("cuCtxSynchronize", e))
     }
 
     pub(crate) fn err(&self, what: &str, e: cudarc::driver::DriverError) -> Error {
@@ -123,24 +125,14 @@ impl CudaDevice {
         }
     }
 
-    /// Device pointer to at least `n` zeroed `u32` counters for split reductions. They live
-    /// as long as the device; every reduction leaves them zero again.
+    /// Device pointer to at least `n` zeroed `u32` counters for split reductions, the current
+    /// stream's (two streams never share them). Every reduction leaves them zero again.
     pub fn reduce_counters(&self, n: usize) -> Result<u64> {
-        const COUNTERS: usize = 1 << 16;
+        use super::stream::COUNTERS;
         if n > COUNTERS {
             return Err(Error::NotImplemented(format!("split reduction over {n} outputs (at most {COUNTERS})")));
         }
-        if let Some(p) = self.counters.get() {
-            return Ok(*p);
-        }
-        let (p, block) = self.pool_alloc(COUNTERS * 4)?;
-        self.memset_zero(p, COUNTERS * 4)?;
-        // Held for the life of the process (never returned to the pool).
-        let kept = *self.counters.get_or_init(|| p);
-        if kept != p {
-            self.pool_free(p, block);
-        }
-        Ok(kept)
+        self.with_stream(|s| s.counters(self))
     }
 
     /// A grid size for `n` work items of `per_block` each, capped to a few waves.

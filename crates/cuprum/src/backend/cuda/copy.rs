@@ -41,26 +41,28 @@ impl CudaDevice {
         f(g.as_mut().expect("staging initialised above"))
     }
 
-    /// Copies host bytes to device memory. Small copies and pinned sources go directly;
-    /// others through pinned staging buffers, overlapping the host-side copy of one chunk with
-    /// the DMA of the previous one. Returns once `src` is no longer needed.
+    /// Copies host bytes to device memory on the current stream. Small copies and pinned
+    /// sources go directly; others through pinned staging buffers, overlapping the host-side
+    /// copy of one chunk with the DMA of the previous one. Returns once `src` is no longer
+    /// needed, except for a pinned source: the DMA reads it later, and the caller keeps it
+    /// alive and unwritten until the stream has run the copy (`CpuStorage::track_dma`).
     pub fn htod(&self, dst: u64, src: &[u8], pinned: bool) -> Result<()> {
         if src.is_empty() {
             return Ok(());
         }
         self.bind()?;
+        let stream = self.stream()?;
         if pinned || src.len() <= DIRECT_COPY {
             // SAFETY: `src` is a live slice of `src.len()` bytes and `dst` a device block of at
             // least as many (the caller's array). A pageable source is staged by the driver
-            // before the call returns; a pinned one is waited for below before `src` is
-            // released to the caller.
+            // before the call returns; a pinned one stays alive and unwritten until the stream
+            // has run the copy (the caller's contract above).
             unsafe {
-                sys::cuMemcpyHtoDAsync_v2(dst, src.as_ptr() as *const c_void, src.len(), self.stream)
+                sys::cuMemcpyHtoDAsync_v2(dst, src.as_ptr() as *const c_void, src.len(), stream)
                     .result()
                     .map_err(|e| self.err("cuMemcpyHtoDAsync", e))?;
             }
-            // A pinned source is read by the DMA engine later: wait, so the caller may reuse it.
-            return if pinned { self.synchronize() } else { Ok(()) };
+            return Ok(());
         }
         self.with_staging(|st| {
             for (i, chunk) in src.chunks(STAGING_BYTES).enumerate() {
@@ -84,11 +86,11 @@ impl CudaDevice {
                         dst + (i * STAGING_BYTES) as u64,
                         buf.as_ptr() as *const c_void,
                         chunk.len(),
-                        self.stream,
+                        stream,
                     )
                     .result()
                     .map_err(|e| self.err("cuMemcpyHtoDAsync", e))?;
-                    cu::event::record(st.events[b], self.stream).map_err(|e| self.err("cuEventRecord", e))?;
+                    cu::event::record(st.events[b], stream).map_err(|e| self.err("cuEventRecord", e))?;
                 }
                 st.pending[b] = true;
             }
@@ -96,23 +98,47 @@ impl CudaDevice {
         })
     }
 
-    /// Copies device bytes into host memory (waits for the copy): directly into a pinned or
-    /// small destination, else through the pinned staging buffers.
+    /// Copies device bytes into page-locked host memory on the current stream without waiting:
+    /// the caller keeps `dst` alive and unread until the stream has run the copy
+    /// (`CpuStorage::track_dma`).
+    ///
+    /// # Safety
+    /// `dst` must be `len` bytes of a pinned host block that nothing reads or writes until the
+    /// stream has run the copy, and `src` a device range of as many bytes.
+    pub unsafe fn dtoh_async(&self, dst: *mut u8, src: u64, len: usize) -> Result<()> {
+        if len == 0 {
+            return Ok(());
+        }
+        self.bind()?;
+        let stream = self.stream()?;
+        // SAFETY: the caller's contract.
+        unsafe { sys::cuMemcpyDtoHAsync_v2(dst as *mut c_void, src, len, stream) }
+            .result()
+            .map_err(|e| self.err("cuMemcpyDtoHAsync", e))
+    }
+
+    /// Copies device bytes into host memory (waits for the copy, that is for the current
+    /// stream): directly into a pinned or small destination, else through the pinned staging
+    /// buffers.
     pub fn dtoh(&self, dst: &mut [u8], src: u64, pinned: bool) -> Result<()> {
         if dst.is_empty() {
             return Ok(());
         }
         self.bind()?;
+        let stream = self.stream()?;
+        if self.with_stream(|s| Ok(s.capturing.load(std::sync::atomic::Ordering::Acquire)))? {
+            return Err(super::stream::capture_sync_error());
+        }
         if pinned || dst.len() <= DIRECT_COPY {
             // SAFETY: `dst` is a live, exclusively borrowed slice of `dst.len()` bytes, and the
             // stream is synchronised before returning, so the DMA ends while the borrow lasts;
             // `src` is a device range of as many bytes (the caller's array).
             unsafe {
-                sys::cuMemcpyDtoHAsync_v2(dst.as_mut_ptr() as *mut c_void, src, dst.len(), self.stream)
+                sys::cuMemcpyDtoHAsync_v2(dst.as_mut_ptr() as *mut c_void, src, dst.len(), stream)
                     .result()
                     .map_err(|e| self.err("cuMemcpyDtoHAsync", e))?;
             }
-            return self.synchronize();
+            return self.sync_current();
         }
         self.with_staging(|st| {
             let n = dst.len();
@@ -123,18 +149,25 @@ impl CudaDevice {
                 let len = STAGING_BYTES.min(n - off);
                 // SAFETY: buffer `b` is pinned and holds STAGING_BYTES >= `len` bytes; the host
                 // does not touch it until the event recorded here has completed, and earlier
-                // device reads of it are ordered before this copy on the same stream.
+                // device reads of it have completed (waited for above).
                 unsafe {
-                    sys::cuMemcpyDtoHAsync_v2(st.bufs[b] as *mut c_void, src + off as u64, len, self.stream)
+                    sys::cuMemcpyDtoHAsync_v2(st.bufs[b] as *mut c_void, src + off as u64, len, stream)
                         .result()
                         .map_err(|e| self.err("cuMemcpyDtoHAsync", e))?;
-                    cu::event::record(st.events[b], self.stream).map_err(|e| self.err("cuEventRecord", e))?;
+                    cu::event::record(st.events[b], stream).map_err(|e| self.err("cuEventRecord", e))?;
                 }
                 st.pending[b] = true;
                 Ok(())
             };
-            // Any earlier host-to-device chunks still reading the buffers are ordered before these
-            // copies on the same stream, so the buffers can be overwritten by the stream.
+            // Earlier host-to-device chunks still reading the buffers (perhaps on another stream)
+            // must finish before the buffers are overwritten.
+            for b in 0..2 {
+                if st.pending[b] {
+                    // SAFETY: `events[b]` is a live event of the staging set (never destroyed).
+                    unsafe { cu::event::synchronize(st.events[b]) }.map_err(|e| self.err("cuEventSynchronize", e))?;
+                    st.pending[b] = false;
+                }
+            }
             issue(st, 0)?;
             for i in 0..nchunks {
                 if i + 1 < nchunks {

@@ -233,11 +233,11 @@ impl CudaDevice {
     ) -> Result<()> {
         self.bind()?;
         // SAFETY: as `launch`'s.
-        unsafe { cu::launch_kernel(k.func, grid, block, shmem, self.stream, params) }
+        unsafe { cu::launch_kernel(k.func, grid, block, shmem, self.stream()?, params) }
             .map_err(|e| self.err("cuLaunchKernel", e))
     }
 
-    /// Launches `k` on this device's stream.
+    /// Launches `k` on this device's current stream.
     ///
     /// # Safety
     /// `params` must match the kernel's parameter list, and every pointer in them must stay
@@ -255,7 +255,7 @@ impl CudaDevice {
         // SAFETY: `k.func` comes from a module that is never unloaded, loaded on a device whose
         // context is current; the parameters and the memory they reach are the caller's
         // contract (see `# Safety`). The driver copies the parameter values during the call.
-        unsafe { cu::launch_kernel(k.func, grid, (block.0, block.1, 1), shmem, self.stream, params) }
+        unsafe { cu::launch_kernel(k.func, grid, (block.0, block.1, 1), shmem, self.stream()?, params) }
             .map_err(|e| self.err("cuLaunchKernel", e))
     }
 }

@@ -176,9 +176,14 @@ pub(crate) fn dptr_opt(a: Option<&Array>) -> Result<u64> {
     a.map_or(Ok(0), dptr)
 }
 
+/// The device address of `a`, for work about to be queued on the current stream (which is
+/// noted as a user of the block: the pool's cross-stream rule, `stream.rs`).
 pub(crate) fn dptr(a: &Array) -> Result<u64> {
     match &*a.storage {
-        Storage::Cuda(c) => Ok(c.ptr + a.offset as u64),
+        Storage::Cuda(c) => {
+            c.note_use()?;
+            Ok(c.ptr + a.offset as u64)
+        }
         Storage::Cpu(_) => {
             Err(Error::DeviceMismatch { op: "cuda kernel".into(), a: a.device(), b: crate::Device::Cuda(0) })
         }

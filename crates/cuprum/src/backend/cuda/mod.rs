@@ -1,4 +1,4 @@
-//! The CUDA backend: one context and stream per GPU, a stream-ordered memory pool, pinned
+//! The CUDA backend: one context per GPU, its streams (`stream.rs`), a stream-ordered memory pool, pinned
 //! staging for host copies, and NVRTC-compiled kernels cached in memory and on disk.
 //!
 //! Everything here goes through `cudarc`'s thin `result`/`sys` layers, loaded at run time, so
@@ -13,11 +13,15 @@ mod event;
 pub(crate) mod kernels;
 pub(crate) mod launch;
 mod pool;
+pub(crate) mod stream;
+pub(crate) mod graph;
 
 pub use compile::{cache_dir, nvrtc_compiles};
 pub(crate) use context::{device_count, unavailable_reason, CudaDevice};
 pub(crate) use copy::{host_register, host_unregister};
-pub use event::{device_name, Event};
+pub use event::{device_name, get_elapsed_time, Event};
+pub(crate) use event::HostDma;
+pub(crate) use stream::StreamInner;
 pub(crate) use kernels::Kernel;
 pub use pool::{pool_stats, release_cached, PoolStats};
 

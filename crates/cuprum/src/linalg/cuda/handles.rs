@@ -1,5 +1,6 @@
-//! cuBLAS and cuSOLVER handles, one set per device, created on first use and bound to the
-//! device's stream (cuBLAS in its default math mode: no TF32); status codes as `Error`s; and
+//! cuBLAS and cuSOLVER handles, one set per stream (their workspaces are not shared by work
+//! that may overlap), created on first use and bound to it (cuBLAS in its default math mode:
+//! no TF32), released with the stream; status codes as `Error`s; and
 //! `orgqr`/`ungqr`, which cuSOLVER has only in typed forms.
 
 use crate::array::Array;
@@ -22,7 +23,8 @@ pub(super) struct Handles {
 // their device's context current; cuBLAS and cuSOLVER handles may move between threads.
 unsafe impl Send for Handles {}
 
-static HANDLES: Mutex<Vec<(usize, Handles)>> = Mutex::new(Vec::new());
+/// The handles of each (device, stream).
+static HANDLES: Mutex<Vec<((usize, u64), Handles)>> = Mutex::new(Vec::new());
 
 pub(super) fn blas_check(what: &str, s: blas::cublasStatus_t) -> Result<()> {
     crate::backend::cuda::lib_status(
@@ -42,35 +44,53 @@ pub(super) fn solver_check(what: &str, s: sol::cusolverStatus_t) -> Result<()> {
     )
 }
 
-fn create(dev: &CudaDevice) -> Result<Handles> {
+fn create(dev: &CudaDevice, stream: cudarc::driver::sys::CUstream) -> Result<Handles> {
     // SAFETY: only checks whether the shared libraries can be loaded.
     if !unsafe { blas::is_culib_present() } || !unsafe { sol::is_culib_present() } {
         return Err(Error::Cuda("linalg on a GPU needs cuBLAS and cuSOLVER, and they were not found".into()));
     }
     let b = cudarc::cublas::result::create_handle().map_err(|e| Error::Cuda(format!("cublasCreate: {e:?}")))?;
-    // SAFETY: `b` was just created; the stream is the device's, alive for the process.
-    unsafe { cudarc::cublas::result::set_stream(b, dev.stream as blas::cudaStream_t) }
+    let _ = dev;
+    // SAFETY: `b` was just created; the stream is live and outlives the handle (which is
+    // destroyed when the stream is released).
+    unsafe { cudarc::cublas::result::set_stream(b, stream as blas::cudaStream_t) }
         .map_err(|e| Error::Cuda(format!("cublasSetStream: {e:?}")))?;
     // SAFETY: as above.
     blas_check("cublasSetMathMode", unsafe { blas::cublasSetMathMode(b, blas::cublasMath_t::CUBLAS_DEFAULT_MATH) })?;
     let s = cudarc::cusolver::result::dn_create().map_err(|e| Error::Cuda(format!("cusolverDnCreate: {e:?}")))?;
-    // SAFETY: `s` was just created; the stream is the device's.
-    unsafe { cudarc::cusolver::result::dn_set_stream(s, dev.stream as sol::cudaStream_t) }
+    // SAFETY: `s` was just created; the stream is live, as above.
+    unsafe { cudarc::cusolver::result::dn_set_stream(s, stream as sol::cudaStream_t) }
         .map_err(|e| Error::Cuda(format!("cusolverDnSetStream: {e:?}")))?;
     let params = cudarc::cusolver::result::dn_create_params()
         .map_err(|e| Error::Cuda(format!("cusolverDnCreateParams: {e:?}")))?;
     Ok(Handles { blas: b, solver: s, params })
 }
 
-/// Runs `f` with this device's handles (created on first use), its context current.
+/// Runs `f` with the handles of this device's current stream (created on first use), its
+/// context current.
 pub(super) fn with_handles<R>(dev: &CudaDevice, f: impl FnOnce(&Handles) -> Result<R>) -> Result<R> {
     dev.bind()?;
+    let stream = dev.current_stream()?;
+    let key = (dev.ordinal, stream.id);
     let mut all = HANDLES.lock().unwrap_or_else(|e| e.into_inner());
-    if !all.iter().any(|(o, _)| *o == dev.ordinal) {
-        let h = create(dev)?;
-        all.push((dev.ordinal, h));
+    if !all.iter().any(|(k, _)| *k == key) {
+        let h = create(dev, stream.raw)?;
+        all.push((key, h));
+        stream.on_release(Box::new(move || {
+            let mut all = HANDLES.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(i) = all.iter().position(|(k, _)| *k == key) {
+                let (_, h) = all.swap_remove(i);
+                // SAFETY: the handles were made for this stream, which is being released (its
+                // work has finished), and were just removed from the table: no one uses them.
+                unsafe {
+                    let _ = cudarc::cublas::result::destroy_handle(h.blas);
+                    let _ = cudarc::cusolver::result::dn_destroy_params(h.params);
+                    let _ = cudarc::cusolver::result::dn_destroy(h.solver);
+                }
+            }
+        }));
     }
-    let h = &all.iter().find(|(o, _)| *o == dev.ordinal).expect("created above").1;
+    let h = &all.iter().find(|(k, _)| *k == key).expect("created above").1;
     f(h)
 }
 
