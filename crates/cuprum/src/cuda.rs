@@ -26,10 +26,17 @@
 //! # Ok::<(), cuprum::Error>(())
 //! ```
 //!
-//! # Memory across streams
-//! An array's block belongs to the stream it was allocated on; every other stream that works
-//! on it is noted. When the array goes, the pool reuses the block on its own stream after
-//! waiting (on the GPU) for those streams' work, and on another stream only once all of it has
+//! # Arrays across streams
+//! An array's block belongs to the stream it was allocated on (its *home*). Work on it from
+//! another stream is queued after the home stream's work so far, and the home stream's next
+//! work on it after the other streams' (events on the GPU, no host wait): an array made on one
+//! stream can be read on another, or on the host, without events. Two other streams working
+//! on one array are not ordered between themselves (both may read it at once, as two
+//! inversions of one matrix do); order a write on one and a read on the other with an
+//! [`Event`] ([`Stream::wait_event`]).
+//!
+//! When the array goes, the pool reuses the block on its home stream after waiting (on the
+//! GPU) for the other streams that used it, and on another stream only once all that work has
 //! finished, so a block is never handed out while queued work still uses it. A stream lives
 //! as long as its handles and the arrays allocated or used on it.
 //!

@@ -234,7 +234,8 @@ impl Drop for CpuStorage {
 }
 
 /// Device memory from the device's pool: allocated on one stream (`home`), perhaps used on
-/// others (`used`: the pool orders its reuse after their work, `backend/cuda/stream.rs`).
+/// others (`used`: the pool orders its reuse after their work; `pending`: the home stream's
+/// next use waits for them), see `backend/cuda/stream.rs`.
 pub(crate) struct CudaStorage {
     pub ptr: u64,
     pub bytes: usize,
@@ -243,19 +244,65 @@ pub(crate) struct CudaStorage {
     pub dev: Arc<CudaDevice>,
     pub home: Arc<StreamInner>,
     used: Mutex<Vec<Arc<StreamInner>>>,
+    pending: Mutex<Vec<Arc<StreamInner>>>,
+    dirty: std::sync::atomic::AtomicBool,
 }
 
 impl CudaStorage {
-    /// Notes that work on the current stream reaches this block (called for every device
-    /// address an operation takes: `launch::dptr`).
+    fn new(ptr: u64, bytes: usize, block: usize, dev: Arc<CudaDevice>, home: Arc<StreamInner>) -> CudaStorage {
+        CudaStorage {
+            ptr,
+            bytes,
+            block,
+            dev,
+            home,
+            used: Mutex::new(Vec::new()),
+            pending: Mutex::new(Vec::new()),
+            dirty: false.into(),
+        }
+    }
+
+    /// Orders work about to be queued on the current stream that reaches this block (called
+    /// for every device address an operation takes: `launch::dptr`). On another stream than
+    /// the block's home: after the home stream's queued work (an event, no host wait), and
+    /// noted for the pool and the home stream. On the home stream: after the queued work of the
+    /// other streams that used the block since. Inside a graph capture nothing is ordered (the
+    /// capture's inputs must be ready before it begins).
     #[inline]
     pub fn note_use(&self) -> Result<()> {
+        use std::sync::atomic::Ordering;
         self.dev.with_stream(|s| {
-            if s.id != self.home.id {
+            if s.id == self.home.id {
+                if !self.dirty.load(Ordering::Acquire) {
+                    return Ok(());
+                }
+                let others = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
+                self.dirty.store(false, Ordering::Release);
+                if s.capturing.load(Ordering::Acquire) {
+                    return Ok(());
+                }
+                for o in &others {
+                    if !o.capturing.load(Ordering::Acquire) {
+                        self.dev.order_after(s, o)?;
+                    }
+                }
+                return Ok(());
+            }
+            {
                 let mut u = self.used.lock().unwrap_or_else(|e| e.into_inner());
                 if !u.iter().any(|x| x.id == s.id) {
                     u.push(s.clone());
                 }
+            }
+            {
+                let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+                if !p.iter().any(|x| x.id == s.id) {
+                    p.push(s.clone());
+                }
+                self.dirty.store(true, Ordering::Release);
+            }
+            if !s.capturing.load(Ordering::Acquire) && !self.home.capturing.load(Ordering::Acquire) {
+                self.dev.order_after(s, &self.home)?;
             }
             Ok(())
         })
@@ -295,7 +342,7 @@ impl Storage {
             Device::Cuda(n) => {
                 let dev = CudaDevice::get(n)?;
                 let (ptr, block, home) = dev.pool_alloc(bytes)?;
-                let s = CudaStorage { ptr, bytes, block, dev, home, used: Mutex::new(Vec::new()) };
+                let s = CudaStorage::new(ptr, bytes, block, dev, home);
                 if zeroed && bytes > 0 {
                     s.dev.memset_zero(ptr, bytes)?;
                 }

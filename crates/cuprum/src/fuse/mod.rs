@@ -369,6 +369,19 @@ pub struct Fused<const N: usize, F> {
 /// assert_eq!(z.dtype(), cuprum::DType::Int64);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
+///
+/// A closure that returns something other than an [`Expr`] (a number, an `Array`, a
+/// `Result`) does not compile:
+///
+/// ```compile_fail
+/// let f = cuprum::fuse(|[x]: [cuprum::Expr; 1]| 2.0f32);
+/// ```
+///
+/// ```compile_fail
+/// let dev = cuprum::Device::Cpu;
+/// let a = cuprum::ones(&[3], cuprum::DType::Float32, &dev).unwrap();
+/// let f = cuprum::fuse(|[x]: [cuprum::Expr; 1]| a.exp());
+/// ```
 pub fn fuse<const N: usize, F: Fn([Expr; N]) -> Expr>(f: F) -> Fused<N, F> {
     Fused { f }
 }

@@ -98,11 +98,13 @@ fn bytes(a: &Array) -> Vec<u8> {
     a.to_bytes().unwrap()
 }
 
-/// Work that keeps a stream busy for a few milliseconds.
+/// Work that keeps a stream busy for a while (eight passes over 256 MB: over a millisecond on
+/// an H100, far longer than queuing the next operations takes), in kernels of cuprum's own
+/// (quick under compute-sanitizer, unlike cuBLAS's).
 fn busy(big: &Array) -> cuprum::Result<Array> {
-    let mut m = cuprum::matmul(big, big)?;
-    for _ in 0..3 {
-        m = cuprum::matmul(&m, big)?;
+    let mut m = big.sin()?;
+    for _ in 0..7 {
+        m = m.sin()?;
     }
     Ok(m)
 }
@@ -110,11 +112,13 @@ fn busy(big: &Array) -> cuprum::Result<Array> {
 gpu_test!(pool_reuse_waits_for_other_streams, |gpu| {
     // A block read by a busy stream and freed at once must not be rewritten by the next
     // allocation (on its home stream, or on a third stream) before that read.
+    // Under compute-sanitizer (CUPRUM_SANITIZER=1) smaller and fewer: the tools are slow.
+    let light = std::env::var("CUPRUM_SANITIZER").is_ok();
     let n = 1 << 22;
-    let big = cuprum::full(&[2048, 2048], 1e-3f32, DType::Float32, &gpu)?;
+    let big = cuprum::full(&[if light { 1 << 22 } else { 1 << 26 }], 1e-3f32, DType::Float32, &gpu)?;
     let null = Stream::null(gpu)?;
     let (s1, s2) = (Stream::new(gpu)?, Stream::new(gpu)?);
-    for trial in 0..6i32 {
+    for trial in 0..if light { 2 } else { 6i32 } {
         let v = 1.0 + trial as f32;
         // home: the default stream (trial even) or s2 (odd); reader: s1.
         let home = if trial % 2 == 0 { null.clone() } else { s2.clone() };
@@ -142,8 +146,32 @@ gpu_test!(pool_reuse_waits_for_other_streams, |gpu| {
     Ok(())
 });
 
+gpu_test!(work_on_another_stream_is_ordered_with_the_home_stream, |gpu| {
+    // Without events: an array made on a busy stream and read on the default stream, and one
+    // made on the default stream, written in place on a busy stream and read back.
+    let big = cuprum::full(&[1 << 26], 1e-3f32, DType::Float32, &gpu)?;
+    let s = Stream::new(gpu)?;
+    gpu.synchronize()?;
+    for trial in 0..4 {
+        let v = 2.0 + trial as f32;
+        let (made, _m) = s.scope(|| {
+            let m = busy(&big)?;
+            Ok((cuprum::full(&[1 << 20], v, DType::Float32, &gpu)?, m))
+        })?;
+        assert_eq!(made.sum(None)?.to_vec::<f32>()?[0], v * (1 << 20) as f32, "trial {trial}: made on s");
+        let mut home = cuprum::zeros(&[1 << 20], DType::Float32, &gpu)?;
+        let _m = s.scope(|| {
+            let m = busy(&big)?;
+            home.fill(v)?;
+            Ok(m)
+        })?;
+        assert_eq!(home.to_vec::<f32>()?[(1 << 20) - 1], v, "trial {trial}: written on s");
+    }
+    Ok(())
+});
+
 gpu_test!(events_order_streams_and_time, |gpu| {
-    let big = cuprum::full(&[2048, 2048], 1e-3f32, DType::Float32, &gpu)?;
+    let big = cuprum::full(&[1 << 26], 1e-3f32, DType::Float32, &gpu)?;
     let (s1, s2) = (Stream::new(gpu)?, Stream::new(gpu)?);
     let (start, end) = (Event::new(gpu)?, Event::new(gpu)?);
     assert!(end.query()?, "an event never recorded counts as done");
@@ -176,7 +204,7 @@ gpu_test!(pinned_copies_are_asynchronous_and_safe, |gpu| {
     assert!(host.to_vec::<f32>()?.iter().all(|&v| v == 0.0));
     host.copy_from(&cuprum::arange_f(0.0, n as f64, 1.0, DType::Float32, &Device::Cpu)?)?;
     let s = Stream::new(gpu)?;
-    let big = cuprum::full(&[2048, 2048], 1e-3f32, DType::Float32, &gpu)?;
+    let big = cuprum::full(&[1 << 26], 1e-3f32, DType::Float32, &gpu)?;
     gpu.synchronize()?;
     let mut dev = cuprum::zeros(&[n], DType::Float32, &gpu)?;
     gpu.synchronize()?;
@@ -276,7 +304,8 @@ gpu_test!(stream_errors, |gpu| {
     assert_eq!(kind(d.synchronize()), ErrorKind::ValueError);
     assert_eq!(kind(d.wait_event(&ev)), ErrorKind::ValueError);
     assert_eq!(kind(d.capture(|| x.exp())), ErrorKind::ValueError);
-    // Its queued work still finished and its array is still good.
+    // Its queued work still finished and its array is still good (the read on the default
+    // stream waits for the destroyed stream's work on it).
     assert_eq!(w.to_vec::<f32>()?[0], 1f32.exp());
     Ok(())
 });

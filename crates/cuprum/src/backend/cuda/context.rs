@@ -52,6 +52,8 @@ pub(crate) struct CudaDevice {
     pub(crate) multi: AtomicBool,
     /// Graph captures running on this device's streams.
     pub(crate) captures: AtomicUsize,
+    /// The user streams made on this device (for a device-wide wait while a capture runs).
+    pub(crate) streams: Mutex<Vec<std::sync::Weak<super::stream::StreamInner>>>,
     pub arch: (i32, i32),
     pub sm_count: u32,
     pub(super) pool: Mutex<Pool>,
@@ -90,6 +92,7 @@ impl CudaDevice {
             default_stream,
             multi: AtomicBool::new(false),
             captures: AtomicUsize::new(0),
+            streams: Mutex::new(Vec::new()),
             arch,
             sm_count,
             pool: Mutex::new(Pool::default()),
@@ -111,7 +114,22 @@ impl CudaDevice {
     /// Waits for all work queued on this device, on every stream (`cudaDeviceSynchronize`).
     pub fn synchronize(&self) -> Result<()> {
         if self.captures.load(Ordering::Acquire) > 0 {
-            return Err(super::stream::capture_sync_error());
+            if super::stream::thread_is_capturing() {
+                return Err(super::stream::capture_sync_error());
+            }
+            // Another thread is capturing: a context-wide wait would meet its stream; wait for
+            // every other stream instead.
+            let live: Vec<_> = {
+                let v = self.streams.lock().unwrap_or_else(|e| e.into_inner());
+                v.iter().filter_map(|w| w.upgrade()).collect()
+            };
+            self.default_stream.synchronize(self)?;
+            for s in &live {
+                if !s.capturing.load(Ordering::Acquire) {
+                    s.synchronize(self)?;
+                }
+            }
+            return Ok(());
         }
         self.bind()?;
         // SAFETY: a context-wide wait in the context made current by `bind`.

@@ -89,6 +89,19 @@ impl CudaDevice {
         Ok(ev)
     }
 
+    /// Makes later work on `waiter` wait (on the GPU) for the work queued so far on `producer`.
+    pub(crate) fn order_after(&self, waiter: &StreamInner, producer: &StreamInner) -> Result<()> {
+        self.bind()?;
+        let mut p = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        let ev = self.pool_event(&mut p, producer.raw)?;
+        // SAFETY: `ev` was just recorded on `producer`; `waiter` is a live stream of this device
+        // (the caller holds it). The wait takes the event's state now, so the event can be
+        // recorded again at once (it goes back to the spare list).
+        let r = unsafe { sys::cuStreamWaitEvent(waiter.raw, ev, 0) }.result();
+        p.spare.push(ev);
+        r.map_err(|e| self.err("cuStreamWaitEvent", e))
+    }
+
     /// A block of at least `bytes` bytes for work on the current stream, from the pool's cache
     /// when one fits. Returns the pointer, the block's size and the stream (the block's home,
     /// to be passed back to [`pool_free`](Self::pool_free)).

@@ -6,11 +6,13 @@
 //! device's default stream. An operation on a device whose stream is not the innermost scope's
 //! is an error (CuPy's rule: arrays must be on the current device).
 //!
-//! Memory across streams (the pool's rule, `pool.rs`): a block belongs to the stream it was
-//! allocated on (its *home*); [`dptr`](super::launch::dptr) notes every other stream that
-//! reaches its address. When the block is freed, an event is recorded on each of those streams
-//! and on the home stream (once the device has more than one stream), and the block goes back
-//! to the pool with them: the home stream reuses it after waiting on the other streams' events
+//! Blocks across streams: a block belongs to the stream it was allocated on (its *home*);
+//! [`dptr`](super::launch::dptr) calls `CudaStorage::note_use` for every address an operation
+//! takes. Work on another stream waits (an event, on the GPU) for the home stream's queued work
+//! and is noted; the home stream's next work waits for the noted streams'. The pool's rule
+//! (`pool.rs`): when the block is freed, an event is recorded on each stream that used it and
+//! on the home stream (once the device has more than one stream), and the block goes back to
+//! the pool with them: the home stream reuses it after waiting on the other streams' events
 //! (no host wait), another stream only once all its events have completed.
 
 use super::CudaDevice;
@@ -34,7 +36,7 @@ pub(crate) struct StreamInner {
     pub capturing: AtomicBool,
     /// Zeroed counters for split reductions (each launch's last block resets its own): one set
     /// per stream, so that reductions on two streams never share them.
-    counters: OnceLock<u64>,
+    counters: OnceLock<(u64, usize)>,
     /// Resources made for this stream by the families (cuBLAS and cuSOLVER handles, cuFFT
     /// plans), released when the stream is.
     cleanup: Mutex<Vec<Box<dyn FnOnce() + Send>>>,
@@ -77,7 +79,15 @@ impl StreamInner {
         let raw =
             cu::stream::create(cu::stream::StreamKind::NonBlocking).map_err(|e| dev.err("cuStreamCreate", e))?;
         dev.multi.store(true, Ordering::Release);
-        Ok(Arc::new(StreamInner::wrap(NEXT_ID.fetch_add(1, Ordering::Relaxed), raw, dev.ordinal)))
+        let s = Arc::new(StreamInner::wrap(NEXT_ID.fetch_add(1, Ordering::Relaxed), raw, dev.ordinal));
+        {
+            let mut all = dev.streams.lock().unwrap_or_else(|e| e.into_inner());
+            all.retain(|w| w.strong_count() > 0);
+            all.push(Arc::downgrade(&s));
+        }
+        // The counters now, while the stream cannot be capturing (their zeroing must run).
+        s.counters(dev)?;
+        Ok(s)
     }
 
     pub fn device(&self) -> Device {
@@ -102,20 +112,18 @@ impl StreamInner {
     /// Device pointer to [`COUNTERS`] zeroed `u32` counters of this stream.
     pub(crate) fn counters(&self, dev: &CudaDevice) -> Result<u64> {
         if let Some(p) = self.counters.get() {
-            return Ok(*p);
+            return Ok(p.0);
         }
+        let (p, size) = dev.pool_alloc_on(COUNTERS * 4, self)?;
         dev.bind()?;
-        // SAFETY: a plain device allocation in the context made current by `bind`.
-        let p = unsafe { cu::malloc_sync(COUNTERS * 4) }.map_err(|e| dev.err("cuMemAlloc", e))?;
-        // SAFETY: `p` holds COUNTERS * 4 bytes; the memset is ordered on this stream before every
-        // kernel that uses the counters (they run on this stream too).
+        // SAFETY: `p` holds at least COUNTERS * 4 bytes; the memset is ordered on this stream
+        // before every kernel that uses the counters (they run on this stream too).
         unsafe { cu::memset_d8_async(p, 0, COUNTERS * 4, self.raw) }.map_err(|e| dev.err("cuMemsetD8", e))?;
-        let kept = *self.counters.get_or_init(|| p);
-        if kept != p {
-            // SAFETY: `p` was allocated above and never handed out.
-            let _ = unsafe { cu::free_sync(p) };
+        let kept = *self.counters.get_or_init(|| (p, size));
+        if kept.0 != p {
+            dev.pool_free(p, size, &dev.default_stream, &[]);
         }
-        Ok(kept)
+        Ok(kept.0)
     }
 
     /// Waits for the work queued on this stream.
@@ -151,10 +159,9 @@ impl Drop for StreamInner {
             f();
         }
         dev.pool_stream_released(self.id);
-        if let Some(&p) = self.counters.get() {
-            // SAFETY: the counters were allocated in `counters`, only this stream's kernels used
-            // them, and the stream was synchronised above.
-            let _ = unsafe { cu::free_sync(p) };
+        if let Some(&(p, size)) = self.counters.get() {
+            // Only this stream's kernels used the counters, and it was synchronised above.
+            dev.pool_free(p, size, &dev.default_stream, &[]);
         }
         // SAFETY: no reference to the stream remains and its work has finished.
         let _ = unsafe { cu::stream::destroy(self.raw) };
@@ -164,6 +171,11 @@ impl Drop for StreamInner {
 thread_local! {
     /// The current-stream scopes this thread entered, innermost last.
     static SCOPES: RefCell<Vec<Arc<StreamInner>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Whether a scope this thread is in belongs to a stream that is capturing a graph.
+pub(crate) fn thread_is_capturing() -> bool {
+    SCOPES.with(|v| v.borrow().iter().any(|s| s.capturing.load(Ordering::Acquire)))
 }
 
 /// Makes `s` the current stream of its device on this thread until [`exit_scope`].
