@@ -36,6 +36,8 @@ strip "$dir"/tests/* "$dir"/bin/* 2>/dev/null || true
 gzip -6 "$dir"/tests/* "$dir"/bin/*
 [ -d crates/cuprum/tests/fixtures ] && cp -r crates/cuprum/tests/fixtures "$dir/fixtures"
 [ -d ../shared/bench ] && cp ../shared/bench/*.py "$dir/" || true
+[ -f ../shared/bench/cupy_reference.py ] && scripts/streams-ref.py ../shared/bench/cupy_reference.py "$dir/streams_ref.py" || true
+cp bench/duplex.py "$dir/duplex.py"
 cp scripts/gpu-run.sh "$dir/run.sh"
 cp scripts/cpu-bench.sh "$dir/cpu-bench.sh"
 # A kernel cache brought back from an earlier GPU run (optional; see run.sh).

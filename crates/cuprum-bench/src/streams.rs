@@ -94,7 +94,14 @@ pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
         // The last chunk against the CPU's exp.
         let want = pinned[k - 1].exp()?;
         let ok = cuprum::allclose(&outs[k - 1], &want, 1e-6, 0.0, false)?;
-        o.record(copy_rows[0], None, one, one, Some(ok), "host wall ms: pinned in, exp in place, pinned out, one stream");
+        o.record(
+            copy_rows[0],
+            None,
+            one,
+            one,
+            Some(ok),
+            "host wall ms: pinned in, exp in place, pinned out, one stream",
+        );
         o.record(
             copy_rows[1],
             None,

@@ -48,11 +48,11 @@
 //! (or, for a copy into it, read) or freed.
 
 pub use crate::backend::cuda::graph::Graph;
+use crate::backend::cuda::stream::{enter_scope, exit_scope, StreamInner};
+use crate::backend::cuda::CudaDevice;
 pub use crate::backend::cuda::{
     cache_dir, device_name, get_elapsed_time, nvrtc_compiles, pool_stats, release_cached, Event, PoolStats,
 };
-use crate::backend::cuda::stream::{enter_scope, exit_scope, StreamInner};
-use crate::backend::cuda::CudaDevice;
 use crate::core::device::Device;
 use crate::core::error::{Error, Result};
 use std::sync::atomic::Ordering;

@@ -104,7 +104,13 @@ impl Array {
     pub(crate) fn alloc_pinned(shape: &[usize], dtype: DType) -> Result<Array> {
         let nbytes = layout::checked_nbytes(shape, dtype.itemsize())?;
         let storage = Arc::new(Storage::Cpu(crate::backend::storage::CpuStorage::new_pinned(nbytes)?));
-        Ok(Array { storage, dtype, shape: shape.to_vec(), strides: layout::c_strides(shape, dtype.itemsize()), offset: 0 })
+        Ok(Array {
+            storage,
+            dtype,
+            shape: shape.to_vec(),
+            strides: layout::c_strides(shape, dtype.itemsize()),
+            offset: 0,
+        })
     }
 
     /// A 0-d host array holding `v` converted to `dtype`.

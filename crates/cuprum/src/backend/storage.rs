@@ -140,14 +140,28 @@ impl CpuStorage {
                         s.par_chunks_mut(4 << 20).for_each(|c| c.fill(0));
                     }
                 }
-                return Ok(CpuStorage { ptr, bytes, cap, registered: registered.into(), dma: HostDma::default(), lock: RwLock::new(()) });
+                return Ok(CpuStorage {
+                    ptr,
+                    bytes,
+                    cap,
+                    registered: registered.into(),
+                    dma: HostDma::default(),
+                    lock: RwLock::new(()),
+                });
             }
             let layout = Layout::from_size_align(cap, pool_align(cap)).map_err(|_| oom())?;
             // Fresh pages are zero (and faulted in on first touch).
             // SAFETY: `cap >= bytes >= SMALL_POOL_MIN > 0`: the layout has a non-zero size.
             let p = unsafe { alloc_zeroed(layout) };
             let ptr = NonNull::new(p).ok_or_else(oom)?;
-            return Ok(CpuStorage { ptr, bytes, cap, registered: false.into(), dma: HostDma::default(), lock: RwLock::new(()) });
+            return Ok(CpuStorage {
+                ptr,
+                bytes,
+                cap,
+                registered: false.into(),
+                dma: HostDma::default(),
+                lock: RwLock::new(()),
+            });
         }
         let layout = Layout::from_size_align(bytes.max(1), HOST_ALIGN).map_err(|_| oom())?;
         // Small blocks are always zeroed: no array ever exposes uninitialised bytes.

@@ -212,7 +212,7 @@ gpu_test!(pinned_copies_are_asynchronous_and_safe, |gpu| {
     s.scope(|| {
         let _m = busy(&big)?; // the copies below queue behind this
         dev.copy_from(&host)?; // no host wait
-        // Writing the host array waits for the copy that reads it.
+                               // Writing the host array waits for the copy that reads it.
         host.fill(-1.0)?;
         let y = (&dev + 1.0f32)?;
         back.copy_from(&y) // no host wait; reading `back` waits

@@ -150,7 +150,8 @@ impl RawEvent {
     pub fn record_current(dev: &Arc<CudaDevice>) -> Result<RawEvent> {
         dev.bind()?;
         let stream = dev.stream()?;
-        let ev = cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| dev.err("cuEventCreate", e))?;
+        let ev =
+            cu::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| dev.err("cuEventCreate", e))?;
         let r = RawEvent { ev, dev: dev.clone() };
         // SAFETY: `ev` was just created and `stream` is a live stream of the current context.
         unsafe { cu::event::record(r.ev, stream) }.map_err(|e| dev.err("cuEventRecord", e))?;

@@ -65,7 +65,10 @@ impl Drop for Graph {
 
 /// Ends the capture on `s` and undoes its bookkeeping; returns the captured graph (null when
 /// the capture was invalidated) and the blocks freed during it.
-fn end(dev: &CudaDevice, s: &StreamInner) -> (std::result::Result<sys::CUgraph, sys::CUresult>, Vec<super::pool::Captured>) {
+fn end(
+    dev: &CudaDevice,
+    s: &StreamInner,
+) -> (std::result::Result<sys::CUgraph, sys::CUresult>, Vec<super::pool::Captured>) {
     let mut g: sys::CUgraph = std::ptr::null_mut();
     // SAFETY: `s.raw` is a live stream capturing since `capture` began it; `g` receives the graph.
     let r = unsafe { sys::cuStreamEndCapture(s.raw, &mut g) };
@@ -90,9 +93,8 @@ pub(crate) fn capture<R>(s: &Arc<StreamInner>, f: impl FnOnce() -> Result<R>) ->
     // Relaxed mode: allocations (cuMemAlloc) and kernel loading stay allowed during the
     // capture; host synchronisations are refused by cuprum itself (`capture_sync_error`).
     // SAFETY: `s.raw` is a live stream of the current context, not capturing (checked above).
-    let begun = unsafe {
-        sys::cuStreamBeginCapture_v2(s.raw, sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED)
-    };
+    let begun =
+        unsafe { sys::cuStreamBeginCapture_v2(s.raw, sys::CUstreamCaptureMode::CU_STREAM_CAPTURE_MODE_RELAXED) };
     if begun != sys::CUresult::CUDA_SUCCESS {
         s.capturing.store(false, Ordering::Release);
         dev.captures.fetch_sub(1, Ordering::AcqRel);

@@ -10,20 +10,20 @@ pub(crate) mod compile;
 mod context;
 mod copy;
 mod event;
+pub(crate) mod graph;
 pub(crate) mod kernels;
 pub(crate) mod launch;
 mod pool;
 pub(crate) mod stream;
-pub(crate) mod graph;
 
 pub use compile::{cache_dir, nvrtc_compiles};
 pub(crate) use context::{device_count, unavailable_reason, CudaDevice};
 pub(crate) use copy::{host_register, host_unregister};
-pub use event::{device_name, get_elapsed_time, Event};
 pub(crate) use event::HostDma;
-pub(crate) use stream::StreamInner;
+pub use event::{device_name, get_elapsed_time, Event};
 pub(crate) use kernels::Kernel;
 pub use pool::{pool_stats, release_cached, PoolStats};
+pub(crate) use stream::StreamInner;
 
 /// The status of a call into a CUDA library (cuBLAS, cuSOLVER, cuFFT): `Ok` for `success`,
 /// [`Error::OutOfMemory`](crate::Error::OutOfMemory) for the library's allocation failure,

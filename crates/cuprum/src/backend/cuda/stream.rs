@@ -76,8 +76,7 @@ impl StreamInner {
     /// A new non-blocking stream on `dev`.
     pub(crate) fn create(dev: &CudaDevice) -> Result<Arc<StreamInner>> {
         dev.bind()?;
-        let raw =
-            cu::stream::create(cu::stream::StreamKind::NonBlocking).map_err(|e| dev.err("cuStreamCreate", e))?;
+        let raw = cu::stream::create(cu::stream::StreamKind::NonBlocking).map_err(|e| dev.err("cuStreamCreate", e))?;
         dev.multi.store(true, Ordering::Release);
         let s = Arc::new(StreamInner::wrap(NEXT_ID.fetch_add(1, Ordering::Relaxed), raw, dev.ordinal));
         {
