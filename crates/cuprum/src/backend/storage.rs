@@ -280,8 +280,9 @@ impl CudaStorage {
     /// for every device address an operation takes: `launch::dptr`). On another stream than
     /// the block's home: after the home stream's queued work (an event, no host wait), and
     /// noted for the pool and the home stream. On the home stream: after the queued work of the
-    /// other streams that used the block since. Inside a graph capture nothing is ordered (the
-    /// capture's inputs must be ready before it begins).
+    /// other streams that used the block since. Inside a graph capture nothing is ordered now:
+    /// the capture notes the block's home stream, and each replay is ordered with it
+    /// (`Graph::launch`).
     #[inline]
     pub fn note_use(&self) -> Result<()> {
         use std::sync::atomic::Ordering;
@@ -315,7 +316,12 @@ impl CudaStorage {
                 }
                 self.dirty.store(true, Ordering::Release);
             }
-            if !s.capturing.load(Ordering::Acquire) && !self.home.capturing.load(Ordering::Acquire) {
+            if s.capturing.load(Ordering::Acquire) {
+                let mut h = s.capture_homes.lock().unwrap_or_else(|e| e.into_inner());
+                if !h.iter().any(|x| x.id == self.home.id) {
+                    h.push(self.home.clone());
+                }
+            } else if !self.home.capturing.load(Ordering::Acquire) {
                 self.dev.order_after(s, &self.home)?;
             }
             Ok(())

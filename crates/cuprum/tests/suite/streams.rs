@@ -270,6 +270,28 @@ gpu_test!(graphs_replay_captured_work, |gpu| {
     Ok(())
 });
 
+gpu_test!(graph_replays_are_ordered_with_the_arrays_streams, |gpu| {
+    // No host waits between the steps: a busy default stream fills x, a replay on s reads it
+    // (after the fill), the default stream overwrites x at once (after the replay) and reads
+    // the replay's result (made on s).
+    let big = cuprum::full(&[1 << 26], 1e-3f32, DType::Float32, &gpu)?;
+    let s = Stream::new(gpu)?;
+    let n = 1 << 20;
+    let mut x = cuprum::full(&[n], 1.0f32, DType::Float32, &gpu)?;
+    (&x * 2.0f32)?;
+    gpu.synchronize()?;
+    let (g, y) = s.capture(|| &x * 2.0f32)?;
+    for v in 2..6 {
+        let _m = busy(&big)?;
+        x.fill(v as f32)?;
+        g.launch()?;
+        x.fill(-1.0)?;
+        let total = y.sum(None)?.to_vec::<f32>()?[0];
+        assert_eq!(total, 2.0 * v as f32 * n as f32, "replay {v}");
+    }
+    Ok(())
+});
+
 gpu_test!(stream_errors, |gpu| {
     let s = Stream::new(gpu)?;
     let x = cuprum::ones(&[100], DType::Float32, &gpu)?;

@@ -12,13 +12,19 @@ use std::sync::Arc;
 ///
 /// A replay runs the same kernels and copies on the same memory with the same scalar values:
 /// the arrays the closure read are read again (change their contents with `assign`/`fill`/
-/// `copy_from` between replays), the arrays it returned are written again. Blocks the
+/// `copy_from` between replays), the arrays it returned are written again. Each replay is
+/// ordered with the other streams as the captured operations were (after the queued work of
+/// the streams the arrays it reaches belong to, and before their later work). Blocks the
 /// captured operations freed (their temporaries) stay with the graph until it is dropped.
+/// Pinned host arrays a graph copies from or into are not tracked: keep them unchanged until
+/// the replays that use them have finished (`Stream::synchronize`).
 pub struct Graph {
     exec: sys::CUgraphExec,
     stream: Arc<StreamInner>,
     dev: Arc<CudaDevice>,
     kept: Vec<super::pool::Captured>,
+    /// The home streams of the blocks the captured work reached (besides `stream`).
+    homes: Vec<Arc<StreamInner>>,
 }
 // SAFETY: `exec` is a driver handle owned by this value (destroyed once, in `drop`); the driver
 // API is thread-safe and every use first makes the device's context current.
@@ -27,14 +33,25 @@ unsafe impl Send for Graph {}
 unsafe impl Sync for Graph {}
 
 impl Graph {
-    /// Replays the graph on the stream it was captured on (asynchronously, as any operation).
+    /// Replays the graph on the stream it was captured on (asynchronously, as any operation),
+    /// ordered as the captured operations would be: after the work queued so far on the home
+    /// streams of the arrays it reaches, and before their later work.
     pub fn launch(&self) -> Result<()> {
         self.stream.check_live("launching a graph")?;
         self.dev.bind()?;
+        for h in &self.homes {
+            self.dev.order_after(&self.stream, h)?;
+        }
         // SAFETY: `exec` is a live executable graph of this context, and `stream.raw` a live
         // stream (held by the `Arc`); the memory the graph reaches is held by the arrays the
         // user keeps or by `kept`.
-        unsafe { sys::cuGraphLaunch(self.exec, self.stream.raw) }.result().map_err(|e| self.dev.err("cuGraphLaunch", e))
+        unsafe { sys::cuGraphLaunch(self.exec, self.stream.raw) }
+            .result()
+            .map_err(|e| self.dev.err("cuGraphLaunch", e))?;
+        for h in &self.homes {
+            self.dev.order_after(h, &self.stream)?;
+        }
+        Ok(())
     }
 
     /// The stream the graph was captured on and replays on.
@@ -75,6 +92,7 @@ fn end(
     s.capturing.store(false, Ordering::Release);
     dev.captures.fetch_sub(1, Ordering::AcqRel);
     let kept = dev.pool_take_captured(s.id);
+    // The capture's homes are taken by `capture` (for the graph) before this returns.
     (if r == sys::CUresult::CUDA_SUCCESS && !g.is_null() { Ok(g) } else { Err(r) }, kept)
 }
 
@@ -90,6 +108,7 @@ pub(crate) fn capture<R>(s: &Arc<StreamInner>, f: impl FnOnce() -> Result<R>) ->
         return Err(Error::Runtime("the stream is already capturing a graph".into()));
     }
     dev.captures.fetch_add(1, Ordering::AcqRel);
+    s.capture_homes.lock().unwrap_or_else(|e| e.into_inner()).clear();
     // Relaxed mode: allocations (cuMemAlloc) and kernel loading stay allowed during the
     // capture; host synchronisations are refused by cuprum itself (`capture_sync_error`).
     // SAFETY: `s.raw` is a live stream of the current context, not capturing (checked above).
@@ -104,6 +123,10 @@ pub(crate) fn capture<R>(s: &Arc<StreamInner>, f: impl FnOnce() -> Result<R>) ->
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     exit_scope(s.id);
     let (graph, kept) = end(&dev, s);
+    let homes: Vec<Arc<StreamInner>> = std::mem::take(&mut *s.capture_homes.lock().unwrap_or_else(|e| e.into_inner()))
+        .into_iter()
+        .filter(|h| h.id != s.id)
+        .collect();
     let give_back = |kept: Vec<super::pool::Captured>| {
         for c in kept {
             dev.pool_free_captured(c, s);
@@ -147,5 +170,5 @@ pub(crate) fn capture<R>(s: &Arc<StreamInner>, f: impl FnOnce() -> Result<R>) ->
         give_back(kept);
         return Err(dev.err("cuGraphInstantiate", cudarc::driver::DriverError(inst)));
     }
-    Ok((Graph { exec, stream: s.clone(), dev: dev.clone(), kept }, value))
+    Ok((Graph { exec, stream: s.clone(), dev: dev.clone(), kept, homes }, value))
 }

@@ -122,7 +122,7 @@ impl CudaDevice {
             let limit = size + (size / 8).max(POOL_ROUND);
             let mut hit = None;
             for (&sz, v) in p.free.range(size..limit) {
-                if let Some(k) = v.iter().rposition(|f| f.home == s.id && !(capturing && !f.after.is_empty())) {
+                if let Some(k) = v.iter().rposition(|f| f.home == s.id && (!capturing || f.after.is_empty())) {
                     hit = Some((sz, k));
                     break;
                 }

@@ -34,6 +34,9 @@ pub(crate) struct StreamInner {
     pub destroyed: AtomicBool,
     /// Set while a graph capture runs on this stream.
     pub capturing: AtomicBool,
+    /// The home streams of the blocks a running capture reached (the graph orders each replay
+    /// after their work, and their later work after the replay).
+    pub(crate) capture_homes: Mutex<Vec<Arc<StreamInner>>>,
     /// Zeroed counters for split reductions (each launch's last block resets its own): one set
     /// per stream, so that reductions on two streams never share them.
     counters: OnceLock<(u64, usize)>,
@@ -68,6 +71,7 @@ impl StreamInner {
             ordinal,
             destroyed: AtomicBool::new(false),
             capturing: AtomicBool::new(false),
+            capture_homes: Mutex::new(Vec::new()),
             counters: OnceLock::new(),
             cleanup: Mutex::new(Vec::new()),
         }
