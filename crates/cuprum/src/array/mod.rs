@@ -90,27 +90,19 @@ impl Array {
         let nbytes = layout::checked_nbytes(shape, dtype.itemsize())?;
         // Host memory is never uninitialised: small blocks and fresh large blocks are zeroed,
         // reused pool blocks hold earlier (initialised) contents unless `zeroed` asks otherwise.
-        let storage = Storage::alloc(device, nbytes, zeroed)?;
-        Ok(Array {
-            storage,
-            dtype,
-            shape: shape.to_vec(),
-            strides: layout::c_strides(shape, dtype.itemsize()),
-            offset: 0,
-        })
+        Ok(Array::c_order(Storage::alloc(device, nbytes, zeroed)?, shape, dtype))
     }
 
     /// A C-contiguous host array in page-locked memory (zeroed).
     pub(crate) fn alloc_pinned(shape: &[usize], dtype: DType) -> Result<Array> {
         let nbytes = layout::checked_nbytes(shape, dtype.itemsize())?;
         let storage = Arc::new(Storage::Cpu(crate::backend::storage::CpuStorage::new_pinned(nbytes)?));
-        Ok(Array {
-            storage,
-            dtype,
-            shape: shape.to_vec(),
-            strides: layout::c_strides(shape, dtype.itemsize()),
-            offset: 0,
-        })
+        Ok(Array::c_order(storage, shape, dtype))
+    }
+
+    /// The C-contiguous array of `shape` and `dtype` at the start of `storage`.
+    fn c_order(storage: Arc<Storage>, shape: &[usize], dtype: DType) -> Array {
+        Array { storage, dtype, shape: shape.to_vec(), strides: layout::c_strides(shape, dtype.itemsize()), offset: 0 }
     }
 
     /// A 0-d host array holding `v` converted to `dtype`.
