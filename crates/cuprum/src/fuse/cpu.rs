@@ -152,6 +152,36 @@ fn value(n: &NodeRef, shape: &[usize], leaf: &dyn Fn(usize) -> Array, temps: &mu
     }
 }
 
+/// Runs `f` on the formula's value block by block (blocks of whole `CHUNK`s, in order; the
+/// array inputs have the formula's shape and are C-contiguous, or are 0-d), the inputs' locks
+/// held; returns the blocks' results in order.
+fn blocks<R: Send>(n: &NodeRef, f: impl Fn(&Array) -> R + Sync) -> Result<Vec<R>> {
+    let total: usize = n.shape.iter().product();
+    let mut views = Vec::new();
+    for l in &super::leaves(n) {
+        let Op::Leaf(a) = &l.op else { unreachable!("leaves() returns leaves") };
+        views.push((Arc::as_ptr(l) as usize, if a.ndim() == 0 { a.view() } else { a.reshape([total])? }));
+    }
+    let reads: Vec<_> = views.iter().map(|(_, v)| &*v.storage).collect();
+    let _l = CpuLocks::new(&reads, &[]);
+    // Blocks of whole chunks, so that the chunks are the unfused pass's.
+    let per = BLOCK / CHUNK * CHUNK;
+    let parts = tasks(total.div_ceil(per), |range| {
+        let _h = LocksHeld::enter();
+        let mut temps = Temps::default();
+        range
+            .map(|b| {
+                let (s, e) = (b * per, ((b + 1) * per).min(total));
+                let buf = temps.get(n, &[e - s])?;
+                let sub = |a: &Array| if a.ndim() == 0 { a.view() } else { sub_view(a, &[total], 0, 0, s, e) };
+                compute(n, &buf, &|p| sub(leaf_view(&views, p)), &mut temps)?;
+                Ok(f(&buf))
+            })
+            .collect::<Result<Vec<_>>>()
+    })?;
+    Ok(parts.into_iter().flatten().collect())
+}
+
 /// `out = op(n)` over all of `n`'s axes, `op` a sum, mean, variance or standard deviation of a
 /// float32/float64 formula whose array inputs have its shape (C-contiguous) or are 0-d: the
 /// pairwise sums of each `CHUNK` of the formula's values (block by block, as the unfused pass
@@ -159,63 +189,116 @@ fn value(n: &NodeRef, shape: &[usize], leaf: &dyn Fn(usize) -> Array, temps: &mu
 /// Variances take two passes over the formula (its mean, then the squared deviations).
 pub(crate) fn reduce_all(n: &NodeRef, op: ReduceOp, ddof: f64, out: &Array) -> Result<()> {
     let total: usize = n.shape.iter().product();
-    let mut views = Vec::new();
-    for l in &super::leaves(n) {
-        let Op::Leaf(a) = &l.op else { unreachable!("leaves() returns leaves") };
-        views.push((Arc::as_ptr(l) as usize, if a.ndim() == 0 { a.view() } else { a.reshape([total])? }));
-    }
-    let v = {
-        let reads: Vec<_> = views.iter().map(|(_, v)| &*v.storage).collect();
-        let _l = CpuLocks::new(&reads, &[]);
-        // Blocks of whole chunks, so that the chunks are the unfused pass's.
-        let per = BLOCK / CHUNK * CHUNK;
-        let parts = |mean: Option<f64>| -> Result<Vec<f64>> {
-            let block = |b: usize, temps: &mut Temps| -> Result<Vec<f64>> {
-                let (s, e) = (b * per, ((b + 1) * per).min(total));
-                let buf = temps.get(n, &[e - s])?;
-                let sub = |a: &Array| if a.ndim() == 0 { a.view() } else { sub_view(a, &[total], 0, 0, s, e) };
-                compute(n, &buf, &|p| sub(leaf_view(&views, p)), temps)?;
-                fn chunk_sums<T: Copy>(vals: &[T], f: impl Fn(T) -> f64 + Copy, mean: Option<f64>) -> Vec<f64> {
-                    vals.chunks(CHUNK)
-                        .map(|c| match mean {
-                            None => pairwise_sum_by(c, f),
-                            Some(m) => pairwise_sum_by(c, |v| (f(v) - m) * (f(v) - m)),
-                        })
-                        .collect()
-                }
-                let p = ptr(&buf).get();
-                // SAFETY: `buf` is a fresh C-contiguous CPU array of `e - s` elements of the
-                // formula's dtype (float32 or float64, checked by the caller), written above
-                // and ours alone.
-                Ok(unsafe {
-                    match n.dtype {
-                        DType::Float32 => {
-                            chunk_sums(std::slice::from_raw_parts(p as *const f32, e - s), f64::from, mean)
-                        }
-                        _ => chunk_sums(std::slice::from_raw_parts(p as *const f64, e - s), |v| v, mean),
-                    }
+    let parts = |mean: Option<f64>| -> Result<Vec<f64>> {
+        fn chunk_sums<T: Copy>(vals: &[T], f: impl Fn(T) -> f64 + Copy, mean: Option<f64>) -> Vec<f64> {
+            vals.chunks(CHUNK)
+                .map(|c| match mean {
+                    None => pairwise_sum_by(c, f),
+                    Some(m) => pairwise_sum_by(c, |v| (f(v) - m) * (f(v) - m)),
                 })
-            };
-            let parts = tasks(total.div_ceil(per), |range| {
-                let _h = LocksHeld::enter();
-                let mut temps = Temps::default();
-                range.map(|b| block(b, &mut temps)).collect::<Result<Vec<_>>>().map(|v| v.concat())
-            })?;
-            Ok(parts.concat())
-        };
-        let sum = pairwise_sum(&parts(None)?);
-        match op {
-            ReduceOp::Sum => sum,
-            ReduceOp::Mean => sum / total as f64,
-            _ => {
-                let var = pairwise_sum(&parts(Some(sum / total as f64))?) / (total as f64 - ddof).max(0.0);
-                if op == ReduceOp::Std {
-                    var.sqrt()
-                } else {
-                    var
+                .collect()
+        }
+        let sums = blocks(n, |buf| {
+            let (p, len) = (ptr(buf).get(), buf.size());
+            // SAFETY: `buf` is a C-contiguous CPU array of `len` elements of the formula's
+            // dtype (float32 or float64, checked by the caller), written by `blocks` and ours
+            // alone while `f` runs.
+            unsafe {
+                match n.dtype {
+                    DType::Float32 => chunk_sums(std::slice::from_raw_parts(p as *const f32, len), f64::from, mean),
+                    _ => chunk_sums(std::slice::from_raw_parts(p as *const f64, len), |v| v, mean),
                 }
+            }
+        })?;
+        Ok(sums.concat())
+    };
+    let sum = pairwise_sum(&parts(None)?);
+    let v = match op {
+        ReduceOp::Sum => sum,
+        ReduceOp::Mean => sum / total as f64,
+        _ => {
+            let var = pairwise_sum(&parts(Some(sum / total as f64))?) / (total as f64 - ddof).max(0.0);
+            if op == ReduceOp::Std {
+                var.sqrt()
+            } else {
+                var
             }
         }
     };
     cpu::fill(out, Scalar::Float(v))
+}
+
+/// Whether [`reduce_exact`] computes `op` of a formula of dtype `dt`: reductions whose result
+/// does not depend on the order of the values (any and all of every real dtype; wrapping sums
+/// and products, minima and maxima of integers; sums and products of bools).
+pub(crate) fn exact(op: ReduceOp, dt: DType) -> bool {
+    match op {
+        ReduceOp::Any | ReduceOp::All => !dt.is_complex(),
+        ReduceOp::Sum | ReduceOp::Prod => dt.is_integer() || dt == DType::Bool,
+        ReduceOp::Min | ReduceOp::Max => dt.is_integer(),
+        _ => false,
+    }
+}
+
+/// `out = op(n)` over all of `n`'s axes for the order-independent reductions of [`exact`], in
+/// one pass of blocks (inputs as for [`reduce_all`]): each block folded in 64-bit integers (or
+/// tested for non-zero values), then the blocks' results folded the same way.
+pub(crate) fn reduce_exact(n: &NodeRef, op: ReduceOp, out: &Array) -> Result<()> {
+    use crate::backend::cpu::{load, Wide};
+    fn fold<W: Wide + Copy + Ord>(
+        n: &NodeRef,
+        op: ReduceOp,
+        init: W,
+        add: fn(W, W) -> W,
+        mul: fn(W, W) -> W,
+    ) -> Result<W> {
+        let f = |a: W, b: W| match op {
+            ReduceOp::Sum => add(a, b),
+            ReduceOp::Prod => mul(a, b),
+            ReduceOp::Min => a.min(b),
+            _ => a.max(b),
+        };
+        let parts = blocks(n, |buf| {
+            let mut w = vec![init; buf.size()];
+            // SAFETY: `buf` is a C-contiguous CPU array of `w.len()` elements of the formula's
+            // dtype, written by `blocks` and ours alone while this runs.
+            unsafe { load(n.dtype, ptr(buf).get(), n.dtype.itemsize() as isize, &mut w) };
+            w.into_iter().reduce(f).unwrap_or(init)
+        })?;
+        Ok(parts.into_iter().reduce(f).unwrap_or(init))
+    }
+    let v = match op {
+        ReduceOp::Any | ReduceOp::All => {
+            let any = op == ReduceOp::Any;
+            let parts = blocks(n, |buf| {
+                let mut w = vec![0f64; buf.size()];
+                // SAFETY: as in `fold`.
+                unsafe { load(n.dtype, ptr(buf).get(), n.dtype.itemsize() as isize, &mut w) };
+                if any {
+                    w.iter().any(|v| v.is_nonzero())
+                } else {
+                    w.iter().all(|v| v.is_nonzero())
+                }
+            })?;
+            Scalar::Bool(if any { parts.iter().any(|&b| b) } else { parts.iter().all(|&b| b) })
+        }
+        _ if n.dtype.is_unsigned_int() => {
+            let init = match op {
+                ReduceOp::Prod => 1,
+                ReduceOp::Min => u64::MAX,
+                _ => 0,
+            };
+            Scalar::UInt(fold(n, op, init, u64::wrapping_add, u64::wrapping_mul)?)
+        }
+        _ => {
+            let init = match op {
+                ReduceOp::Prod => 1,
+                ReduceOp::Min => i64::MAX,
+                ReduceOp::Max => i64::MIN,
+                _ => 0,
+            };
+            Scalar::Int(fold(n, op, init, i64::wrapping_add, i64::wrapping_mul)?)
+        }
+    };
+    cpu::fill(out, v)
 }

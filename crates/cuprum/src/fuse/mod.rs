@@ -243,7 +243,9 @@ pub(crate) fn eval(n: &NodeRef) -> Result<Array> {
 /// of any layout (broadcast, strided, 0-d); on the CPU the sum-like reductions of a
 /// float32/float64 formula over all axes, its array inputs of the formula's shape and
 /// C-contiguous (or 0-d), take partial sums of the blocks as the unfused pass takes them of the
-/// array. Anything else computes the formula first.
+/// array, and the reductions whose result does not depend on the order (any/all; integer
+/// sums, products, minima, maxima; `cpu::exact`) fold the blocks. Anything else computes the
+/// formula first.
 pub(crate) fn reduce(n: NodeRef, op: ReduceOp, axis: Axes, ddof: f64) -> Result<Array> {
     let unfused = |n: &NodeRef| eval(n)?.reduce(op, axis.clone(), false, ddof);
     let plain = leaves(&n).iter().all(|l| match &l.op {
@@ -272,10 +274,13 @@ pub(crate) fn reduce(n: NodeRef, op: ReduceOp, axis: Axes, ddof: f64) -> Result<
         Device::Cuda(_) => cuda::reduce(&n, op, nred, ddof, &out)?,
         Device::Cpu => {
             let sums = matches!(op, ReduceOp::Sum | ReduceOp::Mean | ReduceOp::Var | ReduceOp::Std);
-            if !(nout == 1 && sums && plain && matches!(n.dtype, DType::Float32 | DType::Float64)) {
+            if nout == 1 && plain && cpu::exact(op, n.dtype) {
+                cpu::reduce_exact(&n, op, &out)?
+            } else if nout == 1 && sums && plain && matches!(n.dtype, DType::Float32 | DType::Float64) {
+                cpu::reduce_all(&n, op, ddof, &out)?
+            } else {
                 return unfused(&n);
             }
-            cpu::reduce_all(&n, op, ddof, &out)?
         }
     }
     Ok(out)

@@ -430,7 +430,48 @@ fn errors(dev: &Device) -> cuprum::Result<()> {
     Ok(())
 }
 
+/// Reductions whose result does not depend on the order of the values (any/all; integer and
+/// bool sums, products, minima, maxima) over all axes of a formula spanning many blocks, with
+/// wrapping sums and products: the fused pass (the CPU folds its blocks) against the unfused.
+fn order_free_reductions(dev: &Device) -> cuprum::Result<()> {
+    let mut rng = Rng::new(crate::common::base_seed() ^ 0x0F5EE);
+    let dts = [
+        DType::Int8,
+        DType::UInt8,
+        DType::Int16,
+        DType::Int32,
+        DType::Int64,
+        DType::UInt64,
+        DType::Bool,
+        DType::Float32,
+    ];
+    for (t, &dt) in dts.iter().enumerate() {
+        let n = [100_003usize, 4096, 37][t % 3];
+        let x = on(dev, &random(&[n], dt, &mut rng, true));
+        let y = on(dev, &random(&[n], dt, &mut rng, true));
+        let f = |x: Expr, y: Expr| (&x * &y) + &x;
+        let u = x.multiply(&y)?.add(&x)?;
+        let ops: &[&str] =
+            if dt == DType::Float32 { &["any", "all"] } else { &["sum", "prod", "min", "max", "any", "all"] };
+        for &op in ops {
+            let e = f(x.expr(), y.expr());
+            let (got, want) = match op {
+                "sum" => (e.sum(None).eval()?, u.sum(None)?),
+                "prod" => (e.prod(None).eval()?, u.prod(None)?),
+                "min" => (e.min(None).eval()?, u.min(None)?),
+                "max" => (e.max(None).eval()?, u.max(None)?),
+                "any" => (e.any(None).eval()?, u.any(None)?),
+                _ => (e.all(None).eval()?, u.all(None)?),
+            };
+            assert_eq!((got.dtype(), got.shape()), (want.dtype(), want.shape()), "{op} of {dt:?}");
+            assert_eq!(got.to_bytes()?, want.to_bytes()?, "{op} of {dt:?} ({n} values): fused {got}, unfused {want}");
+        }
+    }
+    Ok(())
+}
+
 cases! {
+    fuse_order_free_reductions => order_free_reductions,
     fuse_random_formulas_match_unfused => random_formulas,
     fuse_random_reductions_match_unfused => random_reductions,
     fuse_squared_diff => squared_diff,
