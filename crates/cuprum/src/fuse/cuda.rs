@@ -249,17 +249,7 @@ pub(crate) fn reduce(n: &NodeRef, op: ReduceOp, nred: usize, ddof: f64, out: &Ar
                 cs.len()
             )));
         }
-        let mut t = vec![0i64; 1 + MAX_DIMS * (1 + cst.len())];
-        t[0] = cs.len() as i64;
-        for (d, &x) in cs.iter().enumerate() {
-            t[1 + d] = x as i64;
-        }
-        for (q, st) in cst.iter().enumerate() {
-            for (d, &x) in st.iter().enumerate() {
-                t[1 + MAX_DIMS * (1 + q) + d] = x as i64;
-            }
-        }
-        Some(t)
+        Some(crate::backend::cuda::launch::layout_table(&cs, &cst))
     };
     let dims = table.as_ref().map_or(0, |t| t[0] as usize);
     let kernel = dev.kernel(&FuseRedKey { code: c.code, lay, dims: if dims > 1 { 2 } else { dims }, red })?;

@@ -102,7 +102,6 @@ pub(crate) fn launch_layout(
         Variant::Kn
     };
     let k = kernel(&dev, variant)?;
-    let md = MAX_DIMS;
     let mut params = Params::new();
     params.push(n as i64);
     params.push(dptr(out)?);
@@ -118,17 +117,7 @@ pub(crate) fn launch_layout(
             params.push(st[0] as i64);
         }
     } else if !contiguous {
-        let mut lay = vec![0i64; 1 + md * (1 + cst.len())];
-        lay[0] = cshape.len() as i64;
-        for (d, &x) in cshape.iter().enumerate() {
-            lay[1 + d] = x as i64;
-        }
-        for (q, st) in cst.iter().enumerate() {
-            for (d, &x) in st.iter().enumerate() {
-                lay[1 + md * (1 + q) + d] = x as i64;
-            }
-        }
-        params.push_i64s(&lay);
+        params.push_i64s(&crate::backend::cuda::launch::layout_table(&cshape, &cst));
     }
     let per_thread = if vectorize { v as usize } else { 1 };
     let grid = dev.grid_for(n.div_ceil(per_thread), threads as usize);

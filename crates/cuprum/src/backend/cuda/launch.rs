@@ -17,6 +17,23 @@ pub(crate) const THREADS: u32 = 256;
 /// in the kernel's parameters).
 pub(crate) const MAX_DIMS: usize = 16;
 
+/// The layout table of a strided launch (elementwise.cu's `kn`, reduce.cu's fused inputs): the
+/// number of dimensions, then `MAX_DIMS` slots of the collapsed shape, then `MAX_DIMS` slots
+/// of each operand's byte strides.
+pub(crate) fn layout_table(shape: &[usize], strides: &[Vec<isize>]) -> Vec<i64> {
+    let mut t = vec![0i64; 1 + MAX_DIMS * (1 + strides.len())];
+    t[0] = shape.len() as i64;
+    for (d, &x) in shape.iter().enumerate() {
+        t[1 + d] = x as i64;
+    }
+    for (q, st) in strides.iter().enumerate() {
+        for (d, &x) in st.iter().enumerate() {
+            t[1 + MAX_DIMS * (1 + q) + d] = x as i64;
+        }
+    }
+    t
+}
+
 /// Most 8-byte parameter words and parameters a launch takes (the largest is a strided
 /// kernel's layout table: 1 + MAX_DIMS * 5 words).
 const PARAM_WORDS: usize = 256;
@@ -206,4 +223,17 @@ pub(crate) fn read_err(rec: &Array) -> Result<Option<(usize, i64)>> {
     let tag = u64::from_le_bytes(b[..8].try_into().expect("8 bytes"));
     let value = i64::from_le_bytes(b[8..].try_into().expect("8 bytes"));
     Ok(if tag == 0 { None } else { Some((tag as usize - 1, value)) })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn layout_table_slots() {
+        let t = super::layout_table(&[3, 5], &[vec![40, 8], vec![-4, 0]]);
+        let m = super::MAX_DIMS;
+        assert_eq!(t.len(), 1 + 3 * m);
+        assert_eq!((t[0], t[1], t[2], t[3]), (2, 3, 5, 0));
+        assert_eq!((t[1 + m], t[2 + m], t[3 + m]), (40, 8, 0));
+        assert_eq!((t[1 + 2 * m], t[2 + 2 * m]), (-4, 0));
+    }
 }
