@@ -576,14 +576,7 @@ impl Array {
         let n = src.nbytes();
         match (&*src.storage, &*out.storage) {
             (Storage::Cpu(_), Storage::Cuda(_)) => htod(&src, &out, n > (4 << 20))?,
-            (Storage::Cuda(d), Storage::Cpu(h)) => {
-                let pinned = n > (4 << 20) && h.pin();
-                // SAFETY: `out` was just allocated with `n` bytes (initialised: host blocks are
-                // zeroed or hold earlier contents) and no other handle on it exists yet.
-                let bytes = unsafe { std::slice::from_raw_parts_mut(h.ptr(), n) };
-                d.note_use()?;
-                d.dev.dtoh(bytes, d.ptr + src.offset as u64, pinned)?;
-            }
+            (Storage::Cuda(_), Storage::Cpu(_)) => dtoh(&src, &out, n > (4 << 20), true)?,
             (Storage::Cuda(_), Storage::Cuda(_)) => {
                 let host = src.to_device(&Device::Cpu)?;
                 return host.to_device(&device);
@@ -629,27 +622,7 @@ impl Array {
         let src = src.as_contiguous()?;
         match (&*src.storage, &*self.storage) {
             (Storage::Cpu(_), Storage::Cuda(_)) => htod(&src, self, false),
-            (Storage::Cuda(d), Storage::Cpu(h)) => {
-                let n = src.nbytes();
-                d.note_use()?;
-                if h.is_pinned() {
-                    let _l = crate::backend::storage::CpuLocks::new(&[], &[&self.storage]);
-                    // SAFETY: this array is C-contiguous: its `n` bytes lie at `p` within a
-                    // pinned block (an empty one copies nothing); `track_dma` below makes every
-                    // later host access and the free wait for the copy, and the write lock keeps
-                    // current users out while it is queued.
-                    unsafe {
-                        let p = h.ptr().wrapping_add(self.offset);
-                        d.dev.dtoh_async(p, d.ptr + src.offset as u64, n)?;
-                    }
-                    return h.track_dma(&d.dev, true);
-                }
-                let _l = crate::backend::storage::CpuLocks::new(&[], &[&self.storage]);
-                // SAFETY: as above, without the asynchrony: `dtoh` waits for the copy, and the
-                // write lock keeps other users out while the slice lives.
-                let bytes = unsafe { std::slice::from_raw_parts_mut(h.ptr().wrapping_add(self.offset), n) };
-                d.dev.dtoh(bytes, d.ptr + src.offset as u64, false)
-            }
+            (Storage::Cuda(_), Storage::Cpu(_)) => dtoh(&src, self, false, false),
             _ => {
                 let host = src.to_device(&Device::Cpu)?;
                 self.copy_from(&host)
@@ -924,4 +897,31 @@ fn htod(src: &Array, out: &Array, pin: bool) -> Result<()> {
         h.track_dma(&d.dev, false)?;
     }
     Ok(())
+}
+
+/// Copies the C-contiguous device array `src` into the C-contiguous host array `out` (same
+/// bytes) on the current stream. Into a pinned block (or one `pin` asks to pin: large copies)
+/// the DMA writes directly; without `wait` such a copy returns at once, the host block then
+/// tracking it. Otherwise it returns when the bytes are there.
+fn dtoh(src: &Array, out: &Array, pin: bool, wait: bool) -> Result<()> {
+    let (Storage::Cuda(d), Storage::Cpu(h)) = (&*src.storage, &*out.storage) else {
+        unreachable!("a device source and a host destination")
+    };
+    let n = src.nbytes();
+    let _l = crate::backend::storage::CpuLocks::new(&[], &[&out.storage]);
+    d.note_use()?;
+    let pinned = h.is_pinned() || (pin && h.pin());
+    // `wrapping_add`: an empty view's offset may lie past the end of its block.
+    let p = h.ptr().wrapping_add(out.offset);
+    if pinned && !wait {
+        // SAFETY: `out` is C-contiguous: its `n` bytes lie at `p` within a pinned block (an
+        // empty one copies nothing); `track_dma` below makes every later host access and the
+        // free wait for the copy, and the write lock keeps current users out while it is queued.
+        unsafe { d.dev.dtoh_async(p, d.ptr + src.offset as u64, n)? };
+        return h.track_dma(&d.dev, true);
+    }
+    // SAFETY: as above; `dtoh` waits for the copy, and the write lock keeps other users out
+    // while the slice lives (host blocks are initialised: zeroed or holding earlier contents).
+    let bytes = unsafe { std::slice::from_raw_parts_mut(p, n) };
+    d.dev.dtoh(bytes, d.ptr + src.offset as u64, pinned)
 }

@@ -115,6 +115,11 @@ unsafe impl Send for CpuStorage {}
 unsafe impl Sync for CpuStorage {}
 
 impl CpuStorage {
+    /// The storage of a block at `ptr` (`cap`: its pool capacity, 0 for an unpooled block).
+    fn block(ptr: NonNull<u8>, bytes: usize, cap: usize, registered: bool) -> CpuStorage {
+        CpuStorage { ptr, bytes, cap, registered: registered.into(), dma: HostDma::default(), lock: RwLock::new(()) }
+    }
+
     pub fn new(bytes: usize, zeroed: bool) -> Result<CpuStorage> {
         let oom = || Error::OutOfMemory { device: Device::Cpu, bytes };
         if bytes >= SMALL_POOL_MIN {
@@ -140,28 +145,14 @@ impl CpuStorage {
                         s.par_chunks_mut(4 << 20).for_each(|c| c.fill(0));
                     }
                 }
-                return Ok(CpuStorage {
-                    ptr,
-                    bytes,
-                    cap,
-                    registered: registered.into(),
-                    dma: HostDma::default(),
-                    lock: RwLock::new(()),
-                });
+                return Ok(CpuStorage::block(ptr, bytes, cap, registered));
             }
             let layout = Layout::from_size_align(cap, pool_align(cap)).map_err(|_| oom())?;
             // Fresh pages are zero (and faulted in on first touch).
             // SAFETY: `cap >= bytes >= SMALL_POOL_MIN > 0`: the layout has a non-zero size.
             let p = unsafe { alloc_zeroed(layout) };
             let ptr = NonNull::new(p).ok_or_else(oom)?;
-            return Ok(CpuStorage {
-                ptr,
-                bytes,
-                cap,
-                registered: false.into(),
-                dma: HostDma::default(),
-                lock: RwLock::new(()),
-            });
+            return Ok(CpuStorage::block(ptr, bytes, cap, false));
         }
         let layout = Layout::from_size_align(bytes.max(1), HOST_ALIGN).map_err(|_| oom())?;
         // Small blocks are always zeroed: no array ever exposes uninitialised bytes.
@@ -169,7 +160,7 @@ impl CpuStorage {
         // SAFETY: the layout has a non-zero size (`bytes.max(1)`).
         let p = unsafe { alloc_zeroed(layout) };
         let ptr = NonNull::new(p).ok_or_else(oom)?;
-        Ok(CpuStorage { ptr, bytes, cap: 0, registered: false.into(), dma: HostDma::default(), lock: RwLock::new(()) })
+        Ok(CpuStorage::block(ptr, bytes, 0, false))
     }
     pub fn ptr(&self) -> *mut u8 {
         self.ptr.as_ptr()
