@@ -80,20 +80,38 @@ impl Drop for Graph {
     }
 }
 
-/// Ends the capture on `s` and undoes its bookkeeping; returns the captured graph (null when
-/// the capture was invalidated) and the blocks freed during it.
+/// Ends the capture on `s` and undoes its bookkeeping; returns the captured graph (the
+/// driver's status when the capture was invalidated), the blocks freed during it and the home
+/// streams (other than `s`) of the blocks it reached.
+#[allow(clippy::type_complexity)]
 fn end(
     dev: &CudaDevice,
     s: &StreamInner,
-) -> (std::result::Result<sys::CUgraph, sys::CUresult>, Vec<super::pool::Captured>) {
+) -> (std::result::Result<sys::CUgraph, sys::CUresult>, Vec<super::pool::Captured>, Vec<Arc<StreamInner>>) {
     let mut g: sys::CUgraph = std::ptr::null_mut();
     // SAFETY: `s.raw` is a live stream capturing since `capture` began it; `g` receives the graph.
     let r = unsafe { sys::cuStreamEndCapture(s.raw, &mut g) };
     s.capturing.store(false, Ordering::Release);
     dev.captures.fetch_sub(1, Ordering::AcqRel);
     let kept = dev.pool_take_captured(s.id);
-    // The capture's homes are taken by `capture` (for the graph) before this returns.
-    (if r == sys::CUresult::CUDA_SUCCESS && !g.is_null() { Ok(g) } else { Err(r) }, kept)
+    let homes = std::mem::take(&mut *s.capture_homes.lock().unwrap_or_else(|e| e.into_inner()))
+        .into_iter()
+        .filter(|h| h.id != s.id)
+        .collect();
+    (if r == sys::CUresult::CUDA_SUCCESS && !g.is_null() { Ok(g) } else { Err(r) }, kept, homes)
+}
+
+/// Drops a capture that will not become a graph: its graph (if any) destroyed, the blocks it
+/// kept back to the pool.
+fn abandon(dev: &CudaDevice, s: &Arc<StreamInner>, graph: Option<sys::CUgraph>, kept: Vec<super::pool::Captured>) {
+    if let Some(g) = graph {
+        // SAFETY: `g` was returned by the capture and is used by no one else (no executable was
+        // made from it).
+        let _ = unsafe { cu::graph::destroy(g) };
+    }
+    for c in kept {
+        dev.pool_free_captured(c, s);
+    }
 }
 
 /// Captures what `f` queues on `s` (the current stream of its device inside `f`).
@@ -122,53 +140,29 @@ pub(crate) fn capture<R>(s: &Arc<StreamInner>, f: impl FnOnce() -> Result<R>) ->
     enter_scope(s.clone());
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     exit_scope(s.id);
-    let (graph, kept) = end(&dev, s);
-    let homes: Vec<Arc<StreamInner>> = std::mem::take(&mut *s.capture_homes.lock().unwrap_or_else(|e| e.into_inner()))
-        .into_iter()
-        .filter(|h| h.id != s.id)
-        .collect();
-    let give_back = |kept: Vec<super::pool::Captured>| {
-        for c in kept {
-            dev.pool_free_captured(c, s);
-        }
-    };
-    let r = match r {
-        Ok(r) => r,
-        Err(p) => {
-            if let Ok(g) = graph {
-                // SAFETY: `g` was just returned by the capture and is used by no one else.
-                let _ = unsafe { cu::graph::destroy(g) };
-            }
-            give_back(kept);
-            std::panic::resume_unwind(p)
-        }
-    };
-    let g = match (r, graph) {
-        (Ok(v), Ok(g)) => (v, g),
-        (r, g) => {
-            if let Ok(g) = g {
-                // SAFETY: as above.
-                let _ = unsafe { cu::graph::destroy(g) };
-            }
-            give_back(kept);
-            return Err(match (r, g) {
-                (Err(e), _) => e,
-                (_, Err(code)) => Error::Runtime(format!(
+    let (graph, kept, homes) = end(&dev, s);
+    let (value, graph) = match (r, graph) {
+        (Ok(Ok(v)), Ok(g)) => (v, g),
+        (r, graph) => {
+            abandon(&dev, s, graph.ok(), kept);
+            return match (r, graph) {
+                (Err(panic), _) => std::panic::resume_unwind(panic),
+                (Ok(Err(e)), _) => Err(e),
+                (Ok(Ok(_)), Err(code)) => Err(Error::Runtime(format!(
                     "the graph capture was invalidated by an operation that cannot be captured ({code:?})"
-                )),
-                _ => unreachable!("both succeeded above"),
-            });
+                ))),
+                (Ok(Ok(_)), Ok(_)) => unreachable!("both succeeded above"),
+            };
         }
     };
-    let (value, graph) = g;
     let mut exec: sys::CUgraphExec = std::ptr::null_mut();
     // SAFETY: `graph` is a valid graph from the capture; `exec` receives the executable.
     let inst = unsafe { sys::cuGraphInstantiateWithFlags(&mut exec, graph, 0) };
-    // SAFETY: the executable (if any) no longer needs the graph it was made from.
-    let _ = unsafe { cu::graph::destroy(graph) };
     if inst != sys::CUresult::CUDA_SUCCESS {
-        give_back(kept);
+        abandon(&dev, s, Some(graph), kept);
         return Err(dev.err("cuGraphInstantiate", cudarc::driver::DriverError(inst)));
     }
+    // SAFETY: the executable no longer needs the graph it was made from.
+    let _ = unsafe { cu::graph::destroy(graph) };
     Ok((Graph { exec, stream: s.clone(), dev: dev.clone(), kept, homes }, value))
 }
