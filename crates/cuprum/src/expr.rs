@@ -208,7 +208,8 @@ expr_unary! {
     expm1 => Expm1, log => Log, log2 => Log2, log10 => Log10, log1p => Log1p, sin => Sin, cos => Cos,
     tan => Tan, arcsin => Arcsin, arccos => Arccos, arctan => Arctan, sinh => Sinh, cosh => Cosh,
     tanh => Tanh, floor => Floor, ceil => Ceil, rint => Rint, trunc => Trunc, logical_not => LogicalNot,
-    invert => Invert, isnan => IsNan, isinf => IsInf, isfinite => IsFinite,
+    invert => Invert, isnan => IsNan, isinf => IsInf, isfinite => IsFinite, conj => Conjugate,
+    conjugate => Conjugate,
 }
 
 macro_rules! expr_binary {

@@ -288,9 +288,10 @@ pub(crate) fn unary_expr(op: UnaryOp, l: DType) -> String {
         let f = fsuffix(l);
         let call = |n: &str| format!("{n}{f}(a0)");
         return match op {
-            Negative => "(-a0)".into(),
+            // Bit operations (prelude.cuh): the sign of a NaN as NumPy's.
+            Negative => "cuprum_neg(a0)".into(),
             Positive | Invert | Conjugate => "a0".into(),
-            Absolute => call("fabs"),
+            Absolute => "cuprum_abs(a0)".into(),
             Sign => format!("(a0 > 0 ? ({t})1 : (a0 < 0 ? ({t})-1 : (a0 == 0 ? ({t})0 : a0)))"),
             Square => "(a0 * a0)".into(),
             Sqrt => call("sqrt"),

@@ -470,7 +470,69 @@ fn order_free_reductions(dev: &Device) -> cuprum::Result<()> {
     Ok(())
 }
 
+/// NaN signs: `negative` flips and `absolute` clears the sign bit of a NaN (payload kept), as
+/// NumPy's loops do, and fused formulas give their steps' bits. On the GPU a negation used to
+/// be folded into neighbouring instructions, whose NaN results are canonical, so the fused
+/// `where(c, x, -y)` of the random formula test gave `nan` where its steps gave `-nan`.
+fn nan_signs(dev: &Device) -> cuprum::Result<()> {
+    use cuprum::ufunc::unary;
+    use UnaryOp::{Absolute, Conjugate, Negative};
+    let b32 = [0x7fc0_0000u32, 0xffc0_0000, 0x7fc1_2345, 0xffd4_3210, 0x3fc0_0000, 0x8000_0000, 0x7f80_0000];
+    let b64: Vec<u64> = b32.iter().map(|&b| (f64::from(f32::from_bits(b)).to_bits()) ^ u64::from(b & 0x1f)).collect();
+    let x32 = cuprum::from_slice(&b32.map(f32::from_bits), &[b32.len()], dev)?;
+    let x64 = cuprum::from_slice(&b64.iter().map(|&b| f64::from_bits(b)).collect::<Vec<_>>(), &[b64.len()], dev)?;
+    let words32 = |a: &Array| -> Vec<u32> {
+        a.to_bytes().unwrap().chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect()
+    };
+    let words64 = |a: &Array| -> Vec<u64> {
+        a.to_bytes().unwrap().chunks(8).map(|c| u64::from_le_bytes(c.try_into().unwrap())).collect()
+    };
+    let flip32: Vec<u32> = b32.iter().map(|b| b ^ 0x8000_0000).collect();
+    let clear32: Vec<u32> = b32.iter().map(|b| b & 0x7fff_ffff).collect();
+    let flip64: Vec<u64> = b64.iter().map(|b| b ^ (1 << 63)).collect();
+    let clear64: Vec<u64> = b64.iter().map(|b| b & !(1 << 63)).collect();
+    assert_eq!(words32(&unary(Negative, &x32)?), flip32, "negative, float32");
+    assert_eq!(words32(&unary(Absolute, &x32)?), clear32, "absolute, float32");
+    assert_eq!(words64(&unary(Negative, &x64)?), flip64, "negative, float64");
+    assert_eq!(words64(&unary(Absolute, &x64)?), clear64, "absolute, float64");
+    assert_eq!(words32(&(-x32.expr()).eval()?), flip32, "fused negative, float32");
+    assert_eq!(words64(&x64.expr().absolute().eval()?), clear64, "fused absolute, float64");
+    // Complex numbers: each part's sign (real parts b32, imaginary parts b32 reversed).
+    let n = b32.len();
+    let z = cuprum::zeros(&[n], DType::Complex64, dev)?;
+    z.real().assign(&x32)?;
+    z.imag()?.assign(&x32.flip(0)?)?;
+    let (re, im): (Vec<u32>, Vec<u32>) = (b32.to_vec(), b32.iter().rev().copied().collect());
+    let pairs = |r: &[u32], i: &[u32]| -> Vec<u32> { r.iter().zip(i).flat_map(|(&a, &b)| [a, b]).collect() };
+    let flipped = |v: &[u32]| -> Vec<u32> { v.iter().map(|b| b ^ 0x8000_0000).collect() };
+    assert_eq!(words32(&z).len(), 2 * n);
+    assert_eq!(words32(&unary(Negative, &z)?), pairs(&flipped(&re), &flipped(&im)), "negative, complex64");
+    assert_eq!(words32(&unary(Conjugate, &z)?), pairs(&re, &flipped(&im)), "conjugate, complex64");
+    assert_eq!(words32(&z.expr().conjugate().eval()?), pairs(&re, &flipped(&im)), "fused conjugate");
+    // Fused formulas where a negation or absolute value meets other instructions: the steps'
+    // bits, every float dtype.
+    let c = cuprum::from_slice(&(0..n).map(|i| i % 3 == 0).collect::<Vec<_>>(), &[n], dev)?;
+    let z128 = z.astype(DType::Complex128)?;
+    for x in [&x32, &x64, &x32.astype(DType::Float16)?, &z, &z128] {
+        let y = x.flip(0)?;
+        let formulas: [(&str, Expr, cuprum::Result<Array>); 5] = [
+            ("where(c, x, -y)", c.expr().where_(x, -y.expr()), cuprum::where_(&c, x, &unary(Negative, &y)?)),
+            ("-(x * y)", -(x.expr() * &y), unary(Negative, &x.multiply(&y)?)),
+            ("abs(-x) + y", (-x.expr()).absolute() + &y, unary(Absolute, &unary(Negative, x)?)?.add(&y)),
+            ("-abs(x) * 2", -(x.expr().absolute()) * 2.0, unary(Negative, &unary(Absolute, x)?)?.multiply(2.0)),
+            ("conj(-x) - y", (-x.expr()).conjugate() - &y, unary(Conjugate, &unary(Negative, x)?)?.subtract(&y)),
+        ];
+        for (what, f, u) in formulas {
+            let (f, u) = (f.eval()?, u?);
+            assert_eq!(f.dtype(), u.dtype(), "{what} of {:?}", x.dtype());
+            assert_eq!(f.to_bytes()?, u.to_bytes()?, "{what} of {:?}: fused {f}, unfused {u}", x.dtype());
+        }
+    }
+    Ok(())
+}
+
 cases! {
+    fuse_nan_signs => nan_signs,
     fuse_order_free_reductions => order_free_reductions,
     fuse_random_formulas_match_unfused => random_formulas,
     fuse_random_reductions_match_unfused => random_reductions,

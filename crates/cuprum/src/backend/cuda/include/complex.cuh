@@ -4,6 +4,7 @@
 // NumPy's lexicographic order, and the functions follow C99's formulas with the special cases
 // of its Annex G where NumPy's fixtures look (zeros, infinities, NaN).
 #pragma once
+#include "cuprum/prelude.cuh"
 
 template <typename T> struct cplx {
   T re, im;
@@ -97,7 +98,7 @@ template <> struct cret<c128> { typedef c128 type; typedef bool cmp; };
 // is compiled with --fmad=false).
 template <typename C> __device__ __forceinline__ typename cret<C>::type operator+(C a, C b) { return C(a.re + b.re, a.im + b.im); }
 template <typename C> __device__ __forceinline__ typename cret<C>::type operator-(C a, C b) { return C(a.re - b.re, a.im - b.im); }
-template <typename C> __device__ __forceinline__ typename cret<C>::type operator-(C a) { return C(-a.re, -a.im); }
+template <typename C> __device__ __forceinline__ typename cret<C>::type operator-(C a) { return C(cuprum_neg(a.re), cuprum_neg(a.im)); }
 template <typename C> __device__ __forceinline__ typename cret<C>::type operator*(C a, C b) {
   return C(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
 }
@@ -133,7 +134,7 @@ template <typename C> __device__ __forceinline__ bool cisnan(C a) { return a.re 
 template <typename C> __device__ __forceinline__ bool cisinf(C a) { return isinf(a.re) || isinf(a.im); }
 template <typename C> __device__ __forceinline__ bool cisfinite(C a) { return isfinite(a.re) && isfinite(a.im); }
 template <typename C> __device__ __forceinline__ typename part<C>::T cabs_(C a) { return c_hypot(a.re, a.im); }
-template <typename C> __device__ __forceinline__ C cconj(C a) { return C(a.re, -a.im); }
+template <typename C> __device__ __forceinline__ C cconj(C a) { return C(a.re, cuprum_neg(a.im)); }
 template <typename C> __device__ __forceinline__ C crint(C a) { return C(c_rint(a.re), c_rint(a.im)); }
 
 // NumPy's maximum/minimum propagate a NaN (the first operand's), fmax/fmin avoid one.
