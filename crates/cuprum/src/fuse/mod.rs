@@ -15,7 +15,11 @@
 //!   node computed into a block-sized buffer by the CPU backend's own typed loops, blocks in
 //!   parallel on threads: no array-sized temporaries.
 //!
-//! Both give the dtypes and the bits the unfused operations give (tested on random trees).
+//! Both give the dtypes and the bits the unfused operations give (tested on random trees),
+//! with one exception: the sign and payload of a NaN that arithmetic makes from NaN operands,
+//! which IEEE 754 leaves unspecified and the CUDA compiler may change by reordering operands
+//! or folding a negation into the next instruction. Negation, absolute value and conjugation
+//! are sign-bit operations on both devices (NumPy's bits, `cuprum_neg` in prelude.cuh).
 //!
 //! A node whose check needs the data (an integer power of an array exponent, which NumPy
 //! rejects for negative exponents) evaluates its exponent first, as does everything after
