@@ -13,6 +13,8 @@ using std::isinf; using std::isfinite; using std::signbit;
 #define __align__(n) alignas(n)
 static inline float __int_as_float(int i){float f;memcpy(&f,&i,4);return f;}
 static inline double __longlong_as_double(unsigned long long i){double f;memcpy(&f,&i,8);return f;}
+static inline int __float_as_int(float f){int i;memcpy(&i,&f,4);return i;}
+static inline long long __double_as_longlong(double f){long long i;memcpy(&i,&f,8);return i;}
 static inline void atomicAdd(float*a,float b){*a+=b;} static inline void atomicAdd(double*a,double b){*a+=b;}
 #include "complex.cuh"
 static bool same(double a,double b){ if(a!=a) return b!=b; return a==b && signbit(a)==signbit(b);}

@@ -248,7 +248,8 @@ fn first_difference(f: &Array, u: &Array) -> Option<usize> {
     let (fb, ub) = (f.to_bytes().unwrap(), u.to_bytes().unwrap());
     assert_eq!(fb.len(), ub.len(), "byte lengths");
     // A floating part's width and NaN test (on its little-endian bytes).
-    let part: Option<(usize, fn(&[u8]) -> bool)> = match f.dtype() {
+    type IsNan = fn(&[u8]) -> bool;
+    let part: Option<(usize, IsNan)> = match f.dtype() {
         DType::Float16 => Some((2, |b| (u16::from_le_bytes([b[0], b[1]]) & 0x7fff) > 0x7c00)),
         DType::Float32 | DType::Complex64 => Some((4, |b| f32::from_le_bytes(b.try_into().unwrap()).is_nan())),
         DType::Float64 | DType::Complex128 => Some((8, |b| f64::from_le_bytes(b.try_into().unwrap()).is_nan())),
