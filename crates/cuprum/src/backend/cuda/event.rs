@@ -81,11 +81,7 @@ impl Event {
     /// without waiting (CuPy's `event.done`).
     pub fn query(&self) -> Result<bool> {
         // SAFETY: `ev` is a live event (destroyed only in `drop`).
-        match unsafe { sys::cuEventQuery(self.ev) } {
-            sys::CUresult::CUDA_SUCCESS => Ok(true),
-            sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
-            e => Err(self.dev.err("cuEventQuery", cudarc::driver::DriverError(e))),
-        }
+        unsafe { completed(self.ev) }.map_err(|e| self.dev.err("cuEventQuery", e))
     }
     /// Milliseconds between `start` and this event (both recorded and finished).
     pub fn elapsed_ms_since(&self, start: &Event) -> Result<f32> {
@@ -162,10 +158,24 @@ impl RawEvent {
         // SAFETY: `ev` is live (destroyed only in `drop`).
         let _ = unsafe { cu::event::synchronize(self.ev) };
     }
+    /// Whether the event has completed; an error counts as not completed (the event is kept
+    /// and a later `wait` meets the error's state).
     pub fn done(&self) -> bool {
         // SAFETY: `ev` is live (destroyed only in `drop`).
-        let r = unsafe { sys::cuEventQuery(self.ev) };
-        r != sys::CUresult::CUDA_ERROR_NOT_READY
+        unsafe { completed(self.ev) }.unwrap_or(false)
+    }
+}
+
+/// `cuEventQuery`: whether the work before `ev` has completed, or the driver's error.
+///
+/// # Safety
+/// `ev` must be a live event.
+pub(crate) unsafe fn completed(ev: sys::CUevent) -> std::result::Result<bool, cudarc::driver::DriverError> {
+    // SAFETY: the caller's.
+    match unsafe { sys::cuEventQuery(ev) } {
+        sys::CUresult::CUDA_SUCCESS => Ok(true),
+        sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
+        e => Err(cudarc::driver::DriverError(e)),
     }
 }
 

@@ -65,8 +65,7 @@ pub struct PoolStats {
 /// Whether `ev` has completed (an error counts as not complete: the block stays cached).
 fn done(ev: sys::CUevent) -> bool {
     // SAFETY: `ev` is a live event owned by the pool.
-    let r = unsafe { sys::cuEventQuery(ev) };
-    r == sys::CUresult::CUDA_SUCCESS
+    unsafe { super::event::completed(ev) }.unwrap_or(false)
 }
 
 impl CudaDevice {
