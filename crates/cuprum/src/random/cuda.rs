@@ -18,8 +18,13 @@ const THREADS: usize = crate::backend::cuda::launch::THREADS as usize;
 /// Most shared memory a block stages its tile's outputs in (bools, 32 a draw, are stored
 /// directly instead).
 const MAX_STAGE: usize = 16 * 1024;
-/// Resident blocks per SM the grid is sized for (blocks loop over the tiles).
-const BLOCKS_PER_SM: usize = 8;
+/// Blocks per SM the grid is sized for (blocks loop over the tiles): several waves of the 5
+/// or 6 blocks that fit an SM, so that the block scheduler evens out the tail. Measured on the
+/// H100 (2026-11-27, one binary, the count varied, means of two rounds): 4, 8 (the count
+/// before), 12, 16, 32 and 64 a SM gave normal_1e8_f32 0.494, 0.465, 0.455, 0.449, 0.436 and
+/// 0.446 ms, rand_1e8_f32 0.255, 0.246, 0.243, 0.242, 0.240 and 0.241; one wave (the
+/// occupancy API's count) took 0.475 and 0.249.
+const BLOCKS_PER_SM: usize = 32;
 
 /// One kernel of the family: the distribution's kind and the output's element size.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
