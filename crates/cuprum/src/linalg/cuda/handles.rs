@@ -44,13 +44,12 @@ pub(super) fn solver_check(what: &str, s: sol::cusolverStatus_t) -> Result<()> {
     )
 }
 
-fn create(dev: &CudaDevice, stream: cudarc::driver::sys::CUstream) -> Result<Handles> {
+fn create(stream: cudarc::driver::sys::CUstream) -> Result<Handles> {
     // SAFETY: only checks whether the shared libraries can be loaded.
     if !unsafe { blas::is_culib_present() } || !unsafe { sol::is_culib_present() } {
         return Err(Error::Cuda("linalg on a GPU needs cuBLAS and cuSOLVER, and they were not found".into()));
     }
     let b = cudarc::cublas::result::create_handle().map_err(|e| Error::Cuda(format!("cublasCreate: {e:?}")))?;
-    let _ = dev;
     // SAFETY: `b` was just created; the stream is live and outlives the handle (which is
     // destroyed when the stream is released).
     unsafe { cudarc::cublas::result::set_stream(b, stream as blas::cudaStream_t) }
@@ -74,7 +73,7 @@ pub(super) fn with_handles<R>(dev: &CudaDevice, f: impl FnOnce(&Handles) -> Resu
     let key = (dev.ordinal, stream.id);
     let mut all = HANDLES.lock().unwrap_or_else(|e| e.into_inner());
     if !all.iter().any(|(k, _)| *k == key) {
-        let h = create(dev, stream.raw)?;
+        let h = create(stream.raw)?;
         all.push((key, h));
         stream.on_release(Box::new(move || {
             let mut all = HANDLES.lock().unwrap_or_else(|e| e.into_inner());
