@@ -1,6 +1,7 @@
 //! Reference-counted memory blocks behind arrays. Views share a block; the block is freed
 //! (or returned to the device pool) when the last array using it is dropped.
 
+use crate::backend::cuda::stream::add_once;
 use crate::backend::cuda::{CudaDevice, HostDma, StreamInner};
 use crate::core::device::Device;
 use crate::core::error::{Error, Result};
@@ -282,37 +283,32 @@ impl CudaStorage {
                 if !self.dirty.load(Ordering::Acquire) {
                     return Ok(());
                 }
-                let others = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
-                self.dirty.store(false, Ordering::Release);
-                if s.capturing.load(Ordering::Acquire) {
+                // The flag changes under the list's lock (here and below), so that a stream added
+                // while this thread takes the list keeps it set.
+                let others = {
+                    let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+                    self.dirty.store(false, Ordering::Release);
+                    std::mem::take(&mut *p)
+                };
+                if s.is_capturing() {
                     return Ok(());
                 }
                 for o in &others {
-                    if !o.capturing.load(Ordering::Acquire) {
+                    if !o.is_capturing() {
                         self.dev.order_after(s, o)?;
                     }
                 }
                 return Ok(());
             }
-            {
-                let mut u = self.used.lock().unwrap_or_else(|e| e.into_inner());
-                if !u.iter().any(|x| x.id == s.id) {
-                    u.push(s.clone());
-                }
-            }
+            add_once(&mut self.used.lock().unwrap_or_else(|e| e.into_inner()), s);
             {
                 let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-                if !p.iter().any(|x| x.id == s.id) {
-                    p.push(s.clone());
-                }
+                add_once(&mut p, s);
                 self.dirty.store(true, Ordering::Release);
             }
-            if s.capturing.load(Ordering::Acquire) {
-                let mut h = s.capture_homes.lock().unwrap_or_else(|e| e.into_inner());
-                if !h.iter().any(|x| x.id == self.home.id) {
-                    h.push(self.home.clone());
-                }
-            } else if !self.home.capturing.load(Ordering::Acquire) {
+            if s.is_capturing() {
+                add_once(&mut s.capture_homes.lock().unwrap_or_else(|e| e.into_inner()), &self.home);
+            } else if !self.home.is_capturing() {
                 self.dev.order_after(s, &self.home)?;
             }
             Ok(())

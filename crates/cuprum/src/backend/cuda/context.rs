@@ -125,7 +125,7 @@ impl CudaDevice {
             };
             self.default_stream.synchronize(self)?;
             for s in &live {
-                if !s.capturing.load(Ordering::Acquire) {
+                if !s.is_capturing() {
                     s.synchronize(self)?;
                 }
             }

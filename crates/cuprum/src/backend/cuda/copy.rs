@@ -125,10 +125,8 @@ impl CudaDevice {
             return Ok(());
         }
         self.bind()?;
-        let stream = self.stream()?;
-        if self.with_stream(|s| Ok(s.capturing.load(std::sync::atomic::Ordering::Acquire)))? {
-            return Err(super::stream::capture_sync_error());
-        }
+        let stream =
+            self.with_stream(|s| if s.is_capturing() { Err(super::stream::capture_sync_error()) } else { Ok(s.raw) })?;
         if pinned || dst.len() <= DIRECT_COPY {
             // SAFETY: `dst` is a live, exclusively borrowed slice of `dst.len()` bytes, and the
             // stream is synchronised before returning, so the DMA ends while the borrow lasts;

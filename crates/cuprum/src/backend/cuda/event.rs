@@ -199,7 +199,7 @@ impl HostDma {
     /// Records an event after a copy just queued on `dev`'s current stream. Inside a graph
     /// capture nothing is recorded: the graph's replays are the caller's to order.
     pub fn track(&self, dev: &Arc<CudaDevice>, writes: bool) -> Result<()> {
-        if dev.with_stream(|s| Ok(s.capturing.load(std::sync::atomic::Ordering::Acquire)))? {
+        if dev.with_stream(|s| Ok(s.is_capturing()))? {
             return Ok(());
         }
         let ev = RawEvent::record_current(dev)?;

@@ -113,7 +113,7 @@ impl CudaDevice {
     /// As [`pool_alloc`](Self::pool_alloc), for work on `s`.
     pub(crate) fn pool_alloc_on(&self, bytes: usize, s: &StreamInner) -> Result<(u64, usize)> {
         let size = Self::round(bytes);
-        let capturing = s.capturing.load(Ordering::Acquire);
+        let capturing = s.is_capturing();
         {
             let mut p = self.pool.lock().unwrap_or_else(|e| e.into_inner());
             // Best fit among cached blocks no more than 1/8 larger than needed: first the
@@ -182,7 +182,7 @@ impl CudaDevice {
         let mut p = self.pool.lock().unwrap_or_else(|e| e.into_inner());
         if self.captures.load(Ordering::Acquire) > 0 {
             // A capture may have used the block: the graph keeps it (its replays write it).
-            let cap = std::iter::once(home).chain(used).find(|s| s.capturing.load(Ordering::Acquire));
+            let cap = std::iter::once(home).chain(used).find(|s| s.is_capturing());
             if let Some(c) = cap {
                 let stream = c.id;
                 p.captured.push(Captured { stream, ptr, size, home: home.clone(), used: used.to_vec() });
@@ -222,8 +222,8 @@ impl CudaDevice {
     /// used it and the capture stream `s` (the graph's replays).
     pub(crate) fn pool_free_captured(&self, c: Captured, s: &Arc<StreamInner>) {
         let mut used = c.used;
-        if c.home.id != s.id && !used.iter().any(|u| u.id == s.id) {
-            used.push(s.clone());
+        if c.home.id != s.id {
+            super::stream::add_once(&mut used, s);
         }
         self.pool_free(c.ptr, c.size, &c.home, &used);
     }

@@ -104,6 +104,12 @@ impl StreamInner {
         }
     }
 
+    /// Whether a graph capture runs on this stream.
+    #[inline]
+    pub(crate) fn is_capturing(&self) -> bool {
+        self.capturing.load(Ordering::Acquire)
+    }
+
     /// Errors when the user destroyed this stream.
     pub(crate) fn check_live(&self, what: &str) -> Result<()> {
         if self.destroyed.load(Ordering::Acquire) {
@@ -131,7 +137,7 @@ impl StreamInner {
 
     /// Waits for the work queued on this stream.
     pub(crate) fn synchronize(&self, dev: &CudaDevice) -> Result<()> {
-        if self.capturing.load(Ordering::Acquire) {
+        if self.is_capturing() {
             return Err(capture_sync_error());
         }
         dev.bind()?;
@@ -171,6 +177,13 @@ impl Drop for StreamInner {
     }
 }
 
+/// Adds `s` to `list` unless a handle to the same stream is there.
+pub(crate) fn add_once(list: &mut Vec<Arc<StreamInner>>, s: &Arc<StreamInner>) {
+    if !list.iter().any(|x| x.id == s.id) {
+        list.push(s.clone());
+    }
+}
+
 thread_local! {
     /// The current-stream scopes this thread entered, innermost last.
     static SCOPES: RefCell<Vec<Arc<StreamInner>>> = const { RefCell::new(Vec::new()) };
@@ -178,7 +191,7 @@ thread_local! {
 
 /// Whether a scope this thread is in belongs to a stream that is capturing a graph.
 pub(crate) fn thread_is_capturing() -> bool {
-    SCOPES.with(|v| v.borrow().iter().any(|s| s.capturing.load(Ordering::Acquire)))
+    SCOPES.with(|v| v.borrow().iter().any(|s| s.is_capturing()))
 }
 
 /// Makes `s` the current stream of its device on this thread until [`exit_scope`].
