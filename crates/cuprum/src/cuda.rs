@@ -141,6 +141,26 @@ impl Stream {
         CudaDevice::get(self.inner.ordinal)
     }
 
+    /// Makes this stream current on this thread until [`exit`](Self::exit) (what another
+    /// language's `with stream:` needs: no guard to keep). Enter and exit on the same thread,
+    /// in nested order.
+    pub fn enter_unguarded(&self) -> Result<()> {
+        self.inner.check_live("entering a stream scope")?;
+        enter_scope(self.inner.clone());
+        Ok(())
+    }
+
+    /// Leaves this thread's innermost scope of this stream ([`enter_unguarded`](Self::enter_unguarded)).
+    pub fn exit(&self) {
+        exit_scope(self.inner.id);
+    }
+
+    /// The driver's stream handle as an integer (CuPy's `stream.ptr`; DLPack's and the CUDA
+    /// Array Interface's stream numbers).
+    pub fn handle(&self) -> u64 {
+        self.inner.raw as usize as u64
+    }
+
     /// Waits until the work queued on this stream has finished.
     pub fn synchronize(&self) -> Result<()> {
         self.inner.check_live("synchronizing a stream")?;

@@ -121,6 +121,16 @@ impl Expr {
         self.binary(op, other)
     }
 
+    /// `self op s` for a weak scalar of any kind (what a Python scalar is in the bindings).
+    pub fn binary_scalar(self, op: BinaryOp, s: Scalar) -> Expr {
+        self.with(|a| fuse::binary(op, Side::Node(a), Side::Scalar(s)))
+    }
+
+    /// `s op rhs` for a weak scalar `s` of any kind on the left.
+    pub fn scalar_binary(s: Scalar, op: BinaryOp, rhs: Expr) -> Expr {
+        Expr::binary_left(s, op, rhs)
+    }
+
     /// `self ** n` for an integer `n` (NumPy's `x**2` with a Python int: weak, so float32 stays
     /// float32 and integers stay integers; a negative `n` of an integer array is NumPy's error).
     pub fn powi(self, n: i32) -> Expr {

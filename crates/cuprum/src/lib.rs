@@ -34,6 +34,7 @@ pub mod cuda;
 pub mod fft;
 pub mod fuse;
 mod indexing;
+pub mod interop;
 pub mod io;
 pub mod kernel;
 /// The user-kernel attributes (`#[cuprum::vectorize]`, `#[cuprum::kernel]`, `#[cuprum::device]`): see [`mod@kernel`].

@@ -105,7 +105,14 @@ pub(crate) struct CpuStorage {
     /// is freed only after them.
     dma: HostDma,
     lock: RwLock<()>,
+    /// Memory of another library (`interop::from_foreign`): not cuprum's to free or pool; the
+    /// owner's drop releases it.
+    owner: Option<Foreign>,
 }
+
+/// The owner of foreign memory (a DLPack deleter, a Python object): dropped when the last
+/// array on the memory goes, never before cuprum's queued work on it has finished.
+pub(crate) type Foreign = Box<dyn std::any::Any + Send + Sync>;
 
 // SAFETY: the block is owned by this value alone (freed or pooled in `drop`), so moving it to
 // another thread is fine; the `NonNull` is the only thing that is not `Send` by itself.
@@ -118,7 +125,23 @@ unsafe impl Sync for CpuStorage {}
 impl CpuStorage {
     /// The storage of a block at `ptr` (`cap`: its pool capacity, 0 for an unpooled block).
     fn block(ptr: NonNull<u8>, bytes: usize, cap: usize, registered: bool) -> CpuStorage {
-        CpuStorage { ptr, bytes, cap, registered: registered.into(), dma: HostDma::default(), lock: RwLock::new(()) }
+        CpuStorage {
+            ptr,
+            bytes,
+            cap,
+            registered: registered.into(),
+            dma: HostDma::default(),
+            lock: RwLock::new(()),
+            owner: None,
+        }
+    }
+
+    /// Host memory of another library at `ptr` (`bytes` long), released by dropping `owner`.
+    pub fn foreign(ptr: *mut u8, bytes: usize, owner: Foreign) -> CpuStorage {
+        let ptr = NonNull::new(ptr).unwrap_or(NonNull::dangling());
+        let mut s = CpuStorage::block(ptr, bytes, 0, false);
+        s.owner = Some(owner);
+        s
     }
 
     pub fn new(bytes: usize, zeroed: bool) -> Result<CpuStorage> {
@@ -220,6 +243,10 @@ impl CpuStorage {
 impl Drop for CpuStorage {
     fn drop(&mut self) {
         self.dma.settle(true);
+        if self.owner.take().is_some() {
+            // Foreign memory: its owner (dropped here) releases it.
+            return;
+        }
         let registered = *self.registered.get_mut();
         if self.cap > 0 {
             let mut p = host_pool().lock().unwrap_or_else(|e| e.into_inner());
@@ -252,6 +279,9 @@ pub(crate) struct CudaStorage {
     used: Mutex<Vec<Arc<StreamInner>>>,
     pending: Mutex<Vec<Arc<StreamInner>>>,
     dirty: std::sync::atomic::AtomicBool,
+    /// Device memory of another library (`interop::from_foreign`): released by dropping the
+    /// owner once the streams that used it have finished, never returned to the pool.
+    owner: Option<Foreign>,
 }
 
 impl CudaStorage {
@@ -265,7 +295,31 @@ impl CudaStorage {
             used: Mutex::new(Vec::new()),
             pending: Mutex::new(Vec::new()),
             dirty: false.into(),
+            owner: None,
         }
+    }
+
+    /// Device memory of another library at `ptr` (`bytes` long) whose queued work is on the
+    /// current stream (`home`), released by dropping `owner`.
+    pub fn foreign(
+        ptr: u64,
+        bytes: usize,
+        dev: Arc<CudaDevice>,
+        home: Arc<StreamInner>,
+        owner: Foreign,
+    ) -> CudaStorage {
+        let mut s = CudaStorage::new(ptr, bytes, 0, dev, home);
+        s.owner = Some(owner);
+        s
+    }
+
+    /// The streams whose queued work may reach this block: its home and the others that used it.
+    pub fn streams(&self) -> Vec<Arc<StreamInner>> {
+        let mut v = vec![self.home.clone()];
+        for s in self.used.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            add_once(&mut v, s);
+        }
+        v
     }
 
     /// Orders work about to be queued on the current stream that reaches this block (called
@@ -318,6 +372,14 @@ impl CudaStorage {
 
 impl Drop for CudaStorage {
     fn drop(&mut self) {
+        if let Some(owner) = self.owner.take() {
+            // Foreign memory: its owner may free it at once, so cuprum's work on it must be done.
+            for s in self.streams() {
+                let _ = s.synchronize(&self.dev);
+            }
+            drop(owner);
+            return;
+        }
         let used = std::mem::take(self.used.get_mut().unwrap_or_else(|e| e.into_inner()));
         self.dev.pool_free(self.ptr, self.block, &self.home, &used);
     }

@@ -159,7 +159,8 @@ impl UnaryOp {
         }
         match self {
             Negative | Positive | Sign if dt == DType::Bool => unsupported(),
-            Square | Reciprocal if dt == DType::Bool => Ok((DType::Int8, DType::Int8)),
+            // NumPy has no bool loop for these: int8's is the first that takes a bool.
+            Square | Reciprocal | Conjugate if dt == DType::Bool => Ok((DType::Int8, DType::Int8)),
             LogicalNot | IsNan | IsInf | IsFinite => Ok((dt, DType::Bool)),
             Invert if dt.is_float() => unsupported(),
             _ => Ok((dt, dt)),

@@ -430,7 +430,8 @@ pub fn round(x: &Array, decimals: i32) -> Result<Array> {
         }
         return Err(Error::UnsupportedDType { op: "round".into(), dtype: DType::Bool });
     }
-    if !x.dtype().is_float() {
+    // Complex values round their two parts (NumPy's complex rint), as floats do.
+    if !x.dtype().is_float() && !x.dtype().is_complex() {
         if decimals >= 0 {
             return x.copy();
         }

@@ -88,6 +88,22 @@ impl CudaDevice {
         Ok(ev)
     }
 
+    /// Makes later work on the raw stream `waiter` wait (on the GPU) for the work queued so far
+    /// on the raw stream `producer` (either may be another library's, or CUDA's legacy or
+    /// per-thread default stream: `CU_STREAM_LEGACY`, `CU_STREAM_PER_THREAD`).
+    ///
+    /// # Safety
+    /// Both handles must be live streams of this device's context (or the two special handles).
+    pub(crate) unsafe fn order_raw(&self, waiter: sys::CUstream, producer: sys::CUstream) -> Result<()> {
+        self.bind()?;
+        let mut p = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        let ev = self.pool_event(&mut p, producer)?;
+        // SAFETY: `ev` was just recorded on `producer`; `waiter` is live (the caller's promise).
+        let r = unsafe { sys::cuStreamWaitEvent(waiter, ev, 0) }.result();
+        p.spare.push(ev);
+        r.map_err(|e| self.err("cuStreamWaitEvent", e))
+    }
+
     /// Makes later work on `waiter` wait (on the GPU) for the work queued so far on `producer`.
     pub(crate) fn order_after(&self, waiter: &StreamInner, producer: &StreamInner) -> Result<()> {
         self.bind()?;
