@@ -7,6 +7,8 @@
 #             then the interop tests (PyTorch, CuPy, Numba) and the lessons on the GPU
 #   sanitize  compute-sanitizer (memcheck) over the array, indexing, interop and cuda tests
 #   bench     the per-call overhead beside CuPy (python/bench/overhead.py)
+#   all       in one call, most important first: one suite run, interop, the lessons, the overhead,
+#             two more suite runs, memcheck over the interop tests
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-tests}
@@ -27,7 +29,41 @@ export PYTHONPATH=$site PYTHONUNBUFFERED=1 CUPRUM_CACHE_DIR=/tmp/cuprum-kernels
 python3 -c 'import cuprum, numpy, sys; print("cuprum", cuprum.__version__, "numpy", numpy.__version__, "python", sys.version.split()[0], "gpu", cuprum.cuda.is_available(), cuprum.default_device())'
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 rc=0
+lessons_dir=.gpu-py/seeds
+[ -d "$lessons_dir" ] || lessons_dir=../shared/seeds
+suite() { # $1: label, $2: timeout
+    local seed
+    seed=$(python3 -c 'import random; print(random.randrange(2**32))')
+    CUPRUM_REQUIRE_GPU=1 timeout "$2" python3 -m pytest python/tests -q -p no:cacheprovider -n 16 \
+        --hypothesis-seed="$seed" --ignore=python/tests/test_lessons.py > "$out/pytest-$1.log" 2>&1
+    local r=$?
+    echo "pytest run $1 seed=$seed rc=$r: $(tail -1 "$out/pytest-$1.log")"
+    [ $r -ne 0 ] && { rc=1; grep -E "^(FAILED|ERROR)" "$out/pytest-$1.log" | head -30; }
+}
+interop() {
+    CUPRUM_REQUIRE_GPU=1 timeout "$1" python3 -m pytest python/tests/test_interop.py -v -p no:cacheprovider > "$out/interop.log" 2>&1
+    local r=$?; echo "interop rc=$r"; grep -E "PASSED|FAILED|ERROR|SKIPPED|passed|failed" "$out/interop.log" | tail -20; [ $r -ne 0 ] && rc=1
+}
+lessons() {
+    timeout "$1" python3 python/tests/lessons/run_lessons.py --device gpu --lessons-dir "$lessons_dir" > "$out/lessons-gpu.log" 2>&1
+    local r=$?; echo "lessons (gpu) rc=$r"; tail -14 "$out/lessons-gpu.log"; [ $r -ne 0 ] && rc=1
+}
 case $what in
+all)
+    suite 1 240
+    interop 60
+    lessons 120
+    timeout 60 python3 python/bench/overhead.py --repeat 2000 --out "$out/overhead.jsonl"
+    suite 2 90
+    suite 3 90
+    # memcheck over cuprum's own GPU paths (numba's driver probing trips the sanitizer's API-error report,
+    # so its test runs above, not here).
+    CUPRUM_REQUIRE_GPU=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 99 python3 -m pytest \
+        python/tests/test_interop.py python/tests/test_indexing.py python/tests/test_cuda.py -q -p no:cacheprovider \
+        -k "not numba and not cpu" > "$out/memcheck.log" 2>&1
+    r=$?; echo "memcheck rc=$r: $(grep -E 'passed|failed' "$out/memcheck.log" | tail -1) $(grep 'ERROR SUMMARY' "$out/memcheck.log" | tail -1)"
+    [ $r -ne 0 ] && { rc=1; grep -m5 -A8 "Invalid\|Program hit" "$out/memcheck.log"; }
+    ;;
 tests)
     for i in 1 2 3; do
         seed=$(python3 -c 'import random; print(random.randrange(2**32))')

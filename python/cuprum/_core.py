@@ -73,9 +73,14 @@ def get_array_module(*args: Any) -> Any:
 
 
 def _arr(x: Any, like: ndarray | None = None) -> ndarray:
+    """An argument as a cuprum array. NumPy arrays are refused on a GPU, as CuPy does (``cp.asarray`` copies
+    them explicitly); on the CPU backend they are read as they are."""
     if type(x) is ndarray:
         return x
-    return _c._asarray(x, None, like.device if like is not None else None)
+    dev = like.device if like is not None else None
+    if isinstance(x, numpy.ndarray) and x.ndim > 0 and (dev if dev is not None else _c.get_device()).kind != "cpu":
+        raise TypeError(f"Unsupported type {type(x)}")
+    return _c._asarray(x, None, dev)
 
 
 def _axis(axis: Any) -> Any:
@@ -474,7 +479,20 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
         raise ValueError("either both or neither of x and y should be given")
     if type(condition) is _Expr:
         return condition.where_(x, y)
+    # NumPy's where casts a Python int that its integer partner cannot hold (where(c, int8, 1000) is int8,
+    # -24): not NEP 50's OverflowError. The same here.
+    if isinstance(y, int) and not isinstance(y, bool) and isinstance(x, ndarray) and x.dtype.kind in "iu":
+        y = _wrap_int(y, x.dtype)
+    if isinstance(x, int) and not isinstance(x, bool) and isinstance(y, ndarray) and y.dtype.kind in "iu":
+        x = _wrap_int(x, y.dtype)
     return _c.where3(condition, x, y)
+
+
+def _wrap_int(v: int, dt: numpy.dtype) -> Any:
+    info = numpy.iinfo(dt)
+    if info.min <= v <= info.max:
+        return v
+    return numpy.array(v).astype(dt)[()]
 
 
 def clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, *, min: Any = None, max: Any = None) -> ndarray:  # noqa: A002
@@ -675,8 +693,28 @@ def nanargmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: bool = Fal
     return argmin(_nanfill(_arr(a), inf), axis, out, keepdims)
 
 
+def _scan_doubling(a: ndarray, axis: Any) -> ndarray:
+    """Inclusive products along ``axis`` by doubling (log2(n) elementwise steps on the device): the GPU
+    backend's complex cumprod, which cuprum has no kernel for."""
+    x = a.ravel() if axis is None else a
+    ax = 0 if axis is None else axis % x.ndim
+    r = x.copy()
+    n = r.shape[ax]
+    k = 1
+    while k < n:
+        hi = [slice(None)] * r.ndim
+        lo = [slice(None)] * r.ndim
+        hi[ax] = slice(k, None)
+        lo[ax] = slice(0, n - k)
+        r[tuple(hi)] = r[tuple(hi)] * r[tuple(lo)]
+        k *= 2
+    return r
+
+
 def _cumulative(a: Any, prod: bool, axis: Any, dtype: Any, out: Any) -> ndarray:
     a = _arr(a)
+    if prod and a.dtype.kind == "c" and a.device.kind == "cuda" and dtype is None:
+        return _out(_scan_doubling(a, axis), out)
     if dtype is not None:
         # NumPy accumulates in ``dtype``: integers wrap there, which the wider sum cast back equals.
         r = _c.cumulative(a.astype(dtype, copy=False), prod, axis)
@@ -709,6 +747,7 @@ def _q(q: Any) -> tuple[list[float], bool]:
 def _quantile(a: Any, q: Any, axis: Any, out: Any, keepdims: bool, method: str, nan: bool, scale: float) -> ndarray:
     a = _arr(a)
     qs, vec = _q(q)
+    qshape = q.shape if isinstance(q, ndarray) else numpy.shape(q)
     qs = [v / scale for v in qs]
     if builtins.any(not (0 <= v <= 1) for v in qs):
         raise ValueError(
@@ -717,7 +756,8 @@ def _quantile(a: Any, q: Any, axis: Any, out: Any, keepdims: bool, method: str, 
     r = _c.quantiles(a, qs, _axis(axis), method, nan)
     if not isinstance(q, int | float) and method not in ("lower", "higher", "nearest"):
         # An array of q is strong (NEP 50): it takes part in the result's dtype.
-        r = r.astype(numpy.result_type(r.dtype, numpy.asarray(q).dtype), copy=False)
+        qdt = q.dtype if isinstance(q, ndarray) else numpy.asarray(q).dtype
+        r = r.astype(numpy.result_type(r.dtype, qdt), copy=False)
     if keepdims:
         shape = list(a.shape) if axis is not None else [1] * a.ndim
         axes = range(a.ndim) if axis is None else [x % a.ndim for x in ((axis,) if isinstance(axis, int) else axis)]
@@ -727,7 +767,7 @@ def _quantile(a: Any, q: Any, axis: Any, out: Any, keepdims: bool, method: str, 
     if not vec:
         r = r[0]
     else:
-        r = r.reshape(numpy.shape(q) + r.shape[1:])
+        r = r.reshape(qshape + r.shape[1:])
     return _out(r, out)
 
 

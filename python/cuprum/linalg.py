@@ -92,12 +92,31 @@ def eigvalsh(a: Any, UPLO: str = "L") -> ndarray:
     return _c.linalg1("eigvalsh", _a(a), UPLO == "U")
 
 
+_EIG_ALWAYS_COMPLEX: bool | None = None
+
+
+def _eig_complex() -> bool:
+    """Whether this NumPy's ``eig`` returns complex arrays for every real input (NumPy >= 2.5), or real ones
+    when every eigenvalue is real (earlier): cuprum answers as the NumPy beside it."""
+    global _EIG_ALWAYS_COMPLEX
+    if _EIG_ALWAYS_COMPLEX is None:
+        _EIG_ALWAYS_COMPLEX = numpy.linalg.eigvals(numpy.eye(1)).dtype.kind == "c"
+    return _EIG_ALWAYS_COMPLEX
+
+
+def _complexify(x: ndarray) -> ndarray:
+    if x.dtype.kind == "c" or not _eig_complex():
+        return x
+    return x.astype(numpy.result_type(x.dtype, numpy.complex64))
+
+
 def eig(a: Any) -> EigResult:
-    return EigResult(*_c.eig(_a(a), False, False))
+    w, v = _c.eig(_a(a), False, False)
+    return EigResult(_complexify(w), _complexify(v))
 
 
 def eigvals(a: Any) -> ndarray:
-    return _c.linalg1("eigvals", _a(a))
+    return _complexify(_c.linalg1("eigvals", _a(a)))
 
 
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> Any:

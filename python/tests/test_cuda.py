@@ -151,12 +151,25 @@ NUM = r"\s*-?\d+\.\d{3}"
 ITEM = rf"(CPU|GPU-\S+|[\w-]+):{NUM} us(   \+/-{NUM} \(min:{NUM} / max:{NUM}\) us)?"
 
 
+SPIN = r"""
+extern "C" __global__ void spin(long long cycles) {
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) { }
+}
+"""
+
+
 def test_benchmark_shapes_and_units(device):
     with cp.Device(device):
         x = cp.ones((256, 256))
+        # The device's time is its work's: on a GPU the events around the call may both reach the GPU after
+        # the host's sleep, so the GPU does 3e6 cycles of work (>= 1.5 ms at the H100's 1.98 GHz) itself.
+        spin = cp.RawKernel(SPIN, "spin") if device != "cpu" else None
 
         def work(a, scale=1.0):
             time.sleep(0.002)
+            if spin is not None:
+                spin((1,), (1,), (3_000_000,))
             return (a * scale).sum()
 
         r = benchmark(work, (x,), {"scale": 2.0}, n_repeat=6, n_warmup=2)

@@ -604,13 +604,14 @@ pub fn put(a: &A, indices: &A, values: &A) -> PyResult<()> {
 }
 #[pyfunction]
 pub fn gather(py: Python<'_>, a: &A, indices: &Bound<'_, PyAny>) -> PyResult<A> {
-    let v = arrs(py, indices, Some(a.0.device()))?;
+    // Index arrays stay where they are: one on another device is the operation's DeviceMismatch.
+    let v = arrs(py, indices, None)?;
     let r: Vec<&Array> = v.iter().collect();
     Ok(A(cuprum::gather(&a.0, &r).py()?))
 }
 #[pyfunction]
 pub fn scatter(py: Python<'_>, a: &A, indices: &Bound<'_, PyAny>, values: &A, add: bool) -> PyResult<()> {
-    let v = arrs(py, indices, Some(a.0.device()))?;
+    let v = arrs(py, indices, None)?;
     let r: Vec<&Array> = v.iter().collect();
     let mut x = a.0.clone();
     if add {

@@ -95,7 +95,10 @@ def _index(index: Any, x: ndarray) -> Any:
         return index
     if isinstance(index, float | numpy.floating):
         return int(index)
-    return _core._arr(numpy.asarray(list(index) if isinstance(index, range) else index, dtype=numpy.int64), x)
+    if isinstance(index, numpy.ndarray | list | tuple | range):
+        return _core.asarray(numpy.asarray(list(index) if isinstance(index, range) else index, dtype=numpy.int64),
+                             device=x.device)
+    return _core._arr(index, x)
 
 
 def _measure(name: str) -> Any:

@@ -1899,7 +1899,7 @@ def list_lesson(lesson: str, path: Path, on_cpu: bool | None, verbose: bool) -> 
     order = classify(lesson, text, cells)
     validate_tables(lesson, cells)
     title = re.search(r'^title:\s*"?([^"\n]+)"?', text, re.MULTILINE) or re.search(r"^#+\s*(.+)$", text, re.MULTILINE)
-    print(f"lesson {lesson}: {title.group(1).strip() if title else ''} ({path})")
+    print(f"lesson {lesson}: {title.group(1).strip(' *') if title else ''} ({path})")
     checks = CHECKS.get(lesson, [])
     per_cell = Counter(find_cell(cells, c.anchor, "check").number for c in checks if c.anchor is not None)
     print(f"  {len(cells)} cells; run order: {' '.join(str(c.number) for c in order)}")
