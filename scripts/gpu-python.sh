@@ -17,7 +17,9 @@ mkdir -p "$out"
 if [ "$what" = wheel ]; then
     . .venv/bin/activate
     maturin build --release -q 2>&1 | tail -1
-    rm -rf .gpu-py && mkdir -p .gpu-py && cp target/wheels/cuprum-*.whl .gpu-py/
+    rm -rf .gpu-py && mkdir -p .gpu-py/seeds && cp target/wheels/cuprum-*.whl .gpu-py/
+    # The lessons travel with the wheel (../shared does not reach the GPU host).
+    cp ../shared/seeds/*.txt .gpu-py/seeds/
     du -sh .gpu-py
     exit 0
 fi
@@ -49,6 +51,10 @@ lessons() {
     local r=$?; echo "lessons (gpu) rc=$r"; tail -14 "$out/lessons-gpu.log"; [ $r -ne 0 ] && rc=1
 }
 case $what in
+lessons)
+    suite 1 200
+    lessons 200
+    ;;
 all)
     suite 1 240
     interop 60

@@ -73,8 +73,16 @@ def get_array_module(*args: Any) -> Any:
 
 
 def _arr(x: Any, like: ndarray | None = None) -> ndarray:
-    """An argument as a cuprum array. NumPy arrays are refused on a GPU, as CuPy does (``cp.asarray`` copies
-    them explicitly); on the CPU backend they are read as they are."""
+    """An argument as a cuprum array (copied to the device when it is a NumPy array or a sequence, as
+    CuPy's functions that call ``asarray`` do; its ufuncs and kernels refuse NumPy arrays: ``_dev_arr``)."""
+    if type(x) is ndarray:
+        return x
+    return _c._asarray(x, None, like.device if like is not None else None)
+
+
+def _dev_arr(x: Any, like: ndarray | None = None) -> ndarray:
+    """As ``_arr``, but a NumPy array on a GPU is CuPy's TypeError (``cupyx.scipy`` functions take device
+    arrays only: ``convolve2d(numpy_a, numpy_b)`` fails, as the lessons show); on the CPU backend it is read."""
     if type(x) is ndarray:
         return x
     dev = like.device if like is not None else None
@@ -488,10 +496,24 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
     return _c.where3(condition, x, y)
 
 
+_WHERE_CASTS_INTS: bool | None = None
+
+
 def _wrap_int(v: int, dt: numpy.dtype) -> Any:
+    """NumPy < 2.5 casts such an int into the dtype; NumPy >= 2.5 follows NEP 50 (OverflowError, raised by
+    cuprum's own where). cuprum answers as the NumPy beside it."""
+    global _WHERE_CASTS_INTS
     info = numpy.iinfo(dt)
     if info.min <= v <= info.max:
         return v
+    if _WHERE_CASTS_INTS is None:
+        try:
+            numpy.where(True, numpy.int8(1), 1000)
+            _WHERE_CASTS_INTS = True
+        except OverflowError:
+            _WHERE_CASTS_INTS = False
+    if not _WHERE_CASTS_INTS:
+        raise OverflowError(f"Python integer {v} out of bounds for {dt}")
     return numpy.array(v).astype(dt)[()]
 
 

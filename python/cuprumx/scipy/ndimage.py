@@ -58,7 +58,7 @@ __all__ = [
 
 
 def _a(x: Any, like: Any = None) -> ndarray:
-    return _core._arr(x, like)
+    return _core._dev_arr(x, like)
 
 
 # ----------------------------------------------------------------------------------------- labelling
@@ -98,7 +98,7 @@ def _index(index: Any, x: ndarray) -> Any:
     if isinstance(index, numpy.ndarray | list | tuple | range):
         return _core.asarray(numpy.asarray(list(index) if isinstance(index, range) else index, dtype=numpy.int64),
                              device=x.device)
-    return _core._arr(index, x)
+    return _core._dev_arr(index, x)
 
 
 def _measure(name: str) -> Any:

@@ -11,8 +11,8 @@ __all__ = ["convolve", "correlate", "convolve2d", "correlate2d", "fftconvolve", 
 
 
 def _pair(a: Any, b: Any) -> tuple:
-    a = _core._arr(a)
-    return a, _core._arr(b, a)
+    a = _core._dev_arr(a)
+    return a, _core._dev_arr(b, a)
 
 
 def convolve(in1: Any, in2: Any, mode: str = "full", method: str = "auto") -> Any:
