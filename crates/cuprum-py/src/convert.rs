@@ -401,9 +401,14 @@ pub fn asarray(
         }
     }
     // Sequences (which may hold cuprum arrays) and NumPy scalars: through NumPy.
-    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+    // A sequence whose first item is a cuprum array is stacked on the device (the items stay there);
+    // other sequences (numbers, nested lists) go through NumPy's conversion.
+    let first_is_array = (obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>())
+        && obj.len()? > 0
+        && obj.get_item(0)?.is_instance_of::<PyNdarray>();
+    if first_is_array {
         let items: Vec<Bound<'_, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
-        if !items.is_empty() && items.iter().any(|i| i.is_instance_of::<PyNdarray>()) {
+        {
             let arrs: Vec<Array> = items.iter().map(|i| asarray(py, i, dtype, Some(dev))).collect::<PyResult<_>>()?;
             let refs: Vec<&Array> = arrs.iter().collect();
             return cuprum::stack(&refs, 0).py();
