@@ -243,3 +243,9 @@ class runtime:  # noqa: N801
     @staticmethod
     def deviceSynchronize() -> None:  # noqa: N802
         _c.get_device().synchronize()
+
+    @staticmethod
+    def getDeviceProperties(device: int) -> dict:  # noqa: N802
+        """The properties user code reads (``name`` as bytes, as CUDA's runtime gives it)."""
+        d = Device(device)
+        return {"name": d.name.encode()}

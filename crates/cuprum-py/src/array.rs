@@ -6,7 +6,10 @@ use crate::convert::{
     asarray, np_dtype, numpy_module, opt_dtype, py_scalar, scalar_to_py, to_device, to_numpy, OrRaise,
 };
 use crate::device::PyDevice;
-use cuprum::ufunc::{BinaryOp, Operand, UnaryOp};
+use cuprum::ufunc::{BinaryOp, Operand, ReduceOp, UnaryOp};
+
+/// An optional Python argument.
+type Opt<'a> = Option<&'a Bound<'a, PyAny>>;
 use cuprum::{Array, DType, Scalar, SliceElem};
 use numpy::{PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::basic::CompareOp;
@@ -79,8 +82,14 @@ pub fn other_operand(py: Python<'_>, obj: &Bound<'_, PyAny>, dev: cuprum::Device
 /// `a op b` (or `b op a` when `reflected`); `NotImplemented` for operands cuprum does not know.
 fn binop(py: Python<'_>, op: BinaryOp, a: &Array, other: &Bound<'_, PyAny>, reflected: bool) -> PyResult<Py<PyAny>> {
     let Some(o) = other_operand(py, other, a.device())? else { return Ok(py.NotImplemented()) };
-    let r =
-        if reflected { cuprum::ufunc::binary(op, o.operand(), a) } else { cuprum::ufunc::binary(op, a, o.operand()) };
+    // Without the GIL: a CPU kernel, a first-use compile or a pool wait lets other threads run.
+    let r = py.detach(|| {
+        if reflected {
+            cuprum::ufunc::binary(op, o.operand(), a)
+        } else {
+            cuprum::ufunc::binary(op, a, o.operand())
+        }
+    });
     Ok(wrap(py, r.py()?)?.into_any().unbind())
 }
 
@@ -95,11 +104,11 @@ fn inplace(py: Python<'_>, op: BinaryOp, slf: &Bound<'_, PyNdarray>, other: &Bou
         )));
     };
     let mut out = a.clone();
-    cuprum::ufunc::binary_out(op, &a, o.operand(), &mut out).py()
+    py.detach(|| cuprum::ufunc::binary_out(op, &a, o.operand(), &mut out)).py()
 }
 
 fn unop(py: Python<'_>, op: UnaryOp, a: &Array) -> PyResult<Py<PyAny>> {
-    Ok(wrap(py, cuprum::ufunc::unary(op, a).py()?)?.into_any().unbind())
+    Ok(wrap(py, py.detach(|| cuprum::ufunc::unary(op, a)).py()?)?.into_any().unbind())
 }
 
 /// One element of a basic index, or `None` when the key needs advanced indexing.
@@ -189,12 +198,15 @@ pub fn reduce(
     use cuprum::ufunc::ReduceOp::*;
     let axes = opt_axis(axis)?;
     let dt = opt_dtype(py, dtype)?;
-    let src = match (op, dt) {
-        // NumPy's dtype= is the accumulator's (and result's) dtype.
-        (Sum | Prod | Mean | Var | Std, Some(d)) if d != a.dtype() => a.astype(d).py()?,
-        _ => a.clone(),
-    };
-    let mut r = src.reduce(op, axes, keepdims, ddof).py()?;
+    let r = py.detach(|| {
+        let src = match (op, dt) {
+            // NumPy's dtype= is the accumulator's (and result's) dtype.
+            (Sum | Prod | Mean | Var | Std, Some(d)) if d != a.dtype() => a.astype(d)?,
+            _ => a.clone(),
+        };
+        src.reduce(op, axes, keepdims, ddof)
+    });
+    let mut r = r.py()?;
     if let (Some(d), Sum | Prod | Min | Max | Mean | Var | Std) = (dt, op) {
         if r.dtype() != d {
             r = r.astype(d).py()?;
@@ -585,123 +597,66 @@ impl PyNdarray {
         }
     }
 
-    // ------------------------------------------------------------------ reductions
+    // ------------------------------------------------------------------ reductions (see `reduce`)
     #[pyo3(signature = (axis=None, dtype=None, out=None, keepdims=false))]
-    fn sum(
-        &self,
-        py: Python<'_>,
-        axis: Option<&Bound<'_, PyAny>>,
-        dtype: Option<&Bound<'_, PyAny>>,
-        out: Option<&Bound<'_, PyAny>>,
-        keepdims: bool,
-    ) -> PyResult<Py<PyAny>> {
-        reduce(py, cuprum::ufunc::ReduceOp::Sum, &self.0, axis, dtype, out, keepdims, 0.0)
+    fn sum(&self, py: Python<'_>, axis: Opt<'_>, dtype: Opt<'_>, out: Opt<'_>, keepdims: bool) -> PyResult<Py<PyAny>> {
+        reduce(py, ReduceOp::Sum, &self.0, axis, dtype, out, keepdims, 0.0)
     }
     #[pyo3(signature = (axis=None, dtype=None, out=None, keepdims=false))]
-    fn prod(
-        &self,
-        py: Python<'_>,
-        axis: Option<&Bound<'_, PyAny>>,
-        dtype: Option<&Bound<'_, PyAny>>,
-        out: Option<&Bound<'_, PyAny>>,
-        keepdims: bool,
-    ) -> PyResult<Py<PyAny>> {
-        reduce(py, cuprum::ufunc::ReduceOp::Prod, &self.0, axis, dtype, out, keepdims, 0.0)
+    fn prod(&self, py: Python<'_>, axis: Opt<'_>, dtype: Opt<'_>, out: Opt<'_>, keepdims: bool) -> PyResult<Py<PyAny>> {
+        reduce(py, ReduceOp::Prod, &self.0, axis, dtype, out, keepdims, 0.0)
     }
     #[pyo3(signature = (axis=None, dtype=None, out=None, keepdims=false))]
-    fn mean(
-        &self,
-        py: Python<'_>,
-        axis: Option<&Bound<'_, PyAny>>,
-        dtype: Option<&Bound<'_, PyAny>>,
-        out: Option<&Bound<'_, PyAny>>,
-        keepdims: bool,
-    ) -> PyResult<Py<PyAny>> {
-        reduce(py, cuprum::ufunc::ReduceOp::Mean, &self.0, axis, dtype, out, keepdims, 0.0)
+    fn mean(&self, py: Python<'_>, axis: Opt<'_>, dtype: Opt<'_>, out: Opt<'_>, keepdims: bool) -> PyResult<Py<PyAny>> {
+        reduce(py, ReduceOp::Mean, &self.0, axis, dtype, out, keepdims, 0.0)
     }
     #[pyo3(signature = (axis=None, dtype=None, out=None, ddof=0.0, keepdims=false))]
     fn var(
         &self,
         py: Python<'_>,
-        axis: Option<&Bound<'_, PyAny>>,
-        dtype: Option<&Bound<'_, PyAny>>,
-        out: Option<&Bound<'_, PyAny>>,
+        axis: Opt<'_>,
+        dtype: Opt<'_>,
+        out: Opt<'_>,
         ddof: f64,
         keepdims: bool,
     ) -> PyResult<Py<PyAny>> {
-        reduce(py, cuprum::ufunc::ReduceOp::Var, &self.0, axis, dtype, out, keepdims, ddof)
+        reduce(py, ReduceOp::Var, &self.0, axis, dtype, out, keepdims, ddof)
     }
     #[pyo3(signature = (axis=None, dtype=None, out=None, ddof=0.0, keepdims=false))]
     fn std(
         &self,
         py: Python<'_>,
-        axis: Option<&Bound<'_, PyAny>>,
-        dtype: Option<&Bound<'_, PyAny>>,
-        out: Option<&Bound<'_, PyAny>>,
+        axis: Opt<'_>,
+        dtype: Opt<'_>,
+        out: Opt<'_>,
         ddof: f64,
         keepdims: bool,
     ) -> PyResult<Py<PyAny>> {
-        reduce(py, cuprum::ufunc::ReduceOp::Std, &self.0, axis, dtype, out, keepdims, ddof)
+        reduce(py, ReduceOp::Std, &self.0, axis, dtype, out, keepdims, ddof)
     }
     #[pyo3(signature = (axis=None, out=None, keepdims=false))]
-    fn min(
-        &self,
-        py: Python<'_>,
-        axis: Option<&Bound<'_, PyAny>>,
-        out: Option<&Bound<'_, PyAny>>,
-        keepdims: bool,
-    ) -> PyResult<Py<PyAny>> {
-        reduce(py, cuprum::ufunc::ReduceOp::Min, &self.0, axis, None, out, keepdims, 0.0)
+    fn min(&self, py: Python<'_>, axis: Opt<'_>, out: Opt<'_>, keepdims: bool) -> PyResult<Py<PyAny>> {
+        reduce(py, ReduceOp::Min, &self.0, axis, None, out, keepdims, 0.0)
     }
     #[pyo3(signature = (axis=None, out=None, keepdims=false))]
-    fn max(
-        &self,
-        py: Python<'_>,
-        axis: Option<&Bound<'_, PyAny>>,
-        out: Option<&Bound<'_, PyAny>>,
-        keepdims: bool,
-    ) -> PyResult<Py<PyAny>> {
-        reduce(py, cuprum::ufunc::ReduceOp::Max, &self.0, axis, None, out, keepdims, 0.0)
+    fn max(&self, py: Python<'_>, axis: Opt<'_>, out: Opt<'_>, keepdims: bool) -> PyResult<Py<PyAny>> {
+        reduce(py, ReduceOp::Max, &self.0, axis, None, out, keepdims, 0.0)
+    }
+    #[pyo3(signature = (axis=None, out=None, keepdims=false))]
+    fn any(&self, py: Python<'_>, axis: Opt<'_>, out: Opt<'_>, keepdims: bool) -> PyResult<Py<PyAny>> {
+        reduce(py, ReduceOp::Any, &self.0, axis, None, out, keepdims, 0.0)
+    }
+    #[pyo3(signature = (axis=None, out=None, keepdims=false))]
+    fn all(&self, py: Python<'_>, axis: Opt<'_>, out: Opt<'_>, keepdims: bool) -> PyResult<Py<PyAny>> {
+        reduce(py, ReduceOp::All, &self.0, axis, None, out, keepdims, 0.0)
     }
     #[pyo3(signature = (axis=None, out=None, *, keepdims=false))]
-    fn argmin(
-        &self,
-        py: Python<'_>,
-        axis: Option<&Bound<'_, PyAny>>,
-        out: Option<&Bound<'_, PyAny>>,
-        keepdims: bool,
-    ) -> PyResult<Py<PyAny>> {
-        reduce(py, cuprum::ufunc::ReduceOp::ArgMin, &self.0, axis, None, out, keepdims, 0.0)
+    fn argmin(&self, py: Python<'_>, axis: Opt<'_>, out: Opt<'_>, keepdims: bool) -> PyResult<Py<PyAny>> {
+        reduce(py, ReduceOp::ArgMin, &self.0, axis, None, out, keepdims, 0.0)
     }
     #[pyo3(signature = (axis=None, out=None, *, keepdims=false))]
-    fn argmax(
-        &self,
-        py: Python<'_>,
-        axis: Option<&Bound<'_, PyAny>>,
-        out: Option<&Bound<'_, PyAny>>,
-        keepdims: bool,
-    ) -> PyResult<Py<PyAny>> {
-        reduce(py, cuprum::ufunc::ReduceOp::ArgMax, &self.0, axis, None, out, keepdims, 0.0)
-    }
-    #[pyo3(signature = (axis=None, out=None, keepdims=false))]
-    fn any(
-        &self,
-        py: Python<'_>,
-        axis: Option<&Bound<'_, PyAny>>,
-        out: Option<&Bound<'_, PyAny>>,
-        keepdims: bool,
-    ) -> PyResult<Py<PyAny>> {
-        reduce(py, cuprum::ufunc::ReduceOp::Any, &self.0, axis, None, out, keepdims, 0.0)
-    }
-    #[pyo3(signature = (axis=None, out=None, keepdims=false))]
-    fn all(
-        &self,
-        py: Python<'_>,
-        axis: Option<&Bound<'_, PyAny>>,
-        out: Option<&Bound<'_, PyAny>>,
-        keepdims: bool,
-    ) -> PyResult<Py<PyAny>> {
-        reduce(py, cuprum::ufunc::ReduceOp::All, &self.0, axis, None, out, keepdims, 0.0)
+    fn argmax(&self, py: Python<'_>, axis: Opt<'_>, out: Opt<'_>, keepdims: bool) -> PyResult<Py<PyAny>> {
+        reduce(py, ReduceOp::ArgMax, &self.0, axis, None, out, keepdims, 0.0)
     }
 
     // ------------------------------------------------------------------ operators

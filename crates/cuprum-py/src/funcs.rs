@@ -106,10 +106,10 @@ pub fn unary(py: Python<'_>, name: &str, x: &Bound<'_, PyAny>, out: Option<&Boun
     let op = op_name(&UnaryOp::ALL, name, UnaryOp::name)?;
     let x = asarray(py, x, None, None)?;
     if let Some(mut o) = out_array(out)? {
-        cuprum::ufunc::unary_out(op, &x, &mut o).py()?;
+        py.detach(|| cuprum::ufunc::unary_out(op, &x, &mut o)).py()?;
         return Ok(out.unwrap().clone().unbind());
     }
-    Ok(wrap(py, cuprum::ufunc::unary(op, &x).py()?)?.into_any().unbind())
+    Ok(wrap(py, py.detach(|| cuprum::ufunc::unary(op, &x)).py()?)?.into_any().unbind())
 }
 
 /// A binary ufunc by NumPy's name (`divide` is `true_divide`), with `out=`; Python scalars weak.
@@ -144,10 +144,11 @@ pub fn binary(
         _ => oa,
     };
     if let Some(mut o) = out_arr {
-        cuprum::ufunc::binary_out(op, oa.operand(), ob.operand(), &mut o).py()?;
+        py.detach(|| cuprum::ufunc::binary_out(op, oa.operand(), ob.operand(), &mut o)).py()?;
         return Ok(out.unwrap().clone().unbind());
     }
-    Ok(wrap(py, cuprum::ufunc::binary(op, oa.operand(), ob.operand()).py()?)?.into_any().unbind())
+    let r = py.detach(|| cuprum::ufunc::binary(op, oa.operand(), ob.operand()));
+    Ok(wrap(py, r.py()?)?.into_any().unbind())
 }
 
 /// A reduction by name (`sum`, `mean`, `var`, ..., `count_nonzero`).
@@ -180,7 +181,7 @@ pub fn where3(py: Python<'_>, cond: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, y: 
         }
     };
     let (ox, oy) = (conv(x)?, conv(y)?);
-    Ok(A(cuprum::where_(&c, ox.operand(), oy.operand()).py()?))
+    Ok(A(py.detach(|| cuprum::where_(&c, ox.operand(), oy.operand())).py()?))
 }
 
 #[pyfunction]
@@ -448,6 +449,13 @@ pub fn diagonal(a: &A, offset: isize, axis1: isize, axis2: isize) -> PyResult<A>
 pub fn as_contiguous(a: &A) -> PyResult<A> {
     Ok(A(a.0.as_contiguous().py()?))
 }
+/// `cupyx.empty_pinned`'s array: page-locked host memory (needs a CUDA driver).
+#[pyfunction]
+pub fn empty_pinned(py: Python<'_>, shape: &Bound<'_, PyAny>, dtype: &Bound<'_, PyAny>) -> PyResult<A> {
+    let (s, d) = (shape_of(shape)?, to_dtype(py, dtype)?);
+    Ok(A(py.detach(|| cuprum::empty_pinned(&s, d)).py()?))
+}
+
 #[pyfunction]
 pub fn shares_memory(a: &A, b: &A) -> bool {
     a.0.shares_storage(&b.0)

@@ -84,6 +84,7 @@ fn _cuprum(m: &Bound<'_, PyModule>) -> PyResult<()> {
         funcs::moveaxis,
         funcs::diagonal,
         funcs::as_contiguous,
+        funcs::empty_pinned,
         funcs::shares_memory,
         funcs::host_interface,
         funcs::sort,
