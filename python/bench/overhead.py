@@ -56,8 +56,16 @@ def main() -> None:
             cpu_us = float(np.median(r.cpu_times)) * 1e6
             gpu_us = float(np.median(r.gpu_times)) * 1e6
             table.setdefault(name, {})[lib] = (cpu_us, gpu_us)
-            rows.append({"workload": name, "library": lib, "cpu_median_us": cpu_us, "gpu_median_us": gpu_us,
-                         "n_repeat": args.repeat, "host": platform.node()})
+            rows.append(
+                {
+                    "workload": name,
+                    "library": lib,
+                    "cpu_median_us": cpu_us,
+                    "gpu_median_us": gpu_us,
+                    "n_repeat": args.repeat,
+                    "host": platform.node(),
+                }
+            )
     print(f"{'call':<22} {'CuPy CPU us':>12} {'cuprum CPU us':>14} {'CuPy GPU us':>12} {'cuprum GPU us':>14}")
     for name, d in table.items():
         c = d.get("cupy", (float("nan"),) * 2)

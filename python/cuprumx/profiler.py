@@ -7,8 +7,9 @@ import math
 import time
 from typing import Any
 
-import cuprum
 import numpy
+
+import cuprum
 from cuprum import cuda as _cuda
 
 __all__ = ["benchmark"]

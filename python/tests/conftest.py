@@ -12,9 +12,10 @@ directory's conftest.py (pytest replaces ``sys.modules["conftest"]`` for each on
 import os
 import sys
 
-import cuprum as cp
 import numpy as np
 import pytest
+
+import cuprum as cp
 
 sys.modules.setdefault("_cuprum_conftest", sys.modules[__name__])
 

@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 
-import cuprum as cp
 import numpy as np
 import pytest
 from _cuprum_conftest import (
@@ -19,6 +18,8 @@ from _cuprum_conftest import (
     random_array,
     to_np,
 )
+
+import cuprum as cp
 
 SHAPES = [(), (0,), (7,), (3, 4), (2, 0, 3), (2, 3, 4)]
 

@@ -3,7 +3,6 @@ linspace, eye, identity, meshgrid, asarray/array/asnumpy; concatenate, stack, hs
 split, flip, roll, tile, repeat, pad, diff, reshape, ravel, transpose, swapaxes, moveaxis,
 squeeze, expand_dims, broadcast_to, broadcast_arrays, atleast_nd."""
 
-import cuprum as cp
 import numpy as np
 import pytest
 from _cuprum_conftest import (
@@ -13,6 +12,8 @@ from _cuprum_conftest import (
     random_array,
     to_np,
 )
+
+import cuprum as cp
 
 SHAPES = [(), 0, 5, (3, 4), (2, 0, 3), (2, 3, 4)]
 

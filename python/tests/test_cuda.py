@@ -6,10 +6,11 @@ the CPU."""
 import re
 import time
 
-import cuprum as cp
 import numpy as np
 import pytest
 from _cuprum_conftest import assert_same, random_array
+
+import cuprum as cp
 from cuprumx.profiler import benchmark
 
 # --- Device ------------------------------------------------------------------------------

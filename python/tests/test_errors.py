@@ -2,11 +2,12 @@
 OverflowError, LinAlgError, ...) with the interpreter left working; each case is checked
 against NumPy's own behaviour where NumPy has the same call."""
 
-import cuprum as cp
 import numpy as np
 import pytest
 from _cuprum_conftest import assert_same
 from numpy.exceptions import AxisError
+
+import cuprum as cp
 
 
 def numpy_raises(exc, f):

@@ -6,13 +6,14 @@ NumPy, elementwise functions, reductions, indexing, sorting and casts agree with
 import os
 import warnings
 
-import cuprum as cp
 import numpy as np
 import pytest
 from _cuprum_conftest import assert_same, tolerance
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.array_api import make_strategies_namespace
+
+import cuprum as cp
 
 xps = make_strategies_namespace(cp)
 

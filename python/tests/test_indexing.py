@@ -3,7 +3,6 @@ masks, integer arrays, both mixed with slices), assignment through each, views s
 the selection functions (take, take_along_axis, put, compress, extract, nonzero, flatnonzero,
 argwhere, where, diagonal) and sorting (sort, argsort, partition, searchsorted, unique, isin)."""
 
-import cuprum as cp
 import numpy as np
 import pytest
 from _cuprum_conftest import (
@@ -14,6 +13,8 @@ from _cuprum_conftest import (
     dtype_id,
     random_array,
 )
+
+import cuprum as cp
 
 BASIC = [
     (0,),

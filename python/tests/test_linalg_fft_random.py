@@ -5,7 +5,6 @@ distributions' moments elsewhere, and the same numbers on the CPU and the GPU.""
 
 import os
 
-import cuprum as cp
 import numpy as np
 import pytest
 from _cuprum_conftest import (
@@ -14,6 +13,8 @@ from _cuprum_conftest import (
     random_array,
     to_np,
 )
+
+import cuprum as cp
 
 LINALG_DTYPES = [np.float32, np.float64, np.complex64, np.complex128]
 

@@ -2,7 +2,6 @@
 arrays), __array_ufunc__ (ufuncs and their reduce), __array__ (an error on a GPU, a zero-copy
 view on the CPU), DLPack both ways, and the Array API namespace."""
 
-import cuprum as cp
 import numpy as np
 import pytest
 from _cuprum_conftest import (
@@ -11,6 +10,8 @@ from _cuprum_conftest import (
     dtype_id,
     random_array,
 )
+
+import cuprum as cp
 
 GET_MESSAGE = (
     "Implicit conversion to a NumPy array is not allowed. Please use `.get()` to construct a NumPy array explicitly."

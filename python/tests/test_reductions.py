@@ -5,7 +5,6 @@ quantile, cumsum, cumprod, histogram, bincount, digitize."""
 
 import warnings
 
-import cuprum as cp
 import numpy as np
 import pytest
 from _cuprum_conftest import (
@@ -18,6 +17,8 @@ from _cuprum_conftest import (
     random_array,
     tolerance,
 )
+
+import cuprum as cp
 
 SHAPE = (4, 5, 6)
 AXES = [None, 0, 1, -1, (0, 2), (-1, 0), (0, 1, 2)]

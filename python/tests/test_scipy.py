@@ -2,10 +2,6 @@
 ndimage's labelling, measurements, filters and binary morphology, and scipy.fft; NumPy's
 convolve and correlate."""
 
-import cuprum as cp
-import cuprumx.scipy.fft as cfft
-import cuprumx.scipy.ndimage as cnd
-import cuprumx.scipy.signal as csig
 import numpy as np
 import pytest
 import scipy.fft
@@ -18,6 +14,11 @@ from _cuprum_conftest import (
     is_cuprum,
     random_array,
 )
+
+import cuprum as cp
+import cuprumx.scipy.fft as cfft
+import cuprumx.scipy.ndimage as cnd
+import cuprumx.scipy.signal as csig
 
 
 def conv_tol(want, a, b):

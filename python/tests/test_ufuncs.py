@@ -6,7 +6,6 @@ friends, and cuprum.fuse."""
 import operator
 import warnings
 
-import cuprum as cp
 import numpy as np
 import pytest
 from _cuprum_conftest import (
@@ -17,6 +16,8 @@ from _cuprum_conftest import (
     random_array,
     to_np,
 )
+
+import cuprum as cp
 
 # The exceptions compared between the two libraries: NumPy's own subclasses (UFuncTypeError,
 # _UFuncNoLoopError, ...) count as their base.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy
+
 from cuprum import _core
 from cuprum import _cuprum as _c
 from cuprum._cuprum import ndarray
@@ -96,8 +97,9 @@ def _index(index: Any, x: ndarray) -> Any:
     if isinstance(index, float | numpy.floating):
         return int(index)
     if isinstance(index, numpy.ndarray | list | tuple | range):
-        return _core.asarray(numpy.asarray(list(index) if isinstance(index, range) else index, dtype=numpy.int64),
-                             device=x.device)
+        return _core.asarray(
+            numpy.asarray(list(index) if isinstance(index, range) else index, dtype=numpy.int64), device=x.device
+        )
     return _core._dev_arr(index, x)
 
 
