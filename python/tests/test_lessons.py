@@ -27,7 +27,7 @@ TIMEOUT = float(os.environ.get("CUPRUM_LESSONS_TIMEOUT", "1800"))
 
 def _lesson_ids():
     """The lesson ids ("000", ...) from the runner's own discovery; a missing lessons directory
-    becomes one failing test rather than none."""
+    becomes one reported skip (a failure under CUPRUM_REQUIRE_LESSONS=1) rather than none."""
     spec = importlib.util.spec_from_file_location("_cuprum_run_lessons", RUNNER)
     runner = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = runner  # dataclasses look their module up there
@@ -42,7 +42,12 @@ def _lesson_ids():
 @pytest.mark.parametrize("lesson", _lesson_ids())
 def test_lesson(lesson, device):
     if lesson.startswith("missing: "):
-        pytest.fail(lesson[len("missing: ") :], pytrace=False)
+        # The lessons are the workshop's text, not the repository's: a checkout without them beside it
+        # reports the skip (CUPRUM_REQUIRE_LESSONS=1, which scripts/test.sh sets when they are there,
+        # makes it a failure).
+        if os.environ.get("CUPRUM_REQUIRE_LESSONS") == "1":
+            pytest.fail(lesson[len("missing: ") :], pytrace=False)
+        pytest.skip(lesson[len("missing: ") :])
     if device == "gpu":
         require_device("cuda:0")
     cmd = [sys.executable, str(RUNNER), "--lesson", lesson, "--device", device]
