@@ -200,7 +200,8 @@ pub(crate) fn round(x: NodeRef, decimals: i32) -> Result<NodeRef> {
         }
         return Err(Error::UnsupportedDType { op: "round".into(), dtype: DType::Bool });
     }
-    if !dt.is_float() {
+    // Complex values round their two parts, as `ufunc::round` (NumPy's complex rint).
+    if !dt.is_float() && !dt.is_complex() {
         if decimals >= 0 {
             return Ok(astype(x, dt));
         }
