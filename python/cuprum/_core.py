@@ -385,11 +385,26 @@ def _float_fn(x: Any) -> tuple[ndarray, Any]:
     return x.astype(work, copy=False), out
 
 
+def _cplx(re: ndarray, im: ndarray) -> ndarray:
+    """The complex array of two real parts, exactly (no arithmetic, so infinities and NaNs stay put)."""
+    r = empty(re.shape, numpy.result_type(re.dtype, numpy.complex64), device=re.device)
+    r.real[...] = re
+    r.imag[...] = im
+    return r
+
+
+def _mul_i(z: ndarray, sign: int) -> ndarray:
+    """``1j * z`` (sign 1) or ``-1j * z`` (sign -1) by swapping the parts: C99's identities between the
+    complex hyperbolic and circular inverses hold exactly this way, at infinities too."""
+    return _cplx(-z.imag, z.real) if sign > 0 else _cplx(z.imag, -z.real)
+
+
 def arcsinh(x: Any, out: Any = None) -> ndarray:
-    """``numpy.arcsinh``: sign(x) log(|x| + sqrt(x^2 + 1)) (exact to within a few ulp for real x)."""
+    """``numpy.arcsinh``: sign(x) log(|x| + sqrt(x^2 + 1)) (exact to within a few ulp for real x); complex:
+    C99's casinh(z) = -i casin(iz), through cuprum's complex arcsin (glibc's results)."""
     w, dt = _float_fn(x)
     if w.dtype.kind == "c":
-        return _out(log(w + sqrt(w * w + 1)), out)  # noqa: F821
+        return _out(_mul_i(arcsin(_mul_i(w, 1)), -1), out)  # noqa: F821
     a = absolute(w)  # noqa: F821
     big = greater(a, 1e8 if w.dtype == numpy.float32 else 1e150)  # noqa: F821
     # log1p form for small |x| keeps the relative accuracy near 0.
@@ -403,7 +418,9 @@ def arccosh(x: Any, out: Any = None) -> ndarray:
     """``numpy.arccosh``: log(x + sqrt(x^2 - 1)); nan below 1."""
     w, dt = _float_fn(x)
     if w.dtype.kind == "c":
-        return _out(log(w + sqrt(w * w - 1)), out)  # noqa: F821
+        # C99's cacosh: +-i cacos(z), the sign that makes the real part non-negative.
+        a = arccos(w)  # noqa: F821
+        return _out(where(signbit(a.imag), _mul_i(a, 1), _mul_i(a, -1)), out)
     t = w - 1
     big = greater(w, 1e8 if w.dtype == numpy.float32 else 1e150)  # noqa: F821
     r = where(big, log(w) + numpy.log(2.0), log1p(t + sqrt(2 * t + t * t)))  # noqa: F821
@@ -412,8 +429,10 @@ def arccosh(x: Any, out: Any = None) -> ndarray:
 
 
 def arctanh(x: Any, out: Any = None) -> ndarray:
-    """``numpy.arctanh``: log1p(2x / (1 - x)) / 2."""
+    """``numpy.arctanh``: log1p(2x / (1 - x)) / 2; complex: C99's catanh(z) = -i catan(iz)."""
     w, dt = _float_fn(x)
+    if w.dtype.kind == "c":
+        return _out(_mul_i(arctan(_mul_i(w, 1)), -1), out)  # noqa: F821
     r = 0.5 * log1p(2 * w / (1 - w))  # noqa: F821
     return _out(r.astype(dt, copy=False), out)
 
@@ -520,6 +539,9 @@ def _wrap_int(v: int, dt: numpy.dtype) -> Any:
 def clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, *, min: Any = None, max: Any = None) -> ndarray:  # noqa: A002
     lo = a_min if a_min is not None else min
     hi = a_max if a_max is not None else max
+    if lo is None and hi is None:
+        # NumPy 2 (and the Array API): no bounds, a copy.
+        return _out(_arr(a).copy(), out)
     return _out(_c.clip(_arr(a), lo, hi), out)
 
 
@@ -1130,6 +1152,12 @@ def triu(m: Any, k: int = 0) -> ndarray:
     m = _arr(m)
     mask = tri(m.shape[-2], m.shape[-1], k - 1, dtype=bool, device=m.device)
     return where(mask, zeros(1, m.dtype, device=m.device), m)
+
+
+def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> ndarray:
+    """The Array API's ``astype(x, dtype)`` (NumPy 2's ``np.astype``)."""
+    r = _arr(x).astype(dtype, copy=copy)
+    return r if device is None else r.to_device(device)
 
 
 def copy(a: Any, order: str = "K") -> ndarray:
