@@ -16,10 +16,6 @@ from ._cuprum import _Expr, ndarray
 # ----------------------------------------------------------------------------------------- helpers
 
 
-def _dev(device: Any = None) -> Any:
-    return device
-
-
 def asarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None, copy: bool | None = None) -> ndarray:
     """``cupy.asarray``: ``a`` on the current device (or ``device``); no copy when it is already there."""
     if type(a) is ndarray and dtype is None and device is None:
@@ -953,10 +949,6 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True) -> ndarray:
 
 def _dt(dtype: Any, default: Any = numpy.float64) -> Any:
     return default if dtype is None else dtype
-
-
-def _shape(shape: Any) -> Any:
-    return shape
 
 
 def empty(shape: Any, dtype: Any = float, order: str = "C", *, device: Any = None) -> ndarray:

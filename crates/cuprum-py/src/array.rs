@@ -79,6 +79,15 @@ pub fn other_operand(py: Python<'_>, obj: &Bound<'_, PyAny>, dev: cuprum::Device
     Ok(None)
 }
 
+/// An operand of a function (not an operator): as `other_operand`, and anything else array-like
+/// converted onto `dev` (lists, tuples, objects NumPy can read).
+pub fn operand_on(py: Python<'_>, obj: &Bound<'_, PyAny>, dev: cuprum::Device) -> PyResult<Other> {
+    match other_operand(py, obj, dev)? {
+        Some(o) => Ok(o),
+        None => Ok(Other::Array(asarray(py, obj, None, Some(dev))?)),
+    }
+}
+
 /// `a op b` (or `b op a` when `reflected`); `NotImplemented` for operands cuprum does not know.
 fn binop(py: Python<'_>, op: BinaryOp, a: &Array, other: &Bound<'_, PyAny>, reflected: bool) -> PyResult<Py<PyAny>> {
     let Some(o) = other_operand(py, other, a.device())? else { return Ok(py.NotImplemented()) };
@@ -382,10 +391,7 @@ impl PyNdarray {
         }
     }
     fn __index__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        if self.0.ndim() != 0 || !(self.0.dtype().is_integer() || self.0.dtype() == DType::Bool) {
-            return Err(PyTypeError::new_err("only integer scalar arrays can be converted to a scalar index"));
-        }
-        if self.0.dtype() == DType::Bool {
+        if self.0.ndim() != 0 || !self.0.dtype().is_integer() {
             return Err(PyTypeError::new_err("only integer scalar arrays can be converted to a scalar index"));
         }
         scalar_to_py(py, self.scalar(py)?)

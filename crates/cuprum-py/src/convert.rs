@@ -211,13 +211,9 @@ pub fn any_scalar(obj: &Bound<'_, PyAny>) -> PyResult<Scalar> {
     if let Some(s) = py_scalar(obj)? {
         return Ok(s);
     }
-    if let Ok(b) = obj.extract::<bool>() {
-        if obj.hasattr("dtype")? && obj.getattr("dtype")?.getattr("kind")?.extract::<String>()? == "b" {
-            return Ok(Scalar::Bool(b));
-        }
-    }
     let kind: Option<String> = obj.getattr("dtype").and_then(|d| d.getattr("kind")).and_then(|k| k.extract()).ok();
     match kind.as_deref() {
+        Some("b") => Ok(Scalar::Bool(obj.extract::<bool>()?)),
         Some("i") => Ok(Scalar::Int(obj.call_method0("__int__")?.extract()?)),
         Some("u") => Ok(Scalar::UInt(obj.call_method0("__int__")?.extract()?)),
         Some("f") => Ok(Scalar::Float(obj.call_method0("__float__")?.extract()?)),

@@ -5,7 +5,7 @@
 //! stream after the producer's (`cuprum::interop`). Imported memory stays the producer's: its
 //! deleter (or its Python object) releases it when the last cuprum array on it goes.
 
-use crate::convert::{from_descr, numpy_module, OrRaise};
+use crate::convert::{from_descr, OrRaise};
 use cuprum::{Array, DType, Device};
 use numpy::PyArrayDescrMethods;
 use pyo3::exceptions::{PyBufferError, PyTypeError, PyValueError};
@@ -496,6 +496,5 @@ pub fn from_dlpack(
     };
     let a = from_dlpack_obj(py, x, dev)?;
     let a = if copy == Some(true) { a.copy().py()? } else { a };
-    let _ = numpy_module;
     Ok(crate::array::PyNdarray(a))
 }

@@ -2,7 +2,7 @@
 //! the Python layer (`python/cuprum/*.py`: NumPy's defaults, keyword names and argument
 //! checks live there) and call cuprum; work that can block the host runs with the GIL released.
 
-use crate::array::{other_operand, wrap, PyNdarray};
+use crate::array::{operand_on, wrap, PyNdarray};
 use crate::convert::{asarray, to_device, to_dtype, OrRaise};
 use cuprum::ufunc::{BinaryOp, UnaryOp};
 use cuprum::{Array, Axes, Device};
@@ -129,13 +129,7 @@ pub fn binary(
         .find_map(|x| x.cast::<PyNdarray>().ok().map(|x| x.get().0.device()))
         .or(out_arr.as_ref().map(|o| o.device()))
         .unwrap_or_else(crate::device::current_device);
-    let conv = |x: &Bound<'_, PyAny>| -> PyResult<crate::array::Other> {
-        match other_operand(py, x, dev)? {
-            Some(o) => Ok(o),
-            None => Ok(crate::array::Other::Array(asarray(py, x, None, Some(dev))?)),
-        }
-    };
-    let (oa, ob) = (conv(a)?, conv(b)?);
+    let (oa, ob) = (operand_on(py, a, dev)?, operand_on(py, b, dev)?);
     // Two Python scalars: NumPy computes on their default dtypes.
     let oa = match (&oa, &ob) {
         (crate::array::Other::Scalar(s), crate::array::Other::Scalar(_)) => {
@@ -174,13 +168,7 @@ pub fn reduce(
 pub fn where3(py: Python<'_>, cond: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, y: &Bound<'_, PyAny>) -> PyResult<A> {
     let c = asarray(py, cond, None, None)?;
     let dev = c.device();
-    let conv = |v: &Bound<'_, PyAny>| -> PyResult<crate::array::Other> {
-        match other_operand(py, v, dev)? {
-            Some(o) => Ok(o),
-            None => Ok(crate::array::Other::Array(asarray(py, v, None, Some(dev))?)),
-        }
-    };
-    let (ox, oy) = (conv(x)?, conv(y)?);
+    let (ox, oy) = (operand_on(py, x, dev)?, operand_on(py, y, dev)?);
     Ok(A(py.detach(|| cuprum::where_(&c, ox.operand(), oy.operand())).py()?))
 }
 
@@ -191,10 +179,7 @@ pub fn clip(py: Python<'_>, x: &A, lo: &Bound<'_, PyAny>, hi: &Bound<'_, PyAny>)
         if v.is_none() {
             return Ok(None);
         }
-        Ok(Some(match other_operand(py, v, dev)? {
-            Some(o) => o,
-            None => crate::array::Other::Array(asarray(py, v, None, Some(dev))?),
-        }))
+        operand_on(py, v, dev).map(Some)
     };
     let (l, h) = (conv(lo)?, conv(hi)?);
     let r = match (&l, &h) {
@@ -417,27 +402,19 @@ pub fn moveaxis(a: &A, src: Vec<isize>, dst: Vec<isize>) -> PyResult<A> {
             "`source` and `destination` arguments must have the same number of elements",
         ));
     }
-    let n = a.0.ndim() as isize;
-    let norm = |v: &[isize]| -> PyResult<Vec<isize>> {
-        v.iter()
-            .map(|&x| {
-                let y = if x < 0 { x + n } else { x };
-                if y < 0 || y >= n {
-                    Err(crate::convert::AxisError::new_err(format!(
-                        "axis {x} is out of bounds for array of dimension {n}"
-                    )))
-                } else {
-                    Ok(y)
-                }
-            })
-            .collect()
-    };
-    let (s, d) = (norm(&src)?, norm(&dst)?);
-    let mut order: Vec<isize> = (0..n).filter(|i| !s.contains(i)).collect();
-    let mut pairs: Vec<(isize, isize)> = d.into_iter().zip(s).collect();
+    let n = a.0.ndim();
+    // The library's axis rule (AxisError out of range, ValueError for a repeated axis).
+    // normalize_axes sorts what it returns: it checks the lists, each axis is normalised in order.
+    cuprum::layout::normalize_axes(&src, n).py()?;
+    cuprum::layout::normalize_axes(&dst, n).py()?;
+    let one = |x: isize| cuprum::layout::normalize_axes(&[x], n).map(|v| v[0]).py();
+    let s: Vec<usize> = src.iter().map(|&x| one(x)).collect::<PyResult<_>>()?;
+    let d: Vec<usize> = dst.iter().map(|&x| one(x)).collect::<PyResult<_>>()?;
+    let mut order: Vec<isize> = (0..n).filter(|i| !s.contains(i)).map(|i| i as isize).collect();
+    let mut pairs: Vec<(usize, usize)> = d.into_iter().zip(s).collect();
     pairs.sort();
     for (dd, ss) in pairs {
-        order.insert(dd as usize, ss);
+        order.insert(dd, ss as isize);
     }
     Ok(A(a.0.permute(&order).py()?))
 }
