@@ -447,10 +447,34 @@ def rad2deg(x: Any, out: Any = None) -> ndarray:
 radians, degrees = deg2rad, rad2deg
 
 
+def _is_pyscalar(v: Any) -> bool:
+    return type(v) in (int, float, complex, bool)
+
+
+def _float_operands(ufunc: numpy.ufunc, x1: Any, x2: Any) -> tuple[ndarray, ndarray]:
+    """The operands of a binary float ufunc that cuprum composes from others: on one device, and cast to
+    the dtype NumPy's ``ufunc`` computes in for them (NEP 50: a Python scalar is weak, ``logaddexp(float32
+    array, 0)`` is float32; integers take the first float loop they cast to safely)."""
+    a = x1 if _is_pyscalar(x1) else _arr(x1)
+    b = x2 if _is_pyscalar(x2) else _arr(x2, a if type(a) is ndarray else None)
+    dt = ufunc(*(v if _is_pyscalar(v) else numpy.empty(0, v.dtype) for v in (a, b))).dtype
+    like = a if type(a) is ndarray else b if type(b) is ndarray else None
+    return _arr(a, like).astype(dt, copy=False), _arr(b, like).astype(dt, copy=False)
+
+
 def logaddexp(x1: Any, x2: Any, out: Any = None) -> ndarray:
-    a, b = _arr(x1), _arr(x2)
+    a, b = _float_operands(numpy.logaddexp, x1, x2)
     m = maximum(a, b)  # noqa: F821
-    return _out(m + log1p(exp(-absolute(a - b))), out)  # noqa: F821
+    # Equal operands (infinities included, where a - b is NaN) give a + log(2), as NumPy's loop does.
+    r = where(equal(a, b), a + numpy.log(2.0), m + log1p(exp(-absolute(a - b))))  # noqa: F821
+    return _out(r.astype(a.dtype, copy=False), out)
+
+
+def logaddexp2(x1: Any, x2: Any, out: Any = None) -> ndarray:
+    a, b = _float_operands(numpy.logaddexp2, x1, x2)
+    m = maximum(a, b)  # noqa: F821
+    r = where(equal(a, b), a + 1.0, m + log1p(exp2(-absolute(a - b))) / numpy.log(2.0))  # noqa: F821
+    return _out(r.astype(a.dtype, copy=False), out)
 
 
 def real(val: Any) -> ndarray:
@@ -465,14 +489,40 @@ def angle(z: Any, deg: bool = False) -> ndarray:
     return _c.angle(_arr(z), deg)
 
 
-def signbit(x: Any) -> ndarray:
+_SAME_SIZE_INT = {2: numpy.dtype(numpy.int16), 4: numpy.dtype(numpy.int32), 8: numpy.dtype(numpy.int64)}
+
+
+def signbit(x: Any, out: Any = None) -> ndarray:
+    """Whether the sign bit is set: also for -0.0 and a negative NaN (read from the float's bits)."""
     x = _arr(x)
-    return logical_or(less(x, 0), logical_and(equal(x, 0), less(reciprocal(x.astype(float64)), 0)))  # noqa: F821
+    if x.dtype.kind == "c":
+        raise TypeError("ufunc 'signbit' not supported for the input types")
+    if x.dtype.kind != "f":
+        return _out(less(x, 0), out)  # noqa: F821
+    return _out(less(x.view(_SAME_SIZE_INT[x.dtype.itemsize]), 0), out)  # noqa: F821
 
 
-def copysign(x1: Any, x2: Any) -> ndarray:
-    a = _arr(x1)
-    return where(signbit(x2), -absolute(a), absolute(a))  # noqa: F821
+def copysign(x1: Any, x2: Any, out: Any = None) -> ndarray:
+    a, b = _float_operands(numpy.copysign, x1, x2)
+    mag = absolute(a)  # noqa: F821
+    return _out(where(signbit(b), -mag, mag), out)
+
+
+def nextafter(x1: Any, x2: Any, out: Any = None) -> ndarray:
+    """The next float after ``x1`` towards ``x2`` in their dtype, stepped on the float's bits (exact for
+    every dtype; ``nextafter(0, -1)`` is the negative smallest subnormal, ``nextafter(x, x)`` is ``x2``)."""
+    a, b = _float_operands(numpy.nextafter, x1, x2)
+    a, b = broadcast_arrays(a, b)  # noqa: F821
+    it = _SAME_SIZE_INT[a.dtype.itemsize]
+    bits = a.copy().view(it)
+    # Sign and magnitude: adding one to the bits moves away from zero for either sign.
+    away = equal(greater(b, a), greater(a, 0))  # noqa: F821
+    stepped = where(away, bits + 1, bits - 1).astype(it, copy=False)
+    # From zero: the smallest subnormal with x2's sign.
+    tiny = where(signbit(b), numpy.iinfo(it).min + 1, 1).astype(it, copy=False)
+    r = where(equal(a, 0), tiny, stepped).astype(it, copy=False).view(a.dtype)  # noqa: F821
+    r = where(equal(a, b), b, r)  # noqa: F821
+    return _out(where(logical_or(isnan(a), isnan(b)), a + b, r), out)  # noqa: F821
 
 
 def fmod(x1: Any, x2: Any) -> ndarray:
@@ -770,8 +820,32 @@ def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> nda
     return _cumulative(a, True, axis, dtype, out)
 
 
-cumulative_sum = cumsum
-cumulative_prod = cumprod
+def _cumulative_api(x: Any, prod: bool, axis: Any, dtype: Any, include_initial: bool) -> ndarray:
+    x = _arr(x)
+    if x.ndim == 0:
+        x = x.reshape(1)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("For arrays which have more than one dimension ``axis`` argument is required.")
+        axis = 0
+    r = _cumulative(x, prod, axis, dtype, None)
+    if include_initial:
+        ax = operator.index(axis) % r.ndim
+        shape = r.shape[:ax] + (1,) + r.shape[ax + 1 :]
+        first = (ones if prod else zeros)(shape, dtype=r.dtype, device=r.device)  # noqa: F821
+        r = concatenate([first, r], axis=ax)  # noqa: F821
+    return r
+
+
+def cumulative_sum(x: Any, /, *, axis: Any = None, dtype: Any = None, include_initial: bool = False) -> ndarray:
+    """The Array API's (and NumPy 2's) cumulative sum: ``axis`` may be left out for 1-D input only;
+    ``include_initial`` starts each run with the sum of nothing (0)."""
+    return _cumulative_api(x, False, axis, dtype, include_initial)
+
+
+def cumulative_prod(x: Any, /, *, axis: Any = None, dtype: Any = None, include_initial: bool = False) -> ndarray:
+    """As ``cumulative_sum``, for the product (the initial value is 1)."""
+    return _cumulative_api(x, True, axis, dtype, include_initial)
 
 
 # ----------------------------------------------------------------------------------------- statistics
@@ -1085,6 +1159,10 @@ def logspace(
 
 
 def eye(N: int, M: Any = None, k: int = 0, dtype: Any = float, order: str = "C", *, device: Any = None) -> ndarray:
+    k = operator.index(k)
+    # A diagonal past the last column or row is empty, however far (k may exceed int64, as in NumPy).
+    if k > 0 and k >= (N if M is None else M) or k < 0 and -k >= N:
+        k = 0 if N == 0 else (N if M is None else M) if k > 0 else -N
     return _c.eye(N, M, k, dtype, device)
 
 
@@ -1550,34 +1628,58 @@ def unique(
         raise NotImplementedError("cuprum: unique with axis")
     a = _arr(ar)
     v, i, inv, c = _c.unique(a, return_index, return_inverse, return_counts)
+    if not equal_nan and a.dtype.kind in "fc":
+        v, i, inv, c = _nans_apart(a.ravel(), v, i, inv, c)
     if inv is not None:
         inv = inv.reshape(a.shape)
     out = [v] + [x for x, f in ((i, return_index), (inv, return_inverse), (c, return_counts)) if f]
     return out[0] if len(out) == 1 else tuple(out)
 
 
+def _nans_apart(flat: ndarray, v: ndarray, i: Any, inv: Any, c: Any) -> tuple:
+    """``unique(equal_nan=False)`` from the merged result: each NaN of the input is a value of its own,
+    after the others (in the input's order), with a count of one, its own index and inverse slot."""
+    nan_at = nonzero(isnan(flat))[0]  # noqa: F821
+    n = nan_at.size
+    vnan = isnan(v)  # noqa: F821
+    if n <= 1 and int(count_nonzero(vnan)) == n:  # noqa: F821
+        return v, i, inv, c
+    keep = logical_not(vnan)  # noqa: F821
+    k = int(count_nonzero(keep))  # noqa: F821
+    v2 = concatenate([v[keep], flat[nan_at]])  # noqa: F821
+    if i is not None:
+        i = concatenate([i[keep], nan_at.astype(i.dtype)])  # noqa: F821
+    if c is not None:
+        c = concatenate([c[keep], ones(n, dtype=c.dtype, device=c.device)])  # noqa: F821
+    if inv is not None:
+        inv = inv.ravel().copy()
+        inv[nan_at] = arange(k, k + n, dtype=inv.dtype, device=inv.device)  # noqa: F821
+    return v2, i, inv, c
+
+
 def unique_values(x: Any) -> ndarray:
-    return unique(x)
+    """The Array API's ``unique_values``: as NumPy 2's, every NaN is distinct."""
+    return unique(x, equal_nan=False)
 
 
 def unique_counts(x: Any) -> Any:
     from collections import namedtuple
 
-    v, c = unique(x, return_counts=True)
+    v, c = unique(x, return_counts=True, equal_nan=False)
     return namedtuple("UniqueCountsResult", ["values", "counts"])(v, c)
 
 
 def unique_inverse(x: Any) -> Any:
     from collections import namedtuple
 
-    v, i = unique(x, return_inverse=True)
+    v, i = unique(x, return_inverse=True, equal_nan=False)
     return namedtuple("UniqueInverseResult", ["values", "inverse_indices"])(v, i)
 
 
 def unique_all(x: Any) -> Any:
     from collections import namedtuple
 
-    v, idx, inv, c = unique(x, True, True, True)
+    v, idx, inv, c = unique(x, True, True, True, equal_nan=False)
     return namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])(v, idx, inv, c)
 
 
@@ -1737,9 +1839,22 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> ndarray:
 
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> ndarray:
+    """NumPy's gufunc ``(n),(n)->()``: the sum over ``axis`` of ``conj(x1) * x2`` in the promoted dtype; the
+    contracted axes must have one length (they do not broadcast), the others broadcast."""
     a = _arr(x1)
     b = _arr(x2, a)
-    return sum(conj(a) * b, axis=axis)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("vecdot: the inputs must have at least one dimension, the one contracted")
+    a, b = moveaxis(a, axis, -1), moveaxis(b, axis, -1)  # noqa: F821
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(
+            "vecdot: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature (n),(n)->() "
+            f"(size {b.shape[-1]} is different from {a.shape[-1]})"
+        )
+    dt = result_type(a, b)  # noqa: F821
+    if dt == numpy.bool_:
+        return any(logical_and(a, b), axis=-1)  # noqa: F821
+    return sum(conj(a) * b, axis=-1, dtype=dt)  # noqa: F821
 
 
 def einsum(subscripts: str, *operands: Any, out: Any = None, optimize: Any = False, **kw: Any) -> ndarray:

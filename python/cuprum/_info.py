@@ -16,10 +16,9 @@ class Info:
     def default_device(self) -> Any:
         return _cuprum.default_device()
 
-    def devices(self) -> list:
-        devs = [_cuprum.Device("cpu")]
-        devs += [_cuprum.Device(i) for i in range(_cuprum.cuda_device_count())]
-        return devs
+    def devices(self) -> tuple:
+        """Every device cuprum can use: the CPU, then each CUDA device (a tuple, as Array API 2025.12 asks)."""
+        return (_cuprum.Device("cpu"),) + tuple(_cuprum.Device(i) for i in range(_cuprum.cuda_device_count()))
 
     def default_dtypes(self, *, device: Any = None) -> dict:
         return {

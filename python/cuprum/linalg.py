@@ -137,7 +137,16 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
 
 def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = None) -> ndarray:
     tol = rcond if rcond is not None else rtol
-    return _c.linalg1("pinv", _a(a), hermitian, None if tol is None else float(tol))
+    if tol is None or numpy.ndim(tol) == 0:
+        return _c.linalg1("pinv", _a(a), hermitian, None if tol is None else float(tol))
+    # One tolerance per matrix of a stack (broadcast against the stack's shape), as NumPy: singular values
+    # at most rtol times the largest are dropped.
+    a = _a(a)
+    u, s, vh = svd(a, full_matrices=False, hermitian=hermitian)
+    cutoff = _core._arr(tol, a)[..., None] * _core.max(s, axis=-1, keepdims=True)
+    keep = _core.greater(s, cutoff)
+    s_inv = _core.where(keep, 1 / _core.where(keep, s, 1), 0).astype(s.dtype, copy=False)
+    return _core.matmul(_core.conj(vh).swapaxes(-1, -2) * s_inv[..., None, :], _core.conj(u).swapaxes(-1, -2))
 
 
 def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any = None) -> ndarray:
@@ -156,7 +165,18 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     if axis is None:
         r = norm(x.ravel(), ord)
         return r.reshape((1,) * x.ndim) if keepdims else r
-    return norm(x, ord, axis, keepdims)
+    if isinstance(axis, int):
+        return norm(x, ord, axis, keepdims)
+    # Several axes (or none: each element's own norm) are one: moved to the end and flattened, as NumPy.
+    axes = [numpy.lib.array_utils.normalize_axis_index(a, x.ndim) for a in axis]
+    if len(set(axes)) != len(axes):
+        raise ValueError("repeated axis in vector_norm")
+    rest = [i for i in range(x.ndim) if i not in axes]
+    y = x.transpose(rest + axes)
+    r = norm(y.reshape(y.shape[: len(rest)] + (int(numpy.prod([x.shape[a] for a in axes])),)), ord, -1)
+    if keepdims:
+        r = r.reshape(tuple(1 if i in axes else n for i, n in enumerate(x.shape)))
+    return r
 
 
 def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> ndarray:  # noqa: A002

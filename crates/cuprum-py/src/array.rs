@@ -482,10 +482,8 @@ impl PyNdarray {
     #[pyo3(signature = (dtype=None))]
     fn view(&self, py: Python<'_>, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<PyNdarray> {
         match opt_dtype(py, dtype)? {
-            Some(d) if d != self.0.dtype() => {
-                Err(pyo3::exceptions::PyNotImplementedError::new_err("cuprum: view with another dtype"))
-            }
-            _ => Ok(PyNdarray(self.0.view())),
+            Some(d) => Ok(PyNdarray(self.0.view_as(d).py()?)),
+            None => Ok(PyNdarray(self.0.view())),
         }
     }
     #[pyo3(signature = (order="C"))]

@@ -134,6 +134,58 @@ impl Array {
         self.view_with(self.shape.clone(), self.strides.clone(), self.offset)
     }
 
+    /// NumPy's `a.view(dtype)`: the same bytes read as another dtype, nothing copied. A dtype of the
+    /// same itemsize views any layout; one of another itemsize needs a contiguous last axis (or one
+    /// of length 1) whose byte length it divides, and that axis grows or shrinks by the ratio of
+    /// the itemsizes, as in NumPy. Unlike NumPy, the view's elements must also lie at multiples of
+    /// the new itemsize (cuprum's kernels read aligned elements): else a `ValueError`.
+    ///
+    /// ```
+    /// let dev = cuprum::Device::Cpu;
+    /// let a = cuprum::from_vec(vec![1.0f32, -0.0], &dev)?;
+    /// let bits = a.view_as(cuprum::DType::UInt32)?;
+    /// assert_eq!(bits.to_vec::<u32>()?, vec![0x3f80_0000, 0x8000_0000]);
+    /// let pairs = a.view_as(cuprum::DType::UInt16)?;
+    /// assert_eq!(pairs.shape(), &[4]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn view_as(&self, dtype: DType) -> Result<Array> {
+        let (old, new) = (self.dtype.itemsize(), dtype.itemsize());
+        if old == new {
+            return Ok(Array { dtype, ..self.view() });
+        }
+        let Some(last) = self.shape.len().checked_sub(1) else {
+            return Err(Error::Value(
+                "Changing the dtype of a 0d array is only supported if the itemsize is unchanged".into(),
+            ));
+        };
+        if self.shape[last] != 1 && self.strides[last] != old as isize {
+            return Err(Error::Value(
+                "To change to a dtype of a different size, the last axis must be contiguous".into(),
+            ));
+        }
+        let bytes = self.shape[last] * old;
+        if bytes % new != 0 {
+            return Err(Error::Value(
+                "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last axis of the array.".into(),
+            ));
+        }
+        let misaligned = |s: isize| s.unsigned_abs() % new != 0;
+        let empty = self.shape.contains(&0);
+        if !empty && self.offset % new != 0
+            || !empty && self.strides[..last].iter().zip(&self.shape).any(|(&s, &n)| n > 1 && misaligned(s))
+        {
+            return Err(Error::Value(format!(
+                "cuprum: a view as {} would not be aligned to its itemsize ({new} bytes)",
+                dtype.name()
+            )));
+        }
+        let (mut shape, mut strides) = (self.shape.clone(), self.strides.clone());
+        shape[last] = bytes / new;
+        strides[last] = new as isize;
+        Ok(Array { dtype, shape, strides, ..self.view() })
+    }
+
     // ------------------------------------------------------------------ attributes
 
     pub fn dtype(&self) -> DType {

@@ -26,7 +26,9 @@ fn mask_rows(a: &Array, m: &Array) -> Result<(Array, usize)> {
         return Err(Error::Index(format!("a mask must be a bool array, not {}", m.dtype())));
     }
     let k = m.ndim();
-    if k > a.ndim() || m.shape() != &a.shape()[..k] {
+    // A mask axis of length 0 matches an axis of any length and selects nothing (NumPy; the Array API
+    // allows it): such a mask is all false.
+    if k > a.ndim() || m.shape().iter().zip(a.shape()).any(|(&mi, &ai)| mi != ai && mi != 0) {
         return Err(Error::Index(format!(
             "boolean index did not match indexed array: shapes {} (array) and {} (index)",
             crate::core::error::shape_str(a.shape()),
@@ -34,6 +36,10 @@ fn mask_rows(a: &Array, m: &Array) -> Result<(Array, usize)> {
         )));
     }
     let row: usize = a.shape()[k..].iter().product();
+    if m.shape() != &a.shape()[..k] {
+        let none = crate::creation::zeros(&a.shape()[..k], DType::Bool, &m.device())?;
+        return Ok((none.reshape([none.size()])?, row));
+    }
     Ok((m.as_contiguous()?.reshape([m.size()])?, row))
 }
 
@@ -157,6 +163,11 @@ impl Array {
         crate::ufunc::same_device("mask_assign", self, values)?;
         let (mf, row) = mask_rows(self, m)?;
         let rest = self.shape()[m.ndim()..].to_vec();
+        if m.shape() != &self.shape()[..m.ndim()] {
+            // A mask axis of length 0 (against a longer one) selects nothing: the values must fit none.
+            values.broadcast_to(&[&[0][..], &rest].concat())?;
+            return Ok(());
+        }
         if values.ndim() <= rest.len() || (values.ndim() == rest.len() + 1 && values.shape()[0] == 1) {
             // The same row for every selected entry, whatever the count: one elementwise
             // `where` over the array (the mask broadcast along the rows), nothing read back.

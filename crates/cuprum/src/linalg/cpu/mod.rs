@@ -90,7 +90,6 @@ pub(crate) trait RealScalar: RealField + Float + Copy + Send + Sync + 'static {
     /// `x` rounded to this type.
     fn of_f64(x: f64) -> Self;
     /// `self` as an `f64`.
-    #[cfg_attr(not(test), allow(dead_code))]
     fn as_f64(self) -> f64;
 }
 
@@ -121,7 +120,6 @@ pub(crate) trait Scalar:
     fn modulus(self) -> Self::Real {
         Float::hypot(self.re(), self.im())
     }
-    #[cfg_attr(not(test), allow(dead_code))]
     /// Each part multiplied by the real `r` (no complex product, so `0 * inf` stays in its part).
     fn scale(self, r: Self::Real) -> Self {
         Self::from_parts(self.re() * r, self.im() * r)
@@ -1062,6 +1060,28 @@ pub(crate) fn svd<T: Scalar>(
             vh: compute_uv.then(|| Mat::full(vrows, n, nan)),
         });
     }
+    // LAPACK's ?gesdd scales a matrix whose largest entry lies outside [smlnum, bignum]
+    // (sqrt(safmin)/eps and its inverse) before the iteration and the singular values back after:
+    // without it a float32 matrix with entries near 1e20 does not converge. Scaling by a power of
+    // two is exact (the vectors do not change).
+    let amax = (0..n)
+        .flat_map(|j| (0..m).map(move |i| (i, j)))
+        .fold(0.0f64, |acc, (i, j)| acc.max(a[(i, j)].re().as_f64().abs()).max(a[(i, j)].im().as_f64().abs()));
+    let smlnum =
+        Float::sqrt(<T::Real as Float>::min_positive_value().as_f64()) / <T::Real as Float>::epsilon().as_f64();
+    let scaled: Option<(Mat<T>, i32)> = (amax > 1.0 / smlnum || (amax > 0.0 && amax < smlnum)).then(|| {
+        // To the nearest bound (as LAPACK does: fewer small entries lose bits than scaling to 1).
+        let target = if amax > 1.0 { (1.0 / smlnum).log2().floor() } else { smlnum.log2().ceil() };
+        let e = (target - amax.log2().ceil()) as i32;
+        let f = T::Real::of_f64(2f64.powi(e));
+        (Mat::from_fn(m, n, |i, j| a[(i, j)].scale(f)), e)
+    });
+    let a = scaled.as_ref().map_or(a, |(sa, _)| sa.as_ref());
+    let unscale = |x: T::Real| match &scaled {
+        // In two steps, so that 2^-e itself does not overflow T::Real.
+        Some((_, e)) => x * T::Real::of_f64(2f64.powi(-e / 2)) * T::Real::of_f64(2f64.powi(-e - (-e / 2))),
+        None => x,
+    };
     let mut s = Diag::<T>::zeros(k);
     if !compute_uv {
         let mut mem = stack(faer_svd::svd_scratch::<T>(
@@ -1074,7 +1094,7 @@ pub(crate) fn svd<T: Scalar>(
         ));
         faer_svd::svd(a, s.as_mut(), None, None, par, MemStack::new(&mut mem), Default::default())
             .map_err(|_| LinalgErr::NoConvergence(SVD_NO_CONVERGENCE))?;
-        let s = (0..k).map(|i| s.column_vector()[i].re()).collect();
+        let s = (0..k).map(|i| unscale(s.column_vector()[i].re())).collect();
         return Ok(Svd { u: None, s, vh: None });
     }
     let which = if full_matrices { ComputeSvdVectors::Full } else { ComputeSvdVectors::Thin };
@@ -1083,7 +1103,7 @@ pub(crate) fn svd<T: Scalar>(
     let mut mem = stack(faer_svd::svd_scratch::<T>(m, n, which, which, par, Default::default()));
     faer_svd::svd(a, s.as_mut(), Some(u.as_mut()), Some(v.as_mut()), par, MemStack::new(&mut mem), Default::default())
         .map_err(|_| LinalgErr::NoConvergence(SVD_NO_CONVERGENCE))?;
-    let s = (0..k).map(|i| s.column_vector()[i].re()).collect();
+    let s = (0..k).map(|i| unscale(s.column_vector()[i].re())).collect();
     Ok(Svd { u: Some(u), s, vh: Some(v.adjoint().to_owned()) })
 }
 

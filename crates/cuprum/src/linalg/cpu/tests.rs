@@ -914,6 +914,10 @@ fn check_svd<T: Scalar>(a: MatRef<'_, T>, what: &str) {
     }
 }
 
+fn m3_like<T: Scalar>() -> Mat<T> {
+    from_rows::<T>(3, 3, &[3.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+}
+
 fn svd_generic<T: Scalar>() {
     for &(m, n) in &[(4, 4), (9, 4), (4, 9), (1, 5), (5, 1), (60, 60), (150, 40), (40, 150), (200, 130)] {
         let a = rand_mat::<T>(m, n, 70 + (m * n) as u64);
@@ -930,6 +934,21 @@ fn svd_generic<T: Scalar>() {
     check_svd(r1.as_ref(), "rank 1");
     let s = svd(r1.as_ref(), false, false, Par::Seq).unwrap().s;
     assert!(s[1].as_f64() <= 100.0 * eps_of::<T>() * s[0].as_f64());
+    // Entries near the top and the bottom of the type's range (a rank-one float32 matrix of 1e20s
+    // did not converge before the matrix was scaled, as LAPACK scales it): exact powers of two
+    // scale back exactly, so the values are those of the unscaled matrix times the factor.
+    let big = if <T::Real as Float>::epsilon().as_f64() < 1e-10 { [1e300, 1e-300] } else { [1e36, 1e-36] };
+    for f in big {
+        for a in [r1.clone(), m3_like::<T>()] {
+            let scaled = Mat::from_fn(a.nrows(), a.ncols(), |i, j| a[(i, j)].scale(T::Real::of_f64(f)));
+            check_svd(scaled.as_ref(), &format!("svd scaled by {f:e}"));
+            let (s, s1) = (
+                svd(a.as_ref(), false, false, Par::Seq).unwrap().s,
+                svd(scaled.as_ref(), false, false, Par::Seq).unwrap().s,
+            );
+            assert_near(s1[0].as_f64() / f, s[0].as_f64(), 64.0 * eps_of::<T>() * s[0].as_f64(), "scaled svd values");
+        }
+    }
     // numpy: svd values of [[1, 2], [3, 4], [5, 6]] and [[1, 2, 3], [-4, 5, 6]].
     let m3 = from_rows::<T>(3, 2, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
     let w2 = from_rows::<T>(2, 3, &[1.0, 2.0, 3.0, -4.0, 5.0, 6.0]);
