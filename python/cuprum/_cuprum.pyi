@@ -703,8 +703,10 @@ def fftshift(x: ndarray, axes: Sequence[int] | None, inverse: bool) -> ndarray: 
 def legacy_seed(seed: int | Sequence[int] | None = None) -> None:
     """`numpy.random.seed` for the legacy functions."""
 
-def legacy(name: str, size: Sequence[int], device: Device | str | int | None) -> ndarray:
-    """The legacy functions by name (`rand`, `randn`, `random`)."""
+def legacy(
+    name: str, size: Sequence[int], device: Device | str | int | None, dtype: npt.DTypeLike | None = None
+) -> ndarray:
+    """The legacy functions by name (`rand`, `randn`, `random`), of a float dtype (CuPy's `dtype=`)."""
 
 def legacy2(name: str, a: float, b: float, size: Sequence[int], device: Device | str | int | None) -> ndarray: ...
 def legacy_randint(

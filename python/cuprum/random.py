@@ -136,16 +136,17 @@ def seed(seed: Any = None) -> None:
     _c.legacy_seed(seed)
 
 
-def rand(*shape: int) -> ndarray:
-    return _c.legacy("rand", list(shape), None)
+def rand(*shape: int, dtype: Any = float) -> ndarray:
+    """Uniform in [0, 1) of ``shape``; ``dtype`` float64 (NumPy's) or float32 (CuPy's keyword)."""
+    return _c.legacy("rand", list(shape), None, dtype)
 
 
-def randn(*shape: int) -> ndarray:
-    return _c.legacy("randn", list(shape), None)
+def randn(*shape: int, dtype: Any = float) -> ndarray:
+    return _c.legacy("randn", list(shape), None, dtype)
 
 
-def random(size: Any = None) -> ndarray:
-    return _c.legacy("random", _size(size), None)
+def random(size: Any = None, dtype: Any = float) -> ndarray:
+    return _c.legacy("random", _size(size), None, dtype)
 
 
 random_sample = sample = ranf = random
@@ -159,8 +160,8 @@ def normal(loc: float = 0.0, scale: float = 1.0, size: Any = None) -> ndarray:
     return _c.legacy2("normal", float(loc), float(scale), _size(size), None)
 
 
-def standard_normal(size: Any = None) -> ndarray:
-    return _c.legacy("randn", _size(size), None)
+def standard_normal(size: Any = None, dtype: Any = float) -> ndarray:
+    return _c.legacy("randn", _size(size), None, dtype)
 
 
 def randint(low: int, high: Any = None, size: Any = None, dtype: Any = int) -> ndarray:

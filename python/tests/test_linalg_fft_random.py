@@ -691,6 +691,20 @@ def test_legacy_functions(device):
         x = cp.arange(10, device=device)
         cp.random.shuffle(x)
         assert sorted(x.get().tolist()) == list(range(10))
+        # CuPy's dtype keyword: float32 draws are Generator.random(float32)'s from the same stream.
+        cp.random.seed(5)
+        f = cp.random.rand(4, 3, dtype=cp.float32)
+        want = np.random.Generator(np.random.Philox(5)).random((4, 3), dtype=np.float32)
+        np.testing.assert_array_equal(f.get(), want)
+        for fn in (
+            cp.random.randn,
+            lambda *s, dtype: cp.random.standard_normal(s, dtype=dtype),
+            lambda *s, dtype: cp.random.random_sample(s, dtype),
+        ):
+            g = fn(2, 5, dtype=np.float32)
+            assert g.dtype == np.float32 and g.shape == (2, 5)
+        with pytest.raises(TypeError):
+            cp.random.rand(3, dtype=np.int32)
 
 
 @pytest.mark.skipif(bool(os.environ.get("CUPRUM_DEVICE")), reason="CUPRUM_DEVICE sets another default")

@@ -338,15 +338,25 @@ pub fn legacy_seed(seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
     cuprum::random::seed(seed_of(seed)?).py()
 }
 
-/// The legacy functions by name (`rand`, `randn`, `random`).
+/// The legacy functions by name (`rand`, `randn`, `random`), of a float dtype (CuPy's `dtype=`).
 #[pyfunction]
-pub fn legacy(py: Python<'_>, name: &str, size: Vec<usize>, device: Option<&Bound<'_, PyAny>>) -> PyResult<A> {
+#[pyo3(signature = (name, size, device, dtype=None))]
+pub fn legacy(
+    py: Python<'_>,
+    name: &str,
+    size: Vec<usize>,
+    device: Option<&Bound<'_, PyAny>>,
+    dtype: Option<&Bound<'_, PyAny>>,
+) -> PyResult<A> {
     let dev = to_device(device)?;
+    let d = match dtype {
+        Some(d) if !d.is_none() => to_dtype(py, d)?,
+        _ => cuprum::DType::Float64,
+    };
     let name = name.to_string();
     let r = py.detach(move || match name.as_str() {
-        "rand" => cuprum::random::rand(&size, &dev),
-        "randn" => cuprum::random::randn(&size, &dev),
-        "random" => cuprum::random::random(&size, &dev),
+        "rand" | "random" => cuprum::random::random_of(&size, d, &dev),
+        "randn" => cuprum::random::standard_normal_of(&size, d, &dev),
         _ => Err(cuprum::Error::Value(format!("no random function {name}"))),
     });
     Ok(A(r.py()?))

@@ -49,6 +49,18 @@ pub fn random(size: &[usize], device: &Device) -> Result<Array> {
     rand(size, device)
 }
 
+/// CuPy's `random.rand(*size, dtype=)` and `random_sample(size, dtype)`: uniform in [0, 1) of a
+/// float dtype, float32 or float64 (float32 drawn as `Generator.random(dtype=float32)` does).
+pub fn random_of(size: &[usize], dtype: DType, device: &Device) -> Result<Array> {
+    with_global(device, |g| g.random(size, dtype))
+}
+
+/// CuPy's `random.randn(*size, dtype=)` and `standard_normal(size, dtype)`: standard normals of a
+/// float dtype, float32 or float64.
+pub fn standard_normal_of(size: &[usize], dtype: DType, device: &Device) -> Result<Array> {
+    with_global(device, |g| g.standard_normal(size, dtype))
+}
+
 /// `numpy.random.randn(*size)`: float64 standard normals.
 pub fn randn(size: &[usize], device: &Device) -> Result<Array> {
     with_global(device, |g| g.standard_normal(size, DType::Float64))

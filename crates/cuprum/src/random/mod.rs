@@ -51,7 +51,9 @@ use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use dist::Dist;
-pub use legacy::{normal, permutation, rand, randint, randn, random, seed, shuffle, uniform};
+pub use legacy::{
+    normal, permutation, rand, randint, randn, random, random_of, seed, shuffle, standard_normal_of, uniform,
+};
 pub use philox::{Philox, Seed, SeedSequence};
 use samplers::Kind;
 
