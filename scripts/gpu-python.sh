@@ -8,7 +8,14 @@
 #   sanitize  compute-sanitizer (memcheck) over the array, indexing, interop and cuda tests
 #   bench     the per-call overhead beside CuPy (python/bench/overhead.py)
 #   all       in one call, most important first: one suite run, interop, the lessons, the overhead,
-#             two more suite runs, memcheck over the interop tests
+#             the Array API suite, two more suite runs, memcheck over the interop tests
+#   arrayapi  the Array API test suite (data-apis/array-api-tests) against cuprum on the GPU
+#   pyref     cupy_reference.py's workloads timed from Python (the copy scripts/cuprum-ref.py writes),
+#             beside the Rust bench of the same call: run the bundle's bench first (gpu-run.sh with
+#             SKIP_TESTS=1, OUT=RUST_OUT), then `scripts/gpu-python.sh pyref OUT RUST_OUT`
+# The wheel step also packs, when ARRAY_API_TESTS_DIR names a checkout of data-apis/array-api-tests
+# (with its array-api submodule; never committed here), the suite and the wheels it needs that the GPU
+# host lacks (ndindex, pytest-json-report: downloaded into .gpu-py/whl; pip works here, not there).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-tests}
@@ -20,13 +27,26 @@ if [ "$what" = wheel ]; then
     rm -rf .gpu-py && mkdir -p .gpu-py/seeds && cp target/wheels/cuprum-*.whl .gpu-py/
     # The lessons travel with the wheel (../shared does not reach the GPU host).
     cp ../shared/seeds/*.txt .gpu-py/seeds/
+    [ -f ../shared/bench/cupy_reference.py ] && python3 scripts/cuprum-ref.py ../shared/bench/cupy_reference.py .gpu-py/cuprum_ref.py
+    if [ -n "${ARRAY_API_TESTS_DIR:-}" ]; then
+        s=$ARRAY_API_TESTS_DIR d=.gpu-py/aat v=${ARRAY_API_TESTS_VERSION:-2025.12}
+        mkdir -p "$d/array-api/spec" "$d/array-api/src/array_api_stubs"
+        cp -r "$s/array_api_tests" "$s/conftest.py" "$s/reporting.py" "$s/pytest.ini" "$d/"
+        cp -r "$s/array-api/spec/$v" "$d/array-api/spec/"
+        # Every version's stubs (the package's __init__ imports them all); the spec text of one.
+        cp -r "$s/array-api/src/array_api_stubs" "$d/array-api/src/"
+        find "$d" -name __pycache__ -prune -exec rm -rf {} +
+        python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+            --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 -d .gpu-py/whl \
+            ndindex pytest-json-report pytest-metadata
+    fi
     du -sh .gpu-py
     exit 0
 fi
 site=/tmp/cuprum-site
 rm -rf "$site" && mkdir -p "$site"
 python3 -m zipfile -e .gpu-py/cuprum-*.whl "$site" || exit 1
-[ -d .whl ] && python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$site" .whl/*.whl
+[ -d .gpu-py/whl ] && python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$site" .gpu-py/whl/*.whl
 export PYTHONPATH=$site PYTHONUNBUFFERED=1 CUPRUM_CACHE_DIR=/tmp/cuprum-kernels
 python3 -c 'import cuprum, numpy, sys; print("cuprum", cuprum.__version__, "numpy", numpy.__version__, "python", sys.version.split()[0], "gpu", cuprum.cuda.is_available(), cuprum.default_device())'
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
@@ -50,7 +70,35 @@ lessons() {
     timeout "$1" python3 python/tests/lessons/run_lessons.py --device gpu --lessons-dir "$lessons_dir" > "$out/lessons-gpu.log" 2>&1
     local r=$?; echo "lessons (gpu) rc=$r"; tail -14 "$out/lessons-gpu.log"; [ $r -ne 0 ] && rc=1
 }
+arrayapi() { # $1: timeout
+    [ -d .gpu-py/aat ] || { echo "arrayapi: no suite in .gpu-py/aat (set ARRAY_API_TESTS_DIR for the wheel step)"; return; }
+    local xf=$PWD/python/tests/array-api-xfails.txt
+    # Run from a copy outside the repository: inside it pytest names the tests from the repository's
+    # root (.gpu-py/aat/array_api_tests/...), and the xfails file's ids would not match.
+    rm -rf /tmp/cuprum-aat && cp -r .gpu-py/aat /tmp/cuprum-aat
+    (cd /tmp/cuprum-aat && ARRAY_API_TESTS_MODULE=cuprum ARRAY_API_TESTS_VERSION=${ARRAY_API_TESTS_VERSION:-2025.12} \
+        timeout "$1" python3 -m pytest array_api_tests/ -n 16 --max-examples 20 --hypothesis-disable-deadline -q \
+        -p no:cacheprovider > "$out/array-api-raw.log" 2>&1)
+    echo "array api (gpu, no xfails): $(tail -1 "$out/array-api-raw.log")"
+    grep -E "^FAILED" "$out/array-api-raw.log" | sed 's/ - .*//' | sort > "$out/array-api-failed.txt"
+    (cd /tmp/cuprum-aat && ARRAY_API_TESTS_MODULE=cuprum ARRAY_API_TESTS_VERSION=${ARRAY_API_TESTS_VERSION:-2025.12} timeout "$1" python3 -m pytest array_api_tests/ -n 16 --max-examples 20 \
+        --hypothesis-disable-deadline -q -p no:cacheprovider --xfails-file "$xf" > "$out/array-api.log" 2>&1)
+    local r=$?; echo "array api (gpu, with the xfails file) rc=$r: $(tail -1 "$out/array-api.log")"; [ $r -ne 0 ] && rc=1
+}
 case $what in
+arrayapi)
+    arrayapi 300
+    ;;
+pyref)
+    rust_out=${3:?pyref needs the OUT of the Rust bench (its cuprum.jsonl)}
+    CUPRUM_REF_NO_CPU=1 timeout 400 python3 .gpu-py/cuprum_ref.py --sky /tmp/cuprum-bench-inputs/sky.npy \
+        --inputs /tmp/cuprum-bench-inputs --out "$out/cuprum-python.jsonl" > "$out/cuprum-python.log" 2>&1
+    r=$?; echo "cuprum_ref rc=$r"; [ $r -ne 0 ] && { rc=1; tail -20 "$out/cuprum-python.log"; }
+    python3 python/bench/ref_vs_rust.py "$out/cuprum-python.jsonl" "$rust_out/cuprum.jsonl" "$rust_out/cupy.jsonl" | tee "$out/python-vs-rust.txt"
+    timeout 120 python3 python/bench/startup.py --out "$out/startup.jsonl"
+    timeout 120 python3 python/bench/explain.py --out "$out/explain.jsonl"
+    grep -h '"first_call' "$rust_out/cuprum.jsonl"
+    ;;
 lessons)
     suite 1 200
     lessons 200
@@ -60,6 +108,7 @@ all)
     interop 60
     lessons 120
     timeout 60 python3 python/bench/overhead.py --repeat 2000 --out "$out/overhead.jsonl"
+    arrayapi 120
     suite 2 90
     suite 3 90
     # memcheck over cuprum's own GPU paths (numba's driver probing trips the sanitizer's API-error report,

@@ -522,7 +522,8 @@ def nextafter(x1: Any, x2: Any, out: Any = None) -> ndarray:
     tiny = where(signbit(b), numpy.iinfo(it).min + 1, 1).astype(it, copy=False)
     r = where(equal(a, 0), tiny, stepped).astype(it, copy=False).view(a.dtype)  # noqa: F821
     r = where(equal(a, b), b, r)  # noqa: F821
-    return _out(where(logical_or(isnan(a), isnan(b)), a + b, r), out)  # noqa: F821
+    # A NaN operand is the result, x1's first (C's x + y on a CPU; a GPU's sum would be its canonical NaN).
+    return _out(where(isnan(a), a, where(isnan(b), b, r)), out)  # noqa: F821
 
 
 def fmod(x1: Any, x2: Any) -> ndarray:

@@ -118,7 +118,12 @@ def method_dump(a: ndarray, file: Any) -> None:
 
 
 def method_set(a: ndarray, arr: Any, stream: Any = None) -> None:
-    """CuPy's ``set``: copies a host array into this one."""
+    """CuPy's ``set``: copies a host array into this one (on ``stream``, or the current stream). A NumPy array
+    of the same shape and dtype is copied straight from its memory: asynchronously from page-locked memory
+    (``cuprumx.empty_pinned``), which must then stay unwritten until the stream has run the copy."""
+    if isinstance(arr, numpy.ndarray) and arr.shape == a.shape and arr.dtype == a.dtype:
+        if _c.copy_from_host(a, arr, getattr(stream, "_s", None)):
+            return
     _c.assign(a, _c._asarray(arr, a.dtype, a.device))
 
 
@@ -329,7 +334,8 @@ class _HostInterface:
 
     def __init__(self, a: ndarray):
         ptr, shape, strides = _c.host_interface(a)
-        self.a = a
+        # The name by which `get(out=)` and `set` find the cuprum array (and its pinned memory) again.
+        self._cuprum_host = a
         self.__array_interface__ = {
             "data": (ptr, False),
             "shape": tuple(shape),

@@ -280,3 +280,90 @@ def test_cuda_c_kernels_need_a_gpu():
             kern((1,), (4,), (x, x, cp.zeros(4, dtype=np.float32), np.int32(4)))
         with pytest.raises(NotImplementedError):
             cp.RawModule(code=ADD_SRC).get_function("my_add")((1,), (4,), (x, x, x, np.int32(4)))
+
+
+# ----------------------------------------------------------------------------------------- host copies
+
+
+@pytest.mark.parametrize("n", [1000, 3 << 20])  # below and above the pooled/staged sizes
+def test_host_copies_both_ways(gpu, rng, n):
+    """asarray/asnumpy/get/set of small and large arrays (large ones: from the NumPy array's own memory
+    through the staging buffers, back through cuprum's host pool viewed by NumPy)."""
+    h = rng.standard_normal(n).astype(np.float32)
+    x = cp.asarray(h, device=gpu)
+    back = cp.asnumpy(x)
+    np.testing.assert_array_equal(back, h)
+    assert back.flags.writeable and back.dtype == np.float32
+    back[:3] = 7  # NumPy's own array: writing it leaves the device array alone
+    np.testing.assert_array_equal(x[:3].get(), h[:3])
+    del x
+    np.testing.assert_array_equal(back[3:], h[3:])  # the host copy outlives the device array
+    # Views and other layouts.
+    m = rng.standard_normal((n // 1000, 1000)).astype(np.float64)
+    xm = cp.asarray(m[:, ::2], device=gpu)
+    np.testing.assert_array_equal(xm.get(), m[:, ::2])
+    np.testing.assert_array_equal(cp.asnumpy(xm.T), m[:, ::2].T)
+    # set from a NumPy array of the same shape and dtype, and from one of another dtype or layout.
+    y = cp.empty(n, dtype=cp.float32, device=gpu)
+    y.set(h)
+    np.testing.assert_array_equal(y.get(), h)
+    y.set(h[::-1].copy())
+    np.testing.assert_array_equal(y.get(), h[::-1])
+    y.set(h.astype(np.float64))
+    np.testing.assert_array_equal(y.get(), h)
+    # get(out=) into NumPy memory (pageable), and out= of another dtype (converted).
+    out = np.empty(n, np.float32)
+    assert y.get(out=out) is out
+    np.testing.assert_array_equal(out, h)
+    out64 = np.empty(n, np.float64)
+    y.get(out=out64)
+    np.testing.assert_array_equal(out64, h)
+
+
+def test_pinned_copies_on_streams(gpu, rng):
+    """The lessons' pipeline: chunks set from pinned memory, computed and got back into pinned memory, each
+    on its own stream without a host wait (blocking=False), read after the streams are synchronised."""
+    import cuprumx
+
+    k, n = 4, 1 << 20
+    pinned = [cuprumx.empty_pinned((n,), np.float32) for _ in range(k)]
+    outs = [cuprumx.zeros_pinned((n,), np.float32) for _ in range(k)]
+    for p in pinned:
+        p[:] = rng.random(n, dtype=np.float32)
+    dev = [cp.empty(n, cp.float32, device=gpu) for _ in range(k)]
+    streams = [cp.cuda.Stream(non_blocking=True) for _ in range(2)]
+    for i in range(k):
+        st = streams[i % 2]
+        with st:
+            dev[i].set(pinned[i], stream=st)
+            cp.exp(dev[i], out=dev[i])
+            assert dev[i].get(out=outs[i], stream=st, blocking=False) is outs[i]
+    for st in streams:
+        st.synchronize()
+    for p, o in zip(pinned, outs, strict=True):
+        np.testing.assert_allclose(o, np.exp(p), rtol=1e-6)
+    # blocking=True (the default) waits for the copy itself.
+    with streams[0]:
+        dev[0].set(pinned[1], stream=streams[0])
+        dev[0].get(out=outs[0], stream=streams[0])
+    np.testing.assert_array_equal(outs[0], pinned[1])
+
+
+def test_errstate_linalg(device):
+    """cuprumx.errstate(linalg=): "raise" (the default, NumPy's) reads the solver's status back on a GPU;
+    "ignore" (CuPy's default) does not; the CPU always raises."""
+    import cuprumx
+
+    singular = cp.zeros((3, 3), device=device)
+    with pytest.raises(np.linalg.LinAlgError):
+        cp.linalg.inv(singular)
+    with cuprumx.errstate(linalg="ignore"):
+        if device == "cpu":
+            with pytest.raises(np.linalg.LinAlgError):
+                cp.linalg.inv(singular)
+        else:
+            cp.linalg.inv(singular)  # no read-back: no error
+    with pytest.raises(np.linalg.LinAlgError):
+        cp.linalg.inv(singular)  # restored
+    with pytest.raises(ValueError):
+        cuprumx.errstate(linalg="warn")

@@ -328,8 +328,36 @@ impl PyNdarray {
         out: Option<&Bound<'py, PyAny>>,
         blocking: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let _ = (stream, blocking);
-        let h = to_numpy(py, &self.0)?;
+        if let Some(o) = out.filter(|o| !o.is_none()) {
+            // Straight into `out`'s memory when it is a NumPy array of this shape and dtype: on
+            // `stream`, and without waiting when `out` is page-locked and `blocking` is false
+            // (CuPy's contract: synchronise the stream before reading it).
+            let fits = o.cast::<PyUntypedArray>().is_ok_and(|h| h.shape() == self.0.shape());
+            if fits && !self.0.device().is_cpu() {
+                if let Some(mut h) = crate::convert::host_array_of(py, o)?.filter(|h| h.dtype() == self.0.dtype()) {
+                    let src = self.0.clone();
+                    let stream = stream.map(|s| s.getattr("_s")).transpose()?;
+                    let wait = blocking;
+                    crate::funcs::on_stream(py, stream.as_ref(), move || {
+                        h.copy_from(&src)?;
+                        if wait {
+                            cuprum::interop::host_ready(&h);
+                        }
+                        Ok(())
+                    })?;
+                    return Ok(o.clone());
+                }
+            }
+        }
+        let h = match stream.filter(|s| !s.is_none()) {
+            Some(s) => {
+                let src = self.0.clone();
+                let host =
+                    crate::funcs::on_stream(py, Some(&s.getattr("_s")?), move || src.to_device(&cuprum::Device::Cpu))?;
+                to_numpy(py, &host)?
+            }
+            None => to_numpy(py, &self.0)?,
+        };
         let h = if order == "F" { numpy_module(py)?.call_method1("asfortranarray", (h,))? } else { h };
         match out {
             Some(o) if !o.is_none() => {

@@ -291,6 +291,19 @@ pub fn from_numpy(
     let dt = from_descr(&a.dtype())?;
     let shape = a.shape().to_vec();
     let n: usize = shape.iter().product();
+    if !device.is_cpu() && n * dt.itemsize() >= POOLED_TO_HOST {
+        // A large array goes to the GPU from its own memory, through cuprum's page-locked staging
+        // buffers (a parallel host copy overlapped with the DMA), with no host array in between.
+        // SAFETY: `a` is a live NumPy array (a reference is held): its header is readable.
+        let ptr = unsafe { (*a.as_array_ptr()).fields.data } as u64;
+        let owner: Box<dyn std::any::Any + Send + Sync> = Box::new(a.clone().into_any().unbind());
+        // SAFETY: `a` is a live, C-contiguous, aligned NumPy array of `dt` in native byte order
+        // (made so above); `owner` holds it, so its memory outlives the cuprum array on it, which
+        // lives only for the copy below (with the GIL held, as the copy in place of it would be).
+        let host = unsafe { cuprum::interop::from_foreign(Device::Cpu, ptr, dt, &shape, a.strides(), owner) }.py()?;
+        let arr = host.to_device(&device).py()?;
+        return if arr.dtype() != target { arr.astype(target).py() } else { Ok(arr) };
+    }
     let arr = with_dtype!(dt, T => {
         // SAFETY: `a` is a live NumPy array (we hold a reference): its object header is readable.
         let ptr = unsafe { (*a.as_array_ptr()).fields.data } as *const T;
@@ -310,13 +323,78 @@ pub fn from_numpy(
     Ok(arr)
 }
 
+/// From this size a GPU array comes to the host through cuprum's host pool (`to_numpy`).
+const POOLED_TO_HOST: usize = 1 << 20;
+
 /// A cuprum array as a new host NumPy array (a device-to-host copy; the GIL is released for it).
+/// A large GPU array is copied into a block of cuprum's host pool (page-locked once and reused:
+/// the DMA runs at full speed and no fresh pages are faulted in) that NumPy then views without a
+/// copy; the block goes back to the pool when the NumPy array goes.
 pub fn to_numpy<'py>(py: Python<'py>, a: &Array) -> PyResult<Bound<'py, PyAny>> {
+    if !a.device().is_cpu() && a.nbytes() >= POOLED_TO_HOST {
+        let a = a.clone();
+        let h = py.detach(move || a.to_device(&Device::Cpu)).py()?;
+        return crate::array::helpers(py)?
+            .call_method1("host_view", (crate::array::PyNdarray(h), py.None(), py.None()));
+    }
     let a = a.clone();
     with_dtype!(a.dtype(), T => {
         let nd = py.detach(move || a.to_ndarray::<T>()).py()?;
         Ok(numpy::PyArray::from_owned_array(py, nd).into_any())
     })
+}
+
+/// The NumPy array `o` as a cuprum CPU array on the same memory, or `None` when `o` is not a NumPy
+/// array of a dtype cuprum has in native byte order. When `o` is the zero-copy view of a cuprum CPU
+/// array (`cuprumx.empty_pinned`'s arrays) that array is returned, so that its page-locked memory is
+/// known; other memory is wrapped, the NumPy array kept alive by the wrapper.
+pub fn host_array_of(py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Option<Array>> {
+    let Ok(h) = o.cast::<PyUntypedArray>() else { return Ok(None) };
+    let Ok(dt) = from_descr(&h.dtype()) else { return Ok(None) };
+    if !h.dtype().is_native_byteorder().unwrap_or(true) {
+        return Ok(None);
+    }
+    // SAFETY: `h` is a live NumPy array (a reference is held): its header is readable.
+    let (ptr, writeable) = unsafe {
+        let a = &*h.as_array_ptr();
+        (a.fields.data as u64, a.fields.flags & numpy::npyffi::NPY_ARRAY_WRITEABLE != 0)
+    };
+    let shape = h.shape().to_vec();
+    let strides = h.strides().to_vec();
+    // The cuprum array under a view made by `host_view` (its `_HostInterface` base).
+    let mut base = o.getattr("base")?;
+    for _ in 0..8 {
+        if base.is_none() {
+            break;
+        }
+        if let Ok(inner) = base.getattr("_cuprum_host") {
+            if let Ok(c) = inner.cast::<crate::array::PyNdarray>() {
+                let c = &c.get().0;
+                if cuprum::interop::data_ptr(c) == ptr
+                    && c.shape() == shape
+                    && c.strides() == strides
+                    && c.dtype() == dt
+                {
+                    return Ok(Some(c.view()));
+                }
+            }
+            break;
+        }
+        base = match base.getattr("base") {
+            Ok(b) => b,
+            Err(_) => break,
+        };
+    }
+    if !writeable {
+        return Ok(None);
+    }
+    let owner: Box<dyn std::any::Any + Send + Sync> = Box::new(o.clone().unbind());
+    // SAFETY: the layout (pointer, shape, byte strides, dtype) is NumPy's own for a live, writeable
+    // array of native byte order, and `owner` keeps that array (so its memory) alive as long as the
+    // cuprum array is.
+    let a = unsafe { cuprum::interop::from_foreign(Device::Cpu, ptr, dt, &shape, &strides, owner) }.py()?;
+    let _ = py;
+    Ok(Some(a))
 }
 
 // ------------------------------------------------------------------------------ devices

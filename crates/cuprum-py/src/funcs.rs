@@ -442,7 +442,61 @@ pub fn host_interface(a: &A) -> PyResult<(u64, Vec<usize>, Vec<isize>)> {
     if !a.0.device().is_cpu() {
         return Err(PyTypeError::new_err("not a CPU array"));
     }
+    cuprum::interop::host_ready(&a.0);
     Ok((cuprum::interop::data_ptr(&a.0), a.0.shape().to_vec(), a.0.strides().to_vec()))
+}
+
+/// `cuprum::linalg::set_gpu_error_check`: whether GPU linear algebra reads back the solver's info
+/// (raising LinAlgError as NumPy does) or not (CuPy's default). Returns the previous setting.
+#[pyfunction]
+pub fn set_gpu_error_check(check: bool) -> bool {
+    cuprum::linalg::set_gpu_error_check(check)
+}
+
+/// Runs `f` with `stream` (a `cuprum.cuda._Stream`, or `None`: the current stream) current.
+pub fn on_stream<R>(
+    py: Python<'_>,
+    stream: Option<&Bound<'_, PyAny>>,
+    f: impl FnOnce() -> cuprum::Result<R> + Send,
+) -> PyResult<R>
+where
+    R: Send,
+{
+    let s = match stream {
+        Some(s) if !s.is_none() => Some(s.cast::<crate::cuda::PyStream>()?.get().0.clone()),
+        _ => None,
+    };
+    py.detach(move || {
+        if let Some(s) = &s {
+            s.enter_unguarded()?;
+        }
+        let r = f();
+        if let Some(s) = &s {
+            s.exit();
+        }
+        r
+    })
+    .py()
+}
+
+/// `dst.set(host)` for a GPU array and a NumPy array of its shape and dtype: copied from the NumPy
+/// array's memory on `stream` (no intermediate array; asynchronous from page-locked memory). False
+/// when `host` cannot be read in place (then the caller converts it).
+#[pyfunction]
+#[pyo3(signature = (dst, host, stream=None))]
+pub fn copy_from_host(
+    py: Python<'_>,
+    dst: &A,
+    host: &Bound<'_, PyAny>,
+    stream: Option<&Bound<'_, PyAny>>,
+) -> PyResult<bool> {
+    if dst.0.device().is_cpu() {
+        return Ok(false);
+    }
+    let Some(h) = crate::convert::host_array_of(py, host)? else { return Ok(false) };
+    let mut d = dst.0.clone();
+    on_stream(py, stream, move || d.copy_from(&h))?;
+    Ok(true)
 }
 
 // ---------------------------------------------------------------------------------- sorting, searching

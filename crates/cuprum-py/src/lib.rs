@@ -87,6 +87,8 @@ fn _cuprum(m: &Bound<'_, PyModule>) -> PyResult<()> {
         funcs::empty_pinned,
         funcs::shares_memory,
         funcs::host_interface,
+        funcs::copy_from_host,
+        funcs::set_gpu_error_check,
         funcs::sort,
         funcs::argsort,
         funcs::partition,

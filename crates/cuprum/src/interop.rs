@@ -46,6 +46,15 @@ pub fn data_ptr(a: &Array) -> u64 {
     }
 }
 
+/// Waits for the asynchronous copies that cuprum queued into or out of a host array's memory
+/// ([`Array::copy_from`] with page-locked memory) before code outside cuprum reads or writes it.
+/// Nothing to do for a GPU array.
+pub fn host_ready(a: &Array) {
+    if let Storage::Cpu(c) = &*a.storage {
+        drop(c.write());
+    }
+}
+
 /// For a GPU array, orders the work that other cuprum streams queued on the array's memory
 /// into its home stream and returns that stream's raw handle: the one stream a consumer must
 /// wait for before it reads the array (the CUDA Array Interface's `stream`). `None` for a CPU

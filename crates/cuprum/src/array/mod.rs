@@ -165,15 +165,16 @@ impl Array {
             ));
         }
         let bytes = self.shape[last] * old;
-        if bytes % new != 0 {
+        if !bytes.is_multiple_of(new) {
             return Err(Error::Value(
                 "When changing to a larger dtype, its size must be a divisor of the total size in bytes of the last axis of the array.".into(),
             ));
         }
-        let misaligned = |s: isize| s.unsigned_abs() % new != 0;
+        let misaligned = |s: isize| !s.unsigned_abs().is_multiple_of(new);
         let empty = self.shape.contains(&0);
-        if !empty && self.offset % new != 0
-            || !empty && self.strides[..last].iter().zip(&self.shape).any(|(&s, &n)| n > 1 && misaligned(s))
+        if !empty
+            && (!self.offset.is_multiple_of(new)
+                || self.strides[..last].iter().zip(&self.shape).any(|(&s, &n)| n > 1 && misaligned(s)))
         {
             return Err(Error::Value(format!(
                 "cuprum: a view as {} would not be aligned to its itemsize ({new} bytes)",
