@@ -9,6 +9,7 @@
 #   bench     the per-call overhead beside CuPy (python/bench/overhead.py)
 #   all       in one call, most important first: one suite run, interop, the lessons, the overhead,
 #             the Array API suite, two more suite runs, memcheck over the interop tests
+#   check     one suite run and the Array API suite
 #   arrayapi  the Array API test suite (data-apis/array-api-tests) against cuprum on the GPU
 #   pyref     cupy_reference.py's workloads timed from Python (the copy scripts/cuprum-ref.py writes),
 #             beside the Rust bench of the same call: run the bundle's bench first (gpu-run.sh with
@@ -46,6 +47,8 @@ fi
 site=/tmp/cuprum-site
 rm -rf "$site" && mkdir -p "$site"
 python3 -m zipfile -e .gpu-py/cuprum-*.whl "$site" || exit 1
+# Byte-compiled as `pip install` does (import times are measured on an installed package).
+python3 -m compileall -q "$site/cuprum" "$site/cuprumx" > /dev/null
 [ -d .gpu-py/whl ] && python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$site" .gpu-py/whl/*.whl
 export PYTHONPATH=$site PYTHONUNBUFFERED=1 CUPRUM_CACHE_DIR=/tmp/cuprum-kernels
 python3 -c 'import cuprum, numpy, sys; print("cuprum", cuprum.__version__, "numpy", numpy.__version__, "python", sys.version.split()[0], "gpu", cuprum.cuda.is_available(), cuprum.default_device())'
@@ -88,6 +91,11 @@ arrayapi() { # $1: timeout
 case $what in
 arrayapi)
     arrayapi 300
+    ;;
+check)
+    # One suite run and the Array API suite (a short check after a change).
+    suite 1 240
+    arrayapi 150
     ;;
 pyref)
     rust_out=${3:?pyref needs the OUT of the Rust bench (its cuprum.jsonl)}

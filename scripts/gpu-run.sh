@@ -19,7 +19,7 @@ done
 if [ -f kernel-cache.tar ] && [ -z "${CUPRUM_CACHE_DIR:-}" ]; then
   mkdir -p "$out/kernel-cache" && tar -xzf kernel-cache.tar -C "$out/kernel-cache"
 fi
-export CUPRUM_REQUIRE_GPU=1 CUPRUM_FIXTURES="$here/fixtures" CUPRUM_CACHE_DIR="${CUPRUM_CACHE_DIR:-$out/kernel-cache}"
+export CUPRUM_REQUIRE_GPU=1 CUPRUM_FIXTURES="${CUPRUM_FIXTURES:-$here/fixtures}" CUPRUM_CACHE_DIR="${CUPRUM_CACHE_DIR:-$out/kernel-cache}"
 status=0
 summary="$out/summary.txt"
 : > "$summary"
