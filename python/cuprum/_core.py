@@ -16,10 +16,22 @@ from ._cuprum import _Expr, ndarray
 # ----------------------------------------------------------------------------------------- helpers
 
 
+def _leads_to_ndarray(a: Any) -> bool:
+    """Whether the first leaf of nested lists/tuples is a cuprum array."""
+    while type(a) in (list, tuple) and a:
+        a = a[0]
+    return type(a) is ndarray
+
+
 def asarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None, copy: bool | None = None) -> ndarray:
     """``cupy.asarray``: ``a`` on the current device (or ``device``); no copy when it is already there."""
     if type(a) is ndarray and dtype is None and device is None:
         return a.copy() if copy else a
+    if type(a) in (list, tuple) and a and type(a[0]) in (list, tuple) and _leads_to_ndarray(a):
+        # Nested sequences of cuprum arrays (``[[x[i, j] for i ...] for j ...]``): each row on the device,
+        # then stacked (NumPy would ask each GPU array for a host copy).
+        r = stack([asarray(row, dtype, device=device) for row in a])  # noqa: F821
+        return r if dtype is None else r.astype(dtype, copy=False)
     r = _c._asarray(a, dtype, device)
     if copy is False and not (type(a) is ndarray and _c.shares_memory(r, a)):
         raise ValueError("Unable to avoid copy while creating an array as requested.")

@@ -239,6 +239,21 @@ def test_elementwise_kernel_on_gpu(gpu, rng):
     with cp.cuda.Device(0):
         out = generic(cp.asarray(i), cp.asarray(i[::-1].copy()))
     assert_same(out, (i - i[::-1]) ** 2)
+    # NumPy scalars are arguments by value (the lesson's gpdf(x, np.float32(0), np.float32(1))), as are
+    # Python scalars; a generic T takes the array's type.
+    gpdf = cp.ElementwiseKernel(
+        "float32 x, float32 mean, float32 sigma",
+        "float32 y",
+        "y = expf(-0.5f * ((x - mean) / sigma) * ((x - mean) / sigma))",
+        "g",
+    )
+    with cp.cuda.Device(0):
+        xa = cp.asarray(a)
+        want = np.exp(-0.5 * ((a - np.float32(0.5)) / np.float32(2)) ** 2)
+        np.testing.assert_allclose(gpdf(xa, np.float32(0.5), np.float32(2)).get(), want, rtol=1e-6)
+        np.testing.assert_allclose(gpdf(xa, 0.5, np.float64(2)).get(), want, rtol=1e-6)
+        out2 = generic(cp.asarray(i), np.int64(3))
+    assert_same(out2, (i - 3) ** 2)
 
 
 def test_reduction_kernel_on_gpu(gpu, rng):

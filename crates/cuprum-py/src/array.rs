@@ -36,7 +36,7 @@ pub fn helpers(py: Python<'_>) -> PyResult<&Bound<'_, PyModule>> {
     Ok(PY_HELPERS.get_or_try_init(py, || py.import("cuprum._methods").map(Bound::unbind))?.bind(py))
 }
 
-fn np_generic(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+pub fn np_generic(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     Ok(NP_GENERIC.get_or_try_init(py, || numpy_module(py)?.getattr("generic").map(Bound::unbind))?.bind(py))
 }
 

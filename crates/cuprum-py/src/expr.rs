@@ -193,6 +193,14 @@ fn operands<'a>(py: Python<'_>, args: &Bound<'_, PyTuple>, keep: &'a mut Vec<Oth
         .find_map(|a| a.cast::<PyNdarray>().ok().map(|a| a.get().0.device()))
         .unwrap_or_else(crate::device::current_device);
     for a in args.iter() {
+        // A NumPy scalar is a kernel argument of its value (the parameter's type casts it, as CuPy
+        // passes it by value), not a 0-d array copied to the device on every call.
+        if a.is_instance(crate::array::np_generic(py)?)? {
+            if let Some(s) = py_scalar(&a.call_method0("item")?)? {
+                keep.push(Other::Scalar(s));
+                continue;
+            }
+        }
         keep.push(other_operand(py, &a, dev)?.ok_or_else(|| {
             PyTypeError::new_err(format!(
                 "Unsupported type {}",
