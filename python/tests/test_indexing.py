@@ -464,3 +464,26 @@ def test_diagonal_function(device, rng, dtype):
     x = cp.asarray(n, device=device)
     for off, a1, a2 in [(0, 0, 1), (1, 0, 1), (-2, 1, 2), (2, 2, 0), (0, -1, -2)]:
         assert_same(cp.diagonal(x, off, a1, a2), np.diagonal(n, off, a1, a2))
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        slice(1, 4, 2**63 - 2),
+        slice(0, 5, 2**63 - 1),
+        slice(None, None, -(2**63)),
+        slice(0, 2**70),
+        slice(-(2**70), None),
+        slice(2**70, None, -1),
+        slice(None, None, 2**70),
+        (slice(1, None, 2**63 - 1), slice(2, None, -(2**63))),
+    ],
+    ids=str,
+)
+def test_slices_with_extreme_steps_and_bounds(device, key):
+    """Steps and bounds at and past the ends of int64 select what NumPy selects (one element, or the whole
+    axis) and read nothing outside the array."""
+    a = np.arange(20).reshape(4, 5) if isinstance(key, tuple) else np.arange(5)
+    x = cp.asarray(a, device=device)
+    assert_same(x[key], a[key])
+    assert_same(x[key].sum(), a[key].sum())

@@ -293,7 +293,9 @@ impl Array {
                         offset += s * self.strides[axis];
                     }
                     shape.push(n);
-                    strides.push(self.strides[axis] * st);
+                    // With two or more elements `step * stride` stays within the axis' extent; with
+                    // one or none any stride reads the same (a huge step would overflow it).
+                    strides.push(if n > 1 { self.strides[axis] * st } else { self.strides[axis] });
                     axis += 1;
                 }
             }

@@ -32,28 +32,42 @@ impl SliceElem {
     }
 }
 
+/// A bound of a Rust range as a slice bound: values past `isize::MAX` (a `usize` range) saturate, as
+/// NumPy clamps any bound to the axis.
+fn bound<T: TryInto<isize>>(v: T) -> isize {
+    v.try_into().unwrap_or(isize::MAX)
+}
+
+/// The exclusive end of an inclusive range ending at `end`: `-1` (the last element) and
+/// `isize::MAX` reach the end of the axis (`None`), without overflowing `end + 1`.
+fn inclusive_end(end: isize) -> Option<isize> {
+    if end == -1 {
+        None
+    } else {
+        end.checked_add(1)
+    }
+}
+
 macro_rules! from_int {
     ($($t:ty),*) => {$(
-        impl From<$t> for SliceElem { fn from(i: $t) -> Self { SliceElem::Index(i as isize) } }
+        impl From<$t> for SliceElem { fn from(i: $t) -> Self { SliceElem::Index(bound(i)) } }
         impl From<Range<$t>> for SliceElem {
-            fn from(r: Range<$t>) -> Self { SliceElem::Slice { start: Some(r.start as isize), end: Some(r.end as isize), step: 1 } }
+            fn from(r: Range<$t>) -> Self { SliceElem::Slice { start: Some(bound(r.start)), end: Some(bound(r.end)), step: 1 } }
         }
         impl From<RangeFrom<$t>> for SliceElem {
-            fn from(r: RangeFrom<$t>) -> Self { SliceElem::Slice { start: Some(r.start as isize), end: None, step: 1 } }
+            fn from(r: RangeFrom<$t>) -> Self { SliceElem::Slice { start: Some(bound(r.start)), end: None, step: 1 } }
         }
         impl From<RangeTo<$t>> for SliceElem {
-            fn from(r: RangeTo<$t>) -> Self { SliceElem::Slice { start: None, end: Some(r.end as isize), step: 1 } }
+            fn from(r: RangeTo<$t>) -> Self { SliceElem::Slice { start: None, end: Some(bound(r.end)), step: 1 } }
         }
         impl From<RangeInclusive<$t>> for SliceElem {
             fn from(r: RangeInclusive<$t>) -> Self {
-                let end = *r.end() as isize;
-                SliceElem::Slice { start: Some(*r.start() as isize), end: if end == -1 { None } else { Some(end + 1) }, step: 1 }
+                SliceElem::Slice { start: Some(bound(*r.start())), end: inclusive_end(bound(*r.end())), step: 1 }
             }
         }
         impl From<RangeToInclusive<$t>> for SliceElem {
             fn from(r: RangeToInclusive<$t>) -> Self {
-                let end = r.end as isize;
-                SliceElem::Slice { start: None, end: if end == -1 { None } else { Some(end + 1) }, step: 1 }
+                SliceElem::Slice { start: None, end: inclusive_end(bound(r.end)), step: 1 }
             }
         }
     )*};
@@ -135,18 +149,11 @@ pub(crate) fn slice_indices(
         }
         Some(v) => clamp(norm(v), lo, hi),
     };
-    let n = if step > 0 {
-        if e > s {
-            (e - s + step - 1) / step
-        } else {
-            0
-        }
-    } else if s > e {
-        (s - e + (-step) - 1) / (-step)
-    } else {
-        0
-    };
-    Ok((s, step, n as usize))
+    // ceil(distance / |step|) without overflow: the distance is at most the axis length, and a step
+    // as large as `isize::MAX` or `isize::MIN` (whose negation overflows) takes one element.
+    let span = if step > 0 { e - s } else { s - e };
+    let n = if span > 0 { (span as usize - 1) / step.unsigned_abs() + 1 } else { 0 };
+    Ok((s, step, n))
 }
 
 #[cfg(test)]
@@ -160,6 +167,17 @@ mod tests {
         assert_eq!(slice_indices(Some(10), Some(20), 1, 5).unwrap().2, 0);
         assert_eq!(slice_indices(None, Some(-10), -2, 5).unwrap(), (4, -2, 3));
         assert!(slice_indices(None, None, 0, 5).is_err());
+        // Steps and bounds at the ends of isize (Python: one element each, or the whole axis).
+        assert_eq!(slice_indices(Some(1), Some(4), isize::MAX - 1, 5).unwrap(), (1, isize::MAX - 1, 1));
+        assert_eq!(slice_indices(Some(0), Some(5), isize::MAX, 5).unwrap(), (0, isize::MAX, 1));
+        assert_eq!(slice_indices(None, None, isize::MIN, 5).unwrap(), (4, isize::MIN, 1));
+        assert_eq!(slice_indices(Some(isize::MIN), Some(isize::MAX), 1, 5).unwrap(), (0, 1, 5));
+        assert_eq!(slice_indices(Some(isize::MAX), Some(isize::MIN), -1, 5).unwrap(), (4, -1, 5));
+        assert_eq!(slice_indices(None, None, isize::MIN + 1, 0).unwrap().2, 0);
+        assert_eq!(crate::s![0..=isize::MAX][0], SliceElem::Slice { start: Some(0), end: None, step: 1 });
+        assert_eq!(crate::s![0..usize::MAX][0], SliceElem::Slice { start: Some(0), end: Some(isize::MAX), step: 1 });
+        assert_eq!(crate::s![..=usize::MAX][0], SliceElem::Slice { start: None, end: None, step: 1 });
+        assert_eq!(SliceElem::from(usize::MAX), SliceElem::Index(isize::MAX));
         let s = crate::s![8..;16, ..;-1, 3, NEW_AXIS, 1..-1];
         assert_eq!(s.len(), 5);
         assert_eq!(s[0], SliceElem::Slice { start: Some(8), end: None, step: 16 });

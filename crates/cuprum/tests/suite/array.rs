@@ -63,6 +63,33 @@ device_test!(views_share_memory, |dev| {
 
 // NumPy's `a[:, 1:-1]`: `1..-1` is an empty Rust range, which clippy's `reversed_empty_ranges`
 // rejects outside `s!`; the macro allows it in its expansion (checked here, outside the crate).
+// Steps and bounds at the ends of isize: each selects what Python's slice.indices gives (one element,
+// or the whole axis), and nothing reads outside the array (a step of isize::MAX - 1 once made a view
+// of 2^64 - 1 elements that summed memory past the end). NumPy: a[1:4:2**63-2] is [1],
+// a[0:5:2**63-1] is [0], a[::-2**63] is [4], a[0:2**63-1] and a[-2**63:] the whole array.
+device_test!(slices_with_extreme_steps_and_bounds, |dev| {
+    let a = cuprum::arange(5, &dev)?;
+    let one = |s: &cuprum::Array| -> cuprum::Result<(Vec<usize>, Vec<i64>)> {
+        Ok((s.shape().to_vec(), s.copy()?.to_vec::<i64>()?))
+    };
+    assert_eq!(one(&a.slice(s![1..4; isize::MAX - 1])?)?, (vec![1], vec![1]));
+    assert_eq!(a.slice(s![1..4; isize::MAX - 1])?.sum(None)?.item::<i64>()?, 1);
+    assert_eq!(one(&a.slice(s![0..5; isize::MAX])?)?, (vec![1], vec![0]));
+    assert_eq!(one(&a.slice(s![..; isize::MIN])?)?, (vec![1], vec![4]));
+    assert_eq!(one(&a.slice(s![..; isize::MIN + 1])?)?, (vec![1], vec![4]));
+    assert_eq!(one(&a.slice(s![0..=isize::MAX])?)?, (vec![5], vec![0, 1, 2, 3, 4]));
+    assert_eq!(one(&a.slice(s![0..usize::MAX])?)?, (vec![5], vec![0, 1, 2, 3, 4]));
+    assert_eq!(one(&a.slice(s![isize::MIN..])?)?, (vec![5], vec![0, 1, 2, 3, 4]));
+    assert_eq!(one(&a.slice(s![isize::MAX..; -1])?)?, (vec![5], vec![4, 3, 2, 1, 0]));
+    assert!(matches!(a.slice(s![usize::MAX]), Err(Error::IndexOutOfRange { .. })));
+    assert!(matches!(a.slice(s![isize::MIN]), Err(Error::IndexOutOfRange { .. })));
+    // On a 2-d view with a large stride, and empty.
+    let m = cuprum::arange(20, &dev)?.reshape([4, 5])?;
+    assert_eq!(one(&m.slice(s![1..; isize::MAX, 2..; isize::MIN])?)?, (vec![1, 1], vec![7])); // m[1, 2]
+    assert_eq!(one(&m.slice(s![4..; isize::MAX, ..])?)?.0, vec![0, 5]);
+    Ok(())
+});
+
 device_test!(negative_stop_slices, |dev| {
     let a = cuprum::arange(12, &dev)?.reshape([3, 4])?;
     #[deny(clippy::reversed_empty_ranges)]
