@@ -786,8 +786,8 @@ pub fn signal_2d(
 }
 
 #[pyfunction]
-pub fn next_fast_len(target: usize, real: bool) -> usize {
-    cuprum::scipy::signal::next_fast_len(target, real)
+pub fn next_fast_len(target: usize, real: bool) -> PyResult<usize> {
+    cuprum::scipy::signal::next_fast_len(target, real).py()
 }
 
 /// A Python sequence or array of operands (for `einsum`, `concatenate`, ...).

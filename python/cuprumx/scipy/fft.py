@@ -29,4 +29,6 @@ def next_fast_len(target: int, real: bool = False) -> int:
     """The smallest 5-smooth (real) or 11-smooth (complex) length >= ``target``, as SciPy's."""
     if target < 0:
         raise ValueError("Target cannot be negative.")
+    if int(target) > 2**63 - 1:
+        raise OverflowError("Python int too large to convert to C ssize_t")  # SciPy's (pocketfft's size type)
     return _c.next_fast_len(int(target), bool(real))

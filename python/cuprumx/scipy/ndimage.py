@@ -291,6 +291,7 @@ def gaussian_filter(
     axes: Any = None,
 ) -> ndarray:
     x = _a(input)
+    axes = (axes,) if isinstance(axes, int) else axes  # SciPy takes one axis as an int
     n = x.ndim if axes is None else len(axes)
     orders = [int(order)] * n if isinstance(order, int) else [int(o) for o in order]
     rad = None if radius is None else ([int(radius)] * n if isinstance(radius, int) else [int(r) for r in radius])
@@ -350,6 +351,7 @@ def uniform_filter(
     axes: Any = None,
 ) -> ndarray:
     x = _a(input)
+    axes = (axes,) if isinstance(axes, int) else axes  # SciPy takes one axis as an int
     n = x.ndim if axes is None else len(axes)
     return _filter(
         "uniform_filter",
@@ -454,6 +456,7 @@ def _rank(
     axis: int = -1,
 ) -> ndarray:
     x = _a(input)
+    axes = (axes,) if isinstance(axes, int) else axes  # SciPy takes one axis as an int
     n = x.ndim if axes is None else len(axes)
     sz = (
         None if size is None else ([int(size)] * n if isinstance(size, int | numpy.integer) else [int(s) for s in size])

@@ -305,6 +305,7 @@ impl Array {
             strides.push(self.strides[axis]);
             axis += 1;
         }
+        layout::check_ndim(shape.len())?;
         debug_assert!(offset >= 0);
         Ok(self.view_with(shape, strides, offset as usize))
     }
@@ -347,6 +348,7 @@ impl Array {
 
     /// [`reshape`](Self::reshape) of a slice of `isize` (one may be `-1`).
     pub fn reshape_i(&self, shape: &[isize]) -> Result<Array> {
+        layout::check_ndim(shape.len())?;
         let new = layout::resolve_shape(shape, self.size(), &self.shape)?;
         if let Some(st) = layout::reshape_strides(&self.shape, &self.strides, &new, self.itemsize()) {
             return Ok(self.view_with(new, st, self.offset));
@@ -467,6 +469,7 @@ impl Array {
             }
             crate::reduce::Axes::Some(v) => v,
         };
+        layout::check_ndim(self.ndim() + axes.len())?;
         if axes.len() == 1 {
             return self.expand_dim(axes[0]);
         }

@@ -54,6 +54,7 @@ pub fn size_of(shape: &[usize]) -> usize {
 
 /// Size, checking for overflow (`isize::MAX` bytes at most, as NumPy).
 pub fn checked_nbytes(shape: &[usize], itemsize: usize) -> Result<usize> {
+    check_ndim(shape.len())?;
     let mut n: usize = itemsize;
     for &d in shape {
         n = n.checked_mul(d).ok_or_else(|| Error::InvalidArgument(format!("array is too big: shape {shape:?}")))?;
@@ -62,6 +63,19 @@ pub fn checked_nbytes(shape: &[usize], itemsize: usize) -> Result<usize> {
         return Err(Error::InvalidArgument(format!("array is too big: shape {shape:?}")));
     }
     Ok(n)
+}
+
+/// NumPy's limit on dimensions (`NPY_MAXDIMS`): arrays have at most 64.
+pub const MAX_DIMS: usize = 64;
+
+/// NumPy's error for an array of more than [`MAX_DIMS`] dimensions.
+pub fn check_ndim(ndim: usize) -> Result<()> {
+    if ndim > MAX_DIMS {
+        return Err(Error::Value(format!(
+            "maximum supported dimension for an ndarray is currently {MAX_DIMS}, found {ndim}"
+        )));
+    }
+    Ok(())
 }
 
 /// The broadcast shape of two shapes.

@@ -425,14 +425,17 @@ pub fn irfft2(a: &Array, s: Option<&[usize]>, axes: &[isize], norm: Norm) -> Res
 pub fn fftfreq(n: usize, d: f64, device: &Device) -> Result<Array> {
     let val = 1.0 / (n as f64 * d);
     let half = (n as i64 - 1) / 2 + 1;
-    let v: Vec<f64> = (0..n as i64).map(|i| if i < half { i } else { i - n as i64 }).map(|k| k as f64 * val).collect();
+    let v = crate::core::alloc::vec_from_fn(n, |i| {
+        let i = i as i64;
+        (if i < half { i } else { i - n as i64 }) as f64 * val
+    })?;
     crate::from_vec(v, device)
 }
 
 /// `numpy.fft.rfftfreq(n, d)`: `[0, 1, ..., n/2] / (d n)` (float64) on `device`.
 pub fn rfftfreq(n: usize, d: f64, device: &Device) -> Result<Array> {
     let val = 1.0 / (n as f64 * d);
-    crate::from_vec((0..n / 2 + 1).map(|k| k as f64 * val).collect::<Vec<f64>>(), device)
+    crate::from_vec(crate::core::alloc::vec_from_fn(n / 2 + 1, |k| k as f64 * val)?, device)
 }
 
 fn shift(x: &Array, axes: Option<&[isize]>, inverse: bool) -> Result<Array> {

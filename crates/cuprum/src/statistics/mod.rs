@@ -329,8 +329,19 @@ pub fn histogram(
                 lo -= 0.5;
                 hi += 0.5;
             }
+            if !(hi - lo).is_finite() {
+                return Err(Error::Value(format!(
+                    "Too many bins for data range. Cannot create {n} finite-sized bins."
+                )));
+            }
             // NumPy's linspace(lo, hi, n + 1).
-            ((0..=n).map(|i| if i == n { hi } else { lo + i as f64 * ((hi - lo) / n as f64) }).collect(), true)
+            let n1 = n.checked_add(1).ok_or(Error::OutOfMemory { device: Device::Cpu, bytes: usize::MAX })?;
+            let edges =
+                crate::core::alloc::vec_from_fn(
+                    n1,
+                    |i| if i == n { hi } else { lo + i as f64 * ((hi - lo) / n as f64) },
+                )?;
+            (edges, true)
         }
     };
     let nb = edges.len() - 1;

@@ -13,21 +13,47 @@ use crate::core::slice::SliceElem;
 use crate::fft::{self, Norm};
 
 /// The smallest `n >= target` whose prime factors are 2, 3 and 5 (`real`) or 2, 3, 5, 7 and
-/// 11: SciPy's `next_fast_len` (pocketfft's good sizes).
-pub fn next_fast_len(target: usize, real: bool) -> usize {
+/// 11: SciPy's `next_fast_len` (pocketfft's good sizes). A `ValueError` past SciPy's limit
+/// (`usize::MAX / 11 + 1`, where the answer could overflow), with SciPy's message.
+///
+/// ```
+/// use cuprum::scipy::signal::next_fast_len;
+/// assert_eq!(next_fast_len(97, true)?, 100);
+/// assert_eq!(next_fast_len(97, false)?, 98);
+/// assert_eq!(next_fast_len((1 << 60) + 1, true)?, 1_153_300_781_250_000_000); // SciPy's answer
+/// assert!(next_fast_len((1 << 62) + 1, true).is_err()); // SciPy: too large to perform an FFT
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn next_fast_len(target: usize, real: bool) -> Result<usize> {
     if target <= 6 {
-        return target.max(1);
+        return Ok(target.max(1));
     }
-    let primes: &[usize] = if real { &[2, 3, 5] } else { &[2, 3, 5, 7, 11] };
-    let smooth = |mut n: usize| {
-        for &p in primes {
-            while n.is_multiple_of(p) {
-                n /= p;
+    if target > usize::MAX / 11 + 1 {
+        // SciPy's (pocketfft's) limit and message.
+        return Err(Error::Value(format!("Target length is too large to perform an FFT: {target}")));
+    }
+    // Every product of the odd primes up to the first at or above `target`, each times the least
+    // power of two that reaches it: a few thousand candidates, where testing every number from
+    // `target` up could take hours (smooth numbers are sparse near 2^62).
+    fn search(odd: &[u128], prod: u128, t: u128, best: &mut u128) {
+        let Some((&p, rest)) = odd.split_first() else {
+            let shift = (t.div_ceil(prod)).next_power_of_two();
+            *best = (*best).min(prod * shift);
+            return;
+        };
+        let mut q = prod;
+        loop {
+            search(rest, q, t, best);
+            if q >= t {
+                break;
             }
+            q *= p;
         }
-        n == 1
-    };
-    (target..).find(|&n| smooth(n)).expect("a smooth number exists")
+    }
+    let odd: &[u128] = if real { &[3, 5] } else { &[3, 5, 7, 11] };
+    let mut best = u128::MAX;
+    search(odd, 1, target as u128, &mut best);
+    usize::try_from(best).map_err(|_| Error::Value(format!("Target length is too large to perform an FFT: {target}")))
 }
 
 /// SciPy's `_init_freq_conv_axes`: the transform axes (`None`: all), without those where
@@ -128,7 +154,7 @@ fn freq_conv(in1: &Array, in2: &Array, axes: &[usize], shape: &[usize]) -> Resul
         return crate::multiply(in1, in2);
     }
     let complex = in1.dtype().is_complex() || in2.dtype().is_complex();
-    let fshape: Vec<usize> = axes.iter().map(|&a| next_fast_len(shape[a], !complex)).collect();
+    let fshape: Vec<usize> = axes.iter().map(|&a| next_fast_len(shape[a], !complex)).collect::<Result<_>>()?;
     let ax: Vec<isize> = axes.iter().map(|&a| a as isize).collect();
     let ret = if complex {
         let sp1 = fft::fftn(in1, Some(&fshape), Some(&ax), Norm::Backward)?;
@@ -186,13 +212,13 @@ fn oa_block(n: usize, k: usize, real: bool) -> Option<usize> {
         return None;
     }
     let mut best: Option<(f64, usize)> = None;
-    let mut f = next_fast_len(2 * k, real);
+    let mut f = next_fast_len(2 * k, real).ok()?;
     while f < 64 * k && f - k + 1 < n {
         let cost = f as f64 * (f as f64).ln() / (f - k + 1) as f64;
         if best.is_none_or(|(c, _)| cost < c) {
             best = Some((cost, f));
         }
-        f = next_fast_len(f + 1, real);
+        f = next_fast_len(f + 1, real).ok()?;
     }
     best.map(|(_, f)| f)
 }
@@ -346,7 +372,8 @@ fn gpu_fft_faster(x: &[usize], h: &[usize], mode: ConvolveMode, dtype: DType) ->
         ConvolveMode::Valid => x.iter().zip(h).map(|(a, b)| (a.abs_diff(*b) + 1) as f64).product(),
     };
     let taps: f64 = h.iter().map(|&b| b as f64).product::<f64>().min(x.iter().map(|&a| a as f64).product());
-    let n: f64 = x.iter().zip(h).map(|(a, b)| next_fast_len(a + b - 1, true) as f64).product();
+    let n: f64 =
+        x.iter().zip(h).map(|(a, b)| next_fast_len(a + b - 1, true).map_or(f64::INFINITY, |n| n as f64)).product();
     let single = matches!(dtype, DType::Float32 | DType::Complex64);
     let r = if single { GPU_RULE_F32 } else { GPU_RULE_F64 };
     let direct = r.launch + (r.per_tap * taps).max(r.per_mac * out * taps);

@@ -9,7 +9,7 @@ use crate::array::Array;
 use crate::backend::cpu::f64_to_u64_c;
 use crate::backend::cpu::Scratch;
 use crate::core::dtype::DType;
-use crate::core::error::Result;
+use crate::core::error::{Error, Result};
 use crate::scipy::ndimage::Mode;
 use crate::sort::cpu::{store_values, values, values_into};
 use rayon::prelude::*;
@@ -95,20 +95,32 @@ fn filter_line(buf: &[f64], out: &mut [f64], k: &Kernel1d) {
 }
 
 /// One pass from `src` into `dst` (both C order over `shape`): raw float64 results.
-fn pass(src: &[f64], dst: &mut [f64], shape: &[usize], p: &Pass, cval: f64) {
+fn pass(src: &[f64], dst: &mut [f64], shape: &[usize], p: &Pass, cval: f64) -> Result<()> {
     let (outer, n, inner) = split(shape, p.axis);
     let (before, after) = p.halo();
     let (before, after) = (before as usize, after as usize);
     let kl = p.k.len();
+    // SciPy's line buffer (the line and its halo): a window too large for memory is its
+    // MemoryError here too, not an abort.
+    let line = n.checked_add(before).and_then(|v| v.checked_add(after));
+    let line = line.ok_or(Error::OutOfMemory { device: crate::Device::Cpu, bytes: usize::MAX })?;
+    drop(crate::core::alloc::vec_with_capacity::<f64>(line)?);
     if inner == 1 {
+        let failed = std::sync::atomic::AtomicBool::new(false);
         dst.par_chunks_mut(n).zip(src.par_chunks(n)).for_each_init(
-            || vec![0.0f64; n + before + after],
-            |buf, (d, s)| {
-                extend(s, buf, before, p.mode, cval);
-                filter_line(buf, d, &p.k);
+            || crate::core::alloc::vec_filled(line, 0.0f64).ok(),
+            |buf, (d, s)| match buf {
+                Some(buf) => {
+                    extend(s, buf, before, p.mode, cval);
+                    filter_line(buf, d, &p.k);
+                }
+                None => failed.store(true, std::sync::atomic::Ordering::Relaxed),
             },
         );
-        return;
+        if failed.into_inner() {
+            return Err(Error::OutOfMemory { device: crate::Device::Cpu, bytes: line.saturating_mul(8) });
+        }
+        return Ok(());
     }
     let cvals = vec![cval; inner];
     // The source row of tap position q (input index l + q - before) of output row l.
@@ -187,6 +199,7 @@ fn pass(src: &[f64], dst: &mut [f64], shape: &[usize], p: &Pass, cval: f64) {
             });
         }
     }
+    Ok(())
 }
 
 /// The final raw values stored into `out` with SciPy's casts (`safe`: `NI_Correlate`'s cast
@@ -218,7 +231,7 @@ pub(crate) fn passes(x: &Array, passes: &[Pass], cval: f64, out: &Array) -> Resu
     let (mut cur, mut next) = (s1.as_mut_slice(), s2.as_mut_slice());
     values_into(x, cur)?;
     for (i, p) in passes.iter().enumerate() {
-        pass(cur, next, &shape, p, cval);
+        pass(cur, next, &shape, p, cval)?;
         if i + 1 < passes.len() && dt != DType::Float64 {
             next.par_iter_mut().for_each(|v| *v = round_trip(*v, dt));
         }

@@ -566,17 +566,21 @@ pub fn convolve1d(input: &Array, weights: &[f64], axis: isize, opts: &FilterOpti
     correlate1d(input, &w, axis, &o)
 }
 
-/// SciPy's `_gaussian_kernel1d(sigma, order, radius)` in float64.
-pub(crate) fn gaussian_kernel1d(sigma: f64, order: usize, radius: usize) -> Vec<f64> {
+/// SciPy's `_gaussian_kernel1d(sigma, order, radius)` in float64. A radius whose `2 * radius + 1`
+/// weights cannot be held (a huge sigma or radius) is SciPy's MemoryError.
+pub(crate) fn gaussian_kernel1d(sigma: f64, order: usize, radius: usize) -> Result<Vec<f64>> {
     let s2 = sigma * sigma;
+    let n = radius.checked_mul(2).and_then(|v| v.checked_add(1)).filter(|&n| n <= (isize::MAX as usize) / 8);
+    let n = n.ok_or(Error::OutOfMemory { device: Device::Cpu, bytes: radius.saturating_mul(16) })?;
     let r = radius as i64;
     let c = -0.5 / s2;
-    let phi: Vec<f64> = (-r..=r).map(|x| (c * (x * x) as f64).exp()).collect();
+    let mut phi = crate::core::alloc::vec_with_capacity::<f64>(n)?;
+    phi.extend((-r..=r).map(|x| (c * (x * x) as f64).exp()));
     // NumPy's pairwise sum (`np.sum`), as SciPy normalises the weights.
     let sum = crate::reduce::cpu::pairwise_sum(&phi);
     let phi: Vec<f64> = phi.iter().map(|v| v / sum).collect();
     if order == 0 {
-        return phi;
+        return Ok(phi);
     }
     // q(x) phi(x): q's coefficients by q' + q p' with p' = -x / sigma^2 (SciPy's matrix).
     let mut q = vec![0.0f64; order + 1];
@@ -591,7 +595,7 @@ pub(crate) fn gaussian_kernel1d(sigma: f64, order: usize, radius: usize) -> Vec<
         }
         q = nq;
     }
-    (-r..=r)
+    Ok((-r..=r)
         .zip(&phi)
         .map(|(x, &ph)| {
             let mut s = 0.0f64;
@@ -606,7 +610,7 @@ pub(crate) fn gaussian_kernel1d(sigma: f64, order: usize, radius: usize) -> Vec<
             }
             s * ph
         })
-        .collect()
+        .collect())
 }
 
 /// The Gaussian pass of `gaussian_filter1d`: its reversed kernel, or SciPy's ValueError.
@@ -636,7 +640,7 @@ fn gaussian_pass(
         // SciPy: Python's ZeroDivisionError (-0.5 / sigma**2), which has no kind here.
         return Err(Error::Value("float division by zero (sigma ** 2 is 0)".into()));
     }
-    let mut w = gaussian_kernel1d(sigma, order, lw);
+    let mut w = gaussian_kernel1d(sigma, order, lw)?;
     w.reverse();
     Ok(Pass { axis, k: Kernel1d::corr(w), origin: 0, mode })
 }

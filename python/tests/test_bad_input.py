@@ -1,0 +1,81 @@
+"""Bad and extreme input gives NumPy's/SciPy's exception, never an abort, a panic or a hang (issue 35):
+sizes from the user that cannot be allocated are MemoryError, more than 64 dimensions a ValueError,
+histogram ranges too wide for finite bins NumPy's ValueError; next_fast_len of huge targets answers at
+once. Each case runs on both devices."""
+
+import numpy as np
+import pytest
+import scipy.fft
+import scipy.ndimage
+
+import cuprum as cp
+import cuprumx.scipy.fft as cfft
+import cuprumx.scipy.ndimage as cndi
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda dev: cp.histogram(cp.ones(4, device=dev), bins=2**40),
+        lambda dev: cp.fft.fftfreq(2**40, device=dev),
+        lambda dev: cp.fft.rfftfreq(2**41, device=dev),
+        lambda dev: cndi.gaussian_filter(cp.ones(4, device=dev), 1e300),
+        lambda dev: cndi.gaussian_filter1d(cp.ones(4, device=dev), 1.0, radius=2**62),
+        lambda dev: cndi.uniform_filter(cp.ones(4, device=dev), 2**40),
+        lambda dev: cndi.uniform_filter(cp.ones((3, 4), device=dev), 2**40, axes=0),
+        lambda dev: cp.pad(cp.ones(2, device=dev), 2**40),
+    ],
+    ids=["histogram", "fftfreq", "rfftfreq", "gaussian_sigma", "gaussian_radius", "uniform", "uniform_axis0", "pad"],
+)
+def test_impossible_sizes_are_memory_errors(device, call):
+    with pytest.raises(MemoryError):
+        call(device)
+
+
+def test_more_than_64_dimensions(device):
+    for make in (
+        lambda: cp.ones((1,) * 65, device=device),
+        lambda: cp.ones(1, device=device).reshape((1,) * 70),
+        lambda: cp.ones((1,) * 64, device=device)[None],
+        lambda: cp.expand_dims(cp.ones((1,) * 64, device=device), 0),
+        lambda: cp.broadcast_to(cp.ones(1, device=device), (1,) * 65),
+    ):
+        with pytest.raises(ValueError, match="maximum supported dimension"):
+            make()
+    assert cp.ones((1,) * 64, device=device).ndim == 64  # NumPy's limit itself is fine
+    with pytest.raises(ValueError, match="maximum supported dimension"):
+        np.ones((1,) * 65)
+
+
+def test_histogram_range_too_wide(device):
+    with pytest.raises(ValueError, match="Too many bins for data range"):
+        np.histogram(np.ones(4), bins=3, range=(-1.7e308, 1.7e308))
+    with pytest.raises(ValueError, match="Too many bins for data range"):
+        cp.histogram(cp.ones(4, device=device), bins=3, range=(-1.7e308, 1.7e308))
+
+
+@pytest.mark.parametrize("real", [False, True])
+def test_next_fast_len(real):
+    limit = (2**64 - 1) // 11 + 1  # SciPy's largest target (measured)
+    for t in list(range(1, 200)) + [1021, 4097, 65537, 10**9 + 7, 2**40 + 1, 2**53 + 1, 2**60 + 1, limit - 1, limit]:
+        assert cfft.next_fast_len(t, real=real) == scipy.fft.next_fast_len(t, real=real), t
+    for t in (limit + 1, 2**62 + 1, 2**63 - 1):
+        with pytest.raises(ValueError, match="too large to perform an FFT"):
+            scipy.fft.next_fast_len(t, real=real)
+        with pytest.raises(ValueError, match="too large to perform an FFT"):
+            cfft.next_fast_len(t, real=real)
+    for t in (2**63, 2**64 - 2):
+        with pytest.raises(OverflowError):
+            scipy.fft.next_fast_len(t, real=real)
+        with pytest.raises(OverflowError):
+            cfft.next_fast_len(t, real=real)
+
+
+def test_gaussian_still_matches_scipy(device):
+    """The fallible kernel keeps SciPy's weights."""
+    x = np.random.default_rng(3).standard_normal(50)
+    for sigma, order in [(0.7, 0), (2.0, 1), (3.5, 2)]:
+        got = cndi.gaussian_filter1d(cp.asarray(x, device=device), sigma, order=order)
+        np.testing.assert_allclose(
+            cp.asnumpy(got), scipy.ndimage.gaussian_filter1d(x, sigma, order=order), rtol=1e-12, atol=1e-14
+        )
