@@ -293,9 +293,10 @@ impl Array {
                         offset += s * self.strides[axis];
                     }
                     shape.push(n);
-                    // With two or more elements `step * stride` stays within the axis' extent; with
-                    // one or none any stride reads the same (a huge step would overflow it).
-                    strides.push(if n > 1 { self.strides[axis] * st } else { self.strides[axis] });
+                    // NumPy's `stride * step`. With two or more elements it stays within the axis'
+                    // extent; with one or none any stride reads the same, so where a huge step
+                    // overflows the product the axis keeps its stride.
+                    strides.push(self.strides[axis].checked_mul(st).unwrap_or(self.strides[axis]));
                     axis += 1;
                 }
             }
