@@ -1123,7 +1123,15 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
     if dtype is None:
         dtype = numpy.int64 if ints else numpy.result_type(*[numpy.asarray(v).dtype for v in vals], numpy.float64)
     if ints and numpy.dtype(dtype).kind in "iu":
-        return _c.arange_int(int(start), int(stop), int(step), dtype, device)
+        start, stop, step = int(start), int(stop), int(step)
+        # NumPy converts the first two values to the dtype (OverflowError if they do not fit); the
+        # others wrap.
+        info = numpy.iinfo(dtype)
+        n = builtins.max(0, -((start - stop) // step))
+        for v in (start, start + step)[: builtins.min(n, 2)]:
+            if not info.min <= v <= info.max:
+                raise OverflowError(f"Python integer {v} out of bounds for {numpy.dtype(dtype)}")
+        return _c.arange_int(start, stop, step, dtype, device)
     return _c.arange_float(float(start), float(stop), float(step), dtype, device)
 
 

@@ -79,3 +79,40 @@ def test_gaussian_still_matches_scipy(device):
         np.testing.assert_allclose(
             cp.asnumpy(got), scipy.ndimage.gaussian_filter1d(x, sigma, order=order), rtol=1e-12, atol=1e-14
         )
+
+
+def _outcome(f, *args, **kwargs):
+    """The result as a list, or the kind of NumPy's conversion error."""
+    try:
+        r = f(*args, **kwargs)
+        return ("ok", cp.asnumpy(r).tolist() if isinstance(r, cp.ndarray) else np.asarray(r).tolist())
+    except (ValueError, TypeError, OverflowError) as e:
+        return (type(e).__name__, None)
+
+
+def _filled(lib, dtype, value):
+    a = lib.zeros(3, dtype=dtype)
+    a.fill(value)
+    return a
+
+
+def test_fill_and_arange_conversions(device):
+    """NumPy's conversions of Python scalars: NaN/inf/huge floats into integers, complex into floats, and
+    arange's first two values (the rest wrap, as NumPy's do)."""
+    for dt, v in [
+        (np.int32, float("nan")),
+        (np.int8, float("inf")),
+        (np.int64, 1e300),
+        (np.float64, 1j),
+        (np.int8, 2.5),
+        (np.bool_, float("nan")),
+        (np.complex64, 1j),
+    ]:
+        want = _outcome(_filled, np, dt, v)
+        with cp.Device(device):
+            got = _outcome(_filled, cp, dt, v)
+        assert got == want, (dt, v, got, want)
+    for args in [(250, 260), (-1, 3), (0, -3, -1), (3, -1, -1), (0, 10, 300), (0, 300, 100), (5, 5)]:
+        want = _outcome(np.arange, *args, dtype=np.uint8)
+        got = _outcome(cp.arange, *args, dtype=cp.uint8, device=device)
+        assert got == want, (args, got, want)

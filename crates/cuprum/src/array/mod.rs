@@ -832,6 +832,25 @@ impl Array {
     /// Sets every element (of this view) to `value`.
     pub fn fill(&mut self, value: impl Into<Scalar>) -> Result<()> {
         let value = value.into();
+        // NumPy's conversions of a Python scalar to the element type: a complex value into a real
+        // dtype is a TypeError, a NaN into an integer dtype a ValueError, an infinity or a float
+        // beyond int64 an OverflowError.
+        if let Scalar::Complex(..) = value {
+            if !self.dtype.is_complex() {
+                return Err(Error::Type("float() argument must be a string or a real number, not 'complex'".into()));
+            }
+        }
+        if let (Scalar::Float(f), true) = (value, self.dtype.is_integer()) {
+            if f.is_nan() {
+                return Err(Error::Value("cannot convert float NaN to integer".into()));
+            }
+            if f.is_infinite() {
+                return Err(Error::Overflow("cannot convert float infinity to integer".into()));
+            }
+            if !(-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&f) {
+                return Err(Error::Overflow("Python int too large to convert to C long".into()));
+            }
+        }
         // A Rust integer must fit an integer dtype (NumPy 2 raises OverflowError).
         if let (Some(v), Some((lo, hi))) = (value.as_i128(), self.dtype.int_range()) {
             if self.dtype.is_integer() && (v < lo || v > hi) {
