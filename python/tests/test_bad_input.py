@@ -116,3 +116,21 @@ def test_fill_and_arange_conversions(device):
         want = _outcome(np.arange, *args, dtype=np.uint8)
         got = _outcome(cp.arange, *args, dtype=cp.uint8, device=device)
         assert got == want, (args, got, want)
+
+
+def test_measurements_with_extreme_labels(device):
+    """Labels and indices at the ends of int64: SciPy's values where cuprum's lookup table fits, else a clear
+    NotImplementedError (an index spread over 2^64 values made an empty table that panicked)."""
+    lab = np.array([-(2**63), 1, 2**63 - 1, 5])
+    x = np.arange(1.0, 5.0)
+    for index in ([1, 5], [-(2**63)], [2**63 - 1, 2**63 - 2], [-(2**63), -(2**63) + 1]):
+        got = cndi.sum_labels(
+            cp.asarray(x, device=device), cp.asarray(lab, device=device), cp.asarray(index, device=device)
+        )
+        np.testing.assert_array_equal(cp.asnumpy(got), scipy.ndimage.sum_labels(x, lab, np.array(index)))
+    with pytest.raises(NotImplementedError):
+        cndi.sum_labels(
+            cp.asarray(x, device=device),
+            cp.asarray(lab, device=device),
+            cp.asarray([1, -(2**63), 2**63 - 1], device=device),
+        )

@@ -847,7 +847,8 @@ impl Array {
             if f.is_infinite() {
                 return Err(Error::Overflow("cannot convert float infinity to integer".into()));
             }
-            if !(-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&f) {
+            // [-2^63, 2^63): the floats that fit int64.
+            if !(i64::MIN as f64..-(i64::MIN as f64)).contains(&f) {
                 return Err(Error::Overflow("Python int too large to convert to C long".into()));
             }
         }

@@ -140,18 +140,20 @@ fn groups(labels: Option<&Array>, index: &Index) -> Result<Groups> {
             }
             let lo = *v.iter().min().unwrap();
             let hi = *v.iter().max().unwrap();
-            let consecutive = v.iter().enumerate().all(|(i, &x)| x == lo + i as i64);
+            let consecutive = v.iter().enumerate().all(|(i, &x)| Some(x) == lo.checked_add(i as i64));
             if consecutive {
                 Groups { slots: Slots::Range { lo }, k: v.len(), gather: None, shape: shape.clone() }
             } else {
-                let span = (hi as i128 - lo as i128 + 1) as i64;
-                if span > MAX_LUT.max(8 * v.len() as i64) {
+                // In i128: labels from i64::MIN to i64::MAX span 2^64 values (as an i64 it wrapped
+                // to an empty table, which then panicked).
+                let span = hi as i128 - lo as i128 + 1;
+                if span > MAX_LUT.max(8 * v.len() as i64) as i128 {
                     return Err(Error::NotImplemented(format!(
                         "measurements of labels spread over a range of {span} values (at most {MAX_LUT})"
                     )));
                 }
                 // One slot per distinct label, in the order of first appearance.
-                let mut lut = vec![-1i32; span as usize];
+                let mut lut = crate::core::alloc::vec_filled(span as usize, -1i32)?;
                 let mut gather = Vec::with_capacity(v.len());
                 let mut k = 0;
                 for &x in v {
