@@ -30,8 +30,7 @@ def asarray(a: Any, dtype: Any = None, order: Any = None, *, device: Any = None,
     if type(a) in (list, tuple) and a and type(a[0]) in (list, tuple) and _leads_to_ndarray(a):
         # Nested sequences of cuprum arrays (``[[x[i, j] for i ...] for j ...]``): each row on the device,
         # then stacked (NumPy would ask each GPU array for a host copy).
-        r = stack([asarray(row, dtype, device=device) for row in a])  # noqa: F821
-        return r if dtype is None else r.astype(dtype, copy=False)
+        return stack([asarray(row, dtype, device=device) for row in a])  # noqa: F821
     r = _c._asarray(a, dtype, device)
     if copy is False and not (type(a) is ndarray and _c.shares_memory(r, a)):
         raise ValueError("Unable to avoid copy while creating an array as requested.")
@@ -529,10 +528,10 @@ def nextafter(x1: Any, x2: Any, out: Any = None) -> ndarray:
     bits = a.copy().view(it)
     # Sign and magnitude: adding one to the bits moves away from zero for either sign.
     away = equal(greater(b, a), greater(a, 0))  # noqa: F821
-    stepped = where(away, bits + 1, bits - 1).astype(it, copy=False)
-    # From zero: the smallest subnormal with x2's sign.
+    stepped = where(away, bits + 1, bits - 1)
+    # From zero: the smallest subnormal with x2's sign (Python ints: made `it` here).
     tiny = where(signbit(b), numpy.iinfo(it).min + 1, 1).astype(it, copy=False)
-    r = where(equal(a, 0), tiny, stepped).astype(it, copy=False).view(a.dtype)  # noqa: F821
+    r = where(equal(a, 0), tiny, stepped).view(a.dtype)  # noqa: F821
     r = where(equal(a, b), b, r)  # noqa: F821
     # A NaN operand is the result, x1's first (C's x + y on a CPU; a GPU's sum would be its canonical NaN).
     return _out(where(isnan(a), a, where(isnan(b), b, r)), out)  # noqa: F821
@@ -1180,10 +1179,10 @@ def logspace(
 
 
 def eye(N: int, M: Any = None, k: int = 0, dtype: Any = float, order: str = "C", *, device: Any = None) -> ndarray:
+    # A diagonal past the last column or row is empty, however far: k is clamped there (it may exceed
+    # int64, as in NumPy).
     k = operator.index(k)
-    # A diagonal past the last column or row is empty, however far (k may exceed int64, as in NumPy).
-    if k > 0 and k >= (N if M is None else M) or k < 0 and -k >= N:
-        k = 0 if N == 0 else (N if M is None else M) if k > 0 else -N
+    k = builtins.min(k, N if M is None else M) if k > 0 else builtins.max(k, -N)
     return _c.eye(N, M, k, dtype, device)
 
 

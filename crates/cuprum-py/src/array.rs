@@ -334,7 +334,7 @@ impl PyNdarray {
             // (CuPy's contract: synchronise the stream before reading it).
             let fits = o.cast::<PyUntypedArray>().is_ok_and(|h| h.shape() == self.0.shape());
             if fits && !self.0.device().is_cpu() {
-                if let Some(mut h) = crate::convert::host_array_of(py, o)?.filter(|h| h.dtype() == self.0.dtype()) {
+                if let Some(mut h) = crate::convert::host_array_of(o)?.filter(|h| h.dtype() == self.0.dtype()) {
                     let src = self.0.clone();
                     let stream = stream.map(|s| s.getattr("_s")).transpose()?;
                     let wait = blocking;
@@ -354,7 +354,7 @@ impl PyNdarray {
                 let src = self.0.clone();
                 let host =
                     crate::funcs::on_stream(py, Some(&s.getattr("_s")?), move || src.to_device(&cuprum::Device::Cpu))?;
-                to_numpy(py, &host)?
+                crate::convert::numpy_view(py, host)?
             }
             None => to_numpy(py, &self.0)?,
         };

@@ -293,15 +293,9 @@ pub fn from_numpy(
     let n: usize = shape.iter().product();
     if !device.is_cpu() && n * dt.itemsize() >= POOLED_TO_HOST {
         // A large array goes to the GPU from its own memory, through cuprum's page-locked staging
-        // buffers (a parallel host copy overlapped with the DMA), with no host array in between.
-        // SAFETY: `a` is a live NumPy array (a reference is held): its header is readable.
-        let ptr = unsafe { (*a.as_array_ptr()).fields.data } as u64;
-        let owner: Box<dyn std::any::Any + Send + Sync> = Box::new(a.clone().into_any().unbind());
-        // SAFETY: `a` is a live, C-contiguous, aligned NumPy array of `dt` in native byte order
-        // (made so above); `owner` holds it, so its memory outlives the cuprum array on it, which
-        // lives only for the copy below (with the GIL held, as the copy in place of it would be).
-        let host = unsafe { cuprum::interop::from_foreign(Device::Cpu, ptr, dt, &shape, a.strides(), owner) }.py()?;
-        let arr = host.to_device(&device).py()?;
+        // buffers (a parallel host copy overlapped with the DMA), with no host array in between
+        // (the wrapper lives only for the copy, with the GIL held, as the copy in place of it would).
+        let arr = numpy_memory(&a, dt)?.to_device(&device).py()?;
         return if arr.dtype() != target { arr.astype(target).py() } else { Ok(arr) };
     }
     let arr = with_dtype!(dt, T => {
@@ -326,6 +320,23 @@ pub fn from_numpy(
 /// From this size a GPU array comes to the host through cuprum's host pool (`to_numpy`).
 const POOLED_TO_HOST: usize = 1 << 20;
 
+/// The memory of the NumPy array `a` (of `dt`, native byte order) as a cuprum CPU array, which
+/// keeps `a` alive.
+fn numpy_memory(a: &Bound<'_, PyUntypedArray>, dt: DType) -> PyResult<Array> {
+    // SAFETY: `a` is a live NumPy array (a reference is held): its header is readable.
+    let ptr = unsafe { (*a.as_array_ptr()).fields.data } as u64;
+    let owner: Box<dyn std::any::Any + Send + Sync> = Box::new(a.clone().into_any().unbind());
+    // SAFETY: the layout (pointer, shape, byte strides) is NumPy's own for a live array whose
+    // elements are `dt` in native byte order (the callers' contract), and `owner` keeps that array,
+    // so its memory, alive as long as the cuprum array is.
+    unsafe { cuprum::interop::from_foreign(Device::Cpu, ptr, dt, a.shape(), a.strides(), owner) }.py()
+}
+
+/// A cuprum CPU array as a NumPy array without a copy (the NumPy array keeps it alive).
+pub fn numpy_view<'py>(py: Python<'py>, h: Array) -> PyResult<Bound<'py, PyAny>> {
+    crate::array::helpers(py)?.call_method1("host_view", (crate::array::PyNdarray(h), py.None(), py.None()))
+}
+
 /// A cuprum array as a new host NumPy array (a device-to-host copy; the GIL is released for it).
 /// A large GPU array is copied into a block of cuprum's host pool (page-locked once and reused:
 /// the DMA runs at full speed and no fresh pages are faulted in) that NumPy then views without a
@@ -334,8 +345,7 @@ pub fn to_numpy<'py>(py: Python<'py>, a: &Array) -> PyResult<Bound<'py, PyAny>> 
     if !a.device().is_cpu() && a.nbytes() >= POOLED_TO_HOST {
         let a = a.clone();
         let h = py.detach(move || a.to_device(&Device::Cpu)).py()?;
-        return crate::array::helpers(py)?
-            .call_method1("host_view", (crate::array::PyNdarray(h), py.None(), py.None()));
+        return numpy_view(py, h);
     }
     let a = a.clone();
     with_dtype!(a.dtype(), T => {
@@ -348,7 +358,7 @@ pub fn to_numpy<'py>(py: Python<'py>, a: &Array) -> PyResult<Bound<'py, PyAny>> 
 /// array of a dtype cuprum has in native byte order. When `o` is the zero-copy view of a cuprum CPU
 /// array (`cuprumx.empty_pinned`'s arrays) that array is returned, so that its page-locked memory is
 /// known; other memory is wrapped, the NumPy array kept alive by the wrapper.
-pub fn host_array_of(py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Option<Array>> {
+pub fn host_array_of(o: &Bound<'_, PyAny>) -> PyResult<Option<Array>> {
     let Ok(h) = o.cast::<PyUntypedArray>() else { return Ok(None) };
     let Ok(dt) = from_descr(&h.dtype()) else { return Ok(None) };
     if !h.dtype().is_native_byteorder().unwrap_or(true) {
@@ -388,13 +398,7 @@ pub fn host_array_of(py: Python<'_>, o: &Bound<'_, PyAny>) -> PyResult<Option<Ar
     if !writeable {
         return Ok(None);
     }
-    let owner: Box<dyn std::any::Any + Send + Sync> = Box::new(o.clone().unbind());
-    // SAFETY: the layout (pointer, shape, byte strides, dtype) is NumPy's own for a live, writeable
-    // array of native byte order, and `owner` keeps that array (so its memory) alive as long as the
-    // cuprum array is.
-    let a = unsafe { cuprum::interop::from_foreign(Device::Cpu, ptr, dt, &shape, &strides, owner) }.py()?;
-    let _ = py;
-    Ok(Some(a))
+    numpy_memory(h, dt).map(Some)
 }
 
 // ------------------------------------------------------------------------------ devices

@@ -493,7 +493,7 @@ pub fn copy_from_host(
     if dst.0.device().is_cpu() {
         return Ok(false);
     }
-    let Some(h) = crate::convert::host_array_of(py, host)? else { return Ok(false) };
+    let Some(h) = crate::convert::host_array_of(host)? else { return Ok(false) };
     let mut d = dst.0.clone();
     on_stream(py, stream, move || d.copy_from(&h))?;
     Ok(true)

@@ -835,22 +835,21 @@ impl Array {
         // NumPy's conversions of a Python scalar to the element type: a complex value into a real
         // dtype is a TypeError, a NaN into an integer dtype a ValueError, an infinity or a float
         // beyond int64 an OverflowError.
-        if let Scalar::Complex(..) = value {
-            if !self.dtype.is_complex() {
+        match value {
+            Scalar::Complex(..) if !self.dtype.is_complex() => {
                 return Err(Error::Type("float() argument must be a string or a real number, not 'complex'".into()));
             }
-        }
-        if let (Scalar::Float(f), true) = (value, self.dtype.is_integer()) {
-            if f.is_nan() {
+            Scalar::Float(f) if self.dtype.is_integer() && f.is_nan() => {
                 return Err(Error::Value("cannot convert float NaN to integer".into()));
             }
-            if f.is_infinite() {
+            Scalar::Float(f) if self.dtype.is_integer() && f.is_infinite() => {
                 return Err(Error::Overflow("cannot convert float infinity to integer".into()));
             }
             // [-2^63, 2^63): the floats that fit int64.
-            if !(i64::MIN as f64..-(i64::MIN as f64)).contains(&f) {
+            Scalar::Float(f) if self.dtype.is_integer() && !(i64::MIN as f64..-(i64::MIN as f64)).contains(&f) => {
                 return Err(Error::Overflow("Python int too large to convert to C long".into()));
             }
+            _ => {}
         }
         // A Rust integer must fit an integer dtype (NumPy 2 raises OverflowError).
         if let (Some(v), Some((lo, hi))) = (value.as_i128(), self.dtype.int_range()) {

@@ -5,7 +5,8 @@
 use crate::core::device::Device;
 use crate::core::error::{Error, Result};
 
-fn oom<T>(n: usize) -> Error {
+/// NumPy's MemoryError for `n` elements of `T` on the host (their byte count saturating).
+pub(crate) fn oom<T>(n: usize) -> Error {
     Error::OutOfMemory { device: Device::Cpu, bytes: n.saturating_mul(std::mem::size_of::<T>()) }
 }
 

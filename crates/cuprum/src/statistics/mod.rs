@@ -335,7 +335,7 @@ pub fn histogram(
                 )));
             }
             // NumPy's linspace(lo, hi, n + 1).
-            let n1 = n.checked_add(1).ok_or(Error::OutOfMemory { device: Device::Cpu, bytes: usize::MAX })?;
+            let n1 = n.checked_add(1).ok_or(crate::core::alloc::oom::<f64>(n))?;
             let edges =
                 crate::core::alloc::vec_from_fn(
                     n1,

@@ -8,8 +8,9 @@ use super::{cvt32, round_trip, Kernel1d, Pass, Taps};
 use crate::array::Array;
 use crate::backend::cpu::f64_to_u64_c;
 use crate::backend::cpu::Scratch;
+use crate::core::alloc::oom;
 use crate::core::dtype::DType;
-use crate::core::error::{Error, Result};
+use crate::core::error::Result;
 use crate::scipy::ndimage::Mode;
 use crate::sort::cpu::{store_values, values, values_into};
 use rayon::prelude::*;
@@ -102,9 +103,7 @@ fn pass(src: &[f64], dst: &mut [f64], shape: &[usize], p: &Pass, cval: f64) -> R
     let kl = p.k.len();
     // SciPy's line buffer (the line and its halo): a window too large for memory is its
     // MemoryError here too, not an abort.
-    let line = n.checked_add(before).and_then(|v| v.checked_add(after));
-    let line = line.ok_or(Error::OutOfMemory { device: crate::Device::Cpu, bytes: usize::MAX })?;
-    drop(crate::core::alloc::vec_with_capacity::<f64>(line)?);
+    let line = n.checked_add(before).and_then(|v| v.checked_add(after)).ok_or(oom::<f64>(usize::MAX))?;
     if inner == 1 {
         let failed = std::sync::atomic::AtomicBool::new(false);
         dst.par_chunks_mut(n).zip(src.par_chunks(n)).for_each_init(
@@ -118,10 +117,12 @@ fn pass(src: &[f64], dst: &mut [f64], shape: &[usize], p: &Pass, cval: f64) -> R
             },
         );
         if failed.into_inner() {
-            return Err(Error::OutOfMemory { device: crate::Device::Cpu, bytes: line.saturating_mul(8) });
+            return Err(oom::<f64>(line));
         }
         return Ok(());
     }
+    // The columns' passes below need no line buffer; SciPy's would not fit either.
+    drop(crate::core::alloc::vec_with_capacity::<f64>(line)?);
     let cvals = vec![cval; inner];
     // The source row of tap position q (input index l + q - before) of output row l.
     let row = |o: usize, idx: i64| -> &[f64] {

@@ -570,11 +570,11 @@ pub fn convolve1d(input: &Array, weights: &[f64], axis: isize, opts: &FilterOpti
 /// weights cannot be held (a huge sigma or radius) is SciPy's MemoryError.
 pub(crate) fn gaussian_kernel1d(sigma: f64, order: usize, radius: usize) -> Result<Vec<f64>> {
     let s2 = sigma * sigma;
-    let n = radius.checked_mul(2).and_then(|v| v.checked_add(1)).filter(|&n| n <= (isize::MAX as usize) / 8);
-    let n = n.ok_or(Error::OutOfMemory { device: Device::Cpu, bytes: radius.saturating_mul(16) })?;
+    let n = radius.checked_mul(2).and_then(|v| v.checked_add(1)).ok_or(crate::core::alloc::oom::<f64>(usize::MAX))?;
+    // Past isize::MAX bytes the reservation fails, so `radius` fits an i64 below.
+    let mut phi = crate::core::alloc::vec_with_capacity::<f64>(n)?;
     let r = radius as i64;
     let c = -0.5 / s2;
-    let mut phi = crate::core::alloc::vec_with_capacity::<f64>(n)?;
     phi.extend((-r..=r).map(|x| (c * (x * x) as f64).exp()));
     // NumPy's pairwise sum (`np.sum`), as SciPy normalises the weights.
     let sum = crate::reduce::cpu::pairwise_sum(&phi);
