@@ -6,7 +6,10 @@ each split into the part both share and the part only Python does, with cuprumx.
   tuples built from it (a device-to-host copy and one Python tuple per label);
 - two inversions on two streams: with cuprum's default (the solver's status read back, NumPy's LinAlgError)
   and under cuprumx.errstate(linalg="ignore") (CuPy's default, and the Rust bench's setting);
-- the per-call host time of a fused function and of label(output=) on small inputs.
+- the batched 8x8 inverse likewise, checked and unchecked;
+- label into int32 (the Rust bench's output) and into float64 (cupy_reference's `cp.empty` output);
+- np.convolve through __array_function__ beside cp.convolve (the dispatch's share);
+- the per-call host time of a fused function.
 
     python/bench/explain.py [--out FILE]
 """
@@ -68,6 +71,17 @@ def main():
     with cuprumx.errstate(linalg="ignore"):
         rec("two_inv_streams_unchecked", ms(two, n=5), 'cuprumx.errstate(linalg="ignore"): no read-back')
 
+    bi = cp.asarray(rng.standard_normal((16384, 8, 8)) + 8 * np.eye(8))
+    rec("inv_batched_checked", ms(cp.linalg.inv, bi), "cuprum's default: the 16384 statuses read back")
+    with cuprumx.errstate(linalg="ignore"):
+        rec("inv_batched_unchecked", ms(cp.linalg.inv, bi), 'cuprumx.errstate(linalg="ignore")')
+
+    d1 = cp.zeros(2048 * 2048)
+    d1[8::16] = 1.0
+    g1 = cp.exp(-0.5 * cp.linspace(-2.0, 2.0, 15) ** 2)
+    rec("convolve1d_np_dispatch", ms(np.convolve, d1, g1), "np.convolve: NumPy's dispatch, then cuprum")
+    rec("convolve1d_cp_direct", ms(cp.convolve, d1, g1), "cp.convolve called directly")
+
     fused = cp.fuse(lambda x, y: (x - y) * (x - y))
     xs, ys = cp.arange(10000), cp.arange(10000)[::-1]
     rec("fused_squared_diff_10k", ms(fused, xs, ys, n=200), "host time per call is the row's GPU time")
@@ -76,8 +90,11 @@ def main():
     rec(
         "label_2048_output",
         ms(lambda: ndi.label(seg, output=out), n=50),
-        "label(output=) returns the count (a host int)",
+        "label(output=float64 array), as cupy_reference: returns the count (a host int)",
     )
+    out32 = cp.empty(seg.shape, dtype=np.int32)
+    rec("label_2048_output_int32", ms(lambda: ndi.label(seg, output=out32), n=50), "int32 output (the Rust row's)")
+    rec("label_2048_plain", ms(lambda: ndi.label(seg), n=50), "label(seg): new int32 labels and the count")
     if args.out:
         with open(args.out, "w") as f:
             f.writelines(json.dumps(r) + "\n" for r in rows)

@@ -5,7 +5,7 @@ with ``cuprum/_methods.py`` (``method_<name>``/``prop_<name>`` become ``ndarray.
 Device arguments take a ``Device``, ``"cpu"``, ``"cuda:N"``, a GPU ordinal or ``None`` (the current device).
 """
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import ModuleType
 from typing import Any, ClassVar, Self, SupportsIndex, final
 
@@ -512,6 +512,10 @@ def cuda_is_available() -> bool: ...
 def cuda_device_count() -> int: ...
 def from_dlpack(x: Any, /, *, device: Device | str | int | None = None, copy: bool | None = None) -> ndarray:
     """`cuprum.from_dlpack(x, device=None, copy=None)`."""
+
+def fuse_call(func: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> Any:
+    """`cuprum.fuse`'s call: `func` traced with its array arguments as formula leaves, its formula (or each
+    of a returned tuple) computed as one kernel."""
 
 def elapsed_ms(start: _Event, end: _Event) -> float:
     """Milliseconds between two recorded events (`cupy.cuda.get_elapsed_time`)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ._cuprum import _Expr, ndarray
+from ._cuprum import fuse_call
 
 
 class Fused:
@@ -19,15 +19,7 @@ class Fused:
         functools.update_wrapper(self, func)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not any(type(a) is ndarray for a in args):
-            return self.func(*args, **kwargs)
-        traced = [_Expr(a) if type(a) is ndarray else a for a in args]
-        r = self.func(*traced, **kwargs)
-        if type(r) is _Expr:
-            return r.eval()
-        if isinstance(r, tuple):
-            return tuple(x.eval() if type(x) is _Expr else x for x in r)
-        return r
+        return fuse_call(self.func, args, kwargs or None)
 
     def __repr__(self) -> str:
         return f"<cuprum.fuse {self.__name__}>"

@@ -371,17 +371,29 @@ def _lookup(func: Any) -> Any:
     return getattr(target, func.__name__, None)
 
 
+# NumPy's functions already looked up in cuprum (``None``: cuprum has none); cuprum's namespace does not
+# change once imported.
+_FUNCS: dict = {}
+_ARRAY_TYPES = (ndarray, numpy.ndarray)
+
+
 def array_function(a: ndarray, func: Any, types: Any, args: tuple, kwargs: dict) -> Any:
     """``__array_function__``: NumPy's function of the same name in cuprum (CuPy's rule), or
     ``NotImplemented`` (NumPy then raises TypeError) when cuprum has none."""
     for t in types:
-        if not issubclass(t, ndarray | numpy.ndarray):
+        if t is not ndarray and not issubclass(t, _ARRAY_TYPES):
             return NotImplemented
-    f = _lookup(func)
+    try:
+        f = _FUNCS[func]
+    except KeyError:
+        f = _FUNCS[func] = _lookup(func)
+    except TypeError:  # an unhashable callable
+        f = _lookup(func)
     if f is None:
         return NotImplemented
-    kwargs = dict(kwargs)
-    kwargs.pop("like", None)
+    if "like" in kwargs:
+        kwargs = dict(kwargs)
+        del kwargs["like"]
     return f(*args, **kwargs)
 
 

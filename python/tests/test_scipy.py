@@ -153,14 +153,21 @@ def test_label(device, rng, shape):
     assert_same(got, want)
 
 
-def test_label_into_output(device, rng):
+@pytest.mark.parametrize("dtype", [np.int32, np.float64, np.float32, np.uint8, np.int16], ids=dtype_id)
+def test_label_into_output(device, rng, dtype):
+    """SciPy's output= array of any real dtype (the lessons' is float64, cp.empty's default), written in place,
+    C-contiguous or strided."""
     m = blobs(rng, (16, 16))
     want, wn = scipy.ndimage.label(m)
-    out = cp.zeros((16, 16), dtype=np.int32, device=device)
+    out = cp.zeros((16, 16), dtype=dtype, device=device)
     r = cnd.label(cp.asarray(m, device=device), None, out)
     # SciPy returns only the count when given an output array.
     assert int(r) == wn
-    assert_same(out, want)
+    assert_same(out, want.astype(dtype))
+    big = cp.zeros((16, 32), dtype=dtype, device=device)
+    assert int(cnd.label(cp.asarray(m, device=device), None, big[:, ::2])) == wn
+    assert_same(big[:, ::2], want.astype(dtype))
+    assert not big[:, 1::2].any()
 
 
 def labelled(rng, device):

@@ -587,6 +587,25 @@ def test_fuse_decorator_and_ints(device, rng):
     assert_same(r, to_np(f) * np.float32(2.0) + np.float32(1))
 
 
+def test_fuse_tuples_keywords_and_scalars(device, rng):
+    """A fused function may return a tuple (each formula one kernel, other items as they are), take keyword
+    arguments (passed as they are) and be called with no array at all (then it is the plain function)."""
+
+    @cp.fuse(kernel_name="parts")
+    def parts(a, b, *, k=2.0):
+        return a + b, a * b * k, "tag"
+
+    n = random_array(rng, (40,), np.float64)
+    x = cp.asarray(n, device=device)
+    s, p, tag = parts(x, 1.5, k=3.0)
+    assert_same(s, n + 1.5)
+    assert_same(p, n * 1.5 * 3.0)
+    assert tag == "tag" and parts.__name__ == "parts"
+    assert parts(2.0, 3.0) == (5.0, 12.0, "tag")  # no array: Python's own arithmetic
+    with pytest.raises(ValueError):
+        cp.fuse(lambda a, b: a + b)(x, cp.ones(3, device=device))  # shapes that do not broadcast
+
+
 def test_fuse_scalar_and_zero_d(device):
     @cp.fuse
     def h(a, b):

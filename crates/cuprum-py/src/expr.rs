@@ -7,7 +7,7 @@ use cuprum::ufunc::{BinaryOp, Operand, UnaryOp};
 use cuprum::{Expr, Scalar};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 
 /// A formula being traced by `cuprum.fuse` (a node of one fused kernel).
 #[pyclass(module = "cuprum", name = "_Expr", frozen)]
@@ -38,6 +38,46 @@ fn combine(e: Expr, op: BinaryOp, other: Side, reflected: bool) -> PyResult<Expr
         (Side::Scalar(s), false) => e.binary_scalar(op, s),
         (Side::Scalar(s), true) => Expr::scalar_binary(s, op, e),
     })
+}
+
+/// `cuprum.fuse`'s call (`Fused.__call__`): `func` traced with its array arguments as formula
+/// leaves, then the formula it returns (or each formula of a returned tuple) computed as one
+/// kernel; `func` called as it is when no argument is an array. In Rust, so that a call costs
+/// the trace and the kernel, not a Python loop over the arguments.
+#[pyfunction]
+#[pyo3(signature = (func, args, kwargs=None))]
+pub fn fuse_call<'py>(
+    func: &Bound<'py, PyAny>,
+    args: &Bound<'py, PyTuple>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = func.py();
+    let mut traced = Vec::with_capacity(args.len());
+    let mut any = false;
+    for a in args.iter() {
+        match a.cast::<PyNdarray>() {
+            Ok(x) => {
+                any = true;
+                traced.push(Bound::new(py, PyExpr(x.get().0.expr()))?.into_any());
+            }
+            Err(_) => traced.push(a),
+        }
+    }
+    if !any {
+        return func.call(args, kwargs);
+    }
+    let r = func.call(PyTuple::new(py, traced)?, kwargs)?;
+    let eval = |r: Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
+        match r.cast::<PyExpr>() {
+            Ok(e) => Ok(Bound::new(py, e.get().eval(py)?)?.into_any()),
+            Err(_) => Ok(r),
+        }
+    };
+    if let Ok(t) = r.cast::<PyTuple>() {
+        let items = t.iter().map(eval).collect::<PyResult<Vec<_>>>()?;
+        return Ok(PyTuple::new(py, items)?.into_any());
+    }
+    eval(r)
 }
 
 fn op_of<T: Copy>(all: &[T], name: &str, f: impl Fn(T) -> &'static str) -> PyResult<T> {

@@ -44,6 +44,7 @@ fn _cuprum(m: &Bound<'_, PyModule>) -> PyResult<()> {
         device::cuda_is_available,
         device::cuda_device_count,
         dlpack::from_dlpack,
+        expr::fuse_call,
         cuda::elapsed_ms,
         cuda::current_stream,
         cuda::pool_stats,

@@ -146,6 +146,8 @@ impl CpuStorage {
 
     pub fn new(bytes: usize, zeroed: bool) -> Result<CpuStorage> {
         let oom = || Error::OutOfMemory { device: Device::Cpu, bytes };
+        // More than the machine could back: refused even where the kernel would overcommit.
+        crate::core::alloc::check_host(bytes)?;
         if bytes >= SMALL_POOL_MIN {
             let cap = pool_cap(bytes).ok_or_else(oom)?;
             let hit = {

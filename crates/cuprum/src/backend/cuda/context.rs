@@ -56,6 +56,8 @@ pub(crate) struct CudaDevice {
     pub(crate) streams: Mutex<Vec<std::sync::Weak<super::stream::StreamInner>>>,
     pub arch: (i32, i32),
     pub sm_count: u32,
+    /// The device's memory in bytes: a larger request is refused without asking the driver.
+    pub(crate) total_mem: usize,
     pub(super) pool: Mutex<Pool>,
     pub(super) staging: Mutex<Option<Staging>>,
     pub(super) kernels: super::kernels::Cache,
@@ -84,6 +86,7 @@ impl CudaDevice {
         let sm_count = ctx
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(|e| driver_err("multiprocessor count", e))? as u32;
+        let total_mem = ctx.total_mem().map_err(|e| driver_err("total memory", e))?;
         ctx.bind_to_thread().map_err(|e| driver_err("binding the context", e))?;
         let default_stream = Arc::new(super::stream::StreamInner::default_for(ordinal)?);
         Ok(CudaDevice {
@@ -95,6 +98,7 @@ impl CudaDevice {
             streams: Mutex::new(Vec::new()),
             arch,
             sm_count,
+            total_mem,
             pool: Mutex::new(Pool::default()),
             staging: Mutex::new(None),
             kernels: Default::default(),

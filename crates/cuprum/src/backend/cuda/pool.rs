@@ -128,6 +128,11 @@ impl CudaDevice {
 
     /// As [`pool_alloc`](Self::pool_alloc), for work on `s`.
     pub(crate) fn pool_alloc_on(&self, bytes: usize, s: &StreamInner) -> Result<(u64, usize)> {
+        if bytes > self.total_mem {
+            // More than the device has: NumPy's MemoryError at once (no failing driver call, no
+            // release of the cache for a request that cannot fit anyway).
+            return Err(Error::OutOfMemory { device: self.device(), bytes });
+        }
         let size = Self::round(bytes);
         let capturing = s.is_capturing();
         {

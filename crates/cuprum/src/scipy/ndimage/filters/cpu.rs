@@ -121,8 +121,6 @@ fn pass(src: &[f64], dst: &mut [f64], shape: &[usize], p: &Pass, cval: f64) -> R
         }
         return Ok(());
     }
-    // The columns' passes below need no line buffer; SciPy's would not fit either.
-    drop(crate::core::alloc::vec_with_capacity::<f64>(line)?);
     let cvals = vec![cval; inner];
     // The source row of tap position q (input index l + q - before) of output row l.
     let row = |o: usize, idx: i64| -> &[f64] {

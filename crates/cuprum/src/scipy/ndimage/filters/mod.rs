@@ -362,6 +362,13 @@ fn run_passes(x: &Array, passes: &[Pass], cval: f64, dt: DType) -> Result<Array>
         return x.astype(dt);
     }
     crate::core::dtype::no_complex("scipy.ndimage filter", x.dtype())?;
+    // SciPy's line buffer (a line and its halo, float64): a window too large for memory is its
+    // MemoryError on both devices (the GPU needs no such buffer, but gives SciPy's answer).
+    for p in passes {
+        let (before, after) = p.halo();
+        let line = (x.shape()[p.axis] as u128 + before.max(0) as u128 + after.max(0) as u128).saturating_mul(8);
+        crate::core::alloc::check_host(usize::try_from(line).unwrap_or(usize::MAX))?;
+    }
     let out = Array::alloc(x.shape(), dt, x.device(), false)?;
     if out.size() == 0 {
         return Ok(out);

@@ -25,7 +25,7 @@ pub(crate) struct LabelKey {
     pub input: DType,
     /// 64-bit parents and ranks (arrays of 2^31 elements and more).
     pub wide: bool,
-    /// The output's dtype: int32 or int64.
+    /// The output's dtype (any real dtype but float16: `lb_final` converts the number).
     pub out: DType,
     pub ndim: usize,
     /// Which kernel.
@@ -59,8 +59,8 @@ impl KernelKey for LabelKey {
 }
 
 /// Labels the nonzero elements of `fg` (C-contiguous, any dtype, non-empty, at least 1-d)
-/// into `out` (C-contiguous; int32 or int64, or any dtype through a temporary); returns the
-/// count.
+/// into `out` (any dtype: written by the last pass where `writes_directly`, else through an
+/// int32/int64 temporary); returns the count.
 pub(crate) fn label(fg: &Array, nb: &Neighbours, out: &Array) -> Result<usize> {
     let dev = dev_of(out)?;
     let n = fg.size();
@@ -70,7 +70,7 @@ pub(crate) fn label(fg: &Array, nb: &Neighbours, out: &Array) -> Result<usize> {
     }
     let wide = n >= (1usize << 31) - 2;
     let idx_dt = if wide { DType::Int64 } else { DType::Int32 };
-    let direct = out.is_c_contiguous() && matches!(out.dtype(), DType::Int32 | DType::Int64);
+    let direct = super::writes_directly(out, n);
     let target = if direct { out.view() } else { Array::alloc(fg.shape(), idx_dt, out.device(), false)? };
     let key = |entry| LabelKey { input: fg.dtype(), wide, out: target.dtype(), ndim: nd, entry };
     let parent = Array::alloc(&[n], idx_dt, out.device(), false)?;
@@ -159,7 +159,14 @@ mod tests {
     fn sources_compile() {
         let mut compiled = 0;
         for input in ALL_DTYPES {
-            for (wide, out, ndim) in [(false, DType::Int32, 2), (true, DType::Int64, 3), (false, DType::Int64, 1)] {
+            for (wide, out, ndim) in [
+                (false, DType::Int32, 2),
+                (true, DType::Int64, 3),
+                (false, DType::Int64, 1),
+                (false, DType::Float64, 2),
+                (false, DType::UInt8, 2),
+                (false, DType::Bool, 2),
+            ] {
                 for entry in ["lb_init", "lb_merge", "lb_flatten", "lb_final"] {
                     let k = LabelKey { input, wide, out, ndim, entry };
                     if input == DType::Float16 || input == DType::Bool || ndim == 2 {

@@ -90,6 +90,15 @@ fn run(input: &Array, nb: &Neighbours, out: &Array) -> Result<usize> {
     }
 }
 
+/// Whether the labelling may write `out` itself: C-contiguous, of a real dtype other than
+/// float16 that holds every count `size` elements can give (so no "insufficient bit-depth" can
+/// follow the writing). The CPU writes int32/int64 itself and other dtypes through a temporary;
+/// the GPU's last pass writes any such dtype (SciPy's `label(x, output=float64_array)` without a
+/// second pass over the image).
+fn writes_directly(out: &Array, size: usize) -> bool {
+    out.is_c_contiguous() && !out.dtype().is_complex() && out.dtype() != DType::Float16 && fits(size, out.dtype())
+}
+
 /// Whether the labels `1..=n` fit `dt` exactly (SciPy: "insufficient bit-depth").
 fn fits(n: usize, dt: DType) -> bool {
     match dt {
@@ -149,7 +158,7 @@ pub fn label_into(input: &Array, structure: Option<&Array>, output: &Array) -> R
         return Err(Error::Value("output shape not correct".into()));
     }
     crate::ufunc::same_device("label", input, output)?;
-    let direct = output.is_c_contiguous() && matches!(output.dtype(), DType::Int32 | DType::Int64);
+    let direct = writes_directly(output, input.size());
     let tmp = if direct {
         output.view()
     } else {
