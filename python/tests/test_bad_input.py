@@ -134,3 +134,41 @@ def test_measurements_with_extreme_labels(device):
             cp.asarray(lab, device=device),
             cp.asarray([1, -(2**63), 2**63 - 1], device=device),
         )
+
+
+def test_zero_spacing_and_reversed_ranges(device):
+    """NumPy's and SciPy's errors where cuprum gave infinities or empty counts: fftfreq/rfftfreq of n * d == 0
+    (ZeroDivisionError, as NumPy's `1.0 / (n * d)`), ndimage.histogram with min > max (SciPy's ValueError)."""
+    for f, cf in [(np.fft.fftfreq, cp.fft.fftfreq), (np.fft.rfftfreq, cp.fft.rfftfreq)]:
+        for n, d in [(8, 0.0), (8, -0.0), (0, 1.0)]:
+            with pytest.raises(ZeroDivisionError):
+                f(n, d)
+            with pytest.raises(ZeroDivisionError, match="float division by zero"):
+                cf(n, d, device=device)
+    np.testing.assert_array_equal(cp.asnumpy(cp.fft.fftfreq(5, 0.5, device=device)), np.fft.fftfreq(5, 0.5))
+    x = np.arange(5.0)
+    with pytest.raises(ValueError, match="must increase monotonically"):
+        scipy.ndimage.histogram(x, 3, 1, 4)
+    with pytest.raises(ValueError, match="must increase monotonically"):
+        cndi.histogram(cp.asarray(x, device=device), 3, 1, 4)
+    np.testing.assert_array_equal(
+        cp.asnumpy(cndi.histogram(cp.asarray(x, device=device), 2, 2, 3)), scipy.ndimage.histogram(x, 2, 2, 3)
+    )
+
+
+@pytest.mark.parametrize(
+    ("shape", "values"),
+    [((5,), (3,)), ((5,), (2, 3)), ((5, 2), (3, 2)), ((5, 2), (4,)), ((5, 2), (3,)), ((0,), (3,))],
+    ids=str,
+)
+def test_masked_assignment_messages(device, shape, values):
+    """Values that do not fit a boolean mask's selection: NumPy's exception and message (cuprum's named an
+    internal broadcast_to)."""
+    a = np.zeros(shape)
+    m = np.ones(shape[:1], bool)
+    with pytest.raises((ValueError, TypeError)) as want:
+        a[m] = np.ones(values)
+    x = cp.zeros(shape, device=device)
+    with pytest.raises((ValueError, TypeError)) as got:
+        x[cp.asarray(m, device=device)] = cp.ones(values, device=device)
+    assert (type(got.value), str(got.value)) == (type(want.value), str(want.value))

@@ -96,6 +96,7 @@ pub fn err(e: cuprum::Error) -> PyErr {
         NotImplementedError => PyNotImplementedError::new_err(msg),
         OSError => PyOSError::new_err(msg),
         LinAlgError => self::LinAlgError::new_err(msg),
+        ZeroDivisionError => pyo3::exceptions::PyZeroDivisionError::new_err(msg),
         _ => PyRuntimeError::new_err(msg),
     }
 }

@@ -169,7 +169,7 @@ impl Expr {
 
     /// NumPy's `astype(dtype)` (unsafe casting, as NumPy's default).
     pub fn astype(self, dtype: DType) -> Expr {
-        self.with(|x| Ok(fuse::astype(x, dtype)))
+        self.with(|x| fuse::astype(x, dtype))
     }
 
     /// NumPy's `round(decimals)` (half to even).

@@ -22,6 +22,7 @@ use std::fmt;
 /// | [`NoDevice`](Error::NoDevice), [`Cuda`](Error::Cuda), [`Compile`](Error::Compile), [`Runtime`](Error::Runtime) | [`RuntimeError`](ErrorKind::RuntimeError) |
 /// | [`NotImplemented`](Error::NotImplemented) | [`NotImplementedError`](ErrorKind::NotImplementedError) |
 /// | [`Io`](Error::Io) | [`OSError`](ErrorKind::OSError) |
+/// | [`ZeroDivision`](Error::ZeroDivision) | [`ZeroDivisionError`](ErrorKind::ZeroDivisionError) |
 /// | [`DuplicateAxis`](Error::DuplicateAxis), [`ShapeMismatch`](Error::ShapeMismatch), [`BadReshape`](Error::BadReshape), [`Value`](Error::Value), [`InvalidArgument`](Error::InvalidArgument), [`DeviceMismatch`](Error::DeviceMismatch) | [`ValueError`](ErrorKind::ValueError) |
 ///
 /// ```
@@ -90,6 +91,9 @@ pub enum Error {
     /// Any other error NumPy reports as an `OverflowError` (a `uniform` range that is not
     /// finite).
     Overflow(String),
+    /// Python's `ZeroDivisionError` where NumPy's Python code divides by a user's zero
+    /// (`fftfreq(n, d=0)`).
+    ZeroDivision(String),
 }
 
 /// `std::result::Result` with [`Error`].
@@ -145,6 +149,7 @@ impl fmt::Display for Error {
             Error::Runtime(s) => write!(f, "{s}"),
             Error::LinAlg(s) => write!(f, "{s}"),
             Error::Overflow(s) => write!(f, "{s}"),
+            Error::ZeroDivision(s) => write!(f, "{s}"),
         }
     }
 }
@@ -168,6 +173,7 @@ pub enum ErrorKind {
     OSError,
     /// `numpy.linalg.LinAlgError` (a `ValueError` subclass in NumPy).
     LinAlgError,
+    ZeroDivisionError,
 }
 
 impl ErrorKind {
@@ -184,6 +190,7 @@ impl ErrorKind {
             ErrorKind::NotImplementedError => "NotImplementedError",
             ErrorKind::OSError => "OSError",
             ErrorKind::LinAlgError => "LinAlgError",
+            ErrorKind::ZeroDivisionError => "ZeroDivisionError",
         }
     }
 }
@@ -222,6 +229,7 @@ impl Error {
             Error::Io(_) => OSError,
             Error::LinAlg(_) => LinAlgError,
             Error::Overflow(_) => OverflowError,
+            Error::ZeroDivision(_) => ZeroDivisionError,
             Error::DuplicateAxis { .. }
             | Error::ShapeMismatch { .. }
             | Error::BadReshape { .. }

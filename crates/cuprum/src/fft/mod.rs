@@ -423,7 +423,7 @@ pub fn irfft2(a: &Array, s: Option<&[usize]>, axes: &[isize], norm: Norm) -> Res
 /// `numpy.fft.fftfreq(n, d)`: the sample frequencies `[0, 1, ..., -(n/2), ..., -1] / (d n)`
 /// (float64) on `device`.
 pub fn fftfreq(n: usize, d: f64, device: &Device) -> Result<Array> {
-    let val = 1.0 / (n as f64 * d);
+    let val = 1.0 / nonzero_span(n, d)?;
     let half = (n as i64 - 1) / 2 + 1;
     let v = crate::core::alloc::vec_from_fn(n, |i| {
         let i = i as i64;
@@ -432,9 +432,19 @@ pub fn fftfreq(n: usize, d: f64, device: &Device) -> Result<Array> {
     crate::from_vec(v, device)
 }
 
+/// `n * d`, the divisor of `fftfreq`/`rfftfreq`: zero is NumPy's ZeroDivisionError (its Python
+/// code computes `1.0 / (n * d)`), where dividing would give infinities and a NaN.
+fn nonzero_span(n: usize, d: f64) -> Result<f64> {
+    let span = n as f64 * d;
+    if span == 0.0 {
+        return Err(Error::ZeroDivision("float division by zero".into()));
+    }
+    Ok(span)
+}
+
 /// `numpy.fft.rfftfreq(n, d)`: `[0, 1, ..., n/2] / (d n)` (float64) on `device`.
 pub fn rfftfreq(n: usize, d: f64, device: &Device) -> Result<Array> {
-    let val = 1.0 / (n as f64 * d);
+    let val = 1.0 / nonzero_span(n, d)?;
     crate::from_vec(crate::core::alloc::vec_from_fn(n / 2 + 1, |k| k as f64 * val)?, device)
 }
 

@@ -49,6 +49,75 @@ pub(crate) struct Node {
     pub dtype: DType,
     pub shape: Vec<usize>,
     pub device: Option<Device>,
+    /// The steps of a walk of the tree from here (a shared subtree counted each time it is
+    /// met; saturating) and the inputs it meets (arrays and scalars, likewise): at most
+    /// [`MAX_STEPS`] and [`MAX_INPUTS`].
+    steps: u32,
+    inputs: u32,
+}
+
+/// The most steps one fused formula takes. A formula that would grow past it (a loop that
+/// adds a term 10,000 times, `x = x + x` repeated) has its operands computed first, where the
+/// step-by-step code would compute them, so that every walk of a tree (the kernel's code, the
+/// CPU's blocks, `Debug`, `Drop`) is bounded, the generated kernel stays small, and no
+/// formula overflows the stack or the kernel's step numbers.
+pub(crate) const MAX_STEPS: u32 = 256;
+
+/// The most inputs (arrays and scalars, counted with repeats) one fused kernel takes: its
+/// parameters stay far within CUDA's limit on a launch's parameter space.
+pub(crate) const MAX_INPUTS: u32 = 32;
+
+/// The steps and inputs of a node of `op` (see [`Node`]).
+fn counts(op: &Op) -> (u32, u32) {
+    let add = |(s, i): (u32, u32), c: &NodeRef| (s.saturating_add(c.steps), i.saturating_add(c.inputs));
+    match op {
+        Op::Leaf(_) | Op::Scalar(_) => (1, 1),
+        Op::Const(_) => (1, 0),
+        Op::Unary(_, _, x) | Op::Cast(x) => add((1, 0), x),
+        Op::Binary(_, _, a, b) => add(add((1, 0), a), b),
+        Op::Where(c, x, y) => add(add(add((1, 0), c), x), y),
+    }
+}
+
+/// A node of `op` yielding `dtype` of `shape` on `device`. Where the tree would pass
+/// [`MAX_STEPS`] or [`MAX_INPUTS`], the operands that are formulas are computed first (each
+/// shared one once) and enter as arrays: the values are the step-by-step code's (the fused
+/// kernel computes each node as that code does), the first error the same.
+fn node(op: Op, dtype: DType, shape: Vec<usize>, device: Option<Device>) -> Result<NodeRef> {
+    let (mut steps, mut inputs) = counts(&op);
+    let op = if steps > MAX_STEPS || inputs > MAX_INPUTS {
+        let mut done: Vec<(*const Node, NodeRef)> = Vec::new();
+        let mut flat = |c: NodeRef| -> Result<NodeRef> {
+            if matches!(c.op, Op::Leaf(_) | Op::Scalar(_) | Op::Const(_)) {
+                return Ok(c);
+            }
+            let p = Arc::as_ptr(&c);
+            if let Some((_, l)) = done.iter().find(|(q, _)| *q == p) {
+                return Ok(l.clone());
+            }
+            let l = leaf(eval(&c)?);
+            done.push((p, l.clone()));
+            Ok(l)
+        };
+        let op = match op {
+            Op::Unary(o, l, x) => Op::Unary(o, l, flat(x)?),
+            Op::Cast(x) => Op::Cast(flat(x)?),
+            Op::Binary(o, l, a, b) => {
+                let a = flat(a)?;
+                Op::Binary(o, l, a, flat(b)?)
+            }
+            Op::Where(c, x, y) => {
+                let (c, x) = (flat(c)?, flat(x)?);
+                Op::Where(c, x, flat(y)?)
+            }
+            op => op,
+        };
+        (steps, inputs) = counts(&op);
+        op
+    } else {
+        op
+    };
+    Ok(Arc::new(Node { op, dtype, shape, device, steps, inputs }))
 }
 
 pub(crate) type NodeRef = Arc<Node>;
@@ -103,7 +172,9 @@ impl Side {
     fn typed(self, l: DType) -> NodeRef {
         match self {
             Side::Node(n) => n,
-            Side::Scalar(s) => Arc::new(Node { op: Op::Scalar(s), dtype: l, shape: Vec::new(), device: None }),
+            Side::Scalar(s) => {
+                Arc::new(Node { op: Op::Scalar(s), dtype: l, shape: Vec::new(), device: None, steps: 1, inputs: 1 })
+            }
         }
     }
 }
@@ -111,7 +182,7 @@ impl Side {
 /// An array as a formula's leaf.
 pub(crate) fn leaf(a: Array) -> NodeRef {
     let (dtype, shape, device) = (a.dtype(), a.shape().to_vec(), Some(a.device()));
-    Arc::new(Node { op: Op::Leaf(a), dtype, shape, device })
+    Arc::new(Node { op: Op::Leaf(a), dtype, shape, device, steps: 1, inputs: 1 })
 }
 
 /// The device of an operation's sides (`ufunc::device_of`'s rule and message).
@@ -131,7 +202,7 @@ fn device_of(op: &str, sides: &[Option<Device>]) -> Result<Device> {
 pub(crate) fn unary(op: UnaryOp, x: NodeRef) -> Result<NodeRef> {
     let (l, out) = op.resolve(x.dtype)?;
     let (shape, device) = (x.shape.clone(), x.device);
-    Ok(Arc::new(Node { op: Op::Unary(op, l, x), dtype: out, shape, device }))
+    node(Op::Unary(op, l, x), out, shape, device)
 }
 
 /// `op(a, b)`, resolved as `ufunc::binary` (devices, out-of-range comparisons, loop dtype,
@@ -140,7 +211,7 @@ pub(crate) fn binary(op: BinaryOp, a: Side, b: Side) -> Result<NodeRef> {
     let device = device_of(op.name(), &[a.device(), b.device()])?;
     if let Some(v) = ufunc::out_of_range_comparison(op, a.kind(), b.kind()) {
         let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
-        return Ok(Arc::new(Node { op: Op::Const(v), dtype: DType::Bool, shape, device: Some(device) }));
+        return node(Op::Const(v), DType::Bool, shape, Some(device));
     }
     let (l, out) = ufunc::resolve_binary(op, a.kind(), b.kind())?;
     // NumPy rejects negative integer exponents: a check of the exponent's values, so an
@@ -158,7 +229,7 @@ pub(crate) fn binary(op: BinaryOp, a: Side, b: Side) -> Result<NodeRef> {
         b => b,
     };
     let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
-    Ok(Arc::new(Node { op: Op::Binary(op, l, a.typed(l), b.typed(l)), dtype: out, shape, device: Some(device) }))
+    node(Op::Binary(op, l, a.typed(l), b.typed(l)), out, shape, Some(device))
 }
 
 /// `where(c, x, y)`, resolved as `ufunc::where_` (a non-boolean condition is cast first).
@@ -167,14 +238,14 @@ pub(crate) fn where_(c: NodeRef, x: Side, y: Side) -> Result<NodeRef> {
     let dt = ufunc::where_dtype(x.kind(), y.kind())?;
     let shape = broadcast_shape("where", &c.shape, x.shape())?;
     let shape = broadcast_shape("where", &shape, y.shape())?;
-    let c = if c.dtype == DType::Bool { c } else { astype(c, DType::Bool) };
-    Ok(Arc::new(Node { op: Op::Where(c, x.typed(dt), y.typed(dt)), dtype: dt, shape, device: Some(device) }))
+    let c = if c.dtype == DType::Bool { c } else { astype(c, DType::Bool)? };
+    node(Op::Where(c, x.typed(dt), y.typed(dt)), dt, shape, Some(device))
 }
 
 /// `x.astype(dtype)` (a new array of the same values: the identity within one dtype).
-pub(crate) fn astype(x: NodeRef, dtype: DType) -> NodeRef {
+pub(crate) fn astype(x: NodeRef, dtype: DType) -> Result<NodeRef> {
     let (shape, device) = (x.shape.clone(), x.device);
-    Arc::new(Node { op: Op::Cast(x), dtype, shape, device })
+    node(Op::Cast(x), dtype, shape, device)
 }
 
 /// `clip(x, lo, hi)` as `ufunc::clip`: `minimum(maximum(x, lo), hi)`, integer bounds outside
@@ -203,11 +274,11 @@ pub(crate) fn round(x: NodeRef, decimals: i32) -> Result<NodeRef> {
     // Complex values round their two parts, as `ufunc::round` (NumPy's complex rint).
     if !dt.is_float() && !dt.is_complex() {
         if decimals >= 0 {
-            return Ok(astype(x, dt));
+            return astype(x, dt);
         }
         let f = 10i64.checked_pow((-decimals) as u32).unwrap_or(i64::MAX) as f64;
-        let q = rint(bin(BinaryOp::TrueDivide, astype(x, DType::Float64), f)?)?;
-        return Ok(astype(bin(BinaryOp::Multiply, q, f)?, dt));
+        let q = rint(bin(BinaryOp::TrueDivide, astype(x, DType::Float64)?, f)?)?;
+        return astype(bin(BinaryOp::Multiply, q, f)?, dt);
     }
     if decimals == 0 {
         return rint(x);

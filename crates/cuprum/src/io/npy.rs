@@ -46,9 +46,11 @@ pub fn npy_from_bytes(bytes: &[u8], device: &Device) -> Result<Array> {
     let descr = field("descr")?;
     let descr = descr.strip_prefix('\'').and_then(|d| d.split('\'').next()).ok_or_else(|| bad("descr"))?;
     if descr.starts_with('>') && !descr.ends_with("1") {
-        return Err(bad(format!("big-endian dtype {descr} is not supported")));
+        // A valid file NumPy reads: what cuprum lacks is the dtype, not a sound file.
+        return Err(Error::NotImplemented(format!(".npy: big-endian dtype {descr} is not supported by cuprum")));
     }
-    let dtype = DType::from_name(descr).ok_or_else(|| bad(format!("unsupported dtype {descr}")))?;
+    let dtype = DType::from_name(descr)
+        .ok_or_else(|| Error::NotImplemented(format!(".npy: dtype {descr} is not supported by cuprum")))?;
     let fortran = field("fortran_order")?.starts_with("True");
     let shape_s = field("shape")?;
     let shape_s = shape_s.strip_prefix('(').and_then(|s| s.split(')').next()).ok_or_else(|| bad("shape"))?;
@@ -74,7 +76,8 @@ pub fn npy_from_bytes(bytes: &[u8], device: &Device) -> Result<Array> {
 }
 
 /// Reads a `.npy` file into an array on `device` (`np.load`); a missing or malformed file is
-/// an [`Error::Io`] (`OSError`).
+/// an [`Error::Io`] (`OSError`), a valid file of a dtype cuprum lacks (strings, datetimes,
+/// big-endian numbers) [`Error::NotImplemented`] naming it.
 ///
 /// ```
 /// use cuprum::{io, Device};

@@ -163,22 +163,55 @@ impl Array {
         crate::ufunc::same_device("mask_assign", self, values)?;
         let (mf, row) = mask_rows(self, m)?;
         let rest = self.shape()[m.ndim()..].to_vec();
+        // `values` broadcast to `count` rows, with NumPy's messages when they do not fit.
+        let fit = |c: usize| -> Result<Array> {
+            let target = [&[c][..], &rest].concat();
+            values.broadcast_to(&target).map_err(|e| {
+                if e.kind() != crate::ErrorKind::ValueError {
+                    return e;
+                }
+                let compact = |s: &[usize]| crate::core::error::shape_str(s).replace(' ', "");
+                if !rest.is_empty() {
+                    Error::Value(format!(
+                        "shape mismatch: value array of shape {} could not be broadcast to indexing result of shape {}",
+                        compact(values.shape()),
+                        compact(&target)
+                    ))
+                } else if values.ndim() > 1 {
+                    Error::Type(format!(
+                        "NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, input has {} dimensions",
+                        values.ndim()
+                    ))
+                } else {
+                    Error::Value(format!(
+                        "NumPy boolean array indexing assignment cannot assign {} input values to the {c} output values where the mask is true",
+                        values.size()
+                    ))
+                }
+            })
+        };
         if m.shape() != &self.shape()[..m.ndim()] {
             // A mask axis of length 0 (against a longer one) selects nothing: the values must fit none.
-            values.broadcast_to(&[&[0][..], &rest].concat())?;
+            fit(0)?;
             return Ok(());
         }
         if values.ndim() <= rest.len() || (values.ndim() == rest.len() + 1 && values.shape()[0] == 1) {
             // The same row for every selected entry, whatever the count: one elementwise
             // `where` over the array (the mask broadcast along the rows), nothing read back.
             let one = [&[1][..], &rest].concat();
-            let v = values.broadcast_to(&one)?.astype(self.dtype())?.reshape(&rest)?;
+            let v = match values.broadcast_to(&one) {
+                Ok(v) => v,
+                // Rows that do not fit any count: NumPy's message names the count (read back
+                // only here).
+                Err(e) => return Err(fit(count(&mf)?).err().unwrap_or(e)),
+            };
+            let v = v.astype(self.dtype())?.reshape(&rest)?;
             let cshape = [m.shape(), &vec![1; rest.len()][..]].concat();
             let cond = m.reshape(&cshape)?;
             return crate::ufunc::where_into(&cond, &Input::Array(&v), &Input::Array(self), self);
         }
         let c = count(&mf)?;
-        let packed = values.broadcast_to(&[&[c][..], &rest].concat())?.astype(self.dtype())?;
+        let packed = fit(c)?.astype(self.dtype())?;
         if c == 0 || row == 0 {
             return Ok(());
         }

@@ -561,7 +561,58 @@ fn nan_signs(dev: &Device) -> cuprum::Result<()> {
     Ok(())
 }
 
+/// Formulas of any size (issue 35: a chain of 10,000 nodes overflowed the stack building,
+/// computing and dropping it): a long chain of terms, a tree that doubles a shared subtree
+/// 60 times (2^60 steps if walked naively), a sum of 100 different arrays, each equal to the
+/// step-by-step result; a 200,000-deep formula built (its parts computed as the bound on a
+/// kernel's steps requires) and dropped on a small stack without computing the whole.
+fn large_formulas(dev: &Device) -> cuprum::Result<()> {
+    let mut rng = Rng::new(crate::common::base_seed() ^ 0x1A46E);
+    let x = on(dev, &random(&[1000], DType::Float64, &mut rng, false));
+    // A chain: ((x * 0.999 + 1) * 0.999 + 1) ... 10,000 times.
+    let mut e = x.expr();
+    let mut u = x.copy()?;
+    for _ in 0..10_000 {
+        e = e * 0.999 + 1.0;
+        u = u.multiply(0.999)?.add(1.0)?;
+    }
+    assert_eq!(e.eval()?.to_bytes()?, u.to_bytes()?, "a chain of 20,000 operations");
+    // x + x, doubled 60 times: one shared subtree each time.
+    let mut e = x.expr() * 1.0;
+    let mut u = x.multiply(1.0)?;
+    for _ in 0..60 {
+        e = e.clone() + e;
+        u = u.add(&u)?;
+    }
+    assert_eq!(e.eval()?.to_bytes()?, u.to_bytes()?, "a shared subtree doubled 60 times");
+    // A sum of 100 arrays (more than one kernel's inputs).
+    let xs: Vec<Array> = (0..100).map(|_| on(dev, &random(&[1000], DType::Float32, &mut rng, false))).collect();
+    let mut e = xs[0].expr();
+    let mut u = xs[0].copy()?;
+    for a in &xs[1..] {
+        e = e + a;
+        u = u.add(a)?;
+    }
+    assert_eq!(e.eval()?.to_bytes()?, u.to_bytes()?, "a sum of 100 arrays");
+    // Deep, never evaluated as a whole: built and dropped on a small stack (a walk or a drop
+    // that recursed over 200,000 nodes would overflow these 2 MiB, a spawned thread's default).
+    let small = cuprum::ones(&[2], DType::Float32, dev)?;
+    let built = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || {
+            let mut e = small.expr().exp();
+            for _ in 0..200_000 {
+                e = e.sin();
+            }
+            drop(e);
+        })
+        .expect("a thread");
+    assert!(built.join().is_ok(), "a deep formula built and dropped");
+    Ok(())
+}
+
 cases! {
+    fuse_large_formulas => large_formulas,
     fuse_nan_signs => nan_signs,
     fuse_order_free_reductions => order_free_reductions,
     fuse_random_formulas_match_unfused => random_formulas,

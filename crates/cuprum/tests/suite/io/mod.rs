@@ -20,8 +20,12 @@ fn read_bytes(name: &str) -> Vec<u8> {
         .unwrap_or_else(|e| panic!("fixture io/{name}: {e} (run `python3 scripts/gen_fixtures.py --only io`)"))
 }
 
+/// A temporary path of this test: per process and per thread, since the CPU and GPU variants of
+/// one test run at once and write the same names (they raced on one path: a GPU run read the
+/// CPU run's half-written file).
 fn tmp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("cuprum_suite_io_{}_{name}", std::process::id()))
+    let thread = format!("{:?}", std::thread::current().id()).replace(|c: char| !c.is_ascii_alphanumeric(), "");
+    std::env::temp_dir().join(format!("cuprum_suite_io_{}_{thread}_{name}", std::process::id()))
 }
 
 /// 0, 1, 2, ... (float64) of `shape`.
@@ -406,6 +410,34 @@ device_test!(npz_roundtrip, |dev| {
     assert_eq!(io::save_npz(tmp("dup.npz"), &[("", a)]).unwrap_err().kind(), ErrorKind::ValueError);
     Ok(())
 });
+
+cpu_test!(npy_dtypes_cuprum_lacks);
+/// Valid .npy files of dtypes cuprum does not have (strings, datetimes, big-endian numbers):
+/// NotImplementedError naming the dtype (NumPy reads them; the file is not at fault), while a
+/// broken header stays an OSError.
+fn npy_dtypes_cuprum_lacks() {
+    let file = |descr: &str, data: &[u8]| {
+        let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': (2,), }}");
+        while (10 + header.len() + 1) % 64 != 0 {
+            header.push(' ');
+        }
+        header.push('\n');
+        let mut b = b"\x93NUMPY\x01\x00".to_vec();
+        b.extend_from_slice(&(header.len() as u16).to_le_bytes());
+        b.extend_from_slice(header.as_bytes());
+        b.extend_from_slice(data);
+        b
+    };
+    for descr in ["<U2", "<M8[s]", ">f8", "|O"] {
+        let e = cuprum::npy::npy_from_bytes(&file(descr, &[0u8; 16]), &Device::Cpu).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NotImplementedError, "{descr}: {e}");
+        assert!(e.to_string().contains(descr), "{descr}: {e}");
+    }
+    let ok = cuprum::npy::npy_from_bytes(&file("<f8", &[0u8; 16]), &Device::Cpu).unwrap();
+    assert_eq!(ok.to_vec::<f64>().unwrap(), vec![0.0, 0.0]);
+    let e = cuprum::npy::npy_from_bytes(&file("<f8", &[0u8; 8]), &Device::Cpu).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::OSError, "{e}");
+}
 
 cpu_test!(npz_bad_archives);
 /// Not a zip, truncated archives, a corrupt member: OSError, never a panic.

@@ -158,6 +158,10 @@ pub fn histogram(
     if bins == 0 {
         return Err(Error::Value("`bins` must be positive, when an integer".into()));
     }
+    if min > max {
+        // SciPy bins with `numpy.histogram(vals, linspace(min, max, bins + 1))`: decreasing edges.
+        return Err(Error::Value("`bins` must increase monotonically, when an array".into()));
+    }
     let edges = crate::linspace(min, max, bins + 1, true, DType::Float64, &dev)?;
     let s = slots_of(&p)?.ravel()?;
     // Complex values are binned by their real parts (NumPy's cast, as SciPy's histogram).
