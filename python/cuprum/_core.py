@@ -207,7 +207,7 @@ class ufunc:
             if type(x) is _Expr:
                 return x.unary(self._rust)
             if dtype is not None:
-                x = _arr(x).astype(dtype, copy=False)
+                x = self._cast_inputs([x], dtype, casting)[0]
             if where is not True:
                 r = _c.unary(self._rust, x)
                 return _masked(r, where, out)
@@ -218,11 +218,26 @@ class ufunc:
         if type(b) is _Expr:
             return b.binary(self._rust, a, True)
         if dtype is not None:
-            a = _arr(a).astype(dtype, copy=False)
-            b = _arr(b, a).astype(dtype, copy=False)
+            a, b = self._cast_inputs([a, b], dtype, casting)
         if where is not True:
             return _masked(_c.binary(self._rust, a, b), where, out)
         return _c.binary(self._rust, a, b, out)
+
+    def _cast_inputs(self, xs: list, dtype: Any, casting: str) -> list:
+        """The inputs converted to the loop's ``dtype=``, each allowed by ``casting`` (NumPy's UFuncTypeError, a
+        TypeError, otherwise; Python scalars are weak and always allowed)."""
+        dt = numpy.dtype(dtype)
+        out = []
+        for k, x in enumerate(xs):
+            weak = isinstance(x, bool | int | float | complex)
+            x = _arr(x, out[0] if out else None)
+            if not weak and not numpy.can_cast(x.dtype, dt, casting):
+                raise TypeError(
+                    f"Cannot cast ufunc '{self.__name__}' input {k} from {x.dtype!r} to {dt!r} with casting rule "
+                    f"'{casting}'"
+                )
+            out.append(x.astype(dt, copy=False))
+        return out
 
     def reduce(
         self,
@@ -657,6 +672,8 @@ def _reduction(name: str, has_dtype: bool = True, has_ddof: bool = False) -> Any
         ) -> Any:
             if correction is not None:
                 ddof = correction
+            if isinstance(ddof, int) and not -(2**63) <= ddof < 2**63:
+                raise OverflowError("Python int too large to convert to C long")  # NumPy's C long ddof
             if type(a) is _Expr:
                 return a.reduce(name, _axis(axis), float(ddof))
             return _c.reduce(name, _arr(a), _axis(axis), dtype, out, keepdims, float(ddof))
@@ -724,6 +741,8 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         shape[axis] = w.shape[0]
         w = w.reshape(shape)
     scl = sum(w * ones_like(a), axis, keepdims=keepdims)
+    if bool((scl == 0).any()):  # NumPy's check (a read-back: average with weights is not a hot path)
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
     r = sum(a * w, axis, keepdims=keepdims) / scl
     return (r, scl) if returned else r
 
@@ -1609,16 +1628,38 @@ def msort(a: Any) -> ndarray:
     return sort(a, 0)
 
 
+def _kth(a: ndarray, kth: Any, axis: Any) -> list[int]:
+    """NumPy's checks of ``kth`` (integers, within the axis, counted from its end when negative)."""
+    ks = kth.tolist() if isinstance(kth, ndarray | numpy.ndarray) else kth
+    ks = list(ks) if isinstance(ks, list | tuple) else [ks]
+    if builtins.any(not isinstance(k, int | numpy.integer) or isinstance(k, bool) for k in ks):
+        raise TypeError("Partition index must be integer")
+    try:
+        n = a.size if axis is None else a.shape[axis] if a.ndim else 1
+    except (IndexError, TypeError):
+        return [int(k) for k in ks]  # the axis itself is wrong: cuprum's AxisError follows
+    for k in ks:
+        if not -(2**63) <= int(k) < 2**63:
+            raise OverflowError("Python int too large to convert to C long")
+        if not -n <= int(k) < n:
+            raise ValueError(f"kth(={int(k) + n if k < 0 else int(k)}) out of bounds ({n})")
+    return [int(k) for k in ks]
+
+
 def partition(a: Any, kth: Any, axis: int = -1, kind: str = "introselect", order: Any = None) -> ndarray:
-    if not isinstance(kth, int | numpy.integer):
-        return sort(a, axis)
-    return _c.partition(_arr(a), int(kth), axis, False)
+    a = _arr(a)
+    ks = _kth(a, kth, axis)
+    if len(ks) != 1:
+        return sort(a, axis)  # every kth in its place: the sorted array is one answer
+    return _c.partition(a, ks[0], axis, False)
 
 
 def argpartition(a: Any, kth: Any, axis: int = -1, kind: str = "introselect", order: Any = None) -> ndarray:
-    if not isinstance(kth, int | numpy.integer):
+    a = _arr(a)
+    ks = _kth(a, kth, axis)
+    if len(ks) != 1:
         return argsort(a, axis)
-    return _c.partition(_arr(a), int(kth), axis, True)
+    return _c.partition(a, ks[0], axis, True)
 
 
 def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> ndarray:
@@ -1734,9 +1775,20 @@ def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> ndarray:
 
 def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "raise") -> ndarray:
     a = _arr(a)
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
     if isinstance(indices, int | numpy.integer):
-        return _out(take(a, asarray(int(indices), device=a.device), axis), out)
-    return _out(_c.take(a, _arr(indices, a), axis), out)
+        if not -(2**63) <= int(indices) < 2**63:
+            raise OverflowError("Python int too large to convert to C long")  # NumPy's intp index
+        return _out(take(a, asarray(int(indices), device=a.device), axis, None, mode), out)
+    idx = _arr(indices, a)
+    if mode != "raise":
+        # NumPy's modes: indices wrapped around the axis, or clipped to it.
+        n = a.size if axis is None else a.shape[axis]
+        if n == 0:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        idx = remainder(idx, n) if mode == "wrap" else clip(idx, 0, n - 1)  # noqa: F821
+    return _out(_c.take(a, idx, axis), out)
 
 
 def take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> ndarray:

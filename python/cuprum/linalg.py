@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections import namedtuple
 from typing import Any
 
@@ -190,7 +191,11 @@ def cond(x: Any, p: Any = None) -> ndarray:
 
 
 def matrix_power(a: Any, n: int) -> ndarray:
-    return _c.matrix_power(_a(a), int(n))
+    try:
+        n = operator.index(n)
+    except TypeError as e:
+        raise TypeError("exponent must be an integer") from e
+    return _c.matrix_power(_a(a), n)
 
 
 def multi_dot(arrays: Any, *, out: Any = None) -> ndarray:

@@ -24,8 +24,25 @@ import cuprumx.scipy.ndimage as cndi
         lambda dev: cndi.uniform_filter(cp.ones(4, device=dev), 2**40),
         lambda dev: cndi.uniform_filter(cp.ones((3, 4), device=dev), 2**40, axes=0),
         lambda dev: cp.pad(cp.ones(2, device=dev), 2**40),
+        lambda dev: cp.pad(cp.ones(2, device=dev), 2**40, mode="wrap"),
+        lambda dev: cp.pad(cp.ones(2, device=dev), 2**40, mode="edge"),
+        lambda dev: cndi.maximum_filter(cp.ones((3, 4), device=dev), size=2**40),
+        lambda dev: cndi.iterate_structure(cp.ones((3, 3), dtype=bool, device=dev), 2**40),
     ],
-    ids=["histogram", "fftfreq", "rfftfreq", "gaussian_sigma", "gaussian_radius", "uniform", "uniform_axis0", "pad"],
+    ids=[
+        "histogram",
+        "fftfreq",
+        "rfftfreq",
+        "gaussian_sigma",
+        "gaussian_radius",
+        "uniform",
+        "uniform_axis0",
+        "pad",
+        "pad_wrap",
+        "pad_edge",
+        "maximum_filter",
+        "iterate_structure",
+    ],
 )
 def test_impossible_sizes_are_memory_errors(device, call):
     with pytest.raises(MemoryError):

@@ -19,15 +19,37 @@ pub fn axes(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Axes> {
         return Ok(Axes::All);
     }
     if let Ok(i) = o.extract::<isize>() {
-        return Ok(Axes::Some(vec![i]));
+        return Ok(Axes::Some(vec![c_int_axis(i)?]));
     }
     if let Ok(v) = o.extract::<Vec<isize>>() {
-        return Ok(Axes::Some(v));
+        return Ok(Axes::Some(v.into_iter().map(c_int_axis).collect::<PyResult<_>>()?));
     }
     if let Ok(i) = o.call_method0("__index__") {
         return Ok(Axes::Some(vec![i.extract()?]));
     }
     Err(PyTypeError::new_err(format!("'{}' object cannot be interpreted as an integer", o.get_type().name()?)))
+}
+
+/// An axis as NumPy's reductions take it, a C `int`: beyond its range their ValueError, not an AxisError.
+fn c_int_axis(i: isize) -> PyResult<isize> {
+    if i32::try_from(i).is_err() {
+        return Err(PyValueError::new_err("integer won't fit into a C int"));
+    }
+    Ok(i)
+}
+
+/// One dimension of a shape, as NumPy reads it: an integer (`__index__`), not negative, within
+/// `intp` (NumPy's "Maximum allowed dimension exceeded").
+fn dim(x: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let i = x.call_method0("__index__").map_err(|_| match x.get_type().name() {
+        Ok(n) => PyTypeError::new_err(format!("'{n}' object cannot be interpreted as an integer")),
+        Err(e) => e,
+    })?;
+    match i.extract::<i64>() {
+        Ok(d) => usize::try_from(d).map_err(|_| PyValueError::new_err("negative dimensions are not allowed")),
+        Err(_) if i.lt(0)? => Err(PyValueError::new_err("negative dimensions are not allowed")),
+        Err(_) => Err(PyValueError::new_err("Maximum allowed dimension exceeded")),
+    }
 }
 
 /// A shape given as `*shape` (ints, or one tuple/list).
@@ -44,21 +66,15 @@ pub fn shape_arg_i(t: &Bound<'_, PyTuple>) -> PyResult<Vec<isize>> {
 
 /// A shape argument (int or sequence of non-negative ints).
 pub fn shape_of(o: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
-    let v: Vec<i64> = if let Ok(i) = o.extract::<i64>() {
-        vec![i]
-    } else if let Ok(v) = o.extract::<Vec<i64>>() {
-        v
-    } else if let Ok(i) = o.call_method0("__index__") {
-        vec![i.extract()?]
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "'{}' object cannot be interpreted as an integer",
-            o.get_type().name()?
-        )));
-    };
-    v.into_iter()
-        .map(|d| usize::try_from(d).map_err(|_| PyValueError::new_err("negative dimensions are not allowed")))
-        .collect()
+    if let Ok(i) = o.extract::<i64>() {
+        return Ok(vec![usize::try_from(i).map_err(|_| PyValueError::new_err("negative dimensions are not allowed"))?]);
+    }
+    if !o.hasattr("__index__")? && !o.is_instance_of::<pyo3::types::PyString>() {
+        if let Ok(items) = o.try_iter() {
+            return items.map(|x| dim(&x?)).collect();
+        }
+    }
+    Ok(vec![dim(o)?])
 }
 
 pub fn casting(s: &str) -> PyResult<cuprum::Casting> {

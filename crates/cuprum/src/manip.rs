@@ -389,6 +389,14 @@ pub fn pad(a: &Array, pad_width: &[(usize, usize)], mode: PadMode) -> Result<Arr
             a.ndim()
         )));
     }
+    // The result's memory first: a width no device holds is a MemoryError (a size past any
+    // address space NumPy's "array is too big" ValueError) at once, before the runs below (one
+    // per period of the source: a width of 2^40 made 2^38 of them).
+    let mut shape = a.shape().to_vec();
+    for (d, &(before, after)) in shape.iter_mut().zip(pad_width) {
+        *d = d.saturating_add(before).saturating_add(after);
+    }
+    drop(Array::alloc(&shape, a.dtype(), a.device(), false)?);
     let mut cur = a.view();
     for (ax, &(before, after)) in pad_width.iter().enumerate() {
         if before == 0 && after == 0 {

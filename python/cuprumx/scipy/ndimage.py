@@ -177,10 +177,15 @@ def iterate_structure(structure: Any, iterations: int, origin: Any = None) -> nd
 # ----------------------------------------------------------------------------------------- filters
 
 
-def _seq(v: Any, n: int) -> list:
+def _seq(v: Any, n: int, conv: Any = float) -> list:
+    """A per-axis argument (a size, a sigma) for `n` axes: one value for all, or one per axis (SciPy's
+    RuntimeError for a sequence of another length)."""
     if isinstance(v, int | float | numpy.integer | numpy.floating):
-        return [float(v)] * n
-    return [float(x) for x in v]
+        return [conv(v)] * n
+    v = [conv(x) for x in v]
+    if len(v) != n:
+        raise RuntimeError("sequence argument must have length equal to input rank")
+    return v
 
 
 def _origin(origin: Any, n: int) -> list:
@@ -458,9 +463,7 @@ def _rank(
     x = _a(input)
     axes = (axes,) if isinstance(axes, int) else axes  # SciPy takes one axis as an int
     n = x.ndim if axes is None else len(axes)
-    sz = (
-        None if size is None else ([int(size)] * n if isinstance(size, int | numpy.integer) else [int(s) for s in size])
-    )
+    sz = None if size is None else _seq(size, n, int)
     fp = None if footprint is None else _a(footprint, x)
     st = None if structure is None else _a(structure, x)
     r = _c.nd_rank(

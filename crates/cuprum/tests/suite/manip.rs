@@ -55,6 +55,25 @@ device_test!(pad_modes_match_numpy, |dev| {
     Ok(())
 });
 
+device_test!(pad_with_impossible_widths, |dev| {
+    // A width no device holds is a MemoryError at once, one past any address space NumPy's
+    // "array is too big" ValueError (a width of 2^40 made 2^38 pieces and aborted in wrap mode,
+    // and looped for hours in edge and reflect modes).
+    let a = cuprum::arange(4, &dev)?.astype(DType::Float64)?;
+    for mode in [PadMode::Constant(Scalar::Float(0.0)), PadMode::Edge, PadMode::Reflect, PadMode::Wrap] {
+        for (w, kind) in [
+            (1usize << 40, cuprum::ErrorKind::MemoryError),
+            (usize::MAX / 2, cuprum::ErrorKind::ValueError),
+            (usize::MAX, cuprum::ErrorKind::ValueError),
+        ] {
+            let e = cuprum::pad(&a, &[(w, 0)], mode).unwrap_err();
+            assert_eq!(e.kind(), kind, "{mode:?} {w}: {e}");
+        }
+        assert_eq!(cuprum::pad(&a, &[(3, 5)], mode)?.shape(), &[12]);
+    }
+    Ok(())
+});
+
 device_test!(join_split_roll_tile_repeat, |dev| {
     let a = cuprum::arange(12, &dev)?.reshape([3, 4])?;
     let b = cuprum::arange_with(100, 104, 1, DType::Int32, &dev)?.reshape([1, 4])?;

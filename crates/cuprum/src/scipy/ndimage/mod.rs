@@ -164,22 +164,21 @@ impl Footprint {
         Ok(Footprint { shape: a.shape().to_vec(), mask })
     }
 
-    /// `generate_binary_structure(rank, connectivity)` as a footprint.
-    pub(crate) fn binary(rank: usize, connectivity: usize) -> Footprint {
-        let shape = vec![3; rank];
-        let n = 3usize.pow(rank as u32);
+    /// `generate_binary_structure(rank, connectivity)` as a footprint: at most 64 dimensions
+    /// (NumPy's ValueError), `3^rank` elements the host can hold (else MemoryError).
+    pub(crate) fn binary(rank: usize, connectivity: usize) -> Result<Footprint> {
+        crate::core::layout::check_ndim(rank)?;
+        let n = u32::try_from(rank).ok().and_then(|r| 3usize.checked_pow(r)).unwrap_or(usize::MAX);
         let conn = connectivity.max(1);
-        let mask = (0..n)
-            .map(|mut i| {
-                let mut d = 0;
-                for _ in 0..rank {
-                    d += (i % 3).abs_diff(1);
-                    i /= 3;
-                }
-                d <= conn
-            })
-            .collect();
-        Footprint { shape, mask }
+        let mask = crate::core::alloc::vec_from_fn(n, |mut i| {
+            let mut d = 0;
+            for _ in 0..rank {
+                d += (i % 3).abs_diff(1);
+                i /= 3;
+            }
+            d <= conn
+        })?;
+        Ok(Footprint { shape: vec![3; rank], mask })
     }
 
     pub(crate) fn ndim(&self) -> usize {
@@ -201,7 +200,7 @@ impl Footprint {
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 pub fn generate_binary_structure(rank: usize, connectivity: usize) -> Result<Array> {
-    let f = Footprint::binary(rank, connectivity);
+    let f = Footprint::binary(rank, connectivity)?;
     crate::from_slice(&f.mask, &f.shape, &Device::Cpu)
 }
 
@@ -228,12 +227,17 @@ mod tests {
 
     #[test]
     fn binary_structures() {
-        assert_eq!(Footprint::binary(1, 1).mask, [true, true, true]);
-        let s3 = Footprint::binary(3, 1);
+        assert_eq!(Footprint::binary(1, 1).unwrap().mask, [true, true, true]);
+        let s3 = Footprint::binary(3, 1).unwrap();
         assert_eq!(s3.mask.iter().filter(|&&b| b).count(), 7);
-        assert_eq!(Footprint::binary(3, 2).mask.iter().filter(|&&b| b).count(), 19);
-        assert_eq!(Footprint::binary(3, 3).mask.iter().filter(|&&b| b).count(), 27);
-        assert_eq!(Footprint::binary(2, 0), Footprint::binary(2, 1));
-        assert_eq!(Footprint::binary(0, 1).mask, [true]);
+        assert_eq!(Footprint::binary(3, 2).unwrap().mask.iter().filter(|&&b| b).count(), 19);
+        assert_eq!(Footprint::binary(3, 3).unwrap().mask.iter().filter(|&&b| b).count(), 27);
+        assert_eq!(Footprint::binary(2, 0).unwrap(), Footprint::binary(2, 1).unwrap());
+        assert_eq!(Footprint::binary(0, 1).unwrap().mask, [true]);
+        // More than 64 dimensions is NumPy's ValueError; 3^40 elements are more than any host
+        // holds (MemoryError); 3^70 overflowed the size and aborted.
+        assert_eq!(Footprint::binary(70, 1).unwrap_err().kind(), crate::ErrorKind::ValueError);
+        assert_eq!(Footprint::binary(64, 1).unwrap_err().kind(), crate::ErrorKind::MemoryError);
+        assert_eq!(Footprint::binary(40, 1).unwrap_err().kind(), crate::ErrorKind::MemoryError);
     }
 }

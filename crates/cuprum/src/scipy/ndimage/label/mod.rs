@@ -31,7 +31,7 @@ pub(crate) type Neighbours = Vec<Vec<i8>>;
 /// as its backward neighbours.
 fn neighbours(structure: Option<&Array>, ndim: usize) -> Result<Neighbours> {
     let f = match structure {
-        None => Footprint::binary(ndim, 1),
+        None => Footprint::binary(ndim, 1)?,
         Some(s) => Footprint::read(s)?,
     };
     if f.ndim() != ndim {

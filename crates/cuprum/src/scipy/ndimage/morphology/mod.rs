@@ -137,7 +137,7 @@ fn as_bool(a: &Array) -> Result<Array> {
 /// The structure (or the default) as a footprint of the input's rank.
 fn structure_of(structure: Option<&Array>, ndim: usize) -> Result<Footprint> {
     let f = match structure {
-        None => Footprint::binary(ndim, 1),
+        None => Footprint::binary(ndim, 1)?,
         Some(s) => Footprint::read(s)?,
     };
     if f.ndim() != ndim {
@@ -212,6 +212,10 @@ fn dilation_checks(structure: Option<&Array>, origin: &[i64], ndim: usize) -> Re
 
 /// The common part of erosion and dilation.
 fn erode_dilate(input: &Array, o: &BinaryOptions<'_>, invert: bool) -> Result<Array> {
+    if input.dtype().is_complex() {
+        // SciPy's binary morphology has no complex loop.
+        return Err(Error::Type("Complex type not supported".into()));
+    }
     if invert {
         dilation_checks(o.structure, &o.origin, input.ndim())?;
     }
@@ -377,10 +381,16 @@ pub fn iterate_structure(structure: &Array, iterations: i64) -> Result<Array> {
         return Err(Error::Value("negative dimensions are not allowed".into()));
     }
     let ni = (iterations - 1) as usize;
-    let shape: Vec<usize> = f.shape.iter().map(|&n| n + ni * n.saturating_sub(1)).collect();
+    // n + ni * (n - 1) along each axis: sizes past memory are SciPy's MemoryError.
+    let too_big = || crate::core::alloc::oom::<bool>(usize::MAX);
+    let shape = f
+        .shape
+        .iter()
+        .map(|&n| ni.checked_mul(n.saturating_sub(1)).and_then(|v| v.checked_add(n)).ok_or_else(too_big))
+        .collect::<Result<Vec<usize>>>()?;
     // The structure placed at ni * (n // 2) of the zeros, then dilated ni times by itself.
-    let size: usize = shape.iter().product();
-    let mut canvas = vec![false; size];
+    let size = shape.iter().try_fold(1usize, |p, &d| p.checked_mul(d)).ok_or_else(too_big)?;
+    let mut canvas = crate::core::alloc::vec_filled(size, false)?;
     let nd = shape.len();
     for (i, &m) in f.mask.iter().enumerate() {
         let (mut rem, mut lin, mut stride) = (i, 0usize, 1usize);
@@ -422,5 +432,6 @@ pub fn iterate_structure_origin(structure: &Array, iterations: i64, origin: &[i6
     if iterations < 2 {
         return Ok((s, o));
     }
-    Ok((s, o.iter().map(|&v| v * iterations).collect()))
+    let scaled = o.iter().map(|&v| v.checked_mul(iterations)).collect::<Option<Vec<i64>>>();
+    Ok((s, scaled.ok_or_else(|| Error::Overflow("Python int too large to convert to C long".into()))?))
 }

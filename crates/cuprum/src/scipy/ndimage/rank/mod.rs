@@ -247,6 +247,12 @@ fn run_plan(x: &Array, plan: &Plan) -> Result<Array> {
 /// Runs separable min/max passes, one after the other (at least one).
 fn run_passes(x: &Array, passes: &[Pass]) -> Result<Array> {
     complex_type(x)?;
+    // SciPy's line buffer (a line and its window's extension, float64): a window too large for
+    // memory is its MemoryError on both devices, before any buffer of that size is asked for.
+    for p in passes {
+        let line = x.shape()[p.axis].checked_add(p.size).and_then(|v| v.checked_mul(8)).unwrap_or(usize::MAX);
+        crate::core::alloc::check_host(line)?;
+    }
     let x = x.as_contiguous()?;
     let out = Array::alloc(x.shape(), x.dtype(), x.device(), false)?;
     if out.size() == 0 {
