@@ -79,6 +79,15 @@ def get_array_module(*args: Any) -> Any:
     return numpy
 
 
+def _count(n: Any, message: str = "negative dimensions are not allowed") -> int:
+    """A size or count from the user as NumPy checks it: an integer, not negative (``message``, NumPy's
+    ValueError for that argument)."""
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError(message)
+    return n
+
+
 def _arr(x: Any, like: ndarray | None = None) -> ndarray:
     """An argument as a cuprum array (copied to the device when it is a NumPy array or a sequence, as
     CuPy's functions that call ``asarray`` do; its ufuncs and kernels refuse NumPy arrays: ``_dev_arr``)."""
@@ -1017,6 +1026,7 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None, we
 
 def bincount(x: Any, weights: Any = None, minlength: int = 0) -> ndarray:
     x = _arr(x)
+    minlength = _count(minlength, "'minlength' must not be negative")
     return _c.bincount(x, _arr(weights, x) if weights is not None else None, minlength)
 
 
@@ -1200,13 +1210,15 @@ def logspace(
 def eye(N: int, M: Any = None, k: int = 0, dtype: Any = float, order: str = "C", *, device: Any = None) -> ndarray:
     # A diagonal past the last column or row is empty, however far: k is clamped there (it may exceed
     # int64, as in NumPy).
+    N = _count(N)
+    M = None if M is None else _count(M)
     k = operator.index(k)
     k = builtins.min(k, N if M is None else M) if k > 0 else builtins.max(k, -N)
     return _c.eye(N, M, k, dtype, device)
 
 
 def identity(n: int, dtype: Any = float, *, device: Any = None) -> ndarray:
-    return _c.eye(n, None, 0, dtype, device)
+    return _c.eye(_count(n), None, 0, dtype, device)
 
 
 def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> tuple:
@@ -1515,7 +1527,7 @@ def roll(a: Any, shift: Any, axis: Any = None) -> ndarray:
 
 
 def tile(A: Any, reps: Any) -> ndarray:
-    return _c.tile(_arr(A), [reps] if isinstance(reps, int) else list(reps))
+    return _c.tile(_arr(A), [_count(r) for r in ([reps] if isinstance(reps, int) else reps)])
 
 
 def repeat(a: Any, repeats: Any, axis: Any = None) -> ndarray:
@@ -1556,6 +1568,9 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", **kwargs: Any) -> nd
 
 def diff(a: Any, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> ndarray:
     a = _arr(a)
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
     if prepend is not None or append is not None:
         parts = []
         for v in (prepend, None, append):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from . import _core
@@ -32,6 +33,8 @@ __all__ = [
 
 def _one(name: str) -> Any:
     def f(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> ndarray:
+        if n is not None and operator.index(n) < 1:
+            raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
         return _core._out(_c.fft1(name, _core._arr(a), n, axis, norm), out)
 
     f.__name__ = name
@@ -66,7 +69,7 @@ for _f, _n in (
 
 
 def fftfreq(n: int, d: float = 1.0, *, device: Any = None, dtype: Any = None) -> ndarray:
-    r = _c.fftfreq(int(n), float(d), False, device)
+    r = _c.fftfreq(_core._count(n), float(d), False, device)
     return r if dtype is None else r.astype(dtype)
 
 

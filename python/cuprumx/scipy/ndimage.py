@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import numpy
@@ -464,6 +465,8 @@ def _rank(
     axes = (axes,) if isinstance(axes, int) else axes  # SciPy takes one axis as an int
     n = x.ndim if axes is None else len(axes)
     sz = None if size is None else _seq(size, n, int)
+    if sz is not None and builtins.min(sz, default=0) < 0:
+        raise ValueError("negative dimensions are not allowed")  # SciPy's footprint of that shape
     fp = None if footprint is None else _a(footprint, x)
     st = None if structure is None else _a(structure, x)
     r = _c.nd_rank(

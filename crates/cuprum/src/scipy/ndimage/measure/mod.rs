@@ -530,7 +530,8 @@ struct Extremes {
     maxpos: Option<Array>,
 }
 
-fn extremes(p: &Prep, positions: bool) -> Result<Extremes> {
+/// `op` names the reduction in SciPy's error for one empty group ("minimum" or "maximum").
+fn extremes(p: &Prep, positions: bool, op: &str) -> Result<Extremes> {
     if p.x.dtype().is_complex() {
         return complex::extremes(p, positions);
     }
@@ -538,6 +539,10 @@ fn extremes(p: &Prep, positions: bool) -> Result<Extremes> {
     let a = accumulate(&pass(p, Want { count: true, minmax: true, ..Want::default() }), &dev)?;
     let (mut kmin, kmax) = (a.minkey.unwrap(), a.maxkey.unwrap());
     let count = a.count.unwrap();
+    if is_single(&p.g) && count.to_device(&Device::Cpu)?.to_vec::<i64>()?.first() == Some(&0) {
+        // One group with no element is SciPy's `vals.min()` of nothing (a read of one count).
+        return Err(Error::Value(format!("zero-size array to reduction operation {op} which has no identity")));
+    }
     if is_single(&p.g) && p.x.dtype().is_float() {
         // One group is SciPy's `vals.min()`: NaN when any value is NaN (the largest key).
         let mx = kmax.to_device(&Device::Cpu)?.to_vec::<u64>()?;
@@ -575,7 +580,7 @@ fn extremes(p: &Prep, positions: bool) -> Result<Extremes> {
 /// ```
 pub fn minimum(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -> Result<Array> {
     let p = prep(input, labels, &index.into(), "minimum")?;
-    let e = extremes(&p, false)?;
+    let e = extremes(&p, false, "minimum")?;
     shape_result(&e.min, &p.g)
 }
 
@@ -583,7 +588,7 @@ pub fn minimum(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -
 /// [`minimum`]).
 pub fn maximum(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -> Result<Array> {
     let p = prep(input, labels, &index.into(), "maximum")?;
-    let e = extremes(&p, false)?;
+    let e = extremes(&p, false, "maximum")?;
     shape_result(&e.max, &p.g)
 }
 
@@ -628,14 +633,14 @@ fn unravel(pos: &Array, shape: &[usize]) -> Result<Array> {
 /// ```
 pub fn minimum_position(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -> Result<Array> {
     let p = prep(input, labels, &index.into(), "minimum_position")?;
-    let e = extremes(&p, true)?;
+    let e = extremes(&p, true, "minimum")?;
     shape_result(&unravel(&e.minpos.unwrap(), p.x.shape())?, &p.g)
 }
 
 /// SciPy's `ndimage.maximum_position(input, labels, index)` (see [`minimum_position`]).
 pub fn maximum_position(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -> Result<Array> {
     let p = prep(input, labels, &index.into(), "maximum_position")?;
-    let e = extremes(&p, true)?;
+    let e = extremes(&p, true, "maximum")?;
     shape_result(&unravel(&e.maxpos.unwrap(), p.x.shape())?, &p.g)
 }
 
@@ -643,7 +648,7 @@ pub fn maximum_position(input: &Array, labels: Option<&Array>, index: impl Into<
 /// maximum position (as the four functions give them).
 pub fn extrema(input: &Array, labels: Option<&Array>, index: impl Into<Index>) -> Result<(Array, Array, Array, Array)> {
     let p = prep(input, labels, &index.into(), "extrema")?;
-    let e = extremes(&p, true)?;
+    let e = extremes(&p, true, "minimum")?;
     Ok((
         shape_result(&e.min, &p.g)?,
         shape_result(&e.max, &p.g)?,
