@@ -38,11 +38,12 @@ struct Cli {
     /// when the primary has no data.
     #[arg(long)]
     hdu: Option<usize>,
-    /// Kappa of the kappa-sigma clipper (clip at median ± kappa·std until stable).
-    #[arg(long, default_value_t = 3.0)]
+    /// Kappa of the kappa-sigma clipper (clip at median ± kappa·std until stable); a finite
+    /// number above 0.
+    #[arg(long, default_value_t = 3.0, allow_negative_numbers = true, value_parser = parse_positive)]
     kappa: f64,
-    /// Detection threshold in units of the clipped standard deviation.
-    #[arg(long, default_value_t = 5.0)]
+    /// Detection threshold in units of the clipped standard deviation; a finite number above 0.
+    #[arg(long, default_value_t = 5.0, allow_negative_numbers = true, value_parser = parse_positive)]
     threshold: f64,
     /// Pixel connectivity of a source: 4 (SciPy's default) or 8.
     #[arg(long, default_value_t = 4, value_parser = parse_connectivity)]
@@ -91,6 +92,16 @@ struct Cli {
     /// Write no pictures (the catalogue is still written).
     #[arg(long)]
     no_pictures: bool,
+}
+
+/// A finite number above 0 (`--kappa`, `--threshold`): NaN, infinities, 0 and negative numbers
+/// are refused with what is wrong, not taken (NaN) or read as unknown flags (`-1`).
+fn parse_positive(s: &str) -> std::result::Result<f64, String> {
+    let v: f64 = s.trim().parse().map_err(|_| format!("{s:?} is not a number"))?;
+    if !v.is_finite() || v <= 0.0 {
+        return Err(format!("must be a finite number above 0, not {s}"));
+    }
+    Ok(v)
 }
 
 fn parse_connectivity(s: &str) -> std::result::Result<u8, String> {
@@ -259,6 +270,10 @@ fn print_times(all: &[Timings]) {
 }
 
 fn run(cli: &Cli) -> Result<()> {
+    // An --out that names a file cannot hold the pictures: said before the run, not after it.
+    if cli.out.exists() && !cli.out.is_dir() {
+        return Err(cuprum::Error::Io(format!("--out {}: exists and is not a folder", cli.out.display())));
+    }
     let params = Params { kappa: cli.kappa, threshold_sigma: cli.threshold, connectivity: cli.connectivity };
     let gpu = match cli.device {
         Some(d) if d.is_cuda() => Some(Device::cuda(match d {

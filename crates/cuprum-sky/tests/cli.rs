@@ -146,3 +146,26 @@ fn reads_npy_images_and_reports_bad_input_clearly() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn refuses_degenerate_parameters_and_an_out_file_before_the_run() {
+    // Kappa and the threshold: finite numbers above 0, with what is wrong (a negative number was
+    // read as an unknown flag, NaN was taken and ran).
+    for (flag, value) in
+        [("--kappa", "-1"), ("--kappa", "nan"), ("--kappa", "0"), ("--threshold", "-2.5"), ("--threshold", "inf")]
+    {
+        let (ok, _, err) = run(&["--size", "64", "--sources", "2", "--repeat", "1", flag, value]);
+        assert!(!ok, "{flag} {value} was accepted");
+        assert!(err.contains("must be a finite number above 0"), "{flag} {value}: {err}");
+    }
+    let (ok, _, err) = run(&["--kappa", "abc"]);
+    assert!(!ok && err.contains("is not a number"), "{err}");
+    // An --out that is a file: refused at once, and the file is left as it was.
+    let file = std::env::temp_dir().join(format!("cuprum-sky-cli-outfile-{}", std::process::id()));
+    std::fs::write(&file, b"keep me").unwrap();
+    let (ok, out, err) = run(&["--size", "2048", "--repeat", "5", "--device", "cpu", "--out", file.to_str().unwrap()]);
+    assert!(!ok && err.contains("exists and is not a folder"), "{err}");
+    assert!(out.is_empty(), "refused only after the run had started:\n{out}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"keep me");
+    std::fs::remove_file(&file).ok();
+}
