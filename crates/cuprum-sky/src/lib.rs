@@ -120,11 +120,23 @@ impl Background {
 
 /// Step 1: kappa-sigma clipping of the finite pixels, and the detection threshold.
 pub fn background(image: &Array, params: &Params) -> Result<Background> {
-    let clipped = ks_clip(&finite_pixels(image)?, params.kappa)?;
-    if clipped.size() == 0 {
+    let finite = finite_pixels(image)?;
+    if finite.size() == 0 {
         return Err(Error::Value(
             "no pixels to estimate the background from (every pixel is NaN, or the image is empty)".into(),
         ));
+    }
+    let clipped = ks_clip(&finite, params.kappa)?;
+    if clipped.size() == 0 {
+        // The clipper keeps pixels strictly within median ± kappa·std: with no spread (a
+        // constant image) or a degenerate kappa none is.
+        let (lo, hi) = (finite.min(None)?.item::<f64>()?, finite.max(None)?.item::<f64>()?);
+        let why = if lo == hi {
+            format!("every pixel equals {lo}: the image has no spread to clip against")
+        } else {
+            format!("the pixels (from {lo} to {hi}) have too little spread for kappa = {}", params.kappa)
+        };
+        return Err(Error::Value(format!("kappa-sigma clipping kept no pixel: {why}")));
     }
     let std = clipped.std(None, 0.0)?.item::<f64>()?;
     Ok(Background { clipped, std, threshold: params.threshold_sigma * std })
@@ -449,6 +461,31 @@ pub fn prepare(image: &Array, policy: NanPolicy) -> Result<(Array, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn says_why_the_background_cannot_be_estimated() -> Result<()> {
+        let dev = Device::Cpu;
+        let msg = |img: &Array| background(img, &Params::default()).unwrap_err().to_string();
+        // Constant, all-zero and boolean images: no spread, said as such (the message blamed NaNs).
+        for img in [
+            cuprum::full(&[16, 16], 2.5, cuprum::DType::Float32, &dev)?,
+            cuprum::zeros(&[16, 16], cuprum::DType::Float64, &dev)?,
+            cuprum::ones(&[4, 4], cuprum::DType::Bool, &dev)?,
+        ] {
+            let m = msg(&img);
+            assert!(m.contains("no spread"), "{}: {m}", img.dtype());
+        }
+        // Two values half and half with a small kappa: no pixel lies strictly within
+        // median ± kappa·std (0.5 ± 0.25).
+        let two = cuprum::from_vec((0..64).map(|i| (i % 2) as f64).collect::<Vec<_>>(), &dev)?;
+        let m = background(&two, &Params { kappa: 0.5, ..Params::default() }).unwrap_err().to_string();
+        assert!(m.contains("too little spread for kappa = 0.5"), "{m}");
+        // All NaN or empty: the old message, which is right there.
+        let nan = cuprum::full(&[3], f64::NAN, cuprum::DType::Float64, &dev)?;
+        assert!(msg(&nan).contains("every pixel is NaN"));
+        assert!(msg(&cuprum::zeros(&[0], cuprum::DType::Float64, &dev)?).contains("every pixel is NaN"));
+        Ok(())
+    }
 
     #[test]
     fn finds_the_synthetic_sources_and_their_centres() -> Result<()> {
