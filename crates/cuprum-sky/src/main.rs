@@ -388,7 +388,7 @@ fn run(cli: &Cli) -> Result<()> {
         println!(
             "Against the synthetic sky's truth: {} of the {} sources put in (the centre included) have a detected centre within 2 px \
              (faintest found: amplitude {}; brightest missed: {}: a source blended with a neighbour has its centre between the two); \
-             {} of the {} detections lie on one",
+             {} of the {} detections lie within 2 px of a source put in (the others are noise peaks or pieces of a source)",
             m.found,
             m.injected,
             amp(m.faintest_found),
