@@ -46,10 +46,15 @@ fn dim(x: &Bound<'_, PyAny>) -> PyResult<usize> {
         Err(e) => e,
     })?;
     match i.extract::<i64>() {
-        Ok(d) => usize::try_from(d).map_err(|_| PyValueError::new_err("negative dimensions are not allowed")),
-        Err(_) if i.lt(0)? => Err(PyValueError::new_err("negative dimensions are not allowed")),
+        Ok(d) => nonnegative(d),
+        Err(_) if i.lt(0)? => nonnegative(-1),
         Err(_) => Err(PyValueError::new_err("Maximum allowed dimension exceeded")),
     }
+}
+
+/// A dimension that fits int64: NumPy's ValueError when negative.
+fn nonnegative(d: i64) -> PyResult<usize> {
+    usize::try_from(d).map_err(|_| PyValueError::new_err("negative dimensions are not allowed"))
 }
 
 /// A shape given as `*shape` (ints, or one tuple/list).
@@ -67,7 +72,7 @@ pub fn shape_arg_i(t: &Bound<'_, PyTuple>) -> PyResult<Vec<isize>> {
 /// A shape argument (int or sequence of non-negative ints).
 pub fn shape_of(o: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
     if let Ok(i) = o.extract::<i64>() {
-        return Ok(vec![usize::try_from(i).map_err(|_| PyValueError::new_err("negative dimensions are not allowed"))?]);
+        return Ok(vec![nonnegative(i)?]);
     }
     if !o.hasattr("__index__")? && !o.is_instance_of::<pyo3::types::PyString>() {
         if let Ok(items) = o.try_iter() {

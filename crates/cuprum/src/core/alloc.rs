@@ -52,9 +52,14 @@ pub(crate) fn check_host(bytes: usize) -> Result<()> {
     Ok(())
 }
 
+/// `Ok` when `n` elements of `T` could be held on the host ([`check_host`] of their bytes).
+pub(crate) fn check_host_len<T>(n: usize) -> Result<()> {
+    check_host(n.saturating_mul(std::mem::size_of::<T>()))
+}
+
 /// An empty `Vec` with room for `n` elements.
 pub(crate) fn vec_with_capacity<T>(n: usize) -> Result<Vec<T>> {
-    check_host(n.saturating_mul(std::mem::size_of::<T>()))?;
+    check_host_len::<T>(n)?;
     let mut v = Vec::new();
     v.try_reserve_exact(n).map_err(|_| oom::<T>(n))?;
     Ok(v)

@@ -168,7 +168,8 @@ impl Footprint {
     /// (NumPy's ValueError), `3^rank` elements the host can hold (else MemoryError).
     pub(crate) fn binary(rank: usize, connectivity: usize) -> Result<Footprint> {
         crate::core::layout::check_ndim(rank)?;
-        let n = u32::try_from(rank).ok().and_then(|r| 3usize.checked_pow(r)).unwrap_or(usize::MAX);
+        // At most 64 dimensions here, so the exponent fits; 3^41 and up overflow to MemoryError.
+        let n = 3usize.checked_pow(rank as u32).unwrap_or(usize::MAX);
         let conn = connectivity.max(1);
         let mask = crate::core::alloc::vec_from_fn(n, |mut i| {
             let mut d = 0;

@@ -366,8 +366,8 @@ fn run_passes(x: &Array, passes: &[Pass], cval: f64, dt: DType) -> Result<Array>
     // MemoryError on both devices (the GPU needs no such buffer, but gives SciPy's answer).
     for p in passes {
         let (before, after) = p.halo();
-        let line = (x.shape()[p.axis] as u128 + before.max(0) as u128 + after.max(0) as u128).saturating_mul(8);
-        crate::core::alloc::check_host(usize::try_from(line).unwrap_or(usize::MAX))?;
+        let line = x.shape()[p.axis].saturating_add(before.max(0) as usize).saturating_add(after.max(0) as usize);
+        crate::core::alloc::check_host_len::<f64>(line)?;
     }
     let out = Array::alloc(x.shape(), dt, x.device(), false)?;
     if out.size() == 0 {

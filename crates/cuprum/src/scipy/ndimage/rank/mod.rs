@@ -250,8 +250,7 @@ fn run_passes(x: &Array, passes: &[Pass]) -> Result<Array> {
     // SciPy's line buffer (a line and its window's extension, float64): a window too large for
     // memory is its MemoryError on both devices, before any buffer of that size is asked for.
     for p in passes {
-        let line = x.shape()[p.axis].checked_add(p.size).and_then(|v| v.checked_mul(8)).unwrap_or(usize::MAX);
-        crate::core::alloc::check_host(line)?;
+        crate::core::alloc::check_host_len::<f64>(x.shape()[p.axis].saturating_add(p.size))?;
     }
     let x = x.as_contiguous()?;
     let out = Array::alloc(x.shape(), x.dtype(), x.device(), false)?;
