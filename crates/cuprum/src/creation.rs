@@ -6,6 +6,7 @@ use crate::core::device::Device;
 use crate::core::dtype::{DType, Element, Scalar};
 use crate::core::error::{Error, Result};
 use crate::core::layout;
+use crate::ufunc::Ramp;
 
 /// An array of `shape` whose contents are unspecified (NumPy's `empty`; on the CPU it is zeroed).
 pub fn empty(shape: &[usize], dtype: DType, device: &Device) -> Result<Array> {
@@ -69,7 +70,7 @@ pub fn arange_with(start: i64, stop: i64, step: i64, dtype: DType, device: &Devi
         0
     } as usize;
     let out = Array::alloc(&[n], dtype, *device, false)?;
-    crate::ufunc::iota(&out, start as f64, step as f64, None)?;
+    crate::ufunc::iota(&out, Ramp::Int { start, step })?;
     Ok(out)
 }
 
@@ -82,7 +83,7 @@ pub fn arange_f(start: f64, stop: f64, step: f64, dtype: DType, device: &Device)
     let n = ((stop - start) / step).ceil().max(0.0) as usize;
     let out = Array::alloc(&[n], dtype, *device, false)?;
     // NumPy steps by the difference of the first two values, (start + step) - start.
-    crate::ufunc::iota(&out, start, (start + step) - start, None)?;
+    crate::ufunc::iota(&out, Ramp::Float { start, step: (start + step) - start, last: None })?;
     Ok(out)
 }
 
@@ -96,9 +97,9 @@ pub fn linspace(start: f64, stop: f64, num: usize, endpoint: bool, dtype: DType,
     let step = if div > 0 { (stop - start) / div as f64 } else { f64::NAN };
     let out = Array::alloc(&[num], dtype, *device, false)?;
     if num == 1 {
-        crate::ufunc::iota(&out, start, 0.0, None)?;
+        crate::ufunc::iota(&out, Ramp::Float { start, step: 0.0, last: None })?;
     } else {
-        crate::ufunc::iota(&out, start, step, if endpoint { Some(stop) } else { None })?;
+        crate::ufunc::iota(&out, Ramp::Float { start, step, last: if endpoint { Some(stop) } else { None } })?;
     }
     Ok(out)
 }

@@ -52,17 +52,20 @@ pub fn size_of(shape: &[usize]) -> usize {
     shape.iter().product()
 }
 
-/// Size, checking for overflow (`isize::MAX` bytes at most, as NumPy).
+/// Size in bytes, checking for overflow as NumPy does: the item size times the product of the
+/// non-zero lengths must fit an `isize` (`ValueError` otherwise), even where a zero length makes
+/// the array empty (`np.zeros((0, 2**62))` is "array is too big").
 pub fn checked_nbytes(shape: &[usize], itemsize: usize) -> Result<usize> {
     check_ndim(shape.len())?;
+    let too_big = || Error::InvalidArgument(format!("array is too big: shape {shape:?}"));
     let mut n: usize = itemsize;
-    for &d in shape {
-        n = n.checked_mul(d).ok_or_else(|| Error::InvalidArgument(format!("array is too big: shape {shape:?}")))?;
+    for &d in shape.iter().filter(|&&d| d != 0) {
+        n = n.checked_mul(d).ok_or_else(too_big)?;
     }
     if n > isize::MAX as usize {
-        return Err(Error::InvalidArgument(format!("array is too big: shape {shape:?}")));
+        return Err(too_big());
     }
-    Ok(n)
+    Ok(if shape.contains(&0) { 0 } else { n })
 }
 
 /// NumPy's limit on dimensions (`NPY_MAXDIMS`): arrays have at most 64.

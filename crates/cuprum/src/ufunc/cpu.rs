@@ -1154,8 +1154,9 @@ pub(crate) fn where_(cond: &Array, x: &Array, y: &Array, out: &Array) -> Result<
     Ok(())
 }
 
-/// `out[i] = start + i * step` (and `out[n-1] = last` when given, as `linspace` does).
-pub(crate) fn iota(out: &Array, start: f64, step: f64, last: Option<f64>) -> Result<()> {
+/// `out[i] = start + i * step` (and `out[n-1] = last` when given, as `linspace` does); the
+/// ramp's kind matches the output's (`ufunc::iota` makes it so).
+pub(crate) fn iota(out: &Array, ramp: super::Ramp) -> Result<()> {
     let _l = CpuLocks::new(&[], &[&out.storage]);
     let n = out.size();
     let p = ptr(out);
@@ -1163,30 +1164,31 @@ pub(crate) fn iota(out: &Array, start: f64, step: f64, last: Option<f64>) -> Res
     let chunks: Vec<usize> = (0..n).step_by(CHUNK).collect();
     let work = |&c: &usize| {
         let m = CHUNK.min(n - c);
-        let mut buf = [0f64; CHUNK];
-        for (i, b) in buf[..m].iter_mut().enumerate() {
-            let k = (c + i) as f64;
-            *b = start + k * step;
-            if c + i == n - 1 {
-                if let Some(l) = last {
-                    *b = l;
-                }
-            }
-        }
         let isz = dt.itemsize();
-        // SAFETY: `out` is a fresh, C-contiguous 1-d array of `n` elements (`creation`'s ranges
-        // allocate it), write-locked; chunk `c` covers its elements `c..c + m`, `c + m <= n`,
-        // aligned, and each chunk is written by one call.
-        unsafe {
-            if dt.is_float() {
-                store(dt, p.get().add(c * isz), isz as isize, &buf[..m]);
-            } else {
+        match ramp {
+            super::Ramp::Float { start, step, last } => {
+                let mut buf = [0f64; CHUNK];
+                for (i, b) in buf[..m].iter_mut().enumerate() {
+                    *b = start + (c + i) as f64 * step;
+                    if c + i == n - 1 {
+                        if let Some(l) = last {
+                            *b = l;
+                        }
+                    }
+                }
+                // SAFETY: `out` is a fresh, C-contiguous 1-d array of `n` elements (`creation`'s
+                // ranges allocate it), write-locked; chunk `c` covers its elements `c..c + m`,
+                // `c + m <= n`, aligned, and each chunk is written by one call.
+                unsafe { store(dt, p.get().add(c * isz), isz as isize, &buf[..m]) };
+            }
+            super::Ramp::Int { start, step } => {
                 // Integer ranges are computed exactly in i64.
                 let mut ib = [0i64; CHUNK];
                 for (i, b) in ib[..m].iter_mut().enumerate() {
-                    *b = (start as i64).wrapping_add(((c + i) as i64).wrapping_mul(step as i64));
+                    *b = start.wrapping_add(((c + i) as i64).wrapping_mul(step));
                 }
-                store(dt, p.get().add(c * isz), isz as isize, &ib[..m]);
+                // SAFETY: as above.
+                unsafe { store(dt, p.get().add(c * isz), isz as isize, &ib[..m]) };
             }
         }
     };

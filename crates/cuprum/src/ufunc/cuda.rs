@@ -216,21 +216,25 @@ pub(crate) fn where_(cond: &Array, x: &Input<'_>, y: &Input<'_>, out: &Array) ->
     launch_ew(&spec, out, &[Arg::Arr(cond), arg(x), arg(y)], |_| {})
 }
 
-pub(crate) fn iota(out: &Array, start: f64, step: f64, last: Option<f64>) -> Result<()> {
-    if out.dtype.is_float() {
-        let spec = EwSpec::new(EwOp::IotaF, &[], DType::Float64, out.dtype);
-        launch_ew(&spec, out, &[], |p| {
-            p.push(start);
-            p.push(step);
-            p.push(last.unwrap_or(0.0));
-            p.push(last.is_some() as i32);
-        })
-    } else {
-        let spec = EwSpec::new(EwOp::IotaI, &[], DType::Int64, out.dtype);
-        launch_ew(&spec, out, &[], |p| {
-            p.push(start as i64);
-            p.push(step as i64);
-        })
+/// `out[i] = start + i * step`; the ramp's kind matches the output's (`ufunc::iota` makes it so).
+pub(crate) fn iota(out: &Array, ramp: super::Ramp) -> Result<()> {
+    match ramp {
+        super::Ramp::Float { start, step, last } => {
+            let spec = EwSpec::new(EwOp::IotaF, &[], DType::Float64, out.dtype);
+            launch_ew(&spec, out, &[], |p| {
+                p.push(start);
+                p.push(step);
+                p.push(last.unwrap_or(0.0));
+                p.push(last.is_some() as i32);
+            })
+        }
+        super::Ramp::Int { start, step } => {
+            let spec = EwSpec::new(EwOp::IotaI, &[], DType::Int64, out.dtype);
+            launch_ew(&spec, out, &[], |p| {
+                p.push(start);
+                p.push(step);
+            })
+        }
     }
 }
 

@@ -692,12 +692,29 @@ pub(crate) fn where_into(cond: &Array, x: &Input<'_>, y: &Input<'_>, out: &Array
     }
 }
 
-pub(crate) fn iota(out: &Array, start: f64, step: f64, last: Option<f64>) -> Result<()> {
+/// What [`iota`] writes at element `k` of its output.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) enum Ramp {
+    /// `start + k * step` in float64, the last element `last` where given (`linspace`'s end).
+    Float { start: f64, step: f64, last: Option<f64> },
+    /// `start + k * step` in int64, exactly (wrapping as NumPy's int64 arithmetic): integer
+    /// bounds past 2^53 are not rounded through a float.
+    Int { start: i64, step: i64 },
+}
+
+/// Fills the fresh, C-contiguous 1-d `out` with `ramp`: in float64 for a float output, in int64
+/// for any other (a float ramp's start and step truncated, as before).
+pub(crate) fn iota(out: &Array, ramp: Ramp) -> Result<()> {
     if out.size() == 0 {
         return Ok(());
     }
+    let ramp = match (ramp, out.dtype().is_float()) {
+        (Ramp::Int { start, step }, true) => Ramp::Float { start: start as f64, step: step as f64, last: None },
+        (Ramp::Float { start, step, .. }, false) => Ramp::Int { start: start as i64, step: step as i64 },
+        (r, _) => r,
+    };
     match out.device() {
-        Device::Cpu => cpu::iota(out, start, step, last),
-        Device::Cuda(_) => cuda::iota(out, start, step, last),
+        Device::Cpu => cpu::iota(out, ramp),
+        Device::Cuda(_) => cuda::iota(out, ramp),
     }
 }

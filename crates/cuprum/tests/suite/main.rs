@@ -28,6 +28,7 @@ mod kernel;
 mod linalg;
 mod manip;
 mod ndimage;
+mod props;
 mod random;
 mod reduce;
 mod scan;
