@@ -205,10 +205,33 @@ fn colour_bar(area: &DrawingArea<BitMapBackend, plotters::coord::Shift>, v: &Vie
         }};
     }
     match v.norm {
-        Norm::Log => bar!((lo..hi).log_scale(), "{:.1e}"),
+        // Our own ticks: plotters' log axis repeats a decade's value (1.0 as the last of the
+        // light ticks 0.1 .. 1.0 and again as the next bold one), drawn as "1.0e0" twice.
+        Norm::Log => bar!((lo..hi).log_scale().with_key_points(log_ticks(lo, hi)), "{:.0e}"),
         _ => bar!(lo..hi, "{:.2e}"),
     }
     Ok(())
+}
+
+/// The ticks of a log axis over `[lo, hi]` (`0 < lo < hi`), as matplotlib's `LogLocator` places
+/// them: the powers of ten inside, with 2x and 5x between them when fewer than three powers fall
+/// inside, and every multiple 1x..9x when even those are fewer than three. One significant
+/// digit tells them all apart (`{:.0e}`).
+fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
+        return vec![];
+    }
+    let (k0, k1) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    for mult in [&[1.0][..], &[1.0, 2.0, 5.0], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]] {
+        let ticks: Vec<f64> = (k0..=k1)
+            .flat_map(|k| mult.iter().map(move |m| format!("{m}e{k}").parse::<f64>().unwrap_or(f64::NAN)))
+            .filter(|t| (lo..=hi).contains(t))
+            .collect();
+        if ticks.len() >= 3 || mult.len() == 9 {
+            return ticks;
+        }
+    }
+    vec![]
 }
 
 /// The histogram of the finite pixels between `lo` and `hi` (log counts), with vertical lines
@@ -275,4 +298,30 @@ pub fn histogram(
         .draw()?;
     root.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_ticks;
+
+    /// Distinct ticks with distinct labels, inside the range, three or more where a range of a
+    /// few units holds them (the image's colour bar once showed "1.0e0" twice).
+    #[test]
+    fn log_ticks_are_distinct() {
+        for (lo, hi) in [(0.1, 1000.0), (0.05, 2.0), (1.0, 10.0), (3.0, 4.5), (1e-3, 1e6), (0.99, 1.01), (2e-7, 3e-7)] {
+            let t = log_ticks(lo, hi);
+            let labels: Vec<String> = t.iter().map(|v| format!("{v:.0e}")).collect();
+            let mut uniq = labels.clone();
+            uniq.dedup();
+            assert_eq!(uniq, labels, "{lo}..{hi}");
+            assert!(t.iter().all(|v| (lo..=hi).contains(v)), "{lo}..{hi}: {t:?}");
+            assert!(t.windows(2).all(|w| w[0] < w[1]), "{lo}..{hi}: {t:?}");
+            if hi / lo >= 3.0 {
+                assert!(t.len() >= 3, "{lo}..{hi}: {t:?}");
+            }
+        }
+        assert_eq!(log_ticks(0.1, 1000.0), vec![0.1, 1.0, 10.0, 100.0, 1000.0]);
+        assert_eq!(log_ticks(0.05, 2.0), vec![0.05, 0.1, 0.2, 0.5, 1.0, 2.0]);
+        assert!(log_ticks(0.0, 1.0).is_empty() && log_ticks(2.0, 1.0).is_empty());
+    }
 }
