@@ -79,12 +79,15 @@ def get_array_module(*args: Any) -> Any:
     return numpy
 
 
-def _count(n: Any, message: str = "negative dimensions are not allowed") -> int:
+def _count(n: Any, message: str = "negative dimensions are not allowed", huge: str | None = None) -> int:
     """A size or count from the user as NumPy checks it: an integer, not negative (``message``, NumPy's
-    ValueError for that argument)."""
+    ValueError for that argument), and, where ``huge`` is given, below 2**63 (else NumPy's ValueError
+    ``huge`` for that argument; without it, an int beyond int64 is the binding's OverflowError)."""
     n = operator.index(n)
     if n < 0:
         raise ValueError(message)
+    if huge is not None and n >= 2**63:
+        raise ValueError(huge)
     return n
 
 
@@ -1156,6 +1159,9 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None, *,
         # others wrap.
         info = numpy.iinfo(dtype)
         n = builtins.max(0, -((start - stop) // step))
+        if n > 2**63:
+            # (NumPy's arange(2**63) overflows its own length to an empty array; past that it raises.)
+            raise ValueError("Maximum allowed size exceeded")
         for v in (start, start + step)[: builtins.min(n, 2)]:
             if not info.min <= v <= info.max:
                 raise OverflowError(f"Python integer {v} out of bounds for {numpy.dtype(dtype)}")
@@ -1177,6 +1183,8 @@ def linspace(
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    if num >= 2**63:
+        raise ValueError("Maximum allowed size exceeded")
     if isinstance(start, ndarray | numpy.ndarray) or isinstance(stop, ndarray | numpy.ndarray):
         raise NotImplementedError("cuprum: linspace with array endpoints")
     if dtype is None:
@@ -1210,15 +1218,15 @@ def logspace(
 def eye(N: int, M: Any = None, k: int = 0, dtype: Any = float, order: str = "C", *, device: Any = None) -> ndarray:
     # A diagonal past the last column or row is empty, however far: k is clamped there (it may exceed
     # int64, as in NumPy).
-    N = _count(N)
-    M = None if M is None else _count(M)
+    N = _count(N, huge="Maximum allowed dimension exceeded")
+    M = None if M is None else _count(M, huge="Maximum allowed dimension exceeded")
     k = operator.index(k)
     k = builtins.min(k, N if M is None else M) if k > 0 else builtins.max(k, -N)
     return _c.eye(N, M, k, dtype, device)
 
 
 def identity(n: int, dtype: Any = float, *, device: Any = None) -> ndarray:
-    return _c.eye(_count(n), None, 0, dtype, device)
+    return _c.eye(_count(n, huge="Maximum allowed dimension exceeded"), None, 0, dtype, device)
 
 
 def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> tuple:
@@ -1513,17 +1521,29 @@ def rot90(m: Any, k: int = 1, axes: tuple = (0, 1)) -> ndarray:
 
 def roll(a: Any, shift: Any, axis: Any = None) -> ndarray:
     a = _arr(a)
+
+    def one(a: ndarray, s: Any, ax: Any) -> ndarray:
+        s = operator.index(s)
+        if not -(2**63) <= s < 2**63:
+            # A shift beyond int64 rolls by itself modulo the length, as NumPy's.
+            try:
+                n = a.size if ax is None else a.shape[operator.index(ax)]
+            except (IndexError, TypeError):
+                n = 0  # the axis is wrong: cuprum's AxisError follows
+            s = s % n if n else 0
+        return _c.roll(a, s, ax)
+
     if isinstance(shift, tuple | list):
         axes = [axis] if isinstance(axis, int) else list(axis)
         shifts = list(shift) if len(shift) == len(axes) else list(shift) * len(axes)
         for s, ax in zip(shifts, axes, strict=False):
-            a = _c.roll(a, int(s), ax)
+            a = one(a, s, ax)
         return a
     if isinstance(axis, tuple | list):
         for ax in axis:
-            a = _c.roll(a, int(shift), ax)
+            a = one(a, shift, ax)
         return a
-    return _c.roll(a, int(shift), axis)
+    return one(a, shift, axis)
 
 
 def tile(A: Any, reps: Any) -> ndarray:
@@ -1654,8 +1674,6 @@ def _kth(a: ndarray, kth: Any, axis: Any) -> list[int]:
     except (IndexError, TypeError):
         return [int(k) for k in ks]  # the axis itself is wrong: cuprum's AxisError follows
     for k in ks:
-        if not -(2**63) <= int(k) < 2**63:
-            raise OverflowError("Python int too large to convert to C long")
         if not -n <= int(k) < n:
             raise ValueError(f"kth(={int(k) + n if k < 0 else int(k)}) out of bounds ({n})")
     return [int(k) for k in ks]

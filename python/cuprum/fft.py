@@ -35,6 +35,8 @@ def _one(name: str) -> Any:
     def f(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> ndarray:
         if n is not None and operator.index(n) < 1:
             raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
+        if not -(2**63) <= operator.index(axis) < 2**63:
+            raise IndexError("cannot fit 'int' into an index-sized integer")
         return _core._out(_c.fft1(name, _core._arr(a), n, axis, norm), out)
 
     f.__name__ = name

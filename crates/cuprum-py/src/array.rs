@@ -88,8 +88,52 @@ pub fn operand_on(py: Python<'_>, obj: &Bound<'_, PyAny>, dev: cuprum::Device) -
     }
 }
 
+/// `a op n` (or `n op a`) for a Python int `n` beyond int64 and uint64, where NumPy 2 answers
+/// rather than raising: with a float or complex array and in true division the int is a float
+/// (`f4 + 2**70`, `i4 / 2**64`); an integer array compares with it as the exact numbers do
+/// (`i4 == 2**64` is all False, `i4 < 2**64` all True). `None`: not such a case (an integer
+/// array's arithmetic with it stays NumPy's OverflowError).
+fn huge_int(
+    op: BinaryOp,
+    a: &Array,
+    other: &Bound<'_, PyAny>,
+    reflected: bool,
+) -> PyResult<Option<cuprum::Result<Array>>> {
+    if !other.is_exact_instance_of::<pyo3::types::PyInt>()
+        || other.extract::<i64>().is_ok()
+        || other.extract::<u64>().is_ok()
+    {
+        return Ok(None);
+    }
+    use BinaryOp::*;
+    let dt = a.dtype();
+    if dt.is_float() || dt.is_complex() || op == TrueDivide {
+        // Beyond a float64 too: Python's own OverflowError ("int too large to convert to float").
+        let s = Operand::Scalar(Scalar::Float(other.extract::<f64>()?));
+        return Ok(Some(if reflected { cuprum::ufunc::binary(op, s, a) } else { cuprum::ufunc::binary(op, a, s) }));
+    }
+    if !dt.is_integer() {
+        return Ok(None);
+    }
+    // Every element lies between the ends of its dtype, so below a huge positive int and above a
+    // huge negative one (`reflected`: `n op a`, the comparison seen from the other side).
+    let positive = other.gt(0)?;
+    let a_below = |below: bool| if reflected { !below } else { below };
+    let value = match op {
+        Equal => false,
+        NotEqual => true,
+        Less | LessEqual => a_below(positive),
+        Greater | GreaterEqual => !a_below(positive),
+        _ => return Ok(None),
+    };
+    Ok(Some(cuprum::full(a.shape(), value, DType::Bool, &a.device())))
+}
+
 /// `a op b` (or `b op a` when `reflected`); `NotImplemented` for operands cuprum does not know.
 fn binop(py: Python<'_>, op: BinaryOp, a: &Array, other: &Bound<'_, PyAny>, reflected: bool) -> PyResult<Py<PyAny>> {
+    if let Some(r) = huge_int(op, a, other, reflected)? {
+        return Ok(wrap(py, r.py()?)?.into_any().unbind());
+    }
     let Some(o) = other_operand(py, other, a.device())? else { return Ok(py.NotImplemented()) };
     // Without the GIL: a CPU kernel, a first-use compile or a pool wait lets other threads run.
     let r = py.detach(|| {
@@ -843,8 +887,17 @@ impl PyNdarray {
             CompareOp::Gt => BinaryOp::Greater,
             CompareOp::Ge => BinaryOp::GreaterEqual,
         };
+        if let Some(r) = huge_int(op, &self.0, o, false)? {
+            return Ok(wrap(py, r.py()?)?.into_any().unbind());
+        }
         match other_operand(py, o, self.0.device()) {
             Ok(Some(b)) => Ok(wrap(py, cuprum::ufunc::binary(op, &self.0, b.operand()).py()?)?.into_any().unbind()),
+            // `a == None`, `a != "text"`: NumPy compares each element with the object (an array
+            // of False, or True for `!=`); ordering them is Python's TypeError (NotImplemented).
+            Ok(None) if matches!(op, BinaryOp::Equal | BinaryOp::NotEqual) && !o.hasattr("__array__")? => {
+                let all = cuprum::full(self.0.shape(), op == BinaryOp::NotEqual, DType::Bool, &self.0.device());
+                Ok(wrap(py, all.py()?)?.into_any().unbind())
+            }
             Ok(None) => Ok(py.NotImplemented()),
             Err(e) => Err(e),
         }

@@ -31,4 +31,6 @@ def next_fast_len(target: int, real: bool = False) -> int:
         raise ValueError("Target cannot be negative.")
     if int(target) > 2**63 - 1:
         raise OverflowError("Python int too large to convert to C ssize_t")  # SciPy's (pocketfft's size type)
+    if target == 0:
+        return 0  # SciPy's answer for 0 (no length is asked for)
     return _c.next_fast_len(int(target), bool(real))

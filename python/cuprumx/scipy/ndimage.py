@@ -82,32 +82,43 @@ def label(input: Any, structure: Any = None, output: Any = None) -> Any:  # noqa
 # ----------------------------------------------------------------------------------------- measurements
 
 
-def _labels(labels: Any, x: ndarray) -> Any:
-    if labels is None:
-        return None
-    lab = _a(labels, x)
-    if lab.dtype.kind in "fc":
-        # SciPy accepts float labels (label() writes into float arrays): the labels are their integer values.
-        lab = lab.astype(numpy.int64)
-    return lab
-
-
-def _index(index: Any, x: ndarray) -> Any:
-    if index is None or isinstance(index, int | numpy.integer | ndarray):
-        return index
-    if isinstance(index, float | numpy.floating):
-        return int(index)
-    if isinstance(index, numpy.ndarray | list | tuple | range):
-        return _core.asarray(
-            numpy.asarray(list(index) if isinstance(index, range) else index, dtype=numpy.int64), device=x.device
-        )
-    return _core._dev_arr(index, x)
+def _groups(labels: Any, index: Any, x: ndarray) -> tuple[Any, Any]:
+    """``labels`` and ``index`` as the measurements take them (integer labels; an integer index or an
+    array of them), by SciPy's rules: without an index, every label above 0 is one group; a scalar
+    index is the group of the labels equal to it (``index=1.5`` over integer labels is an empty
+    group); an array index is cast to int over integer labels, and over float labels (``label()``
+    writes into float arrays) each value is the group of the labels equal to it. Where SciPy compares
+    numbers, each index value becomes its group's number (1, 2, ...) and each label the number of
+    the value it equals, or 0 (no group)."""
+    lab = None if labels is None else _a(labels, x)
+    if isinstance(index, range):
+        index = list(index)
+    lab_float = lab is not None and lab.dtype.kind in "fc"
+    if lab is not None and lab.dtype.kind == "c":
+        lab = lab.real
+    if lab is None or index is None:
+        return ((lab > 0).astype(numpy.int8) if lab_float else lab), index
+    if numpy.isscalar(index):
+        if lab_float or numpy.asarray(index).dtype.kind in "fc":
+            return (lab == index).astype(numpy.int8), 1
+        return lab, index
+    if not lab_float:
+        if isinstance(index, ndarray):
+            return lab, index.astype(numpy.int64)
+        return lab, _core.asarray(numpy.asarray(index).astype(numpy.int64), device=x.device)
+    idx = _core.asarray(index.get() if isinstance(index, ndarray) else index, dtype=numpy.float64, device=x.device)
+    values = _core.unique(idx.ravel())
+    if values.size == 0:
+        return lab.astype(numpy.int64), idx.astype(numpy.int64)
+    labf = lab.astype(numpy.float64)
+    pos = _core.minimum(_core.searchsorted(values, labf), values.size - 1)
+    return _core.where(values[pos] == labf, pos + 1, 0), _core.searchsorted(values, idx) + 1
 
 
 def _measure(name: str) -> Any:
     def f(input: Any, labels: Any = None, index: Any = None) -> Any:  # noqa: A002
         x = _a(input)
-        return _c.measure(name, x, _labels(labels, x), _index(index, x))
+        return _c.measure(name, x, *_groups(labels, index, x))
 
     f.__name__ = name
     f.__doc__ = f"SciPy's ``ndimage.{name}``."
@@ -129,7 +140,7 @@ _com = _measure("center_of_mass")
 
 def _positions(r: ndarray, index: Any) -> Any:
     """Positions as SciPy gives them: one tuple for one label, a list of tuples for several."""
-    if index is None or isinstance(index, int | numpy.integer) or (isinstance(index, ndarray) and index.ndim == 0):
+    if index is None or numpy.isscalar(index) or (isinstance(index, ndarray) and index.ndim == 0):
         return tuple(r.reshape(-1).tolist()) if r.ndim <= 1 else [tuple(p) for p in r.tolist()]
     return [tuple(p) for p in r.tolist()]
 
@@ -159,7 +170,7 @@ def extrema(input: Any, labels: Any = None, index: Any = None) -> tuple:  # noqa
 
 def histogram(input: Any, min: Any, max: Any, bins: int, labels: Any = None, index: Any = None) -> Any:  # noqa: A002
     x = _a(input)
-    return _c.nd_histogram(x, float(min), float(max), int(bins), _labels(labels, x), _index(index, x))
+    return _c.nd_histogram(x, float(min), float(max), int(bins), *_groups(labels, index, x))
 
 
 def find_objects(input: Any, max_label: int = 0) -> list:  # noqa: A002
