@@ -24,8 +24,16 @@ const POOL_GRAIN: usize = 2 << 20;
 /// Cached large host blocks. Reusing a block skips the page faults a fresh allocation pays on
 /// first touch, and a block pinned for device copies stays pinned (as CUDA frameworks' caching
 /// host allocators do).
+/// A cached block of the host pool: a pointer with its provenance (not an address), so that the
+/// pool holds its blocks as Rust sees them (Miri finds them reachable, not leaked).
+struct PoolBlock(NonNull<u8>);
+
+// SAFETY: a cached block belongs to no array; only the pool (behind its mutex) hands it out, to
+// one storage at a time.
+unsafe impl Send for PoolBlock {}
+
 struct HostPool {
-    free: std::collections::BTreeMap<usize, Vec<(usize, bool)>>,
+    free: std::collections::BTreeMap<usize, Vec<(PoolBlock, bool)>>,
     cached: usize,
     limit: usize,
 }
@@ -49,7 +57,7 @@ fn host_pool() -> &'static std::sync::Mutex<HostPool> {
 
 /// Gives every cached host block back to the system.
 pub(crate) fn release_host_pool() {
-    let blocks: Vec<(usize, usize, bool)> = {
+    let blocks: Vec<(usize, PoolBlock, bool)> = {
         let mut p = host_pool().lock().unwrap_or_else(|e| e.into_inner());
         p.cached = 0;
         std::mem::take(&mut p.free)
@@ -58,7 +66,7 @@ pub(crate) fn release_host_pool() {
             .collect()
     };
     for (cap, ptr, reg) in blocks {
-        free_block(ptr as *mut u8, cap, reg);
+        free_block(ptr.0.as_ptr(), cap, reg);
     }
 }
 
@@ -158,8 +166,7 @@ impl CpuStorage {
                 }
                 hit
             };
-            if let Some((ptr, registered)) = hit {
-                let ptr = NonNull::new(ptr as *mut u8).ok_or_else(oom)?;
+            if let Some((PoolBlock(ptr), registered)) = hit {
                 if zeroed {
                     // SAFETY: the block has `cap >= bytes` initialised bytes (zeroed when first
                     // allocated), and it came out of the pool's free list, so no one else holds it.
@@ -255,7 +262,7 @@ impl Drop for CpuStorage {
             let room = self.cap >= POOL_MIN || p.free.get(&self.cap).is_none_or(|v| v.len() < SMALL_POOL_DEPTH);
             if room && p.cached + self.cap <= p.limit {
                 p.cached += self.cap;
-                p.free.entry(self.cap).or_default().push((self.ptr.as_ptr() as usize, registered));
+                p.free.entry(self.cap).or_default().push((PoolBlock(self.ptr), registered));
                 return;
             }
             drop(p);

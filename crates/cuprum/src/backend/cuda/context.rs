@@ -20,6 +20,11 @@ static DEVICE_COUNT: OnceLock<std::result::Result<usize, String>> = OnceLock::ne
 
 fn probe() -> &'static std::result::Result<usize, String> {
     DEVICE_COUNT.get_or_init(|| {
+        // Miri interprets Rust and cannot load a shared library: under it there is no GPU, and
+        // the CPU backend runs alone (scripts/miri.sh).
+        if cfg!(miri) {
+            return Err("the CUDA driver cannot be loaded under Miri".into());
+        }
         // SAFETY: only checks whether the shared library can be loaded.
         if !unsafe { sys::is_culib_present() } {
             return Err("the CUDA driver library (libcuda) was not found".into());
