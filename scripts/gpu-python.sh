@@ -10,6 +10,7 @@
 #   all       in one call, most important first: one suite run, interop, the lessons, the overhead,
 #             the Array API suite, two more suite runs, memcheck over the interop tests
 #   check     one suite run and the Array API suite
+#   twice     two suite runs (fresh seeds) and the interop tests
 #   arrayapi  the Array API test suite (data-apis/array-api-tests) against cuprum on the GPU
 #   pyref     cupy_reference.py's workloads timed from Python (the copy scripts/cuprum-ref.py writes),
 #             beside the Rust bench of the same call: run the bundle's bench first (gpu-run.sh with
@@ -110,6 +111,12 @@ pyref)
 lessons)
     suite 1 200
     lessons 200
+    ;;
+twice)
+    # Two suite runs with fresh seeds and the interop tests (a check of a change in one call).
+    suite 1 240
+    suite 2 120
+    interop 60
     ;;
 all)
     suite 1 240

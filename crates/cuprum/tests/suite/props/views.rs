@@ -48,7 +48,7 @@ fn axis(a: isize, ndim: usize) -> Result<usize, Vec<ErrorKind>> {
 /// The shapes a reshape may pick for `n` elements.
 fn reshapes(n: usize) -> Vec<Vec<usize>> {
     let mut v = vec![vec![n], vec![n, 1], vec![1, n]];
-    if let Some(d) = (2..n).find(|d| n % d == 0) {
+    if let Some(d) = (2..n).find(|d| n.is_multiple_of(*d)) {
         v.push(vec![d, n / d]);
         v.push(vec![n / d, 1, d]);
     }
