@@ -13,10 +13,12 @@
 # cuprum; Tree Borrows accepts that code and checks ours as strictly for what it does.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-export MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation -Zmiri-deterministic-floats -Zmiri-tree-borrows}"
+# -Zmiri-ignore-leaks: rayon's global pool keeps its worker threads to the end of the process,
+# which Miri otherwise reports as an error when the main thread returns.
+export MIRIFLAGS="${MIRIFLAGS:--Zmiri-disable-isolation -Zmiri-deterministic-floats -Zmiri-tree-borrows -Zmiri-ignore-leaks}"
 export CUPRUM_PROP_CASES=${CUPRUM_PROP_CASES:-4} CUPRUM_TEST_SEED=${CUPRUM_TEST_SEED:-1}
 families=("$@")
-[ ${#families[@]} -eq 0 ] && families=(array props ufunc reduce indexing select sort scan manip set_ops complex fuse kernel
+[ ${#families[@]} -eq 0 ] && families=(array props ufunc reduce select sort scan manip indexing set_ops complex fuse kernel
     statistics random fft linalg ndimage signal io conformance)
 logs=target/miri-logs
 mkdir -p "$logs"

@@ -107,16 +107,17 @@ device_test!(arange_lengths_follow_numpy, |dev| {
         stream(0xA4A2, &dev),
         (bound(), bound(), bound(), dtypes),
         |(start, stop, step, dt)| {
-            let got = cuprum::arange_with(start, stop, step, dt, &dev);
             if step == 0 {
+                let got = cuprum::arange_with(start, stop, step, dt, &dev);
                 prop_assert_eq!(got.err().map(|e| e.kind()), Some(ErrorKind::ValueError), "step 0");
                 return Ok(());
             }
             let (a, b, s) = (start as i128, stop as i128, step as i128);
             let n = if (s > 0 && b > a) || (s < 0 && b < a) { ((b - a).abs() + s.abs() - 1) / s.abs() } else { 0 };
             let bytes = n as u128 * 8;
+            // Decided before the call: a size a machine may hold is not made (it would fill memory).
             prop_assume!(bytes <= SMALL || bytes >= NEVER);
-            match got {
+            match cuprum::arange_with(start, stop, step, dt, &dev) {
                 Ok(x) => {
                     prop_assert!(bytes <= SMALL, "made {} elements", n);
                     prop_assert_eq!(x.shape(), &[n as usize][..]);
