@@ -1006,6 +1006,11 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None, we
     if isinstance(bins, str):
         raise NotImplementedError("cuprum: histogram with a bin estimator name")
     r = tuple(float(v) for v in range) if range is not None else None
+    if isinstance(bins, int | numpy.integer) and not isinstance(bins, bool):
+        if bins < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        if bins >= 2**63:
+            raise ValueError("Maximum allowed size exceeded")
     h, edges = _c.histogram(a, bins, r, w, bool(density))
     if a.dtype.kind == "f" and isinstance(bins, int | numpy.integer):
         # NumPy's uniform edges are in the input's float dtype, and so are the widths a density divides by.
@@ -1461,6 +1466,8 @@ def column_stack(tup: Any) -> ndarray:
 
 def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
     s = indices_or_sections
+    if isinstance(s, int | numpy.integer) and s == 0:
+        raise ZeroDivisionError("integer modulo by zero")  # NumPy's, from its own arithmetic
     return _c.split(_arr(ary), s if isinstance(s, int) else list(s), axis, False)
 
 
@@ -1553,6 +1560,8 @@ def tile(A: Any, reps: Any) -> ndarray:
 def repeat(a: Any, repeats: Any, axis: Any = None) -> ndarray:
     a = _arr(a)
     if isinstance(repeats, int | numpy.integer):
+        if -(2**63) <= repeats < 0:
+            raise ValueError("negative dimensions are not allowed")
         return _c.repeat(a, int(repeats), axis)
     reps = numpy.asarray(asnumpy(repeats) if isinstance(repeats, ndarray) else repeats)
     if reps.size == 1:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+import numpy
+
 from . import _core
 from . import _cuprum as _c
 from ._cuprum import ndarray
@@ -76,6 +78,12 @@ def fftfreq(n: int, d: float = 1.0, *, device: Any = None, dtype: Any = None) ->
 
 
 def rfftfreq(n: int, d: float = 1.0, *, device: Any = None, dtype: Any = None) -> ndarray:
+    if operator.index(n) < 0:
+        # NumPy's n // 2 + 1 samples: none for n = -1, a ValueError below.
+        if n // 2 + 1 < 0:
+            raise ValueError("negative dimensions are not allowed")
+        r = _core.zeros(0, dtype=numpy.float64, device=device)
+        return r if dtype is None else r.astype(dtype)
     r = _c.fftfreq(int(n), float(d), True, device)
     return r if dtype is None else r.astype(dtype)
 

@@ -4,6 +4,7 @@ from one such generator per process."""
 
 from __future__ import annotations
 
+import builtins
 import operator
 from typing import Any
 
@@ -36,9 +37,10 @@ __all__ = [
 def _size(size: Any) -> list:
     if size is None:
         return []
-    if isinstance(size, int | numpy.integer):
-        return [operator.index(size)]
-    return [operator.index(s) for s in size]
+    dims = [operator.index(size)] if isinstance(size, int | numpy.integer) else [operator.index(s) for s in size]
+    if builtins.any(d < 0 for d in dims):
+        raise ValueError("negative dimensions are not allowed")
+    return dims
 
 
 class Generator:
@@ -105,7 +107,8 @@ class Generator:
 
     def permutation(self, x: Any, axis: int = 0) -> ndarray:
         if isinstance(x, int | numpy.integer):
-            return self._g.permutation(int(x))
+            # NumPy permutes arange(x): empty for x <= 0.
+            return self._g.permutation(builtins.max(int(x), 0))
         return self._g.permutation_of(_core._arr(x), axis)
 
     def permuted(self, x: Any, *, axis: Any = None, out: Any = None) -> ndarray:
@@ -120,6 +123,8 @@ class Generator:
     ) -> ndarray:
         pp = None if p is None else _core._arr(p).astype(numpy.float64, copy=False)
         if isinstance(a, int | numpy.integer):
+            if a < 0:
+                raise ValueError("a must be a positive integer unless no samples are taken")
             return self._g.choice_index(int(a), _size(size), replace, pp)
         return self._g.choice(_core._arr(a), _size(size), replace, pp, axis)
 

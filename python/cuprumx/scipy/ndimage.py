@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import operator
 from typing import Any
 
 import numpy
@@ -170,6 +171,9 @@ def extrema(input: Any, labels: Any = None, index: Any = None) -> tuple:  # noqa
 
 def histogram(input: Any, min: Any, max: Any, bins: int, labels: Any = None, index: Any = None) -> Any:  # noqa: A002
     x = _a(input)
+    if operator.index(bins) < 1 and labels is None:
+        # SciPy's edges are linspace(min, max, bins + 1): one or none, no bin to count.
+        return _core.zeros(0, dtype=numpy.int64, device=x.device)
     return _c.nd_histogram(x, float(min), float(max), int(bins), *_groups(labels, index, x))
 
 
@@ -179,7 +183,11 @@ def find_objects(input: Any, max_label: int = 0) -> list:  # noqa: A002
 
 
 def generate_binary_structure(rank: int, connectivity: int) -> ndarray:
-    return _c.generate_binary_structure(int(rank), int(connectivity))
+    # SciPy's: a connectivity below 1 is 1; a rank below 1 the 0-d True.
+    rank, connectivity = operator.index(rank), builtins.max(operator.index(connectivity), 1)
+    if rank < 1:
+        return _core.asarray(True)
+    return _c.generate_binary_structure(rank, connectivity)
 
 
 def iterate_structure(structure: Any, iterations: int, origin: Any = None) -> ndarray:
