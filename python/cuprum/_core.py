@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import operator
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -1006,6 +1007,9 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None, we
     if isinstance(bins, str):
         raise NotImplementedError("cuprum: histogram with a bin estimator name")
     r = tuple(float(v) for v in range) if range is not None else None
+    if isinstance(bins, list | tuple | numpy.ndarray | ndarray) and len(bins) == 0:
+        # No edges, no bins: NumPy's empty counts and edges.
+        return zeros(0, dtype=numpy.int64, device=a.device), zeros(0, dtype=numpy.float64, device=a.device)
     if isinstance(bins, int | numpy.integer) and not isinstance(bins, bool):
         if bins < 1:
             raise ValueError("`bins` must be positive, when an integer")
@@ -1055,7 +1059,13 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: An
         x = x.astype(float64)
     n = x.shape[1]
     xc = x - mean(x, axis=1, keepdims=True)
-    c = matmul(xc, conj(xc).T) / (n - ddof)  # noqa: F821
+    fact = n - ddof
+    if fact <= 0:
+        # NumPy's: no degrees of freedom left, the products divided by 0.
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
+        fact = 0.0
+    with numpy.errstate(divide="ignore", invalid="ignore"):
+        c = matmul(xc, conj(xc).T) / fact  # noqa: F821
     return c.squeeze()
 
 

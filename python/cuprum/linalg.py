@@ -133,7 +133,7 @@ def svdvals(x: Any, /) -> ndarray:
 def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
     a = _a(a)
     x, res, rank, s = _c.lstsq(a, _core._arr(b, a), rcond)
-    return x, res, rank, s
+    return x, res, numpy.int32(rank), s  # NumPy's rank is LAPACK's int
 
 
 def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = None) -> ndarray:
