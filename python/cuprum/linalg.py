@@ -155,7 +155,7 @@ def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any =
     if A.ndim >= 2 and 0 in A.shape[-2:]:
         # NumPy: no singular values, rank 0 (one per matrix of a stack).
         return _core.zeros(A.shape[:-2], dtype=numpy.int64, device=A.device)
-    return _c.linalg1("matrix_rank", _a(A), hermitian, None if tol is None else float(tol))
+    return _c.linalg1("matrix_rank", A, hermitian, None if tol is None else float(tol))
 
 
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> ndarray:  # noqa: A002

@@ -88,21 +88,19 @@ pub fn operand_on(py: Python<'_>, obj: &Bound<'_, PyAny>, dev: cuprum::Device) -
     }
 }
 
-/// `a op n` (or `n op a`) for a Python int `n` beyond int64 and uint64, where NumPy 2 answers
-/// rather than raising: with a float or complex array and in true division the int is a float
-/// (`f4 + 2**70`, `i4 / 2**64`); an integer array compares with it as the exact numbers do
-/// (`i4 == 2**64` is all False, `i4 < 2**64` all True). `None`: not such a case (an integer
-/// array's arithmetic with it stays NumPy's OverflowError).
+/// `a op n` (or `n op a`) for a Python int `n` beyond int64 and uint64 (the operand
+/// `other_operand` refused with an OverflowError), where NumPy 2 answers rather than raising:
+/// with a float or complex array and in true division the int is a float (`f4 + 2**70`,
+/// `i4 / 2**64`); an integer array compares with it as the exact numbers do (`i4 == 2**64` is all
+/// False, `i4 < 2**64` all True). `None`: not such a case (an integer array's arithmetic with it
+/// stays NumPy's OverflowError).
 fn huge_int(
     op: BinaryOp,
     a: &Array,
     other: &Bound<'_, PyAny>,
     reflected: bool,
 ) -> PyResult<Option<cuprum::Result<Array>>> {
-    if !other.is_exact_instance_of::<pyo3::types::PyInt>()
-        || other.extract::<i64>().is_ok()
-        || other.extract::<u64>().is_ok()
-    {
+    if !other.is_exact_instance_of::<pyo3::types::PyInt>() {
         return Ok(None);
     }
     use BinaryOp::*;
@@ -131,10 +129,15 @@ fn huge_int(
 
 /// `a op b` (or `b op a` when `reflected`); `NotImplemented` for operands cuprum does not know.
 fn binop(py: Python<'_>, op: BinaryOp, a: &Array, other: &Bound<'_, PyAny>, reflected: bool) -> PyResult<Py<PyAny>> {
-    if let Some(r) = huge_int(op, a, other, reflected)? {
-        return Ok(wrap(py, r.py()?)?.into_any().unbind());
-    }
-    let Some(o) = other_operand(py, other, a.device())? else { return Ok(py.NotImplemented()) };
+    let o = match other_operand(py, other, a.device()) {
+        Ok(Some(o)) => o,
+        Ok(None) => return Ok(py.NotImplemented()),
+        // Off the hot path: only an int beyond int64 and uint64 is refused here.
+        Err(e) => match huge_int(op, a, other, reflected)? {
+            Some(r) => return Ok(wrap(py, r.py()?)?.into_any().unbind()),
+            None => return Err(e),
+        },
+    };
     // Without the GIL: a CPU kernel, a first-use compile or a pool wait lets other threads run.
     let r = py.detach(|| {
         if reflected {
@@ -887,9 +890,6 @@ impl PyNdarray {
             CompareOp::Gt => BinaryOp::Greater,
             CompareOp::Ge => BinaryOp::GreaterEqual,
         };
-        if let Some(r) = huge_int(op, &self.0, o, false)? {
-            return Ok(wrap(py, r.py()?)?.into_any().unbind());
-        }
         match other_operand(py, o, self.0.device()) {
             Ok(Some(b)) => Ok(wrap(py, cuprum::ufunc::binary(op, &self.0, b.operand()).py()?)?.into_any().unbind()),
             // `a == None`, `a != "text"`: NumPy compares each element with the object (an array
@@ -899,7 +899,10 @@ impl PyNdarray {
                 Ok(wrap(py, all.py()?)?.into_any().unbind())
             }
             Ok(None) => Ok(py.NotImplemented()),
-            Err(e) => Err(e),
+            Err(e) => match huge_int(op, &self.0, o, false)? {
+                Some(r) => Ok(wrap(py, r.py()?)?.into_any().unbind()),
+                None => Err(e),
+            },
         }
     }
 

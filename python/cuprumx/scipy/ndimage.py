@@ -105,7 +105,7 @@ def _groups(labels: Any, index: Any, x: ndarray) -> tuple[Any, Any]:
         return lab, index
     if not lab_float:
         if isinstance(index, ndarray):
-            return lab, index.astype(numpy.int64)
+            return lab, index.astype(numpy.int64, copy=False)
         return lab, _core.asarray(numpy.asarray(index).astype(numpy.int64), device=x.device)
     idx = _core.asarray(index.get() if isinstance(index, ndarray) else index, dtype=numpy.float64, device=x.device)
     values = _core.unique(idx.ravel())
