@@ -2341,6 +2341,44 @@ def gen_ndimage_rank():
     case("err/origin", "maximum_filter1d", x, size=3, origin=2, extra={"axis": 0})
     case("err/origin", "maximum_filter1d", x, size=4, origin=-2, extra={"axis": 0})
     case("err/origin", "maximum_filter1d", x, size=4, origin=2, extra={"axis": 0})
+    # NaN: SciPy's answer depends on its algorithm (the 1-d heap, the quickselect, the deque of
+    # the separable min/max, the running comparison of a footprint or structure); every filter
+    # on float32/float64 images with NaNs (sparse and dense), a NaN cval, 1-d lines long and
+    # short (SciPy's 1-d heap only where it reads inside the line), float16 on the 1-d path.
+    def nans(dt, shape, frac):
+        x = vals(dt, shape)
+        x[rng.random(shape) < frac] = np.nan
+        return x
+    for dt in ["float32", "float64"]:
+        for frac in [0.1, 0.5]:
+            x2, x1, x3 = nans(dt, (6, 7), frac), nans(dt, (23,), frac), nans(dt, (4, 5, 3), frac)
+            for mode in modes:
+                for cval in [1.5, float("nan")] if mode == "constant" else [0.0]:
+                    t = f"nan/{dt}/{frac}/{mode}/{cval}"
+                    for op in ["median_filter", "minimum_filter", "maximum_filter"]:
+                        case(t, op, x2, size=(3, 2), mode=mode, cval=cval)
+                        case(t, op, x2, fp=fp_l, mode=mode, cval=cval)
+                        case(t, op, x3, size=3, mode=mode, cval=cval)
+                    case(t, "rank_filter", x2, size=4, mode=mode, cval=cval, origin=(1, -1), extra={"rank": 5})
+                    case(t, "percentile_filter", x3, fp=rng.random((3, 2, 3)) < 0.6, mode=mode, cval=cval,
+                         extra={"percentile": 70.0})
+                    for size, origin in [(3, 0), (4, -2), (5, 1), (9, 0)]:
+                        case(t + "/1d", "median_filter", x1, size=size, origin=origin, mode=mode, cval=cval)
+                        case(t + "/1d", "rank_filter", x1, size=size, origin=origin, mode=mode, cval=cval,
+                             extra={"rank": 1})
+                        case(t + "/1d", "minimum_filter1d", x1, size=size, origin=origin, mode=mode, cval=cval,
+                             extra={"axis": 0})
+                    case(t + "/1d-short", "median_filter", x1[:4], size=3, mode=mode, cval=cval)
+                    for axis in [0, 1]:
+                        case(t, "maximum_filter1d", x2, size=3, mode=mode, cval=cval, extra={"axis": axis})
+                    for op in ["grey_erosion", "grey_dilation"]:
+                        case(t, op, x2, st=st_i0, mode=mode, cval=cval)
+                        case(t, op, x2, fp=fp_l, mode=mode, cval=cval)
+    h = vals("float16", (15,))
+    h[[2, 3, 9]] = np.nan
+    for mode in modes:
+        case(f"nan/float16/{mode}", "median_filter", h, size=5, mode=mode, cval=np.nan)
+        case(f"nan/float16/{mode}", "rank_filter", h, size=4, mode=mode, extra={"rank": 2})
 
 
 def gen_io():

@@ -10,7 +10,7 @@
 //!
 //! Rows (or lanes) run in parallel with rayon.
 
-use super::{Op, Pass, Plan};
+use super::{Mode, Op, Pass, Plan};
 use crate::array::Array;
 use crate::backend::cpu::ptr;
 use crate::backend::storage::CpuLocks;
@@ -248,9 +248,14 @@ unsafe impl<K> Sync for SyncPtr<K> {}
 /// Separable min/max passes in turn (`x`, `out` C-contiguous), in key space throughout.
 pub(crate) fn minmax_passes(x: &Array, out: &Array, passes: &[Pass]) -> Result<()> {
     fn run<K: Key + Into<u64>>(x: &Array, out: &Array, passes: &[Pass], cv: K) -> Result<()> {
+        let fk = FloatKeys::of(x.dtype());
         let mut k = keys::<K>(x)?;
         for p in passes {
-            k = minmax1d_k::<K>(&k, x.shape(), p, cv);
+            let mut o = minmax1d_k::<K>(&k, x.shape(), p, cv);
+            if let Some(fk) = fk {
+                harter_nan_lines(&k, &mut o, x.shape(), p, fk);
+            }
+            k = o;
         }
         store_keys(out, k)
     }
@@ -423,11 +428,15 @@ pub(crate) fn filter(x: &Array, out: &Array, plan: &Plan) -> Result<()> {
     if plan.structure.is_some() {
         return structure_filter(x, out, plan);
     }
-    if wide_keys(x.dtype()) {
-        let r = filter_k::<u64>(&keys(x)?, x.shape(), plan, cval_key(x.dtype(), plan.cval))?;
+    if let Some(r) = mediator_filter(x, plan)? {
+        return store_values(out, &r);
+    }
+    let (dt, fk) = (x.dtype(), FloatKeys::of(x.dtype()));
+    if wide_keys(dt) {
+        let r = filter_k::<u64>(&keys(x)?, x.shape(), plan, cval_key(dt, plan.cval), fk)?;
         store_keys(out, r)
     } else {
-        let r = filter_k::<u32>(&keys(x)?, x.shape(), plan, cval_key(x.dtype(), plan.cval) as u32)?;
+        let r = filter_k::<u32>(&keys(x)?, x.shape(), plan, cval_key(dt, plan.cval) as u32, fk)?;
         store_keys(out, r)
     }
 }
@@ -541,7 +550,13 @@ unsafe fn run_outputs_avx2<K: Key>(
     run_outputs(o, base, p, offs, op, net, fs)
 }
 
-fn filter_k<K: Key>(x: &[K], shape: &[usize], plan0: &Plan, cval: K) -> Result<Vec<K>> {
+fn filter_k<K: Key + Into<u64>>(
+    x: &[K],
+    shape: &[usize],
+    plan0: &Plan,
+    cval: K,
+    fk: Option<FloatKeys>,
+) -> Result<Vec<K>> {
     let shape = shape_nd(shape);
     let (fshape, origins) = plan_nd(plan0);
     let plan = Plan {
@@ -552,6 +567,7 @@ fn filter_k<K: Key>(x: &[K], shape: &[usize], plan0: &Plan, cval: K) -> Result<V
         mode: plan0.mode,
         cval: plan0.cval,
         structure: None,
+        line1d: plan0.line1d,
     };
     let (p, pshape) = pad(x, &shape, &plan, cval);
     let offs = offsets(&plan, &pshape);
@@ -577,6 +593,9 @@ fn filter_k<K: Key>(x: &[K], shape: &[usize], plan0: &Plan, cval: K) -> Result<V
             run_outputs(o, base, &p, &offs, op, net.as_deref(), fs);
         }
     });
+    if let Some(fk) = fk {
+        nan_windows(&mut out, &shape, &pshape, &p, &offs, op, fk);
+    }
     Ok(out)
 }
 
@@ -598,9 +617,12 @@ fn structure_filter(x: &Array, out: &Array, plan0: &Plan) -> Result<()> {
         mode: plan0.mode,
         cval: plan0.cval,
         structure: None,
+        line1d: plan0.line1d,
     };
     let max = plan.op == Op::Max;
-    let better = |t: f64, res: f64| if max { f64_key(t) > f64_key(res) } else { f64_key(t) < f64_key(res) };
+    // SciPy's running comparison: C's `>`/`<` on doubles (a NaN first element stays, a later
+    // NaN is passed over).
+    let better = |t: f64, res: f64| if max { t > res } else { t < res };
     if dt.is_float() {
         let f32s = dt != DType::Float64;
         let xs = values::<f64>(x)?;
@@ -658,6 +680,388 @@ fn structure_filter(x: &Array, out: &Array, plan0: &Plan) -> Result<()> {
         DType::UInt64 => store_values(out, &r.into_iter().map(|v| v as u64).collect::<Vec<u64>>()),
         _ => store_values(out, &r),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SciPy's comparisons where a NaN is met (the module's NaN section). C's `<`, `<=`, `>` and
+// `>=` on doubles are Rust's on f64: false whenever a NaN is compared.
+
+/// The largest key, NaN's (float keys only: for integers it is a number).
+fn nan_key<K: Key>() -> K {
+    K::from_u64(u64::MAX)
+}
+
+/// The values of a float dtype's keys (float16 and float64 are keyed through float64, float32
+/// through float32) and the key of a double stored in the dtype.
+#[derive(Copy, Clone)]
+pub(crate) struct FloatKeys(DType);
+
+impl FloatKeys {
+    /// `Some` for the float dtypes, whose keys can be NaN.
+    fn of(dt: DType) -> Option<FloatKeys> {
+        dt.is_float().then_some(FloatKeys(dt))
+    }
+    fn value<K: Into<u64>>(self, k: K) -> f64 {
+        let k = k.into();
+        if self.0 == DType::Float32 {
+            f32_of_key(k as u32) as f64
+        } else {
+            f64_of_key(k)
+        }
+    }
+    /// The key of `v` rounded to the dtype, as C's cast of a double stores it.
+    fn key<K: Key>(self, v: f64) -> K {
+        K::from_u64(match self.0 {
+            DType::Float32 => f32_key(v as f32) as u64,
+            DType::Float16 => f64_key(half::f16::from_f64(v).to_f64()),
+            _ => f64_key(v),
+        })
+    }
+}
+
+/// SciPy's `NI_Select`: element `rank` of `b` by Hoare's quickselect around the first element
+/// of each range, with C's comparisons (a NaN pivot or element stops the scans where it is).
+/// Each scan stops at the element the last swap left behind, so indices stay in the range.
+#[allow(clippy::neg_cmp_op_on_partial_ord)] // C's `>`/`<` on doubles, NaN and all
+pub(crate) fn scipy_select(b: &mut [f64], rank: usize) -> f64 {
+    let (mut lo, mut hi, mut rank) = (0usize, b.len() - 1, rank);
+    loop {
+        if lo == hi {
+            return b[lo];
+        }
+        let x = b[lo];
+        let (mut i, mut j) = (lo as isize - 1, hi as isize + 1);
+        loop {
+            loop {
+                j -= 1;
+                if !(b[j as usize] > x) {
+                    break;
+                }
+            }
+            loop {
+                i += 1;
+                if !(b[i as usize] < x) {
+                    break;
+                }
+            }
+            if i < j {
+                b.swap(i as usize, j as usize);
+            } else {
+                break;
+            }
+        }
+        let j = j as usize;
+        let count = j - lo + 1;
+        if rank < count {
+            hi = j;
+        } else {
+            lo = j + 1;
+            rank -= count;
+        }
+    }
+}
+
+/// SciPy's `NI_MinOrMaxFilter1D` over one line: Richard Harter's deque of ascending minima
+/// (descending maxima for `max`) over the extended line `e(0..len + fs - 1)` (output `i`'s
+/// window is `e(i..i + fs)`), with C's comparisons. The deque is a ring of `fs` positions of
+/// the extended line (an entry's value is `e(position)`; it dies at `position + fs`).
+pub(crate) fn harter_line(e: impl Fn(usize) -> f64, len: usize, fs: usize, max: bool, mut put: impl FnMut(usize, f64)) {
+    if fs == 1 {
+        (0..len).for_each(|i| put(i, e(i)));
+        return;
+    }
+    // "val goes in front of (replaces) v": C's `val <= v` (`>=` for a maximum).
+    let before = |val: f64, v: f64| if max { val >= v } else { val <= v };
+    let mut ring = vec![0usize; fs];
+    let (mut front, mut last) = (0usize, 0usize);
+    for ll in 1..fs + len - 1 {
+        let val = e(ll);
+        if ring[front] + fs == ll {
+            front = (front + 1) % fs;
+        }
+        if before(val, e(ring[front])) {
+            ring[front] = ll;
+            last = front;
+        } else {
+            while before(val, e(ring[last])) {
+                last = (last + fs - 1) % fs;
+            }
+            last = (last + 1) % fs;
+            ring[last] = ll;
+        }
+        if ll + 1 >= fs {
+            put(ll + 1 - fs, e(ring[front]));
+        }
+    }
+}
+
+/// SciPy's `_rank_filter_1d` double heap (`Mediator`): the element of rank `rank` of the last
+/// `w` values inserted, a max-heap below the rank and a min-heap above it (heap positions
+/// `-rank..w - rank`, 0 the rank), with C's comparisons; its state carries from window to
+/// window, NaN-broken heaps and all.
+struct Mediator {
+    /// The heap position of each slot of `data`.
+    pos: Vec<i64>,
+    /// The slot at each heap position (shifted by `rank`).
+    heap: Vec<i64>,
+    /// The last `w` values, a ring (SciPy starts it at zeros).
+    data: Vec<f64>,
+    rank: i64,
+    idx: usize,
+    min_ct: i64,
+    max_ct: i64,
+}
+
+impl Mediator {
+    fn new(w: usize, rank: usize) -> Mediator {
+        let (wi, r) = (w as i64, rank as i64);
+        Mediator {
+            pos: (0..wi).map(|k| k - r).collect(),
+            heap: (0..wi).collect(),
+            data: vec![0.0; w],
+            rank: r,
+            idx: 0,
+            min_ct: wi - r - 1,
+            max_ct: r,
+        }
+    }
+    fn at(&self, i: i64) -> f64 {
+        self.data[self.heap[(i + self.rank) as usize] as usize]
+    }
+    fn less(&self, i: i64, j: i64) -> bool {
+        self.at(i) < self.at(j)
+    }
+    /// Swaps heap positions `i` and `j` when `heap[i] < heap[j]`; whether it did.
+    fn cmp_exch(&mut self, i: i64, j: i64) -> bool {
+        if !self.less(i, j) {
+            return false;
+        }
+        let (a, b) = ((i + self.rank) as usize, (j + self.rank) as usize);
+        self.heap.swap(a, b);
+        self.pos[self.heap[a] as usize] = i;
+        self.pos[self.heap[b] as usize] = j;
+        true
+    }
+    fn min_sort_down(&mut self, mut i: i64) {
+        i *= 2;
+        while i <= self.min_ct {
+            if i < self.min_ct && self.less(i + 1, i) {
+                i += 1;
+            }
+            if !self.cmp_exch(i, i / 2) {
+                break;
+            }
+            i *= 2;
+        }
+    }
+    fn max_sort_down(&mut self, mut i: i64) {
+        i *= 2;
+        while i >= -self.max_ct {
+            if i > -self.max_ct && self.less(i, i - 1) {
+                i -= 1;
+            }
+            if !self.cmp_exch(i / 2, i) {
+                break;
+            }
+            i *= 2;
+        }
+    }
+    fn min_sort_up(&mut self, mut i: i64) -> bool {
+        while i > 0 && self.cmp_exch(i, i / 2) {
+            i /= 2;
+        }
+        i == 0
+    }
+    fn max_sort_up(&mut self, mut i: i64) -> bool {
+        while i < 0 && self.cmp_exch(i / 2, i) {
+            i /= 2;
+        }
+        i == 0
+    }
+    fn insert(&mut self, v: f64) {
+        let p = self.pos[self.idx];
+        let old = self.data[self.idx];
+        self.data[self.idx] = v;
+        self.idx = (self.idx + 1) % self.data.len();
+        if p > 0 {
+            if v > old {
+                self.min_sort_down(p);
+                return;
+            }
+            if self.min_sort_up(p) && self.cmp_exch(0, -1) {
+                self.max_sort_down(-1);
+            }
+        } else if p < 0 {
+            if v < old {
+                self.max_sort_down(p);
+                return;
+            }
+            if self.max_sort_up(p) && self.cmp_exch(1, 0) {
+                self.min_sort_down(1);
+            }
+        } else {
+            if self.max_sort_up(-1) {
+                self.max_sort_down(-1);
+            }
+            if self.min_sort_up(1) {
+                self.min_sort_down(1);
+            }
+        }
+    }
+}
+
+/// SciPy's `_rank_filter` of `_rank_filter_1d` over the line `x` (a window of `w`, `1 <= rank
+/// <= w - 2`): the values it inserts, in its order, for each mode. `None` where it would read
+/// outside the line ([`super::mediator_inside`]).
+pub(crate) fn mediator_line(x: &[f64], w: usize, rank: usize, mode: Mode, cval: f64, origin: i64) -> Option<Vec<f64>> {
+    let (n, wi) = (x.len() as i64, w as i64);
+    if !super::mediator_inside(n, wi, origin, mode) || rank == 0 || rank + 2 > w {
+        return None;
+    }
+    let at = |i: i64| usize::try_from(i).ok().and_then(|i| x.get(i).copied());
+    let lim = (wi - 1) / 2 - origin;
+    let mut m = Mediator::new(w, rank);
+    let mut out = vec![0.0; x.len()];
+    match mode {
+        Mode::Reflect => {
+            for i in (0..wi - lim).rev() {
+                m.insert(at(i)?);
+            }
+        }
+        Mode::Constant => (0..wi - lim).for_each(|_| m.insert(cval)),
+        Mode::Nearest => {
+            let v = at(0)?;
+            (0..wi - lim).for_each(|_| m.insert(v));
+        }
+        Mode::Mirror => {
+            for i in (1..=wi - lim).rev() {
+                m.insert(at(i)?);
+            }
+        }
+        Mode::Wrap => {
+            let offset = if wi % 2 == 0 { 2 } else { 0 };
+            for i in n - lim - offset - 2 * origin..n {
+                m.insert(at(i)?);
+            }
+        }
+    }
+    for i in 0..lim {
+        m.insert(at(i)?);
+    }
+    for i in lim..n {
+        m.insert(at(i)?);
+        out[(i - lim) as usize] = m.at(0);
+    }
+    for i in 0..lim {
+        let v = match mode {
+            Mode::Reflect => at(n - 1 - i)?,
+            Mode::Constant => cval,
+            Mode::Nearest => at(n - 1)?,
+            Mode::Mirror => at(n - 2 - i)?,
+            Mode::Wrap => at(i)?,
+        };
+        m.insert(v);
+        out[(n - lim + i) as usize] = m.at(0);
+    }
+    Some(out)
+}
+
+/// The lines of a separable pass whose windows meet a NaN, through SciPy's deque (`x`: the
+/// pass's input keys; `out`: its output, overwritten on those lines). The extension holds
+/// `cval` as a double, as SciPy's line buffer does.
+fn harter_nan_lines<K: Key + Into<u64>>(x: &[K], out: &mut [K], shape: &[usize], p: &Pass, fk: FloatKeys) {
+    let nan = nan_key::<K>();
+    let cval_nan = p.mode == Mode::Constant && p.cval.is_nan();
+    if !cval_nan && !x.par_iter().any(|&k| k == nan) {
+        return;
+    }
+    let outer: usize = shape[..p.axis].iter().product();
+    let n = shape[p.axis];
+    let inner: usize = shape[p.axis + 1..].iter().product();
+    let (s, start) = (p.size, -((p.size / 2) as i64) - p.origin);
+    let src = |j: usize| p.mode.resolve(j as i64 + start, n as i64).map(|i| i as usize);
+    let fixed: Vec<(usize, Vec<K>)> = (0..outer * inner)
+        .into_par_iter()
+        .filter_map(|line| {
+            let base = (line / inner) * n * inner + line % inner;
+            let at = |i: usize| x[base + i * inner];
+            if !(0..n + s - 1).any(|j| src(j).map_or(cval_nan, |i| at(i) == nan)) {
+                return None;
+            }
+            let mut r = vec![K::default(); n];
+            let e = |j: usize| src(j).map_or(p.cval, |i| fk.value(at(i)));
+            harter_line(e, n, s, p.max, |i, v| r[i] = fk.key(v));
+            Some((base, r))
+        })
+        .collect();
+    for (base, r) in fixed {
+        for (i, v) in r.into_iter().enumerate() {
+            out[base + i * inner] = v;
+        }
+    }
+}
+
+/// SciPy's answers for the windows of a non-separable filter that meet a NaN (`p`: the padded
+/// keys; `out`: the filter's results, overwritten there): min/max as SciPy's running
+/// comparison (NaN when the window's first element is, else the min/max of its numbers),
+/// ranks through [`scipy_select`].
+fn nan_windows<K: Key + Into<u64>>(
+    out: &mut [K],
+    shape: &[usize],
+    pshape: &[usize],
+    p: &[K],
+    offs: &[usize],
+    op: Op,
+    fk: FloatKeys,
+) {
+    let nan = nan_key::<K>();
+    if !p.par_iter().any(|&k| k == nan) {
+        return;
+    }
+    for_runs(out, shape, pshape, |o, base| {
+        let mut buf = Vec::new();
+        for (j, ol) in o.iter_mut().enumerate() {
+            let b = base + j;
+            if !offs.iter().any(|&off| p[b + off] == nan) {
+                continue;
+            }
+            let first = p[b + offs[0]];
+            *ol = match op {
+                Op::Min | Op::Max if first == nan => nan,
+                Op::Min => *ol,
+                Op::Max => offs.iter().map(|&off| p[b + off]).filter(|&k| k != nan).max().unwrap_or(nan),
+                Op::Rank(k) => {
+                    buf.clear();
+                    buf.extend(offs.iter().map(|&off| fk.value(p[b + off])));
+                    fk.key(scipy_select(&mut buf, k))
+                }
+            };
+        }
+    });
+}
+
+/// SciPy's 1-d rank path over a whole 1-d input that meets a NaN ([`mediator_line`]); `None`
+/// where it does not apply (no NaN, or a line it would read past).
+fn mediator_filter(x: &Array, plan: &Plan) -> Result<Option<Vec<f64>>> {
+    let (dt, n) = (x.dtype(), x.size());
+    let Op::Rank(rank) = plan.op else { return Ok(None) };
+    if !plan.line1d || !dt.is_float() || x.ndim() != 1 {
+        return Ok(None);
+    }
+    let w = plan.mask.len();
+    let origin = plan.origins[0];
+    if !super::mediator_inside(n as i64, w as i64, origin, plan.mode) {
+        return Ok(None);
+    }
+    let xs = values::<f64>(x)?;
+    let cval_nan = plan.mode == Mode::Constant && plan.cval.is_nan();
+    if !cval_nan && !xs.par_iter().any(|v| v.is_nan()) {
+        return Ok(None);
+    }
+    // Its type: float64, or float32 (float16 goes through float32), cval converted to it.
+    let cval = if dt == DType::Float64 { plan.cval } else { plan.cval as f32 as f64 };
+    Ok(mediator_line(&xs, w, rank, plan.mode, cval, origin)
+        .map(|r| r.into_iter().map(|v| if v.is_nan() { f64::NAN } else { v }).collect()))
 }
 
 #[cfg(test)]

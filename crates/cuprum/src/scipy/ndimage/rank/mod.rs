@@ -11,23 +11,45 @@
 //! (`cpu.rs`) and the GPU (`cuda.rs`, `rank.cu`) compute the same exact order statistics, so
 //! their results are identical.
 //!
+//! # NaN: SciPy's answers
+//!
+//! SciPy compares with C's `<`, `<=` and `>`, which are false for a NaN, so where a window
+//! holds a NaN its answer is whatever its algorithm makes of those comparisons: it depends on
+//! the algorithm and on where the NaN sits. cuprum gives SciPy's answer there, by running
+//! SciPy's comparisons where (and only where) a NaN is met, on both devices:
+//! - **separable min/max passes** (SciPy's `NI_MinOrMaxFilter1D`, Richard Harter's deque of
+//!   ascending minima over the line extended by the mode): a line whose windows hold a NaN
+//!   (or the constant, when `cval` is NaN) is run through that deque over doubles
+//!   (`cpu::harter_line`, `minlist` in `rank.cu`, one thread a line);
+//! - **min/max over a footprint, and grey morphology** (SciPy's running comparison,
+//!   `CASE_MIN_OR_MAX_POINT`): NaN when the window's first element (in the footprint's C
+//!   order) is NaN, else the min/max of the window's numbers;
+//! - **rank filters** (`median_filter`, `rank_filter`, `percentile_filter`; SciPy's
+//!   `NI_Select`, Hoare's quickselect around the first element of the window in the
+//!   footprint's C order): each window holding a NaN goes through that quickselect
+//!   (`cpu::scipy_select`, `nansel` in `rank.cu`);
+//! - **1-d rank filters with a full window** (SciPy's `_rank_filter_1d`, a double heap that
+//!   keeps its state from window to window, so a NaN changes answers after it has left the
+//!   window): when the line or a constant `cval` holds a NaN, the whole line is replayed
+//!   through that heap (`cpu::Mediator`; `mediator` in `rank.cu`, one GPU thread: slow for
+//!   long lines, and only then). Where SciPy's 1-d path would read past a short line (its
+//!   answer undefined), the quickselect above is used.
+//!
+//! A NaN in the result is the canonical quiet NaN.
+//!
 //! # Deviations from SciPy
 //!
-//! - **NaN.** SciPy compares with `<`, so its result for a window holding a NaN depends on the
-//!   algorithm and the position of the NaN (its quickselect, its deque of the 1-d min/max and
-//!   its 1-d rank path all differ). Here NaN is ordered above every number (NumPy's sort
-//!   order): a window with `m` NaNs has them as its `m` largest values. So `maximum_filter`
-//!   returns NaN when the window holds one, `minimum_filter` only when the window is all NaN,
-//!   and `median_filter` when more than half of the window is NaN. `-0.0` is ordered below
-//!   `+0.0`. A NaN in the result is the canonical quiet NaN.
+//! - **`-0.0` and `0.0`** compare equal in SciPy, which returns whichever its algorithm keeps;
+//!   here `-0.0` is ordered below `0.0` (outside the NaN paths above).
 //! - **64-bit integers** are exact. SciPy's C loops carry values through `double`, so int64
 //!   and uint64 values beyond 2^53 come back rounded (or wrapped) there.
 //! - **SciPy's 1-d rank path** (`_rank_filter_1d`, used for 1-d inputs by `rank_filter`,
 //!   `median_filter` and `percentile_filter`) ignores the holes of a footprint, orders uint64
-//!   values as int64, and reads uninitialised memory for inputs shorter than the window; here
-//!   1-d inputs take the same path as N-d ones (SciPy's N-d semantics). It also accepts
-//!   float16, which the N-d path refuses ("array type not supported"): float16 is accepted
-//!   where SciPy's 1-d rank path would run, refused elsewhere, as SciPy does.
+//!   values as int64, and reads past the end of inputs shorter than about the window; here a
+//!   footprint's holes are kept, uint64 is ordered as uint64 and short inputs get the N-d
+//!   path's answer (SciPy's N-d semantics; with no NaN both paths agree otherwise). It also
+//!   accepts float16, which the N-d path refuses ("array type not supported"): float16 is
+//!   accepted where SciPy's 1-d rank path would run, refused elsewhere, as SciPy does.
 //! - **`cval`** is converted to the input's dtype as C casts a double (truncation toward zero
 //!   for integers; values outside the type's range wrap modulo 2^bits, as x86 does for the
 //!   narrow types). SciPy's separable min/max compare a `double` cval before converting, so an
@@ -94,6 +116,29 @@ pub(crate) struct Plan {
     pub mode: Mode,
     pub cval: f64,
     pub structure: Option<Vec<f64>>,
+    /// SciPy runs this filter through its 1-d rank path (`_rank_filter_1d`: a 1-d input, a
+    /// rank other than the first and last, a full window, `n >= lim` or `n == 1`); that path's
+    /// answer differs from the N-d one only where a NaN is met (see the module's NaN section).
+    pub line1d: bool,
+}
+
+/// Whether SciPy's 1-d rank path (`_rank_filter_1d`) reads only inside a line of `n` elements
+/// for a window of `w` elements at `origin` in `mode` (for lines shorter than about the
+/// window it reads past their end, and its answer is undefined).
+pub(crate) fn mediator_inside(n: i64, w: i64, origin: i64, mode: Mode) -> bool {
+    let lim = (w - 1) / 2 - origin;
+    if n < 1 || w < 1 || lim < 0 || lim > n {
+        return false;
+    }
+    // Its first windows read in[w - lim - 1 ..= 0] (reflect), in[w - lim ..= 1] (mirror) or
+    // in[n - lim - offset - 2 origin .. n] (wrap); its last ones in[n - 2 - i] for i < lim
+    // (mirror).
+    match mode {
+        Mode::Reflect => w - lim - 1 < n,
+        Mode::Mirror => w - lim < n && n - 1 - lim >= 0,
+        Mode::Wrap => n - lim - if w % 2 == 0 { 2 } else { 0 } - 2 * origin >= 0,
+        Mode::Nearest | Mode::Constant => true,
+    }
 }
 
 impl Plan {
@@ -273,6 +318,7 @@ fn separable(
     o: &RankOptions,
     max: bool,
 ) -> Result<Array> {
+    complex_type(x)?;
     let origins = per_axis(origin, axes.len())?;
     let sizes = per_axis(sizes, axes.len())?;
     let mut passes = Vec::new();
@@ -282,10 +328,11 @@ fn separable(
             passes.push(Pass { axis, size, origin: orig as i64, mode: o.mode, cval: o.cval, max });
         }
     }
-    unsupported(x.dtype())?;
     if passes.is_empty() {
+        // SciPy: `output[...] = input[...]`, whatever the dtype (float16 too).
         return x.copy();
     }
+    unsupported(x.dtype())?;
     run_passes(x, &passes)
 }
 
@@ -350,6 +397,7 @@ fn min_or_max(
         mode: o.mode,
         cval: o.cval,
         structure,
+        line1d: false,
     };
     run_plan(x, &plan)
 }
@@ -399,15 +447,17 @@ fn rank_filter_impl(x: &Array, rank: RankOf, window: Window<'_>, o: &RankOptions
         return Err(Error::Runtime("rank not within filter footprint size".into()));
     }
     let min_max = rank == 0 || rank == fsize - 1;
-    if x.dtype() == DType::Float16 {
-        // SciPy's 1-d rank path takes float16 (through float32); everything else refuses it.
-        let n = x.size() as i64;
-        let lim2 = n - ((fp.mask.len() as i64 - 1) / 2 - origins.first().copied().unwrap_or(0));
-        if min_max || ndim != 1 || !(lim2 >= 0 || n == 1) {
-            unsupported(x.dtype())?;
-        }
+    // SciPy's 1-d rank path (`_rank_filter_1d`, window `footprint.size`, holes and all).
+    let n = x.size() as i64;
+    let lim2 = n - ((fp.mask.len() as i64 - 1) / 2 - origins.first().copied().unwrap_or(0));
+    let scipy_1d = !min_max && ndim == 1 && (lim2 >= 0 || n == 1);
+    if x.dtype() == DType::Float16 && !scipy_1d && !min_max {
+        // That path takes float16 (through float32); the N-d path refuses it (the min/max
+        // filters decide for themselves: a window of one element is a copy).
+        unsupported(x.dtype())?;
     }
     let max = rank == fsize - 1;
+    let line1d = scipy_1d && fp.mask.iter().all(|&b| b);
     if min_max {
         // SciPy: minimum_filter / maximum_filter with the expanded footprint and origins.
         let o2 = RankOptions { axes: None, ..o.clone() };
@@ -422,6 +472,7 @@ fn rank_filter_impl(x: &Array, rank: RankOf, window: Window<'_>, o: &RankOptions
         mode: o.mode,
         cval: o.cval,
         structure: None,
+        line1d,
     };
     run_plan(x, &plan)
 }
