@@ -302,6 +302,56 @@ def test_rank_filters(device, rng, dtype, mode):
         assert_same(g(ci.T, size=3, mode=mode), f(img.T, size=3, mode=mode))
 
 
+def _scipy_1d_reads_inside(n, w, origin, mode):
+    """Whether SciPy's 1-d rank path reads only inside a line of n (else its answer is
+    undefined: it reads past the line's end)."""
+    lim = (w - 1) // 2 - origin
+    if lim < 0 or lim > n:
+        return False
+    return {
+        "reflect": w - lim - 1 < n,
+        "mirror": w - lim < n and n - 1 - lim >= 0,
+        "wrap": n - lim - (2 if w % 2 == 0 else 0) - 2 * origin >= 0,
+    }.get(mode, True)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=dtype_id)
+@pytest.mark.parametrize("mode", MODES)
+def test_rank_filters_nan(device, rng, dtype, mode):
+    """Where a window holds a NaN, SciPy's answer depends on its algorithm (the 1-d heap, the
+    quickselect, the deque of the separable min/max, the running comparison of a footprint):
+    cuprum gives the same, exactly."""
+    for frac in [0.05, 0.4]:
+        img = (rng.integers(-8, 8, (13, 17)) / 4).astype(dtype)
+        img[rng.random(img.shape) < frac] = np.nan
+        line = (rng.integers(-8, 8, 41) / 4).astype(dtype)
+        line[rng.random(line.shape) < frac] = np.nan
+        ci, cl = cp.asarray(img, device=device), cp.asarray(line, device=device)
+        fp = np.array([[0, 1, 0], [1, 1, 1], [0, 1, 1]], dtype=bool)
+        cfp = cp.asarray(fp, device=device)
+        for cval in [0.5, np.nan]:
+            kw = {"mode": mode, "cval": cval}
+            for name in ["median_filter", "minimum_filter", "maximum_filter"]:
+                f, g = getattr(scipy.ndimage, name), getattr(cnd, name)
+                for size in [3, (2, 4)]:
+                    assert_same(g(ci, size=size, **kw), f(img, size=size, **kw), rtol=0, atol=0)
+                assert_same(g(ci, footprint=cfp, **kw), f(img, footprint=fp, **kw), rtol=0, atol=0)
+            assert_same(
+                cnd.rank_filter(ci, 2, size=3, **kw), scipy.ndimage.rank_filter(img, 2, size=3, **kw), rtol=0, atol=0
+            )
+            for size, origin in [(3, 0), (4, -1), (5, 2), (7, 0)]:
+                assert _scipy_1d_reads_inside(line.size, size, origin, mode)
+                for name in ["median_filter", "minimum_filter", "maximum_filter"]:
+                    f, g = getattr(scipy.ndimage, name), getattr(cnd, name)
+                    assert_same(g(cl, size, origin=origin, **kw), f(line, size, origin=origin, **kw), rtol=0, atol=0)
+                want = scipy.ndimage.percentile_filter(line, 30, size, origin=origin, **kw)
+                assert_same(cnd.percentile_filter(cl, 30, size, origin=origin, **kw), want, rtol=0, atol=0)
+            want = scipy.ndimage.grey_erosion(img, structure=np.eye(3), **kw)
+            assert_same(
+                cnd.grey_erosion(ci, structure=cp.asarray(np.eye(3), device=device), **kw), want, rtol=0, atol=0
+            )
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32], ids=dtype_id)
 @pytest.mark.parametrize("mode", MODES)
 def test_correlate_convolve_edges(device, rng, dtype, mode):

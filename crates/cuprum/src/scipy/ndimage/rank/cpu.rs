@@ -912,14 +912,14 @@ impl Mediator {
 
 /// SciPy's `_rank_filter` of `_rank_filter_1d` over the line `x` (a window of `w`, `1 <= rank
 /// <= w - 2`): the values it inserts, in its order, for each mode. `None` where it would read
-/// outside the line ([`super::mediator_inside`]).
+/// outside the line (as [`super::mediator_inside`] predicts: a unit test holds them together).
 pub(crate) fn mediator_line(x: &[f64], w: usize, rank: usize, mode: Mode, cval: f64, origin: i64) -> Option<Vec<f64>> {
     let (n, wi) = (x.len() as i64, w as i64);
-    if !super::mediator_inside(n, wi, origin, mode) || rank == 0 || rank + 2 > w {
+    let lim = (wi - 1) / 2 - origin;
+    if rank == 0 || rank + 2 > w || lim < 0 || lim > n {
         return None;
     }
     let at = |i: i64| usize::try_from(i).ok().and_then(|i| x.get(i).copied());
-    let lim = (wi - 1) / 2 - origin;
     let mut m = Mediator::new(w, rank);
     let mut out = vec![0.0; x.len()];
     match mode {
@@ -1101,6 +1101,65 @@ mod tests {
         }
         // The 5x5 median's network is much smaller than a full sort.
         assert!(network(25, 12).len() < 140, "{}", network(25, 12).len());
+    }
+
+    /// Without NaN, SciPy's quickselect, deque and double heap give the order statistics; the
+    /// heap reads inside its line exactly where `mediator_inside` says so.
+    #[test]
+    fn scipy_algorithms_without_nan() {
+        let mut s = 99u64;
+        let mut rnd = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s % 9) as f64 - 4.0
+        };
+        for n in 1..30 {
+            let x: Vec<f64> = (0..n).map(|_| rnd()).collect();
+            for k in 0..n {
+                let mut sorted = x.clone();
+                sorted.sort_by(f64::total_cmp);
+                assert_eq!(scipy_select(&mut x.clone(), k), sorted[k], "select {k} of {x:?}");
+            }
+            for fs in 1..8 {
+                for max in [false, true] {
+                    let ext: Vec<f64> = (0..n + fs - 1).map(|_| rnd()).collect();
+                    let mut got = vec![0.0; n];
+                    harter_line(|j| ext[j], n, fs, max, |i, v| got[i] = v);
+                    for i in 0..n {
+                        let w = ext[i..i + fs].iter().copied();
+                        let want = if max { w.fold(f64::MIN, f64::max) } else { w.fold(f64::MAX, f64::min) };
+                        assert_eq!(got[i], want, "harter {fs} {max}");
+                    }
+                }
+            }
+            for w in 3..9usize {
+                for origin in -((w / 2) as i64)..(w - w / 2) as i64 {
+                    for mode in Mode::ALL {
+                        let inside = super::super::mediator_inside(n as i64, w as i64, origin, mode);
+                        for rank in 1..w - 1 {
+                            let r = mediator_line(&x, w, rank, mode, 0.5, origin);
+                            let lim2 = n as i64 - ((w as i64 - 1) / 2 - origin);
+                            if lim2 < 0 {
+                                continue; // SciPy's N-d path
+                            }
+                            assert_eq!(r.is_some(), inside, "n {n} w {w} origin {origin} {mode:?}");
+                            let Some(r) = r else { continue };
+                            let start = -((w / 2) as i64) - origin;
+                            for (i, &ri) in r.iter().enumerate() {
+                                let mut win: Vec<f64> = (0..w as i64)
+                                    .map(|j| {
+                                        mode.resolve(i as i64 + start + j, n as i64).map_or(0.5, |s| x[s as usize])
+                                    })
+                                    .collect();
+                                win.sort_by(f64::total_cmp);
+                                assert_eq!(ri, win[rank], "heap n {n} w {w} origin {origin} {mode:?} rank {rank}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -2,8 +2,10 @@
 //! kernel (odd, even and 9x9 boxes, every rank), the N-d kernel (footprints with holes, 1-d and
 //! 3-d inputs, windows sorted by a network, by a quickselect and by counting), the separable
 //! passes (every axis, sizes and origins), grey morphology with structures; views (transposed,
-//! strided, reversed), sizes not multiples of the tiles, NaN, infinities and -0.0. Rank
-//! filters are exact: the results must be identical.
+//! strided, reversed), sizes not multiples of the tiles, NaN, infinities and -0.0; windows that
+//! meet a NaN through SciPy's algorithms (1-d lines, boxes, footprints small and above 256,
+//! separable passes, grey morphology, a NaN cval). Rank filters are exact: the results must be
+//! identical.
 
 use crate::common::{on, random, Rng};
 use cuprum::dtype::ALL_DTYPES;
@@ -217,6 +219,104 @@ gpu_test!(grey_morphology, |gpu| {
             let ws = GreyWindow { size: Some(&[3, 2]), ..Default::default() };
             same(&format!("dilation size {dt} {mode:?}"), grey_dilation(&x, ws, &o), grey_dilation(&xg, ws, &o));
         }
+    }
+    Ok(())
+});
+
+/// Values in [-4, 4) on a grid of 1/4 (ties), NaN with probability `frac`.
+fn with_nans(shape: &[usize], dt: DType, frac: f64, rng: &mut Rng) -> Array {
+    let n: usize = shape.iter().product();
+    let v: Vec<f64> = (0..n)
+        .map(|_| if rng.uniform() < frac { f64::NAN } else { (rng.uniform() * 32.0).floor() / 4.0 - 4.0 })
+        .collect();
+    cuprum::from_slice(&v, shape, &Device::Cpu).unwrap().astype(dt).unwrap()
+}
+
+// Windows that meet a NaN take SciPy's algorithms on both devices (the module's NaN section):
+// the separable passes' deque per line, the footprint's running comparison, the quickselect
+// (in registers' place: a local buffer, and global scratch for windows above 256), the 1-d
+// heap over long lines (one GPU thread), grey morphology; sparse and dense NaN, a NaN cval.
+gpu_test!(nan_windows_as_scipy, |gpu| {
+    let mut rng = Rng::new(76);
+    for dt in [DType::Float32, DType::Float64] {
+        for frac in [0.03, 0.4] {
+            let x1 = with_nans(&[3001], dt, frac, &mut rng);
+            let x2 = with_nans(&[37, 45], dt, frac, &mut rng);
+            let x3 = with_nans(&[6, 7, 8], dt, frac, &mut rng);
+            let (g1, g2, g3) = (on(&gpu, &x1), on(&gpu, &x2), on(&gpu, &x3));
+            for mode in MODES {
+                for cval in [1.5, f64::NAN] {
+                    let o = opts(mode, cval, &[]);
+                    let what = format!("{dt} {frac} {mode:?} cval {cval}");
+                    for (size, origin) in [(3usize, 0isize), (4, -1), (7, 2), (25, 0)] {
+                        let o1 = opts(mode, cval, &[origin]);
+                        let w = Window::Size(&[size]);
+                        same(
+                            &format!("1-d median {size} {what}"),
+                            median_filter(&x1, w, &o1),
+                            median_filter(&g1, w, &o1),
+                        );
+                        same(
+                            &format!("1-d rank {size} {what}"),
+                            rank_filter(&x1, 1, w, &o1),
+                            rank_filter(&g1, 1, w, &o1),
+                        );
+                        same(
+                            &format!("1-d min1d {size} {what}"),
+                            minimum_filter1d(&x1, size, 0, &o1),
+                            minimum_filter1d(&g1, size, 0, &o1),
+                        );
+                    }
+                    for size in [vec![3], vec![2, 5]] {
+                        let w = Window::Size(&size);
+                        same(
+                            &format!("box median {size:?} {what}"),
+                            median_filter(&x2, w, &o),
+                            median_filter(&g2, w, &o),
+                        );
+                        same(
+                            &format!("box min {size:?} {what}"),
+                            minimum_filter(&x2, w, &o),
+                            minimum_filter(&g2, w, &o),
+                        );
+                        same(
+                            &format!("box max {size:?} {what}"),
+                            maximum_filter(&x2, w, &o),
+                            maximum_filter(&g2, w, &o),
+                        );
+                    }
+                    let w3 = Window::Size(&[3]);
+                    same(&format!("3-d median {what}"), median_filter(&x3, w3, &o), median_filter(&g3, w3, &o));
+                    same(&format!("3-d max {what}"), maximum_filter(&x3, w3, &o), maximum_filter(&g3, w3, &o));
+                    for k in [3usize, 7, 17] {
+                        let mask: Vec<bool> = (0..k * k).map(|i| i == 0 || rng.uniform() < 0.9).collect();
+                        let fp = cuprum::from_slice(&mask, &[k, k], &Device::Cpu)?;
+                        let fpg = on(&gpu, &fp);
+                        let (w, wg) = (Window::Footprint(&fp), Window::Footprint(&fpg));
+                        same(&format!("fp {k} median {what}"), median_filter(&x2, w, &o), median_filter(&g2, wg, &o));
+                        same(&format!("fp {k} rank {what}"), rank_filter(&x2, 2, w, &o), rank_filter(&g2, 2, wg, &o));
+                        same(&format!("fp {k} min {what}"), minimum_filter(&x2, w, &o), minimum_filter(&g2, wg, &o));
+                        same(&format!("fp {k} max {what}"), maximum_filter(&x2, w, &o), maximum_filter(&g2, wg, &o));
+                    }
+                    let st = cuprum::from_slice(&[0.5, 1.0, -2.0, 3.0, 0.0, 1.25], &[2, 3], &Device::Cpu)?;
+                    let stg = on(&gpu, &st);
+                    let w = GreyWindow { structure: Some(&st), ..Default::default() };
+                    let wg = GreyWindow { structure: Some(&stg), ..Default::default() };
+                    same(&format!("erosion {what}"), grey_erosion(&x2, w, &o), grey_erosion(&g2, wg, &o));
+                    same(&format!("dilation {what}"), grey_dilation(&x2, w, &o), grey_dilation(&g2, wg, &o));
+                }
+            }
+        }
+    }
+    // float16 on SciPy's 1-d path; a line too short for it (the quickselect instead).
+    let h = with_nans(&[500], DType::Float16, 0.2, &mut rng);
+    let hg = on(&gpu, &h);
+    for mode in MODES {
+        let o = opts(mode, f64::NAN, &[]);
+        same("float16 median", median_filter(&h, Window::Size(&[5]), &o), median_filter(&hg, Window::Size(&[5]), &o));
+        let s = h.slice(s![..2]).unwrap();
+        let sg = hg.slice(s![..2]).unwrap();
+        same("short line", median_filter(&s, Window::Size(&[5]), &o), median_filter(&sg, Window::Size(&[5]), &o));
     }
     Ok(())
 });
