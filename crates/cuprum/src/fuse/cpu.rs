@@ -217,7 +217,7 @@ pub(crate) fn reduce_all(n: &NodeRef, op: ReduceOp, ddof: f64, out: &Array) -> R
         ReduceOp::Sum => sum,
         ReduceOp::Mean => sum / total as f64,
         _ => {
-            let var = pairwise_sum(&parts(Some(sum / total as f64))?) / (total as f64 - ddof).max(0.0);
+            let var = pairwise_sum(&parts(Some(sum / total as f64))?) / crate::reduce::cpu::dof(total as f64, ddof);
             if op == ReduceOp::Std {
                 var.sqrt()
             } else {

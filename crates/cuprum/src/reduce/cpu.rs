@@ -12,6 +12,17 @@ use rayon::prelude::*;
 
 // ------------------------------------------------------------------------------ reductions
 
+/// NumPy's divisor of var/std: `max(n - ddof, 0)` with NumPy's `maximum` (a NaN `ddof` gives
+/// NaN, not 0 as `f64::max` would).
+pub(crate) fn dof(n: f64, ddof: f64) -> f64 {
+    let d = n - ddof;
+    if d < 0.0 {
+        0.0
+    } else {
+        d
+    }
+}
+
 /// NumPy's pairwise summation of a contiguous block (8 accumulators below 128 elements,
 /// halves above), in f64.
 pub(crate) fn pairwise_sum(x: &[f64]) -> f64 {
@@ -461,7 +472,7 @@ fn finish(op: ReduceOp, acc: &Acc, d: Domain, n: usize, ddof: f64) -> Scalar {
         },
         Mean => Scalar::Float(finish_f64(acc, d) / n as f64),
         Var | Std => {
-            let v = pairwise_sum(&acc.parts) / (n as f64 - ddof).max(0.0);
+            let v = pairwise_sum(&acc.parts) / dof(n as f64, ddof);
             Scalar::Float(if op == Std { v.sqrt() } else { v })
         }
         ArgMin | ArgMax => Scalar::Int(acc.idx.max(0)),

@@ -181,8 +181,12 @@ fn finish_expr(op: ReduceOp, xd: DType, at: &str) -> (String, DType) {
                 ("((double)a.s / (double)nred)".into(), DType::Float64)
             }
         }
-        Var => ("(a.settle(), a.m2 / fmax((double)nred - ddof, 0.0))".into(), DType::Float64),
-        Std => ("(a.settle(), sqrt(a.m2 / fmax((double)nred - ddof, 0.0)))".into(), DType::Float64),
+        // NumPy's max(n - ddof, 0) (a NaN ddof stays NaN; fmax would drop it).
+        Var => ("(a.settle(), a.m2 / ((double)nred - ddof < 0.0 ? 0.0 : (double)nred - ddof))".into(), DType::Float64),
+        Std => (
+            "(a.settle(), sqrt(a.m2 / ((double)nred - ddof < 0.0 ? 0.0 : (double)nred - ddof)))".into(),
+            DType::Float64,
+        ),
         Min | Max => ("a.v".into(), if xd == DType::Float16 { DType::Float32 } else { xd }),
         ArgMin | ArgMax => ("a.i".into(), DType::Int64),
         Any | All => ("(a.s != 0)".into(), DType::Bool),

@@ -27,6 +27,21 @@ device_test!(keepdims_ddof_axes, |dev| {
     assert_eq!(empty.sum(None)?.item::<f32>()?, 0.0);
     assert!(empty.mean(None)?.item::<f32>()?.is_nan());
     assert!(matches!(empty.max(None), Err(Error::Value(_))));
+    // NumPy's divisor max(n - ddof, 0), with NumPy's maximum: a NaN ddof gives NaN, a ddof of
+    // n or more (inf too) divides by 0, -inf by inf; fused (Expr) the same.
+    let b = cuprum::arange_f(0.0, 5.0, 1.0, DType::Float64, &dev)?;
+    let bi = cuprum::arange_with(0, 5, 1, DType::Int32, &dev)?;
+    for x in [&b, &bi] {
+        assert!(x.var(None, f64::NAN)?.item::<f64>()?.is_nan());
+        assert!(x.std(None, f64::NAN)?.item::<f64>()?.is_nan());
+        assert!((x.expr() * 2.0).var(None, f64::NAN).eval()?.item::<f64>()?.is_nan());
+        assert_eq!(x.var(None, f64::INFINITY)?.item::<f64>()?, f64::INFINITY);
+        assert_eq!(x.std(None, 7.0)?.item::<f64>()?, f64::INFINITY);
+        assert_eq!((x.expr() + 1.0).std(None, 5.0).eval()?.item::<f64>()?, f64::INFINITY);
+        assert_eq!(x.var(None, f64::NEG_INFINITY)?.item::<f64>()?, 0.0);
+    }
+    assert!(a.var(-1, f64::NAN)?.to_vec::<f64>()?.iter().all(|v| v.is_nan()));
+    assert!((a.expr() - 1.0).std(-1, f64::NAN).eval()?.to_vec::<f64>()?.iter().all(|v| v.is_nan()));
     Ok(())
 });
 
