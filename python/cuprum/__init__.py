@@ -53,3 +53,12 @@ def __getattr__(name):
             return importlib.import_module("cuprumx.scipy")
         return importlib.import_module(f"cuprum.{name}")
     raise AttributeError(f"module 'cuprum' has no attribute '{name}'")
+
+
+# A process that loaded Dask first (a Dask worker: it imports cuprum when it receives its first cuprum
+# chunk, which it must then deserialize) gets cuprum's Dask registration with cuprum itself.
+if "dask" in __import__("sys").modules:
+    try:
+        from . import dask as _dask  # noqa: F401
+    except ImportError:
+        pass

@@ -1332,6 +1332,64 @@ def indices(dimensions: Sequence[int], dtype: Any = int, sparse: bool = False) -
     return tuple(grids) if sparse else stack(grids)
 
 
+def _dims(shape: Any) -> tuple:
+    return (operator.index(shape),) if numpy.ndim(shape) == 0 else tuple(operator.index(s) for s in shape)
+
+
+def unravel_index(indices: Any, shape: Any, order: str = "C") -> tuple:
+    """NumPy's ``unravel_index``: the coordinates of flat ``indices`` in an array of ``shape``, one int64
+    array (of the indices' shape) per axis; ValueError for an index outside the array (as NumPy)."""
+    dims = _dims(shape)
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    idx = _arr(indices)
+    if idx.dtype.kind not in "iu":
+        raise TypeError("only int indices permitted")
+    size = builtins.int(numpy.prod(dims, dtype=numpy.int64))
+    if idx.size:
+        lo, hi = builtins.int(idx.min()), builtins.int(idx.max())
+        if lo < 0 or hi >= size:
+            raise ValueError(f"index {lo if lo < 0 else hi} is out of bounds for array with size {size}")
+    rem = idx.astype(numpy.int64)
+    out = []
+    for d in reversed(dims) if order == "C" else dims:
+        out.append(rem % d if d else rem)
+        rem = rem // d if d else rem
+    return tuple(out[::-1] if order == "C" else out)
+
+
+def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise", order: str = "C") -> ndarray:
+    """NumPy's ``ravel_multi_index``: flat indices (int64) of coordinates in an array of ``dims``; ``mode``
+    ``raise`` (ValueError outside), ``wrap`` or ``clip``, one for all axes or one per axis."""
+    dims = _dims(dims)
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    if len(multi_index) != len(dims):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(dims)}")
+    modes = [mode] * len(dims) if isinstance(mode, str) else list(mode)
+    if len(modes) != len(dims):
+        raise ValueError("mode must be a string or a sequence of one per axis")
+    coords = [_arr(c) for c in multi_index]
+    if builtins.any(c.dtype.kind not in "iu" for c in coords):
+        raise TypeError("only int indices permitted")
+    coords = broadcast_arrays(*coords)
+    flat = None
+    axes = builtins.range(len(dims)) if order == "C" else builtins.range(len(dims) - 1, -1, -1)
+    for ax in axes:
+        c, d, m = coords[ax].astype(numpy.int64), dims[ax], modes[ax]
+        if m == "wrap":
+            c = c % d if d else c
+        elif m == "clip":
+            c = clip(c, 0, builtins.max(d - 1, 0))
+        elif m == "raise":
+            if c.size and (builtins.int(c.min()) < 0 or builtins.int(c.max()) >= d):
+                raise ValueError("invalid entry in coordinates array")
+        else:
+            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {m!r})")
+        flat = c if flat is None else flat * d + c
+    return flat if flat is not None else asarray(0, dtype=numpy.int64)
+
+
 # ----------------------------------------------------------------------------------------- shapes
 
 

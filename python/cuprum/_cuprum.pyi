@@ -21,6 +21,7 @@ class ndarray:
     """An n-dimensional array on the CPU or a CUDA GPU, with NumPy's semantics (`cupy.ndarray`)."""
 
     __hash__: ClassVar[None]  # type: ignore[assignment]
+    __array_priority__: ClassVar[float]
 
     # ---------------------------------------------------------------- attributes
     @property

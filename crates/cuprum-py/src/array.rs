@@ -653,6 +653,14 @@ impl PyNdarray {
         Ok(())
     }
 
+    /// The priority of the array type where types mix (CuPy's 100, above NumPy's 0; Dask's
+    /// tensordot picks the chunk type by it).
+    #[classattr]
+    #[pyo3(name = "__array_priority__")]
+    fn array_priority() -> f64 {
+        100.0
+    }
+
     /// NumPy's other methods (`cuprum/_methods.py`), bound to this array.
     fn __getattr__<'py>(slf: &Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();

@@ -1,0 +1,193 @@
+"""Dask arrays whose chunks are cuprum arrays, as ``dask.array`` carries CuPy's.
+
+``import cuprum.dask`` (or :func:`register`, which the import calls) makes :class:`cuprum.ndarray` a Dask
+chunk type and gives Dask what it asks of one:
+
+- the chunk-type registry (``dask.array.register_chunk_type``): without it Dask defers to cuprum's
+  ``__array_ufunc__``/``__array_function__`` and mixed operations fail;
+- the per-type dispatch tables of ``dask.array.dispatch`` (concatenate, take, tensordot, einsum, empty,
+  percentile, numel, nannumel, to-NumPy), so that reductions such as ``mean`` and ``var`` count elements
+  on the chunks' device instead of mixing NumPy arrays in;
+- ``dask.sizeof``: a chunk's real bytes (Dask's default, ``sys.getsizeof``, sees a few dozen bytes);
+- ``distributed``'s serialization (when ``distributed`` is installed): a header (shape, dtype, device
+  kind) and one host frame; the receiving worker rebuilds the chunk on its own current device (each
+  worker of a GPU cluster owns one GPU, see :func:`gpu_cluster`);
+- an array backend, ``dask.config.set({"array.backend": "cuprum"})`` (the ``dask.array.backends`` entry
+  point ``cuprum`` of this package): ``da.ones``, ``da.zeros``, ``da.empty``, ``da.full``, ``da.arange``
+  make cuprum chunks and ``x.to_backend("cuprum")`` moves a NumPy-backed collection over.
+
+Dask keeps a zero-size chunk as each collection's ``_meta`` (a slice ``x[:0, ...]``, ``reshape``, ``astype``,
+a 0-d ``sum``): cuprum's zero-size arrays take no kernel launch, so a collection of cuprum chunks keeps
+``chunktype=cuprum.ndarray`` (the tests check it: where a meta operation fails, Dask silently falls back
+to NumPy).
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+from typing import Any
+
+import numpy
+
+import cuprum
+
+try:
+    import dask
+    import dask.array as da
+    from dask.array.backends import ArrayBackendEntrypoint
+except ImportError as e:  # pragma: no cover - a clear message for a missing optional dependency
+    raise ImportError("cuprum.dask needs dask: pip install 'dask[array]' (and distributed for clusters)") from e
+
+__all__ = ["CuprumBackendEntrypoint", "gpu_cluster", "register", "to_cuprum"]
+
+_REGISTERED = False
+
+
+def _einsum(*args: Any, **kwargs: Any) -> Any:
+    # Dask passes NumPy's order and casting; cuprum's einsum computes in the promoted type.
+    kwargs.pop("casting", None)
+    kwargs.pop("order", None)
+    return cuprum.einsum(*args, **kwargs)
+
+
+def _to_numpy(data: Any, **kwargs: Any) -> numpy.ndarray:
+    return cuprum.asnumpy(data, **kwargs)
+
+
+def to_cuprum(data: Any, **kwargs: Any) -> Any:
+    """A chunk as a cuprum array (on the current device); cuprum arrays pass through."""
+    if isinstance(data, cuprum.ndarray):
+        return data
+    return cuprum.asarray(data, **kwargs)
+
+
+def _register_distributed() -> None:
+    try:
+        from distributed.protocol import dask_deserialize, dask_serialize
+    except ImportError:
+        return
+
+    @dask_serialize.register(cuprum.ndarray)
+    def _serialize(x: cuprum.ndarray) -> tuple[dict, list]:
+        host = numpy.asarray(cuprum.asnumpy(x), order="C")  # (ascontiguousarray makes 0-d 1-d)
+        header = {"shape": host.shape, "dtype": host.dtype.str, "cpu": x.device == cuprum.Device("cpu")}
+        return header, [host.data.cast("B") if host.size else b""]
+
+    @dask_deserialize.register(cuprum.ndarray)
+    def _deserialize(header: dict, frames: list) -> cuprum.ndarray:
+        dt = numpy.dtype(header["dtype"])
+        host = numpy.frombuffer(frames[0], dtype=dt) if frames and len(frames[0]) else numpy.empty(0, dt)
+        host = host.reshape(header["shape"])
+        # A CPU chunk stays on the CPU; a GPU chunk goes to the receiving worker's current device.
+        return cuprum.asarray(host, device="cpu") if header["cpu"] else cuprum.asarray(host)
+
+
+def register() -> None:
+    """Registers :class:`cuprum.ndarray` with Dask (and ``distributed`` when installed); idempotent."""
+    global _REGISTERED
+    if _REGISTERED:
+        return
+    from dask.array import backends as dab
+    from dask.array import dispatch as dd
+    from dask.sizeof import sizeof
+
+    da.register_chunk_type(cuprum.ndarray)
+    dd.concatenate_lookup.register(cuprum.ndarray, cuprum.concatenate)
+    dd.take_lookup.register(cuprum.ndarray, cuprum.take)
+    dd.tensordot_lookup.register(cuprum.ndarray, cuprum.tensordot)
+    dd.einsum_lookup.register(cuprum.ndarray, _einsum)
+    dd.empty_lookup.register(cuprum.ndarray, cuprum.empty)
+    dd.percentile_lookup.register(cuprum.ndarray, dab.percentile)
+    dd.numel_lookup.register(cuprum.ndarray, dab._numel_arraylike)
+    dd.nannumel_lookup.register(cuprum.ndarray, dab._nannumel)
+    dd.to_numpy_dispatch.register(cuprum.ndarray, _to_numpy)
+    sizeof.register(cuprum.ndarray, lambda x: int(x.nbytes))
+    _register_distributed()
+    _REGISTERED = True
+
+
+def _with_meta(attr: str, *args: Any, meta: Any = None, **kwargs: Any) -> Any:
+    meta = cuprum.empty(()) if meta is None else meta
+    with dask.config.set({"array.backend": "numpy"}):
+        return getattr(da, attr)(*args, meta=meta, **kwargs)
+
+
+class CuprumBackendEntrypoint(ArrayBackendEntrypoint):
+    """Dask's array backend ``cuprum``: creation functions make cuprum chunks (on each worker's current
+    device), ``to_backend("cuprum")`` converts a collection's chunks."""
+
+    def __init__(self) -> None:
+        register()
+
+    @classmethod
+    def to_backend_dispatch(cls) -> Any:
+        return to_cuprum
+
+    @classmethod
+    def to_backend(cls, data: Any, **kwargs: Any) -> Any:
+        if isinstance(data._meta, cuprum.ndarray):
+            return data
+        return data.map_blocks(to_cuprum, **kwargs)
+
+    @property
+    def RandomState(self) -> Any:  # noqa: N802 - Dask's name
+        raise NotImplementedError("cuprum has no legacy RandomState: use da.random.default_rng with a NumPy backend")
+
+    @property
+    def default_bit_generator(self) -> Any:
+        raise NotImplementedError("cuprum's random chunks under Dask are not there yet")
+
+    @staticmethod
+    def ones(*args: Any, **kwargs: Any) -> Any:
+        return _with_meta("ones", *args, **kwargs)
+
+    @staticmethod
+    def zeros(*args: Any, **kwargs: Any) -> Any:
+        return _with_meta("zeros", *args, **kwargs)
+
+    @staticmethod
+    def empty(*args: Any, **kwargs: Any) -> Any:
+        return _with_meta("empty", *args, **kwargs)
+
+    @staticmethod
+    def full(*args: Any, **kwargs: Any) -> Any:
+        return _with_meta("full", *args, **kwargs)
+
+    @staticmethod
+    def arange(*args: Any, like: Any = None, **kwargs: Any) -> Any:
+        like = cuprum.empty(()) if like is None else like
+        with dask.config.set({"array.backend": "numpy"}):
+            return da.arange(*args, like=like, **kwargs)
+
+
+def gpu_cluster(n_workers: int | None = None, *, gpus: list[int] | None = None, **kwargs: Any) -> Any:
+    """A ``distributed.LocalCluster`` with one worker process per GPU, each seeing only its own GPU
+    (``CUDA_VISIBLE_DEVICES``, so that cuprum's ``cuda:0`` in a worker is that worker's GPU), one thread a
+    worker. ``gpus``: the GPUs to use (default: every visible one); without a GPU, ``n_workers`` CPU
+    workers (default 2) with the same code. Other keywords go to ``LocalCluster``.
+
+    What ``dask_cuda.LocalCUDACluster`` does, with ``distributed`` alone (its pins on ``dask`` and
+    ``distributed`` do not always fit).
+    """
+    from distributed import LocalCluster, Nanny, Scheduler, SpecCluster
+
+    if gpus is None:
+        n_gpu = cuprum.cuda.runtime.getDeviceCount() if cuprum.cuda.is_available() else 0
+        gpus = list(builtins.range(n_gpu))[: n_workers or None]
+    if not gpus:
+        kw = {"n_workers": n_workers or 2, "threads_per_worker": 1, "processes": True, "dashboard_address": None}
+        kw.update(kwargs)
+        return LocalCluster(**kw)
+    # One nanny (worker process) per GPU, each started with its own CUDA_VISIBLE_DEVICES (the
+    # numbers of the GPUs this process sees, so that a narrowed CUDA_VISIBLE_DEVICES is honoured).
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    ids = visible.split(",") if visible else [str(g) for g in builtins.range(max(gpus) + 1)]
+    workers = {
+        f"gpu-{g}": {"cls": Nanny, "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": ids[g]}}} for g in gpus
+    }
+    scheduler = {"cls": Scheduler, "options": {"dashboard_address": None}}
+    return SpecCluster(workers=workers, scheduler=scheduler, **kwargs)
+
+
+register()

@@ -1,0 +1,155 @@
+"""Dask arrays of cuprum chunks (cuprum.dask) against NumPy on the whole array: the chunk type kept through
+meta arrays, zero-size slices and 0-d results; reductions with axis/keepdims/ddof, elementwise operations
+with broadcasting, ``x.T @ x``, concatenate, rechunk, take; ``sizeof``; the ``cuprum`` array backend;
+serialization for ``distributed``; and a local cluster of two worker processes (CPU workers here, one per
+GPU on a GPU host: ``gpu_cluster``)."""
+
+import pickle
+
+import dask
+import dask.array as da
+import distributed
+import numpy as np
+import pytest
+from dask.sizeof import sizeof
+from distributed.protocol import deserialize, serialize
+
+import cuprum as cp
+import cuprum.dask as cpd
+
+
+def chunked(a, device, chunks):
+    """`a` (NumPy) as a Dask array of cuprum chunks on `device`."""
+    return da.from_array(a, chunks=chunks).map_blocks(lambda b: cp.asarray(b, device=device), dtype=a.dtype)
+
+
+def close(got, want, rtol=1e-12):
+    assert isinstance(got, cp.ndarray), type(got)
+    g = cp.asnumpy(got)
+    assert g.shape == np.shape(want) and g.dtype == np.asarray(want).dtype, (g.shape, g.dtype)
+    np.testing.assert_allclose(g, want, rtol=rtol, atol=rtol)
+
+
+def test_chunk_type_meta_and_0d(device, rng):
+    a = rng.standard_normal((13, 17))
+    x = chunked(a, device, (5, 7))
+    assert type(x._meta) is cp.ndarray, type(x._meta)
+    assert x._meta.shape == (0, 0)
+    b = x.blocks[1, 2].compute()
+    assert isinstance(b, cp.ndarray) and b.shape == (5, 3) and str(b.device) == str(cp.asarray(1, device=device).device)
+    # Zero-size slices, 0-d results, new axes: still cuprum.
+    for y in [x[:0], x[3:3, :], x[None, 2:4], x.sum(), x[4, 5], (x > 0).any()]:
+        assert type(y._meta) is cp.ndarray, (y, type(y._meta))
+        assert isinstance(y.compute(), cp.ndarray)
+    close(x.sum().compute(), a.sum())
+    close(x[None, 2:4].compute(), a[None, 2:4])
+    assert x[:0].compute().shape == (0, 17)
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "min", "max", "prod", "argmax", "argmin"])
+def test_reductions(device, rng, op):
+    a = rng.standard_normal((12, 9)) + 1
+    x = chunked(a, device, (5, 4))
+    for axis in [None, 0, 1]:
+        if op.startswith("arg"):
+            close(getattr(x, op)(axis=axis).compute(), getattr(a, op)(axis=axis))
+            continue
+        for keepdims in [False, True]:
+            close(getattr(x, op)(axis=axis, keepdims=keepdims).compute(), getattr(a, op)(axis=axis, keepdims=keepdims))
+
+
+def test_var_std_nan_reductions(device, rng):
+    a = rng.standard_normal((11, 8))
+    a[2, 3] = np.nan
+    x = chunked(a, device, (4, 3))
+    for axis in [None, 0, (0, 1), 1]:
+        for ddof in [0, 1]:
+            close(da.nanvar(x, axis=axis, ddof=ddof).compute(), np.nanvar(a, axis=axis, ddof=ddof))
+            close(da.nanstd(x, axis=axis, ddof=ddof).compute(), np.nanstd(a, axis=axis, ddof=ddof))
+        close(da.nanmean(x, axis=axis).compute(), np.nanmean(a, axis=axis))
+        close(da.nansum(x, axis=axis).compute(), np.nansum(a, axis=axis))
+    b = np.nan_to_num(a)
+    y = chunked(b, device, (4, 3))
+    close(y.var(axis=0, ddof=1).compute(), b.var(axis=0, ddof=1))
+    close(y.std().compute(), b.std())
+
+
+def test_elementwise_matmul_concatenate_rechunk(device, rng):
+    a = rng.standard_normal((14, 6))
+    v = rng.standard_normal(6)
+    x, y = chunked(a, device, (4, 3)), chunked(v, device, 3)
+    close((x * 2 + y[None, :] - 1).compute(), a * 2 + v[None, :] - 1)
+    close(np.exp(x).compute(), np.exp(a))
+    close(da.where(x > 0, x, -x).compute(), np.where(a > 0, a, -a))
+    close((x.T @ x).compute(), a.T @ a, rtol=1e-10)
+    close(da.tensordot(x, x, axes=([0], [0])).compute(), np.tensordot(a, a, axes=([0], [0])), rtol=1e-10)
+    close(da.einsum("ij,ij->j", x, x).compute(), np.einsum("ij,ij->j", a, a), rtol=1e-10)
+    close(da.concatenate([x, x[:, :2]], axis=1).compute(), np.concatenate([a, a[:, :2]], axis=1))
+    close(da.stack([x, x]).compute(), np.stack([a, a]))
+    close(x.rechunk((7, 5)).compute(), a)
+    close(x[[0, 5, 13]].compute(), a[[0, 5, 13]])
+    close(x[::3, 1:5].compute(), a[::3, 1:5])
+    r = x.rechunk((7, 5))
+    assert type(r._meta) is cp.ndarray and all(isinstance(b.compute(), cp.ndarray) for b in r.blocks.ravel())
+
+
+def test_sizeof(device):
+    for shape, dt in [((1000,), np.float64), ((3, 5), np.int8), ((0,), np.float32)]:
+        x = cp.zeros(shape, dtype=dt, device=device)
+        assert sizeof(x) == x.nbytes == int(np.prod(shape)) * np.dtype(dt).itemsize
+
+
+def test_array_backend():
+    with dask.config.set({"array.backend": "cuprum"}):
+        for x, want in [
+            (da.ones((10, 6), chunks=4), np.ones((10, 6))),
+            (da.zeros((5,), chunks=2, dtype=np.int32), np.zeros(5, np.int32)),
+            (da.full((3, 4), 2.5, chunks=2), np.full((3, 4), 2.5)),
+            (da.arange(11, chunks=3), np.arange(11)),
+        ]:
+            assert type(x._meta) is cp.ndarray, type(x._meta)
+            close(x.compute(), want)
+        e = da.empty((4, 4), chunks=2)
+        assert type(e._meta) is cp.ndarray and e.compute().shape == (4, 4)
+    n = da.from_array(np.arange(12.0).reshape(3, 4), chunks=2)
+    c = n.to_backend("cuprum")
+    assert type(c._meta) is cp.ndarray
+    close(c.compute(), np.arange(12.0).reshape(3, 4))
+    assert c.to_backend("cuprum") is c
+
+
+def test_serialization_round_trip(device):
+    for a in [np.arange(12.0).reshape(3, 4), np.zeros((0, 3), np.int16), np.array(7, np.uint8), np.arange(10)[::2]]:
+        x = cp.asarray(a, device=device)
+        header, frames = serialize(x, serializers=("dask",))
+        assert header["serializer"] == "dask"
+        y = deserialize(header, frames)
+        assert isinstance(y, cp.ndarray) and y.shape == a.shape and y.dtype == a.dtype
+        assert y.device == x.device
+        np.testing.assert_array_equal(cp.asnumpy(y), a)
+        z = pickle.loads(pickle.dumps(x))
+        np.testing.assert_array_equal(cp.asnumpy(z), a)
+
+
+@pytest.fixture(scope="module")
+def client():
+    # CPU workers (this test is the CI's); on a GPU host gpu_cluster() starts one worker per GPU instead.
+    with cpd.gpu_cluster(2, gpus=[]) as cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def test_local_cluster_of_two_processes(client, rng):
+    assert len(client.scheduler_info()["workers"]) == 2
+    a = rng.standard_normal((40, 12))
+    x = da.from_array(a, chunks=(10, 6)).map_blocks(cp.asarray, dtype=a.dtype).persist()
+    distributed.wait(x)
+    # The chunks live on the workers as cuprum arrays.
+    kinds = client.run(
+        lambda dask_worker: sorted({type(v).__module__ + "." + type(v).__name__ for v in dask_worker.data.values()})
+    )
+    assert set().union(*map(set, kinds.values())) == {"cuprum.ndarray"}, kinds
+    close(x.mean(axis=0, keepdims=True).compute(), a.mean(axis=0, keepdims=True))
+    close(x.std(ddof=1).compute(), a.std(ddof=1))
+    close((x.T @ x).compute(), a.T @ a, rtol=1e-10)
+    close(da.concatenate([x, x], axis=0).rechunk((25, 4)).sum(axis=1).compute(), np.concatenate([a, a]).sum(axis=1))
+    close((x + x[:, :1]).max(axis=1).compute(), (a + a[:, :1]).max(axis=1))
