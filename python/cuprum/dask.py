@@ -16,6 +16,10 @@ chunk type and gives Dask what it asks of one:
   point ``cuprum`` of this package): ``da.ones``, ``da.zeros``, ``da.empty``, ``da.full``, ``da.arange``
   make cuprum chunks and ``x.to_backend("cuprum")`` moves a NumPy-backed collection over.
 
+Filters over chunked images, equal to SciPy's filter of the whole image (``map_overlap`` with the window's
+reach; at the array's edges the filter's own mode, or Dask's periodic boundary for ``wrap``):
+:func:`gaussian_filter`, :func:`median_filter`, :func:`convolve2d`.
+
 Dask keeps a zero-size chunk as each collection's ``_meta`` (a slice ``x[:0, ...]``, ``reshape``, ``astype``,
 a 0-d ``sum``): cuprum's zero-size arrays take no kernel launch, so a collection of cuprum chunks keeps
 ``chunktype=cuprum.ndarray`` (the tests check it: where a meta operation fails, Dask silently falls back
@@ -39,7 +43,15 @@ try:
 except ImportError as e:  # pragma: no cover - a clear message for a missing optional dependency
     raise ImportError("cuprum.dask needs dask: pip install 'dask[array]' (and distributed for clusters)") from e
 
-__all__ = ["CuprumBackendEntrypoint", "gpu_cluster", "register", "to_cuprum"]
+__all__ = [
+    "CuprumBackendEntrypoint",
+    "convolve2d",
+    "gaussian_filter",
+    "gpu_cluster",
+    "median_filter",
+    "register",
+    "to_cuprum",
+]
 
 _REGISTERED = False
 
@@ -159,6 +171,130 @@ class CuprumBackendEntrypoint(ArrayBackendEntrypoint):
         like = cuprum.empty(()) if like is None else like
         with dask.config.set({"array.backend": "numpy"}):
             return da.arange(*args, like=like, **kwargs)
+
+
+# ---------------------------------------------------------------- filters over chunks (map_overlap)
+
+
+def _per_axis(v: Any, ndim: int) -> list:
+    if numpy.ndim(v) == 0:
+        return [v] * ndim
+    v = list(v)
+    if len(v) != ndim:
+        raise RuntimeError("sequence argument must have length equal to input rank")
+    return v
+
+
+def _axes(axes: Any, ndim: int) -> list:
+    if axes is None:
+        return list(builtins.range(ndim))
+    axes = [axes] if numpy.ndim(axes) == 0 else list(axes)
+    return [a + ndim if a < 0 else a for a in axes]
+
+
+def _overlap(x: Any, func: Any, depth: dict, edge_mode: str, **kwargs: Any) -> Any:
+    """``func`` over each chunk extended by ``depth`` elements of its neighbours, trimmed back. At the array's
+    own edges the chunk is not extended, so ``func``'s mode applies there as on the whole array, but for
+    the modes that read the other side of the array (wrap), which Dask's periodic boundary supplies."""
+    periodic = edge_mode in ("wrap", "grid-wrap")
+    depth = {a: d for a, d in depth.items() if d > 0}
+    if not depth:
+        return x.map_blocks(func, dtype=x.dtype, meta=x._meta, **kwargs)
+    boundary = {a: ("periodic" if periodic else "none") for a in depth}
+    return x.map_overlap(func, depth=depth, boundary=boundary, dtype=x.dtype, meta=x._meta, **kwargs)
+
+
+def gaussian_filter(
+    x: Any,
+    sigma: Any,
+    order: Any = 0,
+    mode: str = "reflect",
+    cval: float = 0.0,
+    truncate: float = 4.0,
+    *,
+    radius: Any = None,
+    axes: Any = None,
+) -> Any:
+    """``scipy.ndimage.gaussian_filter`` of a Dask array of cuprum chunks, equal to the filter of the whole
+    array: each chunk with ``radius`` (``int(truncate * sigma + 0.5)``) neighbouring elements per side."""
+    from cuprumx.scipy import ndimage
+
+    ax = _axes(axes, x.ndim)
+    sig = _per_axis(sigma, len(ax))
+    rad = _per_axis(radius, len(ax)) if radius is not None else [None] * len(ax)
+    depth = {
+        a: (r if r is not None else builtins.int(truncate * builtins.float(s) + 0.5))
+        for a, s, r in zip(ax, sig, rad, strict=True)
+    }
+    f = ndimage.gaussian_filter
+    kw = {
+        "sigma": sigma,
+        "order": order,
+        "mode": mode,
+        "cval": cval,
+        "truncate": truncate,
+        "radius": radius,
+        "axes": axes,
+    }
+    return _overlap(x, f, depth, mode, **kw)
+
+
+def median_filter(
+    x: Any,
+    size: Any = None,
+    footprint: Any = None,
+    mode: str = "reflect",
+    cval: float = 0.0,
+    origin: Any = 0,
+    *,
+    axes: Any = None,
+) -> Any:
+    """``scipy.ndimage.median_filter`` of a Dask array of cuprum chunks, equal to the filter of the whole
+    array (with SciPy's NaN answers): each chunk with the window's reach (``size // 2`` plus the origin's
+    shift) of neighbouring elements per side. A ``footprint`` is a NumPy or cuprum array."""
+    from cuprumx.scipy import ndimage
+
+    ax = _axes(axes, x.ndim)
+    shape = _per_axis(size, len(ax)) if footprint is None else list(numpy.shape(footprint))
+    orig = _per_axis(origin, len(ax))
+    if len(shape) != len(ax):
+        raise RuntimeError(f"footprint.ndim ({len(shape)}) must match len(axes) ({len(ax)})")
+    depth = {a: builtins.int(f) // 2 + builtins.abs(builtins.int(o)) for a, f, o in zip(ax, shape, orig, strict=True)}
+    fp = footprint
+    if fp is not None and not isinstance(fp, cuprum.ndarray):
+        fp = numpy.asarray(fp, dtype=bool)
+
+    def run(block: Any) -> Any:
+        f = fp if fp is None or isinstance(fp, cuprum.ndarray) else cuprum.asarray(fp, device=block.device)
+        return ndimage.median_filter(block, size=size, footprint=f, mode=mode, cval=cval, origin=origin, axes=axes)
+
+    return _overlap(x, run, depth, mode)
+
+
+def convolve2d(in1: Any, in2: Any, mode: str = "same", boundary: str = "fill", fillvalue: Any = 0) -> Any:
+    """``scipy.signal.convolve2d(in1, in2, "same", boundary, fillvalue)`` of a Dask array of cuprum chunks
+    (``in1``) with a small kernel (``in2``: NumPy or cuprum), equal to the convolution of the whole image:
+    each chunk with ``k // 2`` neighbouring elements per side (``k`` the kernel's length on that axis).
+    Only ``mode="same"`` keeps the chunks' shapes; for ``full`` or ``valid`` pad or slice the result."""
+    from cuprumx.scipy import signal
+
+    if mode != "same":
+        raise ValueError(
+            f"cuprum.dask.convolve2d computes mode='same' only (got {mode!r}): its output has the chunks' shape"
+        )
+    if in1.ndim != 2 or numpy.ndim(in2) != 2:
+        raise ValueError("convolve2d inputs must both be 2-D arrays")
+    k = numpy.shape(in2)
+    if boundary not in ("fill", "wrap", "symm", "circular", "symmetric"):
+        raise ValueError("Acceptable boundary flags are 'fill', 'circular' (or 'wrap'), and 'symmetric' (or 'symm').")
+    kernel = in2 if isinstance(in2, cuprum.ndarray) else numpy.asarray(in2)
+
+    def run(block: Any) -> Any:
+        kb = kernel if isinstance(kernel, cuprum.ndarray) else cuprum.asarray(kernel, device=block.device)
+        return signal.convolve2d(block, kb, mode="same", boundary=boundary, fillvalue=fillvalue)
+
+    wrap = boundary in ("wrap", "circular")
+    return _overlap(in1, run, {0: k[0] // 2, 1: k[1] // 2}, "wrap" if wrap else "constant")
 
 
 def gpu_cluster(n_workers: int | None = None, *, gpus: list[int] | None = None, **kwargs: Any) -> Any:

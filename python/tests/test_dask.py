@@ -153,3 +153,46 @@ def test_local_cluster_of_two_processes(client, rng):
     close((x.T @ x).compute(), a.T @ a, rtol=1e-10)
     close(da.concatenate([x, x], axis=0).rechunk((25, 4)).sum(axis=1).compute(), np.concatenate([a, a]).sum(axis=1))
     close((x + x[:, :1]).max(axis=1).compute(), (a + a[:, :1]).max(axis=1))
+
+
+# ------------------------------------------------------------------- filters over chunks, against SciPy
+
+MODES = ["reflect", "constant", "nearest", "mirror", "wrap"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_gaussian_and_median_filters_over_chunks(device, rng, mode):
+    import scipy.ndimage
+
+    img = rng.standard_normal((45, 38)).astype(np.float32)
+    img[rng.random(img.shape) < 0.02] = np.nan  # SciPy's NaN answers survive the chunking
+    x = chunked(img, device, (16, 13))
+    finite = np.nan_to_num(img)
+    xf = chunked(finite, device, (16, 13))
+    for sigma in [1.0, (2.0, 0.5)]:
+        want = scipy.ndimage.gaussian_filter(finite, sigma, mode=mode, cval=0.5)
+        close(cpd.gaussian_filter(xf, sigma, mode=mode, cval=0.5).compute(), want, rtol=2e-5)
+    want = scipy.ndimage.gaussian_filter(finite, 1.5, order=(0, 1), mode=mode, radius=3)
+    close(cpd.gaussian_filter(xf, 1.5, order=(0, 1), mode=mode, radius=3).compute(), want, rtol=2e-5)
+    for kw in [{"size": 5}, {"size": (3, 6), "origin": (1, -2)}, {"footprint": np.eye(4, dtype=bool)}]:
+        want = scipy.ndimage.median_filter(img, mode=mode, cval=1.5, **kw)
+        got = cpd.median_filter(x, mode=mode, cval=1.5, **kw).compute()
+        assert isinstance(got, cp.ndarray)
+        np.testing.assert_array_equal(cp.asnumpy(got), want)
+    want = scipy.ndimage.median_filter(img, size=3, mode=mode, axes=1)
+    np.testing.assert_array_equal(cp.asnumpy(cpd.median_filter(x, size=3, mode=mode, axes=1).compute()), want)
+
+
+@pytest.mark.parametrize("boundary", ["fill", "wrap", "symm"])
+def test_convolve2d_over_chunks(device, rng, boundary):
+    import scipy.signal
+
+    img = rng.standard_normal((40, 33))
+    x = chunked(img, device, (12, 10))
+    for k in [(5, 5), (4, 7), (1, 3)]:
+        kern = rng.standard_normal(k)
+        want = scipy.signal.convolve2d(img, kern, mode="same", boundary=boundary, fillvalue=0.25)
+        got = cpd.convolve2d(x, kern, boundary=boundary, fillvalue=0.25).compute()
+        close(got, want, rtol=1e-10)
+    with pytest.raises(ValueError, match="mode='same' only"):
+        cpd.convolve2d(x, np.ones((3, 3)), mode="full")
