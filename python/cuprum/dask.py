@@ -14,7 +14,10 @@ chunk type and gives Dask what it asks of one:
   worker of a GPU cluster owns one GPU, see :func:`gpu_cluster`);
 - an array backend, ``dask.config.set({"array.backend": "cuprum"})`` (the ``dask.array.backends`` entry
   point ``cuprum`` of this package): ``da.ones``, ``da.zeros``, ``da.empty``, ``da.full``, ``da.arange``
-  make cuprum chunks and ``x.to_backend("cuprum")`` moves a NumPy-backed collection over.
+  make cuprum chunks, ``da.random.default_rng(seed)`` draws each chunk from its own spawned Philox stream
+  (as a NumPy-backed ``da.random.Generator(numpy.random.Philox(seed))``: the same chunks, bit for bit where
+  cuprum's draws are NumPy's: random, uniform, integers), and
+  ``x.to_backend("cuprum")`` moves a NumPy-backed collection over.
 
 Filters over chunked images, equal to SciPy's filter of the whole image (``map_overlap`` with the window's
 reach; at the array's edges the filter's own mode, or Dask's periodic boundary for ``wrap``):
@@ -144,11 +147,17 @@ class CuprumBackendEntrypoint(ArrayBackendEntrypoint):
 
     @property
     def RandomState(self) -> Any:  # noqa: N802 - Dask's name
-        raise NotImplementedError("cuprum has no legacy RandomState: use da.random.default_rng with a NumPy backend")
+        # Dask's legacy functions (da.random.random, ...) draw through a RandomState; cuprum has NumPy's
+        # Generator only (bit for bit), which da.random.default_rng() uses.
+        raise NotImplementedError(
+            "cuprum has no legacy RandomState: use da.random.default_rng(seed) (NumPy's Generator on Philox)"
+        )
 
     @property
     def default_bit_generator(self) -> Any:
-        raise NotImplementedError("cuprum's random chunks under Dask are not there yet")
+        # da.random.default_rng(seed): one Philox stream a chunk, spawned from the seed's SeedSequence as
+        # Dask spawns NumPy's (uniform chunks equal a NumPy-backed Generator(Philox(seed))'s).
+        return cuprum.random.Philox
 
     @staticmethod
     def ones(*args: Any, **kwargs: Any) -> Any:

@@ -43,11 +43,35 @@ def _size(size: Any) -> list:
     return dims
 
 
+class Philox:
+    """NumPy's ``Philox`` bit generator as a seed: its ``SeedSequence`` (made from ``seed``, or ``seed``
+    itself), from which ``default_rng`` keys the stream as ``numpy.random.Philox`` does. Dask's random arrays
+    with the ``cuprum`` backend spawn one per chunk (``_seed_seq.spawn``)."""
+
+    def __init__(self, seed: Any = None):
+        self._seed_seq = seed if isinstance(seed, numpy.random.SeedSequence) else numpy.random.SeedSequence(seed)
+
+    @property
+    def seed_seq(self) -> numpy.random.SeedSequence:
+        return self._seed_seq
+
+    def __repr__(self) -> str:
+        return f"cuprum.random.Philox({self._seed_seq.entropy!r}, spawn_key={self._seed_seq.spawn_key!r})"
+
+
 class Generator:
-    """NumPy's ``Generator`` on the Philox bit generator, drawing on the device it was made on."""
+    """NumPy's ``Generator`` on the Philox bit generator, drawing on the device it was made on. ``seed``: an
+    integer, a sequence of integers, ``None`` (fresh entropy), a ``numpy.random.SeedSequence`` or a
+    :class:`Philox` (both: the stream of ``numpy.random.Philox(seed_seq)``, spawned sequences included)."""
 
     def __init__(self, seed: Any = None, *, device: Any = None):
-        self._g = _c._Generator(seed, device)
+        if isinstance(seed, Philox):
+            seed = seed.seed_seq
+        if isinstance(seed, numpy.random.SeedSequence):
+            k0, k1 = (builtins.int(k) for k in seed.generate_state(2, numpy.uint64))
+            self._g = _c._Generator.from_key(k0, k1, device)
+        else:
+            self._g = _c._Generator(seed, device)
 
     def __repr__(self) -> str:
         return f"Generator(Philox) on {self._g.device!r}"

@@ -196,3 +196,28 @@ def test_convolve2d_over_chunks(device, rng, boundary):
         close(got, want, rtol=1e-10)
     with pytest.raises(ValueError, match="mode='same' only"):
         cpd.convolve2d(x, np.ones((3, 3)), mode="full")
+
+
+def test_random_chunks_match_numpys_philox_streams():
+    # cuprum's Generator from a (spawned) SeedSequence is NumPy's Philox stream.
+    for ss in [np.random.SeedSequence(5), np.random.SeedSequence(5).spawn(3)[2], np.random.SeedSequence([1, 2**70])]:
+        want = np.random.Generator(np.random.Philox(ss)).random(7)
+        np.testing.assert_array_equal(cp.asnumpy(cp.random.default_rng(ss).random(7)), want)
+        np.testing.assert_array_equal(cp.asnumpy(cp.random.default_rng(cp.random.Philox(ss)).random(7)), want)
+    with dask.config.set({"array.backend": "cuprum"}):
+        x = da.random.default_rng(42).random((20, 7), chunks=(8, 4))
+        y = da.random.default_rng(42).standard_normal((9, 9), chunks=4)
+        assert type(x._meta) is cp.ndarray and type(y._meta) is cp.ndarray
+        gx, gy = x.compute(), y.compute()
+        with pytest.raises(NotImplementedError, match="default_rng"):
+            da.random.random((4,), chunks=2)
+    # Uniform draws are NumPy's bit for bit: the same chunks as a NumPy-backed Generator(Philox(42)).
+    want_x = da.random.Generator(np.random.Philox(42)).random((20, 7), chunks=(8, 4)).compute()
+    np.testing.assert_array_equal(cp.asnumpy(gx), want_x)
+    # Normals (NumPy's ziggurat, not bit for bit: see cuprum.random): chunk k is drawn from the k-th
+    # SeedSequence spawned from the seed, in block order, as Dask spawns NumPy's.
+    seeds = np.random.SeedSequence(42).spawn(9)
+    for k, (i, j) in enumerate((i, j) for i in range(3) for j in range(3)):
+        rows, cols = (4 if i < 2 else 1), (4 if j < 2 else 1)
+        block = cp.asnumpy(cp.random.default_rng(seeds[k]).standard_normal((rows, cols)))
+        np.testing.assert_array_equal(cp.asnumpy(gy)[4 * i : 4 * i + rows, 4 * j : 4 * j + cols], block)

@@ -240,6 +240,15 @@ impl PyGenerator {
         let g = cuprum::random::default_rng(seed_of(seed)?).py()?.on(&dev);
         Ok(PyGenerator(std::sync::Mutex::new(g)))
     }
+    /// A generator on Philox with this key and a zero counter: what NumPy's `Philox(seed_seq)` is,
+    /// `key = seed_seq.generate_state(2, np.uint64)` (a spawned SeedSequence's too).
+    #[staticmethod]
+    #[pyo3(signature = (key0, key1, device=None))]
+    fn from_key(key0: u64, key1: u64, device: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let dev = to_device(device)?;
+        let g = cuprum::random::Generator::new(cuprum::random::Philox::from_key([key0, key1]), &dev);
+        Ok(PyGenerator(std::sync::Mutex::new(g)))
+    }
     fn random(&self, py: Python<'_>, size: Vec<usize>, dtype: &Bound<'_, PyAny>) -> PyResult<A> {
         let d = to_dtype(py, dtype)?;
         Ok(A(self.with(py, move |g| g.random(&size, d))?))
