@@ -213,14 +213,19 @@ fn minmax1d(x: &Array, out: &Array, p: &Pass) -> Result<()> {
     let outer: usize = shape[..p.axis].iter().product();
     let n = shape[p.axis];
     let inner: usize = shape[p.axis + 1..].iter().product();
+    // Both kernels' first parameters: the arrays and the [outer, n, inner] lines.
+    let lines_params = || -> Result<Params> {
+        let mut prm = Params::new();
+        prm.push(dptr(x)?);
+        prm.push(dptr(out)?);
+        prm.push(outer as i64);
+        prm.push(n as i64);
+        prm.push(inner as i64);
+        Ok(prm)
+    };
     let key = RankKey { dtype: dt, mode: p.mode.code(), op: p.max as i32, variant: Variant::MinMax1d };
     let k = dev.kernel(&key)?;
-    let mut prm = Params::new();
-    prm.push(dptr(x)?);
-    prm.push(dptr(out)?);
-    prm.push(outer as i64);
-    prm.push(n as i64);
-    prm.push(inner as i64);
+    let mut prm = lines_params()?;
     prm.push(p.size as i32);
     let start = -((p.size / 2) as i64) - p.origin;
     prm.push(start);
@@ -238,12 +243,7 @@ fn minmax1d(x: &Array, out: &Array, p: &Pass) -> Result<()> {
     let k = dev.kernel(&key)?;
     let (g, block, scratch) = scratch_launch(lines, p.size);
     let ring = Array::alloc(&[scratch], DType::Int64, out.device(), false)?;
-    let mut prm = Params::new();
-    prm.push(dptr(x)?);
-    prm.push(dptr(out)?);
-    prm.push(outer as i64);
-    prm.push(n as i64);
-    prm.push(inner as i64);
+    let mut prm = lines_params()?;
     prm.push(p.size as i64);
     prm.push(start);
     prm.push(p.cval);
