@@ -19,6 +19,9 @@ chunk type and gives Dask what it asks of one:
   cuprum's draws are NumPy's: random, uniform, integers), and
   ``x.to_backend("cuprum")`` moves a NumPy-backed collection over.
 
+Exact statistics of a whole chunked array: :func:`order_statistics` (a radix search over per-chunk counts)
+and :func:`kappa_sigma` (the lessons' clipper: count, exact median, std of the kept values).
+
 Filters over chunked images, equal to SciPy's filter of the whole image (``map_overlap`` with the window's
 reach; at the array's edges the filter's own mode, or Dask's periodic boundary for ``wrap``):
 :func:`gaussian_filter`, :func:`median_filter`, :func:`convolve2d`.
@@ -32,6 +35,7 @@ to NumPy).
 from __future__ import annotations
 
 import builtins
+import operator
 import os
 from typing import Any
 
@@ -51,7 +55,9 @@ __all__ = [
     "convolve2d",
     "gaussian_filter",
     "gpu_cluster",
+    "kappa_sigma",
     "median_filter",
+    "order_statistics",
     "register",
     "to_cuprum",
 ]
@@ -180,6 +186,108 @@ class CuprumBackendEntrypoint(ArrayBackendEntrypoint):
         like = cuprum.empty(()) if like is None else like
         with dask.config.set({"array.backend": "numpy"}):
             return da.arange(*args, like=like, **kwargs)
+
+
+# ---------------------------------------------------------------- exact statistics over chunks
+
+# Per chunk: the values kept (not NaN, strictly inside (lo, hi)) as order-preserving unsigned keys.
+_KEY = {4: (numpy.uint32, 0x80000000, 0xFFFFFFFF), 8: (numpy.uint64, 1 << 63, (1 << 64) - 1)}
+
+
+def _chunk_keys(block: Any, lo: float, hi: float) -> Any:
+    v = block.ravel()
+    keep = ~cuprum.isnan(v) & (v > lo) & (v < hi)
+    v = v[keep]
+    ut, sign, full = _KEY[v.dtype.itemsize]
+    bits = v.view(ut)
+    neg = (bits >> (8 * v.dtype.itemsize - 1)) == 1
+    return cuprum.where(neg, bits ^ ut(full), bits | ut(sign)).astype(ut)
+
+
+def _key_value(k: int, dtype: numpy.dtype) -> float:
+    ut, sign, full = _KEY[dtype.itemsize]
+    bits = k ^ sign if k & sign else k ^ full
+    return builtins.float(numpy.array(bits, dtype=ut).view(dtype))
+
+
+def _chunk_counts(block: Any, lo: float, hi: float, thresholds: numpy.ndarray) -> numpy.ndarray:
+    """How many kept values of the chunk have keys <= each threshold, and (last) how many are kept."""
+    k = _chunk_keys(block, lo, hi)
+    if k.size == 0:
+        return numpy.zeros(len(thresholds) + 1, numpy.int64)
+    ks = cuprum.sort(k)
+    pos = cuprum.searchsorted(ks, cuprum.asarray(thresholds, device=k.device), side="right")
+    return numpy.append(cuprum.asnumpy(pos).astype(numpy.int64), k.size)
+
+
+def order_statistics(x: Any, ranks: Any, lo: float = -numpy.inf, hi: float = numpy.inf) -> list:
+    """The exact order statistics ``ranks`` (0-based) of a Dask array's values that are not NaN and lie
+    strictly inside ``(lo, hi)``, as floats: what ``numpy.sort`` of those values holds at the ranks. A radix
+    search on the values' order-preserving keys, four bits a pass (each pass one Dask computation of 15
+    counts a chunk, summed on the host): 8 passes for float32, 16 for float64, whatever the chunks."""
+    dtype = numpy.dtype(x.dtype)
+    if dtype.kind != "f" or dtype.itemsize not in _KEY:
+        raise TypeError(f"order_statistics takes float32 or float64 values, not {dtype}")
+    blocks = x.to_delayed().ravel()
+    count = _counts(blocks, lo, hi, numpy.zeros(0, _KEY[dtype.itemsize][0]))[-1]
+    ranks = [operator.index(r) for r in (ranks if numpy.ndim(ranks) else [ranks])]
+    if builtins.any(r < 0 or r >= count for r in ranks):
+        raise IndexError(f"ranks {ranks} outside the {count} values")
+    ut = _KEY[dtype.itemsize][0]
+    nbits = 8 * dtype.itemsize
+    out = []
+    for r in ranks:
+        prefix = 0
+        for shift in builtins.range(nbits - 4, -1, -4):
+            # Candidates: the prefix with each 4-bit digit j and all lower bits set.
+            low = (1 << shift) - 1
+            ts = numpy.array([prefix | (j << shift) | low for j in builtins.range(16)], dtype=ut)
+            c = _counts(blocks, lo, hi, ts[:-1])[:-1]
+            digit = builtins.int(numpy.searchsorted(c, r, side="right"))  # first j with count(<= t_j) > r
+            prefix |= digit << shift
+        out.append(_key_value(prefix, dtype))
+    return out
+
+
+def _counts(blocks: Any, lo: float, hi: float, ts: numpy.ndarray) -> numpy.ndarray:
+    parts = [dask.delayed(_chunk_counts)(b, lo, hi, ts) for b in blocks]
+    return numpy.sum(dask.compute(*parts), axis=0)
+
+
+def _chunk_moments(block: Any, lo: float, hi: float, center: float) -> numpy.ndarray:
+    v = block.ravel()
+    v = v[~cuprum.isnan(v) & (v > lo) & (v < hi)].astype(numpy.float64) - center
+    return numpy.array([v.size, builtins.float(v.sum()), builtins.float((v * v).sum())])
+
+
+def _kept(blocks: Any, lo: float, hi: float, center: float = 0.0) -> numpy.ndarray:
+    """Count, sum and sum of squares (about ``center``, in float64) of the kept values of every chunk."""
+    return numpy.sum(dask.compute(*[dask.delayed(_chunk_moments)(b, lo, hi, center) for b in blocks]), axis=0)
+
+
+def kappa_sigma(x: Any, kappa: float = 3.0) -> dict:
+    """The lessons' kappa-sigma clipper over a whole Dask array (NaN pixels left out): keep the values
+    strictly inside ``median ± kappa * std`` until none is dropped. Returns ``count``, ``median`` (exact: the
+    order statistics of the kept values, averaged in the array's dtype as ``numpy.median``) and ``std``
+    (ddof 0, in float64 about the mean) of the kept values, and their range ``lo``/``hi``. The kept set is
+    always a range of values, so each round is a few Dask computations of per-chunk counts and moments and
+    no chunk is rewritten."""
+    blocks = x.to_delayed().ravel()
+    dt = numpy.dtype(x.dtype).type
+    lo, hi = -numpy.inf, numpy.inf
+    while True:
+        n = builtins.int(_kept(blocks, lo, hi)[0])
+        if n == 0:
+            raise ValueError(f"kappa-sigma clipping kept no pixel (kappa = {kappa})")
+        a, b = order_statistics(x, [(n - 1) // 2, n // 2], lo, hi)
+        med = builtins.float(dt(dt(a) + dt(b)) / dt(2)) if n % 2 == 0 else a
+        s = _kept(blocks, lo, hi)
+        c = _kept(blocks, lo, hi, s[1] / n)
+        std = builtins.float(numpy.sqrt(builtins.max(c[2] / n - (c[1] / n) ** 2, 0.0)))
+        nlo, nhi = builtins.max(lo, med - kappa * std), builtins.min(hi, med + kappa * std)
+        if builtins.int(_kept(blocks, nlo, nhi)[0]) == n:
+            return {"count": n, "median": med, "std": std, "lo": lo, "hi": hi}
+        lo, hi = nlo, nhi
 
 
 # ---------------------------------------------------------------- filters over chunks (map_overlap)

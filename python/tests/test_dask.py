@@ -221,3 +221,32 @@ def test_random_chunks_match_numpys_philox_streams():
         rows, cols = (4 if i < 2 else 1), (4 if j < 2 else 1)
         block = cp.asnumpy(cp.random.default_rng(seeds[k]).standard_normal((rows, cols)))
         np.testing.assert_array_equal(cp.asnumpy(gy)[4 * i : 4 * i + rows, 4 * j : 4 * j + cols], block)
+
+
+def test_exact_order_statistics_and_kappa_sigma(device, rng):
+    img = (rng.standard_normal((130, 110)) * 0.013).astype(np.float32)
+    img[rng.random(img.shape) < 0.002] += 1.0  # sources
+    img[5, 7] = np.nan
+    x = chunked(img, device, (50, 40))
+    flat = np.sort(img[~np.isnan(img)])
+    for r in [0, 1, 999, flat.size // 2, flat.size - 1]:
+        assert cpd.order_statistics(x, r) == [float(flat[r])]
+    lo, hi = -0.01, 0.02
+    inside = flat[(flat > lo) & (flat < hi)]
+    assert cpd.order_statistics(x, [0, inside.size - 1], lo, hi) == [float(inside[0]), float(inside[-1])]
+    with pytest.raises(IndexError):
+        cpd.order_statistics(x, flat.size)
+    ks = cpd.kappa_sigma(x, 3.0)
+    # The lesson's clipper on the whole image (NumPy).
+    f = flat
+    while True:
+        med, std = np.median(f), np.std(f)
+        both = f[(f > med - 3 * std) & (f < med + 3 * std)]
+        if both.size == f.size:
+            break
+        f = both
+    assert ks["count"] == f.size and ks["median"] == float(med)
+    assert abs(ks["std"] - float(np.std(f.astype(np.float64)))) <= 1e-12
+    d = chunked(rng.standard_normal(1001), device, 300)
+    ks = cpd.kappa_sigma(d, 2.5)
+    assert ks["count"] > 900 and np.isfinite(ks["std"])
