@@ -22,6 +22,10 @@ chunk type and gives Dask what it asks of one:
 Exact statistics of a whole chunked array: :func:`order_statistics` (a radix search over per-chunk counts)
 and :func:`kappa_sigma` (the lessons' clipper: count, exact median, std of the kept values).
 
+Labelling a chunked mosaic: :func:`label` (SciPy's labels of the whole image: chunks labelled on their
+own, objects that cross edges joined by a union-find, SciPy's numbering) and :func:`measure` (centres of
+mass, fluxes, sizes, peaks from per-chunk sums).
+
 Filters over chunked images, equal to SciPy's filter of the whole image (``map_overlap`` with the window's
 reach; at the array's edges the filter's own mode, or Dask's periodic boundary for ``wrap``):
 :func:`gaussian_filter`, :func:`median_filter`, :func:`convolve2d`.
@@ -56,6 +60,8 @@ __all__ = [
     "gaussian_filter",
     "gpu_cluster",
     "kappa_sigma",
+    "label",
+    "measure",
     "median_filter",
     "order_statistics",
     "register",
@@ -288,6 +294,173 @@ def kappa_sigma(x: Any, kappa: float = 3.0) -> dict:
         if builtins.int(_kept(blocks, nlo, nhi)[0]) == n:
             return {"count": n, "median": med, "std": std, "lo": lo, "hi": hi}
         lo, hi = nlo, nhi
+
+
+# ---------------------------------------------------------------- labelling across chunks
+
+
+def _structure(connectivity: int) -> Any:
+    if connectivity not in (1, 2):
+        raise ValueError(f"connectivity must be 1 (4-connected) or 2 (8-connected), not {connectivity}")
+    from cuprumx.scipy import ndimage
+
+    return ndimage.generate_binary_structure(2, connectivity)
+
+
+def _label_chunk(block: Any, connectivity: int) -> Any:
+    from cuprumx.scipy import ndimage
+
+    s = _structure(connectivity)
+    return ndimage.label(block, cuprum.asarray(s, device=block.device))[0].astype(numpy.int32)
+
+
+def _chunk_firsts(lab: Any, r0: int, c0: int, width: int) -> numpy.ndarray:
+    """The raster index (in the whole image) of each local label's first pixel."""
+    from cuprumx.scipy import ndimage
+
+    n = builtins.int(lab.max()) if lab.size else 0
+    if n == 0:
+        return numpy.zeros(0, numpy.int64)
+    rows = cuprum.arange(r0, r0 + lab.shape[0], dtype=numpy.int64, device=lab.device)[:, None]
+    cols = cuprum.arange(c0, c0 + lab.shape[1], dtype=numpy.int64, device=lab.device)[None, :]
+    idx = rows * width + cols
+    index = cuprum.arange(1, n + 1, device=lab.device)
+    return cuprum.asnumpy(ndimage.minimum(idx, lab, index)).astype(numpy.int64)
+
+
+def _offset_chunk(lab: Any, offset: int) -> Any:
+    return cuprum.where(lab > 0, lab.astype(numpy.int64) + offset, 0)
+
+
+def _relabel_chunk(tid: Any, mapping: numpy.ndarray) -> Any:
+    lo, hi = (builtins.int(tid.min()), builtins.int(tid.max())) if tid.size else (0, 0)
+    # Only this chunk's part of the mapping travels to its device (0 maps to 0).
+    nz = builtins.max(lo, 1)
+    part = numpy.concatenate([[0], mapping[nz : hi + 1]]).astype(numpy.int32)
+    m = cuprum.asarray(part, device=tid.device)
+    return m[cuprum.where(tid > 0, tid - (nz - 1), 0)]
+
+
+def label(mask: Any, connectivity: int = 1) -> tuple:
+    """``scipy.ndimage.label`` of a whole 2-D Dask array (nonzero: a feature) with SciPy's labels: objects
+    numbered 1, 2, ... in the raster order of their first pixel, as SciPy numbers them. Each chunk is
+    labelled on its own; objects that cross chunk edges are joined by a union-find over the label pairs
+    that meet across the edges (one full-width row pair and one full-height column pair per edge between
+    chunks: small host arrays); one relabelling pass gives the final labels. ``connectivity``: 1
+    (SciPy's default structure) or 2 (the full 3x3). Returns the labels (int32 cuprum chunks, persisted)
+    and the number of objects."""
+    if mask.ndim != 2:
+        raise ValueError(f"cuprum.dask.label takes a 2-D mosaic, not {mask.ndim}-d")
+    _structure(connectivity)
+    local = mask.map_blocks(_label_chunk, connectivity, dtype=numpy.int32, meta=cuprum.empty((0, 0), numpy.int32))
+    local = local.persist()
+    r_edges = numpy.cumsum((0,) + mask.chunks[0])
+    c_edges = numpy.cumsum((0,) + mask.chunks[1])
+    width = mask.shape[1]
+    blocks = local.to_delayed()
+    firsts = dask.compute(
+        *[
+            dask.delayed(_chunk_firsts)(blocks[i, j], builtins.int(r_edges[i]), builtins.int(c_edges[j]), width)
+            for i in builtins.range(blocks.shape[0])
+            for j in builtins.range(blocks.shape[1])
+        ]
+    )
+    counts = numpy.array([f.size for f in firsts], numpy.int64)
+    offsets = numpy.concatenate([[0], numpy.cumsum(counts)[:-1]]).reshape(blocks.shape)
+    total = builtins.int(counts.sum())
+    first = numpy.concatenate([[-1], *firsts]) if total else numpy.array([-1], numpy.int64)
+    # Temporary ids: a chunk's labels shifted past the earlier chunks' (0 stays the background).
+    tid = da.map_blocks(
+        lambda b, block_id=None: _offset_chunk(b, builtins.int(offsets[block_id])),
+        local,
+        dtype=numpy.int64,
+        meta=cuprum.empty((0, 0), numpy.int64),
+    ).persist()
+    # The ids that meet across each edge between chunks.
+    lines = []
+    for r in r_edges[1:-1]:
+        lines.append((tid[r - 1, :], tid[r, :]))
+    for c in c_edges[1:-1]:
+        lines.append((tid[:, c - 1], tid[:, c]))
+    got = dask.compute(*[pair for pair in lines])
+    parent = numpy.arange(total + 1)
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for a, b in got:
+        a, b = cuprum.asnumpy(a), cuprum.asnumpy(b)
+        shifts = [0] if connectivity == 1 else [-1, 0, 1]
+        for s in shifts:
+            u = a[builtins.max(0, -s) : a.size - builtins.max(0, s)]
+            v = b[builtins.max(0, s) : b.size - builtins.max(0, -s)]
+            both = (u > 0) & (v > 0)
+            for p, q in zip(u[both].tolist(), v[both].tolist(), strict=True):
+                rp, rq = find(p), find(q)
+                if rp != rq:
+                    parent[builtins.max(rp, rq)] = builtins.min(rp, rq)
+    roots = numpy.array([find(i) for i in builtins.range(total + 1)], numpy.int64)
+    # Each object's first pixel: the least of its pieces'; objects numbered in that order.
+    obj_first = numpy.full(total + 1, numpy.iinfo(numpy.int64).max)
+    numpy.minimum.at(obj_first, roots[1:], first[1:])
+    uniq = numpy.unique(roots[1:]) if total else numpy.zeros(0, numpy.int64)
+    order = uniq[numpy.argsort(obj_first[uniq], kind="stable")]
+    number = numpy.zeros(total + 1, numpy.int64)
+    number[order] = numpy.arange(1, order.size + 1)
+    mapping = number[roots]
+    mapping[0] = 0
+    labels = tid.map_blocks(_relabel_chunk, mapping, dtype=numpy.int32, meta=cuprum.empty((0, 0), numpy.int32))
+    return labels.persist(), builtins.int(order.size)
+
+
+def _measure_chunk(img: Any, lab: Any, r0: int, c0: int, n: int) -> numpy.ndarray:
+    """Per label 1..n: the sums of w, w*y, w*x (float64), the pixel count and the peak of this chunk."""
+    from cuprumx.scipy import ndimage
+
+    out = numpy.zeros((5, n))
+    out[4] = -numpy.inf
+    if lab.size == 0 or n == 0:
+        return out
+    present = cuprum.asnumpy(cuprum.unique(lab))
+    present = present[present > 0]
+    if present.size == 0:
+        return out
+    idx = cuprum.asarray(present, device=lab.device)
+    w = img.astype(numpy.float64)
+    ys = cuprum.arange(r0, r0 + lab.shape[0], dtype=numpy.float64, device=lab.device)[:, None]
+    xs = cuprum.arange(c0, c0 + lab.shape[1], dtype=numpy.float64, device=lab.device)[None, :]
+    k = present - 1
+    out[0, k] = cuprum.asnumpy(ndimage.sum_labels(w, lab, idx))
+    out[1, k] = cuprum.asnumpy(ndimage.sum_labels(w * ys, lab, idx))
+    out[2, k] = cuprum.asnumpy(ndimage.sum_labels(w * xs, lab, idx))
+    out[3, k] = cuprum.asnumpy(ndimage.sum_labels(cuprum.ones_like(w), lab, idx))
+    out[4, k] = cuprum.asnumpy(ndimage.maximum(w, lab, idx))
+    return out
+
+
+def measure(image: Any, labels: Any, n: int) -> dict:
+    """The lessons' measurements of every object of a labelled mosaic (labels 1..n, as :func:`label`
+    gives): ``y``/``x`` (``scipy.ndimage.center_of_mass``), ``flux`` (``sum_labels``), ``npix`` and
+    ``peak`` (``maximum``), as NumPy arrays in label order. Each chunk gives its sums per label; the host
+    adds them (float64), so an object split across chunks is measured once, whole."""
+    if image.shape != labels.shape or image.chunks != labels.chunks:
+        raise ValueError("image and labels must have the same shape and chunks")
+    r_edges = numpy.cumsum((0,) + image.chunks[0])
+    c_edges = numpy.cumsum((0,) + image.chunks[1])
+    ib, lb = image.to_delayed(), labels.to_delayed()
+    parts = dask.compute(
+        *[
+            dask.delayed(_measure_chunk)(ib[i, j], lb[i, j], builtins.int(r_edges[i]), builtins.int(c_edges[j]), n)
+            for i in builtins.range(ib.shape[0])
+            for j in builtins.range(ib.shape[1])
+        ]
+    )
+    s = numpy.sum([p[:4] for p in parts], axis=0) if parts else numpy.zeros((4, n))
+    peak = numpy.max([p[4] for p in parts], axis=0) if parts else numpy.full(n, -numpy.inf)
+    return {"y": s[1] / s[0], "x": s[2] / s[0], "flux": s[0], "npix": s[3].astype(numpy.int64), "peak": peak}
 
 
 # ---------------------------------------------------------------- filters over chunks (map_overlap)

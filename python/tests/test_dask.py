@@ -250,3 +250,44 @@ def test_exact_order_statistics_and_kappa_sigma(device, rng):
     d = chunked(rng.standard_normal(1001), device, 300)
     ks = cpd.kappa_sigma(d, 2.5)
     assert ks["count"] > 900 and np.isfinite(ks["std"])
+
+
+@pytest.mark.parametrize("connectivity", [1, 2])
+def test_label_and_measure_across_chunks(device, rng, connectivity):
+    import scipy.ndimage as ndi
+
+    img = ndi.gaussian_filter(rng.standard_normal((97, 113)), 2.0).astype(np.float32)
+    mask = img > 0.08
+    want, n_want = ndi.label(mask, ndi.generate_binary_structure(2, connectivity))
+    idx = np.arange(1, n_want + 1)
+    com = np.array(ndi.center_of_mass(img, want, idx))
+    # Chunks smaller than the objects (so that they cross edges, and join through other chunks), one column
+    # wide, irregular, and the whole image as one chunk.
+    for chunks in [(20, 25), (7, 50), ((30, 30, 37), (1, 50, 62)), (97, 113)]:
+        lab, n = cpd.label(chunked(mask, device, chunks), connectivity)
+        assert type(lab._meta) is cp.ndarray and lab.dtype == np.int32
+        assert n == n_want
+        np.testing.assert_array_equal(cp.asnumpy(lab.compute()), want)
+        ms = cpd.measure(chunked(img, device, chunks), lab, n)
+        assert np.abs(ms["y"] - com[:, 0]).max() < 1e-6 and np.abs(ms["x"] - com[:, 1]).max() < 1e-6
+        np.testing.assert_allclose(ms["flux"], ndi.sum_labels(img.astype(np.float64), want, idx), rtol=1e-9)
+        np.testing.assert_array_equal(ms["npix"], ndi.sum_labels(np.ones_like(img), want, idx))
+        np.testing.assert_array_equal(ms["peak"], ndi.maximum(img, want, idx))
+    empty, n0 = cpd.label(chunked(np.zeros((10, 10), bool), device, 4), connectivity)
+    assert n0 == 0 and not cp.asnumpy(empty.compute()).any()
+
+
+def test_mosaic_steps_on_the_cluster(client, rng):
+    import scipy.ndimage as ndi
+
+    img = ndi.gaussian_filter(rng.standard_normal((80, 90)), 2.0).astype(np.float32)
+    x = da.from_array(img, chunks=(30, 40)).map_blocks(cp.asarray, dtype=img.dtype).persist()
+    ks = cpd.kappa_sigma(x, 3.0)
+    assert ks["count"] > 0
+    mask = x > 0.08
+    want, n_want = ndi.label(img > 0.08)
+    lab, n = cpd.label(mask)
+    assert n == n_want
+    np.testing.assert_array_equal(cp.asnumpy(lab.compute()), want)
+    ms = cpd.measure(x, lab, n)
+    np.testing.assert_allclose(ms["flux"], ndi.sum_labels(img.astype(np.float64), want, np.arange(1, n + 1)), rtol=1e-9)
