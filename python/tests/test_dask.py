@@ -5,6 +5,7 @@ serialization for ``distributed``; and a local cluster of two worker processes (
 GPU on a GPU host: ``gpu_cluster``)."""
 
 import pickle
+import re
 
 import dask
 import dask.array as da
@@ -291,3 +292,57 @@ def test_mosaic_steps_on_the_cluster(client, rng):
     np.testing.assert_array_equal(cp.asnumpy(lab.compute()), want)
     ms = cpd.measure(x, lab, n)
     np.testing.assert_allclose(ms["flux"], ndi.sum_labels(img.astype(np.float64), want, np.arange(1, n + 1)), rtol=1e-9)
+
+
+def _sky(rng, shape=(150, 170)):
+    import scipy.ndimage as ndi
+
+    img = (rng.standard_normal(shape) * 0.013).astype(np.float32)
+    pts = np.zeros(shape, np.float32)
+    ys, xs = rng.integers(0, shape[0], 40), rng.integers(0, shape[1], 40)
+    pts[ys, xs] = rng.uniform(0.5, 3, 40)
+    return img + ndi.gaussian_filter(pts, 1.5).astype(np.float32) * 10
+
+
+def test_mosaic_pipeline_equals_the_whole_image(tmp_path, rng):
+    import scipy.ndimage as ndi
+
+    import cuprum.sky as sky
+
+    img = _sky(rng)
+    # The whole image with NumPy/SciPy: the lesson's clipper, 5 sigma, 4-connected labels.
+    f = img.ravel()
+    while True:
+        med, std = np.median(f), np.std(f.astype(np.float64))
+        both = f[(f > med - 3 * std) & (f < med + 3 * std)]
+        if both.size == f.size:
+            break
+        f = both
+    want, n = ndi.label(img > 5 * std)
+    idx = np.arange(1, n + 1)
+    com = np.array(ndi.center_of_mass(img, want, idx))
+    np.save(tmp_path / "sky.npy", img)
+    tiles = tmp_path / "tiles"
+    tiles.mkdir()
+    for i, r in enumerate([0, 60, 100]):
+        for j, c in enumerate([0, 33, 120]):
+            r1 = [60, 100, 150][i]
+            c1 = [33, 120, 170][j]
+            np.save(tiles / f"sky_r{i}_c{j}.npy", img[r:r1, c:c1])
+    for path, tile in [(tmp_path / "sky.npy", 37), (tmp_path / "sky.npy", 1000), (tiles, 0)]:
+        x = sky.load_mosaic(str(path), tile)
+        assert type(x._meta) is cp.ndarray
+        with dask.config.set(scheduler="threads"):
+            r = sky.run(x)
+        assert r["n_sources"] == n > 10
+        cat = r["catalogue"]
+        assert np.abs(cat["y"] - com[:, 0]).max() < 1e-6 and np.abs(cat["x"] - com[:, 1]).max() < 1e-6
+        np.testing.assert_array_equal(cat["npix"], ndi.sum_labels(np.ones_like(img), want, idx))
+    out = tmp_path / "out"
+    assert sky.main(["--mosaic", str(tiles), "--gpus", "none", "--out", str(out)]) == 0
+    lines = (out / "catalogue.csv").read_text().splitlines()
+    assert lines[0] == "id,y,x,flux,npix,peak" and len(lines) == n + 1
+    first = lines[1].split(",")
+    assert first[0] == "1" and abs(float(first[1]) - com[0, 0]) < 1e-4 and re.fullmatch(r"-?\d\.\d{6}e-?\d+", first[3])
+    with pytest.raises(FileNotFoundError, match="no tiles"):
+        sky.load_mosaic(str(tmp_path / "out"))
