@@ -346,3 +346,34 @@ def test_mosaic_pipeline_equals_the_whole_image(tmp_path, rng):
     assert first[0] == "1" and abs(float(first[1]) - com[0, 0]) < 1e-4 and re.fullmatch(r"-?\d\.\d{6}e-?\d+", first[3])
     with pytest.raises(FileNotFoundError, match="no tiles"):
         sky.load_mosaic(str(tmp_path / "out"))
+
+
+def _slow_double(b):
+    import time
+
+    time.sleep(0.05)
+    return b * 2
+
+
+def test_a_killed_worker_loses_nothing(client, rng):
+    """A worker process killed in the middle of a computation: its nanny starts a new one, Dask recomputes
+    the lost chunks from the graph, and the result is unchanged."""
+    import os
+    import signal
+    import time
+
+    a = rng.standard_normal((64, 64))
+    x = da.from_array(a, chunks=8).map_blocks(cp.asarray, dtype=a.dtype).map_blocks(_slow_double, dtype=a.dtype)
+    pids = client.run(os.getpid)
+    future = client.compute((x.T @ x).sum(axis=0))
+    time.sleep(0.4)
+    os.kill(pids[sorted(pids)[0]], signal.SIGKILL)
+    got = future.result(timeout=120)
+    close(got, ((2 * a).T @ (2 * a)).sum(axis=0), rtol=1e-10)
+    # The killed worker was replaced (a new process at a new address): the cluster is whole again.
+    client.wait_for_workers(2, timeout=60)
+    deadline = time.time() + 60
+    while set(client.scheduler_info()["workers"]) == set(pids) and time.time() < deadline:
+        time.sleep(0.1)
+    workers = set(client.scheduler_info()["workers"])
+    assert len(workers) == 2 and workers != set(pids), (workers, set(pids))
