@@ -134,7 +134,20 @@ def main(argv: list | None = None) -> int:
     p.add_argument("--connectivity", type=int, default=4, choices=(4, 8))
     p.add_argument("--out", default="sky-out", help="directory for catalogue.csv")
     a = p.parse_args(argv)
+    try:
+        return _main(a)
+    except (OSError, ValueError, TypeError) as e:
+        print(f"python -m cuprum.sky: {e}", file=sys.stderr)
+        return 2
+
+
+def _main(a: argparse.Namespace) -> int:
     import dask
+
+    if not a.kappa > 0 or not a.threshold > 0:
+        raise ValueError(f"--kappa and --threshold must be positive numbers (got {a.kappa}, {a.threshold})")
+    if not os.path.exists(a.mosaic):
+        raise FileNotFoundError(f"{a.mosaic}: no such file or directory")
 
     from cuprum import dask as cpd
 

@@ -346,6 +346,14 @@ def test_mosaic_pipeline_equals_the_whole_image(tmp_path, rng):
     assert first[0] == "1" and abs(float(first[1]) - com[0, 0]) < 1e-4 and re.fullmatch(r"-?\d\.\d{6}e-?\d+", first[3])
     with pytest.raises(FileNotFoundError, match="no tiles"):
         sky.load_mosaic(str(tmp_path / "out"))
+    # Bad input: a message and exit status 2, nothing written.
+    for args in [
+        ["--mosaic", str(tmp_path / "nothing.npy")],
+        ["--mosaic", str(out)],
+        ["--mosaic", str(tiles), "--kappa", "nan"],
+    ]:
+        assert sky.main([*args, "--gpus", "none", "--out", str(tmp_path / "bad")]) == 2
+    assert not (tmp_path / "bad").exists()
 
 
 def _slow_double(b):
