@@ -17,7 +17,8 @@
 #             SKIP_TESTS=1, OUT=RUST_OUT), then `scripts/gpu-python.sh pyref OUT RUST_OUT`
 # The wheel step also packs, when ARRAY_API_TESTS_DIR names a checkout of data-apis/array-api-tests
 # (with its array-api submodule; never committed here), the suite and the wheels it needs that the GPU
-# host lacks (ndindex, pytest-json-report: downloaded into .gpu-py/whl; pip works here, not there).
+# host lacks (ndindex, pytest-json-report: downloaded into .gpu-py/whl; pip works here, not there). Dask's and
+# distributed's wheels always travel (cuprum.dask and python/tests/test_dask.py need them).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-tests}
@@ -30,6 +31,14 @@ if [ "$what" = wheel ]; then
     # The lessons travel with the wheel (../shared does not reach the GPU host).
     cp ../shared/seeds/*.txt .gpu-py/seeds/
     [ -f ../shared/bench/cupy_reference.py ] && python3 scripts/cuprum-ref.py ../shared/bench/cupy_reference.py .gpu-py/cuprum_ref.py
+    # Dask and distributed for cuprum.dask and its tests: pure-Python wheels (tornado's abi3), and the few
+    # dependencies the GPU image lacks (it has cloudpickle, toolz, msgpack, psutil, sortedcontainers, fsspec,
+    # click, pyyaml, jinja2, packaging).
+    python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+        --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 -d .gpu-py/whl \
+        "dask==$(python3 -c 'import dask; print(dask.__version__)')" \
+        "distributed==$(python3 -c 'import distributed; print(distributed.__version__)')" \
+        tornado zict tblib locket partd urllib3
     if [ -n "${ARRAY_API_TESTS_DIR:-}" ]; then
         s=$ARRAY_API_TESTS_DIR d=.gpu-py/aat v=${ARRAY_API_TESTS_VERSION:-2025.12}
         mkdir -p "$d/array-api/spec" "$d/array-api/src/array_api_stubs"
