@@ -19,8 +19,9 @@ chunk type and gives Dask what it asks of one:
   cuprum's draws are NumPy's: random, uniform, integers), and
   ``x.to_backend("cuprum")`` moves a NumPy-backed collection over.
 
-Exact statistics of a whole chunked array: :func:`order_statistics` (a radix search over per-chunk counts)
-and :func:`kappa_sigma` (the lessons' clipper: count, exact median, std of the kept values).
+Exact statistics of a whole chunked array: :func:`order_statistics` (each chunk sorted once in its worker,
+then a radix search over binary-search counts) and :func:`kappa_sigma` (the lessons' clipper: count, exact
+median, std of the kept values, each round a few binary searches a chunk).
 
 Labelling a chunked mosaic: :func:`label` (SciPy's labels of the whole image: chunks labelled on their
 own, objects that cross edges joined by a union-find, SciPy's numbering) and :func:`measure` (centres of
@@ -196,104 +197,179 @@ class CuprumBackendEntrypoint(ArrayBackendEntrypoint):
 
 # ---------------------------------------------------------------- exact statistics over chunks
 
-# Per chunk: the values kept (not NaN, strictly inside (lo, hi)) as order-preserving unsigned keys.
+# Order-preserving unsigned keys of float32/float64 values (the sign flipped; negatives inverted).
 _KEY = {4: (numpy.uint32, 0x80000000, 0xFFFFFFFF), 8: (numpy.uint64, 1 << 63, (1 << 64) - 1)}
+# Bits of the radix search a pass: 4096 candidate keys a rank, counted in each chunk by a binary search.
+_DIGIT = 12
 
 
-def _chunk_keys(block: Any, lo: float, hi: float) -> Any:
+def _sorted_chunk(block: Any) -> Any:
+    """The chunk's values that are not NaN, as sorted order keys (on the chunk's device)."""
     v = block.ravel()
-    keep = ~cuprum.isnan(v) & (v > lo) & (v < hi)
-    v = v[keep]
+    v = v[~cuprum.isnan(v)]
     ut, sign, full = _KEY[v.dtype.itemsize]
     bits = v.view(ut)
     neg = (bits >> (8 * v.dtype.itemsize - 1)) == 1
-    return cuprum.where(neg, bits ^ ut(full), bits | ut(sign)).astype(ut)
+    return cuprum.sort(cuprum.where(neg, bits ^ ut(full), bits | ut(sign)).astype(ut))
 
 
-def _key_value(k: int, dtype: numpy.dtype) -> float:
-    ut, sign, full = _KEY[dtype.itemsize]
+def _prefix_chunk(sk: Any, dtype: Any, center: float) -> tuple:
+    """The sorted keys, and the prefix sums (from 0, float64) of their values less ``center`` and of the
+    squares of those: any range of the sorted values has its count and moments by two binary searches."""
+    ut, sign, full = _KEY[numpy.dtype(dtype).itemsize]
+    bits = cuprum.where((sk & ut(sign)) != 0, sk ^ ut(sign), sk ^ ut(full)).astype(ut)
+    v = bits.view(dtype).astype(numpy.float64) - center
+    z = cuprum.zeros(1, numpy.float64, device=sk.device)
+    return sk, cuprum.concatenate([z, cuprum.cumsum(v)]), cuprum.concatenate([z, cuprum.cumsum(v * v)])
+
+
+def _key_of(v: float, dtype: Any) -> int:
+    ut, sign, full = _KEY[numpy.dtype(dtype).itemsize]
+    b = builtins.int(numpy.array(v, dtype=dtype).view(ut))
+    return b ^ full if b & sign else b | sign
+
+
+def _key_value(k: int, dtype: Any) -> float:
+    ut, sign, full = _KEY[numpy.dtype(dtype).itemsize]
     bits = k ^ sign if k & sign else k ^ full
     return builtins.float(numpy.array(bits, dtype=ut).view(dtype))
 
 
-def _chunk_counts(block: Any, lo: float, hi: float, thresholds: numpy.ndarray) -> numpy.ndarray:
-    """How many kept values of the chunk have keys <= each threshold, and (last) how many are kept."""
-    k = _chunk_keys(block, lo, hi)
-    if k.size == 0:
-        return numpy.zeros(len(thresholds) + 1, numpy.int64)
-    ks = cuprum.sort(k)
-    pos = cuprum.searchsorted(ks, cuprum.asarray(thresholds, device=k.device), side="right")
-    return numpy.append(cuprum.asnumpy(pos).astype(numpy.int64), k.size)
+def _bound_keys(lo: Any, hi: Any, dtype: Any) -> tuple:
+    """Keys so that the values ``lo < v < hi`` are the sorted keys above ``lo_key`` and below ``hi_key``
+    (``None``: no bound): ``lo`` rounded down and ``hi`` up to the dtype (the comparison is in float64), a
+    zero bound excluding both zeros."""
+    dt = numpy.dtype(dtype).type
+    lk = hk = None
+    if lo is not None:
+        f = dt(lo)
+        if builtins.float(f) > lo:
+            f = numpy.nextafter(f, dt(-numpy.inf))
+        lk = _key_of(dt(0.0) if f == 0 else f, dtype)
+    if hi is not None:
+        f = dt(hi)
+        if builtins.float(f) < hi:
+            f = numpy.nextafter(f, dt(numpy.inf))
+        hk = _key_of(dt(-0.0) if f == 0 else f, dtype)
+    return lk, hk
 
 
-def order_statistics(x: Any, ranks: Any, lo: float = -numpy.inf, hi: float = numpy.inf) -> list:
-    """The exact order statistics ``ranks`` (0-based) of a Dask array's values that are not NaN and lie
-    strictly inside ``(lo, hi)``, as floats: what ``numpy.sort`` of those values holds at the ranks. A radix
-    search on the values' order-preserving keys, four bits a pass (each pass one Dask computation of 15
-    counts a chunk, summed on the host): 8 passes for float32, 16 for float64, whatever the chunks."""
+def _range(sk: Any, lk: Any, hk: Any) -> tuple:
+    ut = sk.dtype.type
+    a = (
+        0
+        if lk is None
+        else builtins.int(cuprum.searchsorted(sk, cuprum.asarray(ut(lk), device=sk.device), side="right"))
+    )
+    b = (
+        sk.size
+        if hk is None
+        else builtins.int(cuprum.searchsorted(sk, cuprum.asarray(ut(hk), device=sk.device), side="left"))
+    )
+    return a, builtins.max(a, b)
+
+
+def _part_counts(part: tuple, lk: Any, hk: Any, ts: numpy.ndarray) -> numpy.ndarray:
+    """How many kept values of the chunk have keys <= each threshold."""
+    sk = part[0]
+    a, b = _range(sk, lk, hk)
+    if ts.size == 0 or b == a:
+        return numpy.zeros(ts.size, numpy.int64)
+    pos = cuprum.asnumpy(cuprum.searchsorted(sk, cuprum.asarray(ts, device=sk.device), side="right"))
+    return numpy.clip(pos.astype(numpy.int64), a, b) - a
+
+
+def _part_moments(part: tuple, lk: Any, hk: Any) -> numpy.ndarray:
+    """Count, and sums of (v - center) and (v - center)² of the kept values of the chunk."""
+    sk, p1, p2 = part
+    a, b = _range(sk, lk, hk)
+    if b == a:
+        return numpy.zeros(3)
+    s1 = cuprum.asnumpy(p1[b] - p1[a])
+    s2 = cuprum.asnumpy(p2[b] - p2[a])
+    return numpy.array([b - a, builtins.float(s1), builtins.float(s2)])
+
+
+def _prepare(x: Any, center: Any = None) -> tuple:
+    """Each chunk's sorted keys (and prefix sums about ``center``), kept in the workers' memory."""
     dtype = numpy.dtype(x.dtype)
     if dtype.kind != "f" or dtype.itemsize not in _KEY:
-        raise TypeError(f"order_statistics takes float32 or float64 values, not {dtype}")
-    blocks = x.to_delayed().ravel()
-    count = _counts(blocks, lo, hi, numpy.zeros(0, _KEY[dtype.itemsize][0]))[-1]
-    ranks = [operator.index(r) for r in (ranks if numpy.ndim(ranks) else [ranks])]
-    if builtins.any(r < 0 or r >= count for r in ranks):
-        raise IndexError(f"ranks {ranks} outside the {count} values")
+        raise TypeError(f"exact statistics take float32 or float64 values, not {dtype}")
+    sorted_parts = [dask.delayed(_sorted_chunk)(b) for b in x.to_delayed().ravel()]
+    return dask.persist(*sorted_parts), dtype
+
+
+def _select(parts: Any, dtype: Any, ranks: list, lk: Any, hk: Any, total: int) -> list:
+    if builtins.any(r < 0 or r >= total for r in ranks):
+        raise IndexError(f"ranks {ranks} outside the {total} values")
     ut = _KEY[dtype.itemsize][0]
     nbits = 8 * dtype.itemsize
-    out = []
-    for r in ranks:
-        prefix = 0
-        for shift in builtins.range(nbits - 4, -1, -4):
-            # Candidates: the prefix with each 4-bit digit j and all lower bits set.
-            low = (1 << shift) - 1
-            ts = numpy.array([prefix | (j << shift) | low for j in builtins.range(16)], dtype=ut)
-            c = _counts(blocks, lo, hi, ts[:-1])[:-1]
-            digit = builtins.int(numpy.searchsorted(c, r, side="right"))  # first j with count(<= t_j) > r
-            prefix |= digit << shift
-        out.append(_key_value(prefix, dtype))
-    return out
+    prefixes = [0] * len(ranks)
+    shift = nbits
+    while shift > 0:
+        step = builtins.min(_DIGIT, shift)
+        shift -= step
+        # Candidates for every rank at once: its prefix with each digit j and all lower bits set.
+        low = (1 << shift) - 1
+        js = builtins.range((1 << step) - 1)
+        ts = numpy.array([p | (j << shift) | low for p in prefixes for j in js], dtype=ut)
+        counts = numpy.sum(dask.compute(*[dask.delayed(_part_counts)(p, lk, hk, ts) for p in parts]), axis=0)
+        counts = counts.reshape(len(ranks), len(js))
+        for i, r in enumerate(ranks):
+            digit = builtins.int(numpy.searchsorted(counts[i], r, side="right"))  # first j with count(<= t_j) > r
+            prefixes[i] |= digit << shift
+    return [_key_value(p, dtype) for p in prefixes]
 
 
-def _counts(blocks: Any, lo: float, hi: float, ts: numpy.ndarray) -> numpy.ndarray:
-    parts = [dask.delayed(_chunk_counts)(b, lo, hi, ts) for b in blocks]
-    return numpy.sum(dask.compute(*parts), axis=0)
-
-
-def _chunk_moments(block: Any, lo: float, hi: float, center: float) -> numpy.ndarray:
-    v = block.ravel()
-    v = v[~cuprum.isnan(v) & (v > lo) & (v < hi)].astype(numpy.float64) - center
-    return numpy.array([v.size, builtins.float(v.sum()), builtins.float((v * v).sum())])
-
-
-def _kept(blocks: Any, lo: float, hi: float, center: float = 0.0) -> numpy.ndarray:
-    """Count, sum and sum of squares (about ``center``, in float64) of the kept values of every chunk."""
-    return numpy.sum(dask.compute(*[dask.delayed(_chunk_moments)(b, lo, hi, center) for b in blocks]), axis=0)
+def order_statistics(x: Any, ranks: Any, lo: Any = None, hi: Any = None) -> list:
+    """The exact order statistics ``ranks`` (0-based) of a Dask array's values that are not NaN and lie
+    strictly inside ``(lo, hi)`` (``None``: unbounded), as floats: what ``numpy.sort`` of those values holds at
+    the ranks. Each chunk is sorted once (as order keys, in its worker's memory); then a radix search over
+    the keys, 12 bits a pass (one Dask computation of binary searches in each chunk, counts summed on the
+    host): 3 passes for float32, 6 for float64, for all the ranks together."""
+    parts, dtype = _prepare(x)
+    lk, hk = _bound_keys(lo, hi, dtype)
+    ranks = [operator.index(r) for r in (ranks if numpy.ndim(ranks) else [ranks])]
+    ranges = dask.compute(*[dask.delayed(_range)(p, lk, hk) for p in parts])
+    total = builtins.sum(b - a for a, b in ranges)
+    return _select([(p,) for p in parts], dtype, ranks, lk, hk, total)
 
 
 def kappa_sigma(x: Any, kappa: float = 3.0) -> dict:
     """The lessons' kappa-sigma clipper over a whole Dask array (NaN pixels left out): keep the values
     strictly inside ``median ± kappa * std`` until none is dropped. Returns ``count``, ``median`` (exact: the
     order statistics of the kept values, averaged in the array's dtype as ``numpy.median``) and ``std``
-    (ddof 0, in float64 about the mean) of the kept values, and their range ``lo``/``hi``. The kept set is
-    always a range of values, so each round is a few Dask computations of per-chunk counts and moments and
-    no chunk is rewritten."""
-    blocks = x.to_delayed().ravel()
-    dt = numpy.dtype(x.dtype).type
-    lo, hi = -numpy.inf, numpy.inf
+    (ddof 0, float64) of the kept values, and their range ``lo``/``hi``. Each chunk is sorted once with
+    prefix sums of its values (about the first median) and kept in its worker's memory; the kept set is a
+    range of values, so each round is a few Dask computations of binary searches, and no chunk moves."""
+    parts, dtype = _prepare(x)
+    dt = dtype.type
+    moments = lambda ps, lk, hk: numpy.sum(  # noqa: E731
+        dask.compute(*[dask.delayed(_part_moments)(p, lk, hk) for p in ps]), axis=0
+    )
+    n_all = builtins.int(numpy.sum(dask.compute(*[dask.delayed(lambda p: p.size)(p) for p in parts])))
+    if n_all == 0:
+        raise ValueError(f"kappa-sigma clipping kept no pixel (kappa = {kappa})")
+    # Prefix sums about the median of all values (a center near the mean keeps the float64 sums exact).
+    c0 = _select([(p,) for p in parts], dtype, [(n_all - 1) // 2], None, None, n_all)[0]
+    full = dask.persist(*[dask.delayed(_prefix_chunk)(p, dtype, c0) for p in parts])
+    lo, hi = None, None
+    m = moments(full, None, None)
     while True:
-        n = builtins.int(_kept(blocks, lo, hi)[0])
+        n = builtins.int(m[0])
         if n == 0:
             raise ValueError(f"kappa-sigma clipping kept no pixel (kappa = {kappa})")
-        a, b = order_statistics(x, [(n - 1) // 2, n // 2], lo, hi)
+        lk, hk = _bound_keys(lo, hi, dtype)
+        a, b = _select(full, dtype, [(n - 1) // 2, n // 2], lk, hk, n)
         med = builtins.float(dt(dt(a) + dt(b)) / dt(2)) if n % 2 == 0 else a
-        s = _kept(blocks, lo, hi)
-        c = _kept(blocks, lo, hi, s[1] / n)
-        std = builtins.float(numpy.sqrt(builtins.max(c[2] / n - (c[1] / n) ** 2, 0.0)))
-        nlo, nhi = builtins.max(lo, med - kappa * std), builtins.min(hi, med + kappa * std)
-        if builtins.int(_kept(blocks, nlo, nhi)[0]) == n:
+        mean = m[1] / n
+        std = builtins.float(numpy.sqrt(builtins.max(m[2] / n - mean * mean, 0.0)))
+        nlo = med - kappa * std if lo is None else builtins.max(lo, med - kappa * std)
+        nhi = med + kappa * std if hi is None else builtins.min(hi, med + kappa * std)
+        m2 = moments(full, *_bound_keys(nlo, nhi, dtype))
+        if builtins.int(m2[0]) == n:
             return {"count": n, "median": med, "std": std, "lo": lo, "hi": hi}
-        lo, hi = nlo, nhi
+        lo, hi, m = nlo, nhi, m2
 
 
 # ---------------------------------------------------------------- labelling across chunks
