@@ -385,3 +385,17 @@ def test_a_killed_worker_loses_nothing(client, rng):
         time.sleep(0.1)
     workers = set(client.scheduler_info()["workers"])
     assert len(workers) == 2 and workers != set(pids), (workers, set(pids))
+
+
+def test_gpu_cluster_pins_one_gpu_per_worker(monkeypatch):
+    """The GPU layout of gpu_cluster (one worker process per GPU, each seeing only its own): without a GPU the
+    workers' cuprum runs on the CPU, but the pinning is the same, and honours a narrowed CUDA_VISIBLE_DEVICES."""
+    import os
+
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "3,5")
+    with cpd.gpu_cluster(gpus=[0, 1]) as cluster, distributed.Client(cluster) as c:
+        c.wait_for_workers(2, timeout=60)
+        seen = c.run(lambda: os.environ.get("CUDA_VISIBLE_DEVICES"))
+        assert sorted(seen.values()) == ["3", "5"], seen
+        x = da.from_array(np.arange(20.0), chunks=5).map_blocks(cp.asarray, dtype=float)
+        close(x.sum().compute(), np.arange(20.0).sum())
