@@ -688,7 +688,7 @@ def gpu_cluster(n_workers: int | None = None, *, gpus: list[int] | None = None, 
     workers = {
         f"gpu-{g}": {"cls": Nanny, "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": ids[g]}}} for g in gpus
     }
-    scheduler = {"cls": Scheduler, "options": {"dashboard_address": None}}
+    scheduler = {"cls": Scheduler, "options": {"dashboard": False}}
     return SpecCluster(workers=workers, scheduler=scheduler, **kwargs)
 
 
