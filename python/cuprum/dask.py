@@ -678,7 +678,7 @@ def gpu_cluster(n_workers: int | None = None, *, gpus: list[int] | None = None, 
         n_gpu = cuprum.cuda.runtime.getDeviceCount() if cuprum.cuda.is_available() else 0
         gpus = list(builtins.range(n_gpu))[: n_workers or None]
     if not gpus:
-        kw = {"n_workers": n_workers or 2, "threads_per_worker": 1, "processes": True, "dashboard_address": None}
+        kw = {"n_workers": n_workers or 2, "threads_per_worker": 1, "processes": True, "dashboard_address": ":0"}
         kw.update(kwargs)
         return LocalCluster(**kw)
     # One nanny (worker process) per GPU, each started with its own CUDA_VISIBLE_DEVICES (the
@@ -688,7 +688,7 @@ def gpu_cluster(n_workers: int | None = None, *, gpus: list[int] | None = None, 
     workers = {
         f"gpu-{g}": {"cls": Nanny, "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": ids[g]}}} for g in gpus
     }
-    scheduler = {"cls": Scheduler, "options": {"dashboard": False}}
+    scheduler = {"cls": Scheduler, "options": {"dashboard": False, "dashboard_address": ":0"}}
     return SpecCluster(workers=workers, scheduler=scheduler, **kwargs)
 
 
