@@ -1041,16 +1041,11 @@ fn nan_windows<K: Key + Into<u64>>(
 }
 
 /// SciPy's 1-d rank path over a whole 1-d input that meets a NaN ([`mediator_line`]); `None`
-/// where it does not apply (no NaN, or a line it would read past).
+/// where it does not apply (not [`Plan::line1d`], not a float, or no NaN).
 fn mediator_filter(x: &Array, plan: &Plan) -> Result<Option<Vec<f64>>> {
-    let (dt, n) = (x.dtype(), x.size());
+    let dt = x.dtype();
     let Op::Rank(rank) = plan.op else { return Ok(None) };
-    if !plan.line1d || !dt.is_float() || x.ndim() != 1 {
-        return Ok(None);
-    }
-    let w = plan.mask.len();
-    let origin = plan.origins[0];
-    if !super::mediator_inside(n as i64, w as i64, origin, plan.mode) {
+    if !plan.line1d || !dt.is_float() {
         return Ok(None);
     }
     let xs = values::<f64>(x)?;
@@ -1058,9 +1053,8 @@ fn mediator_filter(x: &Array, plan: &Plan) -> Result<Option<Vec<f64>>> {
     if !cval_nan && !xs.par_iter().any(|v| v.is_nan()) {
         return Ok(None);
     }
-    // Its type: float64, or float32 (float16 goes through float32), cval converted to it.
-    let cval = if dt == DType::Float64 { plan.cval } else { plan.cval as f32 as f64 };
-    Ok(mediator_line(&xs, w, rank, plan.mode, cval, origin)
+    let cval = super::line1d_cval(dt, plan.cval);
+    Ok(mediator_line(&xs, plan.mask.len(), rank, plan.mode, cval, plan.origins[0])
         .map(|r| r.into_iter().map(|v| if v.is_nan() { f64::NAN } else { v }).collect()))
 }
 

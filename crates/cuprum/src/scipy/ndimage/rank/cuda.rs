@@ -7,7 +7,7 @@
 //! first kernel sets (a memset and a launch that return at once when nothing was flagged).
 
 use super::cpu::{c_cast, cval_key, network};
-use super::{mediator_inside, Op, Pass, Plan};
+use super::{line1d_cval, Op, Pass, Plan};
 use crate::array::Array;
 use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
 use crate::backend::cuda::kernels::KernelKey;
@@ -303,11 +303,7 @@ pub(crate) fn filter(x: &Array, out: &Array, plan: &Plan) -> Result<()> {
     // takes its 1-d path, or a window is too large for nd's local buffer, nd flags them for a
     // kernel after it (a flag and a launch that only rank filters of floats pay, and only
     // those two cases).
-    let mediator = op == 2
-        && dt.is_float()
-        && plan.line1d
-        && shape.len() == 1
-        && mediator_inside(shape[0] as i64, plan.mask.len() as i64, plan.origins[0], plan.mode);
+    let mediator = op == 2 && dt.is_float() && plan.line1d;
     let nansel = op == 2 && dt.is_float() && !box_ok && fs > LOCAL_MAX;
     let flag = if mediator || nansel { Some(crate::zeros(&[1], DType::Int32, &dv)?) } else { None };
     if box_ok {
@@ -391,8 +387,7 @@ fn nan_ranks(x: &Array, out: &Array, plan: &Plan, flag: &Array, rank: usize, med
         // pos, heap (int64) and data (float64), w each.
         let scratch = Array::alloc(&[3 * w as usize], DType::Int64, dv, false)?;
         let base = dptr(&scratch)?;
-        // SciPy's 1-d path runs in float64, or float32 (float16 too), cval converted to it.
-        let cval = if dt == DType::Float64 { plan.cval } else { plan.cval as f32 as f64 };
+        let cval = line1d_cval(dt, plan.cval);
         let mut prm = Params::new();
         prm.push(dptr(x)?);
         prm.push(dptr(out)?);

@@ -117,9 +117,20 @@ pub(crate) struct Plan {
     pub cval: f64,
     pub structure: Option<Vec<f64>>,
     /// SciPy runs this filter through its 1-d rank path (`_rank_filter_1d`: a 1-d input, a
-    /// rank other than the first and last, a full window, `n >= lim` or `n == 1`); that path's
-    /// answer differs from the N-d one only where a NaN is met (see the module's NaN section).
+    /// rank other than the first and last, `n >= lim` or `n == 1`), the window is full and that
+    /// path reads only inside the line ([`mediator_inside`]): its double heap gives the answer
+    /// where a NaN is met (see the module's NaN section). Decided here once for both devices.
     pub line1d: bool,
+}
+
+/// The `cval` of SciPy's 1-d rank path: converted to the type it runs in, float64 or float32
+/// (float16 goes through float32).
+pub(crate) fn line1d_cval(dt: DType, cval: f64) -> f64 {
+    if dt == DType::Float64 {
+        cval
+    } else {
+        cval as f32 as f64
+    }
 }
 
 /// Whether SciPy's 1-d rank path (`_rank_filter_1d`) reads only inside a line of `n` elements
@@ -457,7 +468,9 @@ fn rank_filter_impl(x: &Array, rank: RankOf, window: Window<'_>, o: &RankOptions
         unsupported(x.dtype())?;
     }
     let max = rank == fsize - 1;
-    let line1d = scipy_1d && fp.mask.iter().all(|&b| b);
+    let line1d = scipy_1d
+        && fp.mask.iter().all(|&b| b)
+        && mediator_inside(n, fp.mask.len() as i64, origins.first().copied().unwrap_or(0), o.mode);
     if min_max {
         // SciPy: minimum_filter / maximum_filter with the expanded footprint and origins.
         let o2 = RankOptions { axes: None, ..o.clone() };
