@@ -203,36 +203,40 @@ _KEY = {4: (numpy.uint32, 0x80000000, 0xFFFFFFFF), 8: (numpy.uint64, 1 << 63, (1
 _DIGIT = 12
 
 
+def _to_keys(xp: Any, v: Any) -> Any:
+    """The order keys of the values ``v`` (a cuprum array with ``xp = cuprum``, a NumPy one with NumPy)."""
+    ut, sign, full = _KEY[v.dtype.itemsize]
+    bits = v.view(ut)
+    return xp.where((bits & ut(sign)) != 0, bits ^ ut(full), bits | ut(sign)).astype(ut)
+
+
+def _from_keys(xp: Any, k: Any, dtype: Any) -> Any:
+    """The values of the order keys ``k`` (the inverse of :func:`_to_keys`)."""
+    ut, sign, full = _KEY[numpy.dtype(dtype).itemsize]
+    return xp.where((k & ut(sign)) != 0, k ^ ut(sign), k ^ ut(full)).astype(ut).view(dtype)
+
+
 def _sorted_chunk(block: Any) -> Any:
     """The chunk's values that are not NaN, as sorted order keys (on the chunk's device)."""
     v = block.ravel()
-    v = v[~cuprum.isnan(v)]
-    ut, sign, full = _KEY[v.dtype.itemsize]
-    bits = v.view(ut)
-    neg = (bits >> (8 * v.dtype.itemsize - 1)) == 1
-    return cuprum.sort(cuprum.where(neg, bits ^ ut(full), bits | ut(sign)).astype(ut))
+    return cuprum.sort(_to_keys(cuprum, v[~cuprum.isnan(v)]))
 
 
 def _prefix_chunk(sk: Any, dtype: Any, center: float) -> tuple:
     """The sorted keys, and the prefix sums (from 0, float64) of their values less ``center`` and of the
     squares of those: any range of the sorted values has its count and moments by two binary searches."""
-    ut, sign, full = _KEY[numpy.dtype(dtype).itemsize]
-    bits = cuprum.where((sk & ut(sign)) != 0, sk ^ ut(sign), sk ^ ut(full)).astype(ut)
-    v = bits.view(dtype).astype(numpy.float64) - center
+    v = _from_keys(cuprum, sk, dtype).astype(numpy.float64) - center
     z = cuprum.zeros(1, numpy.float64, device=sk.device)
     return sk, cuprum.concatenate([z, cuprum.cumsum(v)]), cuprum.concatenate([z, cuprum.cumsum(v * v)])
 
 
 def _key_of(v: float, dtype: Any) -> int:
-    ut, sign, full = _KEY[numpy.dtype(dtype).itemsize]
-    b = builtins.int(numpy.array(v, dtype=dtype).view(ut))
-    return b ^ full if b & sign else b | sign
+    return builtins.int(_to_keys(numpy, numpy.array([v], dtype=dtype))[0])
 
 
 def _key_value(k: int, dtype: Any) -> float:
-    ut, sign, full = _KEY[numpy.dtype(dtype).itemsize]
-    bits = k ^ sign if k & sign else k ^ full
-    return builtins.float(numpy.array(bits, dtype=ut).view(dtype))
+    ut = _KEY[numpy.dtype(dtype).itemsize][0]
+    return builtins.float(_from_keys(numpy, numpy.array([k], dtype=ut), dtype)[0])
 
 
 def _bound_keys(lo: Any, hi: Any, dtype: Any) -> tuple:
@@ -290,8 +294,8 @@ def _part_moments(part: tuple, lk: Any, hk: Any) -> numpy.ndarray:
     return numpy.array([b - a, builtins.float(s1), builtins.float(s2)])
 
 
-def _prepare(x: Any, center: Any = None) -> tuple:
-    """Each chunk's sorted keys (and prefix sums about ``center``), kept in the workers' memory."""
+def _prepare(x: Any) -> tuple:
+    """Each chunk's sorted keys, kept in the workers' memory, and the values' dtype."""
     dtype = numpy.dtype(x.dtype)
     if dtype.kind != "f" or dtype.itemsize not in _KEY:
         raise TypeError(f"exact statistics take float32 or float64 values, not {dtype}")
@@ -458,7 +462,7 @@ def label(mask: Any, connectivity: int = 1) -> tuple:
         lines.append((tid[r - 1, :], tid[r, :]))
     for c in c_edges[1:-1]:
         lines.append((tid[:, c - 1], tid[:, c]))
-    got = dask.compute(*[pair for pair in lines])
+    got = dask.compute(*lines)
     parent = numpy.arange(total + 1)
 
     def find(a: int) -> int:
@@ -467,9 +471,9 @@ def label(mask: Any, connectivity: int = 1) -> tuple:
             a = parent[a]
         return a
 
+    shifts = [0] if connectivity == 1 else [-1, 0, 1]  # the neighbours across an edge
     for a, b in got:
         a, b = cuprum.asnumpy(a), cuprum.asnumpy(b)
-        shifts = [0] if connectivity == 1 else [-1, 0, 1]
         for s in shifts:
             u = a[builtins.max(0, -s) : a.size - builtins.max(0, s)]
             v = b[builtins.max(0, s) : b.size - builtins.max(0, -s)]

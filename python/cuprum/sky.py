@@ -20,6 +20,7 @@ label order; on an image that fits one GPU it equals the single-image run's.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -161,6 +162,7 @@ def _main(a: argparse.Namespace) -> int:
     elif a.gpus != "none" and cuprum.cuda.is_available():
         gpus = None if a.gpus == "all" else [int(g) for g in a.gpus.split(",")]
         cluster = cpd.gpu_cluster(gpus=gpus)
+    client = None
     try:
         if cluster is not None:
             from distributed import Client
@@ -168,11 +170,10 @@ def _main(a: argparse.Namespace) -> int:
             client = Client(cluster)
             where = f"{len(client.scheduler_info()['workers'])} worker(s)"
         else:
-            client = None
             where = f"this process ({cuprum.cuda.Device()})"
         x = load_mosaic(a.mosaic, a.tile)
         print(f"mosaic {x.shape[0]}x{x.shape[1]} {x.dtype}, {x.numblocks[0]}x{x.numblocks[1]} tiles, on {where}")
-        with dask.config.set(scheduler="threads") if client is None else _nothing():
+        with dask.config.set(scheduler="threads") if client is None else contextlib.nullcontext():
             r = run(x, a.kappa, a.threshold, a.connectivity)
         bg = r["background"]
         print(f"background: median {bg['median']:.6g}, std {bg['std']:.6g} over {bg['count']} pixels")
@@ -184,20 +185,12 @@ def _main(a: argparse.Namespace) -> int:
         with open(out, "w") as f:
             f.write(catalogue_csv(r["catalogue"]))
         print(f"wrote {out}")
+    finally:
         if client is not None:
             client.close()
-    finally:
         if cluster is not None:
             cluster.close()
     return 0
-
-
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
 
 
 if __name__ == "__main__":
