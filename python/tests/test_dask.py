@@ -399,3 +399,19 @@ def test_gpu_cluster_pins_one_gpu_per_worker(monkeypatch):
         assert sorted(seen.values()) == ["3", "5"], seen
         x = da.from_array(np.arange(20.0), chunks=5).map_blocks(cp.asarray, dtype=float)
         close(x.sum().compute(), np.arange(20.0).sum())
+
+
+def test_bad_input_is_numpys_exceptions(device):
+    x = chunked(np.zeros((6, 6)), device, 3)
+    with pytest.raises(ValueError, match="connectivity"):
+        cpd.label(x > 0, 3)
+    with pytest.raises(ValueError, match="2-D"):
+        cpd.label(chunked(np.zeros((2, 2, 2), bool), device, 1))
+    with pytest.raises(TypeError, match="float32 or float64"):
+        cpd.order_statistics(chunked(np.arange(6), device, 3), 0)
+    with pytest.raises(IndexError):
+        cpd.order_statistics(x, -1)
+    with pytest.raises(ValueError, match="same shape and chunks"):
+        cpd.measure(x, chunked(np.zeros((6, 6), np.int32), device, 2), 0)
+    with pytest.raises(ValueError, match="kept no pixel"):
+        cpd.kappa_sigma(chunked(np.full((4, 4), np.nan), device, 2))
