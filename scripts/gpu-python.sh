@@ -11,6 +11,9 @@
 #             the Array API suite, two more suite runs, memcheck over the interop tests
 #   check     one suite run and the Array API suite
 #   twice     two suite runs (fresh seeds) and the interop tests
+#   dask      cuprum.dask on every GPU of the host: test_dask.py three times (one worker per GPU), between
+#             the first and second run Dask's overheads (python/bench/dask_overhead.py) and the mosaic's
+#             scaling on 1, 2, 4 GPUs beside CuPy under Dask (python/bench/mosaic_scaling.py, MOSAIC_ARGS)
 #   arrayapi  the Array API test suite (data-apis/array-api-tests) against cuprum on the GPU
 #   pyref     cupy_reference.py's workloads timed from Python (the copy scripts/cuprum-ref.py writes),
 #             beside the Rust bench of the same call: run the bundle's bench first (gpu-run.sh with
@@ -99,6 +102,26 @@ arrayapi() { # $1: timeout
     local r=$?; echo "array api (gpu, with the xfails file) rc=$r: $(tail -1 "$out/array-api.log")"; [ $r -ne 0 ] && rc=1
 }
 case $what in
+dask)
+    ngpu=$(nvidia-smi -L | wc -l)
+    counts=1
+    [ "$ngpu" -ge 2 ] && counts=1,2
+    [ "$ngpu" -ge 4 ] && counts=1,2,4
+    for i in 1 2 3; do
+        CUPRUM_REQUIRE_GPU=1 timeout 300 python3 -m pytest python/tests/test_dask.py -q -p no:cacheprovider -n 4 \
+            > "$out/dask-pytest-$i.log" 2>&1
+        r=$?
+        echo "test_dask run $i ($ngpu GPUs) rc=$r: $(tail -1 "$out/dask-pytest-$i.log")"
+        [ $r -ne 0 ] && { rc=1; grep -E "^(FAILED|ERROR)" "$out/dask-pytest-$i.log" | head -20; }
+        [ "$i" -gt 1 ] && continue
+        timeout 120 python3 python/bench/dask_overhead.py --gpus --workers "$ngpu" > "$out/dask-overhead.jsonl" 2> "$out/dask-overhead.log"
+        echo "dask_overhead rc=$?"; cat "$out/dask-overhead.jsonl"
+        # shellcheck disable=SC2086
+        timeout "${MOSAIC_TIMEOUT:-360}" python3 python/bench/mosaic_scaling.py --gpus "$counts" ${MOSAIC_ARGS:-} \
+            --out "$out/mosaic.jsonl" > "$out/mosaic.log" 2>&1
+        r=$?; echo "mosaic_scaling rc=$r"; cat "$out/mosaic.jsonl" 2>/dev/null; [ $r -ne 0 ] && { rc=1; tail -20 "$out/mosaic.log"; }
+    done
+    ;;
 arrayapi)
     arrayapi 300
     ;;

@@ -74,15 +74,25 @@ def plain(d: str, grid: int) -> dict:
     import cuprum as cp
     from cuprumx.scipy import ndimage as ndi
 
+    sync = cp.cuda.get_current_stream().synchronize
+    times = {}
+    t = time.perf_counter()
     x = cp.asarray(
         np.block([[np.load(os.path.join(d, f"sky_r{i}_c{j}.npy")) for j in range(grid)] for i in range(grid)])
     )
-    labels, n = ndi.label(x > 5 * clipped_std(cp, x.ravel()))
+    sync()
+    times["load"], t = time.perf_counter() - t, time.perf_counter()
+    std = clipped_std(cp, x.ravel())
+    times["background"], t = time.perf_counter() - t, time.perf_counter()
+    labels, n = ndi.label(x > 5 * std)
+    sync()
+    times["label"], t = time.perf_counter() - t, time.perf_counter()
     idx = cp.arange(1, n + 1)
     com = ndi.center_of_mass(x, labels, idx)
     flux = ndi.sum_labels(x, labels, idx)
-    cp.cuda.get_current_stream().synchronize()
-    return {"n_sources": int(n), "com": com, "flux": flux}
+    sync()
+    times["measure"] = time.perf_counter() - t
+    return {"n_sources": int(n), "com": com, "flux": flux, "steps": times}
 
 
 def cupy_tiles(d: str, grid: int) -> int:
@@ -130,7 +140,7 @@ def main() -> int:
         lines.append(rec)
 
     t_plain, ref = timed(lambda: plain(d, a.grid), a.repeat)
-    emit({"name": "mosaic_plain_single_process", "seconds": t_plain, "n_sources": ref["n_sources"]})
+    emit({"name": "mosaic_plain_single_process", "seconds": t_plain, "n_sources": ref["n_sources"]} | ref["steps"])
     counts = [a.cpu_workers] if a.cpu_workers else [int(g) for g in a.gpus.split(",")]
     t1 = None
     for n in counts:

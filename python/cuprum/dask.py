@@ -131,6 +131,7 @@ def register() -> None:
     dd.nannumel_lookup.register(cuprum.ndarray, dab._nannumel)
     dd.to_numpy_dispatch.register(cuprum.ndarray, _to_numpy)
     sizeof.register(cuprum.ndarray, lambda x: int(x.nbytes))
+    sizeof.register(_Part, lambda p: p.nbytes)
     _register_distributed()
     _REGISTERED = True
 
@@ -199,8 +200,9 @@ class CuprumBackendEntrypoint(ArrayBackendEntrypoint):
 
 # Order-preserving unsigned keys of float32/float64 values (the sign flipped; negatives inverted).
 _KEY = {4: (numpy.uint32, 0x80000000, 0xFFFFFFFF), 8: (numpy.uint64, 1 << 63, (1 << 64) - 1)}
-# Bits of the radix search a pass: 4096 candidate keys a rank, counted in each chunk by a binary search.
-_DIGIT = 12
+# Bits of the radix search a pass: 65,535 candidate keys a rank, counted in each worker by a binary search
+# (2 passes for float32, 4 for float64).
+_DIGIT = 16
 
 
 def _to_keys(xp: Any, v: Any) -> Any:
@@ -214,20 +216,6 @@ def _from_keys(xp: Any, k: Any, dtype: Any) -> Any:
     """The values of the order keys ``k`` (the inverse of :func:`_to_keys`)."""
     ut, sign, full = _KEY[numpy.dtype(dtype).itemsize]
     return xp.where((k & ut(sign)) != 0, k ^ ut(sign), k ^ ut(full)).astype(ut).view(dtype)
-
-
-def _sorted_chunk(block: Any) -> Any:
-    """The chunk's values that are not NaN, as sorted order keys (on the chunk's device)."""
-    v = block.ravel()
-    return cuprum.sort(_to_keys(cuprum, v[~cuprum.isnan(v)]))
-
-
-def _prefix_chunk(sk: Any, dtype: Any, center: float) -> tuple:
-    """The sorted keys, and the prefix sums (from 0, float64) of their values less ``center`` and of the
-    squares of those: any range of the sorted values has its count and moments by two binary searches."""
-    v = _from_keys(cuprum, sk, dtype).astype(numpy.float64) - center
-    z = cuprum.zeros(1, numpy.float64, device=sk.device)
-    return sk, cuprum.concatenate([z, cuprum.cumsum(v)]), cuprum.concatenate([z, cuprum.cumsum(v * v)])
 
 
 def _key_of(v: float, dtype: Any) -> int:
@@ -258,122 +246,212 @@ def _bound_keys(lo: Any, hi: Any, dtype: Any) -> tuple:
     return lk, hk
 
 
-def _range(sk: Any, lk: Any, hk: Any) -> tuple:
-    ut = sk.dtype.type
-    a = (
-        0
-        if lk is None
-        else builtins.int(cuprum.searchsorted(sk, cuprum.asarray(ut(lk), device=sk.device), side="right"))
-    )
-    b = (
-        sk.size
-        if hk is None
-        else builtins.int(cuprum.searchsorted(sk, cuprum.asarray(ut(hk), device=sk.device), side="left"))
-    )
-    return a, builtins.max(a, b)
+class _Part:
+    """One worker's share of an array for the exact statistics: the sorted order keys of the values of its
+    chunks that are not NaN (on its device), and, once a step asks for them, float64 prefix sums (from 0) of
+    the values less a center and of their squares, so that any range of the sorted values has its count and
+    moments from two binary searches."""
+
+    def __init__(self, blocks: list, dtype: Any) -> None:
+        v = cuprum.concatenate([b.ravel() for b in blocks]) if len(blocks) > 1 else blocks[0].ravel()
+        self.sk = cuprum.sort(_to_keys(cuprum, v[~cuprum.isnan(v)]))
+        self.dtype = numpy.dtype(dtype)
+        self.center: float | None = None
+        self.sums: tuple = ()
+
+    @property
+    def nbytes(self) -> int:
+        return builtins.int(self.sk.nbytes) + builtins.sum(builtins.int(s.nbytes) for s in self.sums)
+
+    def range(self, lk: Any, hk: Any) -> tuple:
+        """The positions ``a <= i < b`` of the sorted keys strictly between ``lk`` and ``hk``."""
+        if lk is None and hk is None:
+            return 0, self.sk.size
+        ut, sk = self.sk.dtype.type, self.sk
+        q = cuprum.asarray(numpy.array([0 if lk is None else lk, 0 if hk is None else hk], ut), device=sk.device)
+        # Both ends in one copy to the host.
+        ends = cuprum.concatenate([cuprum.searchsorted(sk, q[:1], side="right"), cuprum.searchsorted(sk, q[1:])])
+        a, b = (builtins.int(e) for e in cuprum.asnumpy(ends))
+        a = 0 if lk is None else a
+        b = sk.size if hk is None else b
+        return a, builtins.max(a, b)
+
+    def step(self, lk: Any, hk: Any, ts: numpy.ndarray, center: float | None) -> tuple:
+        """For the keys strictly between ``lk`` and ``hk``: how many are ``<=`` each candidate key of ``ts``,
+        and their count and sums of ``v - center`` and its square (zeros without a center)."""
+        a, b = self.range(lk, hk)
+        counts = numpy.zeros(ts.size, numpy.int64)
+        if ts.size and b > a:
+            pos = cuprum.asnumpy(cuprum.searchsorted(self.sk, cuprum.asarray(ts, device=self.sk.device), side="right"))
+            counts = numpy.clip(pos.astype(numpy.int64), a, b) - a
+        m = numpy.array([b - a, 0.0, 0.0])
+        if center is not None and b > a:
+            if self.center != center:
+                v = _from_keys(cuprum, self.sk, self.dtype).astype(numpy.float64) - center
+                z = cuprum.zeros(1, numpy.float64, device=self.sk.device)
+                self.sums = (cuprum.concatenate([z, cuprum.cumsum(v)]), cuprum.concatenate([z, cuprum.cumsum(v * v)]))
+                self.center = center
+            p1, p2 = self.sums
+            ends = cuprum.asnumpy(cuprum.stack([p1[b] - p1[a], p2[b] - p2[a]]))
+            m[1], m[2] = ends
+        return counts, m
 
 
-def _part_counts(part: tuple, lk: Any, hk: Any, ts: numpy.ndarray) -> numpy.ndarray:
-    """How many kept values of the chunk have keys <= each threshold."""
-    sk = part[0]
-    a, b = _range(sk, lk, hk)
-    if ts.size == 0 or b == a:
-        return numpy.zeros(ts.size, numpy.int64)
-    pos = cuprum.asnumpy(cuprum.searchsorted(sk, cuprum.asarray(ts, device=sk.device), side="right"))
-    return numpy.clip(pos.astype(numpy.int64), a, b) - a
+def _part_step(part: _Part, *args: Any) -> tuple:
+    return part.step(*args)
 
 
-def _part_moments(part: tuple, lk: Any, hk: Any) -> numpy.ndarray:
-    """Count, and sums of (v - center) and (v - center)² of the kept values of the chunk."""
-    sk, p1, p2 = part
-    a, b = _range(sk, lk, hk)
-    if b == a:
-        return numpy.zeros(3)
-    s1 = cuprum.asnumpy(p1[b] - p1[a])
-    s2 = cuprum.asnumpy(p2[b] - p2[a])
-    return numpy.array([b - a, builtins.float(s1), builtins.float(s2)])
+class _Shares:
+    """A Dask array's chunks as one :class:`_Part` a worker, made where the chunks are (with ``distributed``:
+    grouped by the worker that holds them; with another scheduler: one part in this process), and the
+    steps of the searches: :meth:`step` runs one task a worker and sums the answers. A computation of a
+    few tasks, not one a chunk: Dask's cost a task (milliseconds) is what a round of the clipper costs."""
+
+    def __init__(self, x: Any) -> None:
+        self.dtype = numpy.dtype(x.dtype)
+        if self.dtype.kind != "f" or self.dtype.itemsize not in _KEY:
+            raise TypeError(f"exact statistics take float32 or float64 values, not {self.dtype}")
+        self.client = _current_client()
+        if self.client is None:
+            self.parts = [(None, _Part(list(dask.compute(*x.to_delayed().ravel())), self.dtype))]
+            return
+        from distributed import futures_of, wait
+
+        c = self.client
+        futures = futures_of(c.persist(x))
+        wait(futures)
+        who = c.who_has(futures)
+        groups: dict = {}
+        for f in futures:
+            groups.setdefault(builtins.min(who[f.key]), []).append(f)
+        # Each part where its chunks are (loosely: where that worker is lost, Dask rebuilds it elsewhere).
+        self.parts = [
+            (w, c.submit(_Part, fs, self.dtype, workers=[w], allow_other_workers=True, pure=False))
+            for w, fs in groups.items()
+        ]
+
+    def step(self, lk: Any, hk: Any, levels: list, center: float | None = None) -> tuple:
+        """For the keys strictly between ``lk`` and ``hk``, summed over the parts (one task a worker): the
+        counts of the candidates of each level of the radix search in ``levels`` (a dict level -> counts),
+        and the count and sums about ``center`` (:meth:`_Part.step`)."""
+        ts = numpy.concatenate([self._candidates(*lv) for lv in levels]) if levels else numpy.zeros(0, self._ut)
+        if self.client is None:
+            res = [p.step(lk, hk, ts, center) for _, p in self.parts]
+        else:
+            c, args = self.client, (lk, hk, ts, center)
+            where = {"allow_other_workers": True, "pure": False}
+            res = c.gather([c.submit(_part_step, p, *args, workers=[w], **where) for w, p in self.parts])
+        counts = numpy.sum([r[0] for r in res], axis=0)
+        per = (1 << _DIGIT) - 1
+        return {lv: counts[i * per : (i + 1) * per] for i, lv in enumerate(levels)}, numpy.sum([r[1] for r in res], 0)
+
+    @property
+    def _ut(self) -> Any:
+        return _KEY[self.dtype.itemsize][0]
+
+    def _candidates(self, prefix: int, shift: int) -> numpy.ndarray:
+        """A level of the radix search (the keys' bits above ``shift + _DIGIT`` are ``prefix``'s): its
+        candidates, the prefix with each digit at ``shift`` and all lower bits set."""
+        j = numpy.arange((1 << _DIGIT) - 1, dtype=numpy.uint64)
+        return (numpy.uint64(prefix) | (j << numpy.uint64(shift)) | numpy.uint64((1 << shift) - 1)).astype(self._ut)
+
+    def levels(self, values: list) -> list:
+        """The levels of the radix search that end at each of ``values``: the first (the same for all), then
+        one a pass below each value's leading digits. A step that counts them with the range's moments
+        finishes a selection whose answers share those digits (the clipper's medians move little from
+        round to round) without another step."""
+        nbits = 8 * self.dtype.itemsize
+        out = [(0, nbits - _DIGIT)]
+        for v in values:
+            k = _key_of(v, self.dtype)
+            for shift in builtins.range(nbits - 2 * _DIGIT, -1, -_DIGIT):
+                lv = ((k >> (shift + _DIGIT)) << (shift + _DIGIT), shift)
+                if lv not in out:
+                    out.append(lv)
+        return out
+
+    def select(self, ranks: list, lk: Any, hk: Any, known: dict) -> list:
+        """The values at ``ranks`` of the sorted keys strictly between ``lk`` and ``hk``: a radix search,
+        ``_DIGIT`` bits a pass, all ranks together. ``known``: counts of levels (:meth:`step`) for the same
+        range; a pass whose levels are not among them takes one step."""
+        known = dict(known)
+        prefixes = [0] * len(ranks)
+        for shift in builtins.range(8 * self.dtype.itemsize - _DIGIT, -1, -_DIGIT):
+            missing = builtins.sorted({(p, shift) for p in prefixes} - set(known))
+            if missing:
+                known.update(self.step(lk, hk, missing)[0])
+            for i, r in enumerate(ranks):
+                # The first candidate with count(<= t_j) > r.
+                digit = builtins.int(numpy.searchsorted(known[(prefixes[i], shift)], r, side="right"))
+                prefixes[i] |= digit << shift
+        return [_key_value(p, self.dtype) for p in prefixes]
 
 
-def _prepare(x: Any) -> tuple:
-    """Each chunk's sorted keys, kept in the workers' memory, and the values' dtype."""
-    dtype = numpy.dtype(x.dtype)
-    if dtype.kind != "f" or dtype.itemsize not in _KEY:
-        raise TypeError(f"exact statistics take float32 or float64 values, not {dtype}")
-    sorted_parts = [dask.delayed(_sorted_chunk)(b) for b in x.to_delayed().ravel()]
-    return dask.persist(*sorted_parts), dtype
-
-
-def _select(parts: Any, dtype: Any, ranks: list, lk: Any, hk: Any, total: int) -> list:
-    if builtins.any(r < 0 or r >= total for r in ranks):
-        raise IndexError(f"ranks {ranks} outside the {total} values")
-    ut = _KEY[dtype.itemsize][0]
-    nbits = 8 * dtype.itemsize
-    prefixes = [0] * len(ranks)
-    shift = nbits
-    while shift > 0:
-        step = builtins.min(_DIGIT, shift)
-        shift -= step
-        # Candidates for every rank at once: its prefix with each digit j and all lower bits set.
-        low = (1 << shift) - 1
-        js = builtins.range((1 << step) - 1)
-        ts = numpy.array([p | (j << shift) | low for p in prefixes for j in js], dtype=ut)
-        counts = numpy.sum(dask.compute(*[dask.delayed(_part_counts)(p, lk, hk, ts) for p in parts]), axis=0)
-        counts = counts.reshape(len(ranks), len(js))
-        for i, r in enumerate(ranks):
-            digit = builtins.int(numpy.searchsorted(counts[i], r, side="right"))  # first j with count(<= t_j) > r
-            prefixes[i] |= digit << shift
-    return [_key_value(p, dtype) for p in prefixes]
+def _current_client() -> Any:
+    """The ``distributed`` client that Dask's computations go to now, or ``None`` (another scheduler)."""
+    try:
+        from distributed import default_client
+    except ImportError:
+        return None
+    try:
+        c = default_client()
+    except ValueError:
+        return None
+    return c if dask.base.get_scheduler() == c.get else None
 
 
 def order_statistics(x: Any, ranks: Any, lo: Any = None, hi: Any = None) -> list:
     """The exact order statistics ``ranks`` (0-based) of a Dask array's values that are not NaN and lie
     strictly inside ``(lo, hi)`` (``None``: unbounded), as floats: what ``numpy.sort`` of those values holds at
-    the ranks. Each chunk is sorted once (as order keys, in its worker's memory); then a radix search over
-    the keys, 12 bits a pass (one Dask computation of binary searches in each chunk, counts summed on the
-    host): 3 passes for float32, 6 for float64, for all the ranks together."""
-    parts, dtype = _prepare(x)
-    lk, hk = _bound_keys(lo, hi, dtype)
+    the ranks. Each worker sorts the keys of its chunks once (in its memory); then a radix search over the
+    keys, 16 bits a pass (one task a worker of binary searches, the counts summed here): 2 passes for
+    float32, 4 for float64, for all the ranks together."""
+    shares = _Shares(x)
+    lk, hk = _bound_keys(lo, hi, shares.dtype)
     ranks = [operator.index(r) for r in (ranks if numpy.ndim(ranks) else [ranks])]
-    ranges = dask.compute(*[dask.delayed(_range)(p, lk, hk) for p in parts])
-    total = builtins.sum(b - a for a, b in ranges)
-    return _select([(p,) for p in parts], dtype, ranks, lk, hk, total)
+    known, m = shares.step(lk, hk, shares.levels([]))
+    total = builtins.int(m[0])
+    if builtins.any(r < 0 or r >= total for r in ranks):
+        raise IndexError(f"ranks {ranks} outside the {total} values")
+    return shares.select(ranks, lk, hk, known)
 
 
 def kappa_sigma(x: Any, kappa: float = 3.0) -> dict:
     """The lessons' kappa-sigma clipper over a whole Dask array (NaN pixels left out): keep the values
     strictly inside ``median ± kappa * std`` until none is dropped. Returns ``count``, ``median`` (exact: the
     order statistics of the kept values, averaged in the array's dtype as ``numpy.median``) and ``std``
-    (ddof 0, float64) of the kept values, and their range ``lo``/``hi``. Each chunk is sorted once with
-    prefix sums of its values (about the first median) and kept in its worker's memory; the kept set is a
-    range of values, so each round is a few Dask computations of binary searches, and no chunk moves."""
-    parts, dtype = _prepare(x)
-    dt = dtype.type
-    moments = lambda ps, lk, hk: numpy.sum(  # noqa: E731
-        dask.compute(*[dask.delayed(_part_moments)(p, lk, hk) for p in ps]), axis=0
-    )
-    n_all = builtins.int(numpy.sum(dask.compute(*[dask.delayed(lambda p: p.size)(p) for p in parts])))
+    (ddof 0, float64) of the kept values, and their range ``lo``/``hi``.
+
+    Each worker sorts its chunks' values once, with prefix sums about the first median, and keeps them in
+    its memory; the kept set is a range of values, so a round is one step of binary searches (one task a
+    worker): the new range's count and moments, with the counts that find its median (the radix search's
+    levels about the last median: where the median's leading digits change, one more step). No chunk moves.
+    """
+    shares = _Shares(x)
+    dt = shares.dtype.type
+    known, m = shares.step(None, None, shares.levels([]))
+    n_all = builtins.int(m[0])
     if n_all == 0:
         raise ValueError(f"kappa-sigma clipping kept no pixel (kappa = {kappa})")
     # Prefix sums about the median of all values (a center near the mean keeps the float64 sums exact).
-    c0 = _select([(p,) for p in parts], dtype, [(n_all - 1) // 2], None, None, n_all)[0]
-    full = dask.persist(*[dask.delayed(_prefix_chunk)(p, dtype, c0) for p in parts])
+    c0 = shares.select([(n_all - 1) // 2], None, None, known)[0]
+    levels = shares.levels([c0])
+    known, m = shares.step(None, None, levels, c0)
     lo, hi = None, None
-    m = moments(full, None, None)
     while True:
         n = builtins.int(m[0])
         if n == 0:
             raise ValueError(f"kappa-sigma clipping kept no pixel (kappa = {kappa})")
-        lk, hk = _bound_keys(lo, hi, dtype)
-        a, b = _select(full, dtype, [(n - 1) // 2, n // 2], lk, hk, n)
+        a, b = shares.select([(n - 1) // 2, n // 2], *_bound_keys(lo, hi, shares.dtype), known)
         med = builtins.float(dt(dt(a) + dt(b)) / dt(2)) if n % 2 == 0 else a
         mean = m[1] / n
         std = builtins.float(numpy.sqrt(builtins.max(m[2] / n - mean * mean, 0.0)))
         nlo = med - kappa * std if lo is None else builtins.max(lo, med - kappa * std)
         nhi = med + kappa * std if hi is None else builtins.min(hi, med + kappa * std)
-        m2 = moments(full, *_bound_keys(nlo, nhi, dtype))
+        known2, m2 = shares.step(*_bound_keys(nlo, nhi, shares.dtype), shares.levels([a, b]), c0)
         if builtins.int(m2[0]) == n:
             return {"count": n, "median": med, "std": std, "lo": lo, "hi": hi}
-        lo, hi, m = nlo, nhi, m2
+        lo, hi, known, m = nlo, nhi, known2, m2
 
 
 # ---------------------------------------------------------------- labelling across chunks
@@ -394,75 +472,87 @@ def _label_chunk(block: Any, connectivity: int) -> Any:
     return ndimage.label(block, cuprum.asarray(s, device=block.device))[0].astype(numpy.int32)
 
 
-def _chunk_firsts(lab: Any, r0: int, c0: int, width: int) -> numpy.ndarray:
-    """The raster index (in the whole image) of each local label's first pixel."""
+def _chunk_summary(lab: Any, r0: int, c0: int, width: int) -> tuple:
+    """What the join of a chunk's local labels needs, as host arrays: the raster index (in the whole image)
+    of each label's first pixel, and the labels of the chunk's four borders (top, bottom, left, right)."""
     from cuprumx.scipy import ndimage
 
     n = builtins.int(lab.max()) if lab.size else 0
     if n == 0:
-        return numpy.zeros(0, numpy.int64)
-    rows = cuprum.arange(r0, r0 + lab.shape[0], dtype=numpy.int64, device=lab.device)[:, None]
-    cols = cuprum.arange(c0, c0 + lab.shape[1], dtype=numpy.int64, device=lab.device)[None, :]
-    idx = rows * width + cols
-    index = cuprum.arange(1, n + 1, device=lab.device)
-    return cuprum.asnumpy(ndimage.minimum(idx, lab, index)).astype(numpy.int64)
+        firsts = numpy.zeros(0, numpy.int64)
+    else:
+        rows = cuprum.arange(r0, r0 + lab.shape[0], dtype=numpy.int64, device=lab.device)[:, None]
+        cols = cuprum.arange(c0, c0 + lab.shape[1], dtype=numpy.int64, device=lab.device)[None, :]
+        index = cuprum.arange(1, n + 1, device=lab.device)
+        firsts = cuprum.asnumpy(ndimage.minimum(rows * width + cols, lab, index)).astype(numpy.int64)
+    if lab.size == 0:
+        return firsts, *(numpy.zeros(k, numpy.int32) for k in (lab.shape[1], lab.shape[1], lab.shape[0], lab.shape[0]))
+    borders = cuprum.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    h = cuprum.asnumpy(borders)
+    w = lab.shape[1]
+    return firsts, h[:w], h[w : 2 * w], h[2 * w : 2 * w + lab.shape[0]], h[2 * w + lab.shape[0] :]
 
 
-def _offset_chunk(lab: Any, offset: int) -> Any:
-    return cuprum.where(lab > 0, lab.astype(numpy.int64) + offset, 0)
-
-
-def _relabel_chunk(tid: Any, mapping: numpy.ndarray) -> Any:
-    lo, hi = (builtins.int(tid.min()), builtins.int(tid.max())) if tid.size else (0, 0)
-    # Only this chunk's part of the mapping travels to its device (0 maps to 0).
-    nz = builtins.max(lo, 1)
-    part = numpy.concatenate([[0], mapping[nz : hi + 1]]).astype(numpy.int32)
-    m = cuprum.asarray(part, device=tid.device)
-    return m[cuprum.where(tid > 0, tid - (nz - 1), 0)]
+def _relabel_chunk(lab: Any, mapping: numpy.ndarray) -> Any:
+    """The chunk's final labels: its local label k becomes ``mapping[k - 1]`` (0 stays the background)."""
+    m = cuprum.asarray(numpy.concatenate([[0], mapping]).astype(numpy.int32), device=lab.device)
+    return m[lab]
 
 
 def label(mask: Any, connectivity: int = 1) -> tuple:
     """``scipy.ndimage.label`` of a whole 2-D Dask array (nonzero: a feature) with SciPy's labels: objects
     numbered 1, 2, ... in the raster order of their first pixel, as SciPy numbers them. Each chunk is
-    labelled on its own; objects that cross chunk edges are joined by a union-find over the label pairs
-    that meet across the edges (one full-width row pair and one full-height column pair per edge between
-    chunks: small host arrays); one relabelling pass gives the final labels. ``connectivity``: 1
-    (SciPy's default structure) or 2 (the full 3x3). Returns the labels (int32 cuprum chunks, persisted)
-    and the number of objects."""
+    labelled on its own, in the worker that holds it, and sends back only its labels' first pixels and its
+    four borders (one computation, small host arrays); objects that cross chunk edges are joined by a
+    union-find over the label pairs that meet across the edges; one relabelling pass gives the final
+    labels. ``connectivity``: 1 (SciPy's default structure) or 2 (the full 3x3). Returns the labels (int32
+    cuprum chunks, persisted) and the number of objects."""
     if mask.ndim != 2:
         raise ValueError(f"cuprum.dask.label takes a 2-D mosaic, not {mask.ndim}-d")
     _structure(connectivity)
-    local = mask.map_blocks(_label_chunk, connectivity, dtype=numpy.int32, meta=cuprum.empty((0, 0), numpy.int32))
-    local = local.persist()
+    meta = cuprum.empty((0, 0), numpy.int32)
+    local = mask.map_blocks(_label_chunk, connectivity, dtype=numpy.int32, meta=meta).persist()
     r_edges = numpy.cumsum((0,) + mask.chunks[0])
     c_edges = numpy.cumsum((0,) + mask.chunks[1])
     width = mask.shape[1]
     blocks = local.to_delayed()
-    firsts = dask.compute(
+    nr, nc = blocks.shape
+    summaries = dask.compute(
         *[
-            dask.delayed(_chunk_firsts)(blocks[i, j], builtins.int(r_edges[i]), builtins.int(c_edges[j]), width)
-            for i in builtins.range(blocks.shape[0])
-            for j in builtins.range(blocks.shape[1])
+            dask.delayed(_chunk_summary)(blocks[i, j], builtins.int(r_edges[i]), builtins.int(c_edges[j]), width)
+            for i in builtins.range(nr)
+            for j in builtins.range(nc)
         ]
     )
-    counts = numpy.array([f.size for f in firsts], numpy.int64)
-    offsets = numpy.concatenate([[0], numpy.cumsum(counts)[:-1]]).reshape(blocks.shape)
+    summ = [[summaries[i * nc + j] for j in builtins.range(nc)] for i in builtins.range(nr)]
+    counts = numpy.array([s[0].size for s in summaries], numpy.int64)
+    offsets = numpy.concatenate([[0], numpy.cumsum(counts)[:-1]]).reshape(nr, nc)
     total = builtins.int(counts.sum())
-    first = numpy.concatenate([[-1], *firsts]) if total else numpy.array([-1], numpy.int64)
-    # Temporary ids: a chunk's labels shifted past the earlier chunks' (0 stays the background).
-    tid = da.map_blocks(
-        lambda b, block_id=None: _offset_chunk(b, builtins.int(offsets[block_id])),
-        local,
-        dtype=numpy.int64,
-        meta=cuprum.empty((0, 0), numpy.int64),
-    ).persist()
-    # The ids that meet across each edge between chunks.
+    first = numpy.concatenate([[-1], *(s[0] for s in summaries)]) if total else numpy.array([-1], numpy.int64)
+
+    def ids(i: int, j: int, k: int) -> numpy.ndarray:
+        """Border k of chunk (i, j) in the whole image's temporary ids (a chunk's labels shifted past the
+        earlier chunks')."""
+        b = summ[i][j][k].astype(numpy.int64)
+        return numpy.where(b > 0, b + offsets[i, j], 0)
+
+    # The ids that meet across each edge between chunks, along the whole width or height (so that the
+    # diagonal neighbours at chunk corners meet too).
     lines = []
-    for r in r_edges[1:-1]:
-        lines.append((tid[r - 1, :], tid[r, :]))
-    for c in c_edges[1:-1]:
-        lines.append((tid[:, c - 1], tid[:, c]))
-    got = dask.compute(*lines)
+    for i in builtins.range(nr - 1):
+        lines.append(
+            (
+                numpy.concatenate([ids(i, j, 2) for j in builtins.range(nc)]),
+                numpy.concatenate([ids(i + 1, j, 1) for j in builtins.range(nc)]),
+            )
+        )
+    for j in builtins.range(nc - 1):
+        lines.append(
+            (
+                numpy.concatenate([ids(i, j, 4) for i in builtins.range(nr)]),
+                numpy.concatenate([ids(i, j + 1, 3) for i in builtins.range(nr)]),
+            )
+        )
     parent = numpy.arange(total + 1)
 
     def find(a: int) -> int:
@@ -472,8 +562,7 @@ def label(mask: Any, connectivity: int = 1) -> tuple:
         return a
 
     shifts = [0] if connectivity == 1 else [-1, 0, 1]  # the neighbours across an edge
-    for a, b in got:
-        a, b = cuprum.asnumpy(a), cuprum.asnumpy(b)
+    for a, b in lines:
         for s in shifts:
             u = a[builtins.max(0, -s) : a.size - builtins.max(0, s)]
             v = b[builtins.max(0, s) : b.size - builtins.max(0, -s)]
@@ -491,9 +580,22 @@ def label(mask: Any, connectivity: int = 1) -> tuple:
     number = numpy.zeros(total + 1, numpy.int64)
     number[order] = numpy.arange(1, order.size + 1)
     mapping = number[roots]
-    mapping[0] = 0
-    labels = tid.map_blocks(_relabel_chunk, mapping, dtype=numpy.int32, meta=cuprum.empty((0, 0), numpy.int32))
-    return labels.persist(), builtins.int(order.size)
+    # Each chunk's part of the mapping travels with its relabelling task only.
+    grid = [
+        [
+            da.from_delayed(
+                dask.delayed(_relabel_chunk)(
+                    blocks[i, j], mapping[offsets[i, j] + 1 : offsets[i, j] + counts[i * nc + j] + 1]
+                ),
+                (mask.chunks[0][i], mask.chunks[1][j]),
+                dtype=numpy.int32,
+                meta=meta,
+            )
+            for j in builtins.range(nc)
+        ]
+        for i in builtins.range(nr)
+    ]
+    return da.block(grid).persist(), builtins.int(order.size)
 
 
 def _measure_chunk(img: Any, lab: Any, r0: int, c0: int, n: int) -> numpy.ndarray:
@@ -670,30 +772,55 @@ def convolve2d(in1: Any, in2: Any, mode: str = "same", boundary: str = "fill", f
 def gpu_cluster(n_workers: int | None = None, *, gpus: list[int] | None = None, **kwargs: Any) -> Any:
     """A ``distributed.LocalCluster`` with one worker process per GPU, each seeing only its own GPU
     (``CUDA_VISIBLE_DEVICES``, so that cuprum's ``cuda:0`` in a worker is that worker's GPU), one thread a
-    worker. ``gpus``: the GPUs to use (default: every visible one); without a GPU, ``n_workers`` CPU
-    workers (default 2) with the same code. Other keywords go to ``LocalCluster``.
+    worker. ``gpus``: the GPUs to use (default: every visible one); ``gpus=[]`` or no GPU: ``n_workers``
+    CPU workers (default 2; ``CUPRUM_DEVICE=cpu`` in them, also on a GPU host) with the same code. Other
+    keywords go to ``LocalCluster`` (for the CPU workers) or to each worker (``Nanny``).
+
+    Each worker's ``memory_limit`` is the host's memory shared by the workers (as ``dask_cuda`` does),
+    unless given: Dask's own default is a share per CPU core (8 GB a worker on a 16-core host of 128 GB),
+    and as ``sizeof`` counts the chunks' device bytes, a GPU worker holding a few GB of tiles would begin
+    spilling them to disk at 60% of that. The scheduler sends a worker every task that is ready
+    (``worker_saturation=inf``, a keyword of this function): with Dask's default (1.1) it holds back all
+    but about one task a thread, and a worker of one thread then waits a round trip (3 ms measured) after
+    each task.
 
     What ``dask_cuda.LocalCUDACluster`` does, with ``distributed`` alone (its pins on ``dask`` and
     ``distributed`` do not always fit).
     """
     from distributed import LocalCluster, Nanny, Scheduler, SpecCluster
+    from distributed.system import MEMORY_LIMIT
+
+    # The scheduler reads it when it starts.
+    saturation = {"distributed.scheduler.worker-saturation": kwargs.pop("worker_saturation", float("inf"))}
 
     if gpus is None:
         n_gpu = cuprum.cuda.runtime.getDeviceCount() if cuprum.cuda.is_available() else 0
         gpus = list(builtins.range(n_gpu))[: n_workers or None]
     if not gpus:
-        kw = {"n_workers": n_workers or 2, "threads_per_worker": 1, "processes": True, "dashboard_address": ":0"}
+        n = n_workers or 2
+        kw = {
+            "n_workers": n,
+            "threads_per_worker": 1,
+            "processes": True,
+            "dashboard_address": ":0",
+            "memory_limit": MEMORY_LIMIT // n,
+            "env": {"CUPRUM_DEVICE": "cpu"},
+        }
         kw.update(kwargs)
-        return LocalCluster(**kw)
+        with dask.config.set(saturation):
+            return LocalCluster(**kw)
     # One nanny (worker process) per GPU, each started with its own CUDA_VISIBLE_DEVICES (the
     # numbers of the GPUs this process sees, so that a narrowed CUDA_VISIBLE_DEVICES is honoured).
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
     ids = visible.split(",") if visible else [str(g) for g in builtins.range(max(gpus) + 1)]
+    options = {"nthreads": 1, "memory_limit": MEMORY_LIMIT // len(gpus), **kwargs}
+    env = options.pop("env", {})
     workers = {
-        f"gpu-{g}": {"cls": Nanny, "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": ids[g]}}} for g in gpus
+        f"gpu-{g}": {"cls": Nanny, "options": {**options, "env": {**env, "CUDA_VISIBLE_DEVICES": ids[g]}}} for g in gpus
     }
     scheduler = {"cls": Scheduler, "options": {"dashboard": False, "dashboard_address": ":0"}}
-    return SpecCluster(workers=workers, scheduler=scheduler, **kwargs)
+    with dask.config.set(saturation):
+        return SpecCluster(workers=workers, scheduler=scheduler)
 
 
 register()

@@ -132,23 +132,50 @@ def test_serialization_round_trip(device):
         np.testing.assert_array_equal(cp.asnumpy(z), a)
 
 
-@pytest.fixture(scope="module")
-def client():
-    # CPU workers (this test is the CI's); on a GPU host gpu_cluster() starts one worker per GPU instead.
-    with cpd.gpu_cluster(2, gpus=[]) as cluster, distributed.Client(cluster) as c:
+def _gpu_count():
+    return cp.cuda.runtime.getDeviceCount() if cp.cuda.is_available() else 0
+
+
+@pytest.fixture(scope="module", params=["cpu", "gpu"])
+def client(request):
+    """A local cluster: two CPU worker processes, or (on a GPU host) gpu_cluster()'s one worker per GPU, each
+    seeing only its own GPU."""
+    # Imported here, not at the top: the workers unpickle this module's functions by importing it, and the
+    # conftest's module exists only in pytest's process.
+    from _cuprum_conftest import require_device
+
+    if request.param == "cpu":
+        cluster = cpd.gpu_cluster(2, gpus=[])
+    else:
+        require_device("cuda:0")
+        cluster = cpd.gpu_cluster()
+    with cluster, distributed.Client(cluster) as c:
+        c.wait_for_workers(2 if request.param == "cpu" else _gpu_count(), timeout=120)
+        c.kind = request.param
         yield c
 
 
-def test_local_cluster_of_two_processes(client, rng):
-    assert len(client.scheduler_info()["workers"]) == 2
+def _chunk_kinds(dask_worker):
+    """The type and device of every chunk a worker holds, and the GPU it sees."""
+    import os
+
+    chunks = dask_worker.data.values()
+    seen = {f"{type(v).__module__}.{type(v).__name__} on {v.device.kind}:{max(v.device.id, 0)}" for v in chunks}
+    return sorted(seen), os.environ.get("CUDA_VISIBLE_DEVICES")
+
+
+def test_local_cluster_of_processes(client, rng):
+    n_workers = len(client.scheduler_info()["workers"])
+    assert n_workers == (2 if client.kind == "cpu" else _gpu_count())
     a = rng.standard_normal((40, 12))
     x = da.from_array(a, chunks=(10, 6)).map_blocks(cp.asarray, dtype=a.dtype).persist()
     distributed.wait(x)
-    # The chunks live on the workers as cuprum arrays.
-    kinds = client.run(
-        lambda dask_worker: sorted({type(v).__module__ + "." + type(v).__name__ for v in dask_worker.data.values()})
-    )
-    assert set().union(*map(set, kinds.values())) == {"cuprum.ndarray"}, kinds
+    # The chunks live on the workers as cuprum arrays, on each worker's own GPU (cuda:0 of what it sees).
+    kinds = client.run(_chunk_kinds)
+    want = "cuprum.ndarray on " + ("cpu:0" if client.kind == "cpu" else "cuda:0")
+    assert set().union(*(set(k) for k, _ in kinds.values())) == {want}, kinds
+    if client.kind == "gpu":
+        assert sorted(v for _, v in kinds.values()) == sorted({v for _, v in kinds.values()}), kinds
     close(x.mean(axis=0, keepdims=True).compute(), a.mean(axis=0, keepdims=True))
     close(x.std(ddof=1).compute(), a.std(ddof=1))
     close((x.T @ x).compute(), a.T @ a, rtol=1e-10)
@@ -304,13 +331,11 @@ def _sky(rng, shape=(150, 170)):
     return img + ndi.gaussian_filter(pts, 1.5).astype(np.float32) * 10
 
 
-def test_mosaic_pipeline_equals_the_whole_image(tmp_path, rng):
+def _scipy_sources(img):
+    """The whole image with NumPy/SciPy: the lesson's clipper, 5 sigma, 4-connected labels; the labels, their
+    number and centres of mass."""
     import scipy.ndimage as ndi
 
-    import cuprum.sky as sky
-
-    img = _sky(rng)
-    # The whole image with NumPy/SciPy: the lesson's clipper, 5 sigma, 4-connected labels.
     f = img.ravel()
     while True:
         med, std = np.median(f), np.std(f.astype(np.float64))
@@ -319,16 +344,28 @@ def test_mosaic_pipeline_equals_the_whole_image(tmp_path, rng):
             break
         f = both
     want, n = ndi.label(img > 5 * std)
+    return want, n, np.array(ndi.center_of_mass(img, want, np.arange(1, n + 1)))
+
+
+def _irregular_tiles(img, d):
+    """``img`` (150 x 170) cut into a 3 x 3 grid of unequal tiles ``sky_r<i>_c<j>.npy`` in ``d``."""
+    d.mkdir()
+    for i, (r, r1) in enumerate([(0, 60), (60, 100), (100, 150)]):
+        for j, (c, c1) in enumerate([(0, 33), (33, 120), (120, 170)]):
+            np.save(d / f"sky_r{i}_c{j}.npy", img[r:r1, c:c1])
+
+
+def test_mosaic_pipeline_equals_the_whole_image(tmp_path, rng):
+    import scipy.ndimage as ndi
+
+    import cuprum.sky as sky
+
+    img = _sky(rng)
+    want, n, com = _scipy_sources(img)
     idx = np.arange(1, n + 1)
-    com = np.array(ndi.center_of_mass(img, want, idx))
     np.save(tmp_path / "sky.npy", img)
     tiles = tmp_path / "tiles"
-    tiles.mkdir()
-    for i, r in enumerate([0, 60, 100]):
-        for j, c in enumerate([0, 33, 120]):
-            r1 = [60, 100, 150][i]
-            c1 = [33, 120, 170][j]
-            np.save(tiles / f"sky_r{i}_c{j}.npy", img[r:r1, c:c1])
+    _irregular_tiles(img, tiles)
     for path, tile in [(tmp_path / "sky.npy", 37), (tmp_path / "sky.npy", 1000), (tiles, 0)]:
         x = sky.load_mosaic(str(path), tile)
         assert type(x._meta) is cp.ndarray
@@ -356,6 +393,22 @@ def test_mosaic_pipeline_equals_the_whole_image(tmp_path, rng):
     assert not (tmp_path / "bad").exists()
 
 
+def test_mosaic_command_on_every_gpu(gpu, tmp_path, rng, capsys):
+    """``python -m cuprum.sky --mosaic DIR --gpus all``: one worker per GPU, the whole image's catalogue."""
+    import cuprum.sky as sky
+
+    img = _sky(rng)
+    want, n, com = _scipy_sources(img)
+    _irregular_tiles(img, tmp_path / "tiles")
+    assert sky.main(["--mosaic", str(tmp_path / "tiles"), "--gpus", "all", "--out", str(tmp_path / "out")]) == 0
+    assert f"on {_gpu_count()} worker(s)" in capsys.readouterr().out
+    rows = [r.split(",") for r in (tmp_path / "out" / "catalogue.csv").read_text().splitlines()[1:]]
+    assert len(rows) == n > 10
+    got = np.array([[float(r[1]), float(r[2])] for r in rows])
+    assert np.abs(got - com).max() < 1e-4  # the file's four decimals
+    np.testing.assert_array_equal([int(r[4]) for r in rows], np.bincount(want.ravel())[1:])
+
+
 def _slow_double(b):
     import time
 
@@ -373,32 +426,53 @@ def test_a_killed_worker_loses_nothing(client, rng):
     a = rng.standard_normal((64, 64))
     x = da.from_array(a, chunks=8).map_blocks(cp.asarray, dtype=a.dtype).map_blocks(_slow_double, dtype=a.dtype)
     pids = client.run(os.getpid)
+    gpus_before = sorted(str(v) for _, v in client.run(_chunk_kinds).values())
     future = client.compute((x.T @ x).sum(axis=0))
     time.sleep(0.4)
     os.kill(pids[sorted(pids)[0]], signal.SIGKILL)
     got = future.result(timeout=120)
     close(got, ((2 * a).T @ (2 * a)).sum(axis=0), rtol=1e-10)
     # The killed worker was replaced (a new process at a new address): the cluster is whole again.
-    client.wait_for_workers(2, timeout=60)
+    client.wait_for_workers(len(pids), timeout=60)
     deadline = time.time() + 60
     while set(client.scheduler_info()["workers"]) == set(pids) and time.time() < deadline:
         time.sleep(0.1)
     workers = set(client.scheduler_info()["workers"])
-    assert len(workers) == 2 and workers != set(pids), (workers, set(pids))
+    assert len(workers) == len(pids) and workers != set(pids), (workers, set(pids))
+    if client.kind == "gpu":
+        # The new worker sees the killed one's GPU, and computes there.
+        assert sorted(str(v) for _, v in client.run(_chunk_kinds).values()) == gpus_before
+        close(x.sum().compute(), 2 * a.sum(), rtol=1e-10)
 
 
 def test_gpu_cluster_pins_one_gpu_per_worker(monkeypatch):
-    """The GPU layout of gpu_cluster (one worker process per GPU, each seeing only its own): without a GPU the
-    workers' cuprum runs on the CPU, but the pinning is the same, and honours a narrowed CUDA_VISIBLE_DEVICES."""
+    """The GPU layout of gpu_cluster (one worker process per GPU, each seeing only its own), honouring a narrowed
+    CUDA_VISIBLE_DEVICES: on a GPU host its GPUs listed backwards; without one made-up numbers (the workers'
+    cuprum runs on the CPU, but the pinning is the same). Each worker's memory limit is its share of the host's
+    memory, not Dask's share per core."""
     import os
 
-    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "3,5")
-    with cpd.gpu_cluster(gpus=[0, 1]) as cluster, distributed.Client(cluster) as c:
-        c.wait_for_workers(2, timeout=60)
-        seen = c.run(lambda: os.environ.get("CUDA_VISIBLE_DEVICES"))
-        assert sorted(seen.values()) == ["3", "5"], seen
-        x = da.from_array(np.arange(20.0), chunks=5).map_blocks(cp.asarray, dtype=float)
+    from distributed.system import MEMORY_LIMIT
+
+    n = _gpu_count()
+    ids = [str(g) for g in reversed(range(n))] if n else ["3", "5"]
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", ",".join(ids))
+    with cpd.gpu_cluster(gpus=list(range(len(ids)))) as cluster, distributed.Client(cluster) as c:
+        c.wait_for_workers(len(ids), timeout=60)
+        seen = c.run(
+            lambda dask_worker: (
+                dask_worker.name,
+                os.environ.get("CUDA_VISIBLE_DEVICES"),
+                dask_worker.memory_manager.memory_limit,
+            )
+        )
+        assert sorted(seen.values()) == sorted((f"gpu-{i}", g, MEMORY_LIMIT // len(ids)) for i, g in enumerate(ids))
+        # Every ready task goes to its worker at once (no queue held back in the scheduler).
+        assert c.run_on_scheduler(lambda dask_scheduler: dask_scheduler.WORKER_SATURATION) == float("inf")
+        x = da.from_array(np.arange(20.0), chunks=5).map_blocks(cp.asarray, dtype=float).persist()
         close(x.sum().compute(), np.arange(20.0).sum())
+        want = "cuprum.ndarray on " + ("cuda:0" if n else "cpu:0")
+        assert set().union(*(set(k) for k, _ in c.run(_chunk_kinds).values())) == {want}
 
 
 def test_bad_input_is_numpys_exceptions(device):

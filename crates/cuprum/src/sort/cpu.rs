@@ -239,20 +239,38 @@ fn sort_lanes_wide(x: &Array, keys_out: Option<&Array>, idx_out: Option<&Array>)
 
 /// Insertion indices (int64, into `out` of `q`'s shape) of the C-contiguous `q` in the
 /// sorted 1-d `sorted` (both of one dtype): the first (`right`: last) place that keeps it
-/// sorted.
+/// sorted. Each query reads the O(log n) elements of `sorted` its binary search visits (the
+/// sorted array is not converted as a whole: a few queries in a long array cost microseconds).
 pub(crate) fn searchsorted(sorted: &Array, q: &Array, right: bool, out: &Array) -> Result<()> {
-    let res: Vec<i64> = by_domain!(sorted.dtype(), W => {
-        let s: Vec<W> = values(sorted)?;
+    let host = sorted.as_contiguous()?;
+    let _l = CpuLocks::new(&[&host.storage], &[]);
+    let (dt, isz, base, n) = (host.dtype(), host.itemsize(), ptr(&host), host.size());
+    let res: Vec<i64> = by_domain!(dt, W => {
         let q: Vec<W> = values(q)?;
-        q.iter()
-            .map(|x| {
-                if right {
-                    s.partition_point(|e| e.ord(x) != Ordering::Greater) as i64
+        let at = |i: usize| {
+            let mut e = [W::default()];
+            // SAFETY: `i < n`: an element of the C-contiguous `host`, read-locked above.
+            unsafe { load(dt, base.get().add(i * isz), isz as isize, &mut e) };
+            e[0]
+        };
+        let find = |x: &W| {
+            let (mut lo, mut hi) = (0, n);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                let o = at(mid).ord(x);
+                if o == Ordering::Less || (right && o == Ordering::Equal) {
+                    lo = mid + 1;
                 } else {
-                    s.partition_point(|e| e.ord(x) == Ordering::Less) as i64
+                    hi = mid;
                 }
-            })
-            .collect()
+            }
+            lo as i64
+        };
+        if q.len() >= PAR_THRESHOLD {
+            q.par_iter().map(find).collect()
+        } else {
+            q.iter().map(find).collect()
+        }
     });
     store_values(out, &res)
 }

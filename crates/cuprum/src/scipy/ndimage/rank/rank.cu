@@ -117,6 +117,14 @@ __device__ double ni_select(double* b, long long hi, long long rank) {
     }
   }
 }
+// SciPy's answer for a window whose keys `keys[0 .. n)` hold a NaN, stored in `dst`: the keys as
+// doubles in `b`, then NI_Select. A macro, not a function: `keys` are the kernels' register arrays,
+// which taking their address would move to local memory on the NaN-free path too.
+#define NAN_SELECT(dst, keys, n, rank, b)                           \
+  do {                                                              \
+    for (int t_ = 0; t_ < (n); t_++) (b)[t_] = k2d((keys)[t_]);     \
+    (dst) = d2x(ni_select((b), (n) - 1, (rank)));                   \
+  } while (0)
 #else
 #define FLOATK 0
 #endif
@@ -346,8 +354,7 @@ extern "C" __global__ void __launch_bounds__(TX * TY) box2d(const X* __restrict_
       if (wn) {
         // SciPy's quickselect over the window (C order), where it meets a NaN.
         double b[KH * KW];
-        for (int j = 0; j < KH * KW; j++) b[j] = k2d(v[j]);
-        out[yo * w + xo] = d2x(ni_select(b, KH * KW - 1, RANK));
+        NAN_SELECT(out[yo * w + xo], v, KH * KW, RANK, b);
         continue;
       }
     }
@@ -491,8 +498,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) nd(const X* __restrict__ x
       // SciPy's quickselect over the window (footprint order), where it meets a NaN.
       if (flag) *flag = 1;
       double b[FS];
-      for (int t = 0; t < FS; t++) b[t] = k2d(v[t]);
-      out[idx] = d2x(ni_select(b, FS - 1, RANK));
+      NAN_SELECT(out[idx], v, FS, RANK, b);
       continue;
     }
 #endif
@@ -512,8 +518,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) nd(const X* __restrict__ x
       if (nan) {
         if (flag) *flag = 1;
         double b[LOCAL_MAX];
-        for (int t = 0; t < fs; t++) b[t] = k2d(buf[t]);
-        out[idx] = d2x(ni_select(b, fs - 1, rank));
+        NAN_SELECT(out[idx], buf, fs, rank, b);
         continue;
       }
 #endif
