@@ -115,6 +115,30 @@ def cupy_tiles(d: str, grid: int) -> int:
     return sum(dask.compute(*[dask.delayed(one)(p) for p in paths]))
 
 
+def task_times(client, f) -> dict:
+    """One more run of ``f`` with Dask's task stream on: its wall seconds, and each worker's seconds of
+    computing by task name, and of receiving data from other workers (what is not in them is waiting:
+    the scheduler's and the client's round trips)."""
+    from dask.utils import key_split
+    from distributed import get_task_stream
+
+    with get_task_stream(client) as stream:
+        t = time.perf_counter()
+        f()
+        wall = time.perf_counter() - t
+    busy: dict = {}
+    for rec in stream.data:
+        w = busy.setdefault(rec["worker"], {})
+        for s in rec["startstops"]:
+            name = key_split(rec["key"]) if s["action"] == "compute" else s["action"]
+            w[name] = w.get(name, 0.0) + s["stop"] - s["start"]
+    return {
+        "wall": wall,
+        "tasks": len(stream.data),
+        "busy": {k: dict(sorted(v.items())) for k, v in sorted(busy.items())},
+    }
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--grid", type=int, default=4)
@@ -145,9 +169,10 @@ def main() -> int:
     t1 = None
     for n in counts:
         cluster = cpd.gpu_cluster(n, gpus=[]) if a.cpu_workers else cpd.gpu_cluster(gpus=list(range(n)))
-        with cluster, Client(cluster):
+        with cluster, Client(cluster) as client:
             x = sky.load_mosaic(d)
             t, r = timed(lambda x=x: sky.run(x), a.repeat)
+            emit({"name": "mosaic_dask_tasks", "workers": n, **task_times(client, lambda x=x: sky.run(x))})
             same = r["n_sources"] == ref["n_sources"]
             t1 = t if t1 is None else t1
             emit(
