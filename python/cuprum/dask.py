@@ -203,6 +203,8 @@ _KEY = {4: (numpy.uint32, 0x80000000, 0xFFFFFFFF), 8: (numpy.uint64, 1 << 63, (1
 # Bits of the radix search a pass: 65,535 candidate keys a rank, counted in each worker by a binary search
 # (2 passes for float32, 4 for float64).
 _DIGIT = 16
+# Keys a part sends for the clipper's rough path (:meth:`_Shares.prepare`).
+_SAMPLE = 1 << 14
 
 
 def _to_keys(xp: Any, v: Any) -> Any:
@@ -248,20 +250,29 @@ def _bound_keys(lo: Any, hi: Any, dtype: Any) -> tuple:
 
 class _Part:
     """One worker's share of an array for the exact statistics: the sorted order keys of the values of its
-    chunks that are not NaN (on its device), and, once a step asks for them, float64 prefix sums (from 0) of
-    the values less a center and of their squares, so that any range of the sorted values has its count and
-    moments from two binary searches."""
+    chunks that are not NaN (on its device), and, once asked for, float64 prefix sums (from 0) of the values
+    less the part's center (its middle value) and of their squares, so that any range of the sorted values
+    has its count and moments from two binary searches."""
 
     def __init__(self, blocks: list, dtype: Any) -> None:
         v = cuprum.concatenate([b.ravel() for b in blocks]) if len(blocks) > 1 else blocks[0].ravel()
         self.sk = cuprum.sort(_to_keys(cuprum, v[~cuprum.isnan(v)]))
         self.dtype = numpy.dtype(dtype)
-        self.center: float | None = None
-        self.sums: tuple = ()
+        n = self.sk.size
+        self.center = _key_value(builtins.int(cuprum.asnumpy(self.sk[n // 2])), self.dtype) if n else 0.0
+        self._sums: tuple = ()
 
     @property
     def nbytes(self) -> int:
-        return builtins.int(self.sk.nbytes) + builtins.sum(builtins.int(s.nbytes) for s in self.sums)
+        return builtins.int(self.sk.nbytes) + builtins.sum(builtins.int(s.nbytes) for s in self._sums)
+
+    @property
+    def sums(self) -> tuple:
+        if not self._sums:
+            v = _from_keys(cuprum, self.sk, self.dtype).astype(numpy.float64) - self.center
+            z = cuprum.zeros(1, numpy.float64, device=self.sk.device)
+            self._sums = (cuprum.concatenate([z, cuprum.cumsum(v)]), cuprum.concatenate([z, cuprum.cumsum(v * v)]))
+        return self._sums
 
     def range(self, lk: Any, hk: Any) -> tuple:
         """The positions ``a <= i < b`` of the sorted keys strictly between ``lk`` and ``hk``."""
@@ -276,42 +287,75 @@ class _Part:
         b = sk.size if hk is None else b
         return a, builtins.max(a, b)
 
-    def step(self, lk: Any, hk: Any, ts: numpy.ndarray, center: float | None) -> tuple:
+    def step(self, lk: Any, hk: Any, ts: numpy.ndarray, moments: bool) -> tuple:
         """For the keys strictly between ``lk`` and ``hk``: how many are ``<=`` each candidate key of ``ts``,
-        and their count and sums of ``v - center`` and its square (zeros without a center)."""
+        and (``moments``) their count and sums of ``v - center`` and its square, and the center."""
         a, b = self.range(lk, hk)
         counts = numpy.zeros(ts.size, numpy.int64)
         if ts.size and b > a:
             pos = cuprum.asnumpy(cuprum.searchsorted(self.sk, cuprum.asarray(ts, device=self.sk.device), side="right"))
             counts = numpy.clip(pos.astype(numpy.int64), a, b) - a
-        m = numpy.array([b - a, 0.0, 0.0])
-        if center is not None and b > a:
-            if self.center != center:
-                v = _from_keys(cuprum, self.sk, self.dtype).astype(numpy.float64) - center
-                z = cuprum.zeros(1, numpy.float64, device=self.sk.device)
-                self.sums = (cuprum.concatenate([z, cuprum.cumsum(v)]), cuprum.concatenate([z, cuprum.cumsum(v * v)]))
-                self.center = center
+        m = numpy.array([b - a, 0.0, 0.0, self.center])
+        if moments and b > a:
             p1, p2 = self.sums
-            ends = cuprum.asnumpy(cuprum.stack([p1[b] - p1[a], p2[b] - p2[a]]))
-            m[1], m[2] = ends
+            m[1:3] = cuprum.asnumpy(cuprum.stack([p1[b] - p1[a], p2[b] - p2[a]]))
         return counts, m
 
+    def sample(self, m: int) -> tuple:
+        """The part's size and center, ``m`` keys at evenly spaced positions (their positions), and the
+        sums over all of it (about the center)."""
+        n = self.sk.size
+        if n == 0:
+            return 0, self.center, numpy.zeros(0, numpy.int64), numpy.zeros(0, self.sk.dtype), numpy.zeros(2)
+        pos = numpy.unique(numpy.linspace(0, n - 1, builtins.min(m, n)).astype(numpy.int64))
+        keys = cuprum.asnumpy(self.sk[cuprum.asarray(pos, device=self.sk.device)])
+        p1, p2 = self.sums
+        return n, self.center, pos, keys, cuprum.asnumpy(cuprum.stack([p1[n], p2[n]]))
 
-def _part_step(part: _Part, *args: Any) -> tuple:
-    return part.step(*args)
+    def windows(self, spans: list) -> list:
+        """The sorted keys at positions ``[a, b)`` of each span, with the prefix sums at ``a``."""
+        if not spans:
+            return []
+        p1, p2 = self.sums
+        starts = cuprum.asarray(numpy.array([a for a, _ in spans], numpy.int64), device=self.sk.device)
+        at = cuprum.asnumpy(cuprum.stack([p1[starts], p2[starts]]))
+        return [(a, cuprum.asnumpy(self.sk[a:b]), at[0, i], at[1, i]) for i, (a, b) in enumerate(spans)]
+
+
+def _part_call(part: _Part, method: str, *args: Any) -> Any:
+    return getattr(part, method)(*args)
+
+
+class _Window:
+    """A run of one part's sorted keys held here: positions ``[a, a + len(keys))``, their values, and the
+    part's prefix sums (about its center) at each position of the run and the one after it."""
+
+    def __init__(self, a: int, keys: numpy.ndarray, p1: float, p2: float, dtype: Any, center: float) -> None:
+        self.a, self.keys = a, keys
+        v = _from_keys(numpy, keys, dtype).astype(numpy.float64) - center
+        self.p1 = p1 + numpy.concatenate([[0.0], numpy.cumsum(v)])
+        self.p2 = p2 + numpy.concatenate([[0.0], numpy.cumsum(v * v)])
 
 
 class _Shares:
     """A Dask array's chunks as one :class:`_Part` a worker, made where the chunks are (with ``distributed``:
     grouped by the worker that holds them; with another scheduler: one part in this process), and the
-    steps of the searches: :meth:`step` runs one task a worker and sums the answers. A computation of a
-    few tasks, not one a chunk: Dask's cost a task (milliseconds) is what a round of the clipper costs."""
+    searches over them.
+
+    Two ways to an answer: a step (one task a worker of binary searches: the counts of candidate keys and a
+    range's moments, summed here), and windows (runs of each part's sorted keys copied here, which answer
+    counts, moments and order statistics without a step wherever their keys reach). A computation of a few
+    tasks, not one a chunk: Dask's cost a computation (a round trip of about 10 ms) is what a step costs."""
 
     def __init__(self, x: Any) -> None:
         self.dtype = numpy.dtype(x.dtype)
         if self.dtype.kind != "f" or self.dtype.itemsize not in _KEY:
             raise TypeError(f"exact statistics take float32 or float64 values, not {self.dtype}")
+        self.ut = _KEY[self.dtype.itemsize][0]
         self.client = _current_client()
+        self.windows: list = []
+        self.info: list = []
+        self.center = 0.0
         if self.client is None:
             self.parts = [(None, _Part(list(dask.compute(*x.to_delayed().ravel())), self.dtype))]
             return
@@ -330,36 +374,48 @@ class _Shares:
             for w, fs in groups.items()
         ]
 
-    def step(self, lk: Any, hk: Any, levels: list, center: float | None = None) -> tuple:
-        """For the keys strictly between ``lk`` and ``hk``, summed over the parts (one task a worker): the
-        counts of the candidates of each level of the radix search in ``levels`` (a dict level -> counts),
-        and the count and sums about ``center`` (:meth:`_Part.step`)."""
-        ts = numpy.concatenate([self._candidates(*lv) for lv in levels]) if levels else numpy.zeros(0, self._ut)
+    def call(self, method: str, args: list) -> list:
+        """``part.method(*args[i])`` on each part ``i`` (one task a worker), the answers in the parts' order."""
         if self.client is None:
-            res = [p.step(lk, hk, ts, center) for _, p in self.parts]
-        else:
-            c, args = self.client, (lk, hk, ts, center)
-            where = {"allow_other_workers": True, "pure": False}
-            res = c.gather([c.submit(_part_step, p, *args, workers=[w], **where) for w, p in self.parts])
+            return [getattr(p, method)(*a) for (_, p), a in zip(self.parts, args, strict=True)]
+        c, where = self.client, {"allow_other_workers": True, "pure": False}
+        return c.gather(
+            [
+                c.submit(_part_call, p, method, *a, workers=[w], **where)
+                for (w, p), a in zip(self.parts, args, strict=True)
+            ]
+        )
+
+    # ------------------------------------------------------------------ steps
+
+    def step(self, lk: Any, hk: Any, levels: list, moments: bool = False) -> tuple:
+        """For the keys strictly between ``lk`` and ``hk``, summed over the parts: the counts of the
+        candidates of each level of the radix search in ``levels`` (a dict level -> counts), and the count
+        and sums about :attr:`center` (with ``moments``)."""
+        ts = numpy.concatenate([self._candidates(*lv) for lv in levels]) if levels else numpy.zeros(0, self.ut)
+        res = self.call("step", [(lk, hk, ts, moments)] * len(self.parts))
         counts = numpy.sum([r[0] for r in res], axis=0)
         per = (1 << _DIGIT) - 1
-        return {lv: counts[i * per : (i + 1) * per] for i, lv in enumerate(levels)}, numpy.sum([r[1] for r in res], 0)
+        known = {lv: counts[i * per : (i + 1) * per] for i, lv in enumerate(levels)}
+        return known, self._about_center([r[1] for r in res])
 
-    @property
-    def _ut(self) -> Any:
-        return _KEY[self.dtype.itemsize][0]
+    def _about_center(self, ms: list) -> numpy.ndarray:
+        """Each part's (count, sums about its center, center) as the count and sums about :attr:`center`."""
+        out = numpy.zeros(3)
+        for n, s1, s2, c in ms:
+            d = c - self.center
+            out += [n, s1 + n * d, s2 + 2 * d * s1 + n * d * d]
+        return out
 
     def _candidates(self, prefix: int, shift: int) -> numpy.ndarray:
         """A level of the radix search (the keys' bits above ``shift + _DIGIT`` are ``prefix``'s): its
         candidates, the prefix with each digit at ``shift`` and all lower bits set."""
         j = numpy.arange((1 << _DIGIT) - 1, dtype=numpy.uint64)
-        return (numpy.uint64(prefix) | (j << numpy.uint64(shift)) | numpy.uint64((1 << shift) - 1)).astype(self._ut)
+        return (numpy.uint64(prefix) | (j << numpy.uint64(shift)) | numpy.uint64((1 << shift) - 1)).astype(self.ut)
 
     def levels(self, values: list) -> list:
         """The levels of the radix search that end at each of ``values``: the first (the same for all), then
-        one a pass below each value's leading digits. A step that counts them with the range's moments
-        finishes a selection whose answers share those digits (the clipper's medians move little from
-        round to round) without another step."""
+        one a pass below each value's leading digits."""
         nbits = 8 * self.dtype.itemsize
         out = [(0, nbits - _DIGIT)]
         for v in values:
@@ -370,7 +426,7 @@ class _Shares:
                     out.append(lv)
         return out
 
-    def select(self, ranks: list, lk: Any, hk: Any, known: dict) -> list:
+    def radix_select(self, ranks: list, lk: Any, hk: Any, known: dict) -> list:
         """The values at ``ranks`` of the sorted keys strictly between ``lk`` and ``hk``: a radix search,
         ``_DIGIT`` bits a pass, all ranks together. ``known``: counts of levels (:meth:`step`) for the same
         range; a pass whose levels are not among them takes one step."""
@@ -385,6 +441,182 @@ class _Shares:
                 digit = builtins.int(numpy.searchsorted(known[(prefixes[i], shift)], r, side="right"))
                 prefixes[i] |= digit << shift
         return [_key_value(p, self.dtype) for p in prefixes]
+
+    # ------------------------------------------------------------------ windows
+
+    def fetch(self, spans: list) -> None:
+        """Copies runs of the parts' sorted keys here: ``spans[i]``, part ``i``'s position ranges."""
+        got = self.call("windows", [(s,) for s in spans])
+        self.windows = [
+            [_Window(a, k, p1, p2, self.dtype, self.info[i][1]) for a, k, p1, p2 in g] for i, g in enumerate(got)
+        ]
+
+    def _tell(self, i: int, q: numpy.ndarray, right: bool) -> tuple:
+        """How many keys of part ``i`` are ``<=`` (``right``) or ``<`` each key of ``q``, and where the windows
+        tell it (a mask: a key inside a window's run, or beyond the part's first or last key)."""
+        n = self.info[i][0]
+        pos = numpy.zeros(q.size, numpy.int64)
+        if n == 0:
+            return pos, numpy.ones(q.size, bool)
+        ok = numpy.zeros(q.size, bool)
+        side = "right" if right else "left"
+        for win in self.windows[i]:
+            ks = win.keys
+            if ks.size == 0:
+                continue
+            if right:
+                inside, start, end = (q >= ks[0]) & (q < ks[-1]), q < ks[0], q >= ks[-1]
+            else:
+                inside, start, end = (q > ks[0]) & (q <= ks[-1]), q <= ks[0], q > ks[-1]
+            m = (inside | (start & (win.a == 0)) | (end & (win.a + ks.size == n))) & ~ok
+            pos[m] = win.a + numpy.searchsorted(ks, q[m], side=side)
+            ok |= m
+        return pos, ok
+
+    def _sums_at(self, i: int, pos: int) -> Any:
+        n = self.info[i][0]
+        if pos == 0:
+            return 0.0, 0.0
+        if pos == n:
+            return tuple(self.info[i][4])
+        for win in self.windows[i]:
+            if win.a <= pos <= win.a + win.keys.size:
+                return win.p1[pos - win.a], win.p2[pos - win.a]
+        return None
+
+    def _ranges(self, lk: Any, hk: Any) -> list | None:
+        """Each part's positions ``a <= i < b`` of the keys strictly between the bounds, from the windows
+        (``None`` where they do not reach)."""
+        out = []
+        for i, (n, *_rest) in enumerate(self.info):
+            a, b = 0, n
+            if lk is not None:
+                pos, ok = self._tell(i, numpy.array([lk], self.ut), True)
+                if not ok[0]:
+                    return None
+                a = builtins.int(pos[0])
+            if hk is not None:
+                pos, ok = self._tell(i, numpy.array([hk], self.ut), False)
+                if not ok[0]:
+                    return None
+                b = builtins.int(pos[0])
+            out.append((a, builtins.max(a, b)))
+        return out
+
+    def range_moments(self, lk: Any, hk: Any) -> numpy.ndarray:
+        """The count and sums about :attr:`center` of the values strictly between the bounds: from the
+        windows where they reach, else one step."""
+        r = self._ranges(lk, hk) if self.windows else None
+        if r is not None:
+            ms = []
+            for i, (a, b) in enumerate(r):
+                sa, sb = self._sums_at(i, a), self._sums_at(i, b)
+                if sa is None or sb is None:
+                    break
+                ms.append((b - a, sb[0] - sa[0], sb[1] - sa[1], self.info[i][1]))
+            else:
+                return self._about_center(ms)
+        return self.step(lk, hk, [], True)[1]
+
+    def select(self, ranks: list, lk: Any, hk: Any) -> list:
+        """The values at ``ranks`` of the sorted keys strictly between the bounds: from the windows where
+        they hold the answers, else the radix search."""
+        got = self._window_select(ranks, lk, hk)
+        if got is not None:
+            return got
+        return self.radix_select(ranks, lk, hk, self.step(lk, hk, self.levels([]))[0])
+
+    def _window_select(self, ranks: list, lk: Any, hk: Any) -> list | None:
+        r = self._ranges(lk, hk) if self.windows else None
+        keys = [w.keys for ws in self.windows for w in ws if w.keys.size]
+        if r is None or not keys:
+            return None
+        cand = numpy.unique(numpy.concatenate(keys))
+        if lk is not None:
+            cand = cand[cand > lk]
+        if hk is not None:
+            cand = cand[cand < hk]
+        # The kept keys below and up to each candidate, where every part's windows tell them: the rank-r
+        # key is the candidate t with below(t) <= r < upto(t).
+        below = numpy.zeros(cand.size, numpy.int64)
+        upto = numpy.zeros(cand.size, numpy.int64)
+        ok = numpy.ones(cand.size, bool)
+        for i, (a, b) in enumerate(r):
+            lo_pos, lo_ok = self._tell(i, cand, False)
+            hi_pos, hi_ok = self._tell(i, cand, True)
+            ok &= lo_ok & hi_ok
+            below += numpy.clip(lo_pos, a, b) - a
+            upto += numpy.clip(hi_pos, a, b) - a
+        out = []
+        for rank in ranks:
+            j = numpy.nonzero(ok & (below <= rank) & (rank < upto))[0]
+            if j.size == 0:
+                return None
+            out.append(_key_value(builtins.int(cand[j[0]]), self.dtype))
+        return out
+
+    def prepare(self, m: int | None = None) -> None:
+        """Each part's size, center, a sample of ``m`` of its keys and its total sums (one step); the center
+        of the sums is the largest part's."""
+        self.info = self.call("sample", [(m or _SAMPLE,)] * len(self.parts))
+        self.center = builtins.max(self.info, key=lambda t: t[0])[1] if self.info else 0.0
+
+    def fetch_about(self, regions: list, limit: int = 1 << 23) -> None:
+        """Copies here (one step) each part's keys whose values lie in the ``regions`` (value ranges), with at
+        least one sample's spacing of keys more on each side; nothing where that would pass ``limit`` keys a
+        part (the steps answer then)."""
+        spans = []
+        for n, _c, pos, keys, _t in self.info:
+            mine = []
+            for lo, hi in regions:
+                i0 = builtins.int(numpy.searchsorted(keys, self.ut(_key_of(lo, self.dtype)), side="left")) - 2
+                i1 = builtins.int(numpy.searchsorted(keys, self.ut(_key_of(hi, self.dtype)), side="right")) + 1
+                a = builtins.int(pos[i0]) if i0 >= 0 else 0
+                b = builtins.int(pos[i1]) + 1 if i1 < pos.size else n
+                mine.append((a, b))
+            merged: list = []
+            for a, b in builtins.sorted(mine):
+                if merged and a <= merged[-1][1]:
+                    merged[-1] = (merged[-1][0], builtins.max(merged[-1][1], b))
+                else:
+                    merged.append((a, b))
+            if builtins.sum(b - a for a, b in merged) > limit:
+                return
+            spans.append(merged)
+        self.fetch(spans)
+
+    def sample_path(self, kappa: float) -> tuple:
+        """The clipper run on the parts' samples (each sample key standing for its share of the part): the
+        medians and bounds it passes through, and its last std, to choose the windows of the exact run."""
+        vs, ws = [], []
+        for n, _c, _pos, keys, _t in self.info:
+            if n:
+                vs.append(_from_keys(numpy, keys, self.dtype).astype(numpy.float64))
+                ws.append(numpy.full(keys.size, n / keys.size))
+        v, w = numpy.concatenate(vs), numpy.concatenate(ws)
+        order = numpy.argsort(v, kind="stable")
+        v, w = v[order], w[order]
+        lo, hi = -numpy.inf, numpy.inf
+        meds, los, his = [], [], []
+        keep = numpy.ones(v.size, bool)
+        std = 0.0
+        for _ in builtins.range(1000):
+            vk, wk = v[keep], w[keep]
+            if vk.size == 0:
+                break
+            cw = numpy.cumsum(wk)
+            med = vk[builtins.min(builtins.int(numpy.searchsorted(cw, cw[-1] / 2)), vk.size - 1)]
+            mean = numpy.sum(wk * vk) / cw[-1]
+            std = builtins.float(numpy.sqrt(numpy.sum(wk * (vk - mean) ** 2) / cw[-1]))
+            lo, hi = builtins.max(lo, med - kappa * std), builtins.min(hi, med + kappa * std)
+            meds.append(med)
+            los.append(lo)
+            his.append(hi)
+            nxt = (v > lo) & (v < hi)
+            if nxt.sum() == keep.sum():
+                break
+            keep = nxt
+        return meds, los, his, std
 
 
 def _current_client() -> Any:
@@ -413,45 +645,49 @@ def order_statistics(x: Any, ranks: Any, lo: Any = None, hi: Any = None) -> list
     total = builtins.int(m[0])
     if builtins.any(r < 0 or r >= total for r in ranks):
         raise IndexError(f"ranks {ranks} outside the {total} values")
-    return shares.select(ranks, lk, hk, known)
+    return shares.radix_select(ranks, lk, hk, known)
 
 
-def kappa_sigma(x: Any, kappa: float = 3.0) -> dict:
+def kappa_sigma(x: Any, kappa: float = 3.0, *, windows: bool = True) -> dict:
     """The lessons' kappa-sigma clipper over a whole Dask array (NaN pixels left out): keep the values
     strictly inside ``median ± kappa * std`` until none is dropped. Returns ``count``, ``median`` (exact: the
     order statistics of the kept values, averaged in the array's dtype as ``numpy.median``) and ``std``
     (ddof 0, float64) of the kept values, and their range ``lo``/``hi``.
 
-    Each worker sorts its chunks' values once, with prefix sums about the first median, and keeps them in
-    its memory; the kept set is a range of values, so a round is one step of binary searches (one task a
-    worker): the new range's count and moments, with the counts that find its median (the radix search's
-    levels about the last median: where the median's leading digits change, one more step). No chunk moves.
+    Each worker sorts its chunks' values once (with prefix sums of them) and keeps them in its memory; the
+    kept set is a range of values, so its count and moments are two binary searches a part, and its median
+    an order statistic. Dask's round trip (about 10 ms) would make each round cost a few, so the rounds run
+    here: a sample of each part's keys (one step) gives the clipper's path roughly, and the runs of sorted
+    keys about its bounds and medians are copied here (one step); every round then reads them, and only a
+    round that strays outside them takes steps (``windows=False``: steps only). No chunk moves.
     """
     shares = _Shares(x)
     dt = shares.dtype.type
-    known, m = shares.step(None, None, shares.levels([]))
-    n_all = builtins.int(m[0])
+    shares.prepare()
+    n_all = builtins.sum(t[0] for t in shares.info)
     if n_all == 0:
         raise ValueError(f"kappa-sigma clipping kept no pixel (kappa = {kappa})")
-    # Prefix sums about the median of all values (a center near the mean keeps the float64 sums exact).
-    c0 = shares.select([(n_all - 1) // 2], None, None, known)[0]
-    levels = shares.levels([c0])
-    known, m = shares.step(None, None, levels, c0)
+    if windows:
+        meds, los, his, std = shares.sample_path(kappa)
+        pad = 0.05 * std
+        regions = [(min(v) - pad, max(v) + pad) for v in (meds, los, his) if len(v)]
+        shares.fetch_about(regions)
+    m = shares.range_moments(None, None)
     lo, hi = None, None
     while True:
         n = builtins.int(m[0])
         if n == 0:
             raise ValueError(f"kappa-sigma clipping kept no pixel (kappa = {kappa})")
-        a, b = shares.select([(n - 1) // 2, n // 2], *_bound_keys(lo, hi, shares.dtype), known)
+        a, b = shares.select([(n - 1) // 2, n // 2], *_bound_keys(lo, hi, shares.dtype))
         med = builtins.float(dt(dt(a) + dt(b)) / dt(2)) if n % 2 == 0 else a
         mean = m[1] / n
         std = builtins.float(numpy.sqrt(builtins.max(m[2] / n - mean * mean, 0.0)))
         nlo = med - kappa * std if lo is None else builtins.max(lo, med - kappa * std)
         nhi = med + kappa * std if hi is None else builtins.min(hi, med + kappa * std)
-        known2, m2 = shares.step(*_bound_keys(nlo, nhi, shares.dtype), shares.levels([a, b]), c0)
+        m2 = shares.range_moments(*_bound_keys(nlo, nhi, shares.dtype))
         if builtins.int(m2[0]) == n:
             return {"count": n, "median": med, "std": std, "lo": lo, "hi": hi}
-        lo, hi, known, m = nlo, nhi, known2, m2
+        lo, hi, m = nlo, nhi, m2
 
 
 # ---------------------------------------------------------------- labelling across chunks

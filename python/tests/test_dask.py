@@ -275,9 +275,68 @@ def test_exact_order_statistics_and_kappa_sigma(device, rng):
         f = both
     assert ks["count"] == f.size and ks["median"] == float(med)
     assert abs(ks["std"] - float(np.std(f.astype(np.float64)))) <= 1e-12
-    d = chunked(rng.standard_normal(1001), device, 300)
-    ks = cpd.kappa_sigma(d, 2.5)
-    assert ks["count"] > 900 and np.isfinite(ks["std"])
+    d = rng.standard_normal(1001)
+    assert_clipper(cpd.kappa_sigma(chunked(d, device, 300), 2.5), d, 2.5)
+
+
+def clipper(values, kappa):
+    """The lesson's kappa-sigma clipper with NumPy (NaN left out): the kept values, their median and std."""
+    f = np.sort(values[~np.isnan(values)].ravel())
+    while True:
+        med, std = np.median(f), np.std(f.astype(np.float64))
+        both = f[(f > med - kappa * std) & (f < med + kappa * std)]
+        if both.size == f.size:
+            return f, med, std
+        f = both
+
+
+def assert_clipper(ks, values, kappa):
+    f, med, std = clipper(values, kappa)
+    assert ks["count"] == f.size and ks["median"] == float(med), (ks, f.size, med)
+    assert abs(ks["std"] - std) <= 1e-12 * max(1.0, std), (ks["std"], std)
+
+
+def _two_populations(rng, dtype):
+    """Noise, sources, NaN pixels, and a bright corner: chunks whose values differ from the others'."""
+    img = (rng.standard_normal((120, 140)) * 0.013).astype(dtype)
+    img[rng.random(img.shape) < 0.003] += dtype(1.0)
+    img[:30, :35] += dtype(0.05)
+    img[rng.random(img.shape) < 0.001] = np.nan
+    return img
+
+
+@pytest.mark.parametrize("sample", [3, 40, 1 << 14])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_kappa_sigma_windows_and_steps(device, rng, monkeypatch, sample, dtype):
+    """The clipper's rounds read from copied runs of sorted keys, from steps where the runs (chosen on a
+    sample of ``sample`` keys: a poor one misses often) do not reach, or from steps only: NumPy's answer."""
+    monkeypatch.setattr(cpd, "_SAMPLE", sample)
+    img = _two_populations(rng, dtype)
+    x = chunked(img, device, (50, 60))
+    for windows in (True, False):
+        assert_clipper(cpd.kappa_sigma(x, 3.0, windows=windows), img, 3.0)
+
+
+@pytest.mark.parametrize("path", ["first-median", "far-tail", "bounds-only"])
+def test_kappa_sigma_rounds_outside_the_windows(device, rng, monkeypatch, path):
+    """Windows copied about the wrong values (a rough path gone astray): the rounds they do not answer take
+    steps, some rounds mixing both, and the answer is NumPy's. The calls to the parts are counted."""
+    img = _two_populations(rng, np.float32)
+    x = chunked(img, device, (50, 60))
+    f = img[~np.isnan(img)]
+    med, std = float(np.median(f)), float(np.std(f.astype(np.float64)))
+    fake = {
+        "first-median": ([med], [], [], std),
+        "far-tail": ([5.0], [4.0], [6.0], std),
+        "bounds-only": ([], [med - 3 * std], [med + 3 * std], std),
+    }[path]
+    monkeypatch.setattr(cpd._Shares, "sample_path", lambda self, kappa: fake)
+    calls = []
+    real = cpd._Shares.call
+    monkeypatch.setattr(cpd._Shares, "call", lambda self, m, a: calls.append(m) or real(self, m, a))
+    with dask.config.set(scheduler="threads"):
+        assert_clipper(cpd.kappa_sigma(x, 3.0), img, 3.0)
+    assert calls[:2] == ["sample", "windows"] and "step" in calls, calls
 
 
 @pytest.mark.parametrize("connectivity", [1, 2])
@@ -310,8 +369,17 @@ def test_mosaic_steps_on_the_cluster(client, rng):
 
     img = ndi.gaussian_filter(rng.standard_normal((80, 90)), 2.0).astype(np.float32)
     x = da.from_array(img, chunks=(30, 40)).map_blocks(cp.asarray, dtype=img.dtype).persist()
-    ks = cpd.kappa_sigma(x, 3.0)
-    assert ks["count"] > 0
+    assert_clipper(cpd.kappa_sigma(x, 3.0), img, 3.0)
+    # Parts of different sizes and contents on the workers, a sample too small to find the path: steps.
+    for dtype, sample in [(np.float32, 1 << 14), (np.float64, 5)]:
+        two = _two_populations(rng, dtype)
+        y = da.from_array(two, chunks=(50, 35)).map_blocks(cp.asarray, dtype=two.dtype).persist()
+        cpd._SAMPLE, saved = sample, cpd._SAMPLE
+        try:
+            assert_clipper(cpd.kappa_sigma(y, 2.5), two, 2.5)
+        finally:
+            cpd._SAMPLE = saved
+        assert_clipper(cpd.kappa_sigma(y, 2.5, windows=False), two, 2.5)
     mask = x > 0.08
     want, n_want = ndi.label(img > 0.08)
     lab, n = cpd.label(mask)
