@@ -1,13 +1,14 @@
 """The lessons' pipeline (``cuprum-sky``) over a mosaic, across every GPU through Dask::
 
     python -m cuprum.sky --mosaic PATH [--tile N] [--gpus all|none|0,1,...] [--cpu-workers N]
-                         [--kappa 3] [--threshold 5] [--connectivity 4|8] [--out DIR]
+                         [--scheduler ADDRESS] [--kappa 3] [--threshold 5] [--connectivity 4|8] [--out DIR]
 
 ``PATH`` is one ``.npy`` image, cut into tiles of ``--tile`` pixels (default 4096), or a directory of
 ``.npy`` tiles named ``<anything>_r<row>_c<col>.npy`` that form a grid (the tiles of a row share their
 height, those of a column their width). Each tile is read by the worker that owns it, as a cuprum array
 on that worker's GPU (``--gpus all``: one worker per visible GPU; ``none``: this process, its current
-device; ``--cpu-workers N``: N CPU worker processes).
+device; ``--cpu-workers N``: N CPU worker processes; ``--scheduler tcp://host:8786``: the workers of a
+cluster started on other machines, ``docs/many-machines.md``).
 
 The steps are the single-image program's, on the whole mosaic: kappa-sigma clipping of the finite pixels
 (:func:`cuprum.dask.kappa_sigma`: exact median, float64 std), the threshold ``threshold * std``, the
@@ -139,6 +140,7 @@ def main(argv: list | None = None) -> int:
     p.add_argument("--tile", type=int, default=4096, help="tile size for one image (pixels)")
     p.add_argument("--gpus", default="all", help="all, none, or GPU numbers (0,1,...)")
     p.add_argument("--cpu-workers", type=int, default=0, help="CPU worker processes instead of GPUs")
+    p.add_argument("--scheduler", help="the address of a running Dask scheduler (workers on other machines)")
     p.add_argument("--kappa", type=float, default=3.0)
     p.add_argument("--threshold", type=float, default=5.0, help="in units of the clipped std")
     p.add_argument("--connectivity", type=int, default=4, choices=(4, 8))
@@ -162,17 +164,19 @@ def _main(a: argparse.Namespace) -> int:
     from cuprum import dask as cpd
 
     cluster = None
-    if a.cpu_workers > 0:
+    if a.scheduler:
+        pass  # a cluster started elsewhere (docs/many-machines.md)
+    elif a.cpu_workers > 0:
         cluster = cpd.gpu_cluster(a.cpu_workers, gpus=[])
     elif a.gpus != "none" and cuprum.cuda.is_available():
         gpus = None if a.gpus == "all" else [int(g) for g in a.gpus.split(",")]
         cluster = cpd.gpu_cluster(gpus=gpus)
     client = None
     try:
-        if cluster is not None:
+        if cluster is not None or a.scheduler:
             from distributed import Client
 
-            client = Client(cluster)
+            client = Client(a.scheduler or cluster)
             where = f"{len(client.scheduler_info()['workers'])} worker(s)"
         else:
             where = f"this process ({cuprum.cuda.Device()})"

@@ -477,6 +477,27 @@ def test_mosaic_command_on_every_gpu(gpu, tmp_path, rng, capsys):
     np.testing.assert_array_equal([int(r[4]) for r in rows], np.bincount(want.ravel())[1:])
 
 
+def test_mosaic_command_on_a_running_cluster(tmp_path, rng, capsys):
+    """``--scheduler ADDRESS``: the workers of a cluster started elsewhere (here two CPU workers), which read
+    the tiles themselves; the whole image's catalogue, and the cluster is left running."""
+    import cuprum.sky as sky
+
+    img = _sky(rng)
+    want, n, com = _scipy_sources(img)
+    _irregular_tiles(img, tmp_path / "tiles")
+    with cpd.gpu_cluster(2, gpus=[]) as cluster:
+        args = ["--mosaic", str(tmp_path / "tiles"), "--scheduler", cluster.scheduler_address]
+        assert sky.main([*args, "--out", str(tmp_path / "out")]) == 0
+        assert "on 2 worker(s)" in capsys.readouterr().out
+        with distributed.Client(cluster) as c:
+            assert len(c.scheduler_info()["workers"]) == 2
+    rows = [r.split(",") for r in (tmp_path / "out" / "catalogue.csv").read_text().splitlines()[1:]]
+    assert len(rows) == n > 10
+    got = np.array([[float(r[1]), float(r[2])] for r in rows])
+    assert np.abs(got - com).max() < 1e-4
+    np.testing.assert_array_equal([int(r[4]) for r in rows], np.bincount(want.ravel())[1:])
+
+
 def _slow_double(b):
     import time
 
