@@ -62,6 +62,17 @@ def main() -> int:
 
         t = median_time(lambda: dask.compute(dask.delayed(_noop)(1)), a.repeat)
         print(json.dumps({**rec, "name": "one_task_roundtrip_s", "seconds": t}), flush=True)
+        # A step as cuprum.dask's statistics take one: one task a worker, gathered; Dask's message batching
+        # as it comes, then shortened (cuprum.dask.low_latency).
+        for low in (False, True):
+            if low:
+                cpd.low_latency(c)
+
+            def step() -> None:
+                c.gather([c.submit(_noop, i, workers=[w], pure=False) for i, w in enumerate(workers)])
+
+            t = median_time(step, a.repeat)
+            print(json.dumps({**rec, "name": "step_one_task_a_worker_s", "low_latency": low, "seconds": t}), flush=True)
         for n in [100, 1000]:
             t = median_time(
                 lambda n=n: dask.compute(*[dask.delayed(_noop)(i) for i in range(n)]), max(3, a.repeat // 5)

@@ -170,6 +170,7 @@ def main() -> int:
     for n in counts:
         cluster = cpd.gpu_cluster(n, gpus=[]) if a.cpu_workers else cpd.gpu_cluster(gpus=list(range(n)))
         with cluster, Client(cluster) as client:
+            cpd.low_latency(client)
             x = sky.load_mosaic(d)
             t, r = timed(lambda x=x: sky.run(x), a.repeat)
             emit({"name": "mosaic_dask_tasks", "workers": n, **task_times(client, lambda x=x: sky.run(x))})

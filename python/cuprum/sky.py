@@ -176,7 +176,7 @@ def _main(a: argparse.Namespace) -> int:
         if cluster is not None or a.scheduler:
             from distributed import Client
 
-            client = Client(a.scheduler or cluster)
+            client = cpd.low_latency(Client(a.scheduler or cluster))
             where = f"{len(client.scheduler_info()['workers'])} worker(s)"
         else:
             where = f"this process ({cuprum.cuda.Device()})"

@@ -534,6 +534,46 @@ def test_a_killed_worker_loses_nothing(client, rng):
         close(x.sum().compute(), 2 * a.sum(), rtol=1e-10)
 
 
+def _batching(dask_scheduler):
+    """The scheduler's message batching interval to each worker."""
+    return [b.interval for b in dask_scheduler.stream_comms.values()]
+
+
+def test_low_latency_reaches_every_worker_and_its_replacement():
+    """cuprum.dask.low_latency shortens the message batching of the client, the scheduler and the workers,
+    also of a worker that replaces a killed one; a computation still gives its answer."""
+    import os
+    import signal
+    import time
+
+    with cpd.gpu_cluster(2, gpus=[]) as cluster, distributed.Client(cluster) as c:
+        c.wait_for_workers(2, timeout=60)
+        assert c.run_on_scheduler(
+            lambda dask_scheduler: {b.interval for b in dask_scheduler.stream_comms.values()}
+        ) == {0.005}
+        assert cpd.low_latency(c, 0.0007) is c
+        assert c.scheduler_comm.interval == 0.0007
+        assert set(c.run(lambda dask_worker: dask_worker.batched_stream.interval).values()) == {0.0007}
+        on_scheduler = c.run_on_scheduler(
+            lambda dask_scheduler: [b.interval for b in dask_scheduler.stream_comms.values()]
+        )
+        assert on_scheduler == [0.0007, 0.0007]
+        pids = c.run(os.getpid)
+        os.kill(next(iter(pids.values())), signal.SIGKILL)
+        deadline = time.time() + 60
+        while (len(c.scheduler_info()["workers"]) < 2 or set(c.scheduler_info()["workers"]) == set(pids)) and (
+            time.time() < deadline
+        ):
+            time.sleep(0.1)
+        assert set(c.run(lambda dask_worker: dask_worker.batched_stream.interval).values()) == {0.0007}
+        on_scheduler = c.run_on_scheduler(
+            lambda dask_scheduler: [b.interval for b in dask_scheduler.stream_comms.values()]
+        )
+        assert on_scheduler == [0.0007, 0.0007]
+        x = da.from_array(np.arange(30.0), chunks=7).map_blocks(cp.asarray, dtype=float)
+        close(x.sum().compute(), np.arange(30.0).sum())
+
+
 def test_gpu_cluster_pins_one_gpu_per_worker(monkeypatch):
     """The GPU layout of gpu_cluster (one worker process per GPU, each seeing only its own), honouring a narrowed
     CUDA_VISIBLE_DEVICES: on a GPU host its GPUs listed backwards; without one made-up numbers (the workers'
