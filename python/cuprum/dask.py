@@ -451,6 +451,17 @@ class _Shares:
         self.windows = [
             [_Window(a, k, p1, p2, self.dtype, self.info[i][1]) for a, k, p1, p2 in g] for i, g in enumerate(got)
         ]
+        # The candidates of the order statistics (every key the windows hold), and each part's count of keys
+        # below and up to each, where its windows tell them: the same for every round.
+        keys = [w.keys for ws in self.windows for w in ws if w.keys.size]
+        self.cand = numpy.unique(numpy.concatenate(keys)) if keys else numpy.zeros(0, self.ut)
+        self.cand_ok = numpy.ones(self.cand.size, bool)
+        self.cand_pos = []
+        for i in builtins.range(len(self.windows)):
+            lo_pos, lo_ok = self._tell(i, self.cand, False)
+            hi_pos, hi_ok = self._tell(i, self.cand, True)
+            self.cand_ok &= lo_ok & hi_ok
+            self.cand_pos.append((lo_pos, hi_pos))
 
     def _tell(self, i: int, q: numpy.ndarray, right: bool) -> tuple:
         """How many keys of part ``i`` are ``<=`` (``right``) or ``<`` each key of ``q``, and where the windows
@@ -529,25 +540,19 @@ class _Shares:
 
     def _window_select(self, ranks: list, lk: Any, hk: Any) -> list | None:
         r = self._ranges(lk, hk) if self.windows else None
-        keys = [w.keys for ws in self.windows for w in ws if w.keys.size]
-        if r is None or not keys:
+        if r is None or self.cand.size == 0:
             return None
-        cand = numpy.unique(numpy.concatenate(keys))
-        if lk is not None:
-            cand = cand[cand > lk]
-        if hk is not None:
-            cand = cand[cand < hk]
+        # The candidates strictly between the bounds.
+        i0 = 0 if lk is None else builtins.int(numpy.searchsorted(self.cand, self.ut(lk), side="right"))
+        i1 = self.cand.size if hk is None else builtins.int(numpy.searchsorted(self.cand, self.ut(hk), side="left"))
+        cand, ok = self.cand[i0:i1], self.cand_ok[i0:i1]
         # The kept keys below and up to each candidate, where every part's windows tell them: the rank-r
         # key is the candidate t with below(t) <= r < upto(t).
         below = numpy.zeros(cand.size, numpy.int64)
         upto = numpy.zeros(cand.size, numpy.int64)
-        ok = numpy.ones(cand.size, bool)
-        for i, (a, b) in enumerate(r):
-            lo_pos, lo_ok = self._tell(i, cand, False)
-            hi_pos, hi_ok = self._tell(i, cand, True)
-            ok &= lo_ok & hi_ok
-            below += numpy.clip(lo_pos, a, b) - a
-            upto += numpy.clip(hi_pos, a, b) - a
+        for (a, b), (lo_pos, hi_pos) in zip(r, self.cand_pos, strict=True):
+            below += numpy.clip(lo_pos[i0:i1], a, b) - a
+            upto += numpy.clip(hi_pos[i0:i1], a, b) - a
         out = []
         for rank in ranks:
             j = numpy.nonzero(ok & (below <= rank) & (rank < upto))[0]
@@ -670,8 +675,13 @@ def kappa_sigma(x: Any, kappa: float = 3.0, *, windows: bool = True) -> dict:
         raise ValueError(f"kappa-sigma clipping kept no pixel (kappa = {kappa})")
     if windows:
         meds, los, his, std = shares.sample_path(kappa)
-        pad = 0.05 * std
-        regions = [(min(v) - pad, max(v) + pad) for v in (meds, los, his) if len(v)]
+        # The medians' region where the values are dense: its own width again (the sample's spacing is added
+        # in positions); the bounds' where they are sparse: 2% of the std more.
+        regions = []
+        if meds:
+            w = max(meds) - min(meds)
+            regions.append((min(meds) - w / 2, max(meds) + w / 2))
+        regions += [(min(v) - 0.02 * std, max(v) + 0.02 * std) for v in (los, his) if v]
         shares.fetch_about(regions)
     m = shares.range_moments(None, None)
     lo, hi = None, None
