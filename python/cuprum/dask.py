@@ -746,6 +746,42 @@ def _relabel_chunk(lab: Any, mapping: numpy.ndarray) -> Any:
     return m[lab]
 
 
+def _apply_each(func: Any, blocks: list, args: list) -> list:
+    return [func(*b, *a) for b, a in zip(blocks, args, strict=True)]
+
+
+def _each_block(func: Any, arrays: list, args: dict) -> dict:
+    """``func(block of each array, *args[index])`` for each block index in ``args`` of the 2-D ``arrays``
+    (of the same chunks), the answers here as ``{index: answer}``. With ``distributed`` and persisted arrays,
+    one task a worker over the blocks it holds (Dask's cost is a task's, about a millisecond: a task a block
+    would cost more than the work); otherwise a task a block."""
+    idxs = list(args)
+    client = _current_client()
+    if client is not None:
+        from distributed import futures_of, wait
+
+        futs = {f.key: f for a in arrays for f in futures_of(a)}
+        keys = [[(a.name, *ix) for a in arrays] for ix in idxs]
+        if all(k in futs for ks in keys for k in ks):
+            wait([futs[k] for ks in keys for k in ks])  # where a block lives is known once it is computed
+            who = client.who_has([futs[ks[0]] for ks in keys])
+            groups: dict = {}
+            for ix, ks in zip(idxs, keys, strict=True):
+                groups.setdefault(builtins.min(who[ks[0]]), []).append((ix, [futs[k] for k in ks]))
+            where = {"allow_other_workers": True, "pure": False}
+            subs = [
+                client.submit(_apply_each, func, [b for _, b in g], [args[ix] for ix, _ in g], workers=[w], **where)
+                for w, g in groups.items()
+            ]
+            out = {}
+            for g, res in zip(groups.values(), client.gather(subs), strict=True):
+                out.update(zip((ix for ix, _ in g), res, strict=True))
+            return out
+    blocks = [a.to_delayed() for a in arrays]
+    got = dask.compute(*[dask.delayed(func)(*(b[ix] for b in blocks), *args[ix]) for ix in idxs])
+    return dict(zip(idxs, got, strict=True))
+
+
 def label(mask: Any, connectivity: int = 1) -> tuple:
     """``scipy.ndimage.label`` of a whole 2-D Dask array (nonzero: a feature) with SciPy's labels: objects
     numbered 1, 2, ... in the raster order of their first pixel, as SciPy numbers them. Each chunk is
@@ -762,15 +798,10 @@ def label(mask: Any, connectivity: int = 1) -> tuple:
     r_edges = numpy.cumsum((0,) + mask.chunks[0])
     c_edges = numpy.cumsum((0,) + mask.chunks[1])
     width = mask.shape[1]
-    blocks = local.to_delayed()
-    nr, nc = blocks.shape
-    summaries = dask.compute(
-        *[
-            dask.delayed(_chunk_summary)(blocks[i, j], builtins.int(r_edges[i]), builtins.int(c_edges[j]), width)
-            for i in builtins.range(nr)
-            for j in builtins.range(nc)
-        ]
-    )
+    nr, nc = local.numblocks
+    where = {(i, j): (builtins.int(r_edges[i]), builtins.int(c_edges[j]), width) for i in range(nr) for j in range(nc)}
+    by_block = _each_block(_chunk_summary, [local], where)
+    summaries = [by_block[(i, j)] for i in builtins.range(nr) for j in builtins.range(nc)]
     summ = [[summaries[i * nc + j] for j in builtins.range(nc)] for i in builtins.range(nr)]
     counts = numpy.array([s[0].size for s in summaries], numpy.int64)
     offsets = numpy.concatenate([[0], numpy.cumsum(counts)[:-1]]).reshape(nr, nc)
@@ -827,22 +858,20 @@ def label(mask: Any, connectivity: int = 1) -> tuple:
     number = numpy.zeros(total + 1, numpy.int64)
     number[order] = numpy.arange(1, order.size + 1)
     mapping = number[roots]
-    # Each chunk's part of the mapping travels with its relabelling task only.
-    grid = [
-        [
-            da.from_delayed(
-                dask.delayed(_relabel_chunk)(
-                    blocks[i, j], mapping[offsets[i, j] + 1 : offsets[i, j] + counts[i * nc + j] + 1]
-                ),
-                (mask.chunks[0][i], mask.chunks[1][j]),
-                dtype=numpy.int32,
-                meta=meta,
-            )
-            for j in builtins.range(nc)
-        ]
+    # Each chunk's part of the mapping travels with its relabelling task only (one task a chunk).
+    part = lambda i, j: mapping[offsets[i, j] + 1 : offsets[i, j] + counts[i * nc + j] + 1]  # noqa: E731
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    name = "cuprum-relabel-" + tokenize(local.name, mapping)
+    dsk = {
+        (name, i, j): (_relabel_chunk, (local.name, i, j), part(i, j))
         for i in builtins.range(nr)
-    ]
-    return da.block(grid).persist(), builtins.int(order.size)
+        for j in builtins.range(nc)
+    }
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=[local])
+    labels = da.Array(graph, name, chunks=local.chunks, dtype=numpy.int32, meta=meta)
+    return labels.persist(), builtins.int(order.size)
 
 
 def _measure_chunk(img: Any, lab: Any, r0: int, c0: int, n: int) -> numpy.ndarray:
@@ -879,14 +908,9 @@ def measure(image: Any, labels: Any, n: int) -> dict:
         raise ValueError("image and labels must have the same shape and chunks")
     r_edges = numpy.cumsum((0,) + image.chunks[0])
     c_edges = numpy.cumsum((0,) + image.chunks[1])
-    ib, lb = image.to_delayed(), labels.to_delayed()
-    parts = dask.compute(
-        *[
-            dask.delayed(_measure_chunk)(ib[i, j], lb[i, j], builtins.int(r_edges[i]), builtins.int(c_edges[j]), n)
-            for i in builtins.range(ib.shape[0])
-            for j in builtins.range(ib.shape[1])
-        ]
-    )
+    nr, nc = image.numblocks
+    where = {(i, j): (builtins.int(r_edges[i]), builtins.int(c_edges[j]), n) for i in range(nr) for j in range(nc)}
+    parts = list(_each_block(_measure_chunk, [image, labels], where).values())
     s = numpy.sum([p[:4] for p in parts], axis=0) if parts else numpy.zeros((4, n))
     peak = numpy.max([p[4] for p in parts], axis=0) if parts else numpy.full(n, -numpy.inf)
     return {"y": s[1] / s[0], "x": s[2] / s[0], "flux": s[0], "npix": s[3].astype(numpy.int64), "peak": peak}

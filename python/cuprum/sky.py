@@ -42,14 +42,17 @@ def _read(path: str, r0: int, r1: int, c0: int, c1: int) -> Any:
 
 def load_mosaic(path: str, tile: int = 4096) -> Any:
     """A Dask array of cuprum chunks over the mosaic at ``path`` (see the module), read lazily tile by tile."""
-    import dask
     import dask.array as da
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
 
-    def piece(p: str, shape: tuple, dtype: Any, rows: tuple = (0, None), cols: tuple = (0, None)) -> Any:
-        r0, r1 = rows[0], shape[0] if rows[1] is None else rows[1]
-        c0, c1 = cols[0], shape[1] if cols[1] is None else cols[1]
+    def grid(reads: dict, heights: list, widths: list, dtype: Any) -> Any:
+        """The tiles as one Dask array: a task a tile, ``_read(*reads[(i, j)])``."""
+        name = "cuprum-sky-read-" + tokenize(reads)
+        dsk = {(name, i, j): (_read, *spec) for (i, j), spec in reads.items()}
         meta = cuprum.empty((0, 0), dtype=dtype)
-        return da.from_delayed(dask.delayed(_read)(p, r0, r1, c0, c1), (r1 - r0, c1 - c0), dtype=dtype, meta=meta)
+        graph = HighLevelGraph.from_collections(name, dsk, dependencies=[])
+        return da.Array(graph, name, chunks=(tuple(heights), tuple(widths)), dtype=dtype, meta=meta)
 
     if os.path.isdir(path):
         tiles = {}
@@ -64,16 +67,26 @@ def load_mosaic(path: str, tile: int = 4096) -> Any:
         missing = [(r, c) for r in range(nr) for c in range(nc) if (r, c) not in tiles]
         if missing:
             raise FileNotFoundError(f"{path}: the grid of tiles lacks {missing[:5]}")
-        grid = []
-        for r in range(nr):
-            row = []
-            for c in range(nc):
-                h = numpy.load(tiles[(r, c)], mmap_mode="r")
-                if h.ndim != 2:
-                    raise ValueError(f"{tiles[(r, c)]}: a tile must be 2-d, not {h.ndim}-d")
-                row.append(piece(tiles[(r, c)], h.shape, h.dtype))
-            grid.append(row)
-        return da.block(grid)
+        shapes, dtypes = {}, set()
+        for rc, p in tiles.items():
+            h = numpy.load(p, mmap_mode="r")
+            if h.ndim != 2:
+                raise ValueError(f"{p}: a tile must be 2-d, not {h.ndim}-d")
+            shapes[rc] = h.shape
+            dtypes.add(h.dtype)
+        heights = [shapes[(r, 0)][0] for r in range(nr)]
+        widths = [shapes[(0, c)][1] for c in range(nc)]
+        bad = [rc for rc, s in shapes.items() if s != (heights[rc[0]], widths[rc[1]])]
+        if bad:
+            r, c = bad[0]
+            raise ValueError(
+                f"{tiles[(r, c)]}: a tile of {shapes[(r, c)]} in a grid whose row {r} is {heights[r]} high and column "
+                f"{c} {widths[c]} wide"
+            )
+        if len(dtypes) > 1:
+            raise ValueError(f"{path}: tiles of different dtypes {sorted(str(d) for d in dtypes)}")
+        reads = {(r, c): (p, 0, shapes[(r, c)][0], 0, shapes[(r, c)][1]) for (r, c), p in tiles.items()}
+        return grid(reads, heights, widths, dtypes.pop())
     h = numpy.load(path, mmap_mode="r")
     if h.ndim != 2:
         raise ValueError(f"{path}: the image must be 2-d, not {h.ndim}-d")
@@ -81,7 +94,8 @@ def load_mosaic(path: str, tile: int = 4096) -> Any:
         raise ValueError(f"--tile must be positive, not {tile}")
     rows = [(r, min(r + tile, h.shape[0])) for r in range(0, h.shape[0], tile)]
     cols = [(c, min(c + tile, h.shape[1])) for c in range(0, h.shape[1], tile)]
-    return da.block([[piece(path, h.shape, h.dtype, rr, cc) for cc in cols] for rr in rows])
+    reads = {(i, j): (path, *rr, *cc) for i, rr in enumerate(rows) for j, cc in enumerate(cols)}
+    return grid(reads, [b - a for a, b in rows], [b - a for a, b in cols], h.dtype)
 
 
 def run(x: Any, kappa: float = 3.0, threshold: float = 5.0, connectivity: int = 4) -> dict:

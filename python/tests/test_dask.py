@@ -6,6 +6,7 @@ GPU on a GPU host: ``gpu_cluster``)."""
 
 import pickle
 import re
+import shutil
 
 import dask
 import dask.array as da
@@ -451,6 +452,16 @@ def test_mosaic_pipeline_equals_the_whole_image(tmp_path, rng):
     assert first[0] == "1" and abs(float(first[1]) - com[0, 0]) < 1e-4 and re.fullmatch(r"-?\d\.\d{6}e-?\d+", first[3])
     with pytest.raises(FileNotFoundError, match="no tiles"):
         sky.load_mosaic(str(tmp_path / "out"))
+    # Tiles that do not form a grid, or of two dtypes.
+    for name, tile, match in [
+        ("sky_r1_c1.npy", np.zeros((39, 87), np.float32), r"row 1 is 40 high"),
+        ("sky_r1_c1.npy", np.zeros((40, 87), np.float64), "different dtypes"),
+    ]:
+        odd = tmp_path / f"odd-{match[:3]}"
+        shutil.copytree(tiles, odd)
+        np.save(odd / name, tile)
+        with pytest.raises(ValueError, match=match):
+            sky.load_mosaic(str(odd))
     # Bad input: a message and exit status 2, nothing written.
     for args in [
         ["--mosaic", str(tmp_path / "nothing.npy")],
