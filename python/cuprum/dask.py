@@ -249,6 +249,10 @@ def _bound_keys(lo: Any, hi: Any, dtype: Any) -> tuple:
     return lk, hk
 
 
+# Tasks pinned (loosely: where the worker is lost, Dask runs them elsewhere) to the worker that holds their data.
+_LOOSE = {"allow_other_workers": True, "pure": False}
+
+
 class _Part:
     """One worker's share of an array for the exact statistics: the sorted order keys of the values of its
     chunks that are not NaN (on its device), and, once asked for, float64 prefix sums (from 0) of the values
@@ -360,32 +364,19 @@ class _Shares:
         if self.client is None:
             self.parts = [(None, _Part(list(dask.compute(*x.to_delayed().ravel())), self.dtype))]
             return
-        from distributed import futures_of, wait
-
         c = self.client
-        futures = futures_of(c.persist(x))
-        wait(futures)
-        who = c.who_has(futures)
-        groups: dict = {}
-        for f in futures:
-            groups.setdefault(builtins.min(who[f.key]), []).append(f)
-        # Each part where its chunks are (loosely: where that worker is lost, Dask rebuilds it elsewhere).
+        groups = _by_worker(c, [c.persist(x)]) or {}
+        # Each part where its chunks are.
         self.parts = [
-            (w, c.submit(_Part, fs, self.dtype, workers=[w], allow_other_workers=True, pure=False))
-            for w, fs in groups.items()
+            (w, c.submit(_Part, [fs[0] for _, fs in g], self.dtype, workers=[w], **_LOOSE)) for w, g in groups.items()
         ]
 
     def call(self, method: str, args: list) -> list:
         """``part.method(*args[i])`` on each part ``i`` (one task a worker), the answers in the parts' order."""
         if self.client is None:
             return [getattr(p, method)(*a) for (_, p), a in zip(self.parts, args, strict=True)]
-        c, where = self.client, {"allow_other_workers": True, "pure": False}
-        return c.gather(
-            [
-                c.submit(_part_call, p, method, *a, workers=[w], **where)
-                for (w, p), a in zip(self.parts, args, strict=True)
-            ]
-        )
+        c, pairs = self.client, zip(self.parts, args, strict=True)
+        return c.gather([c.submit(_part_call, p, method, *a, workers=[w], **_LOOSE) for (w, p), a in pairs])
 
     # ------------------------------------------------------------------ steps
 
@@ -750,72 +741,68 @@ def _apply_each(func: Any, blocks: list, args: list) -> list:
     return [func(*b, *a) for b, a in zip(blocks, args, strict=True)]
 
 
+def _by_worker(client: Any, arrays: list) -> dict | None:
+    """The blocks of the 2-D ``arrays`` (of the same chunks, persisted on ``client``'s cluster) grouped by
+    the worker that holds the first array's block: ``{worker: [(index, [future of each array's block])]}``;
+    ``None`` where a block is not a persisted result."""
+    from distributed import futures_of, wait
+
+    futs = {f.key: f for a in arrays for f in futures_of(a)}
+    idxs = [(i, j) for i in builtins.range(arrays[0].numblocks[0]) for j in builtins.range(arrays[0].numblocks[1])]
+    keys = [[(a.name, *ix) for a in arrays] for ix in idxs]
+    if not all(k in futs for ks in keys for k in ks):
+        return None
+    wait([futs[k] for ks in keys for k in ks])  # where a block lives is known once it is computed
+    who = client.who_has([futs[ks[0]] for ks in keys])
+    groups: dict = {}
+    for ix, ks in zip(idxs, keys, strict=True):
+        groups.setdefault(builtins.min(who[ks[0]]), []).append((ix, [futs[k] for k in ks]))
+    return groups
+
+
 def _each_block(func: Any, arrays: list, args: dict) -> dict:
-    """``func(block of each array, *args[index])`` for each block index in ``args`` of the 2-D ``arrays``
-    (of the same chunks), the answers here as ``{index: answer}``. With ``distributed`` and persisted arrays,
-    one task a worker over the blocks it holds (Dask's cost is a task's, about a millisecond: a task a block
-    would cost more than the work); otherwise a task a block."""
-    idxs = list(args)
+    """``func(block of each array, *args[index])`` for each block index of the 2-D ``arrays`` (of the same
+    chunks), the answers here as ``{index: answer}``. With ``distributed`` and persisted arrays, one task a
+    worker over the blocks it holds (Dask's cost is a task's, about a millisecond: a task a block would
+    cost more than the work); otherwise a task a block."""
     client = _current_client()
-    if client is not None:
-        from distributed import futures_of, wait
-
-        futs = {f.key: f for a in arrays for f in futures_of(a)}
-        keys = [[(a.name, *ix) for a in arrays] for ix in idxs]
-        if all(k in futs for ks in keys for k in ks):
-            wait([futs[k] for ks in keys for k in ks])  # where a block lives is known once it is computed
-            who = client.who_has([futs[ks[0]] for ks in keys])
-            groups: dict = {}
-            for ix, ks in zip(idxs, keys, strict=True):
-                groups.setdefault(builtins.min(who[ks[0]]), []).append((ix, [futs[k] for k in ks]))
-            where = {"allow_other_workers": True, "pure": False}
-            subs = [
-                client.submit(_apply_each, func, [b for _, b in g], [args[ix] for ix, _ in g], workers=[w], **where)
-                for w, g in groups.items()
-            ]
-            out = {}
-            for g, res in zip(groups.values(), client.gather(subs), strict=True):
-                out.update(zip((ix for ix, _ in g), res, strict=True))
-            return out
+    groups = _by_worker(client, arrays) if client is not None else None
+    if groups is not None:
+        subs = []
+        for w, g in groups.items():
+            blocks, their = [b for _, b in g], [args[ix] for ix, _ in g]
+            subs.append(client.submit(_apply_each, func, blocks, their, workers=[w], **_LOOSE))
+        out = {}
+        for g, res in zip(groups.values(), client.gather(subs), strict=True):
+            out.update(zip((ix for ix, _ in g), res, strict=True))
+        return out
     blocks = [a.to_delayed() for a in arrays]
-    got = dask.compute(*[dask.delayed(func)(*(b[ix] for b in blocks), *args[ix]) for ix in idxs])
-    return dict(zip(idxs, got, strict=True))
+    got = dask.compute(*[dask.delayed(func)(*(b[ix] for b in blocks), *args[ix]) for ix in args])
+    return dict(zip(args, got, strict=True))
 
 
-def label(mask: Any, connectivity: int = 1) -> tuple:
-    """``scipy.ndimage.label`` of a whole 2-D Dask array (nonzero: a feature) with SciPy's labels: objects
-    numbered 1, 2, ... in the raster order of their first pixel, as SciPy numbers them. Each chunk is
-    labelled on its own, in the worker that holds it, and sends back only its labels' first pixels and its
-    four borders (one computation, small host arrays); objects that cross chunk edges are joined by a
-    union-find over the label pairs that meet across the edges; one relabelling pass gives the final
-    labels. ``connectivity``: 1 (SciPy's default structure) or 2 (the full 3x3). Returns the labels (int32
-    cuprum chunks, persisted) and the number of objects."""
-    if mask.ndim != 2:
-        raise ValueError(f"cuprum.dask.label takes a 2-D mosaic, not {mask.ndim}-d")
-    _structure(connectivity)
-    meta = cuprum.empty((0, 0), numpy.int32)
-    local = mask.map_blocks(_label_chunk, connectivity, dtype=numpy.int32, meta=meta).persist()
-    r_edges = numpy.cumsum((0,) + mask.chunks[0])
-    c_edges = numpy.cumsum((0,) + mask.chunks[1])
-    width = mask.shape[1]
-    nr, nc = local.numblocks
-    where = {(i, j): (builtins.int(r_edges[i]), builtins.int(c_edges[j]), width) for i in range(nr) for j in range(nc)}
-    by_block = _each_block(_chunk_summary, [local], where)
-    summaries = [by_block[(i, j)] for i in builtins.range(nr) for j in builtins.range(nc)]
-    summ = [[summaries[i * nc + j] for j in builtins.range(nc)] for i in builtins.range(nr)]
-    counts = numpy.array([s[0].size for s in summaries], numpy.int64)
-    offsets = numpy.concatenate([[0], numpy.cumsum(counts)[:-1]]).reshape(nr, nc)
+def _join(summaries: dict, shape: tuple, connectivity: int) -> tuple:
+    """SciPy's numbering of a mosaic's objects from its blocks' local labels: ``summaries[(i, j)]`` is
+    :func:`_chunk_summary`'s of block ``(i, j)`` of a grid of ``shape`` blocks. Objects that cross block
+    edges are joined by a union-find over the label pairs that meet across the edges, and numbered in the
+    raster order of their first pixel. Returns each block's mapping (its local label k is object
+    ``mapping[k - 1]``) and the number of objects."""
+    nr, nc = shape
+    summ = [[summaries[(i, j)] for j in builtins.range(nc)] for i in builtins.range(nr)]
+    counts = numpy.array([[summ[i][j][0].size for j in builtins.range(nc)] for i in builtins.range(nr)], numpy.int64)
+    offsets = numpy.concatenate([[0], numpy.cumsum(counts.ravel())[:-1]]).reshape(nr, nc)
     total = builtins.int(counts.sum())
-    first = numpy.concatenate([[-1], *(s[0] for s in summaries)]) if total else numpy.array([-1], numpy.int64)
+    firsts = [summ[i][j][0] for i in builtins.range(nr) for j in builtins.range(nc)]
+    first = numpy.concatenate([[-1], *firsts]) if total else numpy.array([-1], numpy.int64)
 
     def ids(i: int, j: int, k: int) -> numpy.ndarray:
-        """Border k of chunk (i, j) in the whole image's temporary ids (a chunk's labels shifted past the
-        earlier chunks')."""
+        """Border k of block (i, j) in the whole image's temporary ids (a block's labels shifted past the
+        earlier blocks')."""
         b = summ[i][j][k].astype(numpy.int64)
         return numpy.where(b > 0, b + offsets[i, j], 0)
 
-    # The ids that meet across each edge between chunks, along the whole width or height (so that the
-    # diagonal neighbours at chunk corners meet too).
+    # The ids that meet across each edge between blocks, along the whole width or height (so that the
+    # diagonal neighbours at block corners meet too).
     lines = []
     for i in builtins.range(nr - 1):
         lines.append(
@@ -858,20 +845,42 @@ def label(mask: Any, connectivity: int = 1) -> tuple:
     number = numpy.zeros(total + 1, numpy.int64)
     number[order] = numpy.arange(1, order.size + 1)
     mapping = number[roots]
-    # Each chunk's part of the mapping travels with its relabelling task only (one task a chunk).
-    part = lambda i, j: mapping[offsets[i, j] + 1 : offsets[i, j] + counts[i * nc + j] + 1]  # noqa: E731
-    from dask.base import tokenize
-    from dask.highlevelgraph import HighLevelGraph
-
-    name = "cuprum-relabel-" + tokenize(local.name, mapping)
-    dsk = {
-        (name, i, j): (_relabel_chunk, (local.name, i, j), part(i, j))
+    parts = {
+        (i, j): mapping[offsets[i, j] + 1 : offsets[i, j] + counts[i, j] + 1]
         for i in builtins.range(nr)
         for j in builtins.range(nc)
     }
+    return parts, builtins.int(order.size)
+
+
+def label(mask: Any, connectivity: int = 1) -> tuple:
+    """``scipy.ndimage.label`` of a whole 2-D Dask array (nonzero: a feature) with SciPy's labels: objects
+    numbered 1, 2, ... in the raster order of their first pixel, as SciPy numbers them. Each chunk is
+    labelled on its own, in the worker that holds it, and sends back only its labels' first pixels and its
+    four borders (one computation, small host arrays); objects that cross chunk edges are joined by a
+    union-find over the label pairs that meet across the edges; one relabelling pass gives the final
+    labels. ``connectivity``: 1 (SciPy's default structure) or 2 (the full 3x3). Returns the labels (int32
+    cuprum chunks, persisted) and the number of objects."""
+    if mask.ndim != 2:
+        raise ValueError(f"cuprum.dask.label takes a 2-D mosaic, not {mask.ndim}-d")
+    _structure(connectivity)
+    meta = cuprum.empty((0, 0), numpy.int32)
+    local = mask.map_blocks(_label_chunk, connectivity, dtype=numpy.int32, meta=meta).persist()
+    r_edges = numpy.cumsum((0,) + mask.chunks[0])
+    c_edges = numpy.cumsum((0,) + mask.chunks[1])
+    width = mask.shape[1]
+    nr, nc = local.numblocks
+    where = {(i, j): (builtins.int(r_edges[i]), builtins.int(c_edges[j]), width) for i in range(nr) for j in range(nc)}
+    parts, n = _join(_each_block(_chunk_summary, [local], where), (nr, nc), connectivity)
+    # Each block's part of the mapping travels with its relabelling task only (one task a block).
+    from dask.base import tokenize
+    from dask.highlevelgraph import HighLevelGraph
+
+    name = "cuprum-relabel-" + tokenize(local.name, *parts.values())
+    dsk = {(name, *ix): (_relabel_chunk, (local.name, *ix), part) for ix, part in parts.items()}
     graph = HighLevelGraph.from_collections(name, dsk, dependencies=[local])
     labels = da.Array(graph, name, chunks=local.chunks, dtype=numpy.int32, meta=meta)
-    return labels.persist(), builtins.int(order.size)
+    return labels.persist(), n
 
 
 def _measure_chunk(img: Any, lab: Any, r0: int, c0: int, n: int) -> numpy.ndarray:
