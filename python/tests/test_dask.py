@@ -361,8 +361,14 @@ def test_label_and_measure_across_chunks(device, rng, connectivity):
         np.testing.assert_allclose(ms["flux"], ndi.sum_labels(img.astype(np.float64), want, idx), rtol=1e-9)
         np.testing.assert_array_equal(ms["npix"], ndi.sum_labels(np.ones_like(img), want, idx))
         np.testing.assert_array_equal(ms["peak"], ndi.maximum(img, want, idx))
+        n2, cat, _ = cpd.catalogue(chunked(img, device, chunks), 0.08, connectivity)
+        assert n2 == n_want
+        for k in ms:
+            np.testing.assert_array_equal(cat[k], ms[k])
     empty, n0 = cpd.label(chunked(np.zeros((10, 10), bool), device, 4), connectivity)
     assert n0 == 0 and not cp.asnumpy(empty.compute()).any()
+    n0, cat, _ = cpd.catalogue(chunked(np.zeros((10, 10)), device, 4), 0.5, connectivity)
+    assert n0 == 0 and all(v.size == 0 for v in cat.values())
 
 
 def test_mosaic_steps_on_the_cluster(client, rng):
