@@ -442,8 +442,9 @@ class _Shares:
 
     # ------------------------------------------------------------------ windows
 
-    def fetch(self, spans: list) -> None:
-        """Copies runs of the parts' sorted keys here: ``spans[i]``, part ``i``'s position ranges."""
+    def fetch(self, spans: list, among: tuple | None = None) -> None:
+        """Copies runs of the parts' sorted keys here: ``spans[i]``, part ``i``'s position ranges. The order
+        statistics' candidates are the keys in ``among`` (a key range; all without it)."""
         got = self.call("windows", [(s,) for s in spans])
         self.windows = [
             [_Window(a, k, p1, p2, self.dtype, self.info[i][1]) for a, k, p1, p2 in g] for i, g in enumerate(got)
@@ -451,7 +452,11 @@ class _Shares:
         # The candidates of the order statistics (every key the windows hold), and each part's count of keys
         # below and up to each, where its windows tell them: the same for every round.
         keys = [w.keys for ws in self.windows for w in ws if w.keys.size]
-        self.cand = numpy.unique(numpy.concatenate(keys)) if keys else numpy.zeros(0, self.ut)
+        # Sorted runs merged (a stable sort of runs is a merge), then the repeats dropped.
+        if among is not None:
+            keys = [k[(k >= among[0]) & (k <= among[1])] for k in keys]
+        cand = numpy.sort(numpy.concatenate(keys), kind="stable") if keys else numpy.zeros(0, self.ut)
+        self.cand = cand[numpy.concatenate([[True], cand[1:] != cand[:-1]])] if cand.size else cand
         self.cand_ok = numpy.ones(self.cand.size, bool)
         self.cand_pos = []
         for i in builtins.range(len(self.windows)):
@@ -564,19 +569,25 @@ class _Shares:
         self.info = self.call("sample", [(m or _SAMPLE,)] * len(self.parts))
         self.center = builtins.max(self.info, key=lambda t: t[0])[1] if self.info else 0.0
 
-    def fetch_about(self, regions: list, limit: int = 1 << 23) -> None:
+    def fetch_about(self, regions: list, candidates: int | None = None, limit: int = 1 << 23) -> None:
         """Copies here (one step) each part's keys whose values lie in the ``regions`` (value ranges), with at
         least one sample's spacing of keys more on each side; nothing where that would pass ``limit`` keys a
-        part (the steps answer then)."""
+        part (the steps answer then). The order statistics look among the keys of region ``candidates``
+        (all the keys without it: finding them costs the client a binary search a window a candidate)."""
         spans = []
+        among = [numpy.iinfo(self.ut).max, 0]
         for n, _c, pos, keys, _t in self.info:
             mine = []
-            for lo, hi in regions:
+            for r, (lo, hi) in enumerate(regions):
                 i0 = builtins.int(numpy.searchsorted(keys, self.ut(_key_of(lo, self.dtype)), side="left")) - 2
                 i1 = builtins.int(numpy.searchsorted(keys, self.ut(_key_of(hi, self.dtype)), side="right")) + 1
                 a = builtins.int(pos[i0]) if i0 >= 0 else 0
                 b = builtins.int(pos[i1]) + 1 if i1 < pos.size else n
                 mine.append((a, b))
+                if r == candidates and n:
+                    top = builtins.int(keys[i1]) if i1 < pos.size else builtins.int(numpy.iinfo(self.ut).max)
+                    among[0] = builtins.min(among[0], builtins.int(keys[i0]) if i0 >= 0 else 0)
+                    among[1] = builtins.max(among[1], top)
             merged: list = []
             for a, b in builtins.sorted(mine):
                 if merged and a <= merged[-1][1]:
@@ -586,7 +597,7 @@ class _Shares:
             if builtins.sum(b - a for a, b in merged) > limit:
                 return
             spans.append(merged)
-        self.fetch(spans)
+        self.fetch(spans, None if candidates is None else tuple(among))
 
     def sample_path(self, kappa: float) -> tuple:
         """The clipper run on the parts' samples (each sample key standing for its share of the part): the
@@ -679,7 +690,7 @@ def kappa_sigma(x: Any, kappa: float = 3.0, *, windows: bool = True) -> dict:
             w = max(meds) - min(meds)
             regions.append((min(meds) - w / 2, max(meds) + w / 2))
         regions += [(min(v) - 0.02 * std, max(v) + 0.02 * std) for v in (los, his) if v]
-        shares.fetch_about(regions)
+        shares.fetch_about(regions, 0 if meds else None)
     m = shares.range_moments(None, None)
     lo, hi = None, None
     while True:
