@@ -591,6 +591,43 @@ def test_low_latency_reaches_every_worker_and_its_replacement():
         close(x.sum().compute(), np.arange(30.0).sum())
 
 
+def test_a_worker_killed_between_the_steps_of_the_statistics_and_the_catalogue(client, rng, monkeypatch):
+    """The statistics' parts and the labelled blocks live in the workers between steps: a worker killed
+    there takes them with it, and its tiles; Dask rebuilds them from the graph (on the worker's replacement
+    or another) and the answers are NumPy's and SciPy's."""
+    import os
+    import signal
+
+    import scipy.ndimage as ndi
+
+    img = _two_populations(rng, np.float32)
+    img = np.where(np.isnan(img), 0, img).astype(np.float32)
+    x = da.from_array(img, chunks=(40, 35)).map_blocks(cp.asarray, dtype=img.dtype).persist()
+    distributed.wait(x)
+
+    killed = []
+
+    def kill_one():
+        pids = client.run(os.getpid)
+        killed.append(sorted(pids)[-1])
+        os.kill(pids[killed[-1]], signal.SIGKILL)
+
+    real_fetch, real_join = cpd._Shares.fetch_about, cpd._join
+    monkeypatch.setattr(cpd._Shares, "fetch_about", lambda self, *a, **k: (kill_one(), real_fetch(self, *a, **k))[1])
+    assert_clipper(cpd.kappa_sigma(x, 3.0), img, 3.0)
+    client.wait_for_workers(2 if client.kind == "cpu" else _gpu_count(), timeout=60)
+    monkeypatch.setattr(cpd, "_join", lambda *a: (kill_one(), real_join(*a))[1])
+    n, cat, _ = cpd.catalogue(x, 0.5)
+    want, n_want = ndi.label(img > 0.5)
+    assert n == n_want > 5
+    np.testing.assert_allclose(
+        cat["flux"], ndi.sum_labels(img.astype(np.float64), want, np.arange(1, n + 1)), rtol=1e-9
+    )
+    client.wait_for_workers(2 if client.kind == "cpu" else _gpu_count(), timeout=60)
+    # Two workers were killed (each its own process), and neither is among the workers now.
+    assert len(killed) == 2 and not set(killed) & set(client.scheduler_info()["workers"]), killed
+
+
 def test_gpu_cluster_pins_one_gpu_per_worker(monkeypatch):
     """The GPU layout of gpu_cluster (one worker process per GPU, each seeing only its own), honouring a narrowed
     CUDA_VISIBLE_DEVICES: on a GPU host its GPUs listed backwards; without one made-up numbers (the workers'
