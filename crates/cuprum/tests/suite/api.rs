@@ -352,3 +352,31 @@ device_test!(expr_errors_surface_at_eval, |dev| {
     }
     Ok(())
 });
+
+device_test!(scalars_on_the_left_are_weak, |dev| {
+    // A scalar on the left is `f64` or `i64` (what a bare literal is), weak as NumPy 2's Python
+    // scalars: the array's dtype wins within a kind, a float scalar makes an integer array float64.
+    // (Left-hand impls for `f32` and the other types would leave a bare literal's type open until
+    // after `?` and method calls need it: `(2.0 * &x)?` would stop compiling. `&x * 2.0f32`, with
+    // the scalar on the right, takes every Rust scalar type.)
+    let x = cuprum::from_vec(vec![0.5f32, -1.0, 2.0], &dev)?;
+    same(2.0 * &x, &x * 2.0f32, "2.0 * x");
+    assert_eq!((2.0 * &x)?.dtype(), DType::Float32);
+    same(1.0 - &x, cuprum::subtract(1.0, &x), "1.0 - x");
+    same(1.0 - x.clone(), cuprum::subtract(1.0, &x), "1.0 - owned x");
+    same(2 * &x, &x * 2u8, "2 * x");
+    assert_eq!((2 * &x)?.dtype(), DType::Float32);
+    let i = cuprum::from_vec(vec![1i16, -2, 300], &dev)?;
+    assert_eq!((1 + &i)?.dtype(), DType::Int16);
+    let f = (0.5 * &i)?;
+    assert_eq!(f.dtype(), DType::Float64, "a float scalar on an int16 array: float64");
+    assert_eq!(f.to_vec::<f64>()?, vec![0.5, -1.0, 150.0]);
+    let u = cuprum::from_vec(vec![1u8, 5], &dev)?;
+    assert_eq!((3 - &u)?.to_vec::<u8>()?, vec![2, 254], "uint8 wraps as NumPy's");
+    let s = cuprum::from_vec(vec![1i8, 2, 3], &dev)?;
+    assert_eq!((1 << &s)?.to_vec::<i8>()?, vec![2, 4, 8]);
+    // Formulas too: one `?` at the end.
+    same((2.0 * x.expr() - 1).eval(), (&(2.0 * &x)? - 1)?.copy(), "2.0 * e - 1");
+    same((1.0 - x.expr() * x.expr()).eval(), cuprum::subtract(1.0, &(&x * &x)?), "1.0 - e * e");
+    Ok(())
+});
