@@ -225,6 +225,41 @@ pub fn flip(a: &Array, axis: impl Into<Axes>) -> Result<Array> {
     a.slice(ix)
 }
 
+/// NumPy's `fliplr`: the columns (axis 1) in reverse order, a view; fewer than 2 dimensions is
+/// NumPy's `ValueError`.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::arange(6, &dev)?.reshape([2, 3])?;
+/// assert_eq!(cuprum::fliplr(&a)?.to_vec::<i64>()?, vec![2, 1, 0, 5, 4, 3]);
+/// assert_eq!(a.fliplr()?.shape(), &[2, 3]);
+/// assert!(cuprum::fliplr(&cuprum::arange(3, &dev)?).is_err());
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn fliplr(a: &Array) -> Result<Array> {
+    if a.ndim() < 2 {
+        return Err(Error::Value("Input must be >= 2-d.".into()));
+    }
+    flip(a, 1)
+}
+
+/// NumPy's `flipud`: the rows (axis 0) in reverse order, a view; a 0-d array is NumPy's
+/// `ValueError`.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::arange(6, &dev)?.reshape([2, 3])?;
+/// assert_eq!(cuprum::flipud(&a)?.to_vec::<i64>()?, vec![3, 4, 5, 0, 1, 2]);
+/// assert_eq!(a.flipud()?.to_vec::<i64>()?, a.flip(0)?.to_vec::<i64>()?);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn flipud(a: &Array) -> Result<Array> {
+    if a.ndim() < 1 {
+        return Err(Error::Value("Input must be >= 1-d.".into()));
+    }
+    flip(a, 0)
+}
+
 /// NumPy's `roll`: shifts elements along `axis`, along each of several axes (`[0, 1]`: by
 /// `shift` along each; an axis named twice rolls twice, as in NumPy), or along the flattened
 /// array for `None`, wrapping.
@@ -446,6 +481,14 @@ impl Array {
     /// NumPy's `flip` (a view).
     pub fn flip(&self, axis: impl Into<Axes>) -> Result<Array> {
         flip(self, axis)
+    }
+    /// NumPy's `fliplr` (a view).
+    pub fn fliplr(&self) -> Result<Array> {
+        fliplr(self)
+    }
+    /// NumPy's `flipud` (a view).
+    pub fn flipud(&self) -> Result<Array> {
+        flipud(self)
     }
     /// NumPy's `roll`.
     pub fn roll(&self, shift: isize, axis: impl Into<Axes>) -> Result<Array> {

@@ -122,3 +122,25 @@ device_test!(diff_like_numpy, |dev| {
     assert_eq!(sq.diff(7, 0)?.shape(), &[0]);
     Ok(())
 });
+
+device_test!(fliplr_flipud_are_numpys_views, |dev| {
+    // np.fliplr / np.flipud of a 2x3x2 array (NumPy 2.4.6), views of the input; NumPy's
+    // ValueError for too few dimensions.
+    let a = cuprum::arange(12, &dev)?.reshape([2, 3, 2])?;
+    assert_eq!(cuprum::fliplr(&a)?.to_vec::<i64>()?, vec![4, 5, 2, 3, 0, 1, 10, 11, 8, 9, 6, 7]);
+    assert_eq!(cuprum::flipud(&a)?.to_vec::<i64>()?, vec![6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5]);
+    assert_eq!(a.flipud()?.flipud()?.to_vec::<i64>()?, a.to_vec::<i64>()?);
+    let v = cuprum::arange(3, &dev)?;
+    assert_eq!(v.flipud()?.to_vec::<i64>()?, vec![2, 1, 0]);
+    let mut f = a.fliplr()?;
+    assert!(!f.is_c_contiguous(), "a view with a negative stride, not a copy");
+    f.fill(0)?;
+    assert_eq!(a.to_vec::<i64>()?, vec![0; 12], "writing through the view writes the input");
+    let kind = |r: cuprum::Result<cuprum::Array>| r.err().map(|e| e.kind());
+    assert_eq!(kind(cuprum::fliplr(&v)), Some(cuprum::ErrorKind::ValueError));
+    assert_eq!(
+        kind(cuprum::flipud(&cuprum::full(&[], 1.0, DType::Float64, &dev)?)),
+        Some(cuprum::ErrorKind::ValueError)
+    );
+    Ok(())
+});
