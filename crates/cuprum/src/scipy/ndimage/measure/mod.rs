@@ -11,7 +11,9 @@
 //! atomics into per-slot arrays, or, for a single group, in registers reduced per warp
 //! (`cuda.rs`, `measure.cu`). The results are then built with array operations on the same
 //! device. `median`, `histogram`, `labeled_comprehension` and `value_indices` gather the
-//! elements of each label with the sort family's kernels.
+//! elements of each label with the sort family's kernels. Float labels (what `label_into`
+//! writes into a float array) are first made integer labels by SciPy's comparisons with the
+//! index (`float_labels`, with array operations on their device).
 //!
 //! SciPy's result types are kept: with `index` given as a list, sums and means are float64
 //! arrays of the index's shape and minima/maxima are of the input's dtype; with no index or a
@@ -328,8 +330,8 @@ fn operands(input: &Array, labels: Option<&Array>, op: &str) -> Result<(Array, O
         return Ok((input.as_contiguous()?, None));
     };
     crate::ufunc::same_device(op, input, l)?;
-    if l.dtype().is_float() {
-        return Err(Error::Type(format!("{op}: labels must be integers, not {}", l.dtype())));
+    if l.dtype().is_complex() {
+        return Err(Error::Type(format!("{op}: labels must be integers or floats, not {}", l.dtype())));
     }
     let shape = crate::core::layout::broadcast_shapes(input.shape(), l.shape()).ok_or_else(|| {
         Error::Value(format!(
@@ -371,8 +373,42 @@ struct Prep {
 
 fn prep(input: &Array, labels: Option<&Array>, index: &Index, op: &str) -> Result<Prep> {
     let (x, labels) = operands(input, labels, op)?;
+    if let Some(l) = labels.as_ref().filter(|l| l.dtype().is_float()) {
+        let (l, index) = float_labels(l, index)?;
+        let g = groups(Some(&l), &index)?;
+        return Ok(Prep { x, labels: Some(l), g });
+    }
     let g = groups(labels.as_ref(), index)?;
     Ok(Prep { x, labels, g })
+}
+
+/// Float labels (what [`label_into`](crate::scipy::ndimage::label_into) writes into a float
+/// array; SciPy and CuPy take them) as integer labels and index, by SciPy's comparisons: a
+/// label belongs to the group of the index value it equals (compared in float64), to none where
+/// it equals none (NaN, 1.5 against integer indices); without an index, the labels above 0 are
+/// the group. On the labels' device.
+fn float_labels(l: &Array, index: &Index) -> Result<(Array, Index)> {
+    Ok(match index {
+        Index::All => (l.greater(0.0)?.astype(DType::Int8)?, Index::All),
+        Index::Label(v) => (l.equal(*v as f64)?.astype(DType::Int8)?, Index::Label(1)),
+        Index::Labels(vs, shape) => {
+            let mut values: Vec<f64> = vs.iter().map(|&v| v as f64).collect();
+            values.sort_by(f64::total_cmp);
+            values.dedup();
+            if values.is_empty() {
+                return Ok((crate::zeros(l.shape(), DType::Int8, &l.device())?, index.clone()));
+            }
+            // Each label's place among the sorted values, and whether it is that value: its
+            // group is that place + 1, or 0.
+            let vals = crate::from_slice(&values, &[values.len()], &l.device())?;
+            let lf = l.astype(DType::Float64)?.ravel()?;
+            let pos = crate::minimum(&crate::searchsorted(&vals, &lf, crate::Side::Left)?, (values.len() - 1) as i64)?;
+            let hit = crate::take(&vals, &pos, None)?.equal(&lf)?;
+            let lab = ((&pos + 1i64)? * &hit.astype(DType::Int64)?)?.reshape(l.shape())?;
+            let at = |v: i64| values.partition_point(|&p| p < v as f64) as i64 + 1;
+            (lab, Index::Labels(vs.iter().map(|&v| at(v)).collect(), shape.clone()))
+        }
+    })
 }
 
 fn pass<'a>(p: &'a Prep, want: Want) -> Pass<'a> {

@@ -133,10 +133,11 @@ device_test!(measurement_errors, |dev| {
     let l3 = cuprum::ones(&[3, 3], DType::Int32, &dev)?;
     // Shapes that do not broadcast: ValueError.
     assert_eq!(ndi::sum_labels(&x, Some(&l3), vec![1]).unwrap_err().kind(), ErrorKind::ValueError);
-    // Float labels and float index arrays: TypeError.
+    // Float index arrays and complex labels: TypeError (float labels: `float_labels_as_scipy`).
     let lf = cuprum::ones(&[3, 4], DType::Float64, &dev)?;
-    assert_eq!(ndi::mean(&x, Some(&lf), 1).unwrap_err().kind(), ErrorKind::TypeError);
     assert_eq!(Index::from_array(&lf).unwrap_err().kind(), ErrorKind::TypeError);
+    let lc = cuprum::ones(&[3, 4], DType::Complex128, &dev)?;
+    assert_eq!(ndi::mean(&x, Some(&lc), 1).unwrap_err().kind(), ErrorKind::TypeError);
     // An index without labels: ValueError.
     assert_eq!(ndi::sum_labels(&x, None, 1).unwrap_err().kind(), ErrorKind::ValueError);
     // Labels on another device: ValueError (DeviceMismatch) where a GPU exists.
@@ -147,5 +148,38 @@ device_test!(measurement_errors, |dev| {
     // Broadcast labels (a row of labels for every row).
     let row = cuprum::from_slice(&[1i32, 1, 2, 2], &[4], &dev)?;
     assert_eq!(ndi::sum_labels(&x, Some(&row), vec![1, 2])?.to_vec::<f64>()?, vec![6.0, 6.0]);
+    Ok(())
+});
+
+device_test!(float_labels_as_scipy, |dev| {
+    // The lessons' labels written into a float64 array (`label_into`), then measured: SciPy 1.17.1
+    // and CuPy take them. Values from SciPy:
+    //   x = arange(12.).reshape(3, 4); l = [[1, 1, 0, 2.5], [2, 2, nan, 0], [3, 0, 1, -1]]
+    //   sum_labels(x, l, [1, 2, 3, 7]) -> [11, 9, 8, 0]; sum_labels(x, l) -> 31.0 (labels > 0)
+    //   sum_labels(x, l, 2) -> 9.0; center_of_mass(x, l, [2, 1]) -> [(1, 0.5555...), (1.8181..., 1.9090...)]
+    let x = cuprum::arange(12, &dev)?.astype(DType::Float64)?.reshape([3, 4])?;
+    let v = [1.0, 1.0, 0.0, 2.5, 2.0, 2.0, f64::NAN, 0.0, 3.0, 0.0, 1.0, -1.0];
+    let l = cuprum::from_slice(&v, &[3, 4], &dev)?;
+    let got = |r: cuprum::Result<cuprum::Array>| r.and_then(|a| a.to_device(&Device::Cpu)?.to_vec::<f64>());
+    assert_eq!(got(ndi::sum_labels(&x, Some(&l), vec![1, 2, 3, 7]))?, vec![11.0, 9.0, 8.0, 0.0]);
+    assert_eq!(got(ndi::sum_labels(&x, Some(&l), Index::All))?, vec![31.0]);
+    assert_eq!(got(ndi::sum_labels(&x, Some(&l), 2))?, vec![9.0]);
+    let com = got(ndi::center_of_mass(&x, Some(&l), vec![2, 1]))?;
+    let want = [1.0, 5.0 / 9.0, 20.0 / 11.0, 21.0 / 11.0];
+    assert!(com.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-15), "{com:?}");
+    // float32 labels from label_into: the same measurements as the int32 labels.
+    let img = cuprum::from_slice(&[0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0], &[3, 3], &dev)?;
+    let (li, n) = ndi::label(&img, None)?;
+    let lf = cuprum::zeros(&[3, 3], DType::Float32, &dev)?;
+    assert_eq!(ndi::label_into(&img, None, &lf)?, n);
+    let idx: Vec<i64> = (1..=n as i64).collect();
+    for (a, b) in [
+        (ndi::mean(&img, Some(&lf), idx.clone()), ndi::mean(&img, Some(&li), idx.clone())),
+        (ndi::center_of_mass(&img, Some(&lf), idx.clone()), ndi::center_of_mass(&img, Some(&li), idx.clone())),
+        (ndi::maximum_position(&img, Some(&lf), idx.clone()), ndi::maximum_position(&img, Some(&li), idx.clone())),
+        (ndi::variance(&img, Some(&lf), Index::All), ndi::variance(&img, Some(&li), Index::All)),
+    ] {
+        assert_eq!(got(a.and_then(|a| a.astype(DType::Float64)))?, got(b.and_then(|b| b.astype(DType::Float64)))?);
+    }
     Ok(())
 });
