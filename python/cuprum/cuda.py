@@ -7,9 +7,6 @@ lesson's stream and timing code needs no GPU.
 
 from __future__ import annotations
 
-import itertools
-import threading
-import time
 from typing import Any
 
 from . import _cuprum as _c
@@ -45,25 +42,17 @@ def Device(device: Any = None) -> _c.Device:  # noqa: N802
     return _c.Device(device)
 
 
-_host = threading.local()
-_host_ids = itertools.count(1)
-
-
-def _host_stack() -> list:
-    st = getattr(_host, "stack", None)
-    if st is None:
-        st = _host.stack = []
-    return st
-
-
 class _NullStream:
+    """``Stream.null``: the current device's default stream (a class attribute that depends on the device)."""
+
     def __get__(self, obj: Any, cls: Any) -> Stream:
         return Stream._null()
 
 
 class Stream:
     """A stream (``cupy.cuda.Stream``): ``with stream:`` makes it the thread's current stream; work on
-    it runs in order. ``Stream.null`` is the device's default stream."""
+    it runs in order. ``Stream.null`` is the device's default stream. On the CPU backend a host stream
+    (cuprum's: host work runs when it is called, in order)."""
 
     null = _NullStream()
 
@@ -78,10 +67,7 @@ class Stream:
     ):
         dev = _c.Device(device) if device is not None else _c.get_device()
         self.device = dev
-        self._s = None if dev.kind == "cpu" else _c._Stream(dev, null)
-        self._null = null
-        # Host streams (the CPU backend) are told apart by a number; the null stream's is 0.
-        self._hid = 0 if null or self._s is not None else next(_host_ids)
+        self._s = _c._Stream(dev, null)
 
     @classmethod
     def _null(cls) -> Stream:
@@ -90,24 +76,23 @@ class Stream:
     @classmethod
     def _wrap(cls, s: Any, dev: Any) -> Stream:
         obj = cls.__new__(cls)
-        obj.device, obj._s, obj._null, obj._hid = dev, s, bool(s.is_null) if s is not None else True, 0
+        obj.device, obj._s = dev, s
         return obj
 
     @property
     def ptr(self) -> int:
-        """The driver's stream handle (0 for a host stream)."""
-        return 0 if self._s is None else self._s.ptr
+        """The driver's stream handle (a host stream's number on the CPU)."""
+        return self._s.ptr
 
     @property
     def done(self) -> bool:
-        return True if self._s is None else self._s.query()
+        return self._s.query()
 
     def query(self) -> bool:
         return self.done
 
     def synchronize(self) -> None:
-        if self._s is not None:
-            self._s.synchronize()
+        self._s.synchronize()
 
     def record(self, event: Event | None = None) -> Event:
         e = event or Event()
@@ -115,41 +100,28 @@ class Stream:
         return e
 
     def wait_event(self, event: Event) -> None:
-        if self._s is not None and event._e is not None:
-            self._s.wait_event(event._e)
+        self._s.wait_event(event._e)
 
     def use(self) -> Stream:
-        if self._s is not None:
-            self._s.enter()
-        else:
-            _host_stack().append(self)
+        self._s.enter()
         return self
 
     def __enter__(self) -> Stream:
         return self.use()
 
     def __exit__(self, *exc: Any) -> None:
-        if self._s is not None:
-            self._s.exit()
-        else:
-            st = _host_stack()
-            for i in range(len(st) - 1, -1, -1):
-                if st[i] is self:
-                    del st[i]
-                    break
+        self._s.exit()
 
     def __eq__(self, other: Any) -> bool:
         if not isinstance(other, Stream):
             return NotImplemented
-        if self._s is None or other._s is None:
-            return self._s is other._s and self.device == other.device and self._hid == other._hid
         return self._s == other._s
 
     def __hash__(self) -> int:
-        return hash((self.ptr, self._hid, str(self.device)))
+        return hash((self.ptr, str(self.device)))
 
     def __repr__(self) -> str:
-        kind = "null" if self._null else (f"0x{self.ptr:x}" if self._s is not None else f"host {self._hid}")
+        kind = "null" if self._s.is_null else f"0x{self.ptr:x}"
         return f"<Stream {kind} (device {self.device})>"
 
 
@@ -159,34 +131,26 @@ ExternalStream = Stream
 def get_current_stream(device_id: Any = None) -> Stream:
     """The thread's current stream of the current device."""
     dev = _c.get_device() if device_id is None else Device(device_id)
-    if dev.kind == "cpu":
-        st = _host_stack()
-        return st[-1] if st else Stream._wrap(None, dev)
     return Stream._wrap(_c.current_stream(dev), dev)
 
 
 class Event:
-    """An event (``cupy.cuda.Event``): recorded on a stream, waited for, timed with ``get_elapsed_time``."""
+    """An event (``cupy.cuda.Event``): recorded on a stream, waited for, timed with ``get_elapsed_time``
+    (the host clock on the CPU backend)."""
 
     def __init__(self, block: bool = False, disable_timing: bool = False, interprocess: bool = False):
-        dev = _c.get_device()
-        self.device = dev
-        self._e = None if dev.kind == "cpu" else _c._Event(dev)
-        self._t: float | None = None
+        self.device = _c.get_device()
+        self._e = _c._Event(self.device)
 
     def record(self, stream: Stream | None = None) -> None:
-        if self._e is None:
-            self._t = time.perf_counter()
-        else:
-            self._e.record(None if stream is None else stream._s)
+        self._e.record(None if stream is None else stream._s)
 
     def synchronize(self) -> None:
-        if self._e is not None:
-            self._e.synchronize()
+        self._e.synchronize()
 
     @property
     def done(self) -> bool:
-        return True if self._e is None else self._e.query()
+        return self._e.query()
 
     def query(self) -> bool:
         return self.done
@@ -194,10 +158,6 @@ class Event:
 
 def get_elapsed_time(start_event: Event, end_event: Event) -> float:
     """Milliseconds between two recorded events."""
-    if start_event._e is None or end_event._e is None:
-        if start_event._t is None or end_event._t is None:
-            raise ValueError("both events must be recorded")
-        return (end_event._t - start_event._t) * 1e3
     return _c.elapsed_ms(start_event._e, end_event._e)
 
 

@@ -1,12 +1,12 @@
-//! CUDA streams and events (`cuprum.cuda`'s GPU half; `python/cuprum/cuda.py` adds the CPU's
-//! host-ordered streams and events so that the same code runs without a GPU).
+//! Streams and events (`cuprum.cuda`'s): CUDA ones on a GPU, host-ordered ones with the host
+//! clock on the CPU (`cuprum::cuda`), so that the same code runs without a GPU.
 
 use crate::convert::{to_device, OrRaise};
 use cuprum::cuda::Stream;
 use cuprum::{Device, Event};
 use pyo3::prelude::*;
 
-/// A CUDA stream (`cupy.cuda.Stream`'s GPU part).
+/// A stream of a device (`cupy.cuda.Stream`'s core).
 #[pyclass(module = "cuprum.cuda", name = "_Stream", frozen)]
 pub struct PyStream(pub Stream);
 
@@ -64,7 +64,7 @@ impl PyStream {
     }
 }
 
-/// A CUDA event (`cupy.cuda.Event`'s GPU part).
+/// An event of a device (`cupy.cuda.Event`'s core).
 #[pyclass(module = "cuprum.cuda", name = "_Event", frozen)]
 pub struct PyEvent(pub Event);
 
@@ -99,7 +99,7 @@ pub fn elapsed_ms(py: Python<'_>, start: &PyEvent, end: &PyEvent) -> PyResult<f3
     py.detach(|| cuprum::cuda::get_elapsed_time(s, e)).py()
 }
 
-/// This thread's current stream of a GPU.
+/// This thread's current stream of a device.
 #[pyfunction]
 pub fn current_stream(device: Option<&Bound<'_, PyAny>>) -> PyResult<PyStream> {
     Ok(PyStream(cuprum::cuda::get_current_stream(to_device(device)?).py()?))

@@ -15,15 +15,43 @@ fn kind<T>(r: cuprum::Result<T>) -> ErrorKind {
     }
 }
 
-cpu_test!(streams_need_a_gpu);
-fn streams_need_a_gpu() {
-    assert_eq!(kind(Stream::new(Device::Cpu)), ErrorKind::ValueError);
-    assert_eq!(kind(Stream::null(Device::Cpu)), ErrorKind::ValueError);
-    assert_eq!(kind(get_current_stream(Device::Cpu)), ErrorKind::ValueError);
-    assert_eq!(kind(Event::new(Device::Cpu)), ErrorKind::ValueError);
+cpu_test!(streams_and_events_on_the_cpu);
+fn streams_and_events_on_the_cpu() {
+    // A lesson's stream code runs unchanged on the CPU: host work is ordered (it runs when
+    // called), events read the host clock, the benchmark's device times are those events'.
+    let cpu = Device::Cpu;
+    let run = || -> cuprum::Result<()> {
+        let s = Stream::new(cpu)?;
+        assert!(!s.is_null() && Stream::null(cpu)?.is_null() && s.device() == cpu);
+        assert!(s.synchronize().is_ok() && s.query()?);
+        let (start, end) = (Event::new(cpu)?, Event::new(cpu)?);
+        assert_eq!(kind(get_elapsed_time(&start, &end)), ErrorKind::ValueError, "not recorded");
+        start.record_on(&s)?;
+        let x = s.scope(|| {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            cuprum::ones(&[1000], DType::Float32, &cpu)?.exp()
+        })?;
+        end.record_on(&s)?;
+        end.synchronize()?;
+        let ms = get_elapsed_time(&start, &end)?;
+        assert!((20.0..2000.0).contains(&ms), "{ms} ms");
+        assert!(end.query()? && x.size() == 1000);
+        let e = s.record()?;
+        Stream::null(cpu)?.wait_event(&e)?;
+        assert_eq!(kind(s.capture(|| Ok(()))), ErrorKind::NotImplementedError);
+        s.destroy()?;
+        assert_eq!(kind(s.enter()), ErrorKind::ValueError);
+        assert_eq!(kind(end.record_on(&s)), ErrorKind::ValueError);
+        assert_eq!(kind(Stream::null(cpu)?.destroy()), ErrorKind::ValueError);
+        let r = cuprum::profiler::benchmark("exp", cpu, 1, 4, || x.exp())?;
+        assert_eq!((r.gpu_times.len(), r.cpu_times.len()), (4, 4));
+        assert!(r.gpu_times.iter().all(|t| t.is_finite() && *t >= 0.0) && r.mean().is_finite());
+        Ok(())
+    };
+    run().unwrap();
 }
 
-gpu_test!(stream_scopes_nest_per_thread, |gpu| {
+device_test!(stream_scopes_nest_per_thread, |gpu| {
     let null = Stream::null(gpu)?;
     assert!(null.is_null());
     assert_eq!(get_current_stream(gpu)?, null);

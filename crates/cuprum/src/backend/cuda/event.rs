@@ -6,43 +6,27 @@ use crate::core::error::{Error, Result};
 use cudarc::driver::{result as cu, sys};
 use std::sync::Arc;
 
-/// A CUDA event (`cupy.cuda.Event`): a point in a stream's work, for timing and for making
-/// one stream wait for another.
-///
-/// ```no_run
-/// use cuprum::cuda::{Event, Stream};
-/// use cuprum::Device;
-/// let gpu = Device::Cuda(0);
-/// let s = Stream::new(gpu)?;
-/// let (start, end) = (Event::new(gpu)?, Event::new(gpu)?);
-/// start.record_on(&s)?;
-/// let y = s.scope(|| cuprum::ones(&[1 << 20], cuprum::DType::Float32, &gpu)?.exp())?;
-/// end.record_on(&s)?;
-/// end.synchronize()?;
-/// println!("{} ms", cuprum::cuda::get_elapsed_time(&start, &end)?);
-/// # drop(y);
-/// # Ok::<(), cuprum::Error>(())
-/// ```
-pub struct Event {
+/// A CUDA event: the GPU half of [`crate::cuda::Event`].
+pub struct GpuEvent {
     ev: sys::CUevent,
     dev: Arc<CudaDevice>,
 }
 // SAFETY: `ev` is a driver handle owned by this value (destroyed once, in `drop`); the driver
 // API is thread-safe, and the device (also `Send + Sync`) outlives the event through the `Arc`.
-unsafe impl Send for Event {}
-// SAFETY: `&Event` only records, waits on or reads the event, thread-safe driver calls.
-unsafe impl Sync for Event {}
+unsafe impl Send for GpuEvent {}
+// SAFETY: `&GpuEvent` only records, waits on or reads the event, thread-safe driver calls.
+unsafe impl Sync for GpuEvent {}
 
-impl Event {
+impl GpuEvent {
     /// A timing event on `device` (a CUDA device).
-    pub fn new(device: Device) -> Result<Event> {
+    pub fn new(device: Device) -> Result<GpuEvent> {
         let Device::Cuda(n) = device else {
             return Err(Error::InvalidArgument("events exist only on CUDA devices".into()));
         };
         let dev = CudaDevice::get(n)?;
         dev.bind()?;
         let ev = cu::event::create(sys::CUevent_flags::CU_EVENT_DEFAULT).map_err(|e| dev.err("cuEventCreate", e))?;
-        Ok(Event { ev, dev })
+        Ok(GpuEvent { ev, dev })
     }
     /// The event's device.
     pub fn device(&self) -> Device {
@@ -55,8 +39,8 @@ impl Event {
     }
     /// Records the event after all work queued so far on `stream` (CuPy's
     /// `event.record(stream)`). A stream of another device, or a destroyed one, is an error.
-    pub fn record_on(&self, stream: &crate::cuda::Stream) -> Result<()> {
-        self.record_raw(stream.inner())
+    pub fn record_on(&self, stream: &super::StreamInner) -> Result<()> {
+        self.record_raw(stream)
     }
     pub(crate) fn record_raw(&self, s: &super::StreamInner) -> Result<()> {
         s.check_live("recording an event")?;
@@ -84,7 +68,7 @@ impl Event {
         unsafe { completed(self.ev) }.map_err(|e| self.dev.err("cuEventQuery", e))
     }
     /// Milliseconds between `start` and this event (both recorded and finished).
-    pub fn elapsed_ms_since(&self, start: &Event) -> Result<f32> {
+    pub fn elapsed_ms_since(&self, start: &GpuEvent) -> Result<f32> {
         if start.dev.ordinal != self.dev.ordinal {
             return Err(Error::DeviceMismatch {
                 op: "elapsed time between events".into(),
@@ -101,18 +85,7 @@ impl Event {
     }
 }
 
-impl std::fmt::Debug for Event {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "<Event ({})>", self.dev.device())
-    }
-}
-
-/// Milliseconds between two finished events (`cupy.cuda.get_elapsed_time`).
-pub fn get_elapsed_time(start: &Event, end: &Event) -> Result<f32> {
-    end.elapsed_ms_since(start)
-}
-
-impl Drop for Event {
+impl Drop for GpuEvent {
     fn drop(&mut self) {
         let _ = self.dev.bind();
         // SAFETY: `ev` was created in `new`, is destroyed only here, and is not used afterwards.
@@ -136,7 +109,7 @@ pub(crate) struct RawEvent {
     ev: sys::CUevent,
     dev: Arc<CudaDevice>,
 }
-// SAFETY: as for `Event`: a driver handle owned by this value, used through thread-safe calls.
+// SAFETY: as for `GpuEvent`: a driver handle owned by this value, used through thread-safe calls.
 unsafe impl Send for RawEvent {}
 // SAFETY: as for `Send`.
 unsafe impl Sync for RawEvent {}

@@ -20,7 +20,7 @@ pub use compile::{cache_dir, nvrtc_compiles};
 pub(crate) use context::{device_count, unavailable_reason, CudaDevice};
 pub(crate) use copy::{host_register, host_unregister};
 pub(crate) use event::HostDma;
-pub use event::{device_name, get_elapsed_time, Event};
+pub use event::{device_name, GpuEvent};
 pub(crate) use kernels::Kernel;
 pub use pool::{pool_stats, release_cached, PoolStats};
 pub(crate) use stream::StreamInner;
