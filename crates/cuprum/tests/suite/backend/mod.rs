@@ -38,10 +38,14 @@ device_test!(benchmark_reports_the_device_times, |dev| {
     let x = cuprum::ones(&[100_000], cuprum::DType::Float32, &dev)?;
     let r = benchmark("sum", dev, 1, 4, || x.sum(None))?;
     assert_eq!(r.cpu_times.len(), 4);
-    // A GPU records its own times; the CPU device has only the host's.
-    assert_eq!(r.gpu_times.len(), if dev.is_cpu() { 0 } else { 4 });
+    // Every device records its own times (the CPU's from host-clock events), each within
+    // the host's wall time of the call.
+    assert_eq!(r.gpu_times.len(), 4);
     let t = r.device_times();
-    assert_eq!(t, if dev.is_cpu() { &r.cpu_times[..] } else { &r.gpu_times[..] });
+    assert_eq!(t, &r.gpu_times[..]);
+    if dev.is_cpu() {
+        assert!(r.gpu_times.iter().zip(&r.cpu_times).all(|(g, c)| *g >= *c * (1.0 - 1e-6)), "{r:?}");
+    }
     let mean = t.iter().sum::<f64>() / 4.0;
     assert!((r.mean() - mean).abs() <= 1e-12 * mean.abs().max(1.0));
     assert_eq!(r.best(), t.iter().copied().fold(f64::INFINITY, f64::min));
