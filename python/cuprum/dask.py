@@ -986,7 +986,10 @@ def catalogue(image: Any, threshold: float, connectivity: int = 1) -> tuple:
     width, (nr, nc) = image.shape[1], image.numblocks
     origin = {(i, j): (builtins.int(r_edges[i]), builtins.int(c_edges[j])) for i in range(nr) for j in range(nc)}
     client = _current_client()
-    groups = _by_worker(client, [image]) if client is not None else None
+    groups = None
+    if client is not None:
+        # The blocks computed and kept where they are computed (not brought here).
+        groups = _by_worker(client, [client.persist(image)])
     if groups is None:
         blocks = dask.compute(*image.to_delayed().ravel())
         here = _Labelled(list(blocks), [(ix, *origin[ix]) for ix in origin], threshold, connectivity)
