@@ -394,6 +394,14 @@ def test_mosaic_steps_on_the_cluster(client, rng):
     np.testing.assert_array_equal(cp.asnumpy(lab.compute()), want)
     ms = cpd.measure(x, lab, n)
     np.testing.assert_allclose(ms["flux"], ndi.sum_labels(img.astype(np.float64), want, np.arange(1, n + 1)), rtol=1e-9)
+    # The same without the labelled image: one task a worker labels its blocks and keeps the labels;
+    # also from a collection not persisted (its blocks computed in the workers and kept there).
+    lazy = da.from_array(img, chunks=(30, 40)).map_blocks(cp.asarray, dtype=img.dtype)
+    for y in (x, lazy):
+        n2, cat, seconds = cpd.catalogue(y, 0.08)
+        assert n2 == n and set(seconds) == {"label", "measure"}
+        for k in ["y", "x", "flux", "npix", "peak"]:
+            np.testing.assert_array_equal(cat[k], ms[k])
 
 
 def _sky(rng, shape=(150, 170)):
