@@ -11,14 +11,16 @@ mod translate;
 mod vectorize;
 
 /// The constants of the device functions a body calls: each path with its last segment made
-/// `__CUPRUM_DEVICE_<name>`.
+/// `ADD_THE_cuprum_device_ATTRIBUTE_TO_<name>`. A helper without `#[cuprum::device]` has no such
+/// constant, and rustc's error at the call ("cannot find value
+/// `ADD_THE_cuprum_device_ATTRIBUTE_TO_helper` in this scope") says what to do.
 pub(crate) fn dep_paths(calls: &[syn::Path]) -> Vec<syn::Path> {
     calls
         .iter()
         .map(|p| {
             let mut p = p.clone();
             let last = p.segments.last_mut().expect("a path has a segment");
-            last.ident = format_ident!("__CUPRUM_DEVICE_{}", last.ident, span = last.ident.span());
+            last.ident = format_ident!("ADD_THE_cuprum_device_ATTRIBUTE_TO_{}", last.ident, span = last.ident.span());
             p
         })
         .collect()
@@ -44,7 +46,7 @@ fn on_fn(
 
 /// `#[cuprum::device]`: a scalar helper usable from Rust as it is and from the GPU kernels of
 /// `#[cuprum::vectorize]`/`#[cuprum::kernel]`. Beside the function it defines a hidden
-/// constant `__CUPRUM_DEVICE_<name>` holding the function's CUDA C and the constants of the
+/// constant `ADD_THE_cuprum_device_ATTRIBUTE_TO_<name>` holding the function's CUDA C and the constants of the
 /// device functions it calls (a call to a function without `#[cuprum::device]` is an error
 /// at the call). On a `const` item it makes the constant usable in kernel bodies. Rust outside
 /// the supported subset is a compile error at its span.
@@ -72,7 +74,7 @@ pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     match translated {
         Ok(t) => {
-            let cname = format_ident!("__CUPRUM_DEVICE_{}", name);
+            let cname = format_ident!("ADD_THE_cuprum_device_ATTRIBUTE_TO_{}", name);
             let cuda = t.source;
             let deps = dep_paths(&t.calls);
             let doc = format!("The CUDA C of `{name}` (`#[cuprum::device]`).");

@@ -300,8 +300,23 @@ fn replaced<'a>(args: &'a [Operand<'a>], with: &'a [Option<Array>]) -> Vec<Opera
         .collect()
 }
 
-/// The CUDA C of a `#[cuprum::device]` function (the constant `__CUPRUM_DEVICE_<name>` that
-/// the attribute defines beside it) and of the device functions it calls.
+/// The CUDA C of a `#[cuprum::device]` function (the constant
+/// `ADD_THE_cuprum_device_ATTRIBUTE_TO_<name>` that the attribute defines beside it) and of the
+/// device functions it calls.
+///
+/// A helper called from a kernel body without the attribute has no such constant: rustc's
+/// error at the call reads ``cannot find value `ADD_THE_cuprum_device_ATTRIBUTE_TO_square` in
+/// this scope``.
+///
+/// ```compile_fail,E0425
+/// fn square(x: f32) -> f32 {
+///     x * x
+/// }
+/// #[cuprum::vectorize(f32(f32))]
+/// fn twice_square(x: f32) -> f32 {
+///     2.0 * square(x)
+/// }
+/// ```
 #[derive(Debug)]
 pub struct DeviceSource {
     /// The function's CUDA C (`cuprum_dev_<name>`), calling `kernel.cuh`'s helpers.
@@ -564,15 +579,15 @@ mod tests {
         assert!((polar_distance(1.0, 0.0, 1.0, std::f32::consts::FRAC_PI_2) - 2f32.sqrt()).abs() < 1e-6);
         assert_eq!((0..30).filter(|&n| is_prime(n)).collect::<Vec<_>>(), [2, 3, 5, 7, 11, 13, 17, 19, 23, 29]);
         assert!(loops(10) > 0);
-        let polar = __CUPRUM_DEVICE_polar_distance.source();
+        let polar = ADD_THE_cuprum_device_ATTRIBUTE_TO_polar_distance.source();
         let (at_sq, at_polar) =
             (polar.find("cuprum_dev_sq(float").unwrap(), polar.find("cuprum_dev_polar_distance(").unwrap());
         assert!(at_sq < at_polar && polar.matches("float cuprum_dev_sq(").count() == 1);
         let units: [&DeviceSource; 4] = [
-            &__CUPRUM_DEVICE_gaussian_pdf,
-            &__CUPRUM_DEVICE_polar_distance,
-            &__CUPRUM_DEVICE_is_prime,
-            &__CUPRUM_DEVICE_loops,
+            &ADD_THE_cuprum_device_ATTRIBUTE_TO_gaussian_pdf,
+            &ADD_THE_cuprum_device_ATTRIBUTE_TO_polar_distance,
+            &ADD_THE_cuprum_device_ATTRIBUTE_TO_is_prime,
+            &ADD_THE_cuprum_device_ATTRIBUTE_TO_loops,
         ];
         for u in units {
             crate::backend::cuda::compile::check_compiles(&Unit(u.source()));
