@@ -57,7 +57,8 @@ pub fn size_of(shape: &[usize]) -> usize {
 /// the array empty (`np.zeros((0, 2**62))` is "array is too big").
 pub fn checked_nbytes(shape: &[usize], itemsize: usize) -> Result<usize> {
     check_ndim(shape.len())?;
-    let too_big = || Error::InvalidArgument(format!("array is too big: shape {shape:?}"));
+    let too_big =
+        || Error::InvalidArgument(format!("array is too big: shape {}", crate::core::error::shape_str(shape)));
     let mut n: usize = itemsize;
     for &d in shape.iter().filter(|&&d| d != 0) {
         n = n.checked_mul(d).ok_or_else(too_big)?;

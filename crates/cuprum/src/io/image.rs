@@ -325,7 +325,10 @@ fn limits(v: &[f64], opts: &ImageOptions) -> Result<Option<(f64, f64)>> {
 /// ```
 pub fn colorize(a: &Array, opts: &ImageOptions) -> Result<Rgba8Image> {
     if a.ndim() != 2 {
-        return Err(Error::Value(format!("colorize/imsave take a 2-D array; this one has shape {:?}", a.shape())));
+        return Err(Error::Value(format!(
+            "colorize/imsave take a 2-D array; this one has shape {}",
+            crate::core::error::shape_str(a.shape())
+        )));
     }
     let (height, width) = (a.shape()[0], a.shape()[1]);
     let v: Vec<f64> = a.to_vec_as::<f64>()?;

@@ -125,8 +125,9 @@ impl Array {
         let n = crate::core::layout::checked_nbytes(shape, dtype.itemsize())?;
         if data.len() != n {
             return Err(Error::InvalidArgument(format!(
-                "{} bytes given for shape {shape:?} of {dtype} ({n} bytes)",
-                data.len()
+                "{} bytes given for shape {} of {dtype} ({n} bytes)",
+                data.len(),
+                crate::core::error::shape_str(shape)
             )));
         }
         if dtype == DType::Bool && data.iter().any(|&b| b > 1) {

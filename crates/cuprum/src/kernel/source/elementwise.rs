@@ -182,9 +182,10 @@ impl ElementwiseKernel {
         for (p, o) in s.outs.iter().zip(given.iter()) {
             if !p.raw && o.shape() != shape.as_slice() {
                 return Err(Error::Value(format!(
-                    "{what}: the output {} has shape {:?}, the loop's shape is {shape:?}",
+                    "{what}: the output {} has shape {}, the loop's shape is {}",
                     p.name,
-                    o.shape()
+                    crate::core::error::shape_str(o.shape()),
+                    crate::core::error::shape_str(&shape)
                 )));
             }
         }

@@ -200,9 +200,10 @@ impl ReductionKernel {
         for (p, o) in s.outs.iter().zip(given.iter()) {
             if o.shape() != oshape.as_slice() {
                 return Err(Error::Value(format!(
-                    "{what}: the output {} has shape {:?}, the reduction's is {oshape:?}",
+                    "{what}: the output {} has shape {}, the reduction's is {}",
                     p.name,
-                    o.shape()
+                    crate::core::error::shape_str(o.shape()),
+                    crate::core::error::shape_str(&oshape)
                 )));
             }
         }

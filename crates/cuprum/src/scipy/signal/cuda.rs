@@ -265,7 +265,10 @@ fn correlate_nd(c: &Correlation<'_>, out: &Array) -> Result<()> {
     let cb = ow.div_ceil((ND_TX * ND_RX) as usize);
     let blocks = rows * cb;
     if blocks > i32::MAX as usize {
-        return Err(Error::NotImplemented(format!("a correlation output of shape {o:?} on the GPU")));
+        return Err(Error::NotImplemented(format!(
+            "a correlation output of shape {} on the GPU",
+            crate::core::error::shape_str(&o)
+        )));
     }
     let k = dev.kernel(&CorrKey { dtype: dt, boundary: Boundary::Fill, variant: Variant::Nd, flip: c.flip })?;
     let mut p = Params::new();

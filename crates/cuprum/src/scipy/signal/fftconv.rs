@@ -87,7 +87,11 @@ fn conv_axes<'a>(
     };
     let axes: Vec<usize> = all.into_iter().filter(|&a| s1[a] != 1 && s2[a] != 1).collect();
     if !(0..nd).filter(|a| !axes.contains(a)).all(|a| s1[a] == s2[a] || s1[a] == 1 || s2[a] == 1) {
-        return Err(Error::Value(format!("incompatible shapes for in1 and in2: {s1:?} and {s2:?}")));
+        return Err(Error::Value(format!(
+            "incompatible shapes for in1 and in2: {} and {}",
+            crate::core::error::shape_str(&s1),
+            crate::core::error::shape_str(&s2)
+        )));
     }
     if mode == ConvolveMode::Valid && nd > 0 {
         let ok1 = axes.iter().all(|&a| s1[a] >= s2[a]);

@@ -335,9 +335,9 @@ fn operands(input: &Array, labels: Option<&Array>, op: &str) -> Result<(Array, O
     }
     let shape = crate::core::layout::broadcast_shapes(input.shape(), l.shape()).ok_or_else(|| {
         Error::Value(format!(
-            "{op}: shape mismatch: input {:?} and labels {:?} cannot be broadcast to a single shape",
-            input.shape(),
-            l.shape()
+            "{op}: shape mismatch: input {} and labels {} cannot be broadcast to a single shape",
+            crate::core::error::shape_str(input.shape()),
+            crate::core::error::shape_str(l.shape())
         ))
     })?;
     let x = input.broadcast_to(&shape)?.as_contiguous()?;

@@ -321,7 +321,10 @@ pub(crate) fn filter(x: &Array, out: &Array, plan: &Plan) -> Result<()> {
         let gx = shape[1].div_ceil(TX as usize);
         let gy = shape[0].div_ceil((TY * RY) as usize);
         if gx > u32::MAX as usize {
-            return Err(Error::NotImplemented(format!("a {shape:?} rank filter on the GPU")));
+            return Err(Error::NotImplemented(format!(
+                "a {} rank filter on the GPU",
+                crate::core::error::shape_str(&shape)
+            )));
         }
         // SAFETY: the parameters match `box2d` in rank.cu; `x` and `out` are C-contiguous h x w
         // arrays of `dt`, alive until the stream has run it; the tile is a static shared array.

@@ -132,7 +132,9 @@ device_test!(measurement_errors, |dev| {
     let x = cuprum::ones(&[3, 4], DType::Float64, &dev)?;
     let l3 = cuprum::ones(&[3, 3], DType::Int32, &dev)?;
     // Shapes that do not broadcast: ValueError.
-    assert_eq!(ndi::sum_labels(&x, Some(&l3), vec![1]).unwrap_err().kind(), ErrorKind::ValueError);
+    let e = ndi::sum_labels(&x, Some(&l3), vec![1]).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ValueError);
+    assert!(e.to_string().contains("input (3, 4) and labels (3, 3)"), "shapes as NumPy's tuples: {e}");
     // Float index arrays and complex labels: TypeError (float labels: `float_labels_as_scipy`).
     let lf = cuprum::ones(&[3, 4], DType::Float64, &dev)?;
     assert_eq!(Index::from_array(&lf).unwrap_err().kind(), ErrorKind::TypeError);
