@@ -267,7 +267,7 @@ fn correlate_nd(c: &Correlation<'_>, out: &Array) -> Result<()> {
     if blocks > i32::MAX as usize {
         return Err(Error::NotImplemented(format!(
             "a correlation output of shape {} on the GPU",
-            crate::core::error::shape_str(&o)
+            crate::core::error::shape_str(o)
         )));
     }
     let k = dev.kernel(&CorrKey { dtype: dt, boundary: Boundary::Fill, variant: Variant::Nd, flip: c.flip })?;

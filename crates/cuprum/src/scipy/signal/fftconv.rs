@@ -89,8 +89,8 @@ fn conv_axes<'a>(
     if !(0..nd).filter(|a| !axes.contains(a)).all(|a| s1[a] == s2[a] || s1[a] == 1 || s2[a] == 1) {
         return Err(Error::Value(format!(
             "incompatible shapes for in1 and in2: {} and {}",
-            crate::core::error::shape_str(&s1),
-            crate::core::error::shape_str(&s2)
+            crate::core::error::shape_str(s1),
+            crate::core::error::shape_str(s2)
         )));
     }
     if mode == ConvolveMode::Valid && nd > 0 {

@@ -323,7 +323,7 @@ pub(crate) fn filter(x: &Array, out: &Array, plan: &Plan) -> Result<()> {
         if gx > u32::MAX as usize {
             return Err(Error::NotImplemented(format!(
                 "a {} rank filter on the GPU",
-                crate::core::error::shape_str(&shape)
+                crate::core::error::shape_str(shape)
             )));
         }
         // SAFETY: the parameters match `box2d` in rank.cu; `x` and `out` are C-contiguous h x w
