@@ -29,10 +29,6 @@ def is_available() -> bool:
     return _c.cuda_is_available()
 
 
-def _cpu_backend() -> bool:
-    return _c.get_device().kind == "cpu"
-
-
 def Device(device: Any = None) -> _c.Device:  # noqa: N802
     """``cupy.cuda.Device(n)``: GPU ``n`` (the current device when ``None``). On the CPU backend, the CPU."""
     if device is None:

@@ -883,12 +883,8 @@ def label(mask: Any, connectivity: int = 1) -> tuple:
     _structure(connectivity)
     meta = cuprum.empty((0, 0), numpy.int32)
     local = mask.map_blocks(_label_chunk, connectivity, dtype=numpy.int32, meta=meta).persist()
-    r_edges = numpy.cumsum((0,) + mask.chunks[0])
-    c_edges = numpy.cumsum((0,) + mask.chunks[1])
-    width = mask.shape[1]
-    nr, nc = local.numblocks
-    where = {(i, j): (builtins.int(r_edges[i]), builtins.int(c_edges[j]), width) for i in range(nr) for j in range(nc)}
-    parts, n = _join(_each_block(_chunk_summary, [local], where), (nr, nc), connectivity)
+    where = {ix: (*o, mask.shape[1]) for ix, o in _origins(mask).items()}
+    parts, n = _join(_each_block(_chunk_summary, [local], where), local.numblocks, connectivity)
     # Each block's part of the mapping travels with its relabelling task only (one task a block).
     from dask.base import tokenize
     from dask.highlevelgraph import HighLevelGraph
@@ -932,18 +928,32 @@ def measure(image: Any, labels: Any, n: int) -> dict:
     adds them (float64), so an object split across chunks is measured once, whole."""
     if image.shape != labels.shape or image.chunks != labels.chunks:
         raise ValueError("image and labels must have the same shape and chunks")
-    r_edges = numpy.cumsum((0,) + image.chunks[0])
-    c_edges = numpy.cumsum((0,) + image.chunks[1])
-    nr, nc = image.numblocks
-    where = {(i, j): (builtins.int(r_edges[i]), builtins.int(c_edges[j]), n) for i in range(nr) for j in range(nc)}
+    where = {ix: (*o, n) for ix, o in _origins(image).items()}
     return _measurements(list(_each_block(_measure_chunk, [image, labels], where).values()), n)
+
+
+def _origins(x: Any) -> dict:
+    """Each block index of the 2-D Dask array ``x``: the (row, column) of its first element in ``x``."""
+    r_edges = numpy.cumsum((0,) + x.chunks[0])
+    c_edges = numpy.cumsum((0,) + x.chunks[1])
+    nr, nc = x.numblocks
+    return {(i, j): (builtins.int(r_edges[i]), builtins.int(c_edges[j])) for i in range(nr) for j in range(nc)}
+
+
+def _combined(parts: list, n: int) -> numpy.ndarray:
+    """Blocks' sums per label (:func:`_measure_chunk`'s rows: 4 sums, then the peak) as one such array."""
+    out = numpy.zeros((5, n))
+    out[4] = -numpy.inf
+    if parts:
+        out[:4] = numpy.sum([p[:4] for p in parts], axis=0)
+        out[4] = numpy.max([p[4] for p in parts], axis=0)
+    return out
 
 
 def _measurements(parts: list, n: int) -> dict:
     """The blocks' sums per label (:func:`_measure_chunk`'s) as the catalogue's columns."""
-    s = numpy.sum([p[:4] for p in parts], axis=0) if parts else numpy.zeros((4, n))
-    peak = numpy.max([p[4] for p in parts], axis=0) if parts else numpy.full(n, -numpy.inf)
-    return {"y": s[1] / s[0], "x": s[2] / s[0], "flux": s[0], "npix": s[3].astype(numpy.int64), "peak": peak}
+    s = _combined(parts, n)
+    return {"y": s[1] / s[0], "x": s[2] / s[0], "flux": s[0], "npix": s[3].astype(numpy.int64), "peak": s[4]}
 
 
 class _Labelled:
@@ -965,9 +975,7 @@ class _Labelled:
     def measure(self, mapping: dict, n: int) -> numpy.ndarray:
         """The sums per object of all the worker's blocks (their local labels renumbered by ``mapping``)."""
         parts = [_measure_chunk(b, _relabel_chunk(lab, mapping[ix]), r0, c0, n) for ix, b, lab, r0, c0 in self.items]
-        out = numpy.sum([p[:4] for p in parts], axis=0) if parts else numpy.zeros((4, n))
-        peak = numpy.max([p[4] for p in parts], axis=0) if parts else numpy.full(n, -numpy.inf)
-        return numpy.vstack([out, peak[None]])
+        return _combined(parts, n)
 
 
 def catalogue(image: Any, threshold: float, connectivity: int = 1) -> tuple:
@@ -981,10 +989,7 @@ def catalogue(image: Any, threshold: float, connectivity: int = 1) -> tuple:
         raise ValueError(f"cuprum.dask.catalogue takes a 2-D mosaic, not {image.ndim}-d")
     _structure(connectivity)
     t = time.perf_counter()
-    r_edges = numpy.cumsum((0,) + image.chunks[0])
-    c_edges = numpy.cumsum((0,) + image.chunks[1])
-    width, (nr, nc) = image.shape[1], image.numblocks
-    origin = {(i, j): (builtins.int(r_edges[i]), builtins.int(c_edges[j])) for i in range(nr) for j in range(nc)}
+    width, origin = image.shape[1], _origins(image)
     client = _current_client()
     groups = None
     if client is not None:
@@ -993,7 +998,7 @@ def catalogue(image: Any, threshold: float, connectivity: int = 1) -> tuple:
     if groups is None:
         blocks = dask.compute(*image.to_delayed().ravel())
         here = _Labelled(list(blocks), [(ix, *origin[ix]) for ix in origin], threshold, connectivity)
-        parts, n = _join(here.summaries(width), (nr, nc), connectivity)
+        parts, n = _join(here.summaries(width), image.numblocks, connectivity)
         t_label, t = time.perf_counter() - t, time.perf_counter()
         sums = [here.measure(parts, n)]
     else:
@@ -1005,7 +1010,7 @@ def catalogue(image: Any, threshold: float, connectivity: int = 1) -> tuple:
             )
             asks.append(client.submit(_part_call, lab[w], "summaries", width, workers=[w], **_LOOSE))
         summaries = {ix: s for got in client.gather(asks) for ix, s in got.items()}
-        parts, n = _join(summaries, (nr, nc), connectivity)
+        parts, n = _join(summaries, image.numblocks, connectivity)
         t_label, t = time.perf_counter() - t, time.perf_counter()
         subs = []
         for w, f in lab.items():
