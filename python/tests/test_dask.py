@@ -672,6 +672,10 @@ def test_bad_input_is_numpys_exceptions(device):
         cpd.label(x > 0, 3)
     with pytest.raises(ValueError, match="2-D"):
         cpd.label(chunked(np.zeros((2, 2, 2), bool), device, 1))
+    with pytest.raises(ValueError, match="2-D"):
+        cpd.catalogue(chunked(np.zeros((2, 2, 2)), device, 1), 0.5)
+    with pytest.raises(ValueError, match="connectivity"):
+        cpd.catalogue(x, 0.5, 3)
     with pytest.raises(TypeError, match="float32 or float64"):
         cpd.order_statistics(chunked(np.arange(6), device, 3), 0)
     with pytest.raises(IndexError):
