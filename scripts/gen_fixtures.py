@@ -2787,6 +2787,59 @@ def gen_linalg():
     case("nan", "eigvals", {}, [nan], lambda: np.linalg.eigvals(nan))
 
 
+def gen_special():
+    """scipy.special's ufuncs (group "special", op erf/erfc/ndtr/ndtri, the input array): every
+    dtype (SciPy's float32 and float64 loops), the tails where erf and erfc part ways, ndtri on
+    (0, 1) down to subnormal tails, outside it, and 0-d and empty inputs."""
+    import scipy.special as sps
+    vals = [np.nan, -np.inf, -40.0, -27.0, -26.5, -10.0, -6.0, -3.7, -1.5, -0.70710678, -0.5, -0.3, -1e-5,
+            -1e-300, -0.0, 0.0, 1e-300, 1e-5, 0.3, 0.5, 0.7071068, 1.0, 2.5, 5.9, 6.0, 8.3, 9.0, 26.5, 40.0, np.inf]
+    probs = [0.0, 5e-324, 1e-300, 1e-100, 1e-20, 1e-10, 1e-5, 0.001, 0.02, 0.024, 0.1, 0.2499, 0.25, 0.3,
+             0.4999999, 0.5, 0.5000001, 0.7, 0.75, 0.7501, 0.9, 0.975, 0.999, 1 - 1e-10, 1 - 1e-16, 1.0,
+             -0.1, 1.1, np.nan]
+    for op in ["erf", "erfc", "ndtr", "ndtri"]:
+        f = getattr(sps, op)
+        for dt in DTYPES:
+            if op == "ndtri" and dt in FLOATS:
+                src = probs
+            elif dt in FLOATS:
+                src = vals
+            else:
+                src = unary_values(dt)
+            x = arr(pad_even(src), dt)
+            FX.case(f"special/{op}/{dt}", op, {}, [x], lambda f=f, x=x: f(x))
+        z = arr(0.3, "float32", ())
+        e = arr([], "float64", (0, 3))
+        FX.case(f"special/{op}/float32/0d", op, {}, [z], lambda f=f: f(z))
+        FX.case(f"special/{op}/float64/empty", op, {}, [e], lambda f=f: f(e))
+
+
+def gen_stats():
+    """scipy.stats.norm (group "stats", op pdf/logpdf/cdf/sf/ppf/isf; params loc and scale; the
+    input array): float64, float32 and integer inputs, the tails, infinities and NaN, scales
+    that are not positive (NaN answers), and 0-d and empty inputs."""
+    import scipy.stats as st
+    xs = [np.nan, -np.inf, -40.0, -38.5, -12.0, -3.0, -1.0, -0.25, 0.0, 1e-8, 0.5, 1.5, 2.0, 7.0, 9.5, 40.0, np.inf, 3.25]
+    qs = [0.0, 1e-300, 1e-12, 0.01, 0.2, 0.25, 0.5, 0.6, 0.77, 0.99, 1 - 1e-12, 1.0, -0.5, 1.5, np.nan, 0.5]
+    params = [(0.0, 1.0), (1.5, 2.0), (-3.0, 0.25), (0.0, 0.0), (0.0, -1.0), (np.nan, 1.0), (0.0, np.nan),
+              (0.0, np.inf)]
+    for op in ["pdf", "logpdf", "cdf", "sf", "ppf", "isf"]:
+        f = getattr(st.norm, op)
+        for dt in ["float64", "float32", "int64"]:
+            if op in ("ppf", "isf"):
+                src = qs if dt != "int64" else [0, 1, 2, -1]
+            else:
+                src = xs if dt != "int64" else [-40, -3, -1, 0, 1, 2, 7, 40]
+            x = arr(src, dt, (2, len(src) // 2))
+            for loc, scale in params:
+                FX.case(f"stats/norm.{op}/{dt}/{loc}_{scale}", op, {"loc": repr(loc), "scale": repr(scale)}, [x],
+                        lambda f=f, x=x, loc=loc, scale=scale: f(x, loc=loc, scale=scale))
+        z = arr(0.3, "float32", ())
+        e = arr([], "float64", (0, 3))
+        FX.case(f"stats/norm.{op}/float32/0d", op, {"loc": "0.0", "scale": "1.0"}, [z], lambda f=f: f(z))
+        FX.case(f"stats/norm.{op}/float64/empty", op, {"loc": "0.0", "scale": "1.0"}, [e], lambda f=f: f(e))
+
+
 # Groups written by generators with a generator of their own (and the library versions noted in
 # the manifest for them): the only ones --only can regenerate alone.
 
@@ -3077,8 +3130,10 @@ GROUP_VERSIONS = {
     "random": lambda: f"NumPy {np.__version__}",
     "fft": lambda: f"NumPy {np.__version__}",
     "signal_fft": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
+    "special": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
+    "stats": lambda: f"NumPy {np.__version__}, SciPy {__import__('scipy').__version__}",
 }
-GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank, gen_io, gen_complex, gen_linalg, gen_random, gen_fft, gen_signal_fft]
+GENERATORS = [gen_unary, gen_binary, gen_scalar, gen_reduce, gen_astype, gen_creation, gen_views, gen_misc, gen_sort, gen_quantile, gen_unique, gen_select, gen_index, gen_manip, gen_signal, gen_ndimage_label, gen_ndimage_measure, gen_signal_nd, gen_ndimage_filters, gen_ndimage_morph, gen_ndimage_rank, gen_io, gen_complex, gen_linalg, gen_random, gen_fft, gen_signal_fft, gen_special, gen_stats]
 
 
 def main():

@@ -74,6 +74,10 @@ fn main() -> cuprum::Result<()> {
     let sqrt_2pi = (2.0 * std::f64::consts::PI).sqrt() as f32;
     let numpy_way = |x: &cuprum::Array| (-0.5 * ((x.expr() - mean) / sigma).powi(2)).exp() / (sigma * sqrt_2pi);
     println!("{}", benchmark("numpy expression (cpu)", cpu, 2, 10, || numpy_way(&x_cpu).eval())?);
+    // norm_pdf = scipy.stats.norm; %timeit norm_pdf.pdf(x, loc=mean, scale=sigma)
+    let norm_pdf = cuprum::scipy::stats::norm(mean as f64, sigma as f64);
+    println!("{}", benchmark("scipy.stats.norm.pdf (cpu)", cpu, 2, 10, || norm_pdf.pdf(&x_cpu))?);
+    println!("{}", benchmark("scipy.stats.norm.pdf (gpu)", dev, 3, 20, || norm_pdf.pdf(&x_gpu))?);
     let same = cuprum::allclose(
         &gaussian_pdf(&x_gpu, mean, sigma)?.to_device(&cpu)?,
         &numpy_way(&x_cpu).eval()?,

@@ -222,6 +222,25 @@ expr_unary! {
     conjugate => Conjugate,
 }
 
+impl Expr {
+    /// SciPy's `scipy.special.erf(self)`.
+    pub fn erf(self) -> Expr {
+        self.unary(UnaryOp::Erf)
+    }
+    /// SciPy's `scipy.special.erfc(self)`.
+    pub fn erfc(self) -> Expr {
+        self.unary(UnaryOp::Erfc)
+    }
+    /// SciPy's `scipy.special.ndtr(self)` (the standard normal CDF).
+    pub fn ndtr(self) -> Expr {
+        self.unary(UnaryOp::Ndtr)
+    }
+    /// SciPy's `scipy.special.ndtri(self)` (its inverse).
+    pub fn ndtri(self) -> Expr {
+        self.unary(UnaryOp::Ndtri)
+    }
+}
+
 macro_rules! expr_binary {
     ($($name:ident => $op:ident),* $(,)?) => {
         impl Expr {$(

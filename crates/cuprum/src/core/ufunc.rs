@@ -62,6 +62,10 @@ named_ops! {
     IsInf => "isinf",
     IsFinite => "isfinite",
     Conjugate => "conjugate",
+    Erf => "erf",
+    Erfc => "erfc",
+    Ndtr => "ndtr",
+    Ndtri => "ndtri",
 }
 
 named_ops! {
@@ -140,10 +144,27 @@ impl UnaryOp {
         )
     }
 
+    /// `scipy.special`'s functions (erf, erfc, ndtr, ndtri): SciPy's loops are float32 and
+    /// float64 only, and cuprum has no complex loop for them. Other inputs take the first loop
+    /// they cast to safely in SciPy's order: float64 first for erf, erfc and ndtr (so float16,
+    /// bool and small ints compute in float64), float32 first for ndtri.
+    pub fn is_special(self) -> bool {
+        use UnaryOp::*;
+        matches!(self, Erf | Erfc | Ndtr | Ndtri)
+    }
+
     /// (loop dtype, output dtype) for an input of `dt`.
     pub fn resolve(self, dt: DType) -> Result<(DType, DType)> {
         use UnaryOp::*;
         let unsupported = || Err(Error::UnsupportedDType { op: self.name().into(), dtype: dt });
+        if self.is_special() {
+            if dt.is_complex() {
+                return unsupported();
+            }
+            let small = if self == Ndtri { dt.smallest_float() != DType::Float64 } else { dt == DType::Float32 };
+            let l = if small { DType::Float32 } else { DType::Float64 };
+            return Ok((l, l));
+        }
         if dt.is_complex() {
             // NumPy's complex loops: no cbrt, floor, ceil, trunc or invert; absolute is real.
             return match self {

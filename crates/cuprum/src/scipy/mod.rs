@@ -2,3 +2,5 @@
 
 pub mod ndimage;
 pub mod signal;
+pub mod special;
+pub mod stats;

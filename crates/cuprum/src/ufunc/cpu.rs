@@ -3,6 +3,7 @@
 
 use crate::array::Array;
 use crate::backend::cpu::cmath::{self, CFloat, CFun, CUnary};
+use crate::backend::cpu::special;
 use crate::backend::cpu::{
     copy_same, domain, load, par_walk, par_walk_at, ptr, store, Cx, Domain, Ptr, Wide, CHUNK, PAR_THRESHOLD,
 };
@@ -318,6 +319,10 @@ impl Arith for f64 {
             IsNan => lp1!(x, out, |v| b2::<f64>(v.is_nan())),
             IsInf => lp1!(x, out, |v| b2::<f64>(v.is_infinite())),
             IsFinite => lp1!(x, out, |v| b2::<f64>(v.is_finite())),
+            Erf => lp1!(x, out, |v| special::erf(v)),
+            Erfc => lp1!(x, out, |v| special::erfc(v)),
+            Ndtr => lp1!(x, out, |v| special::ndtr(v)),
+            Ndtri => lp1!(x, out, |v| special::ndtri(v)),
         }
     }
     fn binary(op: BinaryOp, a: &[f64], b: &[f64], out: &mut [f64]) {
@@ -387,7 +392,7 @@ fn generic_threshold(costly: bool) -> usize {
 /// Whether a unary op is one of the costly float functions (see `generic_threshold`).
 fn unary_costly(op: UnaryOp, l: DType) -> bool {
     // NumPy's float-only functions (transcendental) but for the cheap sqrt and rint.
-    l.is_float() && op.is_float_function() && !matches!(op, UnaryOp::Sqrt | UnaryOp::Rint)
+    l.is_float() && (op.is_float_function() || op.is_special()) && !matches!(op, UnaryOp::Sqrt | UnaryOp::Rint)
 }
 
 /// An input run of a typed loop.

@@ -285,7 +285,9 @@ pub(crate) fn unary_expr(op: UnaryOp, l: DType) -> String {
             IsNan => call("cisnan"),
             IsInf => call("cisinf"),
             IsFinite => call("cisfinite"),
-            Cbrt | Floor | Ceil | Trunc | Invert => unreachable!("no complex loop for {}", op.name()),
+            Cbrt | Floor | Ceil | Trunc | Invert | Erf | Erfc | Ndtr | Ndtri => {
+                unreachable!("no complex loop for {}", op.name())
+            }
         };
     }
     if l.is_float() {
@@ -325,6 +327,11 @@ pub(crate) fn unary_expr(op: UnaryOp, l: DType) -> String {
             IsNan => "isnan(a0)".into(),
             IsInf => "isinf(a0)".into(),
             IsFinite => "isfinite(a0)".into(),
+            // scipy.special's (special.cuh): in double, rounded to a float32 loop's type.
+            Erf => format!("(({t})erf((double)a0))"),
+            Erfc => format!("(({t})erfc((double)a0))"),
+            Ndtr => format!("(({t})cuprum_ndtr((double)a0))"),
+            Ndtri => format!("(({t})cuprum_ndtri((double)a0))"),
         };
     }
     if l == DType::Bool {

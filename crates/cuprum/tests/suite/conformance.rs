@@ -91,7 +91,7 @@ const GPU_SKIP: &[(&str, &str)] = &[
     // None at present (BUG-16, scalars before arrays on the strided GPU path, is fixed).
 ];
 
-const UNARY: [UnaryOp; 34] = UnaryOp::ALL;
+const UNARY: [UnaryOp; UnaryOp::ALL.len()] = UnaryOp::ALL;
 
 const BINARY: [BinaryOp; 27] = BinaryOp::ALL;
 
@@ -1529,6 +1529,33 @@ device_test!(unary, |dev| {
     Ok(())
 });
 
+// scipy.special's ufuncs: the unary group's runner, SciPy's values.
+device_test!(special, |dev| {
+    run_group("special", &dev, ALL_LAYOUTS, run_unary);
+    Ok(())
+});
+
+// scipy.stats.norm with loc and scale.
+device_test!(stats, |dev| {
+    run_group("stats", &dev, ALL_LAYOUTS, run_stats);
+    Ok(())
+});
+
+fn run_stats(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
+    let x = inputs(case, dev, layout)?;
+    let d = cuprum::scipy::stats::norm(parse_f64(case.param("loc")), parse_f64(case.param("scale")));
+    let x = x[0].array();
+    Ok(vec![match case.op.as_str() {
+        "pdf" => d.pdf(x)?,
+        "logpdf" => d.logpdf(x)?,
+        "cdf" => d.cdf(x)?,
+        "sf" => d.sf(x)?,
+        "ppf" => d.ppf(x)?,
+        "isf" => d.isf(x)?,
+        op => panic!("unknown stats op {op}"),
+    }])
+}
+
 device_test!(binary, |dev| {
     run_group("binary", &dev, ALL_LAYOUTS, run_binary);
     Ok(())
@@ -1962,7 +1989,8 @@ fn fixtures_cover_every_op() {
     println!("{}: {} cases, {} blobs: {per_group:?}", fx.header, fx.cases.len(), fx.blobs.len());
     let has = |group: &str, op: &str| fx.cases.iter().any(|c| c.group == group && c.op == op);
     for op in UNARY {
-        assert!(has("unary", op.name()) || has("complex", op.name()), "no unary case for {}", op.name());
+        let any = has("unary", op.name()) || has("complex", op.name()) || has("special", op.name());
+        assert!(any, "no unary case for {}", op.name());
     }
     for op in BINARY {
         assert!(has("binary", op.name()), "no binary case for {}", op.name());
@@ -1992,6 +2020,8 @@ fn fixtures_cover_every_op() {
         "ndimage_morph",
         "ndimage_rank",
         "io",
+        "special",
+        "stats",
     ] {
         assert!(per_group.iter().any(|(x, _)| x == g), "no {g} cases");
     }

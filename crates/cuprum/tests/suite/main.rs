@@ -38,6 +38,7 @@ mod signal;
 mod sort;
 mod source_kernels;
 mod statistics;
+mod stats;
 mod streams;
 mod ufunc;
 

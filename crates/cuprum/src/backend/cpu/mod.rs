@@ -7,6 +7,7 @@ use crate::core::dtype::DType;
 use half::f16;
 
 pub(crate) mod cmath;
+pub(crate) mod special;
 pub(crate) mod vmath;
 use rayon::prelude::*;
 

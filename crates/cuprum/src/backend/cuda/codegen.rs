@@ -6,7 +6,7 @@ use crate::core::dtype::DType;
 
 /// The shared headers most kernels include first.
 pub(crate) const PRELUDE: &str =
-    "#include \"cuprum/prelude.cuh\"\n#include \"cuprum/float16.cuh\"\n#include \"cuprum/numpy_math.cuh\"\n#include \"cuprum/complex.cuh\"\n";
+    "#include \"cuprum/prelude.cuh\"\n#include \"cuprum/float16.cuh\"\n#include \"cuprum/numpy_math.cuh\"\n#include \"cuprum/complex.cuh\"\n#include \"cuprum/special.cuh\"\n";
 
 /// C type of a dtype's storage.
 pub(crate) fn storage_ty(d: DType) -> &'static str {

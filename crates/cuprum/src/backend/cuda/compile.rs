@@ -59,6 +59,7 @@ pub(crate) const HEADERS: &[(&str, &str)] = &[
     ("cuprum/atomics.cuh", include_str!("include/atomics.cuh")),
     ("cuprum/ndimage_mode.cuh", include_str!("include/ndimage_mode.cuh")),
     ("cuprum/complex.cuh", include_str!("include/complex.cuh")),
+    ("cuprum/special.cuh", include_str!("include/special.cuh")),
 ];
 
 /// SHA-256 of a specialised source, its NVRTC options ([`key_options`]) and the shared

@@ -6,7 +6,7 @@ use crate::common::{assert_close, on, random, rtol_for, Rng};
 use cuprum::dtype::ALL_DTYPES;
 use cuprum::{s, Array, BinaryOp, DType, Device, UnaryOp};
 
-const UNARY: [UnaryOp; 34] = UnaryOp::ALL;
+const UNARY: [UnaryOp; UnaryOp::ALL.len()] = UnaryOp::ALL;
 
 const BINARY: [BinaryOp; 27] = BinaryOp::ALL;
 
