@@ -678,6 +678,7 @@ def next_fast_len(target: int, real: bool) -> int: ...
 
 # ------------------------------------------------------------------------------------------------ linalg
 
+def stats_norm(name: str, x: ndarray, loc: float, scale: float) -> ndarray: ...
 def linalg1(name: str, a: ndarray, flag: bool = False, tol: float | None = None) -> ndarray:
     """One-matrix linear algebra by name (`inv`, `det`, `cholesky`, `eigvalsh`, `eigvals`, `pinv`, ...)."""
 

@@ -407,6 +407,10 @@ def array_ufunc(a: ndarray, uf: Any, method: str, inputs: tuple, kwargs: dict | 
             return NotImplemented
     name = uf.__name__
     f = getattr(cuprum, name, None)
+    if f is None and name in ("erf", "erfc", "ndtr", "ndtri"):  # scipy.special's ufuncs
+        import cuprumx.scipy.special
+
+        f = getattr(cuprumx.scipy.special, name)
     if f is None:
         return NotImplemented
     out = kwargs.pop("out", None)

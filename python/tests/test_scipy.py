@@ -451,3 +451,53 @@ def test_scipy_fft(device, rng, dtype):
         assert_same(cfft.irfft(cfft.rfft(cx), n=10), want, rtol=r, atol=r * 10)
     assert_same(cfft.fftshift(cx), scipy.fft.fftshift(x))
     assert_same(cfft.fftfreq(9, 0.5), scipy.fft.fftfreq(9, 0.5), cuprum_type=False)
+
+
+# --- scipy.special / scipy.stats.norm ---------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int8", "int32", "bool"])
+def test_special_ufuncs(device, dtype):
+    import scipy.special as sps
+
+    import cuprumx.scipy.special as csp
+
+    wide = np.array([np.nan, -np.inf, -30.0, -6.5, -1.0, -0.3, 0.0, 1e-7, 0.5, 2.0, 8.5, 27.0, np.inf])
+    unit = np.array([0.0, 1e-300, 1e-12, 0.02, 0.25, 0.5, 0.8, 0.99, 1.0, 1.5, -0.5, np.nan])
+    for name in ["erf", "erfc", "ndtr", "ndtri"]:
+        src = unit if name == "ndtri" and dtype.startswith("float") else wide
+        x = src.astype(dtype) if dtype.startswith("float") else np.arange(-3, 4).astype(dtype)
+        want = getattr(sps, name)(x)
+        cx = cp.asarray(x, device=device)
+        r = 1e-6 if want.dtype == np.float32 else 1e-12
+        assert_same(getattr(csp, name)(cx), want, rtol=r, atol=1e-300)
+        # SciPy's own ufunc on a cuprum array runs cuprum's (__array_ufunc__), on its device.
+        got = getattr(sps, name)(cx)
+        assert is_cuprum(got) and got.device == cx.device
+        assert_same(got, want, rtol=r, atol=1e-300)
+    with pytest.raises(TypeError):
+        csp.erf(cp.zeros(3, dtype=cp.complex64, device=device))
+
+
+def test_stats_norm(device):
+    import scipy.stats as st
+
+    from cuprumx.scipy.stats import norm
+
+    x = np.array([[-40.0, -3.0, -0.25, 0.0, np.nan], [0.5, 2.0, 9.5, np.inf, -np.inf]])
+    q = np.array([0.0, 1e-12, 0.25, 0.5, 0.77, 1.0, 1.5, np.nan])
+    cx, cq = cp.asarray(x, device=device), cp.asarray(q, device=device)
+    for loc, scale in [(0.0, 1.0), (1.5, 2.0), (0.0, -1.0)]:
+        for name in ["pdf", "logpdf", "cdf", "sf"]:
+            want = getattr(st.norm, name)(x, loc=loc, scale=scale)
+            assert_same(getattr(norm, name)(cx, loc=loc, scale=scale), want, rtol=1e-12, atol=1e-300)
+            assert_same(getattr(norm(loc, scale), name)(cx), want, rtol=1e-12, atol=1e-300)
+        for name in ["ppf", "isf"]:
+            want = getattr(st.norm, name)(q, loc=loc, scale=scale)
+            assert_same(getattr(norm(loc=loc, scale=scale), name)(cq), want, rtol=1e-12, atol=1e-300)
+    # The lesson's cell: float32 values and float32 loc/scale, float64 results.
+    x32 = np.random.default_rng(3).uniform(-3, 3, size=1000).astype(np.float32)
+    got = norm.pdf(cp.asarray(x32, device=device), loc=np.float32(0.0), scale=np.float32(1.0))
+    assert_same(got, st.norm.pdf(x32, loc=np.float32(0.0), scale=np.float32(1.0)), rtol=1e-14)
+    with pytest.raises(TypeError):
+        norm.pdf(cx, loc=np.zeros(3))

@@ -123,6 +123,7 @@ fn _cuprum(m: &Bound<'_, PyModule>) -> PyResult<()> {
         funcs::signal_2d,
         funcs::next_fast_len,
         science::linalg1,
+        science::stats_norm,
         science::solve,
         science::slogdet,
         science::qr,

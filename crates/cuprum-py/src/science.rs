@@ -9,6 +9,27 @@ use pyo3::prelude::*;
 
 use crate::array::PyNdarray as A;
 
+// ----------------------------------------------------------------------------- scipy.stats
+
+/// `scipy.stats.norm`'s function `name` (pdf, logpdf, cdf, sf, ppf, isf) with scalar `loc`
+/// and `scale`.
+#[pyfunction]
+pub fn stats_norm(py: Python<'_>, name: &str, x: &A, loc: f64, scale: f64) -> PyResult<A> {
+    let d = cuprum::scipy::stats::norm(loc, scale);
+    let x = x.0.clone();
+    let name = name.to_string();
+    let r = py.detach(move || match name.as_str() {
+        "pdf" => d.pdf(&x),
+        "logpdf" => d.logpdf(&x),
+        "cdf" => d.cdf(&x),
+        "sf" => d.sf(&x),
+        "ppf" => d.ppf(&x),
+        "isf" => d.isf(&x),
+        _ => Err(cuprum::Error::Value(format!("no norm function {name}"))),
+    });
+    Ok(A(r.py()?))
+}
+
 // ---------------------------------------------------------------------------------- linalg
 
 /// One-matrix linear algebra by name (`inv`, `det`, `cholesky`, `eigvalsh`, `eigvals`, `svdvals`,
