@@ -469,12 +469,16 @@ def test_special_ufuncs(device, dtype):
         x = src.astype(dtype) if dtype.startswith("float") else np.arange(-3, 4).astype(dtype)
         want = getattr(sps, name)(x)
         cx = cp.asarray(x, device=device)
-        r = 1e-6 if want.dtype == np.float32 else 1e-12
-        assert_same(getattr(csp, name)(cx), want, rtol=r, atol=1e-300)
+        c = getattr(csp, name)(cx)
+        r = 1e-6 if np.float32 in (want.dtype, c.dtype) else 1e-12
+        # cuprum takes SciPy 1.17's loop order (erf, erfc, ndtr: float64 first, so float16 and small
+        # ints compute in float64); older SciPy listed float32 first: values only there.
+        same_loops = getattr(sps, name).types[0] == ("f->f" if name == "ndtri" else "d->d")
+        assert_same(c, want, rtol=r, atol=1e-300, check_dtype=same_loops)
         # SciPy's own ufunc on a cuprum array runs cuprum's (__array_ufunc__), on its device.
         got = getattr(sps, name)(cx)
         assert is_cuprum(got) and got.device == cx.device
-        assert_same(got, want, rtol=r, atol=1e-300)
+        assert_same(got, want, rtol=r, atol=1e-300, check_dtype=same_loops)
     with pytest.raises(TypeError):
         csp.erf(cp.zeros(3, dtype=cp.complex64, device=device))
 
