@@ -886,52 +886,107 @@ impl std::fmt::Debug for Array {
     }
 }
 
-/// The value of a 0-d array formatted by `f`'s own rules (`fmt` picks the trait: Display,
-/// LowerExp, UpperExp), as a NumPy scalar honours a format spec: floats as `f64` (a float32
-/// value is exact in it, as Python's `format(np.float32(x), ".3f")` converts it), integers
-/// and bools as themselves.
-fn scalar_fmt(
-    a: &Array,
-    f: &mut std::fmt::Formatter<'_>,
-    ff: fn(&f64, &mut std::fmt::Formatter<'_>) -> std::fmt::Result,
-    fi: fn(&i64, &mut std::fmt::Formatter<'_>) -> std::fmt::Result,
-    fu: fn(&u64, &mut std::fmt::Formatter<'_>) -> std::fmt::Result,
-) -> std::fmt::Result {
-    let r = match a.dtype() {
-        DType::Bool => a.item::<bool>().map(|b| f.pad(if b { "True" } else { "False" })),
-        d if d.is_float() => a.item::<f64>().map(|v| ff(&v, f)),
-        d if d.is_unsigned_int() => a.item::<u64>().map(|v| fu(&v, f)),
-        _ => a.item::<i64>().map(|v| fi(&v, f)),
+/// How a 0-d array's value is written under a format spec (Python's presentation types).
+#[derive(Copy, Clone)]
+enum Spec {
+    /// `{}` with a precision, width or sign: Python's `f` (Rust's fixed form; `nan`, `inf`).
+    Fixed,
+    /// `{:#.3}`: Python's `g` (`%g`).
+    General,
+    /// `{:e}`/`{:E}`: Python's `e`/`E` (`3.898e-04`).
+    Exp { upper: bool },
+}
+
+/// The value of a 0-d array under a format spec, as a NumPy scalar honours one (`f"{x:.3e}"`):
+/// floats as `f64` (a float32 value is exact in it), integers and bools as numbers (`True` and
+/// `False` themselves in the fixed form), complex values as Python writes them (`1.000e+00+2.000e+00j`).
+/// Width, fill, alignment (right by default) and `+` apply to the whole.
+fn scalar_fmt(a: &Array, f: &mut std::fmt::Formatter<'_>, spec: Spec) -> std::fmt::Result {
+    use crate::array::format::spec::{py_e, py_g};
+    let prec = f.precision();
+    let one = |v: f64| -> String {
+        match spec {
+            Spec::Exp { upper } => py_e(v, prec.unwrap_or(6), upper),
+            Spec::General => py_g(v, prec.unwrap_or(6), false),
+            Spec::Fixed if v.is_nan() => "nan".into(),
+            Spec::Fixed if v.is_infinite() => (if v > 0.0 { "inf" } else { "-inf" }).into(),
+            Spec::Fixed => match prec {
+                Some(p) => format!("{v:.p$}"),
+                None => format!("{v}"),
+            },
+        }
     };
-    match r {
-        Ok(res) => res,
-        Err(e) => write!(f, "<array on {} that could not be read: {e}>", a.device()),
+    let text = match a.dtype() {
+        DType::Bool if matches!(spec, Spec::Fixed) && prec.is_none() => {
+            a.item::<bool>().map(|b| (if b { "True" } else { "False" }).to_string())
+        }
+        DType::Bool => a.item::<bool>().map(|b| one(b as u8 as f64)),
+        d if d.is_complex() => a.item::<num_complex::Complex<f64>>().map(|c| {
+            let im = one(c.im);
+            let sign = if im.starts_with('-') { "" } else { "+" };
+            format!("{}{sign}{im}j", one(c.re))
+        }),
+        d if d.is_float() => a.item::<f64>().map(one),
+        d if d.is_unsigned_int() => a.item::<u64>().map(|v| match (spec, prec) {
+            (Spec::Fixed, None) => v.to_string(),
+            _ => one(v as f64),
+        }),
+        _ => a.item::<i64>().map(|v| match (spec, prec) {
+            (Spec::Fixed, None) => v.to_string(),
+            _ => one(v as f64),
+        }),
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => return write!(f, "<array on {} that could not be read: {e}>", a.device()),
+    };
+    let text = if f.sign_plus() && !text.starts_with('-') { format!("+{text}") } else { text };
+    let width = f.width().unwrap_or(0);
+    let n = text.chars().count();
+    if n >= width {
+        return f.write_str(&text);
+    }
+    if f.sign_aware_zero_pad() {
+        // `{:08.3}`: zeros after the sign, as Python's `08.3f`.
+        let (sign, digits) = text.split_at(usize::from(text.starts_with(['-', '+'])));
+        return write!(f, "{sign}{}{digits}", "0".repeat(width - n));
+    }
+    let fill = f.fill().to_string().repeat(width - n);
+    let half = f.fill().to_string().repeat((width - n) / 2);
+    let rest = f.fill().to_string().repeat(width - n - (width - n) / 2);
+    match f.align() {
+        Some(std::fmt::Alignment::Left) => write!(f, "{text}{fill}"),
+        Some(std::fmt::Alignment::Center) => write!(f, "{half}{text}{rest}"),
+        _ => write!(f, "{fill}{text}"),
     }
 }
 
 impl std::fmt::LowerExp for Array {
-    /// `{:e}`/`{:.3e}` of a 0-d array: its value in exponent form (an array of more dimensions
-    /// prints as with `{}`).
+    /// `{:e}`/`{:.3e}` of a 0-d array: its value in Python's exponent form, as NumPy prints
+    /// `f"{x:.3e}"` (a sign and two exponent digits: `3.898e-04`, `nan`); an array of more
+    /// dimensions prints as with `{}`.
     ///
     /// ```
     /// let s = cuprum::from_vec(vec![1.0, 2.0, 4.0], &cuprum::Device::Cpu)?.std(None, 0.0)?;
-    /// assert_eq!(format!("{s:.3e}"), "1.247e0");
-    /// assert_eq!(format!("{s:.3}"), "1.247");
+    /// assert_eq!(format!("{s:.3e}"), "1.247e+00");          // f"{s:.3e}"
+    /// assert_eq!(format!("{s:.3}"), "1.247");               // f"{s:.3f}"
+    /// assert_eq!(format!("{s:#.3}"), "1.25");               // f"{s:.3g}" (%g)
+    /// assert_eq!(format!("{s:>12.2e}"), "    1.25e+00");
     /// # Ok::<(), cuprum::Error>(())
     /// ```
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.ndim() == 0 {
-            return scalar_fmt(self, f, std::fmt::LowerExp::fmt, std::fmt::LowerExp::fmt, std::fmt::LowerExp::fmt);
+            return scalar_fmt(self, f, Spec::Exp { upper: false });
         }
         std::fmt::Display::fmt(self, f)
     }
 }
 
 impl std::fmt::UpperExp for Array {
-    /// `{:E}` of a 0-d array (see [`LowerExp`](std::fmt::LowerExp)).
+    /// `{:E}` of a 0-d array: Python's `E` form (`3.898E-04`; see [`LowerExp`](std::fmt::LowerExp)).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.ndim() == 0 {
-            return scalar_fmt(self, f, std::fmt::UpperExp::fmt, std::fmt::UpperExp::fmt, std::fmt::UpperExp::fmt);
+            return scalar_fmt(self, f, Spec::Exp { upper: true });
         }
         std::fmt::Display::fmt(self, f)
     }
@@ -940,10 +995,14 @@ impl std::fmt::UpperExp for Array {
 impl std::fmt::Display for Array {
     /// NumPy's `str`: `[[0 1]\n [2 3]]`. A 0-d array given a precision, a width or a sign
     /// (`{:.3}`, `{:>8}`, `{:+}`) is formatted as its value with those, as a NumPy scalar is
-    /// by a format spec.
+    /// by a format spec (`{:.3}` as Python's `.3f`); with `#` (`{:#.3}`) as Python's `%g`
+    /// (`.3g`: significant digits, `1.25`, `3.9e-05`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.ndim() == 0 && f.alternate() {
+            return scalar_fmt(self, f, Spec::General);
+        }
         if self.ndim() == 0 && (f.precision().is_some() || f.width().is_some() || f.sign_plus()) {
-            return scalar_fmt(self, f, std::fmt::Display::fmt, std::fmt::Display::fmt, std::fmt::Display::fmt);
+            return scalar_fmt(self, f, Spec::Fixed);
         }
         match crate::array::print::str(self) {
             Ok(s) => f.write_str(&s),

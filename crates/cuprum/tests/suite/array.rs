@@ -428,20 +428,28 @@ device_test!(clone_is_a_view_and_to_ndarray_as_converts, |dev| {
 });
 
 device_test!(zero_d_arrays_honour_format_specs, |dev| {
-    // format!("{:.3e}", a.std(None, 0.0)?) as Rust formats the f64 value (NumPy scalars honour
-    // format specs likewise); wider arrays keep NumPy's str.
+    // A 0-d array under a format spec prints as NumPy's scalar under Python's (the lessons'
+    // f"{std:.3e}"): the strings Python 3.12 printed for np.float32 1.2472191 (the std of
+    // [1, 2, 4]) and np.int64(-42); wider arrays keep NumPy's str.
     let a = cuprum::from_vec(vec![1.0f32, 2.0, 4.0], &dev)?;
     let s = a.std(None, 0.0)?;
-    let v = s.item::<f64>()?;
-    assert_eq!(format!("{s:.3e}"), format!("{v:.3e}"));
-    assert_eq!(format!("{s:.3}"), format!("{v:.3}"));
-    assert_eq!(format!("{s:>12.2}"), format!("{v:>12.2}"));
-    assert_eq!(format!("{s:E}"), format!("{v:E}"));
+    assert_eq!(format!("{s:.3e}"), "1.247e+00"); // f"{s:.3e}"
+    assert_eq!(format!("{s:.3}"), "1.247"); // f"{s:.3f}"
+    assert_eq!(format!("{s:>12.2}"), "        1.25"); // f"{s:>12.2f}"
+    assert_eq!(format!("{s:E}"), "1.247219E+00"); // f"{s:E}"
+    assert_eq!(format!("{s:#.3}"), "1.25"); // f"{s:.3g}"
+    assert_eq!(format!("{s:+09.3}"), "+0001.247"); // f"{s:+09.3f}"
+    let tiny = cuprum::scalar(3.898e-4, &dev)?;
+    assert_eq!((format!("{tiny:.3e}"), format!("{tiny:#}")), ("3.898e-04".into(), "0.0003898".into()));
+    let nan = cuprum::scalar(f64::NAN, &dev)?;
+    assert_eq!((format!("{nan:.3e}"), format!("{nan:.2}"), format!("{nan:#.2}")), ("nan".into(), "nan".into(), "nan".into()));
     let n = cuprum::scalar(-42i64, &dev)?;
     assert_eq!(
         (format!("{n:>6}"), format!("{n:+}"), format!("{n:e}")),
-        ("   -42".into(), "-42".into(), "-4.2e1".into())
+        ("   -42".into(), "-42".into(), "-4.200000e+01".into())
     );
+    let c = cuprum::scalar(cuprum::Complex::new(1.0f64, -2.5), &dev)?;
+    assert_eq!(format!("{c:.2e}"), "1.00e+00-2.50e+00j"); // f"{1-2.5j:.2e}"
     let u = cuprum::scalar(7u8, &dev)?;
     assert_eq!(format!("{u:03}"), "007");
     assert_eq!(format!("{}", cuprum::scalar(true, &dev)?), "True");

@@ -18,6 +18,7 @@
 //! point, like NumPy's Dragon4 in "unique" mode.
 
 mod digits;
+pub(crate) mod spec;
 
 use crate::core::dtype::DType;
 use digits::*;
