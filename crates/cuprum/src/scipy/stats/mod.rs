@@ -84,7 +84,7 @@ impl Norm {
     /// SciPy's check of the parameters: a `scale` that is not positive (or a NaN `loc` where
     /// SciPy checks it) makes every answer NaN.
     fn bad(&self, loc_checked: bool) -> bool {
-        !(self.scale > 0.0) || (loc_checked && self.loc.is_nan())
+        self.scale.is_nan() || self.scale <= 0.0 || (loc_checked && self.loc.is_nan())
     }
 
     fn real(x: &Array, what: &str) -> Result<()> {
