@@ -50,6 +50,7 @@ mod select;
 mod set_ops;
 mod sort;
 mod statistics;
+pub mod testing;
 pub mod ufunc;
 
 pub use crate::array::Array;

@@ -442,7 +442,10 @@ device_test!(zero_d_arrays_honour_format_specs, |dev| {
     let tiny = cuprum::scalar(3.898e-4, &dev)?;
     assert_eq!((format!("{tiny:.3e}"), format!("{tiny:#}")), ("3.898e-04".into(), "0.0003898".into()));
     let nan = cuprum::scalar(f64::NAN, &dev)?;
-    assert_eq!((format!("{nan:.3e}"), format!("{nan:.2}"), format!("{nan:#.2}")), ("nan".into(), "nan".into(), "nan".into()));
+    assert_eq!(
+        (format!("{nan:.3e}"), format!("{nan:.2}"), format!("{nan:#.2}")),
+        ("nan".into(), "nan".into(), "nan".into())
+    );
     let n = cuprum::scalar(-42i64, &dev)?;
     assert_eq!(
         (format!("{n:>6}"), format!("{n:+}"), format!("{n:e}")),

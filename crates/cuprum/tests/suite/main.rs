@@ -40,6 +40,7 @@ mod source_kernels;
 mod statistics;
 mod stats;
 mod streams;
+mod testing;
 mod ufunc;
 
 use libtest_mimic::{Arguments, Failed, Trial};

@@ -44,7 +44,10 @@ device_test!(special_in_fused_formulas, |dev| {
     let out = cuprum::zeros(&[2, 1001], DType::Float64, &dev)?;
     let mut row = out.slice(cuprum::s![1, ..])?;
     special::erf_out(&x.astype(DType::Float64)?, &mut row)?;
-    assert_eq!(out.slice(cuprum::s![1, ..])?.to_vec::<f64>()?, special::erf(&x.astype(DType::Float64)?)?.to_vec::<f64>()?);
+    assert_eq!(
+        out.slice(cuprum::s![1, ..])?.to_vec::<f64>()?,
+        special::erf(&x.astype(DType::Float64)?)?.to_vec::<f64>()?
+    );
     Ok(())
 });
 
@@ -72,7 +75,8 @@ gpu_test!(special_gpu_against_cpu, |gpu| {
         // Wide values for erf/erfc/ndtr, probabilities for ndtri (tails included).
         let wide: Vec<f64> = (0..4099).map(|_| (rng.uniform() - 0.5) * 80.0).collect();
         let unit: Vec<f64> = (0..4099).map(|_| rng.uniform().powi(1 + (rng.uniform() * 40.0) as i32)).collect();
-        let (w, u) = (cuprum::from_vec(wide, &Device::Cpu)?.astype(dt)?, cuprum::from_vec(unit, &Device::Cpu)?.astype(dt)?);
+        let (w, u) =
+            (cuprum::from_vec(wide, &Device::Cpu)?.astype(dt)?, cuprum::from_vec(unit, &Device::Cpu)?.astype(dt)?);
         let rtol = if dt == DType::Float32 { 2e-7 } else { 1e-13 };
         for (name, f, x) in [
             ("erf", special::erf as fn(&cuprum::Array) -> cuprum::Result<cuprum::Array>, &w),

@@ -47,6 +47,30 @@ pub(crate) const THRESHOLD: usize = 1000;
 const LINE_WIDTH: usize = 75;
 /// NumPy's default `precision`: at most this many digits after the point.
 const PRECISION: usize = 8;
+
+thread_local! {
+    /// The thread's `precision` print option (`with_precision`).
+    static THREAD_PRECISION: std::cell::Cell<usize> = const { std::cell::Cell::new(PRECISION) };
+}
+
+/// The precision floats print with on this thread (8 but inside [`with_precision`]).
+fn precision() -> usize {
+    THREAD_PRECISION.with(|p| p.get())
+}
+
+/// `f` run with the `precision` print option `p`, as under NumPy's
+/// `np.printoptions(precision=p)` (numpy.testing's reports show arrays with 6).
+pub(crate) fn with_precision<R>(p: usize, f: impl FnOnce() -> R) -> R {
+    let old = THREAD_PRECISION.with(|c| c.replace(p));
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            THREAD_PRECISION.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(old);
+    f()
+}
 /// Prefix of `repr`.
 const REPR_PREFIX: &str = "array(";
 /// What stands in for the items left out of a summarized axis.
@@ -423,7 +447,7 @@ impl FloatFormat {
         // A first pass over the digits of every value fixes the widths.
         if scientific {
             for &x in &finite {
-                let digits = unique_digits(x.abs(), kind, Cutoff::Significant(PRECISION), None);
+                let digits = unique_digits(x.abs(), kind, Cutoff::Significant(precision()), None);
                 let (_, frac) = digits.scientific_parts();
                 let sign = usize::from(x.is_sign_negative() || plus);
                 format.pad_left = format.pad_left.max(1 + sign);
@@ -436,7 +460,7 @@ impl FloatFormat {
             }
         } else {
             for &x in &finite {
-                let digits = unique_digits(x.abs(), kind, Cutoff::Fraction(PRECISION), None);
+                let digits = unique_digits(x.abs(), kind, Cutoff::Fraction(precision()), None);
                 let (int, frac) = digits.positional_parts();
                 let sign = usize::from(x.is_sign_negative() || plus);
                 format.pad_left = format.pad_left.max(int.len() + sign);
@@ -494,7 +518,7 @@ impl FloatFormat {
                 ew = self.exp_digits,
             )
         } else {
-            let digits = unique_digits(x.abs(), self.kind, Cutoff::Fraction(PRECISION), None);
+            let digits = unique_digits(x.abs(), self.kind, Cutoff::Fraction(precision()), None);
             let (int, frac) = digits.positional_parts();
             let int = format!("{sign}{int}");
             format!("{int:>pad_left$}.{frac:<pr$}", pr = self.pad_right)

@@ -75,7 +75,8 @@ pub(crate) fn ndtri(p: f64) -> f64 {
     let upper = d > 0.0;
     let q = if upper { 1.0 - p } else { p };
     let t = (-2.0 * q.ln()).sqrt();
-    let mut x = -(t - (2.515517 + t * (0.802853 + t * 0.010328)) / (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
+    let mut x =
+        -(t - (2.515517 + t * (0.802853 + t * 0.010328)) / (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308))));
     if q < 1e-290 {
         // ndtr's values this far out are subnormal or near it (their own rounding is most of
         // their value): Newton's method on log ndtr instead, from its asymptotic series.
