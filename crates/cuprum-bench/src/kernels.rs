@@ -141,7 +141,13 @@ fn host_overhead_kernels(o: &mut Opts, gpu: &Device) -> Result<()> {
 /// differences give the copy's own rate.
 fn elementwise_floor(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
     let t = |f: &mut dyn FnMut() -> Result<()>| -> Result<f64> {
-        Ok(cuprum::profiler::benchmark("floor", gpu, 10, rep, f)?.median_gpu_ms())
+        Ok(cuprum::profiler::benchmark_with(
+            "floor",
+            gpu,
+            &cuprum::profiler::BenchmarkOptions { n_repeat: rep, ..Default::default() },
+            f,
+        )?
+        .median_gpu_ms())
     };
     let raw = cuprum::kernel::RawKernel::new("extern \"C\" __global__ void nothing(float* y) {}", "nothing")?;
     let mut ms = Vec::new();

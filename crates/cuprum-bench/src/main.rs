@@ -16,7 +16,7 @@ mod linalg;
 mod random;
 mod streams;
 
-use cuprum::profiler::{benchmark, median};
+use cuprum::profiler::{benchmark_with, median, BenchmarkOptions};
 use cuprum::{DType, Device, Result};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -121,7 +121,7 @@ fn gpu_time<R>(name: &str, gpu: Device, repeat: usize, f: impl FnMut() -> Result
     if CPU_ONLY.load(Ordering::Relaxed) {
         return Ok((f64::NAN, f64::NAN));
     }
-    let r = benchmark(name, gpu, 3, repeat, f)?;
+    let r = benchmark_with(name, gpu, &BenchmarkOptions { n_repeat: repeat, n_warmup: 3, ..Default::default() }, f)?;
     eprintln!("{r}");
     Ok((r.median_gpu_ms(), r.median_cpu_ms()))
 }
@@ -147,7 +147,11 @@ fn ks_clip(flat: &cuprum::Array) -> Result<cuprum::Array> {
 }
 
 fn allclose(a: &cuprum::Array, b: &cuprum::Array, rtol: f64) -> Result<bool> {
-    cuprum::allclose(&a.to_device(&Device::Cpu)?, &b.to_device(&Device::Cpu)?, rtol, 1e-6, true)
+    cuprum::allclose_with(
+        &a.to_device(&Device::Cpu)?,
+        &b.to_device(&Device::Cpu)?,
+        &cuprum::CloseOptions { rtol, atol: 1e-6, equal_nan: true },
+    )
 }
 
 fn main() {
@@ -274,7 +278,7 @@ fn run() -> Result<()> {
     // The lessons' convolutions (WORKLOADS.md: deltas and gauss; the sky with a Hann kernel).
     if o.wants("convolve2d_2048_k15_f64") || o.wants("convolve1d_4M_k15_f64") || o.wants("convolve2d_with_transfers") {
         let r = (|o: &mut Opts| -> Result<()> {
-            use cuprum::scipy::signal::{convolve2d, Boundary};
+            use cuprum::scipy::signal::convolve2d;
             use cuprum::ConvolveMode::Full;
             let mut deltas = cuprum::zeros(&[2048, 2048], DType::Float64, &cpu)?;
             deltas.slice_mut(cuprum::s![8..;16, 8..;16])?.fill(1.0)?;
@@ -284,19 +288,20 @@ fn run() -> Result<()> {
             let (dg, gg) = (deltas.to_device(&gpu)?, gauss.to_device(&gpu)?);
             if o.wants("convolve2d_2048_k15_f64") {
                 eprintln!("[convolve2d_2048_k15_f64]");
-                let f = || convolve2d(&dg, &gg, Full, Boundary::Fill, 0.0);
+                let f = || convolve2d(&dg, &gg);
                 let (gm, h) = gpu_time("convolve2d_2048_k15_f64", gpu, rep, f)?;
-                let fc = || convolve2d(&deltas, &gauss, Full, Boundary::Fill, 0.0);
+                let fc = || convolve2d(&deltas, &gauss);
                 let c = if o.cpu { Some(cpu_time(fc, 5, 6.0)?) } else { None };
-                let ok = cuprum::allclose(&f()?.to_device(&cpu)?, &fc()?, 1e-12, 1e-14, false)?;
+                let ok = cuprum::allclose_with(
+                    &f()?.to_device(&cpu)?,
+                    &fc()?,
+                    &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-14, ..Default::default() },
+                )?;
                 o.record("convolve2d_2048_k15_f64", c, gm, h, Some(ok), "tiles with halos in shared memory");
             }
             if o.wants("convolve2d_with_transfers") {
                 eprintln!("[convolve2d_with_transfers]");
-                let f = || {
-                    convolve2d(&deltas.to_device(&gpu)?, &gauss.to_device(&gpu)?, Full, Boundary::Fill, 0.0)?
-                        .to_device(&cpu)
-                };
+                let f = || convolve2d(&deltas.to_device(&gpu)?, &gauss.to_device(&gpu)?)?.to_device(&cpu);
                 let (gm, h) = gpu_time("convolve2d_with_transfers", gpu, rep.min(10), f)?;
                 o.record("convolve2d_with_transfers", None, gm, h, None, "host arrays in, host result out");
             }
@@ -308,7 +313,11 @@ fn run() -> Result<()> {
                 let (gm, h) = gpu_time("convolve1d_4M_k15_f64", gpu, rep, f)?;
                 let fc = || cuprum::convolve(&d1, &g1, Full);
                 let c = if o.cpu { Some(cpu_time(fc, 5, 4.0)?) } else { None };
-                let ok = cuprum::allclose(&f()?.to_device(&cpu)?, &fc()?, 1e-12, 1e-14, false)?;
+                let ok = cuprum::allclose_with(
+                    &f()?.to_device(&cpu)?,
+                    &fc()?,
+                    &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-14, ..Default::default() },
+                )?;
                 o.record("convolve1d_4M_k15_f64", c, gm, h, Some(ok), "direct, tiled");
             }
             Ok(())
@@ -319,7 +328,7 @@ fn run() -> Result<()> {
     }
     if o.wants("convolve2d_same_symm_2048_k7_f32") {
         let r = (|o: &mut Opts| -> Result<()> {
-            use cuprum::scipy::signal::{convolve2d, Boundary};
+            use cuprum::scipy::signal::{convolve2d_with, Boundary, Convolve2dOptions};
             eprintln!("[convolve2d_same_symm_2048_k7_f32]");
             // outer(hanning(9)[1:-1], hanning(9)[1:-1]): hanning(9)[n] = 0.5 - 0.5 cos(2 pi n / 8).
             let h: Vec<f64> = (1..8).map(|n| 0.5 - 0.5 * (2.0 * std::f64::consts::PI * n as f64 / 8.0).cos()).collect();
@@ -327,11 +336,23 @@ fn run() -> Result<()> {
             let k = cuprum::from_slice(&k, &[7, 7], &cpu)?.astype(DType::Float32)?;
             let kg = k.to_device(&gpu)?;
             let mode = cuprum::ConvolveMode::Same;
-            let f = || convolve2d(&sky_g, &kg, mode, Boundary::Symm, 0.0);
+            let f = || {
+                convolve2d_with(
+                    &sky_g,
+                    &kg,
+                    &Convolve2dOptions { mode, boundary: Boundary::Symm, ..Default::default() },
+                )
+            };
             let (gm, hm) = gpu_time("convolve2d_same_symm_2048_k7_f32", gpu, rep, f)?;
-            let fc = || convolve2d(&sky, &k, mode, Boundary::Symm, 0.0);
+            let fc = || {
+                convolve2d_with(&sky, &k, &Convolve2dOptions { mode, boundary: Boundary::Symm, ..Default::default() })
+            };
             let c = if o.cpu { Some(cpu_time(fc, 5, 4.0)?) } else { None };
-            let ok = cuprum::allclose(&f()?.to_device(&cpu)?, &fc()?, 1e-5, 1e-6, false)?;
+            let ok = cuprum::allclose_with(
+                &f()?.to_device(&cpu)?,
+                &fc()?,
+                &cuprum::CloseOptions { atol: 1e-6, ..Default::default() },
+            )?;
             o.record("convolve2d_same_symm_2048_k7_f32", c, gm, hm, Some(ok), "tiles with halos, symmetric edges");
             Ok(())
         })(&mut o);
@@ -350,7 +371,11 @@ fn run() -> Result<()> {
             let fc = || gaussian_filter(&sky, &[2.0], &opts);
             let c = if o.cpu { Some(cpu_time(fc, 5, 4.0)?) } else { None };
             // Both devices sum in float64 in SciPy's order: equal up to float32 rounding ties.
-            let ok = cuprum::allclose(&f()?.to_device(&cpu)?, &fc()?, 1e-6, 1e-7, false)?;
+            let ok = cuprum::allclose_with(
+                &f()?.to_device(&cpu)?,
+                &fc()?,
+                &cuprum::CloseOptions { rtol: 1e-6, atol: 1e-7, ..Default::default() },
+            )?;
             o.record(
                 "gaussian_filter_2048_f32",
                 c,
@@ -399,7 +424,11 @@ fn run() -> Result<()> {
                 eprintln!("[{name}]");
                 let (g, h) = gpu_time(name, gpu, rep.min(10), || f(&flat_g))?;
                 let c = if o.cpu { Some(cpu_time(|| f(&flat_h), 5, 4.0)?) } else { None };
-                let ok = cuprum::allclose(&f(&flat_g)?.to_device(&cpu)?, &f(&flat_h)?, 0.0, 0.0, true)?;
+                let ok = cuprum::allclose_with(
+                    &f(&flat_g)?.to_device(&cpu)?,
+                    &f(&flat_h)?,
+                    &cuprum::CloseOptions { rtol: 0.0, atol: 0.0, equal_nan: true },
+                )?;
                 let note = if name.starts_with("median") {
                     "radix select, 4 levels of 8-bit digits, nothing read back"
                 } else {
@@ -422,17 +451,9 @@ fn run() -> Result<()> {
                 .remainder(1000)?
                 .astype(DType::Int32)?;
             let ig = ints.to_device(&gpu)?;
-            let (g, h) =
-                gpu_time("unique_4M_i32", gpu, rep.min(10), || Ok(cuprum::unique(&ig, false, false, false)?.values))?;
-            let c = if o.cpu {
-                Some(cpu_time(|| Ok(cuprum::unique(&ints, false, false, false)?.values), 5, 4.0)?)
-            } else {
-                None
-            };
-            let ok = cuprum::array_equal(
-                &cuprum::unique(&ig, false, false, false)?.values.to_device(&cpu)?,
-                &cuprum::unique(&ints, false, false, false)?.values,
-            )?;
+            let (g, h) = gpu_time("unique_4M_i32", gpu, rep.min(10), || cuprum::unique(&ig))?;
+            let c = if o.cpu { Some(cpu_time(|| cuprum::unique(&ints), 5, 4.0)?) } else { None };
+            let ok = cuprum::array_equal(&cuprum::unique(&ig)?.to_device(&cpu)?, &cuprum::unique(&ints)?)?;
             o.record("unique_4M_i32", c, g, h, Some(ok), "radix sort, run starts, mask");
             Ok(())
         })(&mut o);

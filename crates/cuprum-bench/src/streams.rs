@@ -93,7 +93,11 @@ pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
         })?;
         // The last chunk against the CPU's exp.
         let want = pinned[k - 1].exp()?;
-        let ok = cuprum::allclose(&outs[k - 1], &want, 1e-6, 0.0, false)?;
+        let ok = cuprum::allclose_with(
+            &outs[k - 1],
+            &want,
+            &cuprum::CloseOptions { rtol: 1e-6, atol: 0.0, ..Default::default() },
+        )?;
         o.record(
             copy_rows[0],
             None,

@@ -219,13 +219,13 @@ pub fn round(x: &A, decimals: i32) -> PyResult<A> {
 
 #[pyfunction]
 pub fn isclose(a: &A, b: &A, rtol: f64, atol: f64, equal_nan: bool) -> PyResult<A> {
-    Ok(A(cuprum::isclose(&a.0, &b.0, rtol, atol, equal_nan).py()?))
+    Ok(A(cuprum::isclose_with(&a.0, &b.0, &cuprum::CloseOptions { rtol, atol, equal_nan }).py()?))
 }
 
 #[pyfunction]
 pub fn allclose(py: Python<'_>, a: &A, b: &A, rtol: f64, atol: f64, equal_nan: bool) -> PyResult<bool> {
     let (a, b) = (a.0.clone(), b.0.clone());
-    py.detach(move || cuprum::allclose(&a, &b, rtol, atol, equal_nan)).py()
+    py.detach(move || cuprum::allclose_with(&a, &b, &cuprum::CloseOptions { rtol, atol, equal_nan })).py()
 }
 
 #[pyfunction]
@@ -557,7 +557,14 @@ pub fn unique(
     counts: bool,
 ) -> PyResult<(A, Option<A>, Option<A>, Option<A>)> {
     let x = a.0.clone();
-    let u = py.detach(move || cuprum::unique(&x, index, inverse, counts)).py()?;
+    let u = py
+        .detach(move || {
+            cuprum::unique_with(
+                &x,
+                &cuprum::UniqueOptions { return_index: index, return_inverse: inverse, return_counts: counts },
+            )
+        })
+        .py()?;
     Ok((A(u.values), u.index.map(PyNdarray), u.inverse.map(PyNdarray), u.counts.map(PyNdarray)))
 }
 #[pyfunction]
@@ -798,9 +805,9 @@ pub fn signal_2d(
     Ok(A(py
         .detach(move || {
             if correlate {
-                s::correlate2d(&x, &y, m, b, fillvalue)
+                s::correlate2d_with(&x, &y, &s::Convolve2dOptions { mode: m, boundary: b, fillvalue })
             } else {
-                s::convolve2d(&x, &y, m, b, fillvalue)
+                s::convolve2d_with(&x, &y, &s::Convolve2dOptions { mode: m, boundary: b, fillvalue })
             }
         })
         .py()?))

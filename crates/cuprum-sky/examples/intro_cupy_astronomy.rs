@@ -8,7 +8,7 @@
 //! (without a file, the synthetic sky of the bench; with the lesson's
 //! `GMRT_image_of_Galactic_Center.fits`, that image; on the CPU only when there is no GPU).
 
-use cuprum::profiler::benchmark;
+use cuprum::profiler::{benchmark_with, BenchmarkOptions};
 use cuprum::scipy::ndimage::{center_of_mass, label, sum_labels, Index};
 use cuprum::{Array, Device, Result};
 use cuprum_sky::ks_clip;
@@ -16,7 +16,7 @@ use cuprum_sky::ks_clip;
 /// The best device time of `f` over a few runs (the lesson's `timeit(...).best` on the CPU and
 /// `np.amin(benchmark(...).gpu_times)` on the GPU).
 fn fastest<R>(name: &str, dev: Device, repeat: usize, f: impl FnMut() -> Result<R>) -> Result<f64> {
-    Ok(benchmark(name, dev, 1, repeat, f)?.best())
+    Ok(benchmark_with(name, dev, &BenchmarkOptions { n_repeat: repeat, n_warmup: 1, ..Default::default() }, f)?.best())
 }
 
 fn main() -> Result<()> {
@@ -84,10 +84,7 @@ fn main() -> Result<()> {
     println!("The number of sources in the image at the 5\u{03C3} level is {number_of_sources_in_image}.");
     let fastest_ccl_cpu = fastest("label", cpu, 5, || label(&segmented_image, None))?;
     println!("Fastest CPU CCL time = {:.3e} ms.", 1e3 * fastest_ccl_cpu);
-    println!(
-        "These are all the pixel values we can find in the labelled image: {}",
-        cuprum::unique(&labelled_image, false, false, false)?.values
-    );
+    println!("These are all the pixel values we can find in the labelled image: {}", cuprum::unique(&labelled_image)?);
     let (labelled_image_gpu, n_gpu) = label(&segmented_image_gpu, None)?;
     println!("The number of sources in the image at the 5\u{03C3} level is {n_gpu}.");
     let fastest_ccl_gpu = fastest("label_gpu", gpu, 10, || label(&segmented_image_gpu, None))?;

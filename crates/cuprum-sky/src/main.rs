@@ -17,7 +17,7 @@ mod plots;
 
 use clap::{Parser, ValueEnum};
 use cuprum::io::{Colormap, Norm};
-use cuprum::profiler::{benchmark, BenchmarkResult};
+use cuprum::profiler::{benchmark_with, BenchmarkOptions, BenchmarkResult};
 use cuprum::{Array, Device, Result};
 use cuprum_sky::{
     detect, match_truth, prepare, synthetic_sky_with_truth, Catalogue, Detection, Injected, NanPolicy, Params,
@@ -214,7 +214,12 @@ fn time_steps(
         device.synchronize()?;
         let once = t.elapsed().as_secs_f64();
         let n = if once > 2.0 { 1 } else { repeat.clamp(1, ((6.0 / once.max(1e-9)) as usize).max(1)) };
-        let r: BenchmarkResult = benchmark(STEPS[i], device, 0, n, &mut *f)?;
+        let r: BenchmarkResult = benchmark_with(
+            STEPS[i],
+            device,
+            &BenchmarkOptions { n_repeat: n, n_warmup: 0, ..Default::default() },
+            &mut *f,
+        )?;
         let host_best = r.cpu_times.iter().copied().fold(f64::INFINITY, f64::min);
         steps.push((host_best, r.best()));
         bar.inc(1);
@@ -362,7 +367,11 @@ fn run(cli: &Cli) -> Result<()> {
         let (pb, fb) = b.measure()?;
         let close = |x: &Array, y: &Array| -> Result<bool> {
             Ok(same_n
-                && cuprum::allclose(&x.to_device(&Device::Cpu)?, &y.to_device(&Device::Cpu)?, 1e-9, 1e-12, false)?)
+                && cuprum::allclose_with(
+                    &x.to_device(&Device::Cpu)?,
+                    &y.to_device(&Device::Cpu)?,
+                    &cuprum::CloseOptions { rtol: 1e-9, atol: 1e-12, ..Default::default() },
+                )?)
         };
         let (pos, flux) = (close(&pa, &pb)?, close(&fa, &fb)?);
         let yes = |b: bool| if b { "yes" } else { "NO" };

@@ -9,7 +9,7 @@
 //!
 //! Run with `cargo run --release --example cupy_and_numba`.
 
-use cuprum::profiler::benchmark;
+use cuprum::profiler::{benchmark_with, BenchmarkOptions};
 use cuprum::{random, s, DType, Device, NEW_AXIS};
 
 fn main() -> cuprum::Result<()> {
@@ -57,8 +57,15 @@ fn main() -> cuprum::Result<()> {
     println!("b_col + c:\n{}", (&b_col + &c)?);
     // %timeit np.add(b_col, c) against the same on the GPU: a tiny problem is launch-bound.
     let (b_col_cpu, c_cpu) = (b_col.to_device(&cpu)?, c.to_device(&cpu)?);
-    println!("{}", benchmark("np.add (cpu)", cpu, 10, 1000, || &b_col_cpu + &c_cpu)?);
-    println!("{}", benchmark("add (gpu)", dev, 10, 1000, || &b_col + &c)?);
+    println!(
+        "{}",
+        benchmark_with("np.add (cpu)", cpu, &BenchmarkOptions { n_repeat: 1000, ..Default::default() }, || &b_col_cpu
+            + &c_cpu)?
+    );
+    println!(
+        "{}",
+        benchmark_with("add (gpu)", dev, &BenchmarkOptions { n_repeat: 1000, ..Default::default() }, || &b_col + &c)?
+    );
 
     // The Gaussian PDF a million times, in float32: the lesson's @vectorize(target='cuda').
     let (mean, sigma) = (0.0f32, 1.0f32);
@@ -68,22 +75,60 @@ fn main() -> cuprum::Result<()> {
     // Quick test: gaussian_pdf(x[0], 0.0, 1.0), the scalar function itself
     let x0 = x_cpu.slice(s![0])?.item::<f32>()?;
     println!("{}  (x[0] = {x0})", gaussian_pdf::scalar(x0, mean, sigma));
-    println!("{}", benchmark("gaussian_pdf (gpu)", dev, 3, 20, || gaussian_pdf(&x_gpu, mean, sigma))?);
-    println!("{}", benchmark("gaussian_pdf (cpu)", cpu, 2, 10, || gaussian_pdf(&x_cpu, mean, sigma))?);
+    println!(
+        "{}",
+        benchmark_with(
+            "gaussian_pdf (gpu)",
+            dev,
+            &BenchmarkOptions { n_repeat: 20, n_warmup: 3, ..Default::default() },
+            || gaussian_pdf(&x_gpu, mean, sigma)
+        )?
+    );
+    println!(
+        "{}",
+        benchmark_with(
+            "gaussian_pdf (cpu)",
+            cpu,
+            &BenchmarkOptions { n_repeat: 10, n_warmup: 2, ..Default::default() },
+            || gaussian_pdf(&x_cpu, mean, sigma)
+        )?
+    );
     // The lesson's CPU comparison: NumPy's expression, op by op.
     let sqrt_2pi = (2.0 * std::f64::consts::PI).sqrt() as f32;
     let numpy_way = |x: &cuprum::Array| (-0.5 * ((x.expr() - mean) / sigma).powi(2)).exp() / (sigma * sqrt_2pi);
-    println!("{}", benchmark("numpy expression (cpu)", cpu, 2, 10, || numpy_way(&x_cpu).eval())?);
+    println!(
+        "{}",
+        benchmark_with(
+            "numpy expression (cpu)",
+            cpu,
+            &BenchmarkOptions { n_repeat: 10, n_warmup: 2, ..Default::default() },
+            || numpy_way(&x_cpu).eval()
+        )?
+    );
     // norm_pdf = scipy.stats.norm; %timeit norm_pdf.pdf(x, loc=mean, scale=sigma)
     let norm_pdf = cuprum::scipy::stats::norm(mean as f64, sigma as f64);
-    println!("{}", benchmark("scipy.stats.norm.pdf (cpu)", cpu, 2, 10, || norm_pdf.pdf(&x_cpu))?);
-    println!("{}", benchmark("scipy.stats.norm.pdf (gpu)", dev, 3, 20, || norm_pdf.pdf(&x_gpu))?);
-    let same = cuprum::allclose(
+    println!(
+        "{}",
+        benchmark_with(
+            "scipy.stats.norm.pdf (cpu)",
+            cpu,
+            &BenchmarkOptions { n_repeat: 10, n_warmup: 2, ..Default::default() },
+            || norm_pdf.pdf(&x_cpu)
+        )?
+    );
+    println!(
+        "{}",
+        benchmark_with(
+            "scipy.stats.norm.pdf (gpu)",
+            dev,
+            &BenchmarkOptions { n_repeat: 20, n_warmup: 3, ..Default::default() },
+            || norm_pdf.pdf(&x_gpu)
+        )?
+    );
+    let same = cuprum::allclose_with(
         &gaussian_pdf(&x_gpu, mean, sigma)?.to_device(&cpu)?,
         &numpy_way(&x_cpu).eval()?,
-        1e-6,
-        1e-7,
-        false,
+        &cuprum::CloseOptions { rtol: 1e-6, atol: 1e-7, ..Default::default() },
     )?;
     println!("GPU and CPU agree: {same}");
 
@@ -97,11 +142,23 @@ fn main() -> cuprum::Result<()> {
     let (rho1, theta1, rho2, theta2) = (unif(0.5, 1.5)?, unif(-pi, pi)?, unif(0.5, 1.5)?, unif(-pi, pi)?);
     let d = polar_distance(&rho1, &theta1, &rho2, &theta2)?;
     println!("polar_distance: {d}");
-    println!("{}", benchmark("polar_distance", dev, 3, 20, || polar_distance(&rho1, &theta1, &rho2, &theta2))?);
+    println!(
+        "{}",
+        benchmark_with(
+            "polar_distance",
+            dev,
+            &BenchmarkOptions { n_repeat: 20, n_warmup: 3, ..Default::default() },
+            || polar_distance(&rho1, &theta1, &rho2, &theta2)
+        )?
+    );
     // np.testing.assert_allclose(gpu, cpu, rtol=1e-7, atol=5e-7) against the CPU's result
     let host = |a: &cuprum::Array| a.to_device(&cpu);
     let d_cpu = polar_distance(&host(&rho1)?, &host(&theta1)?, &host(&rho2)?, &host(&theta2)?)?;
-    let close = cuprum::allclose(&d.to_device(&cpu)?, &d_cpu, 1e-7, 5e-7, false)?;
+    let close = cuprum::allclose_with(
+        &d.to_device(&cpu)?,
+        &d_cpu,
+        &cuprum::CloseOptions { rtol: 1e-7, atol: 5e-7, ..Default::default() },
+    )?;
     let worst = cuprum::abs(&cuprum::subtract(&d.to_device(&cpu)?, &d_cpu)?)?.max(None)?;
     println!("assert_allclose(gpu, cpu, rtol=1e-7, atol=5e-7): {close} (largest difference {worst})");
 
@@ -110,14 +167,26 @@ fn main() -> cuprum::Result<()> {
     let primes = check_prime(&numbers)?;
     let found = cuprum::extract(&primes.not_equal(0)?, &primes)?;
     println!("{} primes below 10000, the last {}", found.size(), found.slice(s![-3..])?);
-    println!("{}", benchmark("check_prime (vectorize)", dev, 3, 20, || check_prime(&numbers))?);
+    println!(
+        "{}",
+        benchmark_with(
+            "check_prime (vectorize)",
+            dev,
+            &BenchmarkOptions { n_repeat: 20, n_warmup: 3, ..Default::default() },
+            || check_prime(&numbers)
+        )?
+    );
     let mut result = cuprum::zeros(&[10_000], DType::Int32, &dev)?;
     check_prime_gpu_kernel.launch((100, 100), (&mut result,))?;
     println!("kernel agrees with the ufunc: {}", cuprum::array_equal(&result, &primes)?);
     println!(
         "{}",
-        benchmark("check_prime_gpu_kernel[100, 100]", dev, 3, 20, || check_prime_gpu_kernel
-            .launch((100, 100), (&mut result,)))?
+        benchmark_with(
+            "check_prime_gpu_kernel[100, 100]",
+            dev,
+            &BenchmarkOptions { n_repeat: 20, n_warmup: 3, ..Default::default() },
+            || check_prime_gpu_kernel.launch((100, 100), (&mut result,))
+        )?
     );
     // check_prime_gpu_kernel[1, 1](11, result): one number, a scalar parameter.
     let mut one = cuprum::zeros(&[1], DType::Int32, &dev)?;

@@ -11,7 +11,7 @@
 //! `cargo run --release --example notebook1_intro_cupy [-- --size 100000000] [--quick]`
 //! (`--quick`: the matrix sizes made small, for CI).
 
-use cuprum::profiler::benchmark;
+use cuprum::profiler::{benchmark_with, BenchmarkOptions};
 use cuprum::{linalg, random, DType, Device, Result};
 use std::time::Instant;
 
@@ -76,7 +76,11 @@ fn main() -> Result<()> {
     let (a, b) = ab(&gpu)?;
     let gpu_time = timed(gpu, || a.matmul(&b))?; // the first call (excluded) loads the library
     println!("Elapsed wall clock time for {gpu} = {gpu_time:.6} seconds.");
-    let same = cuprum::allclose(&a.matmul(&b)?.to_device(&cpu)?, &c_cpu, 1e-4, 1e-4, false)?;
+    let same = cuprum::allclose_with(
+        &a.matmul(&b)?.to_device(&cpu)?,
+        &c_cpu,
+        &cuprum::CloseOptions { rtol: 1e-4, atol: 1e-4, ..Default::default() },
+    )?;
     println!("the two products agree: {same}");
 
     // Kernel overhead: the first det loads the solver library and its kernels; later calls do
@@ -103,10 +107,26 @@ fn main() -> Result<()> {
     let x = cuprum::arange(10000, &gpu)?;
     let y = x.flip(0)?;
     let squared_diff = || -> cuprum::Result<cuprum::Array> { (&x - &y)? * (&x - &y)? };
-    println!("{}", benchmark("squared_diff", gpu, 3, 10, squared_diff)?);
+    println!(
+        "{}",
+        benchmark_with(
+            "squared_diff",
+            gpu,
+            &BenchmarkOptions { n_repeat: 10, n_warmup: 3, ..Default::default() },
+            squared_diff
+        )?
+    );
     // squared_diff_fused = cp.fuse(squared_diff): one kernel instead of three.
     let squared_diff_fused = cuprum::fuse(|[x, y]| (&x - &y) * (&x - &y));
-    println!("{}", benchmark("squared_diff_fused", gpu, 3, 10, || squared_diff_fused.call([&x, &y]))?);
+    println!(
+        "{}",
+        benchmark_with(
+            "squared_diff_fused",
+            gpu,
+            &BenchmarkOptions { n_repeat: 10, n_warmup: 3, ..Default::default() },
+            || squared_diff_fused.call([&x, &y])
+        )?
+    );
     assert!(cuprum::array_equal(&squared_diff_fused.call([&x, &y])?, &squared_diff()?)?);
 
     // Data movement: np.dot of two vectors with the data already on the device, then with the

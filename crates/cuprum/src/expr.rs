@@ -60,7 +60,7 @@ use crate::ufunc::{BinaryOp, ReduceOp, RustScalar, UnaryOp};
 /// let y = ((a.expr() * 2 + &b).sqrt() - 1).maximum(0.5).eval()?;    // np.maximum(np.sqrt(a*2 + b) - 1, 0.5)
 /// assert_eq!(y.dtype(), cuprum::DType::Float32);                   // Rust scalars are weak
 /// let want = cuprum::from_vec(vec![0.5f32, 0.7320508, 1.4494898, 1.8284271], &dev)?;
-/// assert!(cuprum::allclose(&y, &want, 1e-6, 0.0, false)?);
+/// assert!(cuprum::allclose_with(&y, &want, &cuprum::CloseOptions { rtol: 1e-6, atol: 0.0, ..Default::default() })?);
 /// // A shape error in the middle surfaces at eval, with NumPy's kind.
 /// let bad = (a.expr() + &cuprum::zeros(&[3], cuprum::DType::Float32, &dev)?).exp() * 2.0;
 /// assert_eq!(bad.eval().unwrap_err().kind(), cuprum::ErrorKind::ValueError);

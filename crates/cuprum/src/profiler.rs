@@ -15,10 +15,10 @@ use std::time::Instant;
 /// [`median`](Self::median) use the device's times.
 ///
 /// ```
-/// use cuprum::profiler::benchmark;
+/// use cuprum::profiler::{benchmark_with, BenchmarkOptions};
 /// let dev = cuprum::Device::Cpu;
 /// let x = cuprum::ones(&[1000], cuprum::DType::Float32, &dev)?;
-/// let r = benchmark("sum", dev, 2, 5, || x.sum(None))?;
+/// let r = benchmark_with("sum", dev, &BenchmarkOptions { n_repeat: 5, n_warmup: 2, ..Default::default() }, || x.sum(None))?;
 /// assert_eq!(r.gpu_times.len(), 5); // the CPU device's own (host-clock) events
 /// assert_eq!(r.device_times().len(), 5);
 /// assert!(r.best() <= r.median() && r.best() <= r.mean());
@@ -114,16 +114,49 @@ impl fmt::Display for BenchmarkResult {
     }
 }
 
-/// Runs `f` `n_warmup` times, then `n_repeat` times recording the host wall time and the time
+/// `benchmark`'s keywords; `Default` is CuPy's (`n_repeat=10000, n_warmup=10,
+/// max_duration=inf`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct BenchmarkOptions {
+    pub n_repeat: usize,
+    pub n_warmup: usize,
+    /// Seconds: no repeat starts once the repeats have taken this long.
+    pub max_duration: f64,
+}
+
+impl Default for BenchmarkOptions {
+    fn default() -> Self {
+        BenchmarkOptions { n_repeat: 10000, n_warmup: 10, max_duration: f64::INFINITY }
+    }
+}
+
+/// `cupyx.profiler.benchmark(f)` with CuPy's defaults (10 warm-up calls, 10000 timed ones):
+/// see [`benchmark_with`].
+pub fn benchmark<R>(name: &str, device: Device, f: impl FnMut() -> Result<R>) -> Result<BenchmarkResult> {
+    benchmark_with(name, device, &BenchmarkOptions::default(), f)
+}
+
+/// `cupyx.profiler.benchmark(f, n_repeat=..., n_warmup=..., max_duration=...)`: runs `f`
+/// `n_warmup` times, then up to `n_repeat` times recording the host wall time and the time
 /// between events recorded on the device's current stream before and after each call
-/// (synchronising after each repeat), as `cupyx.profiler.benchmark` does.
-pub fn benchmark<R>(
+/// (synchronising after each repeat), as CuPy does; no repeat starts after `max_duration`
+/// seconds of repeats.
+///
+/// ```
+/// use cuprum::profiler::{benchmark_with, BenchmarkOptions};
+/// let dev = cuprum::Device::Cpu;
+/// let x = cuprum::ones(&[1000], cuprum::DType::Float32, &dev)?;
+/// let r = benchmark_with("sum", dev, &BenchmarkOptions { n_repeat: 20, ..Default::default() }, || x.sum(None))?;
+/// assert_eq!((r.cpu_times.len(), r.gpu_times.len()), (20, 20));
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn benchmark_with<R>(
     name: &str,
     device: Device,
-    n_warmup: usize,
-    n_repeat: usize,
+    opts: &BenchmarkOptions,
     mut f: impl FnMut() -> Result<R>,
 ) -> Result<BenchmarkResult> {
+    let BenchmarkOptions { n_repeat, n_warmup, max_duration } = *opts;
     for _ in 0..n_warmup {
         f()?;
     }
@@ -133,7 +166,11 @@ pub fn benchmark<R>(
     // The device's times from its events (on the CPU, the host clock's: the same code ported from
     // a GPU lesson prints a number, not the NaN of an empty list's mean).
     let (s, e) = (Event::new(device)?, Event::new(device)?);
+    let start = Instant::now();
     for _ in 0..n_repeat {
+        if start.elapsed().as_secs_f64() > max_duration {
+            break;
+        }
         s.record()?;
         let t = Instant::now();
         let r = f()?;

@@ -95,7 +95,7 @@ pub fn assert_allclose_with(actual: &Array, desired: &Array, opts: &AllcloseOpti
     let header =
         format!("Not equal to tolerance rtol={}, atol={}", py_g(opts.rtol, 6, false), py_g(opts.atol, 6, false));
     let (rtol, atol, equal_nan) = (opts.rtol, opts.atol, opts.equal_nan);
-    let cmp = |x: &Array, y: &Array| crate::isclose(x, y, rtol, atol, equal_nan);
+    let cmp = |x: &Array, y: &Array| crate::isclose_with(x, y, &crate::CloseOptions { rtol, atol, equal_nan });
     let common = Common { header, err_msg: &opts.err_msg, verbose: opts.verbose, strict: opts.strict, equal_nan };
     report(compare(actual, desired, &common, &cmp));
 }

@@ -198,7 +198,7 @@ pub struct QrResult {
 /// let qr = linalg::qr(&a, linalg::QrMode::Reduced)?;
 /// let r = qr.r.to_vec::<f64>()?;
 /// assert!((r[0] + 5.0).abs() < 1e-12 && r[2] == 0.0);
-/// assert!(cuprum::allclose(&cuprum::matmul(qr.q.as_ref().unwrap(), &qr.r)?, &a, 1e-12, 1e-12, false)?);
+/// assert!(cuprum::allclose_with(&cuprum::matmul(qr.q.as_ref().unwrap(), &qr.r)?, &a, &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-12, ..Default::default() })?);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 pub fn qr(a: &Array, mode: QrMode) -> Result<QrResult> {

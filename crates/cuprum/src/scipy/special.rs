@@ -18,7 +18,7 @@
 //! let x = cuprum::from_vec(vec![-1.0f64, 0.0, 0.5, 2.0], &dev)?;
 //! let p = special::ndtr(&x)?;                          // scipy.special.ndtr(x)
 //! let back = special::ndtri(&p)?;                      // its inverse
-//! assert!(cuprum::allclose(&back, &x, 1e-12, 1e-15, false)?);
+//! assert!(cuprum::allclose_with(&back, &x, &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-15, ..Default::default() })?);
 //! let e = special::erf(&x)?.to_vec::<f64>()?;
 //! assert!((e[3] - 0.9953222650189527).abs() < 1e-16);   // scipy.special.erf(2.0)
 //! # Ok::<(), cuprum::Error>(())

@@ -14,7 +14,7 @@ use crate::core::dtype::DType;
 use crate::core::error::Result;
 use crate::sort::{searchsorted, Side};
 
-/// The result of [`unique`]: the sorted unique values and, as asked, NumPy's
+/// The result of [`unique_with`]: the sorted unique values and, as asked, NumPy's
 /// `return_index`, `return_inverse` and `return_counts` arrays (int64).
 pub struct Unique {
     pub values: Array,
@@ -23,18 +23,42 @@ pub struct Unique {
     pub counts: Option<Array>,
 }
 
-/// NumPy's `unique` of the flattened array (NaNs collapse into one, at the end).
+/// `unique`'s keywords; `Default` is NumPy's (nothing but the values).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct UniqueOptions {
+    pub return_index: bool,
+    pub return_inverse: bool,
+    pub return_counts: bool,
+}
+
+/// NumPy's `unique(a)`: the sorted unique values of the flattened array (NaNs collapse into
+/// one, at the end).
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let u = cuprum::unique(&cuprum::from_vec(vec![2i64, 1, 2, 5, 1, 2], &dev)?, true, true, true)?;
+/// let u = cuprum::unique(&cuprum::from_vec(vec![2i64, 1, 2, 5, 1, 2], &dev)?)?;
+/// assert_eq!(u.to_vec::<i64>()?, vec![1, 2, 5]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn unique(a: &Array) -> Result<Array> {
+    Ok(unique_with(a, &UniqueOptions::default())?.values)
+}
+
+/// NumPy's `unique(a, return_index=..., return_inverse=..., return_counts=...)`.
+///
+/// ```
+/// use cuprum::UniqueOptions;
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::from_vec(vec![2i64, 1, 2, 5, 1, 2], &dev)?;
+/// let u = cuprum::unique_with(&a, &UniqueOptions { return_index: true, return_inverse: true, return_counts: true })?;
 /// assert_eq!(u.values.to_vec::<i64>()?, vec![1, 2, 5]);
 /// assert_eq!(u.index.unwrap().to_vec::<i64>()?, vec![1, 0, 3]);
 /// assert_eq!(u.inverse.unwrap().to_vec::<i64>()?, vec![1, 0, 1, 2, 0, 1]);
 /// assert_eq!(u.counts.unwrap().to_vec::<i64>()?, vec![2, 3, 1]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn unique(a: &Array, return_index: bool, return_inverse: bool, return_counts: bool) -> Result<Unique> {
+pub fn unique_with(a: &Array, opts: &UniqueOptions) -> Result<Unique> {
+    let UniqueOptions { return_index, return_inverse, return_counts } = *opts;
     if a.dtype().is_complex() {
         return unique_complex(a, return_index, return_inverse, return_counts);
     }
@@ -91,7 +115,7 @@ fn unique_complex(a: &Array, return_index: bool, return_inverse: bool, return_co
 /// (compared with `==`: NaN is in nothing).
 pub fn isin(element: &Array, test_elements: &Array) -> Result<Array> {
     crate::ufunc::same_device("isin", element, test_elements)?;
-    let u = unique(test_elements, false, false, false)?.values;
+    let u = unique(test_elements)?;
     let dt = crate::promote_types(element.dtype(), u.dtype());
     let (e, u) = (element.astype(dt)?, u.astype(dt)?);
     let pos = searchsorted(&u, &e, Side::Left)?;

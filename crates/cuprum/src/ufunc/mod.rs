@@ -515,9 +515,31 @@ pub(crate) fn where_dtype(x: Kind, y: Kind) -> Result<DType> {
     })
 }
 
-/// NumPy's `isclose(a, b, rtol, atol, equal_nan)`: `|a - b| <= atol + rtol * |b|`, with equal
-/// infinities close and NaNs close to each other only with `equal_nan`.
-pub fn isclose(a: &Array, b: &Array, rtol: f64, atol: f64, equal_nan: bool) -> Result<Array> {
+/// `isclose`'s and `allclose`'s keywords; `Default` is NumPy's (`rtol=1e-05, atol=1e-08,
+/// equal_nan=False`): `&CloseOptions { rtol: 1e-3, ..Default::default() }`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct CloseOptions {
+    pub rtol: f64,
+    pub atol: f64,
+    /// NaNs are close to each other.
+    pub equal_nan: bool,
+}
+
+impl Default for CloseOptions {
+    fn default() -> Self {
+        CloseOptions { rtol: 1e-5, atol: 1e-8, equal_nan: false }
+    }
+}
+
+/// NumPy's `isclose(a, b)`: `|a - b| <= atol + rtol * |b|` elementwise with NumPy's defaults;
+/// equal infinities are close, NaNs are not.
+pub fn isclose(a: &Array, b: &Array) -> Result<Array> {
+    isclose_with(a, b, &CloseOptions::default())
+}
+
+/// NumPy's `isclose(a, b, rtol=..., atol=..., equal_nan=...)`.
+pub fn isclose_with(a: &Array, b: &Array, opts: &CloseOptions) -> Result<Array> {
+    let CloseOptions { rtol, atol, equal_nan } = *opts;
     same_device("isclose", a, b)?;
     // As NumPy: y becomes floating (result_type(y, 1.0)), x promotes against it.
     let y = if b.dtype().is_inexact() { b.view() } else { b.astype(DType::Float64)? };
@@ -531,12 +553,17 @@ pub fn isclose(a: &Array, b: &Array, rtol: f64, atol: f64, equal_nan: bool) -> R
     Ok(close)
 }
 
-/// NumPy's `allclose`: whether every element is [`isclose`]. Arrays on different devices are
-/// an error, as in every other operation.
-pub fn allclose(a: &Array, b: &Array, rtol: f64, atol: f64, equal_nan: bool) -> Result<bool> {
+/// NumPy's `allclose(a, b)`: whether every element is [`isclose`] (NumPy's tolerances). Arrays
+/// on different devices are an error, as in every other operation.
+pub fn allclose(a: &Array, b: &Array) -> Result<bool> {
+    allclose_with(a, b, &CloseOptions::default())
+}
+
+/// NumPy's `allclose(a, b, rtol=..., atol=..., equal_nan=...)`.
+pub fn allclose_with(a: &Array, b: &Array, opts: &CloseOptions) -> Result<bool> {
     same_device("allclose", a, b)?;
     broadcast_shape("allclose", a.shape(), b.shape())?;
-    isclose(a, b, rtol, atol, equal_nan)?.all(None)?.item::<bool>()
+    isclose_with(a, b, opts)?.all(None)?.item::<bool>()
 }
 
 /// NumPy's `array_equal`: same shape and equal elements.

@@ -252,7 +252,10 @@ fn same(got: cuprum::Result<Array>, want: cuprum::Result<Array>, what: &str) {
     assert_eq!((g.dtype(), g.shape()), (w.dtype(), w.shape()), "{what}");
     let (gc, wc) = (g.to_device(&Device::Cpu).unwrap(), w.to_device(&Device::Cpu).unwrap());
     // Equal elements, NaNs where the step-by-step code has NaNs.
-    assert!(cuprum::allclose(&gc, &wc, 0.0, 0.0, true).unwrap(), "{what}: {g:?} != {w:?}");
+    assert!(
+        cuprum::allclose_with(&gc, &wc, &cuprum::CloseOptions { rtol: 0.0, atol: 0.0, equal_nan: true }).unwrap(),
+        "{what}: {g:?} != {w:?}"
+    );
 }
 
 device_test!(expr_formulas_equal_the_step_by_step_code, |dev| {

@@ -290,7 +290,10 @@ device_test!(sort_and_median, |dev| {
         &[2, 3],
         &dev,
     )?;
-    let r = cuprum::unique(&u, true, true, true)?;
+    let r = cuprum::unique_with(
+        &u,
+        &cuprum::UniqueOptions { return_index: true, return_inverse: true, return_counts: true },
+    )?;
     let v = r.values.to_vec::<C32>()?;
     assert!(
         v.len() == 4 && v[..3] == [c32(1.0, -1.0), c32(1.0, 1.0), c32(2.0, 0.0)] && same(v[3], c32(0.0, n)),
@@ -300,7 +303,10 @@ device_test!(sort_and_median, |dev| {
     let inv = r.inverse.unwrap();
     assert_eq!((inv.shape(), inv.to_vec::<i64>()?), (&[2usize, 3][..], vec![1, 3, 3, 2, 0, 1]));
     assert_eq!(r.counts.unwrap().to_vec::<i64>()?, vec![1, 2, 1, 2]);
-    let r = cuprum::unique(&cuprum::zeros(&[0], DType::Complex64, &dev)?, true, true, true)?;
+    let r = cuprum::unique_with(
+        &cuprum::zeros(&[0], DType::Complex64, &dev)?,
+        &cuprum::UniqueOptions { return_index: true, return_inverse: true, return_counts: true },
+    )?;
     assert_eq!((r.values.size(), r.index.unwrap().size(), r.counts.unwrap().size()), (0, 0, 0));
     // searchsorted in that order (NumPy 2.4.6's insertion points).
     let sorted_a = cuprum::from_vec(
@@ -367,12 +373,20 @@ device_test!(selection_and_manipulation, |dev| {
     assert_eq!(za.to_vec::<C32>()?, vec![c32(4.0, 2.0), c32(3.0, -4.0), c32(-0.5, 0.25), c32(-3.0, 0.5)]);
     // isclose/allclose compare complex values as NumPy (|a - b| <= atol + rtol |b|).
     let x = cuprum::from_vec(vec![c64(1.0, 2.0), c64(-3.0, 0.5)], &dev)?;
-    assert!(cuprum::allclose(&x, &cuprum::add(&x, 1e-15)?, 1e-12, 1e-12, false)?);
+    assert!(cuprum::allclose_with(
+        &x,
+        &cuprum::add(&x, 1e-15)?,
+        &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-12, ..Default::default() }
+    )?);
     let (p, q) = (cuprum::from_vec(vec![c64(1.0, 0.0)], &dev)?, cuprum::from_vec(vec![c64(1.0, 5.0)], &dev)?);
-    assert!(!cuprum::allclose(&p, &q, 1e-5, 1e-8, false)?);
+    assert!(!cuprum::allclose(&p, &q)?);
     let s = cuprum::from_vec(vec![c64(1.0, 0.0), c64(f64::INFINITY, 0.0), c64(f64::NAN, 0.0)], &dev)?;
     let t = cuprum::from_vec(vec![c64(1.0, 5.0), c64(f64::INFINITY, 0.0), c64(f64::NAN, 0.0)], &dev)?;
-    assert_eq!(cuprum::isclose(&s, &t, 1e-5, 1e-8, true)?.to_vec::<bool>()?, vec![false, true, true]);
+    assert_eq!(
+        cuprum::isclose_with(&s, &t, &cuprum::CloseOptions { equal_nan: true, ..Default::default() })?
+            .to_vec::<bool>()?,
+        vec![false, true, true]
+    );
     let full = cuprum::full(&[2], c64(1.0, -1.0), DType::Complex128, &dev)?;
     assert_eq!(full.to_vec::<C64>()?, vec![c64(1.0, -1.0); 2]);
     Ok(())

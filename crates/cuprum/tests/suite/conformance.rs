@@ -930,11 +930,15 @@ fn run_misc(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Arr
     let r = match case.op.as_str() {
         "isclose" => {
             let (r, a, e) = tol();
-            cuprum::isclose(x[0].array(), x[1].array(), r, a, e)?
+            cuprum::isclose_with(x[0].array(), x[1].array(), &cuprum::CloseOptions { rtol: r, atol: a, equal_nan: e })?
         }
         "allclose" => {
             let (r, a, e) = tol();
-            let b = cuprum::allclose(x[0].array(), x[1].array(), r, a, e)?;
+            let b = cuprum::allclose_with(
+                x[0].array(),
+                x[1].array(),
+                &cuprum::CloseOptions { rtol: r, atol: a, equal_nan: e },
+            )?;
             return bool_result(b).map(|v| v.into_iter().map(|a| a.to_device(dev).unwrap()).collect());
         }
         "array_equal" => {
@@ -1043,7 +1047,14 @@ fn run_unique(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<A
     let flag = |k: &str| case.param(k) == "1";
     let r = match case.op.as_str() {
         "unique" => {
-            let u = cuprum::unique(x[0].array(), flag("index"), flag("inverse"), flag("counts"))?;
+            let u = cuprum::unique_with(
+                x[0].array(),
+                &cuprum::UniqueOptions {
+                    return_index: flag("index"),
+                    return_inverse: flag("inverse"),
+                    return_counts: flag("counts"),
+                },
+            )?;
             let mut out = vec![u.values];
             out.extend([u.index, u.inverse, u.counts].into_iter().flatten());
             return Ok(out);
@@ -1174,7 +1185,7 @@ fn run_manip(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Ar
 /// `boundary=`, `fillvalue=`): the mode and boundary names are parsed with `FromStr`, so that a
 /// name NumPy or SciPy refuses must give an error of the kind they raise.
 fn run_signal(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
-    use cuprum::scipy::signal::{convolve2d, correlate2d};
+    use cuprum::scipy::signal::{convolve2d_with, correlate2d_with, Convolve2dOptions};
     let x = inputs(case, dev, layout)?;
     let (a, b) = (x[0].array(), x[1].array());
     let mode: ConvolveMode = case.param("mode").parse()?;
@@ -1184,8 +1195,8 @@ fn run_signal(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<A
         "convolve2d" | "correlate2d" => {
             let boundary: Boundary = case.param("boundary").parse()?;
             let fill = parse_f64(case.param("fillvalue"));
-            let f = if case.op == "convolve2d" { convolve2d } else { correlate2d };
-            f(a, b, mode, boundary, fill)?
+            let f = if case.op == "convolve2d" { convolve2d_with } else { correlate2d_with };
+            f(a, b, &Convolve2dOptions { mode, boundary, fillvalue: fill })?
         }
         op => panic!("unknown signal op {op}"),
     };

@@ -235,7 +235,10 @@ device_test!(decompositions_float64, |dev| {
     );
     let eh = linalg::eigh(&s, linalg::Uplo::U)?;
     let rec = cuprum::matmul(&cuprum::multiply(&eh.eigenvectors, &eh.eigenvalues)?, &eh.eigenvectors.t())?;
-    assert!(cuprum::allclose(&rec, &s, 1e-12, 1e-10, false)?, "eigh reconstructs");
+    assert!(
+        cuprum::allclose_with(&rec, &s, &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-10, ..Default::default() })?,
+        "eigh reconstructs"
+    );
     close_f64(
         &linalg::svdvals(&a)?,
         &[10.830459127509032, 9.201459531047705, 6.613317847220059, 2.509646317210537],
@@ -244,7 +247,10 @@ device_test!(decompositions_float64, |dev| {
     );
     let sv = linalg::svd(&a, true, false)?;
     let rec = cuprum::matmul(&cuprum::multiply(&sv.u, &sv.s)?, &sv.vh)?;
-    assert!(cuprum::allclose(&rec, &a, 1e-12, 1e-12, false)?, "svd reconstructs");
+    assert!(
+        cuprum::allclose_with(&rec, &a, &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-12, ..Default::default() })?,
+        "svd reconstructs"
+    );
     let ls = linalg::lstsq(&a3, &b, None)?;
     close_f64(&ls.x, &[0.5804924746051162, 0.02765516141041338, 0.23363293091527954], r, "lstsq x");
     close_f64(&ls.residuals, &[12.521672073605277], 1e-10, "lstsq residuals");
@@ -422,14 +428,22 @@ device_test!(float32_and_stacks, |dev| {
     let a64 = a4(&dev)?;
     let st = cuprum::stack(&[&a64, &cuprum::multiply(&a64, 2.0)?, &a64.t()], 0)?;
     let inv = linalg::inv(&st)?;
-    assert!(cuprum::allclose(&inv.at(1)?, &cuprum::multiply(&linalg::inv(&a64)?, 0.5)?, 1e-12, 1e-14, false)?);
+    assert!(cuprum::allclose_with(
+        &inv.at(1)?,
+        &cuprum::multiply(&linalg::inv(&a64)?, 0.5)?,
+        &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-14, ..Default::default() }
+    )?);
     let dets = linalg::det(&st)?.to_vec::<f64>()?;
     assert!((dets[1] / dets[0] - 16.0).abs() < 1e-12 && (dets[2] / dets[0] - 1.0).abs() < 1e-12);
     let rhs = cuprum::arange(8, &dev)?.reshape([2, 1, 4, 1])?;
     let x = linalg::solve(&st, &rhs)?;
     assert_eq!(x.shape(), &[2, 3, 4, 1]);
     let back = cuprum::matmul(&st, &x)?;
-    assert!(cuprum::allclose(&back, &rhs.broadcast_to(&[2, 3, 4, 1])?.astype(DType::Float64)?, 1e-12, 1e-12, false)?);
+    assert!(cuprum::allclose_with(
+        &back,
+        &rhs.broadcast_to(&[2, 3, 4, 1])?.astype(DType::Float64)?,
+        &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-12, ..Default::default() }
+    )?);
     // Integers are float64; 0x0 matrices; eig of a real matrix with complex eigenvalues.
     let ia = cuprum::from_vec(vec![2i32, 1, 1, 3], &dev)?.reshape([2, 2])?;
     assert_eq!(linalg::inv(&ia)?.dtype(), DType::Float64);
@@ -454,7 +468,10 @@ device_test!(float32_and_stacks, |dev| {
         let e = linalg::eig(&a64)?;
         let av = cuprum::matmul(&a64, &e.eigenvectors)?;
         let vw = cuprum::multiply(&e.eigenvectors, &e.eigenvalues.expand_dims(-2)?)?;
-        assert!(cuprum::allclose(&av, &vw, 1e-12, 1e-12, false)?, "eig: A v = v w");
+        assert!(
+            cuprum::allclose_with(&av, &vw, &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-12, ..Default::default() })?,
+            "eig: A v = v w"
+        );
         let norms = linalg::norm(&e.eigenvectors, None, Some(&[0]), false)?.to_vec::<f64>()?;
         assert!(norms.iter().all(|x| (x - 1.0).abs() < 1e-12), "unit vectors {norms:?}");
         let bad = cuprum::from_vec(vec![1.0, f64::NAN, 0.0, 1.0], &dev)?.reshape([2, 2])?;

@@ -43,7 +43,12 @@ fn streams_and_events_on_the_cpu() {
         assert_eq!(kind(s.enter()), ErrorKind::ValueError);
         assert_eq!(kind(end.record_on(&s)), ErrorKind::ValueError);
         assert_eq!(kind(Stream::null(cpu)?.destroy()), ErrorKind::ValueError);
-        let r = cuprum::profiler::benchmark("exp", cpu, 1, 4, || x.exp())?;
+        let r = cuprum::profiler::benchmark_with(
+            "exp",
+            cpu,
+            &cuprum::profiler::BenchmarkOptions { n_repeat: 4, n_warmup: 1, ..Default::default() },
+            || x.exp(),
+        )?;
         assert_eq!((r.gpu_times.len(), r.cpu_times.len()), (4, 4));
         assert!(r.gpu_times.iter().all(|t| t.is_finite() && *t >= 0.0) && r.mean().is_finite());
         Ok(())
@@ -220,7 +225,14 @@ gpu_test!(events_order_streams_and_time, |gpu| {
     let ms = get_elapsed_time(&start, &end)?;
     assert!(ms > 0.0 && ms.is_finite(), "elapsed {ms}");
     // The profiler's benchmark runs on the current stream.
-    let r = s2.scope(|| cuprum::profiler::benchmark("exp", gpu, 1, 3, || big.exp()))?;
+    let r = s2.scope(|| {
+        cuprum::profiler::benchmark_with(
+            "exp",
+            gpu,
+            &cuprum::profiler::BenchmarkOptions { n_repeat: 3, n_warmup: 1, ..Default::default() },
+            || big.exp(),
+        )
+    })?;
     assert_eq!(r.gpu_times.len(), 3);
     Ok(())
 });

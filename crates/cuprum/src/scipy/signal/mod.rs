@@ -39,10 +39,12 @@ use crate::core::device::Device;
 use crate::core::dtype::{DType, Scalar};
 use crate::core::error::{Error, Result};
 
-/// The `mode` of NumPy's `convolve`/`correlate` and SciPy's `convolve2d`/`correlate2d`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// The `mode` of NumPy's `convolve`/`correlate` and SciPy's `convolve2d`/`correlate2d`
+/// (`Full` by default, as theirs).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum ConvolveMode {
     /// Every point where the inputs overlap (size `n + k - 1` per axis).
+    #[default]
     Full,
     /// The size of the first input (NumPy: of the longer one), centered on the full output.
     Same,
@@ -63,10 +65,12 @@ impl std::str::FromStr for ConvolveMode {
     }
 }
 
-/// How `convolve2d`/`correlate2d` extend the input past its edges (SciPy's `boundary`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+/// How `convolve2d`/`correlate2d` extend the input past its edges (SciPy's `boundary`;
+/// `Fill` by default).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Boundary {
     /// The `fillvalue` (SciPy's `"fill"`, also `"pad"`).
+    #[default]
     Fill,
     /// Circular (`"wrap"`, also `"circular"`).
     Wrap,
@@ -340,30 +344,53 @@ fn fill_value(v: f64, dt: DType) -> Result<Scalar> {
     Ok(if dt.is_unsigned_int() { Scalar::UInt(t as u64) } else { Scalar::Int(t as i64) })
 }
 
-/// SciPy's `signal.convolve2d(in1, in2, mode, boundary, fillvalue)`: the 2-d convolution of
-/// `in1` with the kernel `in2`, in their common dtype (`uint8` stays `uint8`, wrapping as
-/// SciPy's loops do). `fillvalue` is converted to that dtype.
+/// `convolve2d`'s and `correlate2d`'s keywords; `Default` is SciPy's (`mode="full"`,
+/// `boundary="fill"`, `fillvalue=0`).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Convolve2dOptions {
+    pub mode: ConvolveMode,
+    pub boundary: Boundary,
+    /// The value outside the input with `Boundary::Fill`, converted to the result's dtype.
+    pub fillvalue: f64,
+}
+
+/// SciPy's `signal.convolve2d(in1, in2)`: the full 2-d convolution of `in1` with the kernel
+/// `in2`, zeros outside, in their common dtype (`uint8` stays `uint8`, wrapping as SciPy's
+/// loops do).
 ///
 /// ```
-/// use cuprum::scipy::signal::{convolve2d, Boundary};
+/// use cuprum::scipy::signal::{convolve2d, convolve2d_with, Boundary, Convolve2dOptions};
 /// use cuprum::ConvolveMode;
 /// let dev = cuprum::Device::default_device();
 /// let img = cuprum::arange(12, &dev)?.reshape([3, 4])?.astype(cuprum::DType::Float64)?;
 /// let k = cuprum::from_slice(&[1.0, -1.0], &[1, 2], &dev)?;
-/// let d = convolve2d(&img, &k, ConvolveMode::Valid, Boundary::Fill, 0.0)?;
+/// assert_eq!(convolve2d(&img, &k)?.shape(), &[3, 5]);
+/// let valid = Convolve2dOptions { mode: ConvolveMode::Valid, ..Default::default() };
+/// let d = convolve2d_with(&img, &k, &valid)?;          // mode="valid"
 /// assert_eq!(d.to_vec::<f64>()?, vec![1.0; 9]); // horizontal differences
-/// let s = convolve2d(&img, &k, ConvolveMode::Same, Boundary::Wrap, 0.0)?;
+/// let wrap = Convolve2dOptions { mode: ConvolveMode::Same, boundary: Boundary::Wrap, ..Default::default() };
+/// let s = convolve2d_with(&img, &k, &wrap)?;
 /// assert_eq!(s.to_vec::<f64>()?[..4], [-3.0, 1.0, 1.0, 1.0]); // scipy: [[-3, 1, 1, 1], ...]
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn convolve2d(in1: &Array, in2: &Array, mode: ConvolveMode, boundary: Boundary, fillvalue: f64) -> Result<Array> {
-    conv2d(in1, in2, mode, boundary, fillvalue, true)
+pub fn convolve2d(in1: &Array, in2: &Array) -> Result<Array> {
+    convolve2d_with(in1, in2, &Convolve2dOptions::default())
 }
 
-/// SciPy's `signal.correlate2d(in1, in2, mode, boundary, fillvalue)`: the 2-d
-/// cross-correlation, as [`convolve2d`] with the kernel not flipped.
-pub fn correlate2d(in1: &Array, in2: &Array, mode: ConvolveMode, boundary: Boundary, fillvalue: f64) -> Result<Array> {
-    conv2d(in1, in2, mode, boundary, fillvalue, false)
+/// SciPy's `signal.convolve2d(in1, in2, mode=..., boundary=..., fillvalue=...)`.
+pub fn convolve2d_with(in1: &Array, in2: &Array, opts: &Convolve2dOptions) -> Result<Array> {
+    conv2d(in1, in2, opts.mode, opts.boundary, opts.fillvalue, true)
+}
+
+/// SciPy's `signal.correlate2d(in1, in2)`: the 2-d cross-correlation, as [`convolve2d`] with
+/// the kernel not flipped.
+pub fn correlate2d(in1: &Array, in2: &Array) -> Result<Array> {
+    correlate2d_with(in1, in2, &Convolve2dOptions::default())
+}
+
+/// SciPy's `signal.correlate2d(in1, in2, mode=..., boundary=..., fillvalue=...)`.
+pub fn correlate2d_with(in1: &Array, in2: &Array, opts: &Convolve2dOptions) -> Result<Array> {
+    conv2d(in1, in2, opts.mode, opts.boundary, opts.fillvalue, false)
 }
 
 /// SciPy's `method` of [`convolve`] and [`correlate`].

@@ -15,7 +15,7 @@
 //! assert_eq!(p.dtype(), cuprum::DType::Float64);
 //! let q = norm(1.0, 2.0).cdf(&x)?;                 // norm.cdf(x, loc=1.0, scale=2.0)
 //! let back = norm(1.0, 2.0).ppf(&q)?;              // and back
-//! assert!(cuprum::allclose(&back, &x.astype(cuprum::DType::Float64)?, 1e-12, 1e-12, false)?);
+//! assert!(cuprum::allclose_with(&back, &x.astype(cuprum::DType::Float64)?, &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-12, ..Default::default() })?);
 //! # Ok::<(), cuprum::Error>(())
 //! ```
 

@@ -24,7 +24,11 @@ fn np_cmp(a: &f64, b: &f64) -> std::cmp::Ordering {
 
 /// Every operation of this family, each result as bits, in a fixed order.
 fn run_all(x: &Array, xi: &Array, m: &Array) -> Vec<Vec<u64>> {
-    let u = cuprum::unique(xi, true, true, true).unwrap();
+    let u = cuprum::unique_with(
+        xi,
+        &cuprum::UniqueOptions { return_index: true, return_inverse: true, return_counts: true },
+    )
+    .unwrap();
     vec![
         bits(&x.sum(None).unwrap()),
         bits(&x.mean(None).unwrap()),
@@ -176,13 +180,18 @@ fn unique_matches_a_reference_for_every_dtype() {
                 *counts.last_mut().unwrap() += 1;
                 inv[i] = vals.len() as i64 - 1;
             }
-            let u = cuprum::unique(&x, true, true, true).unwrap();
+            let u = cuprum::unique_with(
+                &x,
+                &cuprum::UniqueOptions { return_index: true, return_inverse: true, return_counts: true },
+            )
+            .unwrap();
             assert_eq!(u.values.dtype(), dt);
             assert_eq!(bits(&u.values), vals.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), "{dt:?} n={n}");
             assert_eq!(u.index.unwrap().to_vec::<i64>().unwrap(), first, "{dt:?} n={n}");
             assert_eq!(u.inverse.unwrap().to_vec::<i64>().unwrap(), inv, "{dt:?} n={n}");
             assert_eq!(u.counts.as_ref().unwrap().to_vec::<i64>().unwrap(), counts, "{dt:?} n={n}");
-            let plain = cuprum::unique(&x, false, false, true).unwrap();
+            let plain =
+                cuprum::unique_with(&x, &cuprum::UniqueOptions { return_counts: true, ..Default::default() }).unwrap();
             assert_eq!(bits(&plain.values), bits(&u.values));
             assert_eq!(bits(&plain.counts.unwrap()), bits(&u.counts.unwrap()));
         }

@@ -34,9 +34,11 @@ device_test!(pooled_host_blocks_are_zeroed_when_asked, |dev| {
 });
 
 device_test!(benchmark_reports_the_device_times, |dev| {
-    use cuprum::profiler::benchmark;
+    use cuprum::profiler::{benchmark_with, BenchmarkOptions};
     let x = cuprum::ones(&[100_000], cuprum::DType::Float32, &dev)?;
-    let r = benchmark("sum", dev, 1, 4, || x.sum(None))?;
+    let r = benchmark_with("sum", dev, &BenchmarkOptions { n_repeat: 4, n_warmup: 1, ..Default::default() }, || {
+        x.sum(None)
+    })?;
     assert_eq!(r.cpu_times.len(), 4);
     // Every device records its own times (the CPU's from host-clock events), each within
     // the host's wall time of the call.

@@ -10,15 +10,23 @@ use cuprum::{Array, DType, Device};
 
 fn check_unique(gpu: &Device, x: &Array, what: &str) {
     let xg = x.to_device(gpu).unwrap();
-    let c = cuprum::unique(x, true, true, true).unwrap();
-    let g = cuprum::unique(&xg, true, true, true).unwrap();
+    let c = cuprum::unique_with(
+        x,
+        &cuprum::UniqueOptions { return_index: true, return_inverse: true, return_counts: true },
+    )
+    .unwrap();
+    let g = cuprum::unique_with(
+        &xg,
+        &cuprum::UniqueOptions { return_index: true, return_inverse: true, return_counts: true },
+    )
+    .unwrap();
     assert_close(&g.values, &c.values, 0.0, &format!("unique values {what}"));
     for (name, gg, cc) in
         [("index", &g.index, &c.index), ("inverse", &g.inverse, &c.inverse), ("counts", &g.counts, &c.counts)]
     {
         assert_close(gg.as_ref().unwrap(), cc.as_ref().unwrap(), 0.0, &format!("unique {name} {what}"));
     }
-    let plain = cuprum::unique(&xg, false, false, false).unwrap();
+    let plain = cuprum::unique_with(&xg, &cuprum::UniqueOptions::default()).unwrap();
     assert_close(&plain.values, &c.values, 0.0, &format!("unique (values only) {what}"));
     assert!(plain.index.is_none() && plain.inverse.is_none() && plain.counts.is_none());
 }

@@ -16,12 +16,18 @@ fn ints(a: &cuprum::Array) -> Vec<i64> {
 
 device_test!(unique_search_histogram, |dev| {
     let a = cuprum::from_vec(vec![3i64, 1, 2, 3, 1], &dev)?;
-    let u = cuprum::unique(&a, true, true, true)?;
+    let u = cuprum::unique_with(
+        &a,
+        &cuprum::UniqueOptions { return_index: true, return_inverse: true, return_counts: true },
+    )?;
     assert_eq!(ints(&u.values), vec![1, 2, 3]);
     assert_eq!(ints(&u.index.unwrap()), vec![1, 2, 0]);
     assert_eq!(ints(&u.inverse.unwrap()), vec![2, 0, 1, 2, 0]);
     assert_eq!(ints(&u.counts.unwrap()), vec![2, 1, 2]);
-    let un = cuprum::unique(&cuprum::from_vec(vec![1.0, f64::NAN, f64::NAN, 0.0], &dev)?, false, false, false)?;
+    let un = cuprum::unique_with(
+        &cuprum::from_vec(vec![1.0, f64::NAN, f64::NAN, 0.0], &dev)?,
+        &cuprum::UniqueOptions::default(),
+    )?;
     assert_eq!(un.values.size(), 3);
     let s = cuprum::from_vec(vec![1.0, 2.0, 2.0, 3.0], &dev)?;
     let v = cuprum::from_vec(vec![2.0, 0.0, 5.0, 2.5], &dev)?;

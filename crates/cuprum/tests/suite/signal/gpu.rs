@@ -8,7 +8,7 @@
 
 use crate::common::{assert_close, on, random, Rng};
 use crate::sort::gpu::full_range;
-use cuprum::scipy::signal::{convolve2d, correlate2d, Boundary};
+use cuprum::scipy::signal::{convolve2d_with, correlate2d_with, Boundary, Convolve2dOptions};
 use cuprum::{s, Array, ConvolveMode, DType, Device};
 
 const MODES: [ConvolveMode; 3] = [ConvolveMode::Full, ConvolveMode::Same, ConvolveMode::Valid];
@@ -83,9 +83,19 @@ fn check_2d(
     what: &str,
 ) {
     let w = format!("convolve2d {what} {mode:?} {b:?} fill={fill}");
-    agree(gpu, &w, convolve2d(x, k, mode, b, fill), convolve2d(xg, kg, mode, b, fill));
+    agree(
+        gpu,
+        &w,
+        convolve2d_with(x, k, &Convolve2dOptions { mode, boundary: b, fillvalue: fill }),
+        convolve2d_with(xg, kg, &Convolve2dOptions { mode, boundary: b, fillvalue: fill }),
+    );
     let w = format!("correlate2d {what} {mode:?} {b:?} fill={fill}");
-    agree(gpu, &w, correlate2d(x, k, mode, b, fill), correlate2d(xg, kg, mode, b, fill));
+    agree(
+        gpu,
+        &w,
+        correlate2d_with(x, k, &Convolve2dOptions { mode, boundary: b, fillvalue: fill }),
+        correlate2d_with(xg, kg, &Convolve2dOptions { mode, boundary: b, fillvalue: fill }),
+    );
 }
 
 /// Every mode and boundary; the fill boundary with each of `fills`.
@@ -219,13 +229,28 @@ gpu_test!(conv_large, |gpu| {
         for mode in MODES {
             for b in BOUNDARIES {
                 let what = format!("{dt} 300x517*15x15 {mode:?} {b:?}");
-                agree(&gpu, &what, convolve2d(&x, &k, mode, b, 0.5), convolve2d(&xg, &kg, mode, b, 0.5));
+                agree(
+                    &gpu,
+                    &what,
+                    convolve2d_with(&x, &k, &Convolve2dOptions { mode, boundary: b, fillvalue: 0.5 }),
+                    convolve2d_with(&xg, &kg, &Convolve2dOptions { mode, boundary: b, fillvalue: 0.5 }),
+                );
             }
         }
         for b in BOUNDARIES {
             let what = format!("{dt} 300x517*15x15 correlate2d Same {b:?}");
-            let (c, g) =
-                (correlate2d(&x, &k, ConvolveMode::Same, b, 0.0), correlate2d(&xg, &kg, ConvolveMode::Same, b, 0.0));
+            let (c, g) = (
+                correlate2d_with(
+                    &x,
+                    &k,
+                    &Convolve2dOptions { mode: ConvolveMode::Same, boundary: b, ..Default::default() },
+                ),
+                correlate2d_with(
+                    &xg,
+                    &kg,
+                    &Convolve2dOptions { mode: ConvolveMode::Same, boundary: b, ..Default::default() },
+                ),
+            );
             agree(&gpu, &what, c, g);
         }
     }

@@ -8,7 +8,7 @@
 mod gpu;
 mod nd;
 
-use cuprum::scipy::signal::{convolve2d, correlate2d, Boundary};
+use cuprum::scipy::signal::{convolve2d, convolve2d_with, correlate2d, correlate2d_with, Boundary, Convolve2dOptions};
 use cuprum::{Array, ConvolveMode, DType, Device, ErrorKind};
 use ConvolveMode::{Full, Same, Valid};
 
@@ -112,14 +112,22 @@ device_test!(gaussian_smoothing_same_mode, |dev| {
         ),
     ];
     for (b, w) in want {
-        let r = convolve2d(&img, &g, Same, b, 0.0)?;
+        let r = convolve2d_with(&img, &g, &Convolve2dOptions { mode: Same, boundary: b, ..Default::default() })?;
         assert_eq!((r.shape(), r.dtype(), r.device()), (&[4usize, 5][..], DType::Float64, dev), "{b:?}");
         assert_eq!(f64s(&r), w, "{b:?}");
         // A symmetric kernel: correlating is convolving.
-        assert_eq!(f64s(&correlate2d(&img, &g, Same, b, 0.0)?), w, "{b:?} correlate2d");
+        assert_eq!(
+            f64s(&correlate2d_with(&img, &g, &Convolve2dOptions { mode: Same, boundary: b, ..Default::default() })?),
+            w,
+            "{b:?} correlate2d"
+        );
     }
     // The same smoothing in float32 (sums exact in float32 too).
-    let r32 = convolve2d(&img.astype(DType::Float32)?, &g.astype(DType::Float32)?, Same, Boundary::Symm, 0.0)?;
+    let r32 = convolve2d_with(
+        &img.astype(DType::Float32)?,
+        &g.astype(DType::Float32)?,
+        &Convolve2dOptions { mode: Same, boundary: Boundary::Symm, ..Default::default() },
+    )?;
     assert_eq!(r32.dtype(), DType::Float32);
     assert_eq!(f64s(&r32), want[2].1);
     Ok(())
@@ -129,7 +137,7 @@ device_test!(scipy_modes_boundaries_and_fill_values, |dev| {
     let img = cuprum::arange_f(0.0, 20.0, 1.0, DType::Float64, &dev)?.reshape([4, 5])?;
     let k = mat(&[&[1.0, 10.0]], DType::Float64, &dev);
     // 'same' with an even kernel: correlate2d(img, [[1, 10]], 'same') starts at img[0, 0]...
-    let c = correlate2d(&img, &k, Same, Boundary::Fill, 0.0)?;
+    let c = correlate2d_with(&img, &k, &Convolve2dOptions { mode: Same, ..Default::default() })?;
     assert_eq!(&f64s(&c)[..5], [10.0, 21.0, 32.0, 43.0, 4.0]);
     assert_eq!(&f64s(&c)[15..], [175.0, 186.0, 197.0, 208.0, 19.0]);
     // ...where np.correlate(arange(1., 6), [1, 10], 'same') gives [10, 21, 32, 43, 54] and
@@ -137,37 +145,46 @@ device_test!(scipy_modes_boundaries_and_fill_values, |dev| {
     let row = cuprum::arange_f(1.0, 6.0, 1.0, DType::Float64, &dev)?;
     let k1 = cuprum::from_vec(vec![1.0, 10.0], &dev)?;
     assert_eq!(f64s(&cuprum::correlate(&row, &k1, Same)?), [10.0, 21.0, 32.0, 43.0, 54.0]);
-    let c2 = correlate2d(&row.reshape([1, 5])?, &k, Same, Boundary::Fill, 0.0)?;
+    let c2 = correlate2d_with(&row.reshape([1, 5])?, &k, &Convolve2dOptions { mode: Same, ..Default::default() })?;
     assert_eq!(f64s(&c2), [21.0, 32.0, 43.0, 54.0, 5.0]);
-    let v = convolve2d(&img, &k, Same, Boundary::Fill, 0.0)?;
+    let v = convolve2d_with(&img, &k, &Convolve2dOptions { mode: Same, ..Default::default() })?;
     assert_eq!(&f64s(&v)[..5], [0.0, 1.0, 12.0, 23.0, 34.0]);
     // correlate2d([[1, 2, 3], [4, 5, 6]], [[1, 0], [0, 2]], 'full', 'wrap' / 'symm')
     let a = mat(&[&[1.0, 2.0, 3.0], &[4.0, 5.0, 6.0]], DType::Int64, &dev);
     let d = mat(&[&[1.0, 0.0], &[0.0, 2.0]], DType::Int64, &dev);
-    let w = correlate2d(&a, &d, Full, Boundary::Wrap, 0.0)?;
+    let w = correlate2d_with(&a, &d, &Convolve2dOptions { boundary: Boundary::Wrap, ..Default::default() })?;
     assert_eq!((w.dtype(), w.shape()), (DType::Int64, &[3usize, 4][..]));
     assert_eq!(ints(&w), [8, 8, 11, 8, 11, 11, 14, 11, 8, 8, 11, 8]);
-    let s = correlate2d(&a, &d, Full, Boundary::Symm, 0.0)?;
+    let s = correlate2d_with(&a, &d, &Convolve2dOptions { boundary: Boundary::Symm, ..Default::default() })?;
     assert_eq!(ints(&s), [3, 5, 8, 9, 9, 11, 14, 15, 12, 14, 17, 18]);
     // 'valid' with the kernel larger in every dimension: SciPy swaps the operands (and
     // correlate2d reverses its result).
     let small = cuprum::arange_f(0.0, 6.0, 1.0, DType::Float64, &dev)?.reshape([2, 3])?;
     let big = cuprum::arange_f(1.0, 13.0, 1.0, DType::Float64, &dev)?.reshape([3, 4])?;
-    assert_eq!(f64s(&convolve2d(&small, &big, Valid, Boundary::Fill, 0.0)?), [38.0, 53.0, 98.0, 113.0]);
-    assert_eq!(f64s(&correlate2d(&small, &big, Valid, Boundary::Fill, 0.0)?), [157.0, 142.0, 97.0, 82.0]);
+    assert_eq!(
+        f64s(&convolve2d_with(&small, &big, &Convolve2dOptions { mode: Valid, ..Default::default() })?),
+        [38.0, 53.0, 98.0, 113.0]
+    );
+    assert_eq!(
+        f64s(&correlate2d_with(&small, &big, &Convolve2dOptions { mode: Valid, ..Default::default() })?),
+        [157.0, 142.0, 97.0, 82.0]
+    );
     // uint8 stays uint8 and wraps; a fill value of 2.5 is 2 in a uint8 image.
     let u = mat(&[&[200.0, 100.0], &[50.0, 255.0]], DType::UInt8, &dev);
     let uk = mat(&[&[2.0, 1.0], &[1.0, 3.0]], DType::UInt8, &dev);
-    let r = convolve2d(&u, &uk, Full, Boundary::Fill, 0.0)?;
+    let r = convolve2d(&u, &uk)?;
     assert_eq!(r.dtype(), DType::UInt8);
     assert_eq!(ints(&r), [144, 144, 100, 44, 236, 43, 50, 149, 253]);
-    assert_eq!(ints(&convolve2d(&u, &uk, Full, Boundary::Fill, 2.5)?), [154, 152, 112, 52, 236, 49, 62, 155, 5]);
+    assert_eq!(
+        ints(&convolve2d_with(&u, &uk, &Convolve2dOptions { fillvalue: 2.5, ..Default::default() })?),
+        [154, 152, 112, 52, 236, 49, 62, 155, 5]
+    );
     // Mixed dtypes: int8 with bool -> int8 ([[1, 2, 0], [3, 4, 0]]); int8 with uint8 -> int16.
     let i8m = mat(&[&[1.0, 2.0], &[3.0, 4.0]], DType::Int8, &dev);
     let bk = mat(&[&[1.0, 0.0]], DType::Bool, &dev);
-    let mb = convolve2d(&i8m, &bk, Full, Boundary::Fill, 0.0)?;
+    let mb = convolve2d(&i8m, &bk)?;
     assert_eq!((mb.dtype(), ints(&mb)), (DType::Int8, vec![1, 2, 0, 3, 4, 0]));
-    let mu = convolve2d(&i8m, &bk.astype(DType::UInt8)?, Full, Boundary::Fill, 0.0)?;
+    let mu = convolve2d(&i8m, &bk.astype(DType::UInt8)?)?;
     assert_eq!(mu.dtype(), DType::Int16);
     // Boundary names: SciPy's aliases.
     assert_eq!("pad".parse::<Boundary>()?, Boundary::Fill);
@@ -181,25 +198,49 @@ device_test!(scipy_errors, |dev| {
     let k = mat(&[&[1.0, 2.0], &[3.0, 4.0]], DType::Float64, &dev);
     let value = ErrorKind::ValueError;
     // Not 2-d.
-    assert_eq!(kind(convolve2d(&img.reshape([12])?, &k, Full, Boundary::Fill, 0.0)), value);
-    assert_eq!(kind(correlate2d(&img, &k.reshape([1, 2, 2])?, Full, Boundary::Fill, 0.0)), value);
+    assert_eq!(kind(convolve2d(&img.reshape([12])?, &k)), value);
+    assert_eq!(kind(correlate2d(&img, &k.reshape([1, 2, 2])?)), value);
     // 'valid' with the kernel larger in one dimension only.
     let tall = cuprum::zeros(&[4, 1], DType::Float64, &dev)?;
-    assert_eq!(kind(convolve2d(&img, &tall, Valid, Boundary::Fill, 0.0)), value);
-    assert_eq!(kind(correlate2d(&img, &tall, Valid, Boundary::Wrap, 0.0)), value);
+    assert_eq!(kind(convolve2d_with(&img, &tall, &Convolve2dOptions { mode: Valid, ..Default::default() })), value);
+    assert_eq!(
+        kind(correlate2d_with(
+            &img,
+            &tall,
+            &Convolve2dOptions { mode: Valid, boundary: Boundary::Wrap, ..Default::default() }
+        )),
+        value
+    );
     // SciPy has no float16 nor bool convolution.
     for dt in [DType::Float16, DType::Bool] {
-        assert_eq!(kind(convolve2d(&img.astype(dt)?, &k.astype(dt)?, Same, Boundary::Fill, 0.0)), value, "{dt}");
+        assert_eq!(
+            kind(convolve2d_with(
+                &img.astype(dt)?,
+                &k.astype(dt)?,
+                &Convolve2dOptions { mode: Same, ..Default::default() }
+            )),
+            value,
+            "{dt}"
+        );
     }
     // A fill value the output dtype cannot hold (after truncation), in every mode, but only
     // with the fill boundary.
     let u = img.astype(DType::UInt8)?;
     let ku = k.astype(DType::UInt8)?;
     for (fv, mode) in [(-1.0, Full), (256.0, Same), (-2.5, Valid), (f64::NAN, Full)] {
-        assert_eq!(kind(convolve2d(&u, &ku, mode, Boundary::Fill, fv)), value, "fill {fv} {mode:?}");
+        assert_eq!(
+            kind(convolve2d_with(&u, &ku, &Convolve2dOptions { mode, fillvalue: fv, ..Default::default() })),
+            value,
+            "fill {fv} {mode:?}"
+        );
     }
-    assert_eq!(ints(&convolve2d(&u, &ku, Same, Boundary::Fill, -0.5)?)[0], 0);
-    assert!(convolve2d(&u, &ku, Same, Boundary::Wrap, -1.0).is_ok());
+    assert_eq!(
+        ints(&convolve2d_with(&u, &ku, &Convolve2dOptions { mode: Same, fillvalue: -0.5, ..Default::default() })?)[0],
+        0
+    );
+    assert!(
+        convolve2d_with(&u, &ku, &Convolve2dOptions { mode: Same, boundary: Boundary::Wrap, fillvalue: -1.0 }).is_ok()
+    );
     // Unknown names ('reflect' is in SciPy's table, but its C code refuses it).
     for b in ["reflect", "Fill", "foo", ""] {
         assert_eq!(kind(b.parse::<Boundary>()), value, "{b:?}");
@@ -211,7 +252,7 @@ device_test!(scipy_errors, |dev| {
 // the conjugate of its second input; where SciPy or NumPy swap the operands, the result is
 // reversed and conjugated.
 device_test!(complex_convolve_and_correlate, |dev| {
-    use cuprum::scipy::signal::{correlate, Method};
+    use cuprum::scipy::signal::{convolve2d_with, correlate, correlate2d_with, Boundary, Convolve2dOptions, Method};
     use cuprum::Complex;
     let z = |v: &[(f64, f64)], shape: &[usize]| -> cuprum::Result<Array> {
         let c: Vec<Complex<f64>> = v.iter().map(|&(re, im)| Complex::new(re, im)).collect();
@@ -245,12 +286,12 @@ device_test!(complex_convolve_and_correlate, |dev| {
         z(&[(1., 1.), (2., 0.), (0., 3.), (0.5, 0.), (0., -1.), (1., -1.), (2., 0.), (1., 2.), (-1., 0.)], &[3, 3])?;
     let k = z(&[(0., 1.), (2., 0.), (1., -1.), (0., 0.5)], &[2, 2])?;
     near(
-        &convolve2d(&x, &k, Same, Boundary::Symm, 0.0)?,
+        &convolve2d_with(&x, &k, &Convolve2dOptions { mode: Same, boundary: Boundary::Symm, ..Default::default() })?,
         &[(2.5, 3.5), (3.5, 2.5), (4., 4.), (2.5, 1.), (3.5, -1.5), (4., 3.), (4.5, 1.75), (1., 0.25), (2.5, 1.)],
         "convolve2d symm",
     );
     near(
-        &correlate2d(&x, &k, Full, Boundary::Fill, 1.5)?,
+        &correlate2d_with(&x, &k, &Convolve2dOptions { fillvalue: 1.5, ..Default::default() })?,
         &[
             (5., -0.5),
             (3., -0.5),
@@ -272,7 +313,7 @@ device_test!(complex_convolve_and_correlate, |dev| {
         "correlate2d fill 1.5",
     );
     near(
-        &correlate2d(&k, &x, Valid, Boundary::Fill, 0.0)?,
+        &correlate2d_with(&k, &x, &Convolve2dOptions { mode: Valid, ..Default::default() })?,
         &[(0., 1.5), (3., -1.), (0.5, 2.5), (5., -0.5)],
         "correlate2d swapped",
     );

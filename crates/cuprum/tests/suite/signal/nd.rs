@@ -8,7 +8,7 @@
 
 use super::gpu::{agree, values};
 use crate::common::{on, random, Rng};
-use cuprum::scipy::signal::{convolve, correlate, correlate2d, Boundary, Method};
+use cuprum::scipy::signal::{convolve, correlate, correlate2d_with, Convolve2dOptions, Method};
 use cuprum::{s, Array, ConvolveMode, DType, Device, ErrorKind};
 use ConvolveMode::{Full, Same, Valid};
 use Method::{Auto, Direct, Fft};
@@ -163,7 +163,10 @@ device_test!(same_mode_centring, |dev| {
     let x = i64s(&[1, 2, 3, 4], &[1, 4], &dev);
     let k = i64s(&[1, 10], &[1, 2], &dev);
     assert_eq!(ints(&correlate(&x, &k, Same, Direct)?), [10, 21, 32, 43]);
-    assert_eq!(ints(&correlate2d(&x, &k, Same, Boundary::Fill, 0.0)?), [21, 32, 43, 4]);
+    assert_eq!(
+        ints(&correlate2d_with(&x, &k, &Convolve2dOptions { mode: Same, ..Default::default() })?),
+        [21, 32, 43, 4]
+    );
     // 1-d, the first input the shorter (not NumPy's path): correlate([1., 2.], [1, 10, 100,
     // 1000], 'same') -> [2100, 210]; convolve -> [12, 120].
     let a = cuprum::from_vec(vec![1.0, 2.0], &dev)?;
