@@ -230,6 +230,13 @@ fn check_axes(axes: &Option<Vec<isize>>, ndim: usize) -> Result<Vec<usize>> {
 }
 
 /// SciPy's `_normalize_sequence`: one value for every axis, or exactly one per axis.
+/// The all-true footprint of a box of `sizes` (sizes from the user: NumPy's "array is too big"
+/// ValueError where their product overflows, MemoryError beyond the host, as `np.ones(size,
+/// bool)` in SciPy).
+fn box_mask(sizes: &[usize]) -> Result<Vec<bool>> {
+    crate::core::alloc::vec_filled(crate::core::layout::checked_nbytes(sizes, 1)?, true)
+}
+
 fn per_axis<T: Copy + Default>(v: &[T], n: usize) -> Result<Vec<T>> {
     match v.len() {
         0 => Ok(vec![T::default(); n]),
@@ -371,7 +378,7 @@ fn min_or_max(
             }
         }
         (Some((shape, _)), None) => {
-            (Some(Footprint { shape: shape.clone(), mask: vec![true; shape.iter().product()] }), None)
+            (Some(Footprint { shape: shape.clone(), mask: box_mask(shape)? }), None)
         }
         (Some(_), Some(fp)) => (Some(fp), None),
     };
@@ -427,7 +434,7 @@ fn rank_filter_impl(x: &Array, rank: RankOf, window: Window<'_>, o: &RankOptions
     let fp = match window {
         Window::Size(s) => {
             let sizes = per_axis(s, axes.len())?;
-            Footprint { mask: vec![true; sizes.iter().product()], shape: sizes }
+            Footprint { mask: box_mask(&sizes)?, shape: sizes }
         }
         Window::Footprint(a) => {
             check_device(x, a, "rank_filter")?;
