@@ -4,11 +4,11 @@
 
 use super::Count;
 use crate::array::Array;
+use crate::backend::cpu::values::store_values;
 use crate::backend::cpu::{ptr, PAR_THRESHOLD};
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
-use crate::sort::cpu::store_values;
 use rayon::prelude::*;
 
 /// The flags as bool bytes (non-zero selects).

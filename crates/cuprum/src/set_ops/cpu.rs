@@ -4,10 +4,12 @@
 
 use super::Unique;
 use crate::array::Array;
+use crate::backend::cpu::keys::{by_domain, by_native, Key, Native};
+use crate::backend::cpu::values::{from_values, values};
 use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
-use crate::sort::cpu::{argsort_native, by_domain, by_native, from_values, sort_native, values, Key, Native};
+use crate::sort::cpu::{argsort_native, sort_native};
 use rayon::prelude::*;
 use std::cmp::Ordering;
 

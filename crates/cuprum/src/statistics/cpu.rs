@@ -3,10 +3,11 @@
 
 use super::{Interp, QuantileMethod};
 use crate::array::Array;
+use crate::backend::cpu::keys::{by_domain, by_native, Key, Native};
+use crate::backend::cpu::values::{from_values, store_values, values};
 use crate::backend::cpu::PAR_THRESHOLD;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
-use crate::sort::cpu::{by_domain, by_native, from_values, store_values, values, Key, Native};
 use rayon::prelude::*;
 
 /// NumPy's `mean` of the two middle elements `x0 <= x1` (`one`: there is only one): float16

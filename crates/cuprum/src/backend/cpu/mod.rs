@@ -7,7 +7,9 @@ use crate::core::dtype::DType;
 use half::f16;
 
 pub(crate) mod cmath;
+pub(crate) mod keys;
 pub(crate) mod special;
+pub(crate) mod values;
 pub(crate) mod vmath;
 use rayon::prelude::*;
 

@@ -5,9 +5,9 @@
 
 use super::{Boundary, Correlation};
 use crate::array::Array;
+use crate::backend::cpu::values::{store_values, values};
 use crate::core::dtype::{DType, Element};
 use crate::core::error::Result;
-use crate::sort::cpu::{store_values, values};
 use rayon::prelude::*;
 
 /// The arithmetic of one result dtype: float64, float32 (also float16, rounded at the end),

@@ -7,12 +7,12 @@
 use super::{cvt32, round_trip, Kernel1d, Pass, Taps};
 use crate::array::Array;
 use crate::backend::cpu::f64_to_u64_c;
+use crate::backend::cpu::values::{store_values, values, values_into};
 use crate::backend::cpu::Scratch;
 use crate::core::alloc::oom;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
 use crate::scipy::ndimage::Mode;
-use crate::sort::cpu::{store_values, values, values_into};
 use rayon::prelude::*;
 
 /// A pointer that threads writing disjoint elements share.

@@ -4,9 +4,9 @@
 
 use super::{key_of_f64, Acc, Pass, Slots};
 use crate::array::Array;
+use crate::backend::cpu::values::{store_values, values};
 use crate::core::dtype::DType;
 use crate::core::error::Result;
-use crate::sort::cpu::{store_values, values};
 use rayon::prelude::*;
 
 /// A value of the input in its exact domain.

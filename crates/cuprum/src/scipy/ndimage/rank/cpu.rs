@@ -13,10 +13,10 @@
 use super::{Mode, Op, Pass, Plan};
 use crate::array::Array;
 use crate::backend::cpu::ptr;
+use crate::backend::cpu::values::{store_values, values};
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
-use crate::sort::cpu::{store_values, values};
 use rayon::prelude::*;
 
 /// Outputs computed together (vector lanes).

@@ -377,9 +377,7 @@ fn min_or_max(
                 (Some(fp), None)
             }
         }
-        (Some((shape, _)), None) => {
-            (Some(Footprint { shape: shape.clone(), mask: box_mask(shape)? }), None)
-        }
+        (Some((shape, _)), None) => (Some(Footprint { shape: shape.clone(), mask: box_mask(shape)? }), None),
         (Some(_), Some(fp)) => (Some(fp), None),
     };
     let axes = check_axes(&o.axes, ndim)?;
