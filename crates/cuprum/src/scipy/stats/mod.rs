@@ -1,4 +1,4 @@
-//! `scipy.stats`: the normal distribution ([`norm`]), with SciPy's `loc`/`scale` and its answers
+//! `scipy.stats`: the normal distribution ([`norm()`], [`mod@norm`]), with SciPy's `loc`/`scale` and its answers
 //! at the edges (a `scale` that is not positive gives NaN everywhere, `q` outside [0, 1] NaN).
 //!
 //! SciPy's two forms read the same in Rust: the standard distribution's functions
