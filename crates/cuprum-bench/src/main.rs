@@ -715,22 +715,28 @@ fn labelling_workloads(o: &mut Opts, sky: &cuprum::Array, thr: f64, gpu: Device,
     let sky_g = sky.to_device(&gpu)?;
     let seg = cuprum::where_(&sky.greater(thr)?, 1i64, 0i64)?;
     let seg_g = seg.to_device(&gpu)?;
-    let (lab, n) = ndi::label(&seg, None)?;
-    let (lab_g, n_g) = ndi::label(&seg_g, None)?;
+    let (lab, n) = ndi::label(&seg)?;
+    let (lab_g, n_g) = ndi::label(&seg_g)?;
     if o.wants("label_2048") {
         eprintln!("[label_2048]");
-        let (g, h) = gpu_time("label_2048", gpu, rep, || ndi::label(&seg_g, None))?;
-        let c = if o.cpu { Some(cpu_time(|| ndi::label(&seg, None), 10, 5.0)?) } else { None };
+        let (g, h) = gpu_time("label_2048", gpu, rep, || ndi::label(&seg_g))?;
+        let c = if o.cpu { Some(cpu_time(|| ndi::label(&seg), 10, 5.0)?) } else { None };
         let ok = n == n_g && cuprum::array_equal(&lab, &lab_g.to_device(&cpu)?)?;
         o.record("label_2048", c, g, h, Some(ok), &format!("{n} sources, int32 labels"));
     }
     if o.wants("label_2048_8conn") {
         eprintln!("[label_2048_8conn]");
         let st = ndi::generate_binary_structure(2, 2)?;
-        let (g, h) = gpu_time("label_2048_8conn", gpu, rep, || ndi::label(&seg_g, Some(&st)))?;
-        let c = if o.cpu { Some(cpu_time(|| ndi::label(&seg, Some(&st)), 10, 5.0)?) } else { None };
-        let (a, na) = ndi::label(&seg, Some(&st))?;
-        let (b, nb) = ndi::label(&seg_g, Some(&st))?;
+        let (g, h) = gpu_time("label_2048_8conn", gpu, rep, || {
+            ndi::label_with(&seg_g, &ndi::LabelOptions { structure: Some(&st) })
+        })?;
+        let c = if o.cpu {
+            Some(cpu_time(|| ndi::label_with(&seg, &ndi::LabelOptions { structure: Some(&st) }), 10, 5.0)?)
+        } else {
+            None
+        };
+        let (a, na) = ndi::label_with(&seg, &ndi::LabelOptions { structure: Some(&st) })?;
+        let (b, nb) = ndi::label_with(&seg_g, &ndi::LabelOptions { structure: Some(&st) })?;
         let ok = na == nb && cuprum::array_equal(&a, &b.to_device(&cpu)?)?;
         o.record("label_2048_8conn", c, g, h, Some(ok), &format!("{na} sources"));
     }
@@ -779,17 +785,17 @@ fn labelling_workloads(o: &mut Opts, sky: &cuprum::Array, thr: f64, gpu: Device,
         eprintln!("[label_3d_256]");
         let vol = cuprum::load_npy(format!("{dir}/vol_256_bool.npy"), &cpu)?;
         let vol_g = vol.to_device(&gpu)?;
-        let (g, h) = gpu_time("label_3d_256", gpu, rep, || ndi::label(&vol_g, None))?;
-        let c = if o.cpu { Some(cpu_time(|| ndi::label(&vol, None), 3, 10.0)?) } else { None };
-        let (a, na) = ndi::label(&vol, None)?;
-        let (b, nb) = ndi::label(&vol_g, None)?;
+        let (g, h) = gpu_time("label_3d_256", gpu, rep, || ndi::label(&vol_g))?;
+        let c = if o.cpu { Some(cpu_time(|| ndi::label(&vol), 3, 10.0)?) } else { None };
+        let (a, na) = ndi::label(&vol)?;
+        let (b, nb) = ndi::label(&vol_g)?;
         let ok = na == nb && cuprum::array_equal(&a, &b.to_device(&cpu)?)?;
         o.record("label_3d_256", c, g, h, Some(ok), &format!("{na} components"));
     }
     if o.wants("measure_many_labels_2048") {
         eprintln!("[measure_many_labels_2048]");
         let blobs = cuprum::load_npy(format!("{dir}/blobs_2048_f32.npy"), &cpu)?;
-        let (bl, nb) = ndi::label(&blobs.greater(0.12)?, None)?;
+        let (bl, nb) = ndi::label(&blobs.greater(0.12)?)?;
         let (blobs_g, bl_g) = (blobs.to_device(&gpu)?, bl.to_device(&gpu)?);
         let bidx = ndi::Index::from(1..=nb as i64);
         let m = |x: &cuprum::Array, l: &cuprum::Array| -> Result<Vec<cuprum::Array>> {

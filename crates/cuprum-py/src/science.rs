@@ -447,7 +447,7 @@ pub fn label(py: Python<'_>, input: &A, structure: Option<&A>, output: Option<&A
             Ok((None, n))
         }
         None => {
-            let (l, n) = py.detach(move || nd::label(&x, s.as_ref())).py()?;
+            let (l, n) = py.detach(move || nd::label_with(&x, &nd::LabelOptions { structure: s.as_ref() })).py()?;
             Ok((Some(A(l)), n))
         }
     }

@@ -80,14 +80,14 @@ fn main() -> Result<()> {
     println!("The speedup factor for segmentation is: {:.3e}", fastest_segmentation_cpu / fastest_segmentation_gpu);
 
     // Step 3: connected component labelling.
-    let (labelled_image, number_of_sources_in_image) = label(&segmented_image, None)?;
+    let (labelled_image, number_of_sources_in_image) = label(&segmented_image)?;
     println!("The number of sources in the image at the 5\u{03C3} level is {number_of_sources_in_image}.");
-    let fastest_ccl_cpu = fastest("label", cpu, 5, || label(&segmented_image, None))?;
+    let fastest_ccl_cpu = fastest("label", cpu, 5, || label(&segmented_image))?;
     println!("Fastest CPU CCL time = {:.3e} ms.", 1e3 * fastest_ccl_cpu);
     println!("These are all the pixel values we can find in the labelled image: {}", cuprum::unique(&labelled_image)?);
-    let (labelled_image_gpu, n_gpu) = label(&segmented_image_gpu, None)?;
+    let (labelled_image_gpu, n_gpu) = label(&segmented_image_gpu)?;
     println!("The number of sources in the image at the 5\u{03C3} level is {n_gpu}.");
-    let fastest_ccl_gpu = fastest("label_gpu", gpu, 10, || label(&segmented_image_gpu, None))?;
+    let fastest_ccl_gpu = fastest("label_gpu", gpu, 10, || label(&segmented_image_gpu))?;
     println!("Fastest CCL on the GPU is {:.3e} ms", 1e3 * fastest_ccl_gpu);
     println!("The speedup factor for CCL is: {:.3e}", fastest_ccl_cpu / fastest_ccl_gpu);
 

@@ -155,7 +155,7 @@ pub fn label(segmented: &Array, connectivity: u8) -> Result<(Array, usize)> {
         8 => Some(ndi::generate_binary_structure(2, 2)?),
         c => return Err(Error::Value(format!("connectivity must be 4 or 8, not {c}"))),
     };
-    ndi::label(segmented, structure.as_ref())
+    ndi::label_with(segmented, &ndi::LabelOptions { structure: structure.as_ref() })
 }
 
 /// Step 4: the centre of mass `(y, x)` of each source, shape `(n, 2)`, and its summed flux,

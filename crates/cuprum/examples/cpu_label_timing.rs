@@ -5,7 +5,7 @@
 //! and for a 1-thread pool; a third argument `2d` or `3d` times only those (for `perf`),
 //! `small` times random 2-d images of 2^10 to 2^20 elements (the threading crossover).
 
-use cuprum::scipy::ndimage::{generate_binary_structure, label};
+use cuprum::scipy::ndimage::{generate_binary_structure, label, label_with, LabelOptions};
 use cuprum::{Array, Device, Result};
 use std::time::Instant;
 
@@ -42,8 +42,8 @@ fn main() -> Result<()> {
                 })
                 .collect();
             let x = cuprum::from_slice(&v, &[side, side], &cpu)?;
-            let a = median_ms(runs, || label(&x, None))?;
-            let b = one.install(|| median_ms(runs, || label(&x, None)))?;
+            let a = median_ms(runs, || label(&x))?;
+            let b = one.install(|| median_ms(runs, || label(&x)))?;
             println!(
                 "{side}x{side} ({} elements): default pool {:.1} us, 1 thread {:.1} us",
                 side * side,
@@ -62,9 +62,9 @@ fn main() -> Result<()> {
             Some(p) => p.install(|| median_ms(r, f)),
             None => median_ms(r, f),
         };
-        let a = if two { run(&|| label(&seg, None), runs)? } else { 0.0 };
-        let b = if two { run(&|| label(&seg, Some(&st8)), runs)? } else { 0.0 };
-        let c = if three { run(&|| label(&vol, None), runs.div_ceil(3))? } else { 0.0 };
+        let a = if two { run(&|| label(&seg), runs)? } else { 0.0 };
+        let b = if two { run(&|| label_with(&seg, &LabelOptions { structure: Some(&st8) }), runs)? } else { 0.0 };
+        let c = if three { run(&|| label(&vol), runs.div_ceil(3))? } else { 0.0 };
         println!("threads {threads}: label_2048 {a:.3} ms  label_2048_8conn {b:.3} ms  label_3d_256 {c:.3} ms");
     }
     Ok(())

@@ -1208,7 +1208,8 @@ fn run_signal(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<A
 fn run_ndimage_label(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
     let x = inputs(case, dev, layout)?;
     let structure = if case.param("structure") == "given" { Some(x[1].array()) } else { None };
-    let (lab, n) = cuprum::scipy::ndimage::label(x[0].array(), structure)?;
+    let (lab, n) =
+        cuprum::scipy::ndimage::label_with(x[0].array(), &cuprum::scipy::ndimage::LabelOptions { structure })?;
     Ok(vec![lab, cuprum::scalar(n as i64, dev)?])
 }
 
@@ -1253,7 +1254,7 @@ fn run_ndimage_measure(case: &Case, dev: &Device, layout: Layout) -> cuprum::Res
         // NumPy: 5 * np.float32 is float32.
         let thr = (5.0 * flat.std(None, 0.0)?.item::<f64>()?) as f32;
         let seg = cuprum::where_(&sky.greater(thr as f64)?, 1i64, 0i64)?;
-        let (lab, n) = ndi::label(&seg, None)?;
+        let (lab, n) = ndi::label(&seg)?;
         let idx = Index::from(1..=n as i64);
         let com = ndi::center_of_mass(sky, Some(&lab), idx.clone())?;
         let flux = ndi::sum_labels(sky, Some(&lab), idx)?;

@@ -19,7 +19,7 @@
 pub mod label;
 pub mod measure;
 
-pub use label::{label, label_into};
+pub use label::{label, label_into, label_with, LabelOptions};
 pub use measure::{
     center_of_mass, count, extrema, find_objects, histogram, labeled_comprehension, maximum, maximum_position, mean,
     median, minimum, minimum_position, standard_deviation, sum, sum_labels, value_indices, variance, Index,

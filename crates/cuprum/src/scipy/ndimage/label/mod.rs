@@ -93,7 +93,7 @@ fn run(input: &Array, nb: &Neighbours, out: &Array) -> Result<usize> {
 /// Whether the labelling may write `out` itself: C-contiguous, of a real dtype other than
 /// float16 that holds every count `size` elements can give (so no "insufficient bit-depth" can
 /// follow the writing). The CPU writes int32/int64 itself and other dtypes through a temporary;
-/// the GPU's last pass writes any such dtype (SciPy's `label(x, output=float64_array)` without a
+/// the GPU's last pass writes any such dtype (SciPy's `label_with(x, &crate::scipy::ndimage::LabelOptions { structure: output=float64_array })` without a
 /// second pass over the image).
 fn writes_directly(out: &Array, size: usize) -> bool {
     out.is_c_contiguous() && !out.dtype().is_complex() && out.dtype() != DType::Float16 && fits(size, out.dtype())
@@ -110,30 +110,44 @@ fn fits(n: usize, dt: DType) -> bool {
     }
 }
 
-/// SciPy's `ndimage.label(input, structure)`: the connected components of the nonzero
+/// `label`'s keywords; `Default` is SciPy's (`structure=None`: the faces).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LabelOptions<'a> {
+    /// 3 in every dimension and symmetric; elements are neighbours where it is nonzero.
+    pub structure: Option<&'a Array>,
+}
+
+/// SciPy's `ndimage.label(input)`: the connected components of the nonzero
 /// elements of `input` (any real dtype but float16, as SciPy; NaN counts as nonzero), numbered `1..=n` in the C order
 /// of each component's first element, 0 elsewhere; returns the labels (int32, int64 from
 /// 2^31 - 2 elements on) and `n`.
 ///
-/// `structure` (default: `generate_binary_structure(input.ndim(), 1)`, the faces) is `3` in
-/// every dimension and symmetric, on any device; elements are neighbours where it is nonzero.
-/// Errors: a structure of another rank (RuntimeError), not 3 wide (ValueError) or not
-/// symmetric (ValueError; SciPy raises an AssertionError).
+/// Neighbours share a face (`generate_binary_structure(input.ndim(), 1)`); see [`label_with`]
+/// for another structure.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{generate_binary_structure, label};
+/// use cuprum::scipy::ndimage::{generate_binary_structure, label, label_with, LabelOptions};
 /// let dev = cuprum::Device::default_device();
 /// let img = cuprum::from_slice(&[0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0, 1], &[3, 4], &dev)?;
-/// let (lab, n) = label(&img, None)?;
+/// let (lab, n) = label(&img)?;
 /// assert_eq!(n, 2);
 /// assert_eq!(lab.to_vec::<i32>()?, vec![0, 1, 1, 0, 0, 1, 0, 2, 0, 0, 0, 2]);
 /// // With the diagonals (8-connectivity) the two components touch.
-/// let (_, n8) = label(&img, Some(&generate_binary_structure(2, 2)?))?;
+/// let s8 = generate_binary_structure(2, 2)?;
+/// let (_, n8) = label_with(&img, &LabelOptions { structure: Some(&s8) })?;
 /// assert_eq!(n8, 1);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn label(input: &Array, structure: Option<&Array>) -> Result<(Array, usize)> {
-    let nb = neighbours(structure, input.ndim())?;
+pub fn label(input: &Array) -> Result<(Array, usize)> {
+    label_with(input, &LabelOptions::default())
+}
+
+/// SciPy's `ndimage.label(input, structure=...)`: `structure` (default: the faces) is `3` in
+/// every dimension and symmetric, on any device; elements are neighbours where it is nonzero.
+/// Errors: a structure of another rank (RuntimeError), not 3 wide (ValueError) or not
+/// symmetric (ValueError; SciPy raises an AssertionError).
+pub fn label_with(input: &Array, opts: &LabelOptions<'_>) -> Result<(Array, usize)> {
+    let nb = neighbours(opts.structure, input.ndim())?;
     let out = Array::alloc(input.shape(), default_dtype(input.size()), input.device(), false)?;
     let n = run(input, &nb, &out)?;
     Ok((out, n))

@@ -8,7 +8,7 @@
 //! work is split into chunks.
 
 use crate::common::Rng;
-use cuprum::scipy::ndimage::{generate_binary_structure, label, label_into};
+use cuprum::scipy::ndimage::{generate_binary_structure, label_into, label_with, LabelOptions};
 use cuprum::{Array, DType, Device};
 
 /// A random bool image of `shape` with about `p` of its elements set, as bools.
@@ -87,7 +87,7 @@ fn flood(m: &[bool], shape: &[usize], st: &[bool]) -> (Vec<i64>, usize) {
 fn check(m: &[bool], shape: &[usize], st: &[bool], what: &str) {
     let x = cuprum::from_slice(m, shape, &Device::Cpu).unwrap();
     let s = cuprum::from_slice(st, &vec![3; shape.len()], &Device::Cpu).unwrap();
-    let (lab, n) = label(&x, Some(&s)).unwrap();
+    let (lab, n) = label_with(&x, &LabelOptions { structure: Some(&s) }).unwrap();
     let (want, wn) = flood(m, shape, st);
     assert_eq!(n, wn, "{what}: count");
     let got = lab.to_vec_as::<i64>().unwrap();
@@ -181,7 +181,7 @@ fn label_cpu_reads_every_dtype() {
         assert_eq!(md, m, "{dt}: the mask");
         for conn in [1, 2] {
             let s = generate_binary_structure(2, conn).unwrap();
-            let (lab, k) = label(&xd, Some(&s)).unwrap();
+            let (lab, k) = label_with(&xd, &LabelOptions { structure: Some(&s) }).unwrap();
             let (want, wk) = flood(&m, &shape, &s.to_vec::<bool>().unwrap());
             assert_eq!((k, lab.to_vec_as::<i64>().unwrap()), (wk, want), "{dt} connectivity {conn}");
         }
@@ -193,7 +193,7 @@ fn label_cpu_reads_every_dtype() {
 fn run_all(inputs: &[(Array, Option<Array>)]) -> Vec<(Vec<i64>, usize)> {
     let mut r = Vec::new();
     for (x, s) in inputs {
-        let (lab, n) = label(x, s.as_ref()).unwrap();
+        let (lab, n) = label_with(x, &LabelOptions { structure: s.as_ref() }).unwrap();
         assert_eq!(lab.dtype(), DType::Int32);
         r.push((lab.to_vec_as::<i64>().unwrap(), n));
         for dt in [DType::Int64, DType::UInt32] {

@@ -5,7 +5,7 @@
 //! Labels must be equal and so must the counts.
 
 use crate::common::{on, random, Rng};
-use cuprum::scipy::ndimage::{generate_binary_structure, label, label_into};
+use cuprum::scipy::ndimage::{generate_binary_structure, label_into, label_with, LabelOptions};
 use cuprum::{Array, DType, Device};
 
 /// A random bool image of `shape` with about `p` of its elements set.
@@ -16,8 +16,8 @@ fn blobs(shape: &[usize], p: f64, rng: &mut Rng) -> Array {
 }
 
 fn agree(gpu: &Device, x: &Array, structure: Option<&Array>, what: &str) {
-    let (lc, nc) = label(x, structure).unwrap();
-    let (lg, ng) = label(&on(gpu, x), structure).unwrap();
+    let (lc, nc) = label_with(x, &LabelOptions { structure }).unwrap();
+    let (lg, ng) = label_with(&on(gpu, x), &LabelOptions { structure }).unwrap();
     assert_eq!(ng, nc, "{what}: counts");
     assert_eq!(lg.device(), *gpu, "{what}");
     assert_eq!(lg.dtype(), lc.dtype(), "{what}");

@@ -171,7 +171,7 @@ device_test!(float_labels_as_scipy, |dev| {
     assert!(com.iter().zip(want).all(|(g, w)| (g - w).abs() < 1e-15), "{com:?}");
     // float32 labels from label_into: the same measurements as the int32 labels.
     let img = cuprum::from_slice(&[0.0, 1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0], &[3, 3], &dev)?;
-    let (li, n) = ndi::label(&img, None)?;
+    let (li, n) = ndi::label(&img)?;
     let lf = cuprum::zeros(&[3, 3], DType::Float32, &dev)?;
     assert_eq!(ndi::label_into(&img, None, &lf)?, n);
     let idx: Vec<i64> = (1..=n as i64).collect();
