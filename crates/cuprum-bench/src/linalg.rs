@@ -46,8 +46,8 @@ pub(crate) fn host(v: Vec<f64>, shape: &[usize], dt: DType) -> Result<Array> {
 /// `||g - c|| / ||c||` (Frobenius, on the host).
 pub(crate) fn rel(g: &Array, c: &Array) -> Result<f64> {
     let g = g.to_device(&Device::Cpu)?;
-    let d = linalg::norm(&cuprum::subtract(&g, c)?, None, None, false)?.to_vec_as::<f64>()?[0];
-    let s = linalg::norm(c, None, None, false)?.to_vec_as::<f64>()?[0];
+    let d = linalg::norm(&cuprum::subtract(&g, c)?)?.to_vec_as::<f64>()?[0];
+    let s = linalg::norm(c)?.to_vec_as::<f64>()?[0];
     Ok(d / s.max(f64::MIN_POSITIVE))
 }
 
@@ -143,7 +143,7 @@ pub(crate) fn matrices(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
             // U(0,1) matrices are ill-conditioned: check the residual |a x - I| / |x| instead.
             let eye = cuprum::eye(6000, None, 0, DType::Float32, &gpu)?;
             let res = cuprum::subtract(&cuprum::matmul(&a.1, g)?, &eye)?;
-            let r = linalg::norm(&res, None, None, false)?.item::<f64>()? / 6000f64.sqrt();
+            let r = linalg::norm(&res)?.item::<f64>()? / 6000f64.sqrt();
             Ok((r <= 1e-1, format!("|a x - I| / sqrt(n) = {r:.1e}")))
         };
         row(o, "inv_6000_f32", gpu, rep.min(5), 2, "cuSOLVER getrf + getrs on the identity", f, check);
@@ -224,7 +224,7 @@ pub(crate) fn matrices(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
 /// main program's big section.
 pub(crate) fn vectors(o: &mut Opts, gpu: Device, rep: usize, va: &(Array, Array), vb: &(Array, Array)) -> Result<()> {
     if o.wants("norm_1e8_f32") {
-        let f = |d: &Device| linalg::norm(&on(va, d), None, None, false);
+        let f = |d: &Device| linalg::norm(&on(va, d));
         row(o, "norm_1e8_f32", gpu, rep, 5, "one pass (dot.cu)", f, relcheck(1e-5));
     }
     if o.wants("dot_1e8_f32") {

@@ -134,7 +134,7 @@ pub fn norm(
         if cond {
             cuprum::linalg::cond(&a, o)
         } else {
-            cuprum::linalg::norm(&a, o, axis.as_deref(), keepdims)
+            cuprum::linalg::norm_with(&a, &cuprum::linalg::NormOptions { ord: o, axis: axis.as_deref(), keepdims })
         }
     });
     Ok(A(r.py()?))

@@ -43,7 +43,7 @@ fn main() -> cuprum::Result<()> {
     println!("{}", (ary_gpu.expr() * 2).eval()?);
     println!("{}", (-0.5 * ary_gpu.expr().powi(2)).exp().eval()?);
     // cp.linalg.norm(ary_gpu)
-    println!("{}", cuprum::linalg::norm(&ary_gpu, None, None, false)?);
+    println!("{}", cuprum::linalg::norm(&ary_gpu)?);
     // cp.random.normal(loc=5, scale=2.0, size=10)
     println!("{}", random::normal(5.0, 2.0, &[10], &dev)?);
 

@@ -12,7 +12,7 @@
 //! assert!((linalg::det(&a)?.item::<f64>()? + 6.0).abs() < 1e-12);
 //! let x = linalg::solve(&a, &cuprum::from_vec(vec![10.0, 12.0], &dev)?)?;
 //! assert_eq!(x.to_vec::<f64>()?, vec![1.0, 2.0]);
-//! assert!((linalg::norm(&a, None, None, false)?.item::<f64>()? - 70f64.sqrt()).abs() < 1e-12);
+//! assert!((linalg::norm(&a)?.item::<f64>()? - 70f64.sqrt()).abs() < 1e-12);
 //! # Ok::<(), cuprum::Error>(())
 //! ```
 //!

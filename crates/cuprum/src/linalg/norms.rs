@@ -42,6 +42,20 @@ fn sum_squares(x: &Array, axes: Vec<isize>, keepdims: bool) -> Result<Array> {
     s.reduce(crate::ReduceOp::Sum, axes, keepdims, 0.0)?.sqrt()
 }
 
+/// `norm`'s keywords; `Default` is NumPy's (`ord=None, axis=None, keepdims=False`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NormOptions<'a> {
+    pub ord: Option<NormOrd>,
+    pub axis: Option<&'a [isize]>,
+    pub keepdims: bool,
+}
+
+/// `numpy.linalg.norm(x)`: the 2-norm of all the elements (the Frobenius norm of a matrix); see
+/// [`norm_with`].
+pub fn norm(x: &Array) -> Result<Array> {
+    norm_with(x, &NormOptions::default())
+}
+
 /// `numpy.linalg.norm(x, ord, axis, keepdims)`: vector norms over one axis (`ord` `None`/2:
 /// Euclidean; 1, `inf`, `-inf`, 0 (the count of non-zeros), any `p`), matrix norms over two
 /// (`None`/`'fro'`, `'nuc'`, 1, -1, 2, -2 (the extreme singular values), `inf`, `-inf`).
@@ -49,16 +63,19 @@ fn sum_squares(x: &Array, axes: Vec<isize>, keepdims: bool) -> Result<Array> {
 /// elements). Integer input is float64; results are real.
 ///
 /// ```
-/// use cuprum::{linalg, Device};
-/// let dev = Device::default_device();
+/// use cuprum::linalg::{self, NormOptions};
+/// let dev = cuprum::Device::default_device();
 /// let a = cuprum::arange(9, &dev)?.reshape([3, 3])?;
 /// let a = cuprum::subtract(&a, 4.0)?;
-/// assert!((linalg::norm(&a, None, None, false)?.item::<f64>()? - 7.745966692414834).abs() < 1e-12);
-/// assert_eq!(linalg::norm(&a, Some(f64::INFINITY.into()), None, false)?.item::<f64>()?, 9.0);
-/// assert_eq!(linalg::norm(&a, Some(1.into()), Some(&[1]), false)?.to_vec::<f64>()?, vec![9.0, 2.0, 9.0]);
+/// assert!((linalg::norm(&a)?.item::<f64>()? - 7.745966692414834).abs() < 1e-12);
+/// let inf = NormOptions { ord: Some(f64::INFINITY.into()), ..Default::default() };
+/// assert_eq!(linalg::norm_with(&a, &inf)?.item::<f64>()?, 9.0);           // ord=inf
+/// let rows = NormOptions { ord: Some(1.into()), axis: Some(&[1]), ..Default::default() };
+/// assert_eq!(linalg::norm_with(&a, &rows)?.to_vec::<f64>()?, vec![9.0, 2.0, 9.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn norm(x: &Array, ord: Option<NormOrd>, axis: Option<&[isize]>, keepdims: bool) -> Result<Array> {
+pub fn norm_with(x: &Array, opts: &NormOptions<'_>) -> Result<Array> {
+    let NormOptions { ord, axis, keepdims } = *opts;
     let x = if x.dtype().is_inexact() { x.view() } else { x.astype(DType::Float64)? };
     let nd = x.ndim();
     if axis.is_none() {
@@ -181,9 +198,16 @@ pub fn cond(x: &Array, p: Option<NormOrd>) -> Result<Array> {
         Some(ord) => {
             super::assert_stacked_square(x)?;
             let ax: &[isize] = &[-2, -1];
-            let nx = norm(x, Some(ord), Some(ax), false)?;
+            let nx =
+                norm_with(x, &crate::linalg::NormOptions { ord: Some(ord), axis: Some(ax), ..Default::default() })?;
             match inv(x) {
-                Ok(ix) => crate::multiply(&nx, &norm(&ix, Some(ord), Some(ax), false)?)?,
+                Ok(ix) => crate::multiply(
+                    &nx,
+                    &norm_with(
+                        &ix,
+                        &crate::linalg::NormOptions { ord: Some(ord), axis: Some(ax), ..Default::default() },
+                    )?,
+                )?,
                 Err(e) if e.kind() == crate::ErrorKind::LinAlgError => {
                     // NumPy's inverse does not raise here: a singular matrix gives inf.
                     let each: Result<Vec<f64>> = (0..crate::linalg::batch_count(&x.shape()[..x.ndim() - 2]))
@@ -191,8 +215,14 @@ pub fn cond(x: &Array, p: Option<NormOrd>) -> Result<Array> {
                             let xi = x.reshape_i(&[-1, m as isize, n as isize])?.at(i as isize)?;
                             match inv(&xi) {
                                 Ok(ix) => Ok(crate::multiply(
-                                    &norm(&xi, Some(ord), None, false)?,
-                                    &norm(&ix, Some(ord), None, false)?,
+                                    &norm_with(
+                                        &xi,
+                                        &crate::linalg::NormOptions { ord: Some(ord), ..Default::default() },
+                                    )?,
+                                    &norm_with(
+                                        &ix,
+                                        &crate::linalg::NormOptions { ord: Some(ord), ..Default::default() },
+                                    )?,
                                 )?
                                 .to_vec_as::<f64>()?[0]),
                                 Err(e) if e.kind() == crate::ErrorKind::LinAlgError => Ok(f64::INFINITY),

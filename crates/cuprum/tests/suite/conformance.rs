@@ -1875,7 +1875,14 @@ fn run_linalg(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<A
                 "None" => None,
                 s => Some(ints(s)),
             };
-            vec![linalg::norm(a, norm_ord(case.param("ord")), axis.as_deref(), case.param("keepdims") == "1")?]
+            vec![linalg::norm_with(
+                a,
+                &linalg::NormOptions {
+                    ord: norm_ord(case.param("ord")),
+                    axis: axis.as_deref(),
+                    keepdims: case.param("keepdims") == "1",
+                },
+            )?]
         }
         "cond" => vec![linalg::cond(a, norm_ord(case.param("ord")))?],
         "matrix_rank" => vec![linalg::matrix_rank(a, None, false)?],

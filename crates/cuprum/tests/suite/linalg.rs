@@ -100,13 +100,13 @@ device_test!(products_as_numpy, |dev| {
     for r in [cuprum::dot(&x, &y)?, cuprum::matmul(&x, &y)?, cuprum::inner(&x, &y)?] {
         assert_eq!((r.shape(), r.dtype(), r.item::<f32>()?), (&[][..], DType::Float32, -5.0));
     }
-    let nx = linalg::norm(&x, None, None, false)?;
+    let nx = linalg::norm(&x)?;
     assert_eq!((nx.dtype(), nx.item::<f32>()?), (DType::Float32, 4.069705));
     let a = cuprum::from_vec(vec![Complex::new(1.0, 2.0), Complex::new(3.0, -1.0)], &dev)?;
     let b = cuprum::from_vec(vec![Complex::new(2.0, -1.0), Complex::new(0.0, 1.0)], &dev)?;
     assert_eq!(cuprum::dot(&a, &b)?.item::<Complex<f64>>()?, Complex::new(5.0, 6.0));
     assert_eq!(cuprum::vdot(&a, &b)?.item::<Complex<f64>>()?, Complex::new(-1.0, -2.0));
-    assert!((linalg::norm(&a, None, None, false)?.item::<f64>()? - 3.872983346207417).abs() < 1e-15);
+    assert!((linalg::norm(&a)?.item::<f64>()? - 3.872983346207417).abs() < 1e-15);
     let e = cuprum::zeros(&[0], DType::Float32, &dev)?;
     assert_eq!((cuprum::dot(&e, &e)?.dtype(), cuprum::dot(&e, &e)?.item::<f32>()?), (DType::Float32, 0.0));
     Ok(())
@@ -298,7 +298,12 @@ device_test!(decompositions_float64, |dev| {
         Some(f64::NEG_INFINITY.into()),
     ];
     for (o, w) in ords.iter().zip(norms) {
-        close_f64(&linalg::norm(&a, *o, None, false)?, &[w], r, &format!("norm {o:?}"));
+        close_f64(
+            &linalg::norm_with(&a, &linalg::NormOptions { ord: *o, ..Default::default() })?,
+            &[w],
+            r,
+            &format!("norm {o:?}"),
+        );
     }
     let vn = [5.477225575051661, 10.0, 4.0, 4.0, 1.0, 4.641588833612778, 37.7765657052182];
     let vo = [
@@ -311,7 +316,12 @@ device_test!(decompositions_float64, |dev| {
         Some(0.5.into()),
     ];
     for (o, w) in vo.iter().zip(vn) {
-        close_f64(&linalg::norm(&b, *o, None, false)?, &[w], r, &format!("vector norm {o:?}"));
+        close_f64(
+            &linalg::norm_with(&b, &linalg::NormOptions { ord: *o, ..Default::default() })?,
+            &[w],
+            r,
+            &format!("vector norm {o:?}"),
+        );
     }
     close_f64(&linalg::cond(&a, None)?, &[4.3155320545514355], r, "cond");
     close_f64(&linalg::cond(&a, Some(1.into()))?, &[9.908101571946796], r, "cond 1");
@@ -472,7 +482,9 @@ device_test!(float32_and_stacks, |dev| {
             cuprum::allclose_with(&av, &vw, &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-12, ..Default::default() })?,
             "eig: A v = v w"
         );
-        let norms = linalg::norm(&e.eigenvectors, None, Some(&[0]), false)?.to_vec::<f64>()?;
+        let norms =
+            linalg::norm_with(&e.eigenvectors, &linalg::NormOptions { axis: Some(&[0]), ..Default::default() })?
+                .to_vec::<f64>()?;
         assert!(norms.iter().all(|x| (x - 1.0).abs() < 1e-12), "unit vectors {norms:?}");
         let bad = cuprum::from_vec(vec![1.0, f64::NAN, 0.0, 1.0], &dev)?.reshape([2, 2])?;
         let e = linalg::eigvals(&bad).unwrap_err();
@@ -534,9 +546,8 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     let tol = if matches!(dt, DType::Float32 | DType::Complex64) { 2e-3 } else { 1e-9 };
     let cmp = |g: &Array, c: &Array, what: &str| {
         let g = g.to_device(&Device::Cpu).unwrap();
-        let scale = linalg::norm(c, None, None, false).unwrap().to_vec_as::<f64>().unwrap()[0].max(1.0);
-        let d =
-            linalg::norm(&cuprum::subtract(&g, c).unwrap(), None, None, false).unwrap().to_vec_as::<f64>().unwrap()[0];
+        let scale = linalg::norm(c).unwrap().to_vec_as::<f64>().unwrap()[0].max(1.0);
+        let d = linalg::norm(&cuprum::subtract(&g, c).unwrap()).unwrap().to_vec_as::<f64>().unwrap()[0];
         assert!(d <= tol * scale, "{dt}: {what}: GPU differs from the CPU by {d} (scale {scale})");
     };
     for (sa, sb) in [
@@ -563,7 +574,7 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     for ((x, y), (gx, gy)) in views(&v, &w).into_iter().zip(views(&gv, &gw)) {
         cmp(&cuprum::dot(&gx, &gy)?, &cuprum::dot(&x, &y)?, "dot of vectors");
         cmp(&cuprum::vdot(&gx, &gy)?, &cuprum::vdot(&x, &y)?, "vdot");
-        cmp(&linalg::norm(&gx, None, None, false)?, &linalg::norm(&x, None, None, false)?, "norm of a vector");
+        cmp(&linalg::norm(&gx)?, &linalg::norm(&x)?, "norm of a vector");
     }
     let a = random(&[40, 30], dt, &mut rng, false);
     let (ga, gt) = (a.to_device(gpu)?, a.t());
@@ -599,7 +610,7 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
             &cuprum::matmul(&g, &ge.eigenvectors)?,
             &cuprum::multiply(&ge.eigenvectors, &ge.eigenvalues.expand_dims(-2)?)?,
         )?;
-        let scale = linalg::norm(&a, None, None, false)?.to_vec_as::<f64>()?.iter().fold(0f64, |m, &x| m.max(x));
+        let scale = linalg::norm(&a)?.to_vec_as::<f64>()?.iter().fold(0f64, |m, &x| m.max(x));
         let res = cuprum::true_divide(&res, scale)?;
         cmp(&res, &cuprum::zeros_like(&res)?.to_device(&Device::Cpu)?, "eig residual / |a|");
         // The eigenvalues as multisets: real and imaginary parts sorted apart (no pairing).
@@ -620,8 +631,8 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     let r = random(&[200, 150], dt, &mut rng, false);
     let sv = linalg::svd(&r.to_device(gpu)?, false, false)?;
     let rec = cuprum::matmul(&cuprum::multiply(&sv.u, &sv.s.expand_dims(-2)?)?, &sv.vh)?.to_device(&Device::Cpu)?;
-    let err = linalg::norm(&cuprum::subtract(&rec, &r)?, None, None, false)?.to_vec_as::<f64>()?[0]
-        / linalg::norm(&r, None, None, false)?.to_vec_as::<f64>()?[0];
+    let err =
+        linalg::norm(&cuprum::subtract(&rec, &r)?)?.to_vec_as::<f64>()?[0] / linalg::norm(&r)?.to_vec_as::<f64>()?[0];
     // Single precision: gesvd, tens of eps (Jacobi's few hundred would fail); double: Jacobi.
     let (eps, k) = if matches!(dt, DType::Float32 | DType::Complex64) {
         (f32::EPSILON as f64, 200.0)
@@ -640,12 +651,12 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     };
     let eye = cuprum::eye(40, None, 0, dt, &Device::Cpu)?;
     for (gram, what) in [(cuprum::matmul(&adj(&u)?, &u)?, "uᴴu"), (cuprum::matmul(&vh, &adj(&vh)?)?, "vh vhᴴ")] {
-        let off = linalg::norm(&cuprum::subtract(&gram, &eye)?, None, None, false)?.to_vec_as::<f64>()?[0];
+        let off = linalg::norm(&cuprum::subtract(&gram, &eye)?)?.to_vec_as::<f64>()?[0];
         assert!(off <= k * eps * 40.0, "{dt}: |{what} - I| = {off:e} for a rank-deficient matrix on the GPU");
     }
     let rec = cuprum::matmul(&cuprum::multiply(&u, &sv.s.to_device(&Device::Cpu)?.expand_dims(-2)?)?, &vh)?;
-    let err = linalg::norm(&cuprum::subtract(&rec, &low)?, None, None, false)?.to_vec_as::<f64>()?[0]
-        / linalg::norm(&low, None, None, false)?.to_vec_as::<f64>()?[0];
+    let err = linalg::norm(&cuprum::subtract(&rec, &low)?)?.to_vec_as::<f64>()?[0]
+        / linalg::norm(&low)?.to_vec_as::<f64>()?[0];
     assert!(err <= k * eps, "{dt}: |u s vh - a| / |a| = {err:e} for a rank-deficient matrix on the GPU");
     // Many small matrices: one batch.
     let a = wellcond(&[500, 8, 8], dt, &mut rng);
