@@ -249,15 +249,15 @@ fn run() -> Result<()> {
             }
             if o.wants("binary_erosion_2048_iter10") {
                 // binary morphology (wt-morph): the segmented image as bool, 10 erosions.
-                use cuprum::scipy::ndimage::{binary_erosion, BinaryOptions};
+                use cuprum::scipy::ndimage::{binary_erosion_with, BinaryOptions};
                 eprintln!("[binary_erosion_2048_iter10]");
                 let (seg_g, seg_h) = (sky_g.greater(thr)?, sky.greater(thr)?);
                 let opts = BinaryOptions { iterations: 10, ..Default::default() };
-                let (g, h) = gpu_time("binary_erosion_2048_iter10", gpu, rep, || binary_erosion(&seg_g, &opts))?;
-                let c = if o.cpu { Some(cpu_time(|| binary_erosion(&seg_h, &opts), 10, 5.0)?) } else { None };
+                let (g, h) = gpu_time("binary_erosion_2048_iter10", gpu, rep, || binary_erosion_with(&seg_g, &opts))?;
+                let c = if o.cpu { Some(cpu_time(|| binary_erosion_with(&seg_h, &opts), 10, 5.0)?) } else { None };
                 let ok = cuprum::array_equal(
-                    &binary_erosion(&seg_g, &opts)?.to_device(&cpu)?,
-                    &binary_erosion(&seg_h, &opts)?,
+                    &binary_erosion_with(&seg_g, &opts)?.to_device(&cpu)?,
+                    &binary_erosion_with(&seg_h, &opts)?,
                 )?;
                 let frac = seg_h.astype(DType::Float64)?.mean(None)?.item::<f64>()?;
                 o.record(
@@ -363,12 +363,12 @@ fn run() -> Result<()> {
     // ---- ndimage linear filters
     if o.wants("gaussian_filter_2048_f32") {
         let r = (|o: &mut Opts| -> Result<()> {
-            use cuprum::scipy::ndimage::{gaussian_filter, FilterOptions};
+            use cuprum::scipy::ndimage::{gaussian_filter_with, FilterOptions};
             eprintln!("[gaussian_filter_2048_f32]");
             let opts = FilterOptions::default(); // mode reflect, truncate 4
-            let f = || gaussian_filter(&sky_g, &[2.0], &opts);
+            let f = || gaussian_filter_with(&sky_g, &[2.0], &opts);
             let (gm, hm) = gpu_time("gaussian_filter_2048_f32", gpu, rep, f)?;
-            let fc = || gaussian_filter(&sky, &[2.0], &opts);
+            let fc = || gaussian_filter_with(&sky, &[2.0], &opts);
             let c = if o.cpu { Some(cpu_time(fc, 5, 4.0)?) } else { None };
             // Both devices sum in float64 in SciPy's order: equal up to float32 rounding ties.
             let ok = cuprum::allclose_with(
@@ -393,12 +393,12 @@ fn run() -> Result<()> {
     // ---- ndimage rank filters
     if o.wants("median_filter_2048_5x5_f32") {
         let r = (|o: &mut Opts| -> Result<()> {
-            use cuprum::scipy::ndimage::{median_filter, RankOptions, Window};
+            use cuprum::scipy::ndimage::{median_filter_with, RankOptions, Window};
             eprintln!("[median_filter_2048_5x5_f32]");
             let opts = RankOptions::default();
-            let f = || median_filter(&sky_g, Window::Size(&[5]), &opts);
+            let f = || median_filter_with(&sky_g, Window::Size(&[5]), &opts);
             let (gm, hm) = gpu_time("median_filter_2048_5x5_f32", gpu, rep, f)?;
-            let fc = || median_filter(&sky, Window::Size(&[5]), &opts);
+            let fc = || median_filter_with(&sky, Window::Size(&[5]), &opts);
             let c = if o.cpu { Some(cpu_time(fc, 3, 4.0)?) } else { None };
             let ok = cuprum::array_equal(&f()?.to_device(&cpu)?, &fc()?)?;
             o.record(

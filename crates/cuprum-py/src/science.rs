@@ -582,19 +582,21 @@ pub fn nd_filter(
     let r = py.detach(move || {
         let weights = || w.clone().ok_or_else(|| cuprum::Error::Value("weights are needed".into()));
         match name.as_str() {
-            "correlate" => nd::correlate(&x, &weights()?, &opts),
-            "convolve" => nd::convolve(&x, &weights()?, &opts),
-            "correlate1d" => nd::correlate1d(&x, &p, axis, &opts),
-            "convolve1d" => nd::convolve1d(&x, &p, axis, &opts),
-            "gaussian_filter" => nd::gaussian_filter(&x, &p, &opts),
-            "gaussian_filter1d" => nd::gaussian_filter1d(&x, p.first().copied().unwrap_or(1.0), axis, &opts),
-            "uniform_filter" => nd::uniform_filter(&x, &p.iter().map(|&v| v as usize).collect::<Vec<_>>(), &opts),
-            "uniform_filter1d" => nd::uniform_filter1d(&x, p.first().copied().unwrap_or(3.0) as usize, axis, &opts),
-            "sobel" => nd::sobel(&x, axis, &opts),
-            "prewitt" => nd::prewitt(&x, axis, &opts),
-            "laplace" => nd::laplace(&x, &opts),
-            "gaussian_laplace" => nd::gaussian_laplace(&x, &p, &opts),
-            "gaussian_gradient_magnitude" => nd::gaussian_gradient_magnitude(&x, &p, &opts),
+            "correlate" => nd::correlate_with(&x, &weights()?, &opts),
+            "convolve" => nd::convolve_with(&x, &weights()?, &opts),
+            "correlate1d" => nd::correlate1d_with(&x, &p, axis, &opts),
+            "convolve1d" => nd::convolve1d_with(&x, &p, axis, &opts),
+            "gaussian_filter" => nd::gaussian_filter_with(&x, &p, &opts),
+            "gaussian_filter1d" => nd::gaussian_filter1d_with(&x, p.first().copied().unwrap_or(1.0), axis, &opts),
+            "uniform_filter" => nd::uniform_filter_with(&x, &p.iter().map(|&v| v as usize).collect::<Vec<_>>(), &opts),
+            "uniform_filter1d" => {
+                nd::uniform_filter1d_with(&x, p.first().copied().unwrap_or(3.0) as usize, axis, &opts)
+            }
+            "sobel" => nd::sobel_with(&x, axis, &opts),
+            "prewitt" => nd::prewitt_with(&x, axis, &opts),
+            "laplace" => nd::laplace_with(&x, &opts),
+            "gaussian_laplace" => nd::gaussian_laplace_with(&x, &p, &opts),
+            "gaussian_gradient_magnitude" => nd::gaussian_gradient_magnitude_with(&x, &p, &opts),
             _ => Err(cuprum::Error::Value(format!("no filter {name}"))),
         }
     });
@@ -636,19 +638,19 @@ pub fn nd_rank(
             }
         };
         match name.as_str() {
-            "median_filter" => nd::median_filter(&x, window()?, &opts),
-            "minimum_filter" => nd::minimum_filter(&x, window()?, &opts),
-            "maximum_filter" => nd::maximum_filter(&x, window()?, &opts),
-            "rank_filter" => nd::rank_filter(&x, rank, window()?, &opts),
-            "percentile_filter" => nd::percentile_filter(&x, percentile, window()?, &opts),
-            "minimum_filter1d" => nd::minimum_filter1d(&x, sz.first().copied().unwrap_or(3), axis, &opts),
-            "maximum_filter1d" => nd::maximum_filter1d(&x, sz.first().copied().unwrap_or(3), axis, &opts),
+            "median_filter" => nd::median_filter_with(&x, window()?, &opts),
+            "minimum_filter" => nd::minimum_filter_with(&x, window()?, &opts),
+            "maximum_filter" => nd::maximum_filter_with(&x, window()?, &opts),
+            "rank_filter" => nd::rank_filter_with(&x, rank, window()?, &opts),
+            "percentile_filter" => nd::percentile_filter_with(&x, percentile, window()?, &opts),
+            "minimum_filter1d" => nd::minimum_filter1d_with(&x, sz.first().copied().unwrap_or(3), axis, &opts),
+            "maximum_filter1d" => nd::maximum_filter1d_with(&x, sz.first().copied().unwrap_or(3), axis, &opts),
             "grey_erosion" | "grey_dilation" => {
                 let w = nd::GreyWindow { size: size.as_deref(), footprint: fp.as_ref(), structure: st.as_ref() };
                 if name == "grey_erosion" {
-                    nd::grey_erosion(&x, w, &opts)
+                    nd::grey_erosion_with(&x, w, &opts)
                 } else {
-                    nd::grey_dilation(&x, w, &opts)
+                    nd::grey_dilation_with(&x, w, &opts)
                 }
             }
             _ => Err(cuprum::Error::Value(format!("no rank filter {name}"))),
@@ -683,10 +685,10 @@ pub fn nd_binary(
         }
         let opts = nd::BinaryOptions { structure: st.as_ref(), iterations, mask: mk.as_ref(), border_value, origin: o };
         match name.as_str() {
-            "binary_erosion" => nd::binary_erosion(&x, &opts),
-            "binary_dilation" => nd::binary_dilation(&x, &opts),
-            "binary_opening" => nd::binary_opening(&x, &opts),
-            "binary_closing" => nd::binary_closing(&x, &opts),
+            "binary_erosion" => nd::binary_erosion_with(&x, &opts),
+            "binary_dilation" => nd::binary_dilation_with(&x, &opts),
+            "binary_opening" => nd::binary_opening_with(&x, &opts),
+            "binary_closing" => nd::binary_closing_with(&x, &opts),
             _ => Err(cuprum::Error::Value(format!("no morphology function {name}"))),
         }
     });

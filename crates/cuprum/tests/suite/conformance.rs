@@ -1357,19 +1357,19 @@ fn run_ndimage_filters(case: &Case, dev: &Device, layout: Layout) -> cuprum::Res
     let sigma = floats("sigma");
     let size: Vec<usize> = ints("size").into_iter().map(|v| v as usize).collect();
     let r = match case.op.as_str() {
-        "correlate" => ndi::correlate(a, x[1].array(), &o)?,
-        "convolve" => ndi::convolve(a, x[1].array(), &o)?,
-        "correlate1d" => ndi::correlate1d(a, &floats("w"), axis(), &o)?,
-        "convolve1d" => ndi::convolve1d(a, &floats("w"), axis(), &o)?,
-        "gaussian_filter1d" => ndi::gaussian_filter1d(a, sigma[0], axis(), &o)?,
-        "gaussian_filter" => ndi::gaussian_filter(a, &sigma, &o)?,
-        "uniform_filter1d" => ndi::uniform_filter1d(a, size[0], axis(), &o)?,
-        "uniform_filter" => ndi::uniform_filter(a, &size, &o)?,
-        "sobel" => ndi::sobel(a, axis(), &o)?,
-        "prewitt" => ndi::prewitt(a, axis(), &o)?,
-        "laplace" => ndi::laplace(a, &o)?,
-        "gaussian_laplace" => ndi::gaussian_laplace(a, &sigma, &o)?,
-        "gaussian_gradient_magnitude" => ndi::gaussian_gradient_magnitude(a, &sigma, &o)?,
+        "correlate" => ndi::correlate_with(a, x[1].array(), &o)?,
+        "convolve" => ndi::convolve_with(a, x[1].array(), &o)?,
+        "correlate1d" => ndi::correlate1d_with(a, &floats("w"), axis(), &o)?,
+        "convolve1d" => ndi::convolve1d_with(a, &floats("w"), axis(), &o)?,
+        "gaussian_filter1d" => ndi::gaussian_filter1d_with(a, sigma[0], axis(), &o)?,
+        "gaussian_filter" => ndi::gaussian_filter_with(a, &sigma, &o)?,
+        "uniform_filter1d" => ndi::uniform_filter1d_with(a, size[0], axis(), &o)?,
+        "uniform_filter" => ndi::uniform_filter_with(a, &size, &o)?,
+        "sobel" => ndi::sobel_with(a, axis(), &o)?,
+        "prewitt" => ndi::prewitt_with(a, axis(), &o)?,
+        "laplace" => ndi::laplace_with(a, &o)?,
+        "gaussian_laplace" => ndi::gaussian_laplace_with(a, &sigma, &o)?,
+        "gaussian_gradient_magnitude" => ndi::gaussian_gradient_magnitude_with(a, &sigma, &o)?,
         op => panic!("unknown ndimage_filters op {op}"),
     };
     Ok(vec![r])
@@ -1412,10 +1412,10 @@ fn run_ndimage_morph(case: &Case, dev: &Device, layout: Layout) -> cuprum::Resul
                 origin,
             };
             match op {
-                "binary_erosion" => ndi::binary_erosion(a, &o)?,
-                "binary_dilation" => ndi::binary_dilation(a, &o)?,
-                "binary_opening" => ndi::binary_opening(a, &o)?,
-                "binary_closing" => ndi::binary_closing(a, &o)?,
+                "binary_erosion" => ndi::binary_erosion_with(a, &o)?,
+                "binary_dilation" => ndi::binary_dilation_with(a, &o)?,
+                "binary_opening" => ndi::binary_opening_with(a, &o)?,
+                "binary_closing" => ndi::binary_closing_with(a, &o)?,
                 op => panic!("unknown ndimage_morph op {op}"),
             }
         }
@@ -1462,20 +1462,20 @@ fn run_ndimage_rank(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result
         None => Window::Size(&sizes),
     };
     let r = match case.op.as_str() {
-        "minimum_filter1d" => ndi::minimum_filter1d(a, sizes[0], case.num::<isize>("axis"), &o)?,
-        "maximum_filter1d" => ndi::maximum_filter1d(a, sizes[0], case.num::<isize>("axis"), &o)?,
-        "minimum_filter" => ndi::minimum_filter(a, w, &o)?,
-        "maximum_filter" => ndi::maximum_filter(a, w, &o)?,
-        "median_filter" => ndi::median_filter(a, w, &o)?,
-        "rank_filter" => ndi::rank_filter(a, case.num::<i64>("rank"), w, &o)?,
-        "percentile_filter" => ndi::percentile_filter(a, parse_f64(case.param("percentile")), w, &o)?,
+        "minimum_filter1d" => ndi::minimum_filter1d_with(a, sizes[0], case.num::<isize>("axis"), &o)?,
+        "maximum_filter1d" => ndi::maximum_filter1d_with(a, sizes[0], case.num::<isize>("axis"), &o)?,
+        "minimum_filter" => ndi::minimum_filter_with(a, w, &o)?,
+        "maximum_filter" => ndi::maximum_filter_with(a, w, &o)?,
+        "median_filter" => ndi::median_filter_with(a, w, &o)?,
+        "rank_filter" => ndi::rank_filter_with(a, case.num::<i64>("rank"), w, &o)?,
+        "percentile_filter" => ndi::percentile_filter_with(a, parse_f64(case.param("percentile")), w, &o)?,
         "grey_erosion" | "grey_dilation" => {
             let gw =
                 GreyWindow { size: if sizes.is_empty() { None } else { Some(&sizes) }, footprint: fp, structure: st };
             if case.op == "grey_erosion" {
-                ndi::grey_erosion(a, gw, &o)?
+                ndi::grey_erosion_with(a, gw, &o)?
             } else {
-                ndi::grey_dilation(a, gw, &o)?
+                ndi::grey_dilation_with(a, gw, &o)?
             }
         }
         op => panic!("unknown ndimage_rank op {op}"),

@@ -27,22 +27,27 @@ pub use measure::{
 // ---- linear filters (filters/)
 pub mod filters;
 pub use filters::{
-    convolve, convolve1d, correlate, correlate1d, gaussian_filter, gaussian_filter1d, gaussian_gradient_magnitude,
-    gaussian_laplace, laplace, prewitt, sobel, uniform_filter, uniform_filter1d, FilterOptions,
+    convolve, convolve1d, convolve1d_with, convolve_with, correlate, correlate1d, correlate1d_with, correlate_with,
+    gaussian_filter, gaussian_filter1d, gaussian_filter1d_with, gaussian_filter_with, gaussian_gradient_magnitude,
+    gaussian_gradient_magnitude_with, gaussian_laplace, gaussian_laplace_with, laplace, laplace_with, prewitt,
+    prewitt_with, sobel, sobel_with, uniform_filter, uniform_filter1d, uniform_filter1d_with, uniform_filter_with,
+    FilterOptions,
 };
 // ---- end linear filters
 // binary morphology (wt-morph)
 pub mod morphology;
 pub use morphology::{
-    binary_closing, binary_dilation, binary_erosion, binary_fill_holes, binary_opening, iterate_structure,
-    iterate_structure_origin, BinaryOptions,
+    binary_closing, binary_closing_with, binary_dilation, binary_dilation_with, binary_erosion, binary_erosion_with,
+    binary_fill_holes, binary_opening, binary_opening_with, iterate_structure, iterate_structure_origin, BinaryOptions,
 };
 // end binary morphology
 // The rank filters and grey morphology (rank/).
 pub mod rank;
 pub use rank::{
-    grey_dilation, grey_erosion, maximum_filter, maximum_filter1d, median_filter, minimum_filter, minimum_filter1d,
-    percentile_filter, rank_filter, GreyWindow, RankOptions, Window,
+    grey_dilation, grey_dilation_with, grey_erosion, grey_erosion_with, maximum_filter, maximum_filter1d,
+    maximum_filter1d_with, maximum_filter_with, median_filter, median_filter_with, minimum_filter, minimum_filter1d,
+    minimum_filter1d_with, minimum_filter_with, percentile_filter, percentile_filter_with, rank_filter,
+    rank_filter_with, GreyWindow, RankOptions, Window,
 };
 
 use crate::array::Array;

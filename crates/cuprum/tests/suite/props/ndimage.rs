@@ -43,12 +43,12 @@ fn filtered(f: &Filter, x: &Array, mode: Mode) -> cuprum::Result<Array> {
     let fo = FilterOptions { mode, cval: 1.5, ..FilterOptions::default() };
     let ro = RankOptions { mode, cval: 1.5, ..RankOptions::default() };
     match *f {
-        Filter::Uniform(s) => ndimage::uniform_filter(x, &[s], &fo),
-        Filter::Gaussian(s) => ndimage::gaussian_filter(x, &[s], &fo),
-        Filter::Median(s) => ndimage::median_filter(x, Window::Size(&[s]), &ro),
-        Filter::Minimum(s) => ndimage::minimum_filter(x, Window::Size(&[s]), &ro),
-        Filter::Maximum(s) => ndimage::maximum_filter(x, Window::Size(&[s]), &ro),
-        Filter::Percentile(p, s) => ndimage::percentile_filter(x, p, Window::Size(&[s]), &ro),
+        Filter::Uniform(s) => ndimage::uniform_filter_with(x, &[s], &fo),
+        Filter::Gaussian(s) => ndimage::gaussian_filter_with(x, &[s], &fo),
+        Filter::Median(s) => ndimage::median_filter_with(x, Window::Size(&[s]), &ro),
+        Filter::Minimum(s) => ndimage::minimum_filter_with(x, Window::Size(&[s]), &ro),
+        Filter::Maximum(s) => ndimage::maximum_filter_with(x, Window::Size(&[s]), &ro),
+        Filter::Percentile(p, s) => ndimage::percentile_filter_with(x, p, Window::Size(&[s]), &ro),
     }
 }
 

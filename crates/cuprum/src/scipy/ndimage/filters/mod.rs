@@ -298,7 +298,7 @@ fn requested_dtype(x: &Array, o: &FilterOptions) -> Result<Option<DType>> {
 }
 
 fn laplace_parts(x: &Array, _: Option<&Array>, o: &FilterOptions) -> Result<Array> {
-    laplace(x, o)
+    laplace_with(x, o)
 }
 
 /// SciPy's `_complex_via_real_components`: the linear filter `f` of a complex input, or with
@@ -478,37 +478,49 @@ fn correlate_or_convolve(x: &Array, weights: &Array, o: &FilterOptions, convolut
     finish(run_taps(x, &t, dt)?, o)
 }
 
+/// SciPy's `ndimage.correlate` with the default keywords ([`FilterOptions::default()`]); see
+/// [`correlate_with`].
+pub fn correlate(input: &Array, weights: &Array) -> Result<Array> {
+    correlate_with(input, weights, &FilterOptions::default())
+}
+
 /// SciPy's `ndimage.correlate(input, weights)`: the N-d correlation with `weights` (of the
 /// input's rank, or of `len(axes)`): `out[i] = Σ_j w[j] x[i + j - c - origin]` with `c` the
 /// weights' centre (`shape // 2`), the weights of magnitude at most `DBL_EPSILON` skipped, the
 /// others summed in C order in float64.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{correlate, FilterOptions};
+/// use cuprum::scipy::ndimage::{correlate, correlate_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![0.0, 1.0, 2.0, 3.0], &dev)?;
 /// let w = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
-/// let r = correlate(&x, &w, &FilterOptions::default())?;
+/// let r = correlate(&x, &w)?;
 /// assert_eq!(r.to_vec::<f64>()?, vec![3.0, 8.0, 14.0, 17.0]); // scipy: [ 3.  8. 14. 17.]
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn correlate(input: &Array, weights: &Array, opts: &FilterOptions) -> Result<Array> {
+pub fn correlate_with(input: &Array, weights: &Array, opts: &FilterOptions) -> Result<Array> {
     correlate_or_convolve(input, weights, opts, false)
+}
+
+/// SciPy's `ndimage.convolve` with the default keywords ([`FilterOptions::default()`]); see
+/// [`convolve_with`].
+pub fn convolve(input: &Array, weights: &Array) -> Result<Array> {
+    convolve_with(input, weights, &FilterOptions::default())
 }
 
 /// SciPy's `ndimage.convolve(input, weights)`: [`correlate`] with the weights reversed and
 /// the origin mirrored (`-origin`, less one along even axes).
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{convolve, FilterOptions};
+/// use cuprum::scipy::ndimage::{convolve, convolve_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![0.0, 1.0, 2.0, 3.0], &dev)?;
 /// let w = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
-/// let r = convolve(&x, &w, &FilterOptions::default())?;
+/// let r = convolve(&x, &w)?;
 /// assert_eq!(r.to_vec::<f64>()?, vec![1.0, 4.0, 10.0, 15.0]); // scipy: [ 1.  4. 10. 15.]
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn convolve(input: &Array, weights: &Array, opts: &FilterOptions) -> Result<Array> {
+pub fn convolve_with(input: &Array, weights: &Array, opts: &FilterOptions) -> Result<Array> {
     correlate_or_convolve(input, weights, opts, true)
 }
 
@@ -521,20 +533,26 @@ fn check_1d_weights(w: &[f64]) -> Result<()> {
     Ok(())
 }
 
+/// SciPy's `ndimage.correlate1d` with the default keywords ([`FilterOptions::default()`]); see
+/// [`correlate1d_with`].
+pub fn correlate1d(input: &Array, weights: &[f64], axis: isize) -> Result<Array> {
+    correlate1d_with(input, weights, axis, &FilterOptions::default())
+}
+
 /// SciPy's `ndimage.correlate1d(input, weights, axis)`: the 1-d correlation along `axis`
 /// (`origin[0]` places it).
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{correlate1d, FilterOptions};
+/// use cuprum::scipy::ndimage::{correlate1d, correlate1d_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![2i32, 8, 0, 4, 1, 9, 9, 0], &dev)?;
-/// let r = correlate1d(&x, &[1.0, 3.0], -1, &FilterOptions::default())?;
+/// let r = correlate1d(&x, &[1.0, 3.0], -1)?;
 /// assert_eq!(r.to_vec::<i32>()?, vec![8, 26, 8, 12, 7, 28, 36, 9]); // scipy's example
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn correlate1d(input: &Array, weights: &[f64], axis: isize, opts: &FilterOptions) -> Result<Array> {
+pub fn correlate1d_with(input: &Array, weights: &[f64], axis: isize, opts: &FilterOptions) -> Result<Array> {
     if input.dtype().is_complex() {
-        return by_parts(input, None, opts, |x, _, o| correlate1d(x, weights, axis, o));
+        return by_parts(input, None, opts, |x, _, o| correlate1d_with(x, weights, axis, o));
     }
     let dt = out_dtype(input, opts)?;
     check_1d_weights(weights)?;
@@ -550,18 +568,24 @@ pub fn correlate1d(input: &Array, weights: &[f64], axis: isize, opts: &FilterOpt
     finish(run_passes(input, &[p], opts.cval, dt)?, opts)
 }
 
+/// SciPy's `ndimage.convolve1d` with the default keywords ([`FilterOptions::default()`]); see
+/// [`convolve1d_with`].
+pub fn convolve1d(input: &Array, weights: &[f64], axis: isize) -> Result<Array> {
+    convolve1d_with(input, weights, axis, &FilterOptions::default())
+}
+
 /// SciPy's `ndimage.convolve1d(input, weights, axis)`: [`correlate1d`] with the weights
 /// reversed and the origin mirrored.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{convolve1d, FilterOptions};
+/// use cuprum::scipy::ndimage::{convolve1d, convolve1d_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![2i32, 8, 0, 4, 1, 9, 9, 0], &dev)?;
-/// let r = convolve1d(&x, &[1.0, 3.0], -1, &FilterOptions::default())?;
+/// let r = convolve1d(&x, &[1.0, 3.0], -1)?;
 /// assert_eq!(r.to_vec::<i32>()?, vec![14, 24, 4, 13, 12, 36, 27, 0]); // scipy's example
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn convolve1d(input: &Array, weights: &[f64], axis: isize, opts: &FilterOptions) -> Result<Array> {
+pub fn convolve1d_with(input: &Array, weights: &[f64], axis: isize, opts: &FilterOptions) -> Result<Array> {
     check_1d_weights(weights)?;
     let mut w = weights.to_vec();
     w.reverse();
@@ -570,7 +594,7 @@ pub fn convolve1d(input: &Array, weights: &[f64], axis: isize, opts: &FilterOpti
         origin -= 1;
     }
     let o = FilterOptions { origin: vec![origin as isize], ..opts.clone() };
-    correlate1d(input, &w, axis, &o)
+    correlate1d_with(input, &w, axis, &o)
 }
 
 /// SciPy's `_gaussian_kernel1d(sigma, order, radius)` in float64. A radius whose `2 * radius + 1`
@@ -652,22 +676,28 @@ fn gaussian_pass(
     Ok(Pass { axis, k: Kernel1d::corr(w), origin: 0, mode })
 }
 
+/// SciPy's `ndimage.gaussian_filter1d` with the default keywords ([`FilterOptions::default()`]); see
+/// [`gaussian_filter1d_with`].
+pub fn gaussian_filter1d(input: &Array, sigma: f64, axis: isize) -> Result<Array> {
+    gaussian_filter1d_with(input, sigma, axis, &FilterOptions::default())
+}
+
 /// SciPy's `ndimage.gaussian_filter1d(input, sigma, axis, order)`: the Gaussian (or its
 /// `order`-th derivative, `opts.order[0]`) of standard deviation `sigma` along `axis`, of
 /// half-width `int(truncate * sigma + 0.5)` (or `opts.radius[0]`).
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{gaussian_filter1d, FilterOptions};
+/// use cuprum::scipy::ndimage::{gaussian_filter1d, gaussian_filter1d_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![1.0, 2.0, 3.0, 4.0, 5.0], &dev)?;
-/// let r = gaussian_filter1d(&x, 1.0, -1, &FilterOptions::default())?.to_vec::<f64>()?;
+/// let r = gaussian_filter1d(&x, 1.0, -1)?.to_vec::<f64>()?;
 /// let scipy = [1.42704095, 2.06782203, 3.0, 3.93217797, 4.57295905];
 /// assert!(r.iter().zip(scipy).all(|(a, b)| (a - b).abs() < 1e-8));
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn gaussian_filter1d(input: &Array, sigma: f64, axis: isize, opts: &FilterOptions) -> Result<Array> {
+pub fn gaussian_filter1d_with(input: &Array, sigma: f64, axis: isize, opts: &FilterOptions) -> Result<Array> {
     if input.dtype().is_complex() {
-        return by_parts(input, None, opts, |x, _, o| gaussian_filter1d(x, sigma, axis, o));
+        return by_parts(input, None, opts, |x, _, o| gaussian_filter1d_with(x, sigma, axis, o));
     }
     let dt = out_dtype(input, opts)?;
     let axis = normalize_axis(axis, input.ndim())?;
@@ -707,21 +737,27 @@ fn gaussian_passes(ndim: usize, sigma: &[f64], o: &FilterOptions, modes: &[Mode]
     Ok(passes)
 }
 
+/// SciPy's `ndimage.gaussian_filter` with the default keywords ([`FilterOptions::default()`]); see
+/// [`gaussian_filter_with`].
+pub fn gaussian_filter(input: &Array, sigma: &[f64]) -> Result<Array> {
+    gaussian_filter_with(input, sigma, &FilterOptions::default())
+}
+
 /// SciPy's `ndimage.gaussian_filter(input, sigma)`: 1-d Gaussian filters along each axis
 /// (`opts.axes`) whose `sigma` exceeds 1e-15, in turn, each pass stored in the output dtype.
 /// `sigma`, `opts.order`, `opts.modes` and `opts.radius` are per axis or one for all.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{gaussian_filter, FilterOptions};
+/// use cuprum::scipy::ndimage::{gaussian_filter, gaussian_filter_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::arange(25, &dev)?.reshape([5, 5])?.astype(cuprum::DType::Float64)?;
-/// let r = gaussian_filter(&x, &[1.0], &FilterOptions::default())?.to_vec::<f64>()?;
+/// let r = gaussian_filter(&x, &[1.0])?.to_vec::<f64>()?;
 /// assert!((r[0] - 2.562245702347041).abs() < 1e-12 && (r[12] - 12.0).abs() < 1e-12); // scipy
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn gaussian_filter(input: &Array, sigma: &[f64], opts: &FilterOptions) -> Result<Array> {
+pub fn gaussian_filter_with(input: &Array, sigma: &[f64], opts: &FilterOptions) -> Result<Array> {
     if input.dtype().is_complex() {
-        return by_parts(input, None, opts, |x, _, o| gaussian_filter(x, sigma, o));
+        return by_parts(input, None, opts, |x, _, o| gaussian_filter_with(x, sigma, o));
     }
     let dt = out_dtype(input, opts)?;
     let axes = check_axes(&opts.axes, input.ndim())?;
@@ -730,20 +766,26 @@ pub fn gaussian_filter(input: &Array, sigma: &[f64], opts: &FilterOptions) -> Re
     finish(run_passes(input, &passes, opts.cval, dt)?, opts)
 }
 
+/// SciPy's `ndimage.uniform_filter1d` with the default keywords ([`FilterOptions::default()`]); see
+/// [`uniform_filter1d_with`].
+pub fn uniform_filter1d(input: &Array, size: usize, axis: isize) -> Result<Array> {
+    uniform_filter1d_with(input, size, axis, &FilterOptions::default())
+}
+
 /// SciPy's `ndimage.uniform_filter1d(input, size, axis)`: the running mean of `size` values
 /// along `axis` (SciPy's running sum in float64, so its rounding too).
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{uniform_filter1d, FilterOptions};
+/// use cuprum::scipy::ndimage::{uniform_filter1d, uniform_filter1d_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![2i32, 8, 0, 4, 1, 9, 9, 0], &dev)?;
-/// let r = uniform_filter1d(&x, 3, -1, &FilterOptions::default())?;
+/// let r = uniform_filter1d(&x, 3, -1)?;
 /// assert_eq!(r.to_vec::<i32>()?, vec![4, 3, 4, 1, 4, 6, 6, 3]); // scipy's example
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn uniform_filter1d(input: &Array, size: usize, axis: isize, opts: &FilterOptions) -> Result<Array> {
+pub fn uniform_filter1d_with(input: &Array, size: usize, axis: isize, opts: &FilterOptions) -> Result<Array> {
     if input.dtype().is_complex() {
-        return by_parts(input, None, opts, |x, _, o| uniform_filter1d(x, size, axis, o));
+        return by_parts(input, None, opts, |x, _, o| uniform_filter1d_with(x, size, axis, o));
     }
     let axis = normalize_axis(axis, input.ndim())?;
     if size < 1 {
@@ -759,20 +801,26 @@ pub fn uniform_filter1d(input: &Array, size: usize, axis: isize, opts: &FilterOp
     finish(run_passes(input, &[p], opts.cval, dt)?, opts)
 }
 
+/// SciPy's `ndimage.uniform_filter` with the default keywords ([`FilterOptions::default()`]); see
+/// [`uniform_filter_with`].
+pub fn uniform_filter(input: &Array, size: &[usize]) -> Result<Array> {
+    uniform_filter_with(input, size, &FilterOptions::default())
+}
+
 /// SciPy's `ndimage.uniform_filter(input, size)`: [`uniform_filter1d`] along each axis (of
 /// `opts.axes`) whose size exceeds 1, in turn; `size` and `opts.origin` per axis or one.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{uniform_filter, FilterOptions};
+/// use cuprum::scipy::ndimage::{uniform_filter, uniform_filter_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_slice(&[0.0, 3.0, 0.0, 6.0], &[2, 2], &dev)?;
-/// let r = uniform_filter(&x, &[2], &FilterOptions::default())?;
+/// let r = uniform_filter(&x, &[2])?;
 /// assert_eq!(r.to_vec::<f64>()?, vec![0.0, 1.5, 0.0, 2.25]); // scipy: [[0, 1.5], [0, 2.25]]
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn uniform_filter(input: &Array, size: &[usize], opts: &FilterOptions) -> Result<Array> {
+pub fn uniform_filter_with(input: &Array, size: &[usize], opts: &FilterOptions) -> Result<Array> {
     if input.dtype().is_complex() {
-        return by_parts(input, None, opts, |x, _, o| uniform_filter(x, size, o));
+        return by_parts(input, None, opts, |x, _, o| uniform_filter_with(x, size, o));
     }
     let dt = out_dtype(input, opts)?;
     let axes = check_axes(&opts.axes, input.ndim())?;
@@ -805,37 +853,49 @@ fn sobel_like(input: &Array, axis: isize, opts: &FilterOptions, smooth: [f64; 3]
     finish(run_passes(input, &passes, opts.cval, dt)?, opts)
 }
 
+/// SciPy's `ndimage.sobel` with the default keywords ([`FilterOptions::default()`]); see
+/// [`sobel_with`].
+pub fn sobel(input: &Array, axis: isize) -> Result<Array> {
+    sobel_with(input, axis, &FilterOptions::default())
+}
+
 /// SciPy's `ndimage.sobel(input, axis)`: `[-1, 0, 1]` along `axis`, then `[1, 2, 1]` along
 /// each other axis, each pass stored in the output dtype (`opts.modes`: one per axis).
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{sobel, FilterOptions};
+/// use cuprum::scipy::ndimage::{sobel, sobel_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_slice(&[0.0, 1.0, 2.0, 0.0, 1.0, 2.0], &[2, 3], &dev)?;
-/// let r = sobel(&x, 1, &FilterOptions::default())?;
+/// let r = sobel(&x, 1)?;
 /// assert_eq!(r.to_vec::<f64>()?, vec![4.0, 8.0, 4.0, 4.0, 8.0, 4.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn sobel(input: &Array, axis: isize, opts: &FilterOptions) -> Result<Array> {
+pub fn sobel_with(input: &Array, axis: isize, opts: &FilterOptions) -> Result<Array> {
     if input.dtype().is_complex() {
-        return by_parts(input, None, opts, |x, _, o| sobel(x, axis, o));
+        return by_parts(input, None, opts, |x, _, o| sobel_with(x, axis, o));
     }
     sobel_like(input, axis, opts, [1.0, 2.0, 1.0])
+}
+
+/// SciPy's `ndimage.prewitt` with the default keywords ([`FilterOptions::default()`]); see
+/// [`prewitt_with`].
+pub fn prewitt(input: &Array, axis: isize) -> Result<Array> {
+    prewitt_with(input, axis, &FilterOptions::default())
 }
 
 /// SciPy's `ndimage.prewitt(input, axis)`: as [`sobel`] with `[1, 1, 1]` across.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{prewitt, FilterOptions};
+/// use cuprum::scipy::ndimage::{prewitt, prewitt_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_slice(&[0.0, 1.0, 2.0, 0.0, 1.0, 2.0], &[2, 3], &dev)?;
-/// let r = prewitt(&x, 1, &FilterOptions::default())?;
+/// let r = prewitt(&x, 1)?;
 /// assert_eq!(r.to_vec::<f64>()?, vec![3.0, 6.0, 3.0, 3.0, 6.0, 3.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn prewitt(input: &Array, axis: isize, opts: &FilterOptions) -> Result<Array> {
+pub fn prewitt_with(input: &Array, axis: isize, opts: &FilterOptions) -> Result<Array> {
     if input.dtype().is_complex() {
-        return by_parts(input, None, opts, |x, _, o| prewitt(x, axis, o));
+        return by_parts(input, None, opts, |x, _, o| prewitt_with(x, axis, o));
     }
     sobel_like(input, axis, opts, [1.0, 1.0, 1.0])
 }
@@ -857,18 +917,24 @@ fn accumulate(mut acc: Array, rest: impl Iterator<Item = Result<Array>>, square:
     Ok(acc)
 }
 
+/// SciPy's `ndimage.laplace` with the default keywords ([`FilterOptions::default()`]); see
+/// [`laplace_with`].
+pub fn laplace(input: &Array) -> Result<Array> {
+    laplace_with(input, &FilterOptions::default())
+}
+
 /// SciPy's `ndimage.laplace(input)`: the sum over `opts.axes` of `correlate1d(input, [1, -2,
 /// 1], axis)`, each term and the sum in the output dtype.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{laplace, FilterOptions};
+/// use cuprum::scipy::ndimage::{laplace, laplace_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![0.0, 0.0, 4.0, 0.0, 0.0], &dev)?;
-/// let r = laplace(&x, &FilterOptions::default())?;
+/// let r = laplace(&x)?;
 /// assert_eq!(r.to_vec::<f64>()?, vec![0.0, 4.0, -8.0, 4.0, 0.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn laplace(input: &Array, opts: &FilterOptions) -> Result<Array> {
+pub fn laplace_with(input: &Array, opts: &FilterOptions) -> Result<Array> {
     if input.dtype().is_complex() {
         return by_parts(input, None, opts, laplace_parts);
     }
@@ -885,21 +951,27 @@ pub fn laplace(input: &Array, opts: &FilterOptions) -> Result<Array> {
     finish(accumulate(term(0)?, (1..axes.len()).map(term), false)?, opts)
 }
 
+/// SciPy's `ndimage.gaussian_laplace` with the default keywords ([`FilterOptions::default()`]); see
+/// [`gaussian_laplace_with`].
+pub fn gaussian_laplace(input: &Array, sigma: &[f64]) -> Result<Array> {
+    gaussian_laplace_with(input, sigma, &FilterOptions::default())
+}
+
 /// SciPy's `ndimage.gaussian_laplace(input, sigma)`: the sum over `opts.axes` of Gaussian
 /// filters of order 2 along that axis (smoothing along the other filtered axes), in the
 /// output dtype.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{gaussian_laplace, FilterOptions};
+/// use cuprum::scipy::ndimage::{gaussian_laplace, gaussian_laplace_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![0.0, 0.0, 1.0, 0.0, 0.0], &dev)?;
-/// let r = gaussian_laplace(&x, &[1.0], &FilterOptions::default())?.to_vec::<f64>()?;
+/// let r = gaussian_laplace(&x, &[1.0])?.to_vec::<f64>()?;
 /// assert!((r[2] + 0.39894347).abs() < 1e-8); // scipy: -0.39894347 in the middle
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn gaussian_laplace(input: &Array, sigma: &[f64], opts: &FilterOptions) -> Result<Array> {
+pub fn gaussian_laplace_with(input: &Array, sigma: &[f64], opts: &FilterOptions) -> Result<Array> {
     if input.dtype().is_complex() {
-        return by_parts(input, None, opts, |x, _, o| gaussian_laplace(x, sigma, o));
+        return by_parts(input, None, opts, |x, _, o| gaussian_laplace_with(x, sigma, o));
     }
     let dt = out_dtype(input, opts)?;
     let ndim = input.ndim();
@@ -944,6 +1016,12 @@ fn derivative_sum(
     accumulate(term(0)?, (1..axes.len()).map(term), square)
 }
 
+/// SciPy's `ndimage.gaussian_gradient_magnitude` with the default keywords ([`FilterOptions::default()`]); see
+/// [`gaussian_gradient_magnitude_with`].
+pub fn gaussian_gradient_magnitude(input: &Array, sigma: &[f64]) -> Result<Array> {
+    gaussian_gradient_magnitude_with(input, sigma, &FilterOptions::default())
+}
+
 /// SciPy's `ndimage.gaussian_gradient_magnitude(input, sigma)`: the square root of the sum
 /// over `opts.axes` of the squared first Gaussian derivatives, in the output dtype (the
 /// squares and the sum in that dtype, the root as NumPy's `sqrt` of it, cast back). As in
@@ -951,14 +1029,14 @@ fn derivative_sum(
 /// input).
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{gaussian_gradient_magnitude, FilterOptions};
+/// use cuprum::scipy::ndimage::{gaussian_gradient_magnitude, gaussian_gradient_magnitude_with, FilterOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![0.0, 0.0, 1.0, 0.0, 0.0], &dev)?;
-/// let r = gaussian_gradient_magnitude(&x, &[1.0], &FilterOptions::default())?.to_vec::<f64>()?;
+/// let r = gaussian_gradient_magnitude(&x, &[1.0])?.to_vec::<f64>()?;
 /// assert!((r[1] - 0.24143612).abs() < 1e-8 && r[2].abs() < 1e-12); // scipy
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn gaussian_gradient_magnitude(input: &Array, sigma: &[f64], opts: &FilterOptions) -> Result<Array> {
+pub fn gaussian_gradient_magnitude_with(input: &Array, sigma: &[f64], opts: &FilterOptions) -> Result<Array> {
     if input.dtype().is_complex() {
         // SciPy's: the complex square root of the sum of the complex derivatives' squares, in
         // the output's complex dtype; each derivative by its parts.

@@ -240,6 +240,12 @@ fn erode_dilate(input: &Array, o: &BinaryOptions<'_>, invert: bool) -> Result<Ar
     Ok(out)
 }
 
+/// SciPy's `ndimage.binary_erosion` with the default keywords ([`BinaryOptions::default()`]); see
+/// [`binary_erosion_with`].
+pub fn binary_erosion(input: &Array) -> Result<Array> {
+    binary_erosion_with(input, &BinaryOptions::default())
+}
+
 /// SciPy's `ndimage.binary_erosion(input, structure, iterations, mask, border_value,
 /// origin)`: `True` where the structure, placed at the pixel, covers only `True` pixels
 /// (nonzero input; `border_value` outside), repeated `iterations` times (below 1: until
@@ -252,23 +258,29 @@ fn erode_dilate(input: &Array, o: &BinaryOptions<'_>, invert: bool) -> Result<Ar
 /// a ValueError. A structure with no `True` element erodes nothing away: all `True`.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{binary_erosion, BinaryOptions};
+/// use cuprum::scipy::ndimage::{binary_erosion, binary_erosion_with, BinaryOptions};
 /// let dev = cuprum::Device::default_device();
 /// let mut v = vec![0u8; 25];
 /// for r in 1..4 { for c in 1..4 { v[r * 5 + c] = 1; } }
 /// let x = cuprum::from_slice(&v, &[5, 5], &dev)?;
-/// let e = binary_erosion(&x, &BinaryOptions::default())?;
+/// let e = binary_erosion(&x)?;
 /// let mut want = vec![false; 25];
 /// want[12] = true; // only the centre of the 3 x 3 square survives
 /// assert_eq!(e.to_vec::<bool>()?, want);
 /// // With border_value, the edges count as True: the square of ones stays whole.
 /// let ones = cuprum::ones(&[5, 5], cuprum::DType::Bool, &dev)?;
-/// let b = binary_erosion(&ones, &BinaryOptions { border_value: true, ..Default::default() })?;
+/// let b = binary_erosion_with(&ones, &BinaryOptions { border_value: true, ..Default::default() })?;
 /// assert_eq!(b.to_vec::<bool>()?, vec![true; 25]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn binary_erosion(input: &Array, options: &BinaryOptions<'_>) -> Result<Array> {
+pub fn binary_erosion_with(input: &Array, options: &BinaryOptions<'_>) -> Result<Array> {
     erode_dilate(input, options, false)
+}
+
+/// SciPy's `ndimage.binary_dilation` with the default keywords ([`BinaryOptions::default()`]); see
+/// [`binary_dilation_with`].
+pub fn binary_dilation(input: &Array) -> Result<Array> {
+    binary_dilation_with(input, &BinaryOptions::default())
 }
 
 /// SciPy's `ndimage.binary_dilation(input, structure, iterations, mask, border_value,
@@ -277,48 +289,60 @@ pub fn binary_erosion(input: &Array, options: &BinaryOptions<'_>) -> Result<Arra
 /// changes); pixels outside `mask` keep their input value. Errors as [`binary_erosion`].
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{binary_dilation, BinaryOptions};
+/// use cuprum::scipy::ndimage::{binary_dilation, binary_dilation_with, BinaryOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_slice(&[0u8, 0, 0, 1, 0, 0, 0], &[7], &dev)?;
-/// let d = binary_dilation(&x, &BinaryOptions { iterations: 2, ..Default::default() })?;
+/// let d = binary_dilation_with(&x, &BinaryOptions { iterations: 2, ..Default::default() })?;
 /// assert_eq!(d.to_vec::<bool>()?, vec![false, true, true, true, true, true, false]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn binary_dilation(input: &Array, options: &BinaryOptions<'_>) -> Result<Array> {
+pub fn binary_dilation_with(input: &Array, options: &BinaryOptions<'_>) -> Result<Array> {
     erode_dilate(input, options, true)
+}
+
+/// SciPy's `ndimage.binary_opening` with the default keywords ([`BinaryOptions::default()`]); see
+/// [`binary_opening_with`].
+pub fn binary_opening(input: &Array) -> Result<Array> {
+    binary_opening_with(input, &BinaryOptions::default())
 }
 
 /// SciPy's `ndimage.binary_opening`: [`binary_erosion`] then [`binary_dilation`], each with
 /// the same options (`iterations` of each).
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{binary_opening, BinaryOptions};
+/// use cuprum::scipy::ndimage::{binary_opening, binary_opening_with, BinaryOptions};
 /// let dev = cuprum::Device::default_device();
 /// // A lone pixel goes, the run of three stays (a 1-d cross is [1, 1, 1]).
 /// let x = cuprum::from_slice(&[1u8, 0, 0, 1, 1, 1, 0], &[7], &dev)?;
-/// let o = binary_opening(&x, &BinaryOptions::default())?;
+/// let o = binary_opening(&x)?;
 /// assert_eq!(o.to_vec::<bool>()?, vec![false, false, false, true, true, true, false]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn binary_opening(input: &Array, options: &BinaryOptions<'_>) -> Result<Array> {
-    let e = binary_erosion(input, options)?;
-    binary_dilation(&e, options)
+pub fn binary_opening_with(input: &Array, options: &BinaryOptions<'_>) -> Result<Array> {
+    let e = binary_erosion_with(input, options)?;
+    binary_dilation_with(&e, options)
+}
+
+/// SciPy's `ndimage.binary_closing` with the default keywords ([`BinaryOptions::default()`]); see
+/// [`binary_closing_with`].
+pub fn binary_closing(input: &Array) -> Result<Array> {
+    binary_closing_with(input, &BinaryOptions::default())
 }
 
 /// SciPy's `ndimage.binary_closing`: [`binary_dilation`] then [`binary_erosion`], each with
 /// the same options (`iterations` of each).
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{binary_closing, BinaryOptions};
+/// use cuprum::scipy::ndimage::{binary_closing, binary_closing_with, BinaryOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_slice(&[0u8, 1, 1, 0, 1, 1, 0], &[7], &dev)?;
-/// let c = binary_closing(&x, &BinaryOptions::default())?;
+/// let c = binary_closing(&x)?;
 /// assert_eq!(c.to_vec::<bool>()?, vec![false, true, true, true, true, true, false]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn binary_closing(input: &Array, options: &BinaryOptions<'_>) -> Result<Array> {
-    let d = binary_dilation(input, options)?;
-    binary_erosion(&d, options)
+pub fn binary_closing_with(input: &Array, options: &BinaryOptions<'_>) -> Result<Array> {
+    let d = binary_dilation_with(input, options)?;
+    binary_erosion_with(&d, options)
 }
 
 /// SciPy's `ndimage.binary_fill_holes(input, structure, origin)`: the input (nonzero:
@@ -404,7 +428,8 @@ pub fn iterate_structure(structure: &Array, iterations: i64) -> Result<Array> {
     }
     let c = crate::from_slice(&canvas, &shape, &Device::Cpu)?;
     let s = crate::from_slice(&f.mask, &f.shape, &Device::Cpu)?;
-    let out = binary_dilation(&c, &BinaryOptions { structure: Some(&s), iterations: ni as i64, ..Default::default() })?;
+    let out =
+        binary_dilation_with(&c, &BinaryOptions { structure: Some(&s), iterations: ni as i64, ..Default::default() })?;
     out.to_device(&structure.device())
 }
 

@@ -505,34 +505,46 @@ fn window_parts(x: &Array, window: Window<'_>, op: &str) -> Result<(Option<Vec<u
     })
 }
 
+/// SciPy's `ndimage.minimum_filter1d` with the default keywords ([`RankOptions::default()`]); see
+/// [`minimum_filter1d_with`].
+pub fn minimum_filter1d(x: &Array, size: usize, axis: isize) -> Result<Array> {
+    minimum_filter1d_with(x, size, axis, &RankOptions::default())
+}
+
 /// SciPy's `ndimage.minimum_filter1d(input, size, axis, mode=, cval=, origin=)`: the minimum
 /// over `size` elements along `axis` (SciPy's default `axis` is `-1`). `opts.origin` holds at
 /// most one value; `opts.axes` is ignored.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{minimum_filter1d, RankOptions};
+/// use cuprum::scipy::ndimage::{minimum_filter1d, minimum_filter1d_with, RankOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![2.0, 8.0, 0.0, 4.0, 1.0, 9.0, 9.0, 0.0], &dev)?;
-/// let m = minimum_filter1d(&x, 3, -1, &RankOptions::default())?;
+/// let m = minimum_filter1d(&x, 3, -1)?;
 /// assert_eq!(m.to_vec::<f64>()?, vec![2.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn minimum_filter1d(x: &Array, size: usize, axis: isize, opts: &RankOptions) -> Result<Array> {
+pub fn minimum_filter1d_with(x: &Array, size: usize, axis: isize, opts: &RankOptions) -> Result<Array> {
     filter1d(x, size, axis, opts, false)
+}
+
+/// SciPy's `ndimage.maximum_filter1d` with the default keywords ([`RankOptions::default()`]); see
+/// [`maximum_filter1d_with`].
+pub fn maximum_filter1d(x: &Array, size: usize, axis: isize) -> Result<Array> {
+    maximum_filter1d_with(x, size, axis, &RankOptions::default())
 }
 
 /// SciPy's `ndimage.maximum_filter1d(input, size, axis, mode=, cval=, origin=)`: the maximum
 /// over `size` elements along `axis`, as [`minimum_filter1d`].
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{maximum_filter1d, RankOptions};
+/// use cuprum::scipy::ndimage::{maximum_filter1d, maximum_filter1d_with, RankOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![2.0, 8.0, 0.0, 4.0, 1.0, 9.0, 9.0, 0.0], &dev)?;
-/// let m = maximum_filter1d(&x, 3, -1, &RankOptions::default())?;
+/// let m = maximum_filter1d(&x, 3, -1)?;
 /// assert_eq!(m.to_vec::<f64>()?, vec![8.0, 8.0, 8.0, 4.0, 9.0, 9.0, 9.0, 9.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn maximum_filter1d(x: &Array, size: usize, axis: isize, opts: &RankOptions) -> Result<Array> {
+pub fn maximum_filter1d_with(x: &Array, size: usize, axis: isize, opts: &RankOptions) -> Result<Array> {
     filter1d(x, size, axis, opts, true)
 }
 
@@ -547,37 +559,55 @@ fn filter1d(x: &Array, size: usize, axis: isize, o: &RankOptions, max: bool) -> 
     run_passes(x, &[Pass { axis, size, origin, mode: o.mode, cval: o.cval, max }])
 }
 
+/// SciPy's `ndimage.minimum_filter` with the default keywords ([`RankOptions::default()`]); see
+/// [`minimum_filter_with`].
+pub fn minimum_filter(x: &Array, window: Window<'_>) -> Result<Array> {
+    minimum_filter_with(x, window, &RankOptions::default())
+}
+
 /// SciPy's `ndimage.minimum_filter(input, size=|footprint=, mode=, cval=, origin=, axes=)`:
 /// the minimum of the window. A full box runs as 1-d passes (SciPy's separable path).
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{minimum_filter, RankOptions, Window};
+/// use cuprum::scipy::ndimage::{minimum_filter, minimum_filter_with, RankOptions, Window};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::arange(12, &dev)?.reshape([3, 4])?;
-/// let m = minimum_filter(&x, Window::Size(&[2]), &RankOptions::default())?;
+/// let m = minimum_filter(&x, Window::Size(&[2]))?;
 /// assert_eq!(m.to_vec::<i64>()?, vec![0, 0, 1, 2, 0, 0, 1, 2, 4, 4, 5, 6]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn minimum_filter(x: &Array, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
+pub fn minimum_filter_with(x: &Array, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
     let (size, fp) = window_parts(x, window, "minimum_filter")?;
     min_or_max(x, size.as_deref(), fp, None, &opts.origin, opts, false)
+}
+
+/// SciPy's `ndimage.maximum_filter` with the default keywords ([`RankOptions::default()`]); see
+/// [`maximum_filter_with`].
+pub fn maximum_filter(x: &Array, window: Window<'_>) -> Result<Array> {
+    maximum_filter_with(x, window, &RankOptions::default())
 }
 
 /// SciPy's `ndimage.maximum_filter`: the maximum of the window, as [`minimum_filter`].
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{maximum_filter, Mode, RankOptions, Window};
+/// use cuprum::scipy::ndimage::{maximum_filter, maximum_filter_with, Mode, RankOptions, Window};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::arange(12, &dev)?.reshape([3, 4])?;
 /// let fp = cuprum::from_slice(&[false, true, true, false], &[2, 2], &dev)?;
 /// let o = RankOptions { mode: Mode::Constant, cval: -1.0, ..Default::default() };
-/// let m = maximum_filter(&x, Window::Footprint(&fp), &o)?;
+/// let m = maximum_filter_with(&x, Window::Footprint(&fp), &o)?;
 /// assert_eq!(m.to_vec::<i64>()?, vec![-1, 0, 1, 2, 0, 4, 5, 6, 4, 8, 9, 10]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn maximum_filter(x: &Array, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
+pub fn maximum_filter_with(x: &Array, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
     let (size, fp) = window_parts(x, window, "maximum_filter")?;
     min_or_max(x, size.as_deref(), fp, None, &opts.origin, opts, true)
+}
+
+/// SciPy's `ndimage.median_filter` with the default keywords ([`RankOptions::default()`]); see
+/// [`median_filter_with`].
+pub fn median_filter(x: &Array, window: Window<'_>) -> Result<Array> {
+    median_filter_with(x, window, &RankOptions::default())
 }
 
 /// SciPy's `ndimage.median_filter(input, size=|footprint=, mode=, cval=, origin=, axes=)`: the
@@ -585,15 +615,21 @@ pub fn maximum_filter(x: &Array, window: Window<'_>, opts: &RankOptions) -> Resu
 /// averaging).
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{median_filter, RankOptions, Window};
+/// use cuprum::scipy::ndimage::{median_filter, median_filter_with, RankOptions, Window};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![1.0f32, 9.0, 2.0, 8.0, 3.0, 7.0], &dev)?;
-/// let m = median_filter(&x, Window::Size(&[3]), &RankOptions::default())?;
+/// let m = median_filter(&x, Window::Size(&[3]))?;
 /// assert_eq!(m.to_vec::<f32>()?, vec![1.0, 2.0, 8.0, 3.0, 7.0, 7.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn median_filter(x: &Array, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
+pub fn median_filter_with(x: &Array, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
     rank_filter_impl(x, RankOf::Median, window, opts)
+}
+
+/// SciPy's `ndimage.rank_filter` with the default keywords ([`RankOptions::default()`]); see
+/// [`rank_filter_with`].
+pub fn rank_filter(x: &Array, rank: i64, window: Window<'_>) -> Result<Array> {
+    rank_filter_with(x, rank, window, &RankOptions::default())
 }
 
 /// SciPy's `ndimage.rank_filter(input, rank, size=|footprint=, ...)`: the element of rank
@@ -602,15 +638,21 @@ pub fn median_filter(x: &Array, window: Window<'_>, opts: &RankOptions) -> Resul
 /// minimum and maximum filters.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{rank_filter, RankOptions, Window};
+/// use cuprum::scipy::ndimage::{rank_filter, rank_filter_with, RankOptions, Window};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![5i32, 1, 4, 2, 8, 3], &dev)?;
-/// let r = rank_filter(&x, -2, Window::Size(&[3]), &RankOptions::default())?;
+/// let r = rank_filter(&x, -2, Window::Size(&[3]))?;
 /// assert_eq!(r.to_vec::<i32>()?, vec![5, 4, 2, 4, 3, 3]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn rank_filter(x: &Array, rank: i64, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
+pub fn rank_filter_with(x: &Array, rank: i64, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
     rank_filter_impl(x, RankOf::Rank(rank), window, opts)
+}
+
+/// SciPy's `ndimage.percentile_filter` with the default keywords ([`RankOptions::default()`]); see
+/// [`percentile_filter_with`].
+pub fn percentile_filter(x: &Array, percentile: f64, window: Window<'_>) -> Result<Array> {
+    percentile_filter_with(x, percentile, window, &RankOptions::default())
 }
 
 /// SciPy's `ndimage.percentile_filter(input, percentile, size=|footprint=, ...)`: the element
@@ -618,14 +660,14 @@ pub fn rank_filter(x: &Array, rank: i64, window: Window<'_>, opts: &RankOptions)
 /// outside `[-100, 100]` a RuntimeError `invalid percentile`).
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{percentile_filter, RankOptions, Window};
+/// use cuprum::scipy::ndimage::{percentile_filter, percentile_filter_with, RankOptions, Window};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![5.0, 1.0, 4.0, 2.0, 8.0, 3.0], &dev)?;
-/// let r = percentile_filter(&x, 50.0, Window::Size(&[4]), &RankOptions::default())?;
+/// let r = percentile_filter(&x, 50.0, Window::Size(&[4]))?;
 /// assert_eq!(r.to_vec::<f64>()?, vec![5.0, 5.0, 4.0, 4.0, 4.0, 3.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn percentile_filter(x: &Array, percentile: f64, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
+pub fn percentile_filter_with(x: &Array, percentile: f64, window: Window<'_>, opts: &RankOptions) -> Result<Array> {
     rank_filter_impl(x, RankOf::Percentile(percentile), window, opts)
 }
 
@@ -702,20 +744,32 @@ fn grey(x: &Array, w: GreyWindow<'_>, opts: &RankOptions, dilate: bool) -> Resul
     min_or_max(x, w.size, fp, st, &origin, opts, dilate)
 }
 
+/// SciPy's `ndimage.grey_erosion` with the default keywords ([`RankOptions::default()`]); see
+/// [`grey_erosion_with`].
+pub fn grey_erosion(x: &Array, window: GreyWindow<'_>) -> Result<Array> {
+    grey_erosion_with(x, window, &RankOptions::default())
+}
+
 /// SciPy's `ndimage.grey_erosion(input, size=, footprint=, structure=, mode=, cval=, origin=,
 /// axes=)`: the minimum of the window, less the structure's values where one is given.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{grey_erosion, GreyWindow, RankOptions};
+/// use cuprum::scipy::ndimage::{grey_erosion, grey_erosion_with, GreyWindow, RankOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::arange(12, &dev)?.reshape([3, 4])?.astype(cuprum::DType::Float64)?;
 /// let s = cuprum::from_slice(&[1.0, 0.0, 2.0, 1.0], &[2, 2], &dev)?;
-/// let e = grey_erosion(&x, GreyWindow { structure: Some(&s), ..Default::default() }, &RankOptions::default())?;
+/// let e = grey_erosion(&x, GreyWindow { structure: Some(&s), ..Default::default() })?;
 /// assert_eq!(e.to_vec::<f64>()?, vec![-2.0, -2.0, -1.0, 0.0, -1.0, -1.0, 0.0, 1.0, 3.0, 3.0, 4.0, 5.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn grey_erosion(x: &Array, window: GreyWindow<'_>, opts: &RankOptions) -> Result<Array> {
+pub fn grey_erosion_with(x: &Array, window: GreyWindow<'_>, opts: &RankOptions) -> Result<Array> {
     grey(x, window, opts, false)
+}
+
+/// SciPy's `ndimage.grey_dilation` with the default keywords ([`RankOptions::default()`]); see
+/// [`grey_dilation_with`].
+pub fn grey_dilation(x: &Array, window: GreyWindow<'_>) -> Result<Array> {
+    grey_dilation_with(x, window, &RankOptions::default())
 }
 
 /// SciPy's `ndimage.grey_dilation`: the maximum over the reflected window, plus the reflected
@@ -723,14 +777,14 @@ pub fn grey_erosion(x: &Array, window: GreyWindow<'_>, opts: &RankOptions) -> Re
 /// the origins and shifts them by one along axes of even size).
 ///
 /// ```
-/// use cuprum::scipy::ndimage::{grey_dilation, GreyWindow, RankOptions};
+/// use cuprum::scipy::ndimage::{grey_dilation, grey_dilation_with, GreyWindow, RankOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::arange(12, &dev)?.reshape([3, 4])?.astype(cuprum::DType::Float64)?;
 /// let s = cuprum::from_slice(&[1.0, 0.0, 2.0, 1.0], &[2, 2], &dev)?;
-/// let d = grey_dilation(&x, GreyWindow { structure: Some(&s), ..Default::default() }, &RankOptions::default())?;
+/// let d = grey_dilation(&x, GreyWindow { structure: Some(&s), ..Default::default() })?;
 /// assert_eq!(d.to_vec::<f64>()?, vec![6.0, 7.0, 8.0, 8.0, 10.0, 11.0, 12.0, 12.0, 11.0, 12.0, 13.0, 13.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn grey_dilation(x: &Array, window: GreyWindow<'_>, opts: &RankOptions) -> Result<Array> {
+pub fn grey_dilation_with(x: &Array, window: GreyWindow<'_>, opts: &RankOptions) -> Result<Array> {
     grey(x, window, opts, true)
 }

@@ -6,8 +6,9 @@
 
 use crate::common::{assert_close, on, random, Rng};
 use cuprum::scipy::ndimage::{
-    convolve, convolve1d, correlate, correlate1d, gaussian_filter, gaussian_filter1d, gaussian_gradient_magnitude,
-    gaussian_laplace, laplace, prewitt, sobel, uniform_filter, uniform_filter1d, FilterOptions, Mode,
+    convolve1d_with, convolve_with, correlate1d_with, correlate_with, gaussian_filter1d_with, gaussian_filter_with,
+    gaussian_gradient_magnitude_with, gaussian_laplace_with, laplace_with, prewitt_with, sobel_with,
+    uniform_filter1d_with, uniform_filter_with, FilterOptions, Mode,
 };
 use cuprum::{s, Array, DType, Device};
 
@@ -48,20 +49,20 @@ fn all_filters(gpu: &Device, x: &Array, xg: &Array, o: &FilterOptions, rng: &mut
     let ck = |name: &str, f: &dyn Fn(&Array, &Array) -> cuprum::Result<Array>| {
         agree(gpu, &format!("{name} {what}"), f(x, &wa), f(xg, &wg));
     };
-    ck("correlate", &|a, w| correlate(a, w, o));
-    ck("convolve", &|a, w| convolve(a, w, o));
-    ck("correlate1d/3", &|a, _| correlate1d(a, &w3, ax, o));
-    ck("correlate1d/4", &|a, _| correlate1d(a, &w4, 0, o));
-    ck("convolve1d", &|a, _| convolve1d(a, &w4, ax, o));
-    ck("gaussian_filter1d", &|a, _| gaussian_filter1d(a, 1.3, 0, o));
-    ck("gaussian_filter", &|a, _| gaussian_filter(a, &[1.7], o));
-    ck("uniform_filter1d", &|a, _| uniform_filter1d(a, 4, ax, o));
-    ck("uniform_filter", &|a, _| uniform_filter(a, &[3], o));
-    ck("sobel", &|a, _| sobel(a, 0, o));
-    ck("prewitt", &|a, _| prewitt(a, ax, o));
-    ck("laplace", &|a, _| laplace(a, o));
-    ck("gaussian_laplace", &|a, _| gaussian_laplace(a, &[1.0], o));
-    ck("gaussian_gradient_magnitude", &|a, _| gaussian_gradient_magnitude(a, &[0.8], o));
+    ck("correlate", &|a, w| correlate_with(a, w, o));
+    ck("convolve", &|a, w| convolve_with(a, w, o));
+    ck("correlate1d/3", &|a, _| correlate1d_with(a, &w3, ax, o));
+    ck("correlate1d/4", &|a, _| correlate1d_with(a, &w4, 0, o));
+    ck("convolve1d", &|a, _| convolve1d_with(a, &w4, ax, o));
+    ck("gaussian_filter1d", &|a, _| gaussian_filter1d_with(a, 1.3, 0, o));
+    ck("gaussian_filter", &|a, _| gaussian_filter_with(a, &[1.7], o));
+    ck("uniform_filter1d", &|a, _| uniform_filter1d_with(a, 4, ax, o));
+    ck("uniform_filter", &|a, _| uniform_filter_with(a, &[3], o));
+    ck("sobel", &|a, _| sobel_with(a, 0, o));
+    ck("prewitt", &|a, _| prewitt_with(a, ax, o));
+    ck("laplace", &|a, _| laplace_with(a, o));
+    ck("gaussian_laplace", &|a, _| gaussian_laplace_with(a, &[1.0], o));
+    ck("gaussian_gradient_magnitude", &|a, _| gaussian_gradient_magnitude_with(a, &[0.8], o));
 }
 
 fn case_dtype(gpu: &Device, dt: DType) -> cuprum::Result<()> {
@@ -115,8 +116,8 @@ fn options_case(gpu: &Device) -> cuprum::Result<()> {
         for mode in MODES {
             let o = FilterOptions { mode, ..Default::default() };
             let what = format!("complex weights, {name} image, {mode:?}");
-            agree(&gpu, &format!("correlate {what}"), correlate(a, &wc, &o), correlate(ag, &wcg, &o));
-            agree(&gpu, &format!("convolve {what}"), convolve(a, &wc, &o), convolve(ag, &wcg, &o));
+            agree(&gpu, &format!("correlate {what}"), correlate_with(a, &wc, &o), correlate_with(ag, &wcg, &o));
+            agree(&gpu, &format!("convolve {what}"), convolve_with(a, &wc, &o), convolve_with(ag, &wcg, &o));
         }
     }
     // Views: transposed, strided, reversed.
@@ -137,17 +138,18 @@ fn options_case(gpu: &Device) -> cuprum::Result<()> {
         for mode in MODES {
             let o = FilterOptions { mode, cval: 0.5, ..Default::default() };
             let what = format!("gaussian sigma={sigma} {mode:?}");
-            agree(&gpu, &what, gaussian_filter(&big, &[sigma], &o), gaussian_filter(&bg, &[sigma], &o));
+            agree(&gpu, &what, gaussian_filter_with(&big, &[sigma], &o), gaussian_filter_with(&bg, &[sigma], &o));
         }
     }
     // An output array on another device: a ValueError (DeviceMismatch).
     if gpu != Device::Cpu {
         let host_out = cuprum::zeros(big.shape(), DType::Float64, &Device::Cpu)?;
-        let e = gaussian_filter(&bg, &[1.0], &FilterOptions { out: Some(host_out), ..Default::default() }).unwrap_err();
+        let e = gaussian_filter_with(&bg, &[1.0], &FilterOptions { out: Some(host_out), ..Default::default() })
+            .unwrap_err();
         assert_eq!(e.kind(), cuprum::ErrorKind::ValueError);
     }
     let o = FilterOptions { output: Some(DType::UInt8), ..Default::default() };
-    agree(&gpu, "uint8 out", gaussian_filter(&big, &[2.0], &o), gaussian_filter(&bg, &[2.0], &o));
-    agree(&gpu, "uniform 31", uniform_filter(&big, &[31, 2], &o), uniform_filter(&bg, &[31, 2], &o));
+    agree(&gpu, "uint8 out", gaussian_filter_with(&big, &[2.0], &o), gaussian_filter_with(&bg, &[2.0], &o));
+    agree(&gpu, "uniform 31", uniform_filter_with(&big, &[31, 2], &o), uniform_filter_with(&bg, &[31, 2], &o));
     Ok(())
 }

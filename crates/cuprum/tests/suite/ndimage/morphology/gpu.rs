@@ -7,8 +7,8 @@
 
 use crate::common::{on, random, Rng};
 use cuprum::scipy::ndimage::{
-    binary_closing, binary_dilation, binary_erosion, binary_fill_holes, binary_opening, generate_binary_structure,
-    iterate_structure, BinaryOptions,
+    binary_closing_with, binary_dilation_with, binary_erosion_with, binary_fill_holes, binary_opening_with,
+    generate_binary_structure, iterate_structure, BinaryOptions,
 };
 use cuprum::{s, Array, DType, Device, ErrorKind};
 
@@ -45,10 +45,10 @@ fn all_ops(gpu: &Device, what: &str, x: &Array, o: &BinaryOptions<'_>) {
     let og = BinaryOptions { mask: mg.as_ref(), ..o.clone() };
     type Op = fn(&Array, &BinaryOptions<'_>) -> cuprum::Result<Array>;
     let ops: [(&str, Op); 4] = [
-        ("erosion", binary_erosion),
-        ("dilation", binary_dilation),
-        ("opening", binary_opening),
-        ("closing", binary_closing),
+        ("erosion", binary_erosion_with),
+        ("dilation", binary_dilation_with),
+        ("opening", binary_opening_with),
+        ("closing", binary_closing_with),
     ];
     for (name, f) in ops {
         agree(
@@ -129,8 +129,8 @@ gpu_test!(random_images, |gpu| {
                     BinaryOptions { structure: Some(&ring), iterations: it, border_value: bv, ..Default::default() };
                 agree(
                     &format!("{shape:?} ring it={it}"),
-                    binary_erosion(&x, &o),
-                    binary_erosion(&on(&gpu, &x), &o),
+                    binary_erosion_with(&x, &o),
+                    binary_erosion_with(&on(&gpu, &x), &o),
                     &gpu,
                 );
             }
@@ -152,12 +152,12 @@ gpu_test!(large_sparse, |gpu| {
     let xg = on(&gpu, &x);
     for it in [1, 10, -1] {
         let o = BinaryOptions { iterations: it, ..Default::default() };
-        agree(&format!("2048 erosion it={it}"), binary_erosion(&x, &o), binary_erosion(&xg, &o), &gpu);
-        agree(&format!("2048 dilation it={it}"), binary_dilation(&x, &o), binary_dilation(&xg, &o), &gpu);
+        agree(&format!("2048 erosion it={it}"), binary_erosion_with(&x, &o), binary_erosion_with(&xg, &o), &gpu);
+        agree(&format!("2048 dilation it={it}"), binary_dilation_with(&x, &o), binary_dilation_with(&xg, &o), &gpu);
     }
     let sparse = image(&[2048, 2048], 0.03, &mut rng);
     let o = BinaryOptions { iterations: 10, ..Default::default() };
-    agree("2048 sparse erosion", binary_erosion(&sparse, &o), binary_erosion(&on(&gpu, &sparse), &o), &gpu);
+    agree("2048 sparse erosion", binary_erosion_with(&sparse, &o), binary_erosion_with(&on(&gpu, &sparse), &o), &gpu);
     let holes = image(&[512, 700], 0.45, &mut rng);
     agree(
         "fill_holes 512x700",
@@ -182,8 +182,13 @@ gpu_test!(dtypes_and_views, |gpu| {
         for (vname, v) in views {
             let o = BinaryOptions { iterations: 2, ..Default::default() };
             let what = format!("{dt} {vname}");
-            agree(&format!("{what} erosion"), binary_erosion(&v(&x), &o), binary_erosion(&v(&xg), &o), &gpu);
-            agree(&format!("{what} dilation"), binary_dilation(&v(&x), &o), binary_dilation(&v(&xg), &o), &gpu);
+            agree(&format!("{what} erosion"), binary_erosion_with(&v(&x), &o), binary_erosion_with(&v(&xg), &o), &gpu);
+            agree(
+                &format!("{what} dilation"),
+                binary_dilation_with(&v(&x), &o),
+                binary_dilation_with(&v(&xg), &o),
+                &gpu,
+            );
             agree(
                 &format!("{what} fill_holes"),
                 binary_fill_holes(&v(&x), None, &[]),
@@ -195,7 +200,12 @@ gpu_test!(dtypes_and_views, |gpu| {
             let mo = BinaryOptions { mask: Some(&m), ..Default::default() };
             let mg = v(&xg);
             let mog = BinaryOptions { mask: Some(&mg), ..Default::default() };
-            agree(&format!("{what} mask"), binary_erosion(&xb, &mo), binary_erosion(&on(&gpu, &xb), &mog), &gpu);
+            agree(
+                &format!("{what} mask"),
+                binary_erosion_with(&xb, &mo),
+                binary_erosion_with(&on(&gpu, &xb), &mog),
+                &gpu,
+            );
         }
     }
     Ok(())
@@ -205,12 +215,12 @@ gpu_test!(device_mismatch, |gpu| {
     let x = cuprum::ones(&[4, 5], DType::Bool, &gpu)?;
     let m = cuprum::ones(&[4, 5], DType::Bool, &Device::Cpu)?;
     let o = BinaryOptions { mask: Some(&m), ..Default::default() };
-    assert_eq!(binary_erosion(&x, &o).unwrap_err().kind(), ErrorKind::ValueError);
-    assert_eq!(binary_dilation(&x, &o).unwrap_err().kind(), ErrorKind::ValueError);
+    assert_eq!(binary_erosion_with(&x, &o).unwrap_err().kind(), ErrorKind::ValueError);
+    assert_eq!(binary_dilation_with(&x, &o).unwrap_err().kind(), ErrorKind::ValueError);
     // A structure on the GPU with a host input is a parameter: read, not refused.
     let sg = on(&gpu, &generate_binary_structure(2, 1)?);
     let xc = cuprum::ones(&[4, 5], DType::Bool, &Device::Cpu)?;
-    let r = binary_erosion(&xc, &BinaryOptions { structure: Some(&sg), ..Default::default() })?;
+    let r = binary_erosion_with(&xc, &BinaryOptions { structure: Some(&sg), ..Default::default() })?;
     assert_eq!(r.device(), Device::Cpu);
     Ok(())
 });

@@ -7,8 +7,8 @@ mod gpu;
 
 use crate::common::{on, Rng};
 use cuprum::scipy::ndimage::{
-    binary_closing, binary_dilation, binary_erosion, binary_fill_holes, binary_opening, generate_binary_structure,
-    iterate_structure, iterate_structure_origin, BinaryOptions,
+    binary_closing_with, binary_dilation, binary_dilation_with, binary_erosion, binary_erosion_with, binary_fill_holes,
+    binary_opening_with, generate_binary_structure, iterate_structure, iterate_structure_origin, BinaryOptions,
 };
 use cuprum::{Array, DType, Device, ErrorKind};
 
@@ -37,22 +37,22 @@ device_test!(scipy_values, |dev| {
     let mut e = vec![0i64; 42];
     e[23] = 1;
     e[25] = 1;
-    assert_eq!(got(binary_erosion(&a, &d))?, bools(&e));
-    assert_eq!(got(binary_erosion(&a, &BinaryOptions { border_value: true, ..Default::default() }))?, bools(&e));
-    assert_eq!(got(binary_dilation(&a, &BinaryOptions { iterations: 2, ..Default::default() }))?, vec![true; 42]);
+    assert_eq!(got(binary_erosion_with(&a, &d))?, bools(&e));
+    assert_eq!(got(binary_erosion_with(&a, &BinaryOptions { border_value: true, ..Default::default() }))?, bools(&e));
+    assert_eq!(got(binary_dilation_with(&a, &BinaryOptions { iterations: 2, ..Default::default() }))?, vec![true; 42]);
     let s = cuprum::from_slice(&[1i64, 1, 0, 1], &[2, 2], &dev)?;
     let want = [
         0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0,
         0, 0, 0, 0, 0,
     ];
     let o = BinaryOptions { structure: Some(&s), origin: vec![0, -1], ..Default::default() };
-    assert_eq!(got(binary_dilation(&a, &o))?, bools(&want));
+    assert_eq!(got(binary_dilation_with(&a, &o))?, bools(&want));
     let want = [
         0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0,
     ];
     let o = BinaryOptions { structure: Some(&s), origin: vec![-1, 0], ..Default::default() };
-    assert_eq!(got(binary_erosion(&a, &o))?, bools(&want));
+    assert_eq!(got(binary_erosion_with(&a, &o))?, bools(&want));
     // Until stable under a mask: the columns from 4 on keep their input.
     let mask: Vec<bool> = (0..42).map(|i| i % 7 < 4).collect();
     let m = cuprum::from_slice(&mask, &[6, 7], &dev)?;
@@ -61,7 +61,7 @@ device_test!(scipy_values, |dev| {
         0, 0, 0, 0, 0,
     ];
     let o = BinaryOptions { iterations: 0, mask: Some(&m), ..Default::default() };
-    assert_eq!(got(binary_erosion(&a, &o))?, bools(&want));
+    assert_eq!(got(binary_erosion_with(&a, &o))?, bools(&want));
     let filled = [
         1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0,
         0, 0, 0, 0, 0,
@@ -69,17 +69,20 @@ device_test!(scipy_values, |dev| {
     assert_eq!(got(binary_fill_holes(&a, None, &[]))?, bools(&filled));
     let full = generate_binary_structure(2, 2)?;
     assert_eq!(
-        got(binary_opening(&a, &BinaryOptions { structure: Some(&full), ..Default::default() }))?,
+        got(binary_opening_with(&a, &BinaryOptions { structure: Some(&full), ..Default::default() }))?,
         vec![false; 42]
     );
     let mut closed = filled;
     closed[0] = 0;
-    assert_eq!(got(binary_closing(&a, &d))?, bools(&closed));
+    assert_eq!(got(binary_closing_with(&a, &d))?, bools(&closed));
     // 1-d: until stable erodes everything; two steps with border_value 1.
     let x = cuprum::from_slice(&[0i32, 1, 1, 1, 1, 1, 1, 1, 0, 1], &[10], &dev)?;
-    assert_eq!(got1(binary_erosion(&x, &BinaryOptions { iterations: -1, ..Default::default() }))?, vec![false; 10]);
+    assert_eq!(
+        got1(binary_erosion_with(&x, &BinaryOptions { iterations: -1, ..Default::default() }))?,
+        vec![false; 10]
+    );
     let o = BinaryOptions { iterations: 2, border_value: true, ..Default::default() };
-    assert_eq!(got1(binary_erosion(&x, &o))?, bools(&[0, 0, 0, 1, 1, 1, 0, 0, 0, 0]));
+    assert_eq!(got1(binary_erosion_with(&x, &o))?, bools(&[0, 0, 0, 1, 1, 1, 0, 0, 0, 0]));
     Ok(())
 });
 
@@ -90,40 +93,40 @@ fn got1(r: cuprum::Result<Array>) -> cuprum::Result<Vec<bool>> {
 device_test!(edge_cases, |dev| {
     // 0-d inputs: the default structure is a 0-d True.
     let t = cuprum::from_slice(&[0.5f64], &[], &dev)?;
-    let r = binary_dilation(&t, &BinaryOptions::default())?;
+    let r = binary_dilation(&t)?;
     assert_eq!((r.shape(), r.to_vec::<bool>()?), (&[][..], vec![true]));
     let f = cuprum::from_slice(&[0u8], &[], &dev)?;
     assert_eq!(
-        binary_erosion(&f, &BinaryOptions { border_value: true, ..Default::default() })?.to_vec::<bool>()?,
+        binary_erosion_with(&f, &BinaryOptions { border_value: true, ..Default::default() })?.to_vec::<bool>()?,
         [false]
     );
     // A 0-d image has no edge for the background to reach: SciPy fills its one pixel.
     assert_eq!(binary_fill_holes(&f, None, &[])?.to_vec::<bool>()?, [true]);
     // Empty inputs, also until stable.
     let e = cuprum::zeros(&[0, 4], DType::Float32, &dev)?;
-    let r = binary_erosion(&e, &BinaryOptions { iterations: -1, ..Default::default() })?;
+    let r = binary_erosion_with(&e, &BinaryOptions { iterations: -1, ..Default::default() })?;
     assert_eq!((r.shape(), r.dtype()), (&[0usize, 4][..], DType::Bool));
     // NaN is nonzero.
     let n = cuprum::from_slice(&[f64::NAN, f64::NAN, f64::NAN], &[3], &dev)?;
     assert_eq!(
-        binary_erosion(&n, &BinaryOptions { border_value: true, ..Default::default() })?.to_vec::<bool>()?,
+        binary_erosion_with(&n, &BinaryOptions { border_value: true, ..Default::default() })?.to_vec::<bool>()?,
         [true; 3]
     );
     // A structure with no True element: an erosion is all True, a dilation all False.
     let x = img(&dev)?;
     let z = cuprum::zeros(&[3, 3], DType::Bool, &dev)?;
     let o = BinaryOptions { structure: Some(&z), ..Default::default() };
-    assert_eq!(binary_erosion(&x, &o)?.to_vec::<bool>()?, vec![true; 42]);
-    assert_eq!(binary_dilation(&x, &o)?.to_vec::<bool>()?, vec![false; 42]);
+    assert_eq!(binary_erosion_with(&x, &o)?.to_vec::<bool>()?, vec![true; 42]);
+    assert_eq!(binary_dilation_with(&x, &o)?.to_vec::<bool>()?, vec![false; 42]);
     // Many iterations end, as SciPy's, once a step changes nothing.
     let big = BinaryOptions { iterations: 1_000_000_000, ..Default::default() };
     let until = BinaryOptions { iterations: -1, ..Default::default() };
-    assert_eq!(binary_dilation(&x, &big)?.to_vec::<bool>()?, binary_dilation(&x, &until)?.to_vec::<bool>()?);
-    assert_eq!(binary_dilation(&x, &big)?.to_vec::<bool>()?, vec![true; 42]);
+    assert_eq!(binary_dilation_with(&x, &big)?.to_vec::<bool>()?, binary_dilation_with(&x, &until)?.to_vec::<bool>()?);
+    assert_eq!(binary_dilation_with(&x, &big)?.to_vec::<bool>()?, vec![true; 42]);
     // A structure on another device is read as a parameter.
     let cross = generate_binary_structure(2, 1)?;
     let o = BinaryOptions { structure: Some(&cross), iterations: 2, ..Default::default() };
-    assert_eq!(binary_erosion(&x, &o)?.to_vec::<bool>()?, vec![false; 42]);
+    assert_eq!(binary_erosion_with(&x, &o)?.to_vec::<bool>()?, vec![false; 42]);
     Ok(())
 });
 
@@ -132,53 +135,53 @@ device_test!(errors, |dev| {
     let kind = |r: cuprum::Result<Array>| r.map(|_| ()).unwrap_err().kind();
     let s1 = cuprum::ones(&[3], DType::Bool, &dev)?;
     let o = BinaryOptions { structure: Some(&s1), ..Default::default() };
-    assert_eq!(kind(binary_erosion(&x, &o)), ErrorKind::RuntimeError);
+    assert_eq!(kind(binary_erosion_with(&x, &o)), ErrorKind::RuntimeError);
     // SciPy's dilation indexes the structure's shape first: an IndexError.
-    assert_eq!(kind(binary_dilation(&x, &o)), ErrorKind::IndexError);
+    assert_eq!(kind(binary_dilation_with(&x, &o)), ErrorKind::IndexError);
     assert_eq!(kind(binary_fill_holes(&x, Some(&s1), &[])), ErrorKind::IndexError);
     let s3 = cuprum::ones(&[3, 3, 3], DType::Bool, &dev)?;
     let o = BinaryOptions { structure: Some(&s3), ..Default::default() };
-    assert_eq!(kind(binary_dilation(&x, &o)), ErrorKind::RuntimeError);
+    assert_eq!(kind(binary_dilation_with(&x, &o)), ErrorKind::RuntimeError);
     let empty = cuprum::ones(&[0, 3], DType::Bool, &dev)?;
     let o = BinaryOptions { structure: Some(&empty), ..Default::default() };
-    assert_eq!(kind(binary_erosion(&x, &o)), ErrorKind::RuntimeError);
+    assert_eq!(kind(binary_erosion_with(&x, &o)), ErrorKind::RuntimeError);
     let m = cuprum::ones(&[6, 6], DType::Bool, &dev)?;
     assert_eq!(
-        kind(binary_erosion(&x, &BinaryOptions { mask: Some(&m), ..Default::default() })),
+        kind(binary_erosion_with(&x, &BinaryOptions { mask: Some(&m), ..Default::default() })),
         ErrorKind::RuntimeError
     );
     let m16 = cuprum::ones(&[6, 7], DType::Float16, &dev)?;
     assert_eq!(
-        kind(binary_erosion(&x, &BinaryOptions { mask: Some(&m16), ..Default::default() })),
+        kind(binary_erosion_with(&x, &BinaryOptions { mask: Some(&m16), ..Default::default() })),
         ErrorKind::RuntimeError
     );
-    assert_eq!(kind(binary_erosion(&x.astype(DType::Float16)?, &BinaryOptions::default())), ErrorKind::RuntimeError);
+    assert_eq!(kind(binary_erosion(&x.astype(DType::Float16)?)), ErrorKind::RuntimeError);
     // ... but fill_holes takes float16 (np.logical_not does).
     assert!(binary_fill_holes(&x.astype(DType::Float16)?, None, &[]).is_ok());
     for origin in [vec![0, 0, 0], vec![1, 1, 1]] {
         let o = BinaryOptions { origin: origin.clone(), ..Default::default() };
-        assert_eq!(kind(binary_erosion(&x, &o)), ErrorKind::RuntimeError);
-        assert_eq!(kind(binary_dilation(&x, &o)), ErrorKind::RuntimeError);
+        assert_eq!(kind(binary_erosion_with(&x, &o)), ErrorKind::RuntimeError);
+        assert_eq!(kind(binary_dilation_with(&x, &o)), ErrorKind::RuntimeError);
         assert_eq!(kind(binary_fill_holes(&x, None, &origin)), ErrorKind::RuntimeError);
     }
     // Origins outside the structure (SciPy: an IndexError or a crash): a ValueError.
     let s2 = cuprum::ones(&[2, 2], DType::Bool, &dev)?;
     for (s, origin) in [(None, vec![2]), (None, vec![-2]), (Some(&s2), vec![1]), (Some(&s2), vec![-2])] {
         let o = BinaryOptions { structure: s, origin: origin.clone(), ..Default::default() };
-        assert_eq!(kind(binary_erosion(&x, &o)), ErrorKind::ValueError, "{origin:?}");
-        assert_eq!(kind(binary_dilation(&x, &o)), ErrorKind::ValueError, "{origin:?}");
-        assert_eq!(kind(binary_opening(&x, &o)), ErrorKind::ValueError, "{origin:?}");
+        assert_eq!(kind(binary_erosion_with(&x, &o)), ErrorKind::ValueError, "{origin:?}");
+        assert_eq!(kind(binary_dilation_with(&x, &o)), ErrorKind::ValueError, "{origin:?}");
+        assert_eq!(kind(binary_opening_with(&x, &o)), ErrorKind::ValueError, "{origin:?}");
     }
     let ok = BinaryOptions { structure: Some(&s2), origin: vec![-1, 0], ..Default::default() };
-    assert!(binary_dilation(&x, &ok).is_ok());
+    assert!(binary_dilation_with(&x, &ok).is_ok());
     // Without the centre, a run until stable can cycle (SciPy loops forever): an error.
     let x = cuprum::from_slice(&[true, false, true], &[3], &dev)?;
     let ring = cuprum::from_slice(&[true, false, true], &[3], &dev)?;
     let o = BinaryOptions { structure: Some(&ring), iterations: 0, border_value: true, ..Default::default() };
-    assert_eq!(kind(binary_erosion(&x, &o)), ErrorKind::RuntimeError);
+    assert_eq!(kind(binary_erosion_with(&x, &o)), ErrorKind::RuntimeError);
     // ... and with a fixed count it alternates.
     let o = BinaryOptions { structure: Some(&ring), iterations: 3, border_value: true, ..Default::default() };
-    assert_eq!(binary_erosion(&x, &o)?.to_vec::<bool>()?, [false, true, false]);
+    assert_eq!(binary_erosion_with(&x, &o)?.to_vec::<bool>()?, [false, true, false]);
     assert_eq!(iterate_structure(&empty, 2).unwrap_err().kind(), ErrorKind::ValueError);
     Ok(())
 });
@@ -329,7 +332,7 @@ device_test!(against_the_iterated_step, |dev| {
             origin: origin.clone(),
         };
         for dil in [false, true] {
-            let got = if dil { binary_dilation(&xa, &o)? } else { binary_erosion(&xa, &o)? };
+            let got = if dil { binary_dilation_with(&xa, &o)? } else { binary_erosion_with(&xa, &o)? };
             // The dilation's taps are the erosion's reflected: SciPy reflects the structure
             // and shifts even sizes; in tap terms out[p] = OR of in[p - d].
             let want = naive(&x, &shape, &s, &sshape, &origin, dil, it, mask.as_deref(), bv);

@@ -10,8 +10,8 @@
 use crate::common::{on, random, Rng};
 use cuprum::dtype::ALL_DTYPES;
 use cuprum::scipy::ndimage::{
-    grey_dilation, grey_erosion, maximum_filter, median_filter, minimum_filter, minimum_filter1d, percentile_filter,
-    rank_filter, GreyWindow, Mode, RankOptions, Window,
+    grey_dilation_with, grey_erosion_with, maximum_filter_with, median_filter_with, minimum_filter1d_with,
+    minimum_filter_with, percentile_filter_with, rank_filter_with, GreyWindow, Mode, RankOptions, Window,
 };
 use cuprum::{s, Array, DType, Device};
 
@@ -57,10 +57,26 @@ gpu_test!(box_kernel_every_dtype_and_mode, |gpu| {
             for (size, origin) in [(vec![5], vec![0]), (vec![2, 3], vec![-1, 1]), (vec![3, 4], vec![1, 0])] {
                 let o = opts(mode, 1.5, &origin);
                 let w = Window::Size(&size);
-                same(&format!("median {dt} {mode:?} {size:?}"), median_filter(&x, w, &o), median_filter(&xg, w, &o));
-                same(&format!("rank {dt} {mode:?} {size:?}"), rank_filter(&x, 1, w, &o), rank_filter(&xg, 1, w, &o));
-                same(&format!("min {dt} {mode:?} {size:?}"), minimum_filter(&x, w, &o), minimum_filter(&xg, w, &o));
-                same(&format!("max {dt} {mode:?} {size:?}"), maximum_filter(&x, w, &o), maximum_filter(&xg, w, &o));
+                same(
+                    &format!("median {dt} {mode:?} {size:?}"),
+                    median_filter_with(&x, w, &o),
+                    median_filter_with(&xg, w, &o),
+                );
+                same(
+                    &format!("rank {dt} {mode:?} {size:?}"),
+                    rank_filter_with(&x, 1, w, &o),
+                    rank_filter_with(&xg, 1, w, &o),
+                );
+                same(
+                    &format!("min {dt} {mode:?} {size:?}"),
+                    minimum_filter_with(&x, w, &o),
+                    minimum_filter_with(&xg, w, &o),
+                );
+                same(
+                    &format!("max {dt} {mode:?} {size:?}"),
+                    maximum_filter_with(&x, w, &o),
+                    maximum_filter_with(&xg, w, &o),
+                );
             }
         }
     }
@@ -77,7 +93,11 @@ gpu_test!(box_kernel_every_rank_and_size, |gpu| {
         for r in [1, n / 3, n / 2, n - 2] {
             if r >= 1 && r < n - 1 {
                 let w = Window::Size(&[kh, kw][..]);
-                same(&format!("rank {r} of {kh}x{kw}"), rank_filter(&x, r, w, &o), rank_filter(&xg, r, w, &o));
+                same(
+                    &format!("rank {r} of {kh}x{kw}"),
+                    rank_filter_with(&x, r, w, &o),
+                    rank_filter_with(&xg, r, w, &o),
+                );
             }
         }
     }
@@ -86,16 +106,20 @@ gpu_test!(box_kernel_every_rank_and_size, |gpu| {
     let bg = on(&gpu, &big);
     same(
         "median 5x5 513x1031",
-        median_filter(&big, Window::Size(&[5]), &o),
-        median_filter(&bg, Window::Size(&[5]), &o),
+        median_filter_with(&big, Window::Size(&[5]), &o),
+        median_filter_with(&bg, Window::Size(&[5]), &o),
     );
     for (name, v, vg) in [
         ("transposed", big.t(), bg.t()),
         ("strided", big.slice(s![1..;3, ..;2]).unwrap(), bg.slice(s![1..;3, ..;2]).unwrap()),
         ("reversed", big.slice(s![..;-1, ..]).unwrap(), bg.slice(s![..;-1, ..]).unwrap()),
     ] {
-        same(name, median_filter(&v, Window::Size(&[3]), &o), median_filter(&vg, Window::Size(&[3]), &o));
-        same(name, minimum_filter(&v, Window::Size(&[4, 2]), &o), minimum_filter(&vg, Window::Size(&[4, 2]), &o));
+        same(name, median_filter_with(&v, Window::Size(&[3]), &o), median_filter_with(&vg, Window::Size(&[3]), &o));
+        same(
+            name,
+            minimum_filter_with(&v, Window::Size(&[4, 2]), &o),
+            minimum_filter_with(&vg, Window::Size(&[4, 2]), &o),
+        );
     }
     Ok(())
 });
@@ -118,29 +142,29 @@ gpu_test!(nd_kernel_footprints, |gpu| {
                     let what = format!("{dt} {shape:?} fp {fshape:?} {mode:?}");
                     same(
                         &what,
-                        median_filter(&x, Window::Footprint(&fp), &o),
-                        median_filter(&xg, Window::Footprint(&fpg), &o),
+                        median_filter_with(&x, Window::Footprint(&fp), &o),
+                        median_filter_with(&xg, Window::Footprint(&fpg), &o),
                     );
                     same(
                         &what,
-                        rank_filter(&x, -2, Window::Footprint(&fp), &o),
-                        rank_filter(&xg, -2, Window::Footprint(&fpg), &o),
+                        rank_filter_with(&x, -2, Window::Footprint(&fp), &o),
+                        rank_filter_with(&xg, -2, Window::Footprint(&fpg), &o),
                     );
                     same(
                         &what,
-                        minimum_filter(&x, Window::Footprint(&fp), &o),
-                        minimum_filter(&xg, Window::Footprint(&fpg), &o),
+                        minimum_filter_with(&x, Window::Footprint(&fp), &o),
+                        minimum_filter_with(&xg, Window::Footprint(&fpg), &o),
                     );
                     same(
                         &what,
-                        maximum_filter(&x, Window::Footprint(&fp), &o),
-                        maximum_filter(&xg, Window::Footprint(&fpg), &o),
+                        maximum_filter_with(&x, Window::Footprint(&fp), &o),
+                        maximum_filter_with(&xg, Window::Footprint(&fpg), &o),
                     );
                     if cnt > 2 {
                         same(
                             &what,
-                            percentile_filter(&x, 30.0, Window::Footprint(&fp), &o),
-                            percentile_filter(&xg, 30.0, Window::Footprint(&fpg), &o),
+                            percentile_filter_with(&x, 30.0, Window::Footprint(&fp), &o),
+                            percentile_filter_with(&xg, 30.0, Window::Footprint(&fpg), &o),
                         );
                     }
                 }
@@ -157,16 +181,20 @@ gpu_test!(nd_kernel_footprints, |gpu| {
         let o = RankOptions::default();
         same(
             &format!("median {k}x{k}"),
-            median_filter(&x, Window::Footprint(&fp), &o),
-            median_filter(&xg, Window::Footprint(&fpg), &o),
+            median_filter_with(&x, Window::Footprint(&fp), &o),
+            median_filter_with(&xg, Window::Footprint(&fpg), &o),
         );
     }
     // Axes.
     let x = random(&[9, 10, 11], DType::Int32, &mut rng, false);
     let xg = on(&gpu, &x);
     let o = RankOptions { axes: Some(vec![2, 0]), origin: vec![1, 0], ..Default::default() };
-    same("axes", median_filter(&x, Window::Size(&[3, 2]), &o), median_filter(&xg, Window::Size(&[3, 2]), &o));
-    same("axes", maximum_filter(&x, Window::Size(&[3, 2]), &o), maximum_filter(&xg, Window::Size(&[3, 2]), &o));
+    same("axes", median_filter_with(&x, Window::Size(&[3, 2]), &o), median_filter_with(&xg, Window::Size(&[3, 2]), &o));
+    same(
+        "axes",
+        maximum_filter_with(&x, Window::Size(&[3, 2]), &o),
+        maximum_filter_with(&xg, Window::Size(&[3, 2]), &o),
+    );
     Ok(())
 });
 
@@ -184,16 +212,16 @@ gpu_test!(separable_passes, |gpu| {
                     let o = opts(mode, 3.0, &[origin]);
                     same(
                         &format!("min1d {dt} {mode:?} {size} axis {axis}"),
-                        minimum_filter1d(&x, size, axis, &o),
-                        minimum_filter1d(&xg, size, axis, &o),
+                        minimum_filter1d_with(&x, size, axis, &o),
+                        minimum_filter1d_with(&xg, size, axis, &o),
                     );
                 }
             }
             let o = opts(mode, -1.0, &[]);
             same(
                 "max box",
-                maximum_filter(&x, Window::Size(&[2, 5, 3]), &o),
-                maximum_filter(&xg, Window::Size(&[2, 5, 3]), &o),
+                maximum_filter_with(&x, Window::Size(&[2, 5, 3]), &o),
+                maximum_filter_with(&xg, Window::Size(&[2, 5, 3]), &o),
             );
         }
     }
@@ -214,10 +242,14 @@ gpu_test!(grey_morphology, |gpu| {
             let o = opts(mode, 4.0, &[]);
             let w = GreyWindow { structure: Some(&st), ..Default::default() };
             let wg = GreyWindow { structure: Some(&stg), ..Default::default() };
-            same(&format!("erosion {dt} {mode:?}"), grey_erosion(&x, w, &o), grey_erosion(&xg, wg, &o));
-            same(&format!("dilation {dt} {mode:?}"), grey_dilation(&x, w, &o), grey_dilation(&xg, wg, &o));
+            same(&format!("erosion {dt} {mode:?}"), grey_erosion_with(&x, w, &o), grey_erosion_with(&xg, wg, &o));
+            same(&format!("dilation {dt} {mode:?}"), grey_dilation_with(&x, w, &o), grey_dilation_with(&xg, wg, &o));
             let ws = GreyWindow { size: Some(&[3, 2]), ..Default::default() };
-            same(&format!("dilation size {dt} {mode:?}"), grey_dilation(&x, ws, &o), grey_dilation(&xg, ws, &o));
+            same(
+                &format!("dilation size {dt} {mode:?}"),
+                grey_dilation_with(&x, ws, &o),
+                grey_dilation_with(&xg, ws, &o),
+            );
         }
     }
     Ok(())
@@ -253,57 +285,81 @@ gpu_test!(nan_windows_as_scipy, |gpu| {
                         let w = Window::Size(&[size]);
                         same(
                             &format!("1-d median {size} {what}"),
-                            median_filter(&x1, w, &o1),
-                            median_filter(&g1, w, &o1),
+                            median_filter_with(&x1, w, &o1),
+                            median_filter_with(&g1, w, &o1),
                         );
                         same(
                             &format!("1-d rank {size} {what}"),
-                            rank_filter(&x1, 1, w, &o1),
-                            rank_filter(&g1, 1, w, &o1),
+                            rank_filter_with(&x1, 1, w, &o1),
+                            rank_filter_with(&g1, 1, w, &o1),
                         );
                         same(
                             &format!("1-d min1d {size} {what}"),
-                            minimum_filter1d(&x1, size, 0, &o1),
-                            minimum_filter1d(&g1, size, 0, &o1),
+                            minimum_filter1d_with(&x1, size, 0, &o1),
+                            minimum_filter1d_with(&g1, size, 0, &o1),
                         );
                     }
                     for size in [vec![3], vec![2, 5]] {
                         let w = Window::Size(&size);
                         same(
                             &format!("box median {size:?} {what}"),
-                            median_filter(&x2, w, &o),
-                            median_filter(&g2, w, &o),
+                            median_filter_with(&x2, w, &o),
+                            median_filter_with(&g2, w, &o),
                         );
                         same(
                             &format!("box min {size:?} {what}"),
-                            minimum_filter(&x2, w, &o),
-                            minimum_filter(&g2, w, &o),
+                            minimum_filter_with(&x2, w, &o),
+                            minimum_filter_with(&g2, w, &o),
                         );
                         same(
                             &format!("box max {size:?} {what}"),
-                            maximum_filter(&x2, w, &o),
-                            maximum_filter(&g2, w, &o),
+                            maximum_filter_with(&x2, w, &o),
+                            maximum_filter_with(&g2, w, &o),
                         );
                     }
                     let w3 = Window::Size(&[3]);
-                    same(&format!("3-d median {what}"), median_filter(&x3, w3, &o), median_filter(&g3, w3, &o));
-                    same(&format!("3-d max {what}"), maximum_filter(&x3, w3, &o), maximum_filter(&g3, w3, &o));
+                    same(
+                        &format!("3-d median {what}"),
+                        median_filter_with(&x3, w3, &o),
+                        median_filter_with(&g3, w3, &o),
+                    );
+                    same(
+                        &format!("3-d max {what}"),
+                        maximum_filter_with(&x3, w3, &o),
+                        maximum_filter_with(&g3, w3, &o),
+                    );
                     for k in [3usize, 7, 17] {
                         let mask: Vec<bool> = (0..k * k).map(|i| i == 0 || rng.uniform() < 0.9).collect();
                         let fp = cuprum::from_slice(&mask, &[k, k], &Device::Cpu)?;
                         let fpg = on(&gpu, &fp);
                         let (w, wg) = (Window::Footprint(&fp), Window::Footprint(&fpg));
-                        same(&format!("fp {k} median {what}"), median_filter(&x2, w, &o), median_filter(&g2, wg, &o));
-                        same(&format!("fp {k} rank {what}"), rank_filter(&x2, 2, w, &o), rank_filter(&g2, 2, wg, &o));
-                        same(&format!("fp {k} min {what}"), minimum_filter(&x2, w, &o), minimum_filter(&g2, wg, &o));
-                        same(&format!("fp {k} max {what}"), maximum_filter(&x2, w, &o), maximum_filter(&g2, wg, &o));
+                        same(
+                            &format!("fp {k} median {what}"),
+                            median_filter_with(&x2, w, &o),
+                            median_filter_with(&g2, wg, &o),
+                        );
+                        same(
+                            &format!("fp {k} rank {what}"),
+                            rank_filter_with(&x2, 2, w, &o),
+                            rank_filter_with(&g2, 2, wg, &o),
+                        );
+                        same(
+                            &format!("fp {k} min {what}"),
+                            minimum_filter_with(&x2, w, &o),
+                            minimum_filter_with(&g2, wg, &o),
+                        );
+                        same(
+                            &format!("fp {k} max {what}"),
+                            maximum_filter_with(&x2, w, &o),
+                            maximum_filter_with(&g2, wg, &o),
+                        );
                     }
                     let st = cuprum::from_slice(&[0.5, 1.0, -2.0, 3.0, 0.0, 1.25], &[2, 3], &Device::Cpu)?;
                     let stg = on(&gpu, &st);
                     let w = GreyWindow { structure: Some(&st), ..Default::default() };
                     let wg = GreyWindow { structure: Some(&stg), ..Default::default() };
-                    same(&format!("erosion {what}"), grey_erosion(&x2, w, &o), grey_erosion(&g2, wg, &o));
-                    same(&format!("dilation {what}"), grey_dilation(&x2, w, &o), grey_dilation(&g2, wg, &o));
+                    same(&format!("erosion {what}"), grey_erosion_with(&x2, w, &o), grey_erosion_with(&g2, wg, &o));
+                    same(&format!("dilation {what}"), grey_dilation_with(&x2, w, &o), grey_dilation_with(&g2, wg, &o));
                 }
             }
         }
@@ -313,10 +369,18 @@ gpu_test!(nan_windows_as_scipy, |gpu| {
     let hg = on(&gpu, &h);
     for mode in MODES {
         let o = opts(mode, f64::NAN, &[]);
-        same("float16 median", median_filter(&h, Window::Size(&[5]), &o), median_filter(&hg, Window::Size(&[5]), &o));
+        same(
+            "float16 median",
+            median_filter_with(&h, Window::Size(&[5]), &o),
+            median_filter_with(&hg, Window::Size(&[5]), &o),
+        );
         let s = h.slice(s![..2]).unwrap();
         let sg = hg.slice(s![..2]).unwrap();
-        same("short line", median_filter(&s, Window::Size(&[5]), &o), median_filter(&sg, Window::Size(&[5]), &o));
+        same(
+            "short line",
+            median_filter_with(&s, Window::Size(&[5]), &o),
+            median_filter_with(&sg, Window::Size(&[5]), &o),
+        );
     }
     Ok(())
 });
