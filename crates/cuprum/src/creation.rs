@@ -141,7 +141,7 @@ pub fn meshgrid_slice(xs: &[&Array], indexing: Indexing) -> Result<Vec<Array>> {
         return Ok(vec![]);
     }
     for x in xs {
-        crate::ufunc::same_device("meshgrid", xs[0], x)?;
+        crate::array::same_device("meshgrid", xs[0], x)?;
     }
     let lens: Vec<usize> = xs.iter().map(|x| x.size()).collect();
     let mut shape = lens.clone();

@@ -46,8 +46,8 @@
 use crate::array::Array;
 use crate::core::dtype::{DType, Scalar};
 use crate::core::error::Result;
+use crate::core::layout::Axes;
 use crate::fuse::{self, NodeRef, Side};
-use crate::reduce::Axes;
 use crate::ufunc::{BinaryOp, ReduceOp, RustScalar, UnaryOp};
 
 /// An elementwise formula over arrays and Rust scalars, evaluated by [`eval`](Expr::eval),

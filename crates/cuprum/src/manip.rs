@@ -7,8 +7,8 @@ use crate::array::Array;
 use crate::core::dtype::{result_type, DType, Scalar};
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
+use crate::core::layout::Axes;
 use crate::core::slice::SliceElem;
-use crate::reduce::Axes;
 
 fn full_slice() -> SliceElem {
     SliceElem::Slice { start: None, end: None, step: 1 }
@@ -46,7 +46,7 @@ pub fn concatenate(arrays: &[&Array], axis: impl Into<Axes>) -> Result<Array> {
     let mut shape = first.shape().to_vec();
     shape[ax] = 0;
     for a in arrays {
-        crate::ufunc::same_device("concatenate", first, a)?;
+        crate::array::same_device("concatenate", first, a)?;
         let ok = a.ndim() == nd && (0..nd).all(|d| d == ax || a.shape()[d] == first.shape()[d]);
         if !ok {
             return Err(Error::ShapeMismatch {

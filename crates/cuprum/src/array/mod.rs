@@ -435,10 +435,10 @@ impl Array {
 
     /// Removes the given length-1 axes (a view; NumPy's `squeeze(axis)`: one axis, several, or
     /// every length-1 axis for `None`); an error if one is not of length 1.
-    pub fn squeeze_axes(&self, axes: impl Into<crate::reduce::Axes>) -> Result<Array> {
+    pub fn squeeze_axes(&self, axes: impl Into<crate::core::layout::Axes>) -> Result<Array> {
         let axes = match axes.into() {
-            crate::reduce::Axes::All => return Ok(self.squeeze()),
-            crate::reduce::Axes::Some(v) => layout::normalize_axes(&v, self.ndim())?,
+            crate::core::layout::Axes::All => return Ok(self.squeeze()),
+            crate::core::layout::Axes::Some(v) => layout::normalize_axes(&v, self.ndim())?,
         };
         for &a in &axes {
             if self.shape[a] != 1 {
@@ -463,12 +463,12 @@ impl Array {
     /// assert_eq!(a.expand_dims([0, -1])?.shape(), &[1, 2, 3, 1]);
     /// # Ok::<(), cuprum::Error>(())
     /// ```
-    pub fn expand_dims(&self, axis: impl Into<crate::reduce::Axes>) -> Result<Array> {
+    pub fn expand_dims(&self, axis: impl Into<crate::core::layout::Axes>) -> Result<Array> {
         let axes = match axis.into() {
-            crate::reduce::Axes::All => {
+            crate::core::layout::Axes::All => {
                 return Err(Error::Type("'NoneType' object cannot be interpreted as an integer".into()));
             }
-            crate::reduce::Axes::Some(v) => v,
+            crate::core::layout::Axes::Some(v) => v,
         };
         layout::check_ndim(self.ndim() + axes.len())?;
         if axes.len() == 1 {
@@ -863,7 +863,7 @@ impl Array {
     /// `self[...] = src`: copies `src` (broadcast to this shape, cast to this dtype) into this
     /// array or view. `src` must be on the same device.
     pub fn assign(&mut self, src: &Array) -> Result<()> {
-        crate::ufunc::same_device("assign", self, src)?;
+        same_device("assign", self, src)?;
         if layout::broadcast_strides(&src.shape, &src.strides, &self.shape).is_none() {
             return Err(Error::ShapeMismatch { op: "assign".into(), a: src.shape.clone(), b: self.shape.clone() });
         }
@@ -874,6 +874,15 @@ impl Array {
         }
         crate::ufunc::assign(self, src)
     }
+}
+
+/// Checks that two arrays are on the same device, as every operation of two arrays does (the
+/// error names both devices and how to move data); their device.
+pub(crate) fn same_device(op: &str, a: &Array, b: &Array) -> Result<Device> {
+    if a.device() != b.device() {
+        return Err(Error::DeviceMismatch { op: op.into(), a: a.device(), b: b.device() });
+    }
+    Ok(a.device())
 }
 
 impl std::fmt::Debug for Array {

@@ -302,3 +302,80 @@ mod tests {
         assert_eq!(broadcast_strides(&[4, 1], &[8, 8], &[2, 4, 3]), Some(vec![0, 8, 0]));
     }
 }
+
+/// The `axis` argument of every cuprum function whose NumPy `axis` may be `None`: `None`
+/// (all axes, or the flattened array), one axis (`0`, `-1`) or several (`[0, 2]`, `&[0, 2][..]`,
+/// `vec![0, 2]`, `()` for none at all).
+///
+/// Functions that take one axis at most in NumPy (`sort`, `cumsum`, `take`, `compress`, ...)
+/// answer several with NumPy's `TypeError`; those that take a tuple (`sum`, `median`,
+/// `quantile`, `flip`, `roll`, ...) use them all.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
+/// assert_eq!(a.sum([0, 1])?.shape(), &[4]);        // np.sum(a, axis=(0, 1))
+/// assert_eq!(a.median(None)?.item::<f64>()?, 11.5); // np.median(a)
+/// assert_eq!(a.sort(-1)?.shape(), &[2, 3, 4]);     // np.sort(a, axis=-1)
+/// assert_eq!(a.cumsum(None)?.shape(), &[24]);      // np.cumsum(a)
+/// let e = a.sort([0, 1]).unwrap_err();             // np.sort(a, axis=(0, 1))
+/// assert_eq!(e.kind(), cuprum::ErrorKind::TypeError);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Axes {
+    /// NumPy's `axis=None`.
+    All,
+    /// The axes listed (negative ones count from the end).
+    Some(Vec<isize>),
+}
+
+impl From<Option<isize>> for Axes {
+    fn from(a: Option<isize>) -> Self {
+        match a {
+            None => Axes::All,
+            Some(a) => Axes::Some(vec![a]),
+        }
+    }
+}
+/// `()` is NumPy's `axis=()`: no axis at all.
+impl From<()> for Axes {
+    fn from(_: ()) -> Self {
+        Axes::Some(Vec::new())
+    }
+}
+impl From<&Axes> for Axes {
+    fn from(a: &Axes) -> Self {
+        a.clone()
+    }
+}
+macro_rules! axes_from_int {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Axes { fn from(a: $t) -> Self { Axes::Some(vec![a as isize]) } }
+        impl<const N: usize> From<[$t; N]> for Axes { fn from(a: [$t; N]) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
+        impl<const N: usize> From<&[$t; N]> for Axes { fn from(a: &[$t; N]) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
+        impl From<&[$t]> for Axes { fn from(a: &[$t]) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
+        impl From<Vec<$t>> for Axes { fn from(a: Vec<$t>) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
+        impl From<&Vec<$t>> for Axes { fn from(a: &Vec<$t>) -> Self { Axes::Some(a.iter().map(|&x| x as isize).collect()) } }
+    )*};
+}
+axes_from_int!(i32, isize, usize, i64);
+
+impl Axes {
+    pub(crate) fn resolve(&self, ndim: usize) -> Result<Vec<usize>> {
+        match self {
+            Axes::All => Ok((0..ndim).collect()),
+            Axes::Some(v) => normalize_axes(v, ndim),
+        }
+    }
+
+    /// The axis of a function whose NumPy `axis` is an integer or `None`: several axes (or
+    /// none, `()`) are NumPy's `TypeError` for a tuple where an integer is expected.
+    pub(crate) fn single(&self) -> Result<Option<isize>> {
+        match self {
+            Axes::All => Ok(None),
+            Axes::Some(v) if v.len() == 1 => Ok(Some(v[0])),
+            Axes::Some(_) => Err(Error::Type("'tuple' object cannot be interpreted as an integer".into())),
+        }
+    }
+}

@@ -35,9 +35,9 @@ use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::dtype::{DType, Scalar};
 use crate::core::error::{Error, Result};
+use crate::core::layout::Axes;
 use crate::core::ufunc::{BinaryOp, ReduceOp, UnaryOp};
 use crate::expr::Expr;
-use crate::reduce::Axes;
 use crate::ufunc::{self, broadcast_shape, Kind, Operand};
 use std::sync::Arc;
 

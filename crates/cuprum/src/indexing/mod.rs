@@ -19,7 +19,7 @@ use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
-use crate::reduce::Axes;
+use crate::core::layout::Axes;
 
 /// Most index arrays one kernel takes (its parameters hold a pointer and a length each); more
 /// are folded into one flat index first ([`fold_indices`]).
@@ -147,7 +147,7 @@ fn broadcast_plan(op: &str, a: &Array, indices: &[&Array]) -> Result<Vec<usize>>
     }
     let mut bshape: Vec<usize> = indices[0].shape().to_vec();
     for i in indices {
-        crate::ufunc::same_device(op, a, i)?;
+        crate::array::same_device(op, a, i)?;
         check_index_dtype(i)?;
         bshape = crate::core::layout::broadcast_shapes(&bshape, i.shape()).ok_or_else(|| {
             Error::Index(format!(
@@ -223,7 +223,7 @@ fn write_back(a: &mut Array, target: &Array) -> Result<()> {
 }
 
 fn scatter_impl(a: &mut Array, indices: &[&Array], values: &Array, how: Write) -> Result<()> {
-    crate::ufunc::same_device("scatter", a, values)?;
+    crate::array::same_device("scatter", a, values)?;
     let bshape = broadcast_plan("scatter", a, indices)?;
     let k = indices.len();
     if k > MAX_K {
@@ -285,7 +285,7 @@ pub fn take(a: &Array, indices: &Array, axis: impl Into<Axes>) -> Result<Array> 
         return gather(&a.ravel()?, &[indices]);
     };
     let ax = normalize_axis(ax, a.ndim())?;
-    crate::ufunc::same_device("take", a, indices)?;
+    crate::array::same_device("take", a, indices)?;
     check_index_dtype(indices)?;
     let n = a.shape()[ax];
     let outer: usize = a.shape()[..ax].iter().product();
@@ -322,7 +322,7 @@ pub fn take_along_axis(a: &Array, indices: &Array, axis: impl Into<Axes>) -> Res
     let Some(axis) = axis.into().single()? else {
         return take_along_axis(&a.ravel()?, indices, 0);
     };
-    crate::ufunc::same_device("take_along_axis", a, indices)?;
+    crate::array::same_device("take_along_axis", a, indices)?;
     if indices.ndim() != a.ndim() {
         return Err(Error::InvalidArgument(
             "take_along_axis: indices and arr must have the same number of dimensions".into(),
@@ -355,8 +355,8 @@ pub fn take_along_axis(a: &Array, indices: &Array, axis: impl Into<Axes>) -> Res
 /// NumPy's `put(a, indices, values)`: flat (C-order) positions; `values` repeat if shorter.
 /// With repeated indices the last write wins, as in NumPy, on both devices.
 pub fn put(a: &mut Array, indices: &Array, values: &Array) -> Result<()> {
-    crate::ufunc::same_device("put", a, values)?;
-    crate::ufunc::same_device("put", a, indices)?;
+    crate::array::same_device("put", a, values)?;
+    crate::array::same_device("put", a, indices)?;
     check_cast_index_dtype("put", indices)?;
     let flat = indices.ravel()?;
     let idx = launch_indices(&[&flat], flat.shape())?;

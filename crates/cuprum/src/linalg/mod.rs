@@ -124,13 +124,7 @@ pub(crate) fn assert_stacked_square(a: &Array) -> Result<()> {
     Ok(())
 }
 
-/// The same device for two operands, or NumPy-style `DeviceMismatch`.
-pub(crate) fn same_device(op: &str, a: &Array, b: &Array) -> Result<()> {
-    if a.device() != b.device() {
-        return Err(Error::DeviceMismatch { op: op.into(), a: a.device(), b: b.device() });
-    }
-    Ok(())
-}
+pub(crate) use crate::array::same_device;
 
 /// The error of a failed factorisation (`cpu::LinalgErr`) as NumPy's `LinAlgError`.
 pub(crate) fn linalg_error(e: cpu::LinalgErr) -> Error {

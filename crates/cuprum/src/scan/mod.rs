@@ -7,7 +7,7 @@ use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::error::Result;
 use crate::core::layout::normalize_axis;
-use crate::reduce::Axes;
+use crate::core::layout::Axes;
 
 /// Which scan.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

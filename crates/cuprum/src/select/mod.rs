@@ -15,13 +15,13 @@ use crate::core::device::Device;
 use crate::core::dtype::{DType, Scalar};
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
+use crate::core::layout::Axes;
 use crate::core::slice::SliceElem;
-use crate::reduce::Axes;
 use crate::ufunc::Input;
 
 /// The mask as a C-contiguous bool vector, and how many elements of `a` each entry selects.
 fn mask_rows(a: &Array, m: &Array) -> Result<(Array, usize)> {
-    crate::ufunc::same_device("mask", a, m)?;
+    crate::array::same_device("mask", a, m)?;
     if m.dtype() != DType::Bool {
         return Err(Error::Index(format!("a mask must be a bool array, not {}", m.dtype())));
     }
@@ -160,7 +160,7 @@ impl Array {
     /// NumPy's `a[m] = values`: `values` (one row per selected entry, broadcast to
     /// `(count, *rest)`) is written to the selected places, in order.
     pub fn mask_assign(&mut self, m: &Array, values: &Array) -> Result<()> {
-        crate::ufunc::same_device("mask_assign", self, values)?;
+        crate::array::same_device("mask_assign", self, values)?;
         let (mf, row) = mask_rows(self, m)?;
         let rest = self.shape()[m.ndim()..].to_vec();
         // `values` broadcast to `count` rows, with NumPy's messages when they do not fit.
@@ -239,7 +239,7 @@ impl Array {
 pub fn extract(condition: &Array, a: &Array) -> Result<Array> {
     // The kernels test non-zero themselves: no bool array in between.
     let c = condition.ravel()?;
-    crate::ufunc::same_device("extract", a, &c)?;
+    crate::array::same_device("extract", a, &c)?;
     let x = a.ravel()?.as_contiguous()?;
     if c.size() != x.size() {
         return Err(Error::Index(format!(
@@ -320,7 +320,7 @@ pub fn compress(condition: &Array, a: &Array, axis: impl Into<Axes>) -> Result<A
     if condition.size() > n {
         return Err(Error::IndexOutOfRange { index: condition.size() as isize - 1, axis: ax, len: n });
     }
-    crate::ufunc::same_device("compress", condition, a)?;
+    crate::array::same_device("compress", condition, a)?;
     // The first len(condition) slices along `axis`, that axis moved first, selected as rows
     // by the condition (one selection kernel on a GPU), and the axis moved back.
     let c = condition.size();

@@ -114,7 +114,7 @@ fn unique_complex(a: &Array, return_index: bool, return_inverse: bool, return_co
 /// NumPy's `isin(element, test_elements)`: whether each element occurs in `test_elements`
 /// (compared with `==`: NaN is in nothing).
 pub fn isin(element: &Array, test_elements: &Array) -> Result<Array> {
-    crate::ufunc::same_device("isin", element, test_elements)?;
+    crate::array::same_device("isin", element, test_elements)?;
     let u = unique(test_elements)?;
     let dt = crate::promote_types(element.dtype(), u.dtype());
     let (e, u) = (element.astype(dt)?, u.astype(dt)?);

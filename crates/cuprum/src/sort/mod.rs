@@ -13,7 +13,7 @@ use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::layout::normalize_axis;
-use crate::reduce::Axes;
+use crate::core::layout::Axes;
 
 /// The array with `axis` moved last (or flattened for `None`, 0-d as 1-d), and the axis.
 pub(crate) fn lanes_last(a: &Array, axis: Option<isize>) -> Result<(Array, usize)> {
@@ -147,7 +147,7 @@ pub enum Side {
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 pub fn searchsorted(a: &Array, v: &Array, side: Side) -> Result<Array> {
-    crate::ufunc::same_device("searchsorted", a, v)?;
+    crate::array::same_device("searchsorted", a, v)?;
     if a.ndim() != 1 {
         return Err(Error::InvalidArgument("searchsorted: the sorted array must be 1-d".into()));
     }

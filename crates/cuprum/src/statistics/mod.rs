@@ -15,7 +15,7 @@ use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
-use crate::reduce::Axes;
+use crate::core::layout::Axes;
 use crate::sort::{lanes_last, searchsorted, Side};
 
 /// Interpolation methods of [`quantile`], as NumPy's `method=`.
@@ -229,7 +229,7 @@ pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<
         return Err(Error::InvalidArgument("bincount: x must be a 1-d array of non-negative integers".into()));
     }
     if let Some(w) = weights {
-        crate::ufunc::same_device("bincount", x, w)?;
+        crate::array::same_device("bincount", x, w)?;
         if w.shape() != x.shape() {
             return Err(Error::ShapeMismatch { op: "bincount".into(), a: x.shape().to_vec(), b: w.shape().to_vec() });
         }
@@ -291,7 +291,7 @@ pub fn histogram(
     density: bool,
 ) -> Result<(Array, Array)> {
     if let Some(w) = weights {
-        crate::ufunc::same_device("histogram", a, w)?;
+        crate::array::same_device("histogram", a, w)?;
         if w.shape() != a.shape() {
             return Err(Error::ShapeMismatch { op: "histogram".into(), a: a.shape().to_vec(), b: w.shape().to_vec() });
         }
@@ -406,7 +406,7 @@ fn monotonicity(a: &[f64]) -> i32 {
 /// NumPy's `digitize(x, bins, right)`: the index of the bin of each value (int64), for
 /// monotonically increasing or decreasing `bins`.
 pub fn digitize(x: &Array, bins: &Array, right: bool) -> Result<Array> {
-    crate::ufunc::same_device("digitize", x, bins)?;
+    crate::array::same_device("digitize", x, bins)?;
     if bins.ndim() != 1 {
         return Err(Error::InvalidArgument("digitize: bins must be a 1-d array".into()));
     }

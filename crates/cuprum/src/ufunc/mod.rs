@@ -97,13 +97,7 @@ pub(crate) enum Kind {
     Scalar(Scalar),
 }
 
-/// Checks that two arrays are on the same device (the error names both and how to move data).
-pub(crate) fn same_device(op: &str, a: &Array, b: &Array) -> Result<Device> {
-    if a.device() != b.device() {
-        return Err(Error::DeviceMismatch { op: op.into(), a: a.device(), b: b.device() });
-    }
-    Ok(a.device())
-}
+pub(crate) use crate::array::same_device;
 
 pub(crate) fn device_of(op: &str, ops: &[&Operand<'_>]) -> Result<Device> {
     let mut dev: Option<&Array> = None;

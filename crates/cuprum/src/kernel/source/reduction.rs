@@ -12,7 +12,7 @@ use crate::backend::cuda::CudaDevice;
 use crate::core::dtype::{DType, Scalar};
 use crate::core::error::{Error, Result};
 use crate::core::layout;
-use crate::reduce::Axes;
+use crate::core::layout::Axes;
 use crate::ufunc::Operand;
 use std::fmt::Write;
 use std::hash::{Hash, Hasher};

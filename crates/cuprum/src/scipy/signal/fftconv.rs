@@ -111,7 +111,7 @@ fn conv_axes<'a>(
 /// The checks every FFT convolution starts with (SciPy's): the product of two 0-d inputs,
 /// ValueError for different ranks, an empty float64 array for an empty input.
 fn trivial(in1: &Array, in2: &Array) -> Result<Option<Array>> {
-    crate::ufunc::same_device("fftconvolve", in1, in2)?;
+    crate::array::same_device("fftconvolve", in1, in2)?;
     if in1.ndim() == 0 && in2.ndim() == 0 {
         return Ok(Some(crate::multiply(in1, in2)?));
     }

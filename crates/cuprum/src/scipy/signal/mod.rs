@@ -167,7 +167,7 @@ fn mode_extent(mode: ConvolveMode, n: usize, k: usize) -> (usize, i64) {
 
 /// Both inputs in their common dtype, C-contiguous, with the dtype.
 fn common(a: &Array, b: &Array, op: &str) -> Result<(Array, Array, DType)> {
-    crate::ufunc::same_device(op, a, b)?;
+    crate::array::same_device(op, a, b)?;
     let dt = crate::promote_types(a.dtype(), b.dtype());
     let cast = |x: &Array| if x.dtype() == dt { x.as_contiguous() } else { x.astype(dt) };
     Ok((cast(a)?, cast(b)?, dt))
@@ -462,7 +462,7 @@ impl std::str::FromStr for Method {
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 pub fn convolve(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) -> Result<Array> {
-    crate::ufunc::same_device("convolve", in1, in2)?;
+    crate::array::same_device("convolve", in1, in2)?;
     if in1.ndim() == 0 && in2.ndim() == 0 {
         return crate::multiply(in1, in2);
     }
@@ -496,7 +496,7 @@ pub fn convolve(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) ->
 /// # Ok::<(), cuprum::Error>(())
 /// ```
 pub fn correlate(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) -> Result<Array> {
-    crate::ufunc::same_device("correlate", in1, in2)?;
+    crate::array::same_device("correlate", in1, in2)?;
     // The conjugate of a complex in2 (SciPy's `_reverse_and_conj`).
     let conj = |a: Array| if a.dtype().is_complex() { a.conj() } else { Ok(a) };
     if in1.ndim() == 0 && in2.ndim() == 0 {

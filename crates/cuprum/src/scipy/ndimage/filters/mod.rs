@@ -290,7 +290,7 @@ fn requested_dtype(x: &Array, o: &FilterOptions) -> Result<Option<DType>> {
             if out.shape() != x.shape() {
                 return Err(Error::Runtime("output shape not correct".into()));
             }
-            crate::ufunc::same_device("ndimage filter output", x, out)?;
+            crate::array::same_device("ndimage filter output", x, out)?;
             Ok(Some(out.dtype()))
         }
         None => Ok(o.output),

@@ -171,7 +171,7 @@ pub fn label_into(input: &Array, structure: Option<&Array>, output: &Array) -> R
     if output.shape() != input.shape() {
         return Err(Error::Value("output shape not correct".into()));
     }
-    crate::ufunc::same_device("label", input, output)?;
+    crate::array::same_device("label", input, output)?;
     let direct = writes_directly(output, input.size());
     let tmp = if direct {
         output.view()

@@ -329,7 +329,7 @@ fn operands(input: &Array, labels: Option<&Array>, op: &str) -> Result<(Array, O
     let Some(l) = labels else {
         return Ok((input.as_contiguous()?, None));
     };
-    crate::ufunc::same_device(op, input, l)?;
+    crate::array::same_device(op, input, l)?;
     if l.dtype().is_complex() {
         return Err(Error::Type(format!("{op}: labels must be integers or floats, not {}", l.dtype())));
     }

@@ -225,7 +225,7 @@ fn erode_dilate(input: &Array, o: &BinaryOptions<'_>, invert: bool) -> Result<Ar
             if m.shape() != input.shape() {
                 return Err(Error::Runtime("mask and input must have equal sizes".into()));
             }
-            crate::ufunc::same_device(if invert { "binary_dilation" } else { "binary_erosion" }, input, m)?;
+            crate::array::same_device(if invert { "binary_dilation" } else { "binary_erosion" }, input, m)?;
             Some(m)
         }
         None => None,

@@ -198,7 +198,7 @@ fn unsupported(dt: DType) -> Result<()> {
 }
 
 fn check_device(x: &Array, a: &Array, op: &str) -> Result<()> {
-    crate::ufunc::same_device(op, x, a).map(|_| ())
+    crate::array::same_device(op, x, a).map(|_| ())
 }
 
 /// SciPy's TypeError for complex input to the rank filters.
