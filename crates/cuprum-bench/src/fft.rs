@@ -45,13 +45,25 @@ pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize, sky: &Array) -> R
     let img = pair(im.copy()?, gpu)?;
     if o.wants("fftconvolve_2048_k127_f32") {
         let k = pair(k127.copy()?, gpu)?;
-        let f = |d: &Device| signal::fftconvolve(&on(&img, d), &on(&k, d), ConvolveMode::Same, None);
+        let f = |d: &Device| {
+            signal::fftconvolve_with(
+                &on(&img, d),
+                &on(&k, d),
+                &signal::FftConvolveOptions { mode: ConvolveMode::Same, ..Default::default() },
+            )
+        };
         row(o, "fftconvolve_2048_k127_f32", gpu, rep, 3, "rfft2 of both, product, irfft2 (2187^2)", f, relcheck(1e-5));
     }
     if o.wants("convolve_auto_2048_k63_f32") {
         let k63 = k127.slice(cuprum::s![32..95, 32..95])?.copy()?;
         let k = pair(k63, gpu)?;
-        let f = |d: &Device| signal::convolve(&on(&img, d), &on(&k, d), ConvolveMode::Same, Method::Auto);
+        let f = |d: &Device| {
+            signal::convolve_with(
+                &on(&img, d),
+                &on(&k, d),
+                &signal::ConvolveOptions { mode: ConvolveMode::Same, ..Default::default() },
+            )
+        };
         row(o, "convolve_auto_2048_k63_f32", gpu, rep, 3, "method auto (chooses the FFT here)", f, relcheck(1e-5));
     }
     if o.only.as_ref().is_some_and(|v| v.iter().any(|n| n.starts_with("convrule"))) {
@@ -61,7 +73,13 @@ pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize, sky: &Array) -> R
                     let x = pair(cuprum::from_slice(&rng.normal(n * n), &[n, n], &Device::Cpu)?.astype(dt)?, gpu)?;
                     let h = pair(cuprum::from_slice(&rng.normal(k * k), &[k, k], &Device::Cpu)?.astype(dt)?, gpu)?;
                     for (m, name) in [(Method::Direct, "direct"), (Method::Fft, "fft")] {
-                        let f = |d: &Device| signal::convolve(&on(&x, d), &on(&h, d), ConvolveMode::Same, m);
+                        let f = |d: &Device| {
+                            signal::convolve_with(
+                                &on(&x, d),
+                                &on(&h, d),
+                                &signal::ConvolveOptions { mode: ConvolveMode::Same, method: m },
+                            )
+                        };
                         let tag = format!("convrule_{name}_{n}_k{k}_{dt}");
                         row(o, &tag, gpu, rep, 1, "", f, relcheck(1e-3));
                     }

@@ -780,10 +780,10 @@ pub fn signal_nd(
     let meth: s::Method = method.parse().py()?;
     let kind = kind.to_string();
     let r = py.detach(move || match kind.as_str() {
-        "convolve" => s::convolve(&x, &y, m, meth),
-        "correlate" => s::correlate(&x, &y, m, meth),
-        "fftconvolve" => s::fftconvolve(&x, &y, m, axes.as_deref()),
-        "oaconvolve" => s::oaconvolve(&x, &y, m, axes.as_deref()),
+        "convolve" => s::convolve_with(&x, &y, &s::ConvolveOptions { mode: m, method: meth }),
+        "correlate" => s::correlate_with(&x, &y, &s::ConvolveOptions { mode: m, method: meth }),
+        "fftconvolve" => s::fftconvolve_with(&x, &y, &s::FftConvolveOptions { mode: m, axes: axes.as_deref() }),
+        "oaconvolve" => s::oaconvolve_with(&x, &y, &s::FftConvolveOptions { mode: m, axes: axes.as_deref() }),
         _ => Err(cuprum::Error::Value(format!("no function {kind}"))),
     });
     Ok(A(r.py()?))

@@ -1304,14 +1304,14 @@ fn run_ndimage_measure(case: &Case, dev: &Device, layout: Layout) -> cuprum::Res
 /// `scipy.signal.convolve`/`correlate` (N-d; `mode=`, `method=`): the names are parsed with
 /// `FromStr`, so that a name SciPy refuses must give an error of its kind.
 fn run_signal_nd(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
-    use cuprum::scipy::signal::{convolve, correlate, Method};
+    use cuprum::scipy::signal::{convolve_with, correlate_with, Method};
     let x = inputs(case, dev, layout)?;
     let (a, b) = (x[0].array(), x[1].array());
     let mode: ConvolveMode = case.param("mode").parse()?;
     let method: Method = case.param("method").parse()?;
     let r = match case.op.as_str() {
-        "convolve" => convolve(a, b, mode, method)?,
-        "correlate" => correlate(a, b, mode, method)?,
+        "convolve" => convolve_with(a, b, &cuprum::scipy::signal::ConvolveOptions { mode, method })?,
+        "correlate" => correlate_with(a, b, &cuprum::scipy::signal::ConvolveOptions { mode, method })?,
         op => panic!("unknown signal_nd op {op}"),
     };
     Ok(vec![r])
@@ -1798,7 +1798,7 @@ device_test!(signal_fft, |dev| {
 /// scipy.signal's FFT convolutions: `fftconvolve`/`oaconvolve` with `mode` and `axes`, and
 /// `convolve`/`correlate` with `method`.
 fn run_signal_fft(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Array>> {
-    use cuprum::scipy::signal::{convolve, correlate, fftconvolve, oaconvolve, Method};
+    use cuprum::scipy::signal::{convolve_with, correlate_with, fftconvolve_with, oaconvolve_with, Method};
     let x = inputs(case, dev, layout)?;
     let (a, b) = (x[0].array(), x[1].array());
     let mode: ConvolveMode = case.param("mode").parse()?;
@@ -1807,10 +1807,22 @@ fn run_signal_fft(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<V
         v => Some(v.split('_').map(|t| t.parse().unwrap()).collect()),
     };
     let r = match case.op.as_str() {
-        "fftconvolve" => fftconvolve(a, b, mode, axes.as_deref())?,
-        "oaconvolve" => oaconvolve(a, b, mode, axes.as_deref())?,
-        "convolve" => convolve(a, b, mode, case.param("method").parse::<Method>()?)?,
-        "correlate" => correlate(a, b, mode, case.param("method").parse::<Method>()?)?,
+        "fftconvolve" => {
+            fftconvolve_with(a, b, &cuprum::scipy::signal::FftConvolveOptions { mode, axes: axes.as_deref() })?
+        }
+        "oaconvolve" => {
+            oaconvolve_with(a, b, &cuprum::scipy::signal::FftConvolveOptions { mode, axes: axes.as_deref() })?
+        }
+        "convolve" => convolve_with(
+            a,
+            b,
+            &cuprum::scipy::signal::ConvolveOptions { mode, method: case.param("method").parse::<Method>()? },
+        )?,
+        "correlate" => correlate_with(
+            a,
+            b,
+            &cuprum::scipy::signal::ConvolveOptions { mode, method: case.param("method").parse::<Method>()? },
+        )?,
         op => panic!("unknown signal_fft op {op}"),
     };
     Ok(vec![r])

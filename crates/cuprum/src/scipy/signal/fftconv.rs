@@ -175,6 +175,19 @@ fn freq_conv(in1: &Array, in2: &Array, axes: &[usize], shape: &[usize]) -> Resul
     ret.slice(&idx[..])
 }
 
+/// `fftconvolve`'s and `oaconvolve`'s keywords; `Default` is SciPy's (`mode="full"`,
+/// `axes=None`: every axis).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FftConvolveOptions<'a> {
+    pub mode: ConvolveMode,
+    pub axes: Option<&'a [isize]>,
+}
+
+/// SciPy's `signal.fftconvolve(in1, in2)` (`mode="full"`, every axis); see [`fftconvolve_with`].
+pub fn fftconvolve(in1: &Array, in2: &Array) -> Result<Array> {
+    fftconvolve_with(in1, in2, &FftConvolveOptions::default())
+}
+
 /// SciPy's `signal.fftconvolve(in1, in2, mode, axes)`: the convolution through FFTs over
 /// `axes` (`None`: all; axes where an input has length 1 broadcast instead), the other axes
 /// matching or broadcasting. Real inputs give real results (float32 for single precision
@@ -183,16 +196,17 @@ fn freq_conv(in1: &Array, in2: &Array, axes: &[usize], shape: &[usize]) -> Resul
 /// shapes and 'valid' inputs neither larger than the other are ValueErrors.
 ///
 /// ```
-/// use cuprum::scipy::signal::fftconvolve;
+/// use cuprum::scipy::signal::{fftconvolve, fftconvolve_with};
 /// use cuprum::{ConvolveMode, Device};
 /// let x = cuprum::from_vec(vec![1.0f64, 2.0, 3.0], &Device::Cpu)?;
 /// let k = cuprum::from_vec(vec![0.0f64, 1.0, 0.5], &Device::Cpu)?;
-/// let y = fftconvolve(&x, &k, ConvolveMode::Full, None)?.to_vec::<f64>()?;
+/// let y = fftconvolve(&x, &k)?.to_vec::<f64>()?;
 /// let want = [0.0, 1.0, 2.5, 4.0, 1.5];
 /// assert!(y.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-12));
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn fftconvolve(in1: &Array, in2: &Array, mode: ConvolveMode, axes: Option<&[isize]>) -> Result<Array> {
+pub fn fftconvolve_with(in1: &Array, in2: &Array, opts: &FftConvolveOptions<'_>) -> Result<Array> {
+    let FftConvolveOptions { mode, axes } = *opts;
     if let Some(r) = trivial(in1, in2)? {
         return Ok(r);
     }
@@ -227,13 +241,19 @@ fn oa_block(n: usize, k: usize, real: bool) -> Option<usize> {
     best.map(|(_, f)| f)
 }
 
+/// SciPy's `signal.oaconvolve(in1, in2)` (`mode="full"`, every axis); see [`oaconvolve_with`].
+pub fn oaconvolve(in1: &Array, in2: &Array) -> Result<Array> {
+    oaconvolve_with(in1, in2, &FftConvolveOptions::default())
+}
+
 /// SciPy's `signal.oaconvolve(in1, in2, mode, axes)`: the convolution by overlap-add, for a
 /// large input and a much smaller kernel. Along each axis where the first input is the longer
 /// by enough, it is cut into blocks of `f - k + 1` (`f` the transform length chosen for the
 /// kernel length `k`), all blocks are convolved by one batched transform and each block's
 /// tail is added to the next block. The results are [`fftconvolve`]'s up to rounding (SciPy
 /// chooses its block lengths by another rule); the checks and dtypes are the same.
-pub fn oaconvolve(in1: &Array, in2: &Array, mode: ConvolveMode, axes: Option<&[isize]>) -> Result<Array> {
+pub fn oaconvolve_with(in1: &Array, in2: &Array, opts: &FftConvolveOptions<'_>) -> Result<Array> {
+    let FftConvolveOptions { mode, axes } = *opts;
     if let Some(r) = trivial(in1, in2)? {
         return Ok(r);
     }

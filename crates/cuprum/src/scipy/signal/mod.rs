@@ -32,7 +32,7 @@ mod cpu;
 pub(crate) mod cuda;
 mod fftconv;
 
-pub use fftconv::{fftconvolve, next_fast_len, oaconvolve};
+pub use fftconv::{fftconvolve, fftconvolve_with, next_fast_len, oaconvolve, oaconvolve_with, FftConvolveOptions};
 
 use crate::array::Array;
 use crate::core::device::Device;
@@ -424,7 +424,20 @@ impl std::str::FromStr for Method {
     }
 }
 
-/// SciPy's `convolve(in1, in2, mode, method)`: the N-d convolution of `in1` and `in2` (of the
+/// `convolve`'s and `correlate`'s keywords; `Default` is SciPy's (`mode="full"`,
+/// `method="auto"`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConvolveOptions {
+    pub mode: ConvolveMode,
+    pub method: Method,
+}
+
+/// SciPy's `signal.convolve(in1, in2)` (`mode="full"`, `method="auto"`); see [`convolve_with`].
+pub fn convolve(in1: &Array, in2: &Array) -> Result<Array> {
+    convolve_with(in1, in2, &ConvolveOptions::default())
+}
+
+/// SciPy's `signal.convolve(in1, in2, mode, method)`: the N-d convolution of `in1` and `in2` (of the
 /// same rank), in their common dtype (NumPy's promotion: `uint8` stays `uint8`, wrapping as
 /// SciPy's loops do; `int64` with `uint64` is float64). SciPy's defaults are
 /// `ConvolveMode::Full` and `Method::Auto`.
@@ -447,21 +460,22 @@ impl std::str::FromStr for Method {
 /// correlation).
 ///
 /// ```
-/// use cuprum::scipy::signal::{convolve, Method};
+/// use cuprum::scipy::signal::{convolve, convolve_with, Method};
 /// use cuprum::ConvolveMode;
 /// let dev = cuprum::Device::default_device();
 /// // scipy.signal.convolve(np.arange(8.).reshape(2, 2, 2), [[[1., 1.]]], 'full')
 /// let x = cuprum::arange(8, &dev)?.reshape([2, 2, 2])?.astype(cuprum::DType::Float64)?;
 /// let k = cuprum::from_slice(&[1.0, 1.0], &[1, 1, 2], &dev)?;
-/// let r = convolve(&x, &k, ConvolveMode::Full, Method::Auto)?;
+/// let r = convolve(&x, &k)?;
 /// assert_eq!(r.shape(), &[2, 2, 3]);
 /// assert_eq!(r.to_vec::<f64>()?, vec![0.0, 1.0, 1.0, 2.0, 5.0, 3.0, 4.0, 9.0, 5.0, 6.0, 13.0, 7.0]);
 /// // 'valid' keeps the outputs that need no padding: [[[1.], [5.]], [[9.], [13.]]]
-/// let v = convolve(&x, &k, ConvolveMode::Valid, Method::Direct)?;
+/// let v = convolve_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: ConvolveMode::Valid, method: Method::Direct })?;
 /// assert_eq!((v.shape(), v.to_vec::<f64>()?), (&[2, 2, 1][..], vec![1.0, 5.0, 9.0, 13.0]));
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn convolve(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) -> Result<Array> {
+pub fn convolve_with(in1: &Array, in2: &Array, opts: &ConvolveOptions) -> Result<Array> {
+    let ConvolveOptions { mode, method } = *opts;
     crate::array::same_device("convolve", in1, in2)?;
     if in1.ndim() == 0 && in2.ndim() == 0 {
         return crate::multiply(in1, in2);
@@ -472,7 +486,12 @@ pub fn convolve(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) ->
     convolve_nd(in1, in2, mode, method)
 }
 
-/// SciPy's `correlate(in1, in2, mode, method)`: the N-d cross-correlation `z[k] = Σ_l
+/// SciPy's `signal.correlate(in1, in2)` (`mode="full"`, `method="auto"`); see [`correlate_with`].
+pub fn correlate(in1: &Array, in2: &Array) -> Result<Array> {
+    correlate_with(in1, in2, &ConvolveOptions::default())
+}
+
+/// SciPy's `signal.correlate(in1, in2, mode, method)`: the N-d cross-correlation `z[k] = Σ_l
 /// in1[l] * in2[l - k]`, as [`convolve`] with `in2` reversed (SciPy's `Method::Auto` computes
 /// it as that convolution; `Method::Direct` correlates directly: where it swaps the operands,
 /// in `Valid` mode when `in2` is the larger and in `Full` mode when `in2` has more elements,
@@ -482,20 +501,21 @@ pub fn convolve(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) ->
 /// of kernel length `k`, where `correlate2d` takes `k // 2`: they differ for even kernels.
 ///
 /// ```
-/// use cuprum::scipy::signal::{correlate, Method};
+/// use cuprum::scipy::signal::{correlate, correlate_with, Method};
 /// use cuprum::ConvolveMode;
 /// let dev = cuprum::Device::default_device();
 /// // scipy.signal.correlate([[1, 2, 3, 4]], [[1, 10]], 'same') -> [[10, 21, 32, 43]]
 /// let x = cuprum::from_slice(&[1i64, 2, 3, 4], &[1, 4], &dev)?;
 /// let k = cuprum::from_slice(&[1i64, 10], &[1, 2], &dev)?;
-/// let r = correlate(&x, &k, ConvolveMode::Same, Method::Direct)?;
+/// let r = correlate_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: ConvolveMode::Same, method: Method::Direct })?;
 /// assert_eq!(r.to_vec::<i64>()?, vec![10, 21, 32, 43]);
 /// // The kernel larger in 'valid' mode: the operands swap, the result is reversed.
-/// let r = correlate(&k, &x, ConvolveMode::Valid, Method::Direct)?;
+/// let r = correlate_with(&k, &x, &cuprum::scipy::signal::ConvolveOptions { mode: ConvolveMode::Valid, method: Method::Direct })?;
 /// assert_eq!(r.to_vec::<i64>()?, vec![43, 32, 21]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn correlate(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) -> Result<Array> {
+pub fn correlate_with(in1: &Array, in2: &Array, opts: &ConvolveOptions) -> Result<Array> {
+    let ConvolveOptions { mode, method } = *opts;
     crate::array::same_device("correlate", in1, in2)?;
     // The conjugate of a complex in2 (SciPy's `_reverse_and_conj`).
     let conj = |a: Array| if a.dtype().is_complex() { a.conj() } else { Ok(a) };
@@ -507,7 +527,7 @@ pub fn correlate(in1: &Array, in2: &Array, mode: ConvolveMode, method: Method) -
     }
     match method {
         Method::Direct => correlate_direct(in1, in2, mode, false),
-        // SciPy: convolve(in1, in2 reversed and conjugated, mode, method).
+        // SciPy: convolve_with(in1, in2 reversed and conjugated, &crate::scipy::signal::ConvolveOptions { mode, method }).
         Method::Auto | Method::Fft => convolve_nd(in1, &conj(in2.flip(None)?)?, mode, method),
     }
 }
@@ -525,7 +545,8 @@ fn convolve_nd(volume: &Array, kernel: &Array, mode: ConvolveMode, method: Metho
     if use_fft {
         // SciPy: fftconvolve, rounded for integer results, cast to the inputs' common dtype.
         let rt = crate::promote_types(volume.dtype(), kernel.dtype());
-        let out = fftconvolve(volume, kernel, mode, None)?;
+        let out =
+            fftconvolve_with(volume, kernel, &crate::scipy::signal::FftConvolveOptions { mode, ..Default::default() })?;
         let out = if rt.is_integer() { out.round(0)? } else { out };
         return if out.dtype() == rt { Ok(out) } else { out.astype(rt) };
     }

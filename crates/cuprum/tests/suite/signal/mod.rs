@@ -252,7 +252,9 @@ device_test!(scipy_errors, |dev| {
 // the conjugate of its second input; where SciPy or NumPy swap the operands, the result is
 // reversed and conjugated.
 device_test!(complex_convolve_and_correlate, |dev| {
-    use cuprum::scipy::signal::{convolve2d_with, correlate, correlate2d_with, Boundary, Convolve2dOptions, Method};
+    use cuprum::scipy::signal::{
+        convolve2d_with, correlate2d_with, correlate_with, Boundary, Convolve2dOptions, Method,
+    };
     use cuprum::Complex;
     let z = |v: &[(f64, f64)], shape: &[usize]| -> cuprum::Result<Array> {
         let c: Vec<Complex<f64>> = v.iter().map(|&(re, im)| Complex::new(re, im)).collect();
@@ -335,17 +337,25 @@ device_test!(complex_convolve_and_correlate, |dev| {
         (0., -1.),
         (0., 1.),
     ];
-    near(&correlate(&x, &k, Full, Method::Direct)?, &full, "correlate direct");
-    let swapped: Vec<(f64, f64)> = full.iter().rev().map(|&(re, im)| (re, -im)).collect();
-    near(&correlate(&k, &x, Full, Method::Direct)?, &swapped, "correlate direct, swapped");
     near(
-        &correlate(&x, &k, Same, Method::Auto)?,
+        &correlate_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Method::Direct })?,
+        &full,
+        "correlate direct",
+    );
+    let swapped: Vec<(f64, f64)> = full.iter().rev().map(|&(re, im)| (re, -im)).collect();
+    near(
+        &correlate_with(&k, &x, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Method::Direct })?,
+        &swapped,
+        "correlate direct, swapped",
+    );
+    near(
+        &correlate_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Same, ..Default::default() })?,
         &[(0.5, -0.5), (0., 1.), (3.5, 2.), (2., 1.75), (5., -0.5), (0.5, 2.5), (1., -1.), (3., -1.), (0., 1.5)],
         "correlate auto",
     );
-    use cuprum::scipy::signal::convolve;
+    use cuprum::scipy::signal::convolve_with;
     near(
-        &convolve(&x, &k, Full, Method::Direct)?,
+        &convolve_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Method::Direct })?,
         &[
             (-1., 1.),
             (2., 4.),
@@ -367,7 +377,7 @@ device_test!(complex_convolve_and_correlate, |dev| {
         "scipy convolve",
     );
     near(
-        &convolve(&k, &x, Valid, Method::Auto)?,
+        &convolve_with(&k, &x, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, ..Default::default() })?,
         &[(3.5, -1.5), (4., 3.), (1., 0.25), (2.5, 1.)],
         "scipy convolve, swapped",
     );

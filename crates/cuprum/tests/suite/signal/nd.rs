@@ -8,7 +8,7 @@
 
 use super::gpu::{agree, values};
 use crate::common::{on, random, Rng};
-use cuprum::scipy::signal::{convolve, correlate, correlate2d_with, Convolve2dOptions, Method};
+use cuprum::scipy::signal::{convolve_with, correlate2d_with, correlate_with, Convolve2dOptions, Method};
 use cuprum::{s, Array, ConvolveMode, DType, Device, ErrorKind};
 use ConvolveMode::{Full, Same, Valid};
 use Method::{Auto, Direct, Fft};
@@ -77,10 +77,10 @@ device_test!(three_d_every_mode, |dev| {
     ];
     for (mode, shape, conv, corr) in want {
         for method in [Auto, Direct] {
-            let c = convolve(&x, &k, mode, method)?;
+            let c = convolve_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode, method })?;
             assert_eq!((c.shape(), c.dtype(), c.device()), (shape, DType::Int64, dev), "{mode:?} {method:?}");
             assert_eq!(ints(&c), conv, "convolve {mode:?} {method:?}");
-            let r = correlate(&x, &k, mode, method)?;
+            let r = correlate_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode, method })?;
             assert_eq!(r.shape(), shape);
             assert_eq!(ints(&r), corr, "correlate {mode:?} {method:?}");
         }
@@ -93,26 +93,26 @@ device_test!(four_d_every_mode, |dev| {
     let xv: Vec<f64> = (0..36).map(|i| (i % 7) as f64 - 3.0).collect();
     let x = cuprum::from_slice(&xv, &[2, 3, 2, 3], &dev)?;
     let k = cuprum::from_slice(&[0.5, -1.0, 2.0, 0.25, 1.0, -0.5, 3.0, 1.0], &[2, 1, 2, 2], &dev)?;
-    let c = convolve(&x, &k, Same, Direct)?;
+    let c = convolve_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct })?;
     assert_eq!(c.shape(), &[2, 3, 2, 3]);
     #[rustfmt::skip]
     assert_eq!(f64s(&c), [-1.5, 2.0, 1.5, -6.0, -4.25, -2.5, 1.5, -4.5, 2.0, 5.5, -4.25, -4.25, 1.0, -0.5, -4.5, 3.0,
         8.0, -4.25, -2.5, -0.5, -0.5, -8.5, -1.75, 4.5, 3.0, -4.0, -0.5, 9.5, -8.0, -1.75, 1.5, 3.0, -4.0, 3.0, 10.25,
         -8.0]);
-    let r = correlate(&x, &k, Same, Direct)?;
+    let r = correlate_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct })?;
     #[rustfmt::skip]
     assert_eq!(f64s(&r), [-3.0, -11.0, -7.0, 1.5, -1.0, 3.5, 3.0, 6.0, -11.0, -2.5, 1.5, -1.0, 2.0, 9.0, 6.0, -3.0,
         -6.5, 1.5, 0.25, -1.5, 4.75, -0.5, -10.25, -4.0, 0.75, 6.25, -1.5, -0.25, 8.0, -10.25, -0.5, 1.75, 6.25, 0.0,
         1.75, 8.0]);
-    let v = convolve(&x, &k, Valid, Auto)?;
+    let v = convolve_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Auto })?;
     assert_eq!((v.shape(), f64s(&v)), (&[1, 3, 1, 2][..], vec![-1.75, 4.5, -8.0, -1.75, 10.25, -8.0]));
-    let v = correlate(&x, &k, Valid, Auto)?;
+    let v = correlate_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Auto })?;
     assert_eq!(f64s(&v), [-10.25, -4.0, 8.0, -10.25, 1.75, 8.0]);
-    let f = correlate(&x, &k, Full, Direct)?;
+    let f = correlate_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct })?;
     assert_eq!(f.shape(), &[3, 3, 3, 4]);
     assert_eq!(&f64s(&f)[..8], [-3.0, -11.0, -7.0, -3.0, 1.5, -1.0, 3.5, 5.0]);
     assert_eq!(&f64s(&f)[101..], [4.25, 4.25, -5.5, -2.0, -2.0, 4.5, -1.5]);
-    let f = convolve(&x, &k, Full, Auto)?;
+    let f = convolve_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Auto })?;
     assert_eq!(&f64s(&f)[..8], [-1.5, 2.0, 1.5, 1.0, -6.0, -4.25, -2.5, -2.25]);
     Ok(())
 });
@@ -133,27 +133,39 @@ device_test!(swapped_operands, |dev| {
     ];
     for (mode, shape, corr, conv) in want {
         for method in [Direct, Auto] {
-            let r = correlate(&a, &b, mode, method)?;
+            let r = correlate_with(&a, &b, &cuprum::scipy::signal::ConvolveOptions { mode, method })?;
             assert_eq!((r.shape(), ints(&r)), (shape, corr.to_vec()), "correlate {mode:?} {method:?}");
-            let c = convolve(&a, &b, mode, method)?;
+            let c = convolve_with(&a, &b, &cuprum::scipy::signal::ConvolveOptions { mode, method })?;
             assert_eq!((c.shape(), ints(&c)), (shape, conv.to_vec()), "convolve {mode:?} {method:?}");
         }
     }
     // A kernel larger than the input in 'valid' mode: correlate(k, x) is correlate(x, k) reversed.
     let x = i64s(&[1, 2, 3, 4], &[1, 4], &dev);
     let k = i64s(&[1, 10], &[1, 2], &dev);
-    assert_eq!(ints(&correlate(&x, &k, Valid, Direct)?), [21, 32, 43]);
-    assert_eq!(ints(&correlate(&k, &x, Valid, Direct)?), [43, 32, 21]);
+    assert_eq!(
+        ints(&correlate_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Direct })?),
+        [21, 32, 43]
+    );
+    assert_eq!(
+        ints(&correlate_with(&k, &x, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Direct })?),
+        [43, 32, 21]
+    );
     // Neither at least as large as the other in every dimension: ValueError.
     let p = cuprum::zeros(&[3, 2, 2], DType::Float64, &dev)?;
     let q = cuprum::zeros(&[2, 3, 2], DType::Float64, &dev)?;
     for method in [Direct, Auto] {
-        let (kind, msg) = err(correlate(&p, &q, Valid, method));
+        let (kind, msg) = err(correlate_with(&p, &q, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method }));
         assert_eq!(kind, ErrorKind::ValueError);
         assert!(msg.contains("one must be at least as large as the other in every dimension"), "{msg}");
-        assert_eq!(err(convolve(&p, &q, Valid, method)).0, ErrorKind::ValueError);
+        assert_eq!(
+            err(convolve_with(&p, &q, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method })).0,
+            ErrorKind::ValueError
+        );
     }
-    assert_eq!(convolve(&p, &q, Full, Direct)?.shape(), &[4, 4, 3]);
+    assert_eq!(
+        convolve_with(&p, &q, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct })?.shape(),
+        &[4, 4, 3]
+    );
     Ok(())
 });
 
@@ -162,7 +174,10 @@ device_test!(same_mode_centring, |dev| {
     // result from (k - 1) // 2; correlate2d starts at k // 2: [[21, 32, 43, 4]].
     let x = i64s(&[1, 2, 3, 4], &[1, 4], &dev);
     let k = i64s(&[1, 10], &[1, 2], &dev);
-    assert_eq!(ints(&correlate(&x, &k, Same, Direct)?), [10, 21, 32, 43]);
+    assert_eq!(
+        ints(&correlate_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct })?),
+        [10, 21, 32, 43]
+    );
     assert_eq!(
         ints(&correlate2d_with(&x, &k, &Convolve2dOptions { mode: Same, ..Default::default() })?),
         [21, 32, 43, 4]
@@ -172,13 +187,22 @@ device_test!(same_mode_centring, |dev| {
     let a = cuprum::from_vec(vec![1.0, 2.0], &dev)?;
     let v = cuprum::from_vec(vec![1.0, 10.0, 100.0, 1000.0], &dev)?;
     for method in [Direct, Auto] {
-        assert_eq!(f64s(&correlate(&a, &v, Same, method)?), [2100.0, 210.0]);
-        assert_eq!(f64s(&convolve(&a, &v, Same, method)?), [12.0, 120.0]);
+        assert_eq!(
+            f64s(&correlate_with(&a, &v, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method })?),
+            [2100.0, 210.0]
+        );
+        assert_eq!(
+            f64s(&convolve_with(&a, &v, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method })?),
+            [12.0, 120.0]
+        );
     }
     // 1-d, NumPy's path: np.correlate([1, 2, 3, 4], [1, 10], 'same') -> [10, 21, 32, 43]
     let x1 = i64s(&[1, 2, 3, 4], &[4], &dev);
     let k1 = i64s(&[1, 10], &[2], &dev);
-    assert_eq!(ints(&correlate(&x1, &k1, Same, Direct)?), [10, 21, 32, 43]);
+    assert_eq!(
+        ints(&correlate_with(&x1, &k1, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct })?),
+        [10, 21, 32, 43]
+    );
     Ok(())
 });
 
@@ -204,13 +228,16 @@ device_test!(float_sums_in_scipys_order, |dev| {
         "-14.28571428571429", "15.653061224489797", "-5.387755102040816"]);
     let x = frac_values(&[2, 3, 4], DType::Float64, 3, &dev);
     let k = frac_values(&[2, 2, 3], DType::Float64, 11, &dev);
-    let r = correlate(&x, &k, Full, Direct)?;
+    let r = correlate_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct })?;
     assert_eq!(r.shape(), &[3, 4, 6]);
     assert_eq!(f64s(&r), corr);
     // The operands swapped (k has fewer elements than x: SciPy correlates x with k, reversed).
     let mut rev = corr.clone();
     rev.reverse();
-    assert_eq!(f64s(&correlate(&k, &x, Full, Direct)?), rev);
+    assert_eq!(
+        f64s(&correlate_with(&k, &x, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct })?),
+        rev
+    );
     // float32: scipy.signal.convolve(x32, k32, 'same', 'direct'), float32 arithmetic.
     #[rustfmt::skip]
     let conv32 = parse(&["-10.938776969909668", "-51.89796447753906", "27.020408630371094", "37.02041244506836",
@@ -220,7 +247,7 @@ device_test!(float_sums_in_scipys_order, |dev| {
         "18.122451782226562", "71.48979187011719", "73.26530456542969", "7.4897990226745605", "26.59183120727539"]);
     let x32 = frac_values(&[2, 3, 4], DType::Float32, 3, &dev);
     let k32 = frac_values(&[2, 2, 3], DType::Float32, 11, &dev);
-    let c = convolve(&x32, &k32, Same, Direct)?;
+    let c = convolve_with(&x32, &k32, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct })?;
     assert_eq!(c.dtype(), DType::Float32);
     assert_eq!(f64s(&c), conv32);
     Ok(())
@@ -231,62 +258,96 @@ device_test!(result_dtypes, |dev| {
     let x = cuprum::from_slice(&[200u8, 100, 50, 25], &[1, 2, 2], &dev)?;
     let k = cuprum::from_slice(&[3u8, 2], &[1, 1, 2], &dev)?;
     // uint8 wraps: convolve(x, k) -> [88, 188, 200, 150, 175, 50] (uint8)
-    let r = convolve(&x, &k, Full, Direct)?;
+    let r = convolve_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct })?;
     assert_eq!((r.dtype(), r.shape()), (DType::UInt8, &[1, 2, 3][..]));
     assert_eq!(ints(&r), [88, 188, 200, 150, 175, 50]);
     // uint8 with int8 -> int16: correlate(x, -k) -> [-400, -800, -300, -100, -200, -75]
     let kn = cuprum::from_slice(&[-3i8, -2], &[1, 1, 2], &dev)?;
-    let r = correlate(&x, &kn, Full, Auto)?;
+    let r = correlate_with(&x, &kn, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Auto })?;
     assert_eq!((r.dtype(), ints(&r)), (DType::Int16, vec![-400, -800, -300, -100, -200, -75]));
     // int64 with uint64 -> float64: correlate 'same' -> [400, 800, 100, 200]
-    let r = correlate(&x.astype(DType::Int64)?, &k.astype(DType::UInt64)?, Same, Direct)?;
+    let r = correlate_with(
+        &x.astype(DType::Int64)?,
+        &k.astype(DType::UInt64)?,
+        &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct },
+    )?;
     assert_eq!((r.dtype(), f64s(&r)), (DType::Float64, vec![400.0, 800.0, 100.0, 200.0]));
     // float32 with int16 -> float32: 'valid' -> [800, 200]
-    let r = correlate(&x.astype(DType::Float32)?, &k.astype(DType::Int16)?, Valid, Direct)?;
+    let r = correlate_with(
+        &x.astype(DType::Float32)?,
+        &k.astype(DType::Int16)?,
+        &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Direct },
+    )?;
     assert_eq!((r.dtype(), f64s(&r)), (DType::Float32, vec![800.0, 200.0]));
     // SciPy's N-d sum has no bool or float16 loop (ValueError 'Unsupported type'), also for
     // 2-d inputs and mixed dtypes whose result is float16...
     let b3 = cuprum::ones(&[2, 3, 2], DType::Bool, &dev)?;
     let b3k = cuprum::ones(&[1, 2, 2], DType::Bool, &dev)?;
     for method in [Direct, Auto] {
-        let (kind, msg) = err(correlate(&b3, &b3k, Full, method));
+        let (kind, msg) =
+            err(correlate_with(&b3, &b3k, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method }));
         assert_eq!((kind, msg.as_str()), (ErrorKind::ValueError, "Unsupported type"));
-        assert_eq!(err(convolve(&b3, &b3k, Valid, method)).0, ErrorKind::ValueError);
+        assert_eq!(
+            err(convolve_with(&b3, &b3k, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method })).0,
+            ErrorKind::ValueError
+        );
     }
     let h2 = cuprum::ones(&[2, 3], DType::Float16, &dev)?;
     let i2 = cuprum::ones(&[2, 2], DType::Int8, &dev)?;
-    assert_eq!(err(convolve(&h2, &i2, Full, Direct)).0, ErrorKind::ValueError);
-    assert_eq!(err(correlate(&b3.astype(DType::Float16)?, &b3k, Same, Direct)).0, ErrorKind::ValueError);
+    assert_eq!(
+        err(convolve_with(&h2, &i2, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct })).0,
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        err(correlate_with(
+            &b3.astype(DType::Float16)?,
+            &b3k,
+            &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct }
+        ))
+        .0,
+        ErrorKind::ValueError
+    );
     // ...but 1-d inputs go to NumPy's loops: correlate([T, F, T], [T, T]) -> [T, T, T, T] (bool),
     // convolve(float16 [1, 2, 3], [0.5, 0.25]) -> [0.5, 1.25, 2, 0.75] (float16).
     let bv = cuprum::from_vec(vec![true, false, true], &dev)?;
     let bk = cuprum::from_vec(vec![true, true], &dev)?;
-    let r = correlate(&bv, &bk, Full, Direct)?;
+    let r = correlate_with(&bv, &bk, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct })?;
     assert_eq!((r.dtype(), r.to_vec::<bool>()?), (DType::Bool, vec![true; 4]));
     let hv = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?.astype(DType::Float16)?;
     let hk = cuprum::from_vec(vec![0.5, 0.25], &dev)?.astype(DType::Float16)?;
-    let r = convolve(&hv, &hk, Full, Direct)?;
+    let r = convolve_with(&hv, &hk, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct })?;
     assert_eq!((r.dtype(), f64s(&r)), (DType::Float16, vec![0.5, 1.25, 2.0, 0.75]));
     // 1-d 'same' with the shorter first is the N-d sum again: bools refused.
-    assert_eq!(err(correlate(&bk, &bv, Same, Direct)).0, ErrorKind::ValueError);
+    assert_eq!(
+        err(correlate_with(&bk, &bv, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct })).0,
+        ErrorKind::ValueError
+    );
     // With method='auto' SciPy takes the FFT for these float16 shapes ('fft' for 20x20 * 5x5
     // 'same'): a float16 result. convolve(ones((20, 20), f16), ones((5, 5), f16), 'same')
     // counts the overlap: 9 in a corner, 25 inside.
     let h20 = cuprum::ones(&[20, 20], DType::Float16, &dev)?;
     let h5 = cuprum::ones(&[5, 5], DType::Float16, &dev)?;
-    let r = convolve(&h20, &h5, Same, Auto)?;
+    let r = convolve_with(&h20, &h5, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Auto })?;
     assert_eq!((r.dtype(), r.shape()), (DType::Float16, &[20, 20][..]));
     let v = f64s(&r);
     assert_eq!((v[0], v[1], v[2], v[21], v[210]), (9.0, 12.0, 15.0, 16.0, 25.0));
     // correlate(ones((200, 200)), ones((50, 50)), 'same') in float16: [625, 650, 675, ...], 2500 inside.
     let big = cuprum::ones(&[200, 200], DType::Float16, &dev)?;
     let k50 = cuprum::ones(&[50, 50], DType::Float16, &dev)?;
-    let r = correlate(&big, &k50, Same, Auto)?;
+    let r = correlate_with(&big, &k50, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Auto })?;
     let v = f64s(&r);
     assert_eq!((r.dtype(), v[0], v[1], v[2], v[100 * 200 + 100]), (DType::Float16, 625.0, 650.0, 675.0, 2500.0));
     // Two bools are never sent to the FFT: refused with 'auto' too.
     let bb = cuprum::ones(&[20, 20], DType::Bool, &dev)?;
-    assert_eq!(err(convolve(&bb, &bb.slice(s![..5, ..5])?, Same, Auto)).0, ErrorKind::ValueError);
+    assert_eq!(
+        err(convolve_with(
+            &bb,
+            &bb.slice(s![..5, ..5])?,
+            &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Auto }
+        ))
+        .0,
+        ErrorKind::ValueError
+    );
     Ok(())
 });
 
@@ -295,26 +356,44 @@ device_test!(zero_d_inputs, |dev| {
     let a = cuprum::full(&[], 2, DType::UInt8, &dev)?;
     let b = cuprum::full(&[], 200, DType::UInt8, &dev)?;
     for mode in MODES {
-        let r = convolve(&a, &b, mode, Auto)?;
+        let r = convolve_with(&a, &b, &cuprum::scipy::signal::ConvolveOptions { mode, method: Auto })?;
         assert_eq!((r.shape(), r.dtype(), ints(&r)), (&[][..], DType::UInt8, vec![144]));
-        assert_eq!(ints(&correlate(&a, &b, mode, Direct)?), [144]);
+        assert_eq!(
+            ints(&correlate_with(&a, &b, &cuprum::scipy::signal::ConvolveOptions { mode, method: Direct })?),
+            [144]
+        );
     }
     // float16 * int8 -> float16 6.0; bools -> bool.
     let h = cuprum::full(&[], 2.0, DType::Float16, &dev)?;
     let i = cuprum::full(&[], 3, DType::Int8, &dev)?;
-    let r = correlate(&h, &i, Full, Auto)?;
+    let r = correlate_with(&h, &i, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Auto })?;
     assert_eq!((r.dtype(), f64s(&r)), (DType::Float16, vec![6.0]));
     let t = cuprum::full(&[], true, DType::Bool, &dev)?;
-    assert_eq!(correlate(&t, &t, Same, Fft)?.dtype(), DType::Bool);
+    assert_eq!(
+        correlate_with(&t, &t, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Fft })?.dtype(),
+        DType::Bool
+    );
     // 0-d with 1-d: the ranks differ.
     let v = cuprum::ones(&[3], DType::Float64, &dev)?;
-    let (kind, msg) = err(correlate(&h, &v, Full, Auto));
+    let (kind, msg) = err(correlate_with(&h, &v, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Auto }));
     assert_eq!((kind, msg.as_str()), (ErrorKind::ValueError, "in1 and in2 should have the same dimensionality"));
-    let (kind, msg) = err(convolve(&v, &h, Full, Direct));
+    let (kind, msg) =
+        err(convolve_with(&v, &h, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct }));
     assert_eq!((kind, msg.as_str()), (ErrorKind::ValueError, "volume and kernel should have the same dimensionality"));
     let m = cuprum::ones(&[3, 1], DType::Float64, &dev)?;
-    assert_eq!(err(correlate(&m, &v, Valid, Direct)).0, ErrorKind::ValueError);
-    assert_eq!(err(convolve(&m, &m.reshape([1, 3, 1])?, Same, Auto)).0, ErrorKind::ValueError);
+    assert_eq!(
+        err(correlate_with(&m, &v, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Direct })).0,
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        err(convolve_with(
+            &m,
+            &m.reshape([1, 3, 1])?,
+            &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Auto }
+        ))
+        .0,
+        ErrorKind::ValueError
+    );
     Ok(())
 });
 
@@ -323,39 +402,159 @@ device_test!(empty_inputs, |dev| {
     let shape_of = |r: cuprum::Result<Array>| r.map(|a| (a.shape().to_vec(), f64s(&a)));
     // 1-d: NumPy's messages ('same' with the shorter first: the N-d sum, an empty result).
     let (e, x3) = (f(&[0]), f(&[3]));
-    assert_eq!(err(correlate(&e, &x3, Full, Direct)).1, "first array argument cannot be empty");
-    assert_eq!(err(correlate(&x3, &e, Valid, Direct)).1, "second array argument cannot be empty");
-    assert_eq!(err(convolve(&e, &x3, Full, Direct)).1, "a cannot be empty");
-    assert_eq!(err(correlate(&e, &x3, Full, Auto)).1, "a cannot be empty"); // SciPy goes through np.convolve
-    assert_eq!(shape_of(correlate(&e, &x3, Same, Direct))?, (vec![0], vec![]));
-    assert_eq!(err(correlate(&x3, &e, Same, Direct)).0, ErrorKind::ValueError);
+    assert_eq!(
+        err(correlate_with(&e, &x3, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct })).1,
+        "first array argument cannot be empty"
+    );
+    assert_eq!(
+        err(correlate_with(&x3, &e, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Direct })).1,
+        "second array argument cannot be empty"
+    );
+    assert_eq!(
+        err(convolve_with(&e, &x3, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct })).1,
+        "a cannot be empty"
+    );
+    assert_eq!(
+        err(correlate_with(&e, &x3, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Auto })).1,
+        "a cannot be empty"
+    ); // SciPy goes through np.convolve
+    assert_eq!(
+        shape_of(correlate_with(&e, &x3, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct }))?,
+        (vec![0], vec![])
+    );
+    assert_eq!(
+        err(correlate_with(&x3, &e, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct })).0,
+        ErrorKind::ValueError
+    );
     // N-d, 'full' and 'same': SciPy pads in1 to n + k - 1; an empty kernel axis is a broadcast
     // error unless in1 has length 1 there; n + k - 1 < 0 a negative dimension.
-    let (kind, msg) = err(correlate(&f(&[2, 0]), &f(&[2, 2]), Full, Direct));
+    let (kind, msg) = err(correlate_with(
+        &f(&[2, 0]),
+        &f(&[2, 2]),
+        &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct },
+    ));
     assert_eq!(kind, ErrorKind::ValueError);
     assert_eq!(msg, "could not broadcast input array from shape (2, 2) into shape (2, 1)");
-    let (_, msg) = err(convolve(&f(&[3, 4, 2]), &f(&[1, 0, 1]), Same, Direct));
+    let (_, msg) = err(convolve_with(
+        &f(&[3, 4, 2]),
+        &f(&[1, 0, 1]),
+        &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct },
+    ));
     assert_eq!(msg, "could not broadcast input array from shape (3, 4, 2) into shape (3, 3, 2)");
-    assert_eq!(err(correlate(&f(&[0, 3]), &f(&[0, 2]), Full, Direct)).1, "negative dimensions are not allowed");
-    assert_eq!(shape_of(correlate(&f(&[3, 4, 0]), &f(&[1, 2, 1]), Full, Direct))?, (vec![3, 5, 0], vec![]));
-    assert_eq!(shape_of(convolve(&f(&[3, 4, 0]), &f(&[1, 2, 1]), Same, Auto))?, (vec![3, 4, 0], vec![]));
-    assert_eq!(shape_of(correlate(&f(&[2, 0]), &f(&[2, 2]), Same, Direct))?, (vec![2, 0], vec![]));
+    assert_eq!(
+        err(correlate_with(
+            &f(&[0, 3]),
+            &f(&[0, 2]),
+            &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct }
+        ))
+        .1,
+        "negative dimensions are not allowed"
+    );
+    assert_eq!(
+        shape_of(correlate_with(
+            &f(&[3, 4, 0]),
+            &f(&[1, 2, 1]),
+            &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct }
+        ))?,
+        (vec![3, 5, 0], vec![])
+    );
+    assert_eq!(
+        shape_of(convolve_with(
+            &f(&[3, 4, 0]),
+            &f(&[1, 2, 1]),
+            &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Auto }
+        ))?,
+        (vec![3, 4, 0], vec![])
+    );
+    assert_eq!(
+        shape_of(correlate_with(
+            &f(&[2, 0]),
+            &f(&[2, 2]),
+            &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct }
+        ))?,
+        (vec![2, 0], vec![])
+    );
     // Length 1 where the kernel is empty: zeros of in1's shape in 'same' mode.
-    assert_eq!(shape_of(correlate(&f(&[1, 3, 2]), &f(&[0, 3, 1]), Same, Direct))?, (vec![1, 3, 2], vec![0.0; 6]));
-    assert_eq!(shape_of(correlate(&f(&[1, 3]), &f(&[0, 3]), Full, Direct))?, (vec![0, 5], vec![]));
+    assert_eq!(
+        shape_of(correlate_with(
+            &f(&[1, 3, 2]),
+            &f(&[0, 3, 1]),
+            &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct }
+        ))?,
+        (vec![1, 3, 2], vec![0.0; 6])
+    );
+    assert_eq!(
+        shape_of(correlate_with(
+            &f(&[1, 3]),
+            &f(&[0, 3]),
+            &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct }
+        ))?,
+        (vec![0, 5], vec![])
+    );
     // 'valid': the empty one is the kernel (swapped if needed), the sums of no taps are zeros.
-    assert_eq!(shape_of(correlate(&f(&[2, 0]), &f(&[2, 2]), Valid, Direct))?, (vec![1, 3], vec![0.0; 3]));
-    assert_eq!(shape_of(convolve(&f(&[3, 4, 2]), &f(&[1, 0, 1]), Valid, Auto))?, (vec![3, 5, 2], vec![0.0; 30]));
-    assert_eq!(shape_of(correlate(&f(&[0, 3]), &f(&[0, 2]), Valid, Direct))?, (vec![1, 2], vec![0.0; 2]));
-    assert_eq!(err(correlate(&f(&[3, 4, 0]), &f(&[1, 2, 1]), Valid, Direct)).0, ErrorKind::ValueError);
+    assert_eq!(
+        shape_of(correlate_with(
+            &f(&[2, 0]),
+            &f(&[2, 2]),
+            &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Direct }
+        ))?,
+        (vec![1, 3], vec![0.0; 3])
+    );
+    assert_eq!(
+        shape_of(convolve_with(
+            &f(&[3, 4, 2]),
+            &f(&[1, 0, 1]),
+            &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Auto }
+        ))?,
+        (vec![3, 5, 2], vec![0.0; 30])
+    );
+    assert_eq!(
+        shape_of(correlate_with(
+            &f(&[0, 3]),
+            &f(&[0, 2]),
+            &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Direct }
+        ))?,
+        (vec![1, 2], vec![0.0; 2])
+    );
+    assert_eq!(
+        err(correlate_with(
+            &f(&[3, 4, 0]),
+            &f(&[1, 2, 1]),
+            &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Direct }
+        ))
+        .0,
+        ErrorKind::ValueError
+    );
     // method='auto' with integers: SciPy's choose_conv_method takes the maximum of each input.
     let i = |shape: &[usize]| cuprum::ones(shape, DType::Int32, &dev).unwrap();
-    let (kind, msg) = err(correlate(&i(&[3, 4, 2]), &i(&[1, 0, 1]), Valid, Auto));
+    let (kind, msg) = err(correlate_with(
+        &i(&[3, 4, 2]),
+        &i(&[1, 0, 1]),
+        &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Auto },
+    ));
     assert_eq!(kind, ErrorKind::ValueError);
     assert_eq!(msg, "zero-size array to reduction operation maximum which has no identity");
-    assert_eq!(err(convolve(&i(&[0]), &i(&[3]), Same, Auto)).0, ErrorKind::ValueError);
-    assert_eq!(shape_of(convolve(&i(&[0]), &i(&[3]), Same, Direct))?, (vec![0], vec![]));
-    assert_eq!(shape_of(correlate(&i(&[3, 4, 2]), &i(&[1, 0, 1]), Valid, Direct))?.0, [3, 5, 2]);
+    assert_eq!(
+        err(convolve_with(&i(&[0]), &i(&[3]), &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Auto })).0,
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        shape_of(convolve_with(
+            &i(&[0]),
+            &i(&[3]),
+            &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct }
+        ))?,
+        (vec![0], vec![])
+    );
+    assert_eq!(
+        shape_of(correlate_with(
+            &i(&[3, 4, 2]),
+            &i(&[1, 0, 1]),
+            &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Direct }
+        ))?
+        .0,
+        [3, 5, 2]
+    );
     Ok(())
 });
 
@@ -365,19 +564,22 @@ device_test!(nan_and_infinities, |dev| {
     // [[nan, nan, nan, nan], [nan, inf, inf, inf], [nan, inf, inf, inf]], 'valid' -> [[inf, inf]]
     let x = cuprum::from_slice(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3], &dev)?;
     let k = cuprum::from_slice(&[f64::INFINITY, 0.0, 0.0, 1.0], &[2, 2], &dev)?;
-    let r = f64s(&correlate(&x, &k, Full, Direct)?);
+    let r = f64s(&correlate_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Direct })?);
     let nan: Vec<bool> = r.iter().map(|v| v.is_nan()).collect();
     assert_eq!(nan, [true, true, true, true, true, false, false, false, true, false, false, false]);
     assert!(r.iter().all(|v| v.is_nan() || *v == f64::INFINITY));
-    assert_eq!(f64s(&correlate(&x, &k, Valid, Direct)?), [f64::INFINITY; 2]);
+    assert_eq!(
+        f64s(&correlate_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Direct })?),
+        [f64::INFINITY; 2]
+    );
     // x3 = [[[1, nan, 2], [0.5, 1, -1]]]; k3 = [[[0, 1]]]: correlate 'same' -> [1, nan, nan, 0.5, 1, -1];
     // convolve 'full' -> [0, nan, nan, 2, 0, 0.5, 1, -1]
     let x3 = cuprum::from_slice(&[1.0, f64::NAN, 2.0, 0.5, 1.0, -1.0], &[1, 2, 3], &dev)?;
     let k3 = cuprum::from_slice(&[0.0, 1.0], &[1, 1, 2], &dev)?;
-    let same = f64s(&correlate(&x3, &k3, Same, Direct)?);
+    let same = f64s(&correlate_with(&x3, &k3, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct })?);
     assert!(same[1].is_nan() && same[2].is_nan());
     assert_eq!([same[0], same[3], same[4], same[5]], [1.0, 0.5, 1.0, -1.0]);
-    let full = f64s(&convolve(&x3, &k3, Full, Auto)?);
+    let full = f64s(&convolve_with(&x3, &k3, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Auto })?);
     assert!(full[1].is_nan() && full[2].is_nan());
     assert_eq!([full[0], full[3], full[4], full[5], full[6], full[7]], [0.0, 2.0, 0.0, 0.5, 1.0, -1.0]);
     Ok(())
@@ -399,14 +601,21 @@ device_test!(methods, |dev| {
     // rounded back to their dtype; the 'valid' check comes first.
     let x = cuprum::ones(&[4, 4, 4], DType::Float64, &dev)?;
     let k = cuprum::ones(&[2, 2, 2], DType::Float64, &dev)?;
-    let f = convolve(&x, &k, Full, Fft)?;
+    let f = convolve_with(&x, &k, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Fft })?;
     assert_eq!((f.shape(), f.dtype()), (&[5, 5, 5][..], DType::Float64));
     let v = f64s(&f);
     assert!((v[0] - 1.0).abs() < 1e-12 && (v[31] - 8.0).abs() < 1e-12, "{} {}", v[0], v[31]);
-    let c = correlate(&x.astype(DType::Int32)?, &k.astype(DType::Int32)?, Same, Fft)?;
+    let c = correlate_with(
+        &x.astype(DType::Int32)?,
+        &k.astype(DType::Int32)?,
+        &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Fft },
+    )?;
     assert_eq!((c.dtype(), ints(&c)[21]), (DType::Int32, 8));
     let q = cuprum::ones(&[2, 5, 2], DType::Float64, &dev)?;
-    assert_eq!(err(correlate(&x, &q, Valid, Fft)).0, ErrorKind::ValueError);
+    assert_eq!(
+        err(correlate_with(&x, &q, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method: Fft })).0,
+        ErrorKind::ValueError
+    );
     Ok(())
 });
 
@@ -419,9 +628,19 @@ fn check_nd(gpu: &Device, x: &Array, k: &Array, xg: &Array, kg: &Array, what: &s
             // differently on the two devices: those compare norm-wise.
             let check = if method == Direct { agree } else { agree_fft };
             let w = format!("convolve {what} {mode:?} {method:?}");
-            check(gpu, &w, convolve(x, k, mode, method), convolve(xg, kg, mode, method));
+            check(
+                gpu,
+                &w,
+                convolve_with(x, k, &cuprum::scipy::signal::ConvolveOptions { mode, method }),
+                convolve_with(xg, kg, &cuprum::scipy::signal::ConvolveOptions { mode, method }),
+            );
             let w = format!("correlate {what} {mode:?} {method:?}");
-            check(gpu, &w, correlate(x, k, mode, method), correlate(xg, kg, mode, method));
+            check(
+                gpu,
+                &w,
+                correlate_with(x, k, &cuprum::scipy::signal::ConvolveOptions { mode, method }),
+                correlate_with(xg, kg, &cuprum::scipy::signal::ConvolveOptions { mode, method }),
+            );
         }
     }
 }
@@ -499,13 +718,25 @@ gpu_test!(nd_device_mismatch, |gpu| {
     let x = cuprum::ones(&[3, 3, 3], DType::Float64, &Device::Cpu)?;
     let kg = cuprum::ones(&[2, 2, 2], DType::Float64, &gpu)?;
     for method in [Auto, Direct, Fft] {
-        assert_eq!(err(convolve(&x, &kg, Full, method)).0, ErrorKind::ValueError);
-        assert_eq!(err(correlate(&kg, &x, Valid, method)).0, ErrorKind::ValueError);
+        assert_eq!(
+            err(convolve_with(&x, &kg, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method })).0,
+            ErrorKind::ValueError
+        );
+        assert_eq!(
+            err(correlate_with(&kg, &x, &cuprum::scipy::signal::ConvolveOptions { mode: Valid, method })).0,
+            ErrorKind::ValueError
+        );
     }
     let a = cuprum::full(&[], 2.0, DType::Float64, &Device::Cpu)?;
     let b = cuprum::full(&[], 2.0, DType::Float64, &gpu)?;
-    assert_eq!(err(correlate(&a, &b, Full, Auto)).0, ErrorKind::ValueError);
-    assert_eq!(err(convolve(&b, &a, Same, Direct)).0, ErrorKind::ValueError);
+    assert_eq!(
+        err(correlate_with(&a, &b, &cuprum::scipy::signal::ConvolveOptions { mode: Full, method: Auto })).0,
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        err(convolve_with(&b, &a, &cuprum::scipy::signal::ConvolveOptions { mode: Same, method: Direct })).0,
+        ErrorKind::ValueError
+    );
     Ok(())
 });
 
