@@ -38,10 +38,11 @@ def quiet(f, *args, **kwargs):
 
 def arrays(dtype, shape, elements=None):
     """xps.arrays; complex values finite (NumPy's products of complex infinities are its own
-    naive formula's, a corner not worth a failure here) and below 1e150 (complex64: 1e18) in magnitude:
-    where a part of a complex product reaches DBL_MAX, NumPy's answer depends on its build's FMA contraction (NumPy 2.4.6
-    here: (8.07e15+1j) * (2.23e292+8.84e290j) is inf+7.13e306j as a scalar, as the exactly rounded
-    value and as cuprum, but 1.797693e308+7.13e306j through the ufunc's 0-d loop)."""
+    naive formula's, a corner not worth a failure here) and below 1e150 (complex64: 1e18) in
+    magnitude: where a part of a complex product reaches DBL_MAX, NumPy's answer depends on its
+    build's FMA contraction (NumPy 2.4.6 here: (8.07e15+1j) * (2.23e292+8.84e290j) is
+    inf+7.13e306j as a scalar, as the exactly rounded value and as cuprum, but
+    1.797693e308+7.13e306j through the ufunc's 0-d loop)."""
     if elements is None and np.dtype(dtype).kind == "c":
         small = np.dtype(dtype) == np.complex64
         elements = st.complex_numbers(
