@@ -28,9 +28,10 @@
 //! ```
 
 use crate::array::format::spec::py_g;
+use crate::array::print::array2string;
 use crate::array::Array;
 use crate::core::device::Device;
-use crate::core::error::{shape_str, Error, Result};
+use crate::core::error::{shape_str, Result};
 
 /// `assert_allclose`'s keywords, NumPy's defaults by `Default`.
 #[derive(Clone, Debug, PartialEq)]
@@ -342,15 +343,4 @@ fn broadcast(m: &Array, shape: &[usize]) -> Result<Array> {
     } else {
         m.broadcast_to(shape)?.copy()
     }
-}
-
-/// NumPy's `array2string` of a 0-d array (`1.`, `0.33333333`, `1.02e-05`, `inf`).
-fn array2string(a: &Array) -> Result<String> {
-    let r = format!("{a:?}");
-    // repr is `array(<value>)` or `array(<value>, dtype=...)`.
-    let inner = r.strip_prefix("array(").and_then(|s| s.strip_suffix(')')).ok_or_else(|| Error::Value(r.clone()))?;
-    Ok(match inner.rsplit_once(", dtype=") {
-        Some((v, _)) => v.to_string(),
-        None => inner.to_string(),
-    })
 }

@@ -60,6 +60,10 @@ pub(crate) fn repr(a: &Array) -> Result<String> {
     Ok(format::array_repr(a.dtype(), a.shape(), &shown_values(a)?))
 }
 
+pub(crate) fn array2string(a: &Array) -> Result<String> {
+    Ok(format::array2string(a.dtype(), a.shape(), &shown_values(a)?))
+}
+
 pub(crate) fn str(a: &Array) -> Result<String> {
     Ok(format::array_str(a.dtype(), a.shape(), &shown_values(a)?))
 }

@@ -168,6 +168,15 @@ pub(crate) fn array_repr(dtype: DType, shape: &[usize], shown: &HostValues) -> S
     format!("{head}{spacer}{tail}")
 }
 
+/// NumPy's `array2string(a)` under the default options: the values as `repr` lays them out,
+/// without `array(...)` and the dtype (`1.`, `0.33333333`, `[1, 2]`, `[]`).
+pub(crate) fn array2string(dtype: DType, shape: &[usize], shown: &HostValues) -> String {
+    if element_count(shape) == 0 && !shape.is_empty() {
+        return "[]".to_string();
+    }
+    render_array(dtype, shape, shown, " ", 0, LINE_WIDTH)
+}
+
 /// NumPy's `str(a)`, e.g. `[[0 1 2]\n [3 4 5]]`, `[]`; a 0-d array prints as
 /// its scalar does (`5`, `0.1`, `1e+16`, `True`).
 pub(crate) fn array_str(dtype: DType, shape: &[usize], shown: &HostValues) -> String {
