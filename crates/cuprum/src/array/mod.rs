@@ -949,25 +949,13 @@ fn scalar_fmt(a: &Array, f: &mut std::fmt::Formatter<'_>, spec: Spec) -> std::fm
         Ok(t) => t,
         Err(e) => return write!(f, "<array on {} that could not be read: {e}>", a.device()),
     };
-    let text = if f.sign_plus() && !text.starts_with('-') { format!("+{text}") } else { text };
-    let width = f.width().unwrap_or(0);
-    let n = text.chars().count();
-    if n >= width {
-        return f.write_str(&text);
-    }
-    if f.sign_aware_zero_pad() {
-        // `{:08.3}`: zeros after the sign, as Python's `08.3f`.
-        let (sign, digits) = text.split_at(usize::from(text.starts_with(['-', '+'])));
-        return write!(f, "{sign}{}{digits}", "0".repeat(width - n));
-    }
-    let fill = f.fill().to_string().repeat(width - n);
-    let half = f.fill().to_string().repeat((width - n) / 2);
-    let rest = f.fill().to_string().repeat(width - n - (width - n) / 2);
-    match f.align() {
-        Some(std::fmt::Alignment::Left) => write!(f, "{text}{fill}"),
-        Some(std::fmt::Alignment::Center) => write!(f, "{half}{text}{rest}"),
-        _ => write!(f, "{fill}{text}"),
-    }
+    // std's padding of a number: `+`, width, fill, alignment (right by default) and zeros after
+    // the sign (`{:08.3}`, as Python's `08.3f`), without `pad`'s cut of a string to the precision.
+    let (neg, body) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.as_str()),
+    };
+    f.pad_integral(!neg, "", body)
 }
 
 impl std::fmt::LowerExp for Array {
