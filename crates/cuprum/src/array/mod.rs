@@ -205,21 +205,21 @@ impl Array {
     pub fn size(&self) -> usize {
         self.shape.iter().product()
     }
-    /// The length of the first axis (Python's `len(a)`). A 0-d array has none: that is an
-    /// error of kind [`TypeError`](crate::ErrorKind::TypeError), as NumPy's "len() of
-    /// unsized object".
+    /// The length of the first axis (Python's `len(a)`). A 0-d array holds one element and
+    /// its `len()` is 1 (NumPy's `len()` of a 0-d array is a TypeError; a Rust length is a
+    /// plain number, and `for i in 0..a.len()` visits the one element).
     ///
     /// ```
-    /// use cuprum::{Device, DType, ErrorKind};
-    /// assert_eq!(cuprum::zeros(&[3, 4], DType::Int8, &Device::Cpu)?.len()?, 3);
-    /// assert_eq!(cuprum::scalar(1.0, &Device::Cpu)?.len().unwrap_err().kind(), ErrorKind::TypeError);
+    /// use cuprum::{Device, DType};
+    /// assert_eq!(cuprum::zeros(&[3, 4], DType::Int8, &Device::Cpu)?.len(), 3);
+    /// assert_eq!(cuprum::zeros(&[0, 4], DType::Int8, &Device::Cpu)?.len(), 0);
+    /// assert_eq!(cuprum::scalar(1.0, &Device::Cpu)?.len(), 1);
     /// # Ok::<(), cuprum::Error>(())
     /// ```
-    // `is_empty` is NumPy's `a.size == 0`, defined for 0-d arrays too, so it stays a `bool`.
-    #[allow(clippy::len_without_is_empty)]
-    pub fn len(&self) -> Result<usize> {
-        self.shape.first().copied().ok_or_else(|| Error::Type("len() of unsized object (a 0-d array)".into()))
+    pub fn len(&self) -> usize {
+        self.shape.first().copied().unwrap_or(1)
     }
+    /// NumPy's `a.size == 0` (a 0-d array is not empty).
     pub fn is_empty(&self) -> bool {
         self.size() == 0
     }

@@ -1,8 +1,11 @@
 //! Elementwise operations (ufuncs) with broadcasting, NumPy 2 promotion and weak scalars:
 //! free functions (`cuprum::add(&a, 2.0)`), methods (`a.exp()`), Rust operators on `&Array`,
 //! `Array` and scalars (returning `Result<Array>`), in-place forms (`a.add_assign(&b)`) and
-//! `_out` forms that write into an existing array. For formulas of several operations with one
-//! `?` at the end, see [`Expr`](crate::Expr).
+//! `_out` forms that write into an existing array. An operand may be another operation's
+//! `Result<Array>` ([`IntoOperand`]), on the right or left of an operator with an array
+//! (`&med - 3 * &std`) and as any argument of the functions (`x.greater(&med - 3 * &std)?`),
+//! so a statement needs one `?`. For formulas with scalars between results, fused into one
+//! kernel, see [`Expr`](crate::Expr).
 
 pub(crate) mod cpu;
 pub(crate) mod cuda;
@@ -59,6 +62,111 @@ operand_from_scalar!(
     num_complex::Complex<f32>,
     num_complex::Complex<f64>
 );
+
+/// What an elementwise function accepts for an operand ([`Operand`]'s cases and more): an array
+/// (`&a`, or an owned `Array`), a Rust scalar (weak, NEP 50), the result of another operation
+/// (`Result<Array>`: an error there is returned here, so a formula needs one `?`), or an
+/// [`Expr`](crate::Expr) (evaluated here).
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let img = cuprum::from_vec(vec![1.0f64, 9.0, 4.0, 30.0], &dev)?;
+/// let (med, std) = (img.median(None)?, img.std(None, 0.0)?);
+/// // np.greater(img, med + 1.5 * std): no `?` inside
+/// let bright = img.greater(&med + 1.5 * &std)?;
+/// assert_eq!(bright.to_vec::<bool>()?, [false, false, false, true]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub trait IntoOperand<'a>: operand_sealed::Sealed {
+    #[doc(hidden)]
+    fn into_operand(self) -> Result<Held<'a>>;
+}
+
+/// An operand made ready for a function (an implementation detail of [`IntoOperand`]): a
+/// borrowed array or scalar, or an array the function owns while it runs.
+#[doc(hidden)]
+pub enum Held<'a> {
+    Op(Operand<'a>),
+    Owned(Array),
+}
+
+impl Held<'_> {
+    pub(crate) fn operand(&self) -> Operand<'_> {
+        match self {
+            Held::Op(Operand::Array(a)) => Operand::Array(a),
+            Held::Op(Operand::Scalar(s)) => Operand::Scalar(*s),
+            Held::Owned(a) => Operand::Array(a),
+        }
+    }
+}
+
+mod operand_sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! into_operand_via_from {
+    ($($t:ty),*) => {$(
+        impl operand_sealed::Sealed for $t {}
+        impl<'a> IntoOperand<'a> for $t {
+            fn into_operand(self) -> Result<Held<'a>> { Ok(Held::Op(Operand::from(self))) }
+        }
+    )*};
+}
+into_operand_via_from!(
+    Scalar,
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    usize,
+    f32,
+    f64,
+    half::f16,
+    num_complex::Complex<f32>,
+    num_complex::Complex<f64>
+);
+impl operand_sealed::Sealed for Operand<'_> {}
+impl<'a> IntoOperand<'a> for Operand<'a> {
+    fn into_operand(self) -> Result<Held<'a>> {
+        Ok(Held::Op(self))
+    }
+}
+impl operand_sealed::Sealed for &Array {}
+impl<'a> IntoOperand<'a> for &'a Array {
+    fn into_operand(self) -> Result<Held<'a>> {
+        Ok(Held::Op(Operand::Array(self)))
+    }
+}
+impl operand_sealed::Sealed for &mut Array {}
+impl<'a> IntoOperand<'a> for &'a mut Array {
+    fn into_operand(self) -> Result<Held<'a>> {
+        Ok(Held::Op(Operand::Array(self)))
+    }
+}
+impl operand_sealed::Sealed for Array {}
+impl<'a> IntoOperand<'a> for Array {
+    fn into_operand(self) -> Result<Held<'a>> {
+        Ok(Held::Owned(self))
+    }
+}
+impl operand_sealed::Sealed for Result<Array> {}
+impl<'a> IntoOperand<'a> for Result<Array> {
+    fn into_operand(self) -> Result<Held<'a>> {
+        self.map(Held::Owned)
+    }
+}
+impl operand_sealed::Sealed for crate::Expr {}
+impl<'a> IntoOperand<'a> for crate::Expr {
+    fn into_operand(self) -> Result<Held<'a>> {
+        self.eval().map(Held::Owned)
+    }
+}
 
 impl Operand<'_> {
     pub(crate) fn array(&self) -> Option<&Array> {
@@ -212,8 +320,9 @@ pub(crate) fn check_power(op: BinaryOp, loop_dt: DType, b: &Operand<'_>) -> Resu
 }
 
 /// Applies a binary ufunc, allocating the result.
-pub fn binary<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>) -> Result<Array> {
-    let (a, b) = (a.into(), b.into());
+pub fn binary<'a, 'b>(op: BinaryOp, a: impl IntoOperand<'a>, b: impl IntoOperand<'b>) -> Result<Array> {
+    let (ha, hb) = (a.into_operand()?, b.into_operand()?);
+    let (a, b) = (ha.operand(), hb.operand());
     let dev = device_of(op.name(), &[&a, &b])?;
     if let Some(v) = out_of_range_comparison(op, a.kind(), b.kind()) {
         let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
@@ -231,11 +340,12 @@ pub fn binary<'a, 'b>(op: BinaryOp, a: impl Into<Operand<'a>>, b: impl Into<Oper
 /// `out` may be one of the inputs.
 pub fn binary_out<'a, 'b>(
     op: BinaryOp,
-    a: impl Into<Operand<'a>>,
-    b: impl Into<Operand<'b>>,
+    a: impl IntoOperand<'a>,
+    b: impl IntoOperand<'b>,
     out: &mut Array,
 ) -> Result<()> {
-    let (a, b) = (a.into(), b.into());
+    let (ha, hb) = (a.into_operand()?, b.into_operand()?);
+    let (a, b) = (ha.operand(), hb.operand());
     let dev = device_of(op.name(), &[&a, &b])?;
     if let Some(v) = out_of_range_comparison(op, a.kind(), b.kind()) {
         let shape = broadcast_shape(op.name(), a.shape(), b.shape())?;
@@ -281,20 +391,20 @@ pub fn unary_out(op: UnaryOp, x: &Array, out: &mut Array) -> Result<()> {
 macro_rules! binary_fns {
     ($($name:ident $out:ident $assign:ident => $op:ident),* $(,)?) => {$(
         #[doc = concat!("NumPy's `", stringify!($name), "`, broadcasting and promoting.")]
-        pub fn $name<'a, 'b>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>) -> Result<Array> {
+        pub fn $name<'a, 'b>(a: impl IntoOperand<'a>, b: impl IntoOperand<'b>) -> Result<Array> {
             binary(BinaryOp::$op, a, b)
         }
         #[doc = concat!("NumPy's `", stringify!($name), "(a, b, out=out)`.")]
-        pub fn $out<'a, 'b>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>, out: &mut Array) -> Result<()> {
+        pub fn $out<'a, 'b>(a: impl IntoOperand<'a>, b: impl IntoOperand<'b>, out: &mut Array) -> Result<()> {
             binary_out(BinaryOp::$op, a, b, out)
         }
         impl Array {
             #[doc = concat!("NumPy's `", stringify!($name), "(self, other)`.")]
-            pub fn $name<'a>(&self, other: impl Into<Operand<'a>>) -> Result<Array> {
+            pub fn $name<'a>(&self, other: impl IntoOperand<'a>) -> Result<Array> {
                 binary(BinaryOp::$op, self, other)
             }
             #[doc = concat!("In place: `self = ", stringify!($name), "(self, other)` (same-kind cast into self's dtype).")]
-            pub fn $assign<'a>(&mut self, other: impl Into<Operand<'a>>) -> Result<()> {
+            pub fn $assign<'a>(&mut self, other: impl IntoOperand<'a>) -> Result<()> {
                 let me = self.view();
                 binary_out(BinaryOp::$op, &me, other, self)
             }
@@ -332,7 +442,7 @@ binary_fns! {
 }
 
 /// NumPy's `divide` (true division).
-pub fn divide<'a, 'b>(a: impl Into<Operand<'a>>, b: impl Into<Operand<'b>>) -> Result<Array> {
+pub fn divide<'a, 'b>(a: impl IntoOperand<'a>, b: impl IntoOperand<'b>) -> Result<Array> {
     binary(BinaryOp::TrueDivide, a, b)
 }
 
@@ -410,7 +520,7 @@ impl Array {
     }
 
     /// NumPy's `clip(a, min, max)`: `minimum(maximum(a, min), max)`; NaN propagates.
-    pub fn clip<'a, 'b>(&self, min: impl Into<Operand<'a>>, max: impl Into<Operand<'b>>) -> Result<Array> {
+    pub fn clip<'a, 'b>(&self, min: impl IntoOperand<'a>, max: impl IntoOperand<'b>) -> Result<Array> {
         clip(self, min, max)
     }
 }
@@ -446,9 +556,10 @@ pub fn round(x: &Array, decimals: i32) -> Result<Array> {
 }
 
 /// NumPy's `clip`.
-pub fn clip<'a, 'b>(x: &Array, min: impl Into<Operand<'a>>, max: impl Into<Operand<'b>>) -> Result<Array> {
+pub fn clip<'a, 'b>(x: &Array, min: impl IntoOperand<'a>, max: impl IntoOperand<'b>) -> Result<Array> {
     // Integer bounds outside an integer array's range clip nothing on that side (NumPy 2).
-    let (min, max) = (clamp_operand(x.dtype(), min.into()), clamp_operand(x.dtype(), max.into()));
+    let (min, max) = (min.into_operand()?, max.into_operand()?);
+    let (min, max) = (clamp_operand(x.dtype(), min.operand()), clamp_operand(x.dtype(), max.operand()));
     let lo = maximum(x, min)?;
     minimum(&lo, max)
 }
@@ -476,8 +587,9 @@ pub(crate) fn clamp_bound(dt: DType, s: Scalar) -> Scalar {
 
 /// NumPy's `where(cond, x, y)`: elements of `x` where `cond` is true, else of `y`; all three
 /// broadcast together, `x` and `y` promote (scalars weakly).
-pub fn where_<'a, 'b>(cond: &Array, x: impl Into<Operand<'a>>, y: impl Into<Operand<'b>>) -> Result<Array> {
-    let (x, y) = (x.into(), y.into());
+pub fn where_<'a, 'b>(cond: &Array, x: impl IntoOperand<'a>, y: impl IntoOperand<'b>) -> Result<Array> {
+    let (hx, hy) = (x.into_operand()?, y.into_operand()?);
+    let (x, y) = (hx.operand(), hy.operand());
     let c = Operand::Array(cond);
     let dev = device_of("where", &[&c, &x, &y])?;
     let dt = where_dtype(x.kind(), y.kind())?;
@@ -592,6 +704,13 @@ macro_rules! std_ops {
         impl std::ops::$tr<Array> for &Array { type Output = Result<Array>; fn $m(self, r: Array) -> Result<Array> { $f(self, &r) } }
         impl std::ops::$tr<&Array> for Array { type Output = Result<Array>; fn $m(self, r: &Array) -> Result<Array> { $f(&self, r) } }
         impl std::ops::$tr<Array> for Array { type Output = Result<Array>; fn $m(self, r: Array) -> Result<Array> { $f(&self, &r) } }
+        // The result of another operation on either side, its error returned: `&a - 3 * &b`,
+        // `(&a + &b) * &c`. (A scalar with a `Result` is not possible: Rust's orphan rule
+        // forbids `impl Mul<f64> for Result<Array>`; such formulas are `Expr`s.)
+        impl std::ops::$tr<Result<Array>> for &Array { type Output = Result<Array>; fn $m(self, r: Result<Array>) -> Result<Array> { $f(self, r) } }
+        impl std::ops::$tr<Result<Array>> for Array { type Output = Result<Array>; fn $m(self, r: Result<Array>) -> Result<Array> { $f(self, r) } }
+        impl std::ops::$tr<&Array> for Result<Array> { type Output = Result<Array>; fn $m(self, r: &Array) -> Result<Array> { $f(self, r) } }
+        impl std::ops::$tr<Array> for Result<Array> { type Output = Result<Array>; fn $m(self, r: Array) -> Result<Array> { $f(self, r) } }
         std_ops!(@scalar $tr $m $f; bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
     )*};
     (@scalar $tr:ident $m:ident $f:ident; $($t:ty),*) => {

@@ -383,3 +383,31 @@ device_test!(scalars_on_the_left_are_weak, |dev| {
     same((1.0 - x.expr() * x.expr()).eval(), cuprum::subtract(1.0, &(&x * &x)?), "1.0 - e * e");
     Ok(())
 });
+
+device_test!(results_and_formulas_are_operands, |dev| {
+    // The issue's `greater(&(&med - (3 * &std)?)?)?`: one `?` per statement.
+    let img = cuprum::from_vec(vec![1.0f32, 9.0, 4.0, 30.0, -20.0], &dev)?;
+    let (med, std) = (img.median(None)?, img.std(None, 0.0)?);
+    let step = img.greater(&(&med - &(3 * &std)?)?)?;
+    same(img.greater(&med - 3 * &std), Ok(step.clone()), "x > med - 3 * std");
+    same(cuprum::greater(&img, &med - 3 * &std), Ok(step), "greater(x, med - 3 * std)");
+    // A Result on the left, an owned array on either side, a formula as an operand.
+    let steps = (&(&(&img + &img)? * &img)? - &img)?;
+    same((&img + &img) * &img - img.clone(), Ok(steps), "(x + x) * x - x");
+    same(cuprum::maximum(img.expr() * 2.0, &img), (&img * 2.0).and_then(|d| d.maximum(&img)), "maximum(Expr, x)");
+    same(img.clip(&med - &std, &med + &std), img.clip(&(&med - &std)?, &(&med + &std)?), "clip with results");
+    let cond = img.greater(0.0)?;
+    same(cuprum::where_(&cond, &img * 2.0, -1.0), cuprum::where_(&cond, &(&img * 2.0)?, -1.0), "where_ with a result");
+    // The operand's own error comes back unchanged (the left one first), nothing is computed.
+    let wrong = cuprum::zeros(&[3], DType::Float32, &dev)?;
+    let shape_err = (&img + &wrong).unwrap_err();
+    assert_eq!(img.greater(&img + &wrong).unwrap_err(), shape_err);
+    assert_eq!(((&img + &wrong) - &img).unwrap_err(), shape_err);
+    assert_eq!(cuprum::add(&img + &wrong, img.reshape([7])).unwrap_err(), shape_err);
+    assert_eq!(cuprum::add(&img, img.reshape([7])).unwrap_err().kind(), ErrorKind::ValueError);
+    // In place and `_out` take them too.
+    let mut acc = img.copy()?;
+    acc.add_assign(&img * 2.0)?;
+    same(Ok(acc), &img * 3.0, "x += x * 2");
+    Ok(())
+});
