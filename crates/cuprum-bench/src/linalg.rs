@@ -141,7 +141,7 @@ pub(crate) fn matrices(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
         let f = |d: &Device| linalg::inv(&on(&a, d));
         let check = |g: &Array, _c: &Array| {
             // U(0,1) matrices are ill-conditioned: check the residual |a x - I| / |x| instead.
-            let eye = cuprum::eye(6000, None, 0, DType::Float32, &gpu)?;
+            let eye = cuprum::eye(6000, DType::Float32, &gpu)?;
             let res = cuprum::subtract(&cuprum::matmul(&a.1, g)?, &eye)?;
             let r = linalg::norm(&res)?.item::<f64>()? / 6000f64.sqrt();
             Ok((r <= 1e-1, format!("|a x - I| / sqrt(n) = {r:.1e}")))
@@ -165,7 +165,7 @@ pub(crate) fn matrices(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
     }
     if o.wants("solve_4096_f64") || o.wants("cholesky_4096_f64") {
         let mut m = host(rng.normal(4096 * 4096), &[4096, 4096], DType::Float64)?;
-        m = cuprum::add(&m, &cuprum::multiply(&cuprum::eye(4096, None, 0, DType::Float64, &Device::Cpu)?, 128.0)?)?;
+        m = cuprum::add(&m, &cuprum::multiply(&cuprum::eye(4096, DType::Float64, &Device::Cpu)?, 128.0)?)?;
         let v = pair(host(rng.normal(4096), &[4096], DType::Float64)?, gpu)?;
         let spd = pair(cuprum::matmul(&m, &m.t())?, gpu)?;
         let m = pair(m, gpu)?;
@@ -203,7 +203,7 @@ pub(crate) fn matrices(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
     }
     if o.wants("inv_batched_16384x8x8_f64") {
         let x = host(rng.normal(16384 * 64), &[16384, 8, 8], DType::Float64)?;
-        let eye = cuprum::multiply(&cuprum::eye(8, None, 0, DType::Float64, &Device::Cpu)?, 8.0)?;
+        let eye = cuprum::multiply(&cuprum::eye(8, DType::Float64, &Device::Cpu)?, 8.0)?;
         let bi = pair(cuprum::add(&x, &eye)?, gpu)?;
         let f = |d: &Device| linalg::inv(&on(&bi, d));
         row(

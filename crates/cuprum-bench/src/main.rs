@@ -282,7 +282,7 @@ fn run() -> Result<()> {
             use cuprum::ConvolveMode::Full;
             let mut deltas = cuprum::zeros(&[2048, 2048], DType::Float64, &cpu)?;
             deltas.slice_mut(cuprum::s![8..;16, 8..;16])?.fill(1.0)?;
-            let lin = cuprum::linspace(-2.0, 2.0, 15, true, DType::Float64, &cpu)?;
+            let lin = cuprum::linspace(-2.0, 2.0, 15, DType::Float64, &cpu)?;
             let [xx, yy] = cuprum::meshgrid([&lin, &lin], cuprum::Indexing::Xy)?;
             let gauss = ((xx.expr().square() + yy.expr().square()) * -0.5).exp().eval()?;
             let (dg, gg) = (deltas.to_device(&gpu)?, gauss.to_device(&gpu)?);
@@ -511,8 +511,14 @@ fn run() -> Result<()> {
     ];
     if big.iter().any(|w| o.wants(w)) {
         eprintln!("[making 1e8-element vectors]");
-        let ha = cuprum::linspace(0.0, 1.0, n, false, DType::Float32, &cpu)?.multiply(7919.0)?.remainder(1.0)?;
-        let hb = cuprum::linspace(0.0, 1.0, n, false, DType::Float32, &cpu)?.multiply(104729.0)?.remainder(1.0)?;
+        let ha =
+            cuprum::linspace_with(0.0, 1.0, n, DType::Float32, &cuprum::LinspaceOptions { endpoint: false }, &cpu)?
+                .multiply(7919.0)?
+                .remainder(1.0)?;
+        let hb =
+            cuprum::linspace_with(0.0, 1.0, n, DType::Float32, &cuprum::LinspaceOptions { endpoint: false }, &cpu)?
+                .multiply(104729.0)?
+                .remainder(1.0)?;
         let va = ha.to_device(&gpu)?;
         let vb = hb.to_device(&gpu)?;
         let cpu_t = |f: &dyn Fn() -> Result<cuprum::Array>, o: &Opts| -> Result<Option<f64>> {

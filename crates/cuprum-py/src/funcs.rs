@@ -331,7 +331,15 @@ pub fn linspace(
     dtype: &Bound<'_, PyAny>,
     device: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<A> {
-    Ok(A(cuprum::linspace(start, stop, num, endpoint, to_dtype(py, dtype)?, &to_device(device)?).py()?))
+    Ok(A(cuprum::linspace_with(
+        start,
+        stop,
+        num,
+        to_dtype(py, dtype)?,
+        &cuprum::LinspaceOptions { endpoint },
+        &to_device(device)?,
+    )
+    .py()?))
 }
 #[pyfunction]
 pub fn eye(
@@ -342,7 +350,7 @@ pub fn eye(
     dtype: &Bound<'_, PyAny>,
     device: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<A> {
-    Ok(A(cuprum::eye(n, m, k, to_dtype(py, dtype)?, &to_device(device)?).py()?))
+    Ok(A(cuprum::eye_with(n, to_dtype(py, dtype)?, &cuprum::EyeOptions { m, k }, &to_device(device)?).py()?))
 }
 #[pyfunction]
 pub fn meshgrid(py: Python<'_>, xs: &Bound<'_, PyAny>, ij: bool) -> PyResult<Vec<A>> {
@@ -608,12 +616,21 @@ pub fn quantiles(
     let (x, ax, m) = (a.0.clone(), axes(axis)?, qmethod(method)?);
     let r = py.detach(move || {
         if nan {
-            let parts: Vec<Array> =
-                q.iter().map(|&p| cuprum::nanquantile(&x, p, ax.clone(), m)).collect::<cuprum::Result<_>>()?;
+            let parts: Vec<Array> = q
+                .iter()
+                .map(|&p| {
+                    cuprum::nanquantile_with(
+                        &x,
+                        p,
+                        ax.clone(),
+                        &cuprum::QuantileOptions { method: m, ..Default::default() },
+                    )
+                })
+                .collect::<cuprum::Result<_>>()?;
             let refs: Vec<&Array> = parts.iter().collect();
             cuprum::stack(&refs, 0)
         } else {
-            cuprum::quantiles(&x, &q, ax, m)
+            cuprum::quantiles_with(&x, &q, ax, &cuprum::QuantileOptions { method: m, ..Default::default() })
         }
     });
     Ok(A(r.py()?))

@@ -36,7 +36,7 @@ fn main() -> Result<()> {
     let cpu = Device::Cpu;
     let want = |name: &str| only.as_deref().is_none_or(|o| name.contains(o));
     for n in [1_000_000usize, 10_000_000] {
-        let x = cuprum::linspace(0.1, 10.0, n, true, DType::Float32, &cpu)?;
+        let x = cuprum::linspace(0.1, 10.0, n, DType::Float32, &cpu)?;
         let tag = if n == 1_000_000 { "1M" } else { "10M" };
         let (xd, xh) = (x.astype(DType::Float64)?, x.astype(DType::Float16)?);
         let cases: Vec<(&str, Case<'_>)> = vec![

@@ -41,7 +41,7 @@ fn main() -> Result<()> {
 
     // x, y = np.meshgrid(np.linspace(-2, 2, 15), np.linspace(-2, 2, 15))
     // dst = np.sqrt(x*x + y*y); gauss = np.exp(-((dst - muu)**2 / (2.0 * sigma**2)))
-    let line = cuprum::linspace(-2.0, 2.0, 15, true, DType::Float64, &cpu)?;
+    let line = cuprum::linspace(-2.0, 2.0, 15, DType::Float64, &cpu)?;
     let [x, y] = cuprum::meshgrid([&line, &line], Indexing::Xy)?;
     let dst = (x.expr() * &x + y.expr() * &y).sqrt().eval()?;
     let (sigma, muu) = (1.0f64, 0.0);

@@ -179,7 +179,7 @@ fn main() -> Result<()> {
     gpu.synchronize()?;
     let baseline = t.elapsed().as_secs_f64();
     println!("Baseline implementation time: {baseline:.4} seconds");
-    let r = linalg::norm(&(&a_gpu.matmul(&c1)? - &cuprum::eye(size, None, 0, DType::Float32, &gpu)?)?)?;
+    let r = linalg::norm(&(&a_gpu.matmul(&c1)? - &cuprum::eye(size, DType::Float32, &gpu)?)?)?;
     println!("|A C1 - I| = {:.2e}, C1 == C2: {}", r.item::<f64>()?, cuprum::array_equal(&c1, &c2)?);
     drop((c1, c2));
     // On the CPU the streams order host work and the events read the host clock: the same code.

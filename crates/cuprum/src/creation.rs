@@ -87,11 +87,56 @@ pub fn arange_f(start: f64, stop: f64, step: f64, dtype: DType, device: &Device)
     Ok(out)
 }
 
-/// `np.linspace(start, stop, num, endpoint=...)`, float64 (or `dtype`).
-pub fn linspace(start: f64, stop: f64, num: usize, endpoint: bool, dtype: DType, device: &Device) -> Result<Array> {
+/// `np.linspace(start, stop, num, dtype=dtype)`: `num` values from `start` to `stop`
+/// included (the keyword `endpoint`: [`linspace_with`]). Integer dtypes are computed in
+/// float64, floored and cast, as NumPy's.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::linspace(0.0, 1.0, 5, cuprum::DType::Float64, &dev)?;   // np.linspace(0, 1, 5)
+/// assert_eq!(x.to_vec::<f64>()?, [0.0, 0.25, 0.5, 0.75, 1.0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn linspace(start: f64, stop: f64, num: usize, dtype: DType, device: &Device) -> Result<Array> {
+    linspace_with(start, stop, num, dtype, &LinspaceOptions::default(), device)
+}
+
+/// The keywords of [`linspace_with`]; `Default` is NumPy's (`endpoint=True`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinspaceOptions {
+    /// Whether `stop` is the last value (`true`) or just past it (`false`: `num` steps of
+    /// `(stop - start) / num`).
+    pub endpoint: bool,
+}
+
+impl Default for LinspaceOptions {
+    fn default() -> Self {
+        LinspaceOptions { endpoint: true }
+    }
+}
+
+/// `np.linspace(start, stop, num, endpoint=..., dtype=dtype)`.
+///
+/// ```
+/// use cuprum::{DType, LinspaceOptions};
+/// let dev = cuprum::Device::default_device();
+/// // np.linspace(0, 1, 4, endpoint=False)
+/// let x = cuprum::linspace_with(0.0, 1.0, 4, DType::Float64, &LinspaceOptions { endpoint: false }, &dev)?;
+/// assert_eq!(x.to_vec::<f64>()?, [0.0, 0.25, 0.5, 0.75]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn linspace_with(
+    start: f64,
+    stop: f64,
+    num: usize,
+    dtype: DType,
+    options: &LinspaceOptions,
+    device: &Device,
+) -> Result<Array> {
+    let endpoint = options.endpoint;
     if !dtype.is_float() {
         // As NumPy: computed in float64, floored, then cast.
-        return linspace(start, stop, num, endpoint, DType::Float64, device)?.floor()?.astype(dtype);
+        return linspace_with(start, stop, num, DType::Float64, options, device)?.floor()?.astype(dtype);
     }
     let div = if endpoint { num.saturating_sub(1) } else { num };
     let step = if div > 0 { (stop - start) / div as f64 } else { f64::NAN };
@@ -164,17 +209,39 @@ pub fn meshgrid_slice(xs: &[&Array], indexing: Indexing) -> Result<Vec<Array>> {
     Ok(out)
 }
 
-/// `np.eye(n, m, k)`: ones on the `k`-th diagonal.
-pub fn eye(n: usize, m: Option<usize>, k: isize, dtype: DType, device: &Device) -> Result<Array> {
-    let m = m.unwrap_or(n);
+/// `np.eye(n, dtype=dtype)`: the `n` x `n` identity (the keywords `M` and `k`: [`eye_with`]).
+pub fn eye(n: usize, dtype: DType, device: &Device) -> Result<Array> {
+    eye_with(n, dtype, &EyeOptions::default(), device)
+}
+
+/// The keywords of [`eye_with`]; `Default` is NumPy's (`M=None`, `k=0`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EyeOptions {
+    /// The number of columns (`None`: `n`).
+    pub m: Option<usize>,
+    /// The diagonal of ones: 0 the main one, above it positive, below it negative.
+    pub k: isize,
+}
+
+/// `np.eye(n, M=m, k=k, dtype=dtype)`: ones on the `k`-th diagonal of an `n` x `m` array.
+///
+/// ```
+/// use cuprum::{DType, EyeOptions};
+/// let dev = cuprum::Device::default_device();
+/// let e = cuprum::eye_with(2, DType::Int32, &EyeOptions { m: Some(3), k: 1 }, &dev)?;   // np.eye(2, 3, k=1, dtype=np.int32)
+/// assert_eq!(e.to_vec::<i32>()?, [0, 1, 0, 0, 0, 1]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn eye_with(n: usize, dtype: DType, options: &EyeOptions, device: &Device) -> Result<Array> {
+    let m = options.m.unwrap_or(n);
     let a = zeros(&[n, m], dtype, device)?;
-    a.diagonal_with(k, 0, 1)?.fill(1)?;
+    a.diagonal_with(options.k, 0, 1)?.fill(1)?;
     Ok(a)
 }
 
 /// `np.identity(n)`.
 pub fn identity(n: usize, dtype: DType, device: &Device) -> Result<Array> {
-    eye(n, None, 0, dtype, device)
+    eye(n, dtype, device)
 }
 
 /// An array of `shape` from a slice of elements in C order, on `device`.

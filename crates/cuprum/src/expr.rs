@@ -19,7 +19,7 @@
 //!
 //! ```
 //! let dev = cuprum::Device::default_device();
-//! let dst = cuprum::linspace(0.0, 4.0, 5, true, cuprum::DType::Float64, &dev)?;
+//! let dst = cuprum::linspace(0.0, 4.0, 5, cuprum::DType::Float64, &dev)?;
 //! let (muu, sigma) = (1.0, 0.5);
 //! // np.exp(-((dst - muu)**2 / (2.0 * sigma**2)))
 //! let g = (-(dst.expr() - muu).powi(2) / (2.0 * sigma * sigma)).exp().eval()?;

@@ -9,7 +9,7 @@
 //! let dev = Device::default_device();           // the first GPU, else the CPU
 //! let ary = cuprum::arange(10, &dev)?.reshape([2, 5])?;
 //! assert_eq!((ary.dtype(), ary.shape(), ary.strides()), (DType::Int64, &[2usize, 5][..], &[40isize, 8][..]));
-//! let x = cuprum::linspace(0.0, 9.0, 10, true, DType::Float64, &dev)?;
+//! let x = cuprum::linspace(0.0, 9.0, 10, DType::Float64, &dev)?;
 //! let y = (-0.5 * x.expr().powi(2)).exp().eval()?; // cp.exp(-0.5 * x**2): one `?` (see `Expr`)
 //! assert!((y.sum(None)?.item::<f64>()? - 1.7533141440214528).abs() < 1e-12);
 //! let mut deltas = cuprum::zeros(&[64, 64], DType::Float64, &dev)?;

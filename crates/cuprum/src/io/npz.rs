@@ -17,7 +17,7 @@ use std::path::Path;
 /// use cuprum::{io, Device};
 /// let dev = Device::default_device();
 /// let x = cuprum::arange(3, &dev)?;
-/// let y = cuprum::linspace(0.0, 1.0, 5, true, cuprum::DType::Float32, &dev)?;
+/// let y = cuprum::linspace(0.0, 1.0, 5, cuprum::DType::Float32, &dev)?;
 /// let path = std::env::temp_dir().join("cuprum_npz_example.npz");
 /// io::save_npz(&path, &[("x", &x), ("y", &y)])?;   // np.savez(path, x=x, y=y)
 /// let npz = io::load_npz(&path, &dev)?;

@@ -217,19 +217,14 @@ pub fn qr(a: &Array, mode: QrMode) -> Result<QrResult> {
         _ => Some(Array::alloc(&batch_with(&a, &[m, qcols]), dt, dev, true)?),
     };
     if a.size() > 0 {
-        let cmode = match mode {
-            QrMode::Reduced => cpu::QrMode::Reduced,
-            QrMode::Complete => cpu::QrMode::Complete,
-            QrMode::R => cpu::QrMode::R,
-        };
         match dev {
-            Device::Cpu => cpu::arrays::qr(&a, cmode, q.as_ref(), &r)?,
-            Device::Cuda(_) => cuda::qr(&a, cmode, q.as_ref(), &r)?,
+            Device::Cpu => cpu::arrays::qr(&a, mode, q.as_ref(), &r)?,
+            Device::Cuda(_) => cuda::qr(&a, mode, q.as_ref(), &r)?,
         }
     } else if let Some(q) = &q {
         // An empty `a`: `q` is the identity (NumPy's `?orgqr` of no reflectors).
         if q.size() > 0 {
-            let eye = crate::eye(m, Some(qcols), 0, dt, &dev)?;
+            let eye = crate::eye_with(m, dt, &crate::EyeOptions { m: Some(qcols), ..Default::default() }, &dev)?;
             q.view().assign(&eye.broadcast_to(q.shape())?)?;
         }
     }
@@ -385,7 +380,7 @@ fn svd_impl(a: &Array, full_matrices: bool, vectors: bool) -> Result<(Option<Arr
         for (x, d) in [(&u, m), (&vh, n)] {
             if let Some(x) = x {
                 if x.size() > 0 {
-                    let eye = crate::eye(d, None, 0, dt, &dev)?;
+                    let eye = crate::eye(d, dt, &dev)?;
                     x.view().assign(&eye.broadcast_to(x.shape())?)?;
                 }
             }

@@ -38,6 +38,12 @@ use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+// The CPU side is faer (the default feature `cpu-linalg`); a build without it (the sky
+// pipeline's, which has no linear algebra) has `absent.rs` in its place.
+#[cfg(feature = "cpu-linalg")]
+mod cpu;
+#[cfg(not(feature = "cpu-linalg"))]
+#[path = "absent.rs"]
 mod cpu;
 mod cuda;
 mod decomp;
@@ -125,11 +131,6 @@ pub(crate) fn assert_stacked_square(a: &Array) -> Result<()> {
 }
 
 pub(crate) use crate::array::same_device;
-
-/// The error of a failed factorisation (`cpu::LinalgErr`) as NumPy's `LinAlgError`.
-pub(crate) fn linalg_error(e: cpu::LinalgErr) -> Error {
-    Error::LinAlg(e.message().into())
-}
 
 /// The number of matrices in a stack of batch shape `batch`.
 pub(crate) fn batch_count(batch: &[usize]) -> usize {

@@ -349,7 +349,7 @@ pub fn matrix_power(a: &Array, n: i64) -> Result<Array> {
     super::assert_stacked_square(a)?;
     if n == 0 {
         let m = a.shape()[a.ndim() - 1];
-        let eye = crate::eye(m, None, 0, a.dtype(), &a.device())?;
+        let eye = crate::eye(m, a.dtype(), &a.device())?;
         return eye.broadcast_to(a.shape())?.copy();
     }
     let base = if n < 0 { super::inv(a)? } else { a.view() };

@@ -18,9 +18,10 @@ use crate::core::error::{Error, Result};
 use crate::core::layout::Axes;
 use crate::sort::{lanes_last, searchsorted, Side};
 
-/// Interpolation methods of [`quantile`], as NumPy's `method=`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// Interpolation methods of [`quantile_with`], as NumPy's `method=` (`Default`: `Linear`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum QuantileMethod {
+    #[default]
     Linear,
     Lower,
     Higher,
@@ -124,43 +125,92 @@ fn complex_median(h: &Array, lanes: usize, len: usize, method: Interp, ignore_na
     crate::where_(&crate::isnan(&last)?, &last, &m)?.reshape([1, lanes])
 }
 
-/// NumPy's `quantile(a, q, axis, method)` for several `q` in [0, 1]: shape `(len(q), ...)`.
+/// The keywords of the quantile and percentile functions' `_with` forms; `Default` is
+/// NumPy's (`method="linear"`, `keepdims=False`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct QuantileOptions {
+    /// How a quantile between two order statistics is formed.
+    pub method: QuantileMethod,
+    /// The reduced axes kept with length 1 (after the leading `len(q)` axis of
+    /// [`quantiles_with`]).
+    pub keepdims: bool,
+}
+
+/// NumPy's `quantile(a, q, axis)` for several `q` in [0, 1]: shape `(len(q), ...)`.
 ///
 /// `axis` ([`Axes`]) is `None` (the flattened array), one axis, or several, as NumPy's tuple
 /// (`[0, 1]`: those axes merged into one lane), here and in every quantile, percentile and
 /// median function.
 ///
 /// ```
-/// use cuprum::QuantileMethod;
 /// let dev = cuprum::Device::default_device();
 /// let a = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
-/// let q = cuprum::quantiles(&a, &[0.25, 0.5], [0, 2], QuantileMethod::Linear)?;
+/// let q = cuprum::quantiles(&a, &[0.25, 0.5], [0, 2])?;
 /// assert_eq!(q.shape(), &[2, 3]);
 /// assert_eq!(q.to_vec::<f64>()?, vec![1.75, 5.75, 9.75, 7.5, 11.5, 15.5]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn quantiles(a: &Array, q: &[f64], axis: impl Into<Axes>, method: QuantileMethod) -> Result<Array> {
-    quantile_impl(a, q, axis.into(), Interp::Method(method), false)
+pub fn quantiles(a: &Array, q: &[f64], axis: impl Into<Axes>) -> Result<Array> {
+    quantiles_with(a, q, axis, &QuantileOptions::default())
 }
 
-/// NumPy's `quantile(a, q, axis, method)` for one `q`. Of empty lanes it is an error of kind
+/// NumPy's `quantile(a, q, axis, method=..., keepdims=...)` for several `q`.
+///
+/// ```
+/// use cuprum::{QuantileMethod, QuantileOptions};
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::arange(24, &dev)?.reshape([2, 3, 4])?;
+/// let opts = QuantileOptions { method: QuantileMethod::Lower, keepdims: true };
+/// let q = cuprum::quantiles_with(&a, &[0.25, 0.5], [0, 2], &opts)?;
+/// assert_eq!(q.shape(), &[2, 1, 3, 1]);
+/// assert_eq!(q.to_vec::<i64>()?, vec![1, 5, 9, 3, 7, 11]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn quantiles_with(a: &Array, q: &[f64], axis: impl Into<Axes>, options: &QuantileOptions) -> Result<Array> {
+    let axis = axis.into();
+    let r = quantile_impl(a, q, axis.clone(), Interp::Method(options.method), false)?;
+    keep_dims(r, a, &axis, Some(q.len()), options.keepdims)
+}
+
+/// A result's shape with the reduced axes of `a` kept as length 1 (NumPy's `keepdims=True`),
+/// after `lead` (the number of quantiles of [`quantiles_with`]).
+fn keep_dims(r: Array, a: &Array, axis: &Axes, lead: Option<usize>, keepdims: bool) -> Result<Array> {
+    if !keepdims {
+        return Ok(r);
+    }
+    let reduced = axis.resolve(a.ndim())?;
+    let mut shape: Vec<usize> = lead.into_iter().collect();
+    shape.extend(a.shape().iter().enumerate().map(|(d, &n)| if reduced.contains(&d) { 1 } else { n }));
+    r.reshape(&shape)
+}
+
+/// NumPy's `quantile(a, q, axis)` for one `q` (`method="linear"`; the other methods and
+/// `keepdims`: [`quantile_with`]). Of empty lanes it is an error of kind
 /// [`IndexError`](crate::ErrorKind::IndexError), as in NumPy ([`nanquantile`] and [`median`]
 /// give NaN there).
 ///
 /// ```
-/// use cuprum::{DType, QuantileMethod};
+/// use cuprum::{DType, QuantileMethod, QuantileOptions};
 /// let dev = cuprum::Device::default_device();
 /// let x = cuprum::from_vec(vec![1i32, 2, 3, 4, 10], &dev)?;
-/// let q = cuprum::quantile(&x, 0.9, None, QuantileMethod::Linear)?;
+/// let q = cuprum::quantile(&x, 0.9, None)?;                  // np.quantile(x, 0.9)
 /// assert_eq!(q.dtype(), DType::Float64); // interpolating methods give floats
 /// assert!((q.item::<f64>()? - 7.6).abs() < 1e-12);
-/// let p = cuprum::percentile(&x, 40.0, None, QuantileMethod::Lower)?;
+/// // np.percentile(x, 40, method="lower")
+/// let p = cuprum::percentile_with(&x, 40.0, None, &QuantileOptions { method: QuantileMethod::Lower, ..Default::default() })?;
 /// assert_eq!((p.dtype(), p.item::<i64>()?), (DType::Int32, 2)); // picking methods keep the dtype
 /// assert_eq!(x.median(None)?.item::<f64>()?, 3.0);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn quantile(a: &Array, q: f64, axis: impl Into<Axes>, method: QuantileMethod) -> Result<Array> {
-    quantile_one(a, q, axis.into(), Interp::Method(method), false)
+pub fn quantile(a: &Array, q: f64, axis: impl Into<Axes>) -> Result<Array> {
+    quantile_with(a, q, axis, &QuantileOptions::default())
+}
+
+/// NumPy's `quantile(a, q, axis, method=..., keepdims=...)`.
+pub fn quantile_with(a: &Array, q: f64, axis: impl Into<Axes>, options: &QuantileOptions) -> Result<Array> {
+    let axis = axis.into();
+    let r = quantile_one(a, q, axis.clone(), Interp::Method(options.method), false)?;
+    keep_dims(r, a, &axis, None, options.keepdims)
 }
 
 fn quantile_one(a: &Array, q: f64, axis: Axes, method: Interp, ignore_nan: bool) -> Result<Array> {
@@ -168,9 +218,14 @@ fn quantile_one(a: &Array, q: f64, axis: Axes, method: Interp, ignore_nan: bool)
     r.reshape(&r.shape()[1..])
 }
 
-/// NumPy's `percentile(a, q, axis, method)` (`q` in [0, 100]).
-pub fn percentile(a: &Array, q: f64, axis: impl Into<Axes>, method: QuantileMethod) -> Result<Array> {
-    quantile(a, q / 100.0, axis, method)
+/// NumPy's `percentile(a, q, axis)` (`q` in [0, 100]).
+pub fn percentile(a: &Array, q: f64, axis: impl Into<Axes>) -> Result<Array> {
+    percentile_with(a, q, axis, &QuantileOptions::default())
+}
+
+/// NumPy's `percentile(a, q, axis, method=..., keepdims=...)`.
+pub fn percentile_with(a: &Array, q: f64, axis: impl Into<Axes>, options: &QuantileOptions) -> Result<Array> {
+    quantile_with(a, q / 100.0, axis, options)
 }
 
 /// NumPy's `median(a, axis)`: the mean of the middle element(s) of each lane, NaN if the
@@ -192,15 +247,28 @@ pub fn median(a: &Array, axis: impl Into<Axes>) -> Result<Array> {
     quantile_one(a, 0.5, axis.into(), Interp::MedianMean, false)
 }
 
-/// NumPy's `nanquantile` (NaNs ignored; all-NaN lanes give NaN). Empty lanes give NaN too,
-/// of the data's float dtype or float64 (whatever the method), without NumPy's warning.
-pub fn nanquantile(a: &Array, q: f64, axis: impl Into<Axes>, method: QuantileMethod) -> Result<Array> {
-    quantile_one(a, q, axis.into(), Interp::Method(method), true)
+/// NumPy's `nanquantile(a, q, axis)` (NaNs ignored; all-NaN lanes give NaN). Empty lanes
+/// give NaN too, of the data's float dtype or float64 (whatever the method), without NumPy's
+/// warning.
+pub fn nanquantile(a: &Array, q: f64, axis: impl Into<Axes>) -> Result<Array> {
+    nanquantile_with(a, q, axis, &QuantileOptions::default())
 }
 
-/// NumPy's `nanpercentile`.
-pub fn nanpercentile(a: &Array, q: f64, axis: impl Into<Axes>, method: QuantileMethod) -> Result<Array> {
-    nanquantile(a, q / 100.0, axis, method)
+/// NumPy's `nanquantile(a, q, axis, method=..., keepdims=...)`.
+pub fn nanquantile_with(a: &Array, q: f64, axis: impl Into<Axes>, options: &QuantileOptions) -> Result<Array> {
+    let axis = axis.into();
+    let r = quantile_one(a, q, axis.clone(), Interp::Method(options.method), true)?;
+    keep_dims(r, a, &axis, None, options.keepdims)
+}
+
+/// NumPy's `nanpercentile(a, q, axis)`.
+pub fn nanpercentile(a: &Array, q: f64, axis: impl Into<Axes>) -> Result<Array> {
+    nanpercentile_with(a, q, axis, &QuantileOptions::default())
+}
+
+/// NumPy's `nanpercentile(a, q, axis, method=..., keepdims=...)`.
+pub fn nanpercentile_with(a: &Array, q: f64, axis: impl Into<Axes>, options: &QuantileOptions) -> Result<Array> {
+    nanquantile_with(a, q / 100.0, axis, options)
 }
 
 /// NumPy's `nanmedian`: [`median`] of each lane's values that are not NaN (all-NaN lanes

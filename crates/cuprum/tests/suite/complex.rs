@@ -323,9 +323,9 @@ device_test!(sort_and_median, |dev| {
     assert_eq!(cuprum::nanmedian(&b, None)?.item::<C32>()?, c32(1.0, 1.0));
     let all_nan = cuprum::from_vec(vec![c32(n, 0.0), c32(n, 1.0)], &dev)?;
     assert!(same(cuprum::nanmedian(&all_nan, None)?.item::<C32>()?, c32(n, 1.0)));
-    let e = cuprum::nanquantile(&a, 0.5, None, cuprum::QuantileMethod::Linear).unwrap_err();
+    let e = cuprum::nanquantile(&a, 0.5, None).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::TypeError);
-    let e = cuprum::quantile(&a, 0.5, None, cuprum::QuantileMethod::Linear).unwrap_err();
+    let e = cuprum::quantile(&a, 0.5, None).unwrap_err();
     assert_eq!((e.kind(), e.to_string().contains("a must be an array of real numbers")), (ErrorKind::TypeError, true));
     Ok(())
 });

@@ -824,12 +824,12 @@ fn run_creation(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec
             dt(),
             dev,
         )),
-        "linspace" => one(cuprum::linspace(
+        "linspace" => one(cuprum::linspace_with(
             parse_f64(case.param("start")),
             parse_f64(case.param("stop")),
             case.num("num"),
-            case.param("endpoint") == "1",
             dt(),
+            &cuprum::LinspaceOptions { endpoint: case.param("endpoint") == "1" },
             dev,
         )),
         "eye" => {
@@ -837,7 +837,7 @@ fn run_creation(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec
                 "None" => None,
                 m => Some(m.parse().unwrap()),
             };
-            one(cuprum::eye(case.num("n"), m, case.num("k"), dt(), dev))
+            one(cuprum::eye_with(case.num("n"), dt(), &cuprum::EyeOptions { m, k: case.num("k") }, dev))
         }
         "identity" => one(cuprum::identity(case.num("n"), dt(), dev)),
         "meshgrid" => {
@@ -1031,12 +1031,37 @@ fn run_quantile(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec
         "nanmedian" => cuprum::nanmedian(a, axis)?,
         "quantiles" => {
             let qs: Vec<f64> = case.param("q").split(',').map(parse_f64).collect();
-            cuprum::quantiles(a, &qs, axis, method(case))?
+            cuprum::quantiles_with(
+                a,
+                &qs,
+                axis,
+                &cuprum::QuantileOptions { method: method(case), ..Default::default() },
+            )?
         }
-        "quantile" => cuprum::quantile(a, q(), axis, method(case))?,
-        "percentile" => cuprum::percentile(a, q(), axis, method(case))?,
-        "nanquantile" => cuprum::nanquantile(a, q(), axis, method(case))?,
-        "nanpercentile" => cuprum::nanpercentile(a, q(), axis, method(case))?,
+        "quantile" => cuprum::quantile_with(
+            a,
+            q(),
+            axis,
+            &cuprum::QuantileOptions { method: method(case), ..Default::default() },
+        )?,
+        "percentile" => cuprum::percentile_with(
+            a,
+            q(),
+            axis,
+            &cuprum::QuantileOptions { method: method(case), ..Default::default() },
+        )?,
+        "nanquantile" => cuprum::nanquantile_with(
+            a,
+            q(),
+            axis,
+            &cuprum::QuantileOptions { method: method(case), ..Default::default() },
+        )?,
+        "nanpercentile" => cuprum::nanpercentile_with(
+            a,
+            q(),
+            axis,
+            &cuprum::QuantileOptions { method: method(case), ..Default::default() },
+        )?,
         op => panic!("unknown quantile op {op}"),
     };
     Ok(vec![r])

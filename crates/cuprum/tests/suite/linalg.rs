@@ -24,7 +24,7 @@ fn b4(dev: &Device) -> cuprum::Result<Array> {
 /// `x @ x^H + 4 I`, Hermitian positive definite.
 fn hpd(x: &Array) -> cuprum::Result<Array> {
     let xh = if x.dtype().is_complex() { x.conj()?.t() } else { x.t() };
-    let eye = cuprum::eye(x.shape()[0], None, 0, x.dtype(), &x.device())?;
+    let eye = cuprum::eye(x.shape()[0], x.dtype(), &x.device())?;
     cuprum::add(&cuprum::matmul(x, &xh)?, &cuprum::multiply(&eye, 4.0)?)
 }
 
@@ -79,7 +79,7 @@ device_test!(products_as_numpy, |dev| {
     assert_eq!(o.to_vec::<i64>()?, vec![0, 1, 2, 0, -1, -2, 0, 2, 4, 0, 0, 0]);
     let td = linalg::tensordot(&a, &c3, ([1, 2], [0, 1]))?;
     assert_eq!(td.to_vec::<i64>()?, vec![1012, 1078, 2596, 2806]);
-    let k = cuprum::kron(&cuprum::eye(2, None, 0, DType::Int64, &dev)?, &b.slice(cuprum::s![..2, ..])?)?;
+    let k = cuprum::kron(&cuprum::eye(2, DType::Int64, &dev)?, &b.slice(cuprum::s![..2, ..])?)?;
     assert_eq!(k.to_vec::<i64>()?, vec![0, 1, 0, 0, 2, 3, 0, 0, 0, 0, 0, 1, 0, 0, 2, 3]);
     assert_eq!(cuprum::trace(&a, 1, 1, 2)?.to_vec::<i64>()?, vec![18, 54]);
     let sq = cuprum::from_vec(vec![1i64, 1, 1, 0], &dev)?.reshape([2, 2])?;
@@ -516,8 +516,8 @@ device_test!(errors_as_numpy, |dev| {
     assert_eq!(e.to_string(), "1-dimensional array given. Array must be at least two-dimensional");
     let h = cuprum::ones(&[2, 2], DType::Float16, &dev)?;
     assert_eq!(linalg::inv(&h).unwrap_err().kind(), ErrorKind::TypeError);
-    let e = linalg::solve(&cuprum::eye(3, None, 0, DType::Float64, &dev)?, &cuprum::ones(&[2], DType::Float64, &dev)?)
-        .unwrap_err();
+    let e =
+        linalg::solve(&cuprum::eye(3, DType::Float64, &dev)?, &cuprum::ones(&[2], DType::Float64, &dev)?).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::ValueError);
     assert_eq!(
         linalg::lstsq(&rect, &cuprum::ones(&[3], DType::Float64, &dev)?, None).unwrap_err().to_string(),
@@ -535,7 +535,7 @@ device_test!(errors_as_numpy, |dev| {
 fn wellcond(shape: &[usize], dt: DType, rng: &mut Rng) -> Array {
     let n = shape[shape.len() - 1];
     let x = random(shape, dt, rng, false);
-    let eye = cuprum::eye(n, None, 0, dt, &Device::Cpu).unwrap();
+    let eye = cuprum::eye(n, dt, &Device::Cpu).unwrap();
     cuprum::add(&x, &cuprum::multiply(&eye, 4.0 * n as f64).unwrap()).unwrap()
 }
 
@@ -649,7 +649,7 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         let t = x.swapaxes(-1, -2)?;
         Ok(if dt.is_complex() { t.conj()? } else { t })
     };
-    let eye = cuprum::eye(40, None, 0, dt, &Device::Cpu)?;
+    let eye = cuprum::eye(40, dt, &Device::Cpu)?;
     for (gram, what) in [(cuprum::matmul(&adj(&u)?, &u)?, "uᴴu"), (cuprum::matmul(&vh, &adj(&vh)?)?, "vh vhᴴ")] {
         let off = linalg::norm(&cuprum::subtract(&gram, &eye)?)?.to_vec_as::<f64>()?[0];
         assert!(off <= k * eps * 40.0, "{dt}: |{what} - I| = {off:e} for a rank-deficient matrix on the GPU");

@@ -136,7 +136,7 @@ fn each(
         let par = if small { Par::Seq } else { Par::rayon(0) };
         (0..count).try_for_each(|i| f(i, par))
     };
-    r.map_err(super::super::linalg_error)
+    r.map_err(|e| Error::LinAlg(e.message().into()))
 }
 
 /// `out = a @ b` for stacks (`a`: `(..., m, k)`, `b`: `(..., k, n)`, both broadcast to the

@@ -653,16 +653,7 @@ pub(crate) fn cholesky<T: Scalar>(a: MatRef<'_, T>, upper: bool, par: Par) -> Re
 // ---------------------------------------------------------------------------------------------
 // QR
 
-/// The `mode` of [`qr`] (`'raw'` is not offered).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum QrMode {
-    /// `q` is `m×k`, `r` is `k×n` (`k = min(m, n)`).
-    Reduced,
-    /// `q` is `m×m`, `r` is `m×n` (for `m <= n` the same as `Reduced`).
-    Complete,
-    /// Only `r`, `k×n`; `q` is not computed.
-    R,
-}
+pub(crate) use crate::linalg::QrMode;
 
 /// `numpy.linalg.qr`: `(q, r)` with `a = q r`, `q` `None` for `QrMode::R`.
 ///

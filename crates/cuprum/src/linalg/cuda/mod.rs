@@ -16,7 +16,7 @@ mod small;
 
 pub(crate) use dot::dot_1d;
 
-use super::cpu::QrMode;
+use super::QrMode;
 use crate::array::Array;
 use crate::backend::cuda::launch::{dev_of, dptr};
 use crate::backend::cuda::CudaDevice;
@@ -387,7 +387,7 @@ pub(crate) fn inv(a: &Array, out: &Array) -> Result<()> {
     }
     let (w, ipiv, info) = lu(&dev, a)?;
     let n = w.shape()[1];
-    let eye = crate::eye(n, None, 0, a.dtype(), &dev.device())?;
+    let eye = crate::eye(n, a.dtype(), &dev.device())?;
     let x = eye.broadcast_to(w.shape())?.copy()?;
     let rs_info = Array::alloc(info.shape(), DType::Int32, dev.device(), true)?;
     getrs(&dev, &w, &ipiv, &x, false, &rs_info)?;

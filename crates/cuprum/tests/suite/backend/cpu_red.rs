@@ -35,7 +35,7 @@ fn run_all(x: &Array, xi: &Array, m: &Array) -> Vec<Vec<u64>> {
         bits(&x.std(None, 0.0).unwrap()),
         bits(&x.var(None, 1.0).unwrap()),
         bits(&x.median(None).unwrap()),
-        bits(&cuprum::percentile(x, 37.5, None, cuprum::QuantileMethod::Linear).unwrap()),
+        bits(&cuprum::percentile(x, 37.5, None).unwrap()),
         bits(&x.reshape([-1isize, 1000]).unwrap().median(1).unwrap()),
         bits(&x.mask(m).unwrap()),
         bits(&x.sort(None).unwrap()),
@@ -221,7 +221,7 @@ fn median_and_percentiles_match_a_sorted_reference() {
                 let t = vi - l as f64;
                 let d = v[h] - v[l];
                 let want = if t >= 0.5 { v[h] - d * (1.0 - t) } else { v[l] + d * t };
-                let got = cuprum::percentile(&x, q, None, cuprum::QuantileMethod::Linear).unwrap();
+                let got = cuprum::percentile(&x, q, None).unwrap();
                 let w = cuprum::full(&[], want, got.dtype(), &Device::Cpu).unwrap();
                 assert_eq!(bits(&got), bits(&w), "percentile {q} {dt:?} n={n}");
             }

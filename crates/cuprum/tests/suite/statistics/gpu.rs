@@ -22,15 +22,17 @@ fn check_quantiles(gpu: &Device, x: &Array, axis: impl Into<cuprum::Axes>, what:
     let qs = [0.0, 0.1, 0.25, 0.5, 0.731, 0.9, 1.0];
     let rtol = if x.dtype() == DType::Float16 { 1e-3 } else { 1e-12 };
     for m in METHODS {
-        let c = cuprum::quantiles(x, &qs, axis, m);
-        let g = cuprum::quantiles(&xg, &qs, axis, m);
+        let c = cuprum::quantiles_with(x, &qs, axis, &cuprum::QuantileOptions { method: m, ..Default::default() });
+        let g = cuprum::quantiles_with(&xg, &qs, axis, &cuprum::QuantileOptions { method: m, ..Default::default() });
         match (c, g) {
             (Ok(c), Ok(g)) => assert_close(&g, &c, rtol, &format!("quantiles {m:?} {what}")),
             (Err(_), Err(_)) => {}
             (c, g) => panic!("{what}: CPU {:?}, GPU {:?}", c.map(|_| ()), g.map(|_| ())),
         }
-        let c = cuprum::nanquantile(x, 0.37, axis, m).unwrap();
-        let g = cuprum::nanquantile(&xg, 0.37, axis, m).unwrap();
+        let c = cuprum::nanquantile_with(x, 0.37, axis, &cuprum::QuantileOptions { method: m, ..Default::default() })
+            .unwrap();
+        let g = cuprum::nanquantile_with(&xg, 0.37, axis, &cuprum::QuantileOptions { method: m, ..Default::default() })
+            .unwrap();
         assert_close(&g, &c, rtol, &format!("nanquantile {m:?} {what}"));
     }
     let c = x.median(axis).unwrap();
@@ -80,15 +82,20 @@ fn quantile_case(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         for r in [
             x.median(None)?,
             cuprum::nanmedian(x, 0)?,
-            cuprum::nanquantile(x, 0.3, 0, QuantileMethod::Lower)?,
-            cuprum::nanpercentile(x, 30.0, None, QuantileMethod::Linear)?,
+            cuprum::nanquantile_with(
+                x,
+                0.3,
+                0,
+                &cuprum::QuantileOptions { method: QuantileMethod::Lower, ..Default::default() },
+            )?,
+            cuprum::nanpercentile(x, 30.0, None)?,
         ] {
             assert_eq!((r.device(), r.dtype()), (dev, fdt), "{dt} empty");
             assert!(r.to_vec_as::<f64>()?.iter().all(|v| v.is_nan()), "{dt} empty");
         }
         assert_eq!(x.median(0)?.shape(), &[3]);
         assert_eq!(x.median(1)?.shape(), &[0]);
-        let err = cuprum::quantile(x, 0.5, 0, QuantileMethod::Linear).unwrap_err();
+        let err = cuprum::quantile(x, 0.5, 0).unwrap_err();
         assert_eq!(err.kind(), cuprum::ErrorKind::IndexError);
     }
     Ok(())
@@ -112,8 +119,8 @@ gpu_test!(median_of_a_large_sky_like_vector, |gpu| {
         let c = x.median(None)?;
         let g = x.to_device(&gpu)?.median(None)?;
         assert_close(&g, &c, 0.0, &format!("median n={n}"));
-        let c = cuprum::percentile(&x, 99.0, None, QuantileMethod::Linear)?;
-        let g = cuprum::percentile(&x.to_device(&gpu)?, 99.0, None, QuantileMethod::Linear)?;
+        let c = cuprum::percentile(&x, 99.0, None)?;
+        let g = cuprum::percentile(&x.to_device(&gpu)?, 99.0, None)?;
         assert_close(&g, &c, 0.0, &format!("percentile 99 n={n}"));
     }
     Ok(())
@@ -190,7 +197,7 @@ fn complex_median_case(dev: &Device) -> cuprum::Result<()> {
                 cuprum::nanmedian(&eg, None),
             );
         }
-        let q = |a: &Array| cuprum::quantile(a, 0.5, None, QuantileMethod::Linear);
+        let q = |a: &Array| cuprum::quantile(a, 0.5, None);
         let x = random(&[10], dt, &mut rng, false);
         same(dev, &format!("quantile {dt}"), 0.0, q(&x), q(&on(dev, &x)));
     }

@@ -21,7 +21,7 @@ device_test!(quantiles_like_numpy, |dev| {
         (QuantileMethod::Midpoint, [1.0, 2.0, 2.5, 3.0, 7.0, 10.0], DType::Float64),
     ];
     for (m, w, dt) in want {
-        let r = cuprum::quantiles(&x, &qs, None, m)?;
+        let r = cuprum::quantiles_with(&x, &qs, None, &cuprum::QuantileOptions { method: m, ..Default::default() })?;
         assert_eq!(r.dtype(), dt, "{m:?}");
         for (g, e) in f64s(&r).iter().zip(w) {
             assert!((g - e).abs() < 1e-12, "{m:?}: {g} vs {e}");
@@ -34,11 +34,38 @@ device_test!(quantiles_like_numpy, |dev| {
     let n = cuprum::from_vec(vec![3.0, f64::NAN, 1.0, 2.0, 1.0], &dev)?;
     assert!(n.median(None)?.item::<f64>()?.is_nan());
     assert_eq!(cuprum::nanmedian(&n, None)?.item::<f64>()?, 1.5);
-    assert_eq!(cuprum::percentile(&x, 40.0, None, QuantileMethod::Linear)?.item::<f64>()?, 2.6);
+    assert_eq!(cuprum::percentile(&x, 40.0, None)?.item::<f64>()?, 2.6);
     let m = cuprum::arange_f(0.0, 12.0, 1.0, DType::Float64, &dev)?.reshape([3, 4])?;
     assert_eq!(f64s(&m.median(0)?), vec![4.0, 5.0, 6.0, 7.0]);
     assert_eq!(f64s(&m.median(1)?), vec![1.5, 5.5, 9.5]);
-    assert!(cuprum::quantile(&x, 1.5, None, QuantileMethod::Linear).is_err());
+    assert!(cuprum::quantile(&x, 1.5, None).is_err());
+    Ok(())
+});
+
+device_test!(quantile_keepdims_as_numpy, |dev| {
+    use cuprum::QuantileOptions;
+    // a = np.arange(24.).reshape(2, 3, 4)
+    let a = cuprum::arange(24, &dev)?.astype(DType::Float64)?.reshape([2, 3, 4])?;
+    let keep = QuantileOptions { keepdims: true, ..Default::default() };
+    // np.quantile(a, 0.5, axis=1, keepdims=True).shape == (2, 1, 4), values [[[4,5,6,7]], [[16,17,18,19]]]
+    let q = cuprum::quantile_with(&a, 0.5, 1, &keep)?;
+    assert_eq!(q.shape(), &[2, 1, 4]);
+    assert_eq!(f64s(&q), [4.0, 5.0, 6.0, 7.0, 16.0, 17.0, 18.0, 19.0]);
+    // axis=None: (1, 1, 1); axis=(0, 2): (1, 3, 1); several q: (2, 1, 3, 1)
+    assert_eq!(cuprum::percentile_with(&a, 50.0, None, &keep)?.shape(), &[1, 1, 1]);
+    let q = cuprum::nanquantile_with(&a, 0.25, [0, 2], &keep)?;
+    assert_eq!(q.shape(), &[1, 3, 1]);
+    assert_eq!(f64s(&q), f64s(&cuprum::nanquantile(&a, 0.25, [0, 2])?));
+    let q = cuprum::quantiles_with(&a, &[0.25, 0.75], [-1], &keep)?;
+    assert_eq!(q.shape(), &[2, 2, 3, 1]);
+    assert_eq!(f64s(&q), f64s(&cuprum::quantiles(&a, &[0.25, 0.75], -1)?));
+    // np.nanpercentile(a, 10, axis=-3, keepdims=True, method="higher")
+    let opts = QuantileOptions { method: QuantileMethod::Higher, keepdims: true };
+    let q = cuprum::nanpercentile_with(&a, 10.0, -3, &opts)?;
+    assert_eq!(q.shape(), &[1, 3, 4]);
+    assert_eq!(f64s(&q)[..4], [12.0, 13.0, 14.0, 15.0]);
+    // A bad axis is still NumPy's AxisError with keepdims.
+    assert_eq!(cuprum::quantile_with(&a, 0.5, 3, &keep).unwrap_err().kind(), cuprum::ErrorKind::AxisError);
     Ok(())
 });
 
@@ -133,14 +160,24 @@ device_test!(quantiles_of_empty_lanes, |dev| {
     assert!(h.to_vec::<cuprum::f16>()?.iter().all(|v| v.is_nan()));
     // np.nanquantile(np.zeros(0, np.int64), 0.5, method="nearest") -> nan (float64)
     let i = cuprum::zeros(&[0], DType::Int64, &dev)?;
-    let q = cuprum::nanquantile(&i, 0.5, None, QuantileMethod::Nearest)?;
+    let q = cuprum::nanquantile_with(
+        &i,
+        0.5,
+        None,
+        &cuprum::QuantileOptions { method: QuantileMethod::Nearest, ..Default::default() },
+    )?;
     assert_eq!(q.dtype(), DType::Float64);
     assert!(q.item::<f64>()?.is_nan());
-    assert!(cuprum::nanpercentile(&f, 50.0, None, QuantileMethod::Linear)?.item::<f32>()?.is_nan());
+    assert!(cuprum::nanpercentile(&f, 50.0, None)?.item::<f32>()?.is_nan());
     for r in [
-        cuprum::quantile(&e, 0.5, None, QuantileMethod::Linear),
-        cuprum::percentile(&f, 50.0, 0, QuantileMethod::Lower),
-        cuprum::quantiles(&e, &[0.2, 0.5], None, QuantileMethod::Linear),
+        cuprum::quantile(&e, 0.5, None),
+        cuprum::percentile_with(
+            &f,
+            50.0,
+            0,
+            &cuprum::QuantileOptions { method: QuantileMethod::Lower, ..Default::default() },
+        ),
+        cuprum::quantiles(&e, &[0.2, 0.5], None),
     ] {
         assert_eq!(r.unwrap_err().kind(), ErrorKind::IndexError);
     }

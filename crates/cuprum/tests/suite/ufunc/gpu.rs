@@ -217,8 +217,8 @@ gpu_test!(where_fill_assign_and_views, |gpu| {
         &gpu,
         "linspace",
         1e-15,
-        cuprum::linspace(-2.0, 2.0, 15, true, DType::Float64, &Device::Cpu),
-        cuprum::linspace(-2.0, 2.0, 15, true, DType::Float64, &gpu),
+        cuprum::linspace(-2.0, 2.0, 15, DType::Float64, &Device::Cpu),
+        cuprum::linspace(-2.0, 2.0, 15, DType::Float64, &gpu),
     );
     same(
         &gpu,
@@ -231,8 +231,8 @@ gpu_test!(where_fill_assign_and_views, |gpu| {
         &gpu,
         "eye",
         0.0,
-        cuprum::eye(5, Some(7), -1, DType::UInt8, &Device::Cpu),
-        cuprum::eye(5, Some(7), -1, DType::UInt8, &gpu),
+        cuprum::eye_with(5, DType::UInt8, &cuprum::EyeOptions { m: Some(7), k: -1 }, &Device::Cpu),
+        cuprum::eye_with(5, DType::UInt8, &cuprum::EyeOptions { m: Some(7), k: -1 }, &gpu),
     );
     Ok(())
 });

@@ -162,7 +162,7 @@ pub fn histogram(
         // SciPy bins with `numpy.histogram(vals, linspace(min, max, bins + 1))`: decreasing edges.
         return Err(Error::Value("`bins` must increase monotonically, when an array".into()));
     }
-    let edges = crate::linspace(min, max, bins + 1, true, DType::Float64, &dev)?;
+    let edges = crate::linspace(min, max, bins + 1, DType::Float64, &dev)?;
     let s = slots_of(&p)?.ravel()?;
     // Complex values are binned by their real parts (NumPy's cast, as SciPy's histogram).
     let v = if p.x.dtype().is_complex() { p.x.real() } else { p.x.view() }.ravel()?.astype(DType::Float64)?;
