@@ -5,7 +5,7 @@
 
 use super::linalg::{on, pair, relcheck, row, Gen};
 use super::Opts;
-use cuprum::fft::{self, Norm};
+use cuprum::fft;
 use cuprum::scipy::signal::{self, Method};
 use cuprum::{Array, ConvolveMode, DType, Device, Result};
 
@@ -28,17 +28,17 @@ pub(crate) fn workloads(o: &mut Opts, gpu: Device, rep: usize, sky: &Array) -> R
         let im = cuprum::from_vec(rng.normal(n), &Device::Cpu)?;
         let z = cuprum::add(&re, &cuprum::multiply(&im, cuprum::Complex::new(0.0, 1.0))?)?.astype(DType::Complex64)?;
         let z = pair(z, gpu)?;
-        let f = |d: &Device| fft::fft(&on(&z, d), None, -1, Norm::Backward);
+        let f = |d: &Device| fft::fft(&on(&z, d));
         row(o, "fft_2p24_c64", gpu, rep, 3, "cuFFT C2C; CPU four-step over rustfft", f, relcheck(1e-5));
     }
     let im = sky.astype(DType::Float32)?.to_device(&Device::Cpu)?;
     if o.wants("rfft2_4096_f32") || o.wants("fft2_4096_c64") {
         let big = cuprum::tile(&im, &[2, 2])?;
         let b = pair(big.copy()?, gpu)?;
-        let f = |d: &Device| fft::rfft2(&on(&b, d), None, &[-2, -1], Norm::Backward);
+        let f = |d: &Device| fft::rfft2(&on(&b, d));
         row(o, "rfft2_4096_f32", gpu, rep, 3, "cuFFT R2C 2-d", f, relcheck(1e-5));
         let c = pair(big.astype(DType::Complex64)?, gpu)?;
-        let f = |d: &Device| fft::fft2(&on(&c, d), None, &[-2, -1], Norm::Backward);
+        let f = |d: &Device| fft::fft2(&on(&c, d));
         row(o, "fft2_4096_c64", gpu, rep, 3, "cuFFT C2C 2-d", f, relcheck(1e-5));
     }
     let k127 = gauss(63)?;

@@ -168,12 +168,12 @@ pub fn fft1(py: Python<'_>, name: &str, a: &A, n: Option<usize>, axis: isize, no
     let x = a.0.clone();
     let name = name.to_string();
     let r = py.detach(move || match name.as_str() {
-        "fft" => f::fft(&x, n, axis, nm),
-        "ifft" => f::ifft(&x, n, axis, nm),
-        "rfft" => f::rfft(&x, n, axis, nm),
-        "irfft" => f::irfft(&x, n, axis, nm),
-        "hfft" => f::hfft(&x, n, axis, nm),
-        "ihfft" => f::ihfft(&x, n, axis, nm),
+        "fft" => f::fft_with(&x, &f::FftOptions { n, axis, norm: nm }),
+        "ifft" => f::ifft_with(&x, &f::FftOptions { n, axis, norm: nm }),
+        "rfft" => f::rfft_with(&x, &f::FftOptions { n, axis, norm: nm }),
+        "irfft" => f::irfft_with(&x, &f::FftOptions { n, axis, norm: nm }),
+        "hfft" => f::hfft_with(&x, &f::FftOptions { n, axis, norm: nm }),
+        "ihfft" => f::ihfft_with(&x, &f::FftOptions { n, axis, norm: nm }),
         _ => Err(cuprum::Error::Value(format!("no fft {name}"))),
     });
     Ok(A(r.py()?))
@@ -195,10 +195,10 @@ pub fn fftn(
     let x = a.0.clone();
     let name = name.to_string();
     let r = py.detach(move || match name.as_str() {
-        "fftn" => f::fftn(&x, s.as_deref(), axes.as_deref(), nm),
-        "ifftn" => f::ifftn(&x, s.as_deref(), axes.as_deref(), nm),
-        "rfftn" => f::rfftn(&x, s.as_deref(), axes.as_deref(), nm),
-        "irfftn" => f::irfftn(&x, s.as_deref(), axes.as_deref(), nm),
+        "fftn" => f::fftn_with(&x, &f::FftnOptions { s: s.as_deref(), axes: axes.as_deref(), norm: nm }),
+        "ifftn" => f::ifftn_with(&x, &f::FftnOptions { s: s.as_deref(), axes: axes.as_deref(), norm: nm }),
+        "rfftn" => f::rfftn_with(&x, &f::FftnOptions { s: s.as_deref(), axes: axes.as_deref(), norm: nm }),
+        "irfftn" => f::irfftn_with(&x, &f::FftnOptions { s: s.as_deref(), axes: axes.as_deref(), norm: nm }),
         _ => Err(cuprum::Error::Value(format!("no fft {name}"))),
     });
     Ok(A(r.py()?))

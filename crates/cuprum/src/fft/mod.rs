@@ -4,9 +4,11 @@
 //! ```
 //! use cuprum::{fft, fft::Norm, Complex, Device};
 //! let x = cuprum::from_vec(vec![1.0f64, 2.0, 3.0, 4.0], &Device::Cpu)?;
-//! let y = fft::fft(&x, None, -1, Norm::Backward)?;               // complex128
+//! let y = fft::fft(&x)?;                                    // np.fft.fft(x): complex128
 //! assert_eq!(y.to_vec::<Complex<f64>>()?[0], Complex::new(10.0, 0.0));
-//! let r = fft::irfft(&fft::rfft(&x, None, -1, Norm::Ortho)?, Some(4), -1, Norm::Ortho)?;
+//! // np.fft.irfft(np.fft.rfft(x, norm="ortho"), 4, norm="ortho")
+//! let ortho = fft::FftOptions { norm: Norm::Ortho, ..Default::default() };
+//! let r = fft::irfft_with(&fft::rfft_with(&x, &ortho)?, &fft::FftOptions { n: Some(4), ..ortho })?;
 //! assert!(r.to_vec::<f64>()?.iter().zip([1.0, 2.0, 3.0, 4.0]).all(|(a, b)| (a - b).abs() < 1e-12));
 //! # Ok::<(), cuprum::Error>(())
 //! ```
@@ -325,82 +327,149 @@ fn one(x: &Array, axis: isize) -> Result<Vec<usize>> {
     Ok(vec![fft_axis(axis, x.ndim())?])
 }
 
-/// `numpy.fft.fft(a, n, axis, norm)`: the 1-d discrete Fourier transform along `axis`, cropped
-/// or zero-padded to `n` points.
-pub fn fft(a: &Array, n: Option<usize>, axis: isize, norm: Norm) -> Result<Array> {
-    let ax = one(a, axis)?;
-    c2c(a, n.as_ref().map(std::slice::from_ref), &ax, norm, false)
+/// The keywords of the 1-d transforms' `_with` forms ([`fft_with`], [`rfft_with`], ...);
+/// `Default` is NumPy's: `n=None` (the input's length), `axis=-1`, `norm="backward"`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FftOptions {
+    /// The transform's length: the input cropped or zero-padded to it (for `irfft`/`hfft`:
+    /// the output's length).
+    pub n: Option<usize>,
+    /// The axis transformed (negative from the end).
+    pub axis: isize,
+    /// Which direction is scaled.
+    pub norm: Norm,
 }
 
-/// `numpy.fft.ifft(a, n, axis, norm)`: the inverse of [`fft`].
-pub fn ifft(a: &Array, n: Option<usize>, axis: isize, norm: Norm) -> Result<Array> {
-    let ax = one(a, axis)?;
-    c2c(a, n.as_ref().map(std::slice::from_ref), &ax, norm, true)
+impl Default for FftOptions {
+    fn default() -> Self {
+        FftOptions { n: None, axis: -1, norm: Norm::Backward }
+    }
 }
 
-/// `numpy.fft.rfft(a, n, axis, norm)`: the transform of real input, its `n/2 + 1`
-/// non-negative frequencies. Complex input is NumPy's TypeError.
-pub fn rfft(a: &Array, n: Option<usize>, axis: isize, norm: Norm) -> Result<Array> {
-    let ax = one(a, axis)?;
-    r2c(a, n.as_ref().map(std::slice::from_ref), &ax, norm)
+/// The keywords of the n-d transforms' `_with` forms ([`fftn_with`], [`rfft2_with`], ...);
+/// `Default` is NumPy's: `s=None` (the input's lengths), `axes=None` (all axes, or the last
+/// `len(s)`; the last two for the `2` forms), `norm="backward"`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FftnOptions<'a> {
+    /// The lengths along `axes`: the input cropped or zero-padded to them (for the inverse
+    /// real transforms: the output's lengths).
+    pub s: Option<&'a [usize]>,
+    /// The axes transformed (negative from the end).
+    pub axes: Option<&'a [isize]>,
+    /// Which direction is scaled.
+    pub norm: Norm,
 }
 
-/// `numpy.fft.irfft(a, n, axis, norm)`: the inverse of [`rfft`], `n` real outputs (default
-/// `2 (m - 1)` for `m` inputs; the imaginary parts of the zero and, for even `n`, the Nyquist
-/// frequency are ignored).
-pub fn irfft(a: &Array, n: Option<usize>, axis: isize, norm: Norm) -> Result<Array> {
-    let ax = one(a, axis)?;
-    c2r(a, n.as_ref().map(std::slice::from_ref), &ax, norm)
+macro_rules! one_d {
+    ($($(#[$doc:meta])* $name:ident $with:ident;)*) => {$(
+        $(#[$doc])*
+        #[doc = concat!("\n\nNumPy's defaults (`n=None, axis=-1, norm=\"backward\"`); the keywords: [`", stringify!($with), "`].")]
+        pub fn $name(a: &Array) -> Result<Array> {
+            $with(a, &FftOptions::default())
+        }
+        #[doc = concat!("`numpy.fft.", stringify!($name), "(a, n=..., axis=..., norm=...)`: [`", stringify!($name), "`] with its keywords.")]
+        pub fn $with(a: &Array, options: &FftOptions) -> Result<Array> {
+            let FftOptions { n, axis, norm } = *options;
+            let n = n.as_ref().map(std::slice::from_ref);
+            one_d_impl!($name, a, n, axis, norm)
+        }
+    )*};
 }
 
-/// `numpy.fft.hfft(a, n, axis, norm)`: the transform of a Hermitian-symmetric signal given by
-/// its first half (real output): `irfft(conj(a), n)` with the norm's direction swapped.
-pub fn hfft(a: &Array, n: Option<usize>, axis: isize, norm: Norm) -> Result<Array> {
-    let c = a.astype(complex_of(a.dtype()))?.conj()?;
-    irfft(&c, n, axis, norm.swap())
+macro_rules! one_d_impl {
+    (fft, $a:ident, $n:ident, $axis:ident, $norm:ident) => {
+        c2c($a, $n, &one($a, $axis)?, $norm, false)
+    };
+    (ifft, $a:ident, $n:ident, $axis:ident, $norm:ident) => {
+        c2c($a, $n, &one($a, $axis)?, $norm, true)
+    };
+    (rfft, $a:ident, $n:ident, $axis:ident, $norm:ident) => {
+        r2c($a, $n, &one($a, $axis)?, $norm)
+    };
+    (irfft, $a:ident, $n:ident, $axis:ident, $norm:ident) => {
+        c2r($a, $n, &one($a, $axis)?, $norm)
+    };
+    // irfft(conj(a), n) with the norm's direction swapped.
+    (hfft, $a:ident, $n:ident, $axis:ident, $norm:ident) => {{
+        let c = $a.astype(complex_of($a.dtype()))?.conj()?;
+        c2r(&c, $n, &one(&c, $axis)?, $norm.swap())
+    }};
+    // conj(rfft(a, n)) with the norm's direction swapped.
+    (ihfft, $a:ident, $n:ident, $axis:ident, $norm:ident) => {
+        r2c($a, $n, &one($a, $axis)?, $norm.swap())?.conj()
+    };
 }
 
-/// `numpy.fft.ihfft(a, n, axis, norm)`: the inverse of [`hfft`]: `conj(rfft(a, n))` with the
-/// norm's direction swapped.
-pub fn ihfft(a: &Array, n: Option<usize>, axis: isize, norm: Norm) -> Result<Array> {
-    rfft(a, n, axis, norm.swap())?.conj()
+one_d! {
+    /// `numpy.fft.fft(a)`: the 1-d discrete Fourier transform along the last axis.
+    fft fft_with;
+    /// `numpy.fft.ifft(a)`: the inverse of [`fft`].
+    ifft ifft_with;
+    /// `numpy.fft.rfft(a)`: the transform of real input, its `n/2 + 1` non-negative
+    /// frequencies. Complex input is NumPy's TypeError.
+    rfft rfft_with;
+    /// `numpy.fft.irfft(a)`: the inverse of [`rfft`], `n` real outputs (default `2 (m - 1)` for
+    /// `m` inputs; the imaginary parts of the zero and, for even `n`, the Nyquist frequency are
+    /// ignored).
+    irfft irfft_with;
+    /// `numpy.fft.hfft(a)`: the transform of a Hermitian-symmetric signal given by its first
+    /// half (real output).
+    hfft hfft_with;
+    /// `numpy.fft.ihfft(a)`: the inverse of [`hfft`].
+    ihfft ihfft_with;
 }
 
-/// `numpy.fft.fftn(a, s, axes, norm)`: the n-d transform over `axes` (default: the last
-/// `s.len()` axes, or all), each cropped or padded to `s`.
-pub fn fftn(a: &Array, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) -> Result<Array> {
-    let ax = nd_axes(a, s, axes)?;
-    c2c(a, s, &ax, norm, false)
+macro_rules! n_d {
+    ($($(#[$doc:meta])* $name:ident $with:ident $two:literal $default:expr => $kind:ident;)*) => {$(
+        $(#[$doc])*
+        #[doc = concat!("\n\nNumPy's defaults (`s=None, axes=", $two, ", norm=\"backward\"`); the keywords: [`", stringify!($with), "`].")]
+        pub fn $name(a: &Array) -> Result<Array> {
+            $with(a, &FftnOptions::default())
+        }
+        #[doc = concat!("`numpy.fft.", stringify!($name), "(a, s=..., axes=..., norm=...)`: [`", stringify!($name), "`] with its keywords.")]
+        pub fn $with(a: &Array, options: &FftnOptions<'_>) -> Result<Array> {
+            let FftnOptions { s, axes, norm } = *options;
+            let axes = axes.or($default);
+            let ax = nd_axes(a, s, axes)?;
+            n_d_impl!($kind, a, s, ax, norm)
+        }
+    )*};
 }
 
-/// `numpy.fft.ifftn(a, s, axes, norm)`: the inverse of [`fftn`].
-pub fn ifftn(a: &Array, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) -> Result<Array> {
-    let ax = nd_axes(a, s, axes)?;
-    c2c(a, s, &ax, norm, true)
+macro_rules! n_d_impl {
+    (forward, $a:ident, $s:ident, $ax:ident, $norm:ident) => {
+        c2c($a, $s, &$ax, $norm, false)
+    };
+    (inverse, $a:ident, $s:ident, $ax:ident, $norm:ident) => {
+        c2c($a, $s, &$ax, $norm, true)
+    };
+    (real, $a:ident, $s:ident, $ax:ident, $norm:ident) => {
+        r2c($a, $s, &$ax, $norm)
+    };
+    (real_inverse, $a:ident, $s:ident, $ax:ident, $norm:ident) => {
+        c2r($a, $s, &$ax, $norm)
+    };
 }
 
-/// `numpy.fft.fft2(a, s, axes, norm)`: [`fftn`] over two axes (NumPy's default `(-2, -1)`).
-pub fn fft2(a: &Array, s: Option<&[usize]>, axes: &[isize], norm: Norm) -> Result<Array> {
-    fftn(a, s, Some(axes), norm)
-}
-
-/// `numpy.fft.ifft2(a, s, axes, norm)`.
-pub fn ifft2(a: &Array, s: Option<&[usize]>, axes: &[isize], norm: Norm) -> Result<Array> {
-    ifftn(a, s, Some(axes), norm)
-}
-
-/// `numpy.fft.rfftn(a, s, axes, norm)`: the real transform over the last of `axes`, then the
-/// complex transform over the others.
-pub fn rfftn(a: &Array, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) -> Result<Array> {
-    let ax = nd_axes(a, s, axes)?;
-    r2c(a, s, &ax, norm)
-}
-
-/// `numpy.fft.irfftn(a, s, axes, norm)`: the inverse of [`rfftn`] (`s` the outputs' lengths;
-/// default `2 (m - 1)` on the last axis).
-pub fn irfftn(a: &Array, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm) -> Result<Array> {
-    let ax = nd_axes(a, s, axes)?;
-    c2r(a, s, &ax, norm)
+n_d! {
+    /// `numpy.fft.fftn(a)`: the n-d transform over all axes.
+    fftn fftn_with "None" None => forward;
+    /// `numpy.fft.ifftn(a)`: the inverse of [`fftn`].
+    ifftn ifftn_with "None" None => inverse;
+    /// `numpy.fft.fft2(a)`: [`fftn`] over the last two axes.
+    fft2 fft2_with "(-2, -1)" Some(&[-2, -1][..]) => forward;
+    /// `numpy.fft.ifft2(a)`: the inverse of [`fft2`].
+    ifft2 ifft2_with "(-2, -1)" Some(&[-2, -1][..]) => inverse;
+    /// `numpy.fft.rfftn(a)`: the real transform over the last of the axes, then the complex
+    /// transform over the others.
+    rfftn rfftn_with "None" None => real;
+    /// `numpy.fft.irfftn(a)`: the inverse of [`rfftn`] (the output's last length
+    /// `2 (m - 1)`).
+    irfftn irfftn_with "None" None => real_inverse;
+    /// `numpy.fft.rfft2(a)`: [`rfftn`] over the last two axes.
+    rfft2 rfft2_with "(-2, -1)" Some(&[-2, -1][..]) => real;
+    /// `numpy.fft.irfft2(a)`: the inverse of [`rfft2`].
+    irfft2 irfft2_with "(-2, -1)" Some(&[-2, -1][..]) => real_inverse;
 }
 
 /// [`irfftn`] of a temporary the caller gives up (the GPU's inverse may overwrite it), with
@@ -408,16 +477,6 @@ pub fn irfftn(a: &Array, s: Option<&[usize]>, axes: Option<&[isize]>, norm: Norm
 pub(crate) fn irfftn_owned(a: Array, s: &[usize], axes: &[usize]) -> Result<Array> {
     let lens = lengths(&a, Some(s), axes, true)?;
     transform(&a, axes, &lens, Kind::C2R, Norm::Backward, true)
-}
-
-/// `numpy.fft.rfft2(a, s, axes, norm)`.
-pub fn rfft2(a: &Array, s: Option<&[usize]>, axes: &[isize], norm: Norm) -> Result<Array> {
-    rfftn(a, s, Some(axes), norm)
-}
-
-/// `numpy.fft.irfft2(a, s, axes, norm)`.
-pub fn irfft2(a: &Array, s: Option<&[usize]>, axes: &[isize], norm: Norm) -> Result<Array> {
-    irfftn(a, s, Some(axes), norm)
 }
 
 /// `numpy.fft.fftfreq(n, d)`: the sample frequencies `[0, 1, ..., -(n/2), ..., -1] / (d n)`

@@ -1789,25 +1789,25 @@ fn run_fft(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Arra
         case.param_opt("s").and_then(|_| list("s")).map(|v| v.iter().map(|&t| t as usize).collect());
     let s = su.as_deref();
     let axes = case.param_opt("axes").and_then(|_| list("axes"));
-    let one = |f: fn(&Array, Option<usize>, isize, Norm) -> cuprum::Result<Array>| {
+    let one = |f: fn(&Array, &fft::FftOptions) -> cuprum::Result<Array>| {
         let n = list("n").map(|v| v[0] as usize);
-        f(x, n, case.num("axis"), norm())
+        f(x, &fft::FftOptions { n, axis: case.num("axis"), norm: norm() })
     };
     let out = match case.op.as_str() {
-        "fft" => one(fft::fft)?,
-        "ifft" => one(fft::ifft)?,
-        "rfft" => one(fft::rfft)?,
-        "irfft" => one(fft::irfft)?,
-        "hfft" => one(fft::hfft)?,
-        "ihfft" => one(fft::ihfft)?,
-        "fftn" => fft::fftn(x, s, axes.as_deref(), norm())?,
-        "ifftn" => fft::ifftn(x, s, axes.as_deref(), norm())?,
-        "rfftn" => fft::rfftn(x, s, axes.as_deref(), norm())?,
-        "irfftn" => fft::irfftn(x, s, axes.as_deref(), norm())?,
-        "fft2" => fft::fft2(x, s, &axes.unwrap(), norm())?,
-        "ifft2" => fft::ifft2(x, s, &axes.unwrap(), norm())?,
-        "rfft2" => fft::rfft2(x, s, &axes.unwrap(), norm())?,
-        "irfft2" => fft::irfft2(x, s, &axes.unwrap(), norm())?,
+        "fft" => one(fft::fft_with)?,
+        "ifft" => one(fft::ifft_with)?,
+        "rfft" => one(fft::rfft_with)?,
+        "irfft" => one(fft::irfft_with)?,
+        "hfft" => one(fft::hfft_with)?,
+        "ihfft" => one(fft::ihfft_with)?,
+        "fftn" => fft::fftn_with(x, &fft::FftnOptions { s, axes: axes.as_deref(), norm: norm() })?,
+        "ifftn" => fft::ifftn_with(x, &fft::FftnOptions { s, axes: axes.as_deref(), norm: norm() })?,
+        "rfftn" => fft::rfftn_with(x, &fft::FftnOptions { s, axes: axes.as_deref(), norm: norm() })?,
+        "irfftn" => fft::irfftn_with(x, &fft::FftnOptions { s, axes: axes.as_deref(), norm: norm() })?,
+        "fft2" => fft::fft2_with(x, &fft::FftnOptions { s, axes: axes.as_deref(), norm: norm() })?,
+        "ifft2" => fft::ifft2_with(x, &fft::FftnOptions { s, axes: axes.as_deref(), norm: norm() })?,
+        "rfft2" => fft::rfft2_with(x, &fft::FftnOptions { s, axes: axes.as_deref(), norm: norm() })?,
+        "irfft2" => fft::irfft2_with(x, &fft::FftnOptions { s, axes: axes.as_deref(), norm: norm() })?,
         "fftshift" => fft::fftshift(x, axes.as_deref())?,
         "ifftshift" => fft::ifftshift(x, axes.as_deref())?,
         op => panic!("unknown fft op {op}"),

@@ -63,23 +63,36 @@ gpu_test!(gpu_against_cpu, |gpu| {
             };
             let what = format!("{shape:?} axis {axis} {dt} n {n:?} {norm:?}");
             if dt.is_complex() {
-                for f in [fft::fft, fft::ifft] {
-                    let (a, b) = (f(&host, n, axis, norm)?, f(&g, n, axis, norm)?);
+                let opts = fft::FftOptions { n, axis, norm };
+                for f in [fft::fft_with, fft::ifft_with] {
+                    let (a, b) = (f(&host, &opts)?, f(&g, &opts)?);
                     assert_eq!((b.dtype(), b.shape()), (a.dtype(), a.shape()), "{what}");
                     assert!(rel_err(&b, &a) < tol(dt), "{what}: {}", rel_err(&b, &a));
                 }
                 let m = n.unwrap_or(2 * len.saturating_sub(1));
                 if m >= 1 && len > 0 {
-                    let (a, b) = (fft::irfft(&host, n, axis, norm)?, fft::irfft(&g, n, axis, norm)?);
+                    let (a, b) = (
+                        fft::irfft_with(&host, &fft::FftOptions { n, axis, norm })?,
+                        fft::irfft_with(&g, &fft::FftOptions { n, axis, norm })?,
+                    );
                     assert!(rel_err(&b, &a) < tol(dt), "irfft {what}: {}", rel_err(&b, &a));
-                    let (a, b) = (fft::hfft(&host, n, axis, norm)?, fft::hfft(&g, n, axis, norm)?);
+                    let (a, b) = (
+                        fft::hfft_with(&host, &fft::FftOptions { n, axis, norm })?,
+                        fft::hfft_with(&g, &fft::FftOptions { n, axis, norm })?,
+                    );
                     assert!(rel_err(&b, &a) < tol(dt), "hfft {what}: {}", rel_err(&b, &a));
                 }
             } else {
-                let (a, b) = (fft::rfft(&host, n, axis, norm)?, fft::rfft(&g, n, axis, norm)?);
+                let (a, b) = (
+                    fft::rfft_with(&host, &fft::FftOptions { n, axis, norm })?,
+                    fft::rfft_with(&g, &fft::FftOptions { n, axis, norm })?,
+                );
                 assert_eq!((b.dtype(), b.shape()), (a.dtype(), a.shape()), "rfft {what}");
                 assert!(rel_err(&b, &a) < tol(dt), "rfft {what}: {}", rel_err(&b, &a));
-                let (a, b) = (fft::ihfft(&host, n, axis, norm)?, fft::ihfft(&g, n, axis, norm)?);
+                let (a, b) = (
+                    fft::ihfft_with(&host, &fft::FftOptions { n, axis, norm })?,
+                    fft::ihfft_with(&g, &fft::FftOptions { n, axis, norm })?,
+                );
                 assert!(rel_err(&b, &a) < tol(dt), "ihfft {what}: {}", rel_err(&b, &a));
             }
         }
@@ -100,12 +113,24 @@ gpu_test!(gpu_against_cpu, |gpu| {
             let what = format!("{shape:?} axes {axes:?} s {s:?} {dt} {norm:?}");
             let pairs: Vec<(Array, Array)> = if dt.is_complex() {
                 vec![
-                    (fft::fftn(&host, s, Some(axes), norm)?, fft::fftn(&g, s, Some(axes), norm)?),
-                    (fft::ifftn(&host, s, Some(axes), norm)?, fft::ifftn(&g, s, Some(axes), norm)?),
-                    (fft::irfftn(&host, s, Some(axes), norm)?, fft::irfftn(&g, s, Some(axes), norm)?),
+                    (
+                        fft::fftn_with(&host, &fft::FftnOptions { s, axes: Some(axes), norm })?,
+                        fft::fftn_with(&g, &fft::FftnOptions { s, axes: Some(axes), norm })?,
+                    ),
+                    (
+                        fft::ifftn_with(&host, &fft::FftnOptions { s, axes: Some(axes), norm })?,
+                        fft::ifftn_with(&g, &fft::FftnOptions { s, axes: Some(axes), norm })?,
+                    ),
+                    (
+                        fft::irfftn_with(&host, &fft::FftnOptions { s, axes: Some(axes), norm })?,
+                        fft::irfftn_with(&g, &fft::FftnOptions { s, axes: Some(axes), norm })?,
+                    ),
                 ]
             } else {
-                vec![(fft::rfftn(&host, s, Some(axes), norm)?, fft::rfftn(&g, s, Some(axes), norm)?)]
+                vec![(
+                    fft::rfftn_with(&host, &fft::FftnOptions { s, axes: Some(axes), norm })?,
+                    fft::rfftn_with(&g, &fft::FftnOptions { s, axes: Some(axes), norm })?,
+                )]
             };
             for (i, (a, b)) in pairs.iter().enumerate() {
                 assert_eq!((b.dtype(), b.shape()), (a.dtype(), a.shape()), "{i}: {what}");
@@ -121,31 +146,42 @@ device_test!(round_trips_and_rules, |dev| {
     // ifft(fft(x)) = x, irfftn(rfftn(x), s) = x, every norm; Parseval with "ortho".
     for norm in [Norm::Backward, Norm::Ortho, Norm::Forward] {
         let x = random(&[6, 35], DType::Complex128, &mut rng, false).to_device(&dev)?;
-        let y = fft::ifft(&fft::fft(&x, None, -1, norm)?, None, -1, norm)?;
+        let y = fft::ifft_with(
+            &fft::fft_with(&x, &fft::FftOptions { norm, ..Default::default() })?,
+            &fft::FftOptions { norm, ..Default::default() },
+        )?;
         assert!(rel_err(&y, &x) < 1e-13, "{norm:?}");
         let r = random(&[5, 8, 9], DType::Float32, &mut rng, false).to_device(&dev)?;
-        let y = fft::irfftn(&fft::rfftn(&r, None, None, norm)?, Some(&[5, 8, 9]), None, norm)?;
+        let y = fft::irfftn_with(
+            &fft::rfftn_with(&r, &fft::FftnOptions { norm, ..Default::default() })?,
+            &fft::FftnOptions { s: Some(&[5, 8, 9]), norm, ..Default::default() },
+        )?;
         assert_eq!(y.dtype(), DType::Float32);
         assert!(rel_err(&y, &r) < 1e-5, "{norm:?}");
     }
     let x = random(&[1000], DType::Complex128, &mut rng, false).to_device(&dev)?;
     let e = |a: &Array| a.abs().unwrap().square().unwrap().sum(None).unwrap().item::<f64>().unwrap();
-    let (ex, ey) = (e(&x), e(&fft::fft(&x, None, 0, Norm::Ortho)?));
+    let (ex, ey) =
+        (e(&x), e(&fft::fft_with(&x, &fft::FftOptions { axis: 0, norm: Norm::Ortho, ..Default::default() })?));
     assert!((ex - ey).abs() < 1e-12 * ex, "Parseval: {ex} vs {ey}");
     // The precision rule and the dtypes out.
     let f16 = random(&[8], DType::Float16, &mut rng, false).to_device(&dev)?;
-    assert_eq!(fft::fft(&f16, None, 0, Norm::Backward)?.dtype(), DType::Complex64);
-    assert_eq!(fft::rfft(&f16, None, 0, Norm::Backward)?.dtype(), DType::Complex64);
+    assert_eq!(fft::fft_with(&f16, &fft::FftOptions { axis: 0, ..Default::default() })?.dtype(), DType::Complex64);
+    assert_eq!(fft::rfft_with(&f16, &fft::FftOptions { axis: 0, ..Default::default() })?.dtype(), DType::Complex64);
     let i = cuprum::arange(8, &dev)?;
-    assert_eq!(fft::fft(&i, None, 0, Norm::Backward)?.dtype(), DType::Complex128);
-    assert_eq!(fft::irfft(&fft::rfft(&i, None, 0, Norm::Backward)?, None, 0, Norm::Backward)?.dtype(), DType::Float64);
+    assert_eq!(fft::fft_with(&i, &fft::FftOptions { axis: 0, ..Default::default() })?.dtype(), DType::Complex128);
+    assert_eq!(
+        fft::irfft_with(
+            &fft::rfft_with(&i, &fft::FftOptions { axis: 0, ..Default::default() })?,
+            &fft::FftOptions { axis: 0, ..Default::default() }
+        )?
+        .dtype(),
+        DType::Float64
+    );
     // Empty batches.
     let z = cuprum::zeros(&[0, 4], DType::Complex64, &dev)?;
-    assert_eq!(fft::fft(&z, None, 1, Norm::Backward)?.shape(), &[0, 4]);
-    assert_eq!(
-        fft::rfft2(&cuprum::zeros(&[0, 3, 4], DType::Float32, &dev)?, None, &[-2, -1], Norm::Backward)?.shape(),
-        &[0, 3, 3]
-    );
+    assert_eq!(fft::fft_with(&z, &fft::FftOptions { axis: 1, ..Default::default() })?.shape(), &[0, 4]);
+    assert_eq!(fft::rfft2(&cuprum::zeros(&[0, 3, 4], DType::Float32, &dev)?)?.shape(), &[0, 3, 3]);
     // fftshift then ifftshift is the identity; fftfreq's layout.
     let v = cuprum::arange(7, &dev)?;
     assert_eq!(fft::fftshift(&v, None)?.to_vec::<i64>()?, [4, 5, 6, 0, 1, 2, 3]);
@@ -157,18 +193,36 @@ device_test!(round_trips_and_rules, |dev| {
 device_test!(errors, |dev| {
     let x = cuprum::zeros(&[4, 6], DType::Complex128, &dev)?;
     let kind = |r: cuprum::Result<Array>| r.unwrap_err().kind();
-    assert_eq!(kind(fft::fft(&x, Some(0), -1, Norm::Backward)), ErrorKind::ValueError);
-    assert_eq!(kind(fft::fft(&x, None, 2, Norm::Backward)), ErrorKind::IndexError);
-    assert_eq!(kind(fft::fft(&x, None, -3, Norm::Backward)), ErrorKind::IndexError);
-    assert_eq!(kind(fft::rfft(&x, None, -1, Norm::Backward)), ErrorKind::TypeError);
-    assert_eq!(kind(fft::irfft(&x.slice(cuprum::s![.., ..1])?, None, -1, Norm::Backward)), ErrorKind::ValueError);
-    assert_eq!(kind(fft::fftn(&x, Some(&[0, 3]), None, Norm::Backward)), ErrorKind::ValueError);
-    assert_eq!(kind(fft::fftn(&x, Some(&[3, 3, 3]), None, Norm::Backward)), ErrorKind::ValueError);
-    assert_eq!(kind(fft::fftn(&x, None, Some(&[0, 0]), Norm::Backward)), ErrorKind::ValueError);
-    assert_eq!(kind(fft::rfftn(&x.real(), None, Some(&[1, -1]), Norm::Backward)), ErrorKind::ValueError);
-    assert_eq!(kind(fft::fftn(&x, Some(&[4]), Some(&[0, 1]), Norm::Backward)), ErrorKind::ValueError);
+    assert_eq!(kind(fft::fft_with(&x, &fft::FftOptions { n: Some(0), ..Default::default() })), ErrorKind::ValueError);
+    assert_eq!(kind(fft::fft_with(&x, &fft::FftOptions { axis: 2, ..Default::default() })), ErrorKind::IndexError);
+    assert_eq!(kind(fft::fft_with(&x, &fft::FftOptions { axis: -3, ..Default::default() })), ErrorKind::IndexError);
+    assert_eq!(kind(fft::rfft(&x)), ErrorKind::TypeError);
+    assert_eq!(kind(fft::irfft(&x.slice(cuprum::s![.., ..1])?)), ErrorKind::ValueError);
     assert_eq!(
-        kind(fft::fft(&cuprum::zeros(&[0], DType::Float64, &dev)?, None, 0, Norm::Backward)),
+        kind(fft::fftn_with(&x, &fft::FftnOptions { s: Some(&[0, 3]), ..Default::default() })),
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        kind(fft::fftn_with(&x, &fft::FftnOptions { s: Some(&[3, 3, 3]), ..Default::default() })),
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        kind(fft::fftn_with(&x, &fft::FftnOptions { axes: Some(&[0, 0]), ..Default::default() })),
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        kind(fft::rfftn_with(&x.real(), &fft::FftnOptions { axes: Some(&[1, -1]), ..Default::default() })),
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        kind(fft::fftn_with(&x, &fft::FftnOptions { s: Some(&[4]), axes: Some(&[0, 1]), ..Default::default() })),
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        kind(fft::fft_with(
+            &cuprum::zeros(&[0], DType::Float64, &dev)?,
+            &fft::FftOptions { axis: 0, ..Default::default() }
+        )),
         ErrorKind::ValueError
     );
     assert_eq!("sideways".parse::<Norm>().unwrap_err().kind(), ErrorKind::ValueError);

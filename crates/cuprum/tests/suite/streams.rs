@@ -95,7 +95,7 @@ fn work(x: &Array) -> cuprum::Result<Vec<Array>> {
     let sorted = x.sort(-1)?;
     let m = cuprum::matmul(x, x)?;
     let inv = cuprum::linalg::inv(&(x + &cuprum::eye(x.shape()[0], DType::Float32, &x.device())?)?)?;
-    let f = cuprum::fft::rfft(x, None, -1, cuprum::fft::Norm::Backward)?;
+    let f = cuprum::fft::rfft(x)?;
     let fused = cuprum::fuse(|[a]| (&a - 0.5f32) * (&a - 0.5f32)).call([x])?;
     Ok(vec![e, s, rows, sorted, m, inv, f, fused])
 }

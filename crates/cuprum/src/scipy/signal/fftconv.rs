@@ -10,7 +10,7 @@ use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::slice::SliceElem;
-use crate::fft::{self, Norm};
+use crate::fft;
 
 /// The smallest `n >= target` whose prime factors are 2, 3 and 5 (`real`) or 2, 3, 5, 7 and
 /// 11: SciPy's `next_fast_len` (pocketfft's good sizes). A `ValueError` past SciPy's limit
@@ -161,12 +161,15 @@ fn freq_conv(in1: &Array, in2: &Array, axes: &[usize], shape: &[usize]) -> Resul
     let fshape: Vec<usize> = axes.iter().map(|&a| next_fast_len(shape[a], !complex)).collect::<Result<_>>()?;
     let ax: Vec<isize> = axes.iter().map(|&a| a as isize).collect();
     let ret = if complex {
-        let sp1 = fft::fftn(in1, Some(&fshape), Some(&ax), Norm::Backward)?;
-        let sp2 = fft::fftn(in2, Some(&fshape), Some(&ax), Norm::Backward)?;
-        fft::ifftn(&crate::multiply(&sp1, &sp2)?, Some(&fshape), Some(&ax), Norm::Backward)?
+        let sp1 = fft::fftn_with(in1, &fft::FftnOptions { s: Some(&fshape), axes: Some(&ax), ..Default::default() })?;
+        let sp2 = fft::fftn_with(in2, &fft::FftnOptions { s: Some(&fshape), axes: Some(&ax), ..Default::default() })?;
+        fft::ifftn_with(
+            &crate::multiply(&sp1, &sp2)?,
+            &fft::FftnOptions { s: Some(&fshape), axes: Some(&ax), ..Default::default() },
+        )?
     } else {
-        let sp1 = fft::rfftn(in1, Some(&fshape), Some(&ax), Norm::Backward)?;
-        let sp2 = fft::rfftn(in2, Some(&fshape), Some(&ax), Norm::Backward)?;
+        let sp1 = fft::rfftn_with(in1, &fft::FftnOptions { s: Some(&fshape), axes: Some(&ax), ..Default::default() })?;
+        let sp2 = fft::rfftn_with(in2, &fft::FftnOptions { s: Some(&fshape), axes: Some(&ax), ..Default::default() })?;
         // The product is ours: the inverse may overwrite it.
         fft::irfftn_owned(crate::multiply(&sp1, &sp2)?, &fshape, axes)?
     };

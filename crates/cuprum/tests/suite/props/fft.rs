@@ -3,7 +3,7 @@
 //! transform equals the contiguous copy's, and `ifft(fft(x))` returns `x`.
 
 use super::{check, stream, OrFail};
-use cuprum::fft::{self, Norm};
+use cuprum::fft;
 use cuprum::{Array, DType, ErrorKind};
 use proptest::prelude::*;
 
@@ -34,7 +34,10 @@ device_test!(fft_of_views_match_copies, |dev| {
             .or_fail("view")?;
         let copy = x.copy().or_fail("copy")?;
         let what = format!("fft(n={n:?}, axis={axis}) of {dt:?} {rows}x{cols} step {step}");
-        let (g, w) = (fft::fft(&x, n, axis, Norm::Backward), fft::fft(&copy, n, axis, Norm::Backward));
+        let (g, w) = (
+            fft::fft_with(&x, &fft::FftOptions { n, axis, ..Default::default() }),
+            fft::fft_with(&copy, &fft::FftOptions { n, axis, ..Default::default() }),
+        );
         match (g, w) {
             (Ok(g), Ok(w)) => {
                 let scale = 1.0 + max_diff(&w, &cuprum::zeros_like(&w).or_fail("zeros")?)?;
@@ -42,7 +45,7 @@ device_test!(fft_of_views_match_copies, |dev| {
                 prop_assert!(max_diff(&g, &w)? <= tol * scale, "{}: view and copy differ", what);
                 // The round trip (of the transform's own length).
                 if n.is_none() && cols > 0 {
-                    let back = fft::ifft(&g, None, axis, Norm::Backward).or_fail("ifft")?;
+                    let back = fft::ifft_with(&g, &fft::FftOptions { axis, ..Default::default() }).or_fail("ifft")?;
                     prop_assert!(max_diff(&back, &x)? <= tol * scale, "{}: ifft(fft(x)) is not x", what);
                 }
             }
