@@ -8,7 +8,7 @@
 //! `cargo run --release --example intro_cupy_convolution [-- --size 2048 --out DIR]`
 //! (on the CPU only when there is no GPU; `--size 512` runs in a moment).
 
-use cuprum::io::{imsave, Colormap, ImageOptions};
+use cuprum::io::imsave;
 use cuprum::profiler::{benchmark_with, BenchmarkOptions};
 use cuprum::scipy::signal::convolve2d;
 use cuprum::{s, ConvolveMode, DType, Device, Indexing, Result};
@@ -28,7 +28,7 @@ fn main() -> Result<()> {
         let path = out.join(name);
         let k = (480 / a.shape()[1]).max(1);
         let big = a.repeat(k, 0)?.repeat(k, 1)?;
-        imsave(&path, &big, &ImageOptions { cmap: Colormap::Viridis, ..Default::default() })?;
+        imsave(&path, &big)?; // viridis, matplotlib's default
         println!("  (imshow -> {})", path.display());
         Ok(())
     };

@@ -1,7 +1,8 @@
 //! Pictures of 2-D arrays without a plotting crate: [`imsave`] writes a PNG as matplotlib's
 //! `plt.imsave` / `imshow` shows the array (a colour map, linear or logarithmic normalisation
-//! between `vmin` and `vmax`, row 0 at the top); [`colorize`] gives the RGBA pixels alone and
-//! [`Colormap::rgb`] one colour, for programs that draw their own axes or colour bars.
+//! between `vmin` and `vmax`, row 0 at the top, and with [`ImageOptions::colorbar`] the colour
+//! bar of `colorbar()`); [`colorize`] gives the RGBA pixels alone and [`Colormap::rgb`] one
+//! colour, for programs that draw their own axes.
 //!
 //! **Normalisation**, as matplotlib's `Normalize` and `LogNorm`: `vmin`/`vmax` default to the
 //! minimum and maximum of the finite values (for [`Norm::Log`], of the finite positive values);
@@ -195,7 +196,7 @@ impl Colormap {
 }
 
 /// matplotlib's `Colormap.__call__` index of a normalised value (N = 256).
-fn lut_index(t: f64) -> u8 {
+pub(crate) fn lut_index(t: f64) -> u8 {
     let x = t * 256.0;
     if x.is_nan() || x < 0.0 {
         0
@@ -243,6 +244,10 @@ pub struct ImageOptions {
     pub bad: [u8; 4],
     /// Row 0 at the top (default) or at the bottom.
     pub origin: Origin,
+    /// A colour bar right of the image, as matplotlib's `colorbar()` (default off, as
+    /// `plt.imsave`): the map from `vmax` (top) to `vmin`, outlined, with ticks and their
+    /// values, on white; the picture is as tall as the image and wider.
+    pub colorbar: bool,
 }
 
 impl Default for ImageOptions {
@@ -254,6 +259,7 @@ impl Default for ImageOptions {
             vmax: None,
             bad: [0, 0, 0, 0],
             origin: Origin::Upper,
+            colorbar: false,
         }
     }
 }
@@ -306,14 +312,21 @@ fn limits(v: &[f64], opts: &ImageOptions) -> Result<Option<(f64, f64)>> {
     Ok(Some((vmin, vmax)))
 }
 
-/// The RGBA pixels of a 2-D array (any device, any real dtype) as [`imsave`] writes them.
+/// The RGBA pixels of a 2-D array (any device, any real dtype) as [`imsave`] writes them,
+/// with matplotlib's defaults (viridis, linear, the data's limits); the options:
+/// [`colorize_with`].
+pub fn colorize(a: &Array) -> Result<Rgba8Image> {
+    colorize_with(a, &ImageOptions::default())
+}
+
+/// The RGBA pixels of a 2-D array as [`imsave_with`] writes them.
 ///
 /// ```
-/// use cuprum::io::{colorize, Colormap, ImageOptions, Norm};
+/// use cuprum::io::{colorize_with, Colormap, ImageOptions, Norm};
 /// use cuprum::Device;
 /// let a = cuprum::from_slice(&[1.0, 10.0, 100.0, f64::NAN, -1.0, 1000.0], &[2, 3], &Device::default_device())?;
 /// let opts = ImageOptions { cmap: Colormap::Gray, norm: Norm::Log, vmin: Some(1.0), vmax: Some(100.0), ..Default::default() };
-/// let img = colorize(&a, &opts)?;
+/// let img = colorize_with(&a, &opts)?;
 /// assert_eq!((img.width, img.height), (3, 2));
 /// assert_eq!(img.pixel(0, 0), [0, 0, 0, 255]);        // vmin: black
 /// assert_eq!(img.pixel(0, 1), [128, 128, 128, 255]);  // half-way in log10: entry 128
@@ -323,7 +336,7 @@ fn limits(v: &[f64], opts: &ImageOptions) -> Result<Option<(f64, f64)>> {
 /// assert_eq!(img.pixel(1, 2), [255, 255, 255, 255]);  // above vmax: the last colour
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn colorize(a: &Array, opts: &ImageOptions) -> Result<Rgba8Image> {
+pub fn colorize_with(a: &Array, opts: &ImageOptions) -> Result<Rgba8Image> {
     if a.ndim() != 2 {
         return Err(Error::Value(format!(
             "colorize/imsave take a 2-D array; this one has shape {}",
@@ -365,27 +378,36 @@ pub fn colorize(a: &Array, opts: &ImageOptions) -> Result<Rgba8Image> {
             px.copy_from_slice(&c);
         }
     });
-    Ok(Rgba8Image { width, height, pixels })
+    let img = Rgba8Image { width, height, pixels };
+    Ok(if opts.colorbar { super::colorbar::with_colorbar(img, &lut, opts.norm, lim) } else { img })
+}
+
+/// Writes a 2-D array as an RGBA PNG file, as `plt.imsave(path, a)` (viridis, the data's
+/// limits); colour maps, limits, a log scale, a colour bar: [`imsave_with`]. An empty array is
+/// a `ValueError` (a PNG has at least one pixel).
+pub fn imsave(path: impl AsRef<Path>, a: &Array) -> Result<()> {
+    imsave_with(path, a, &ImageOptions::default())
 }
 
 /// Writes a 2-D array as an RGBA PNG file, as `plt.imsave(path, a, cmap=..., vmin=...,
-/// vmax=...)` (with a log normalisation as `imshow(norm=LogNorm(...))` gives); see the module
-/// docs for the rules. An empty array is a `ValueError` (a PNG has at least one pixel).
+/// vmax=...)` (with a log normalisation as `imshow(norm=LogNorm(...))` gives, and the colour
+/// bar of `colorbar()`); see the module docs for the rules.
 ///
 /// ```
-/// use cuprum::io::{imsave, Colormap, ImageOptions, Norm};
+/// use cuprum::io::{imsave_with, Colormap, ImageOptions, Norm};
 /// use cuprum::Device;
-/// // A 64x64 ramp from 1 to 4096, drawn as the lessons draw the sky: gray_r, log scale.
+/// // A 64x64 ramp from 1 to 4096, drawn as the lessons draw the sky: gray_r, log scale, a colour bar.
 /// let v: Vec<f64> = (1..=64 * 64).map(|i| i as f64).collect();
 /// let x = cuprum::from_slice(&v, &[64, 64], &Device::default_device())?;
 /// let path = std::env::temp_dir().join("cuprum_imsave_example.png");
-/// imsave(&path, &x, &ImageOptions { cmap: Colormap::GrayR, norm: Norm::Log, ..Default::default() })?;
+/// let opts = ImageOptions { cmap: Colormap::GrayR, norm: Norm::Log, colorbar: true, ..Default::default() };
+/// imsave_with(&path, &x, &opts)?;
 /// assert!(std::fs::metadata(&path).is_ok());
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn imsave(path: impl AsRef<Path>, a: &Array, opts: &ImageOptions) -> Result<()> {
+pub fn imsave_with(path: impl AsRef<Path>, a: &Array, opts: &ImageOptions) -> Result<()> {
     let path = path.as_ref();
-    let img = colorize(a, opts)?;
+    let img = colorize_with(a, opts)?;
     let bytes = png_bytes(&img)?;
     std::fs::write(path, bytes).map_err(|e| io_err(path, e))
 }
@@ -395,7 +417,7 @@ pub fn imsave(path: impl AsRef<Path>, a: &Array, opts: &ImageOptions) -> Result<
 /// ```
 /// use cuprum::io::{colorize, image::png_bytes};
 /// let a = cuprum::from_slice(&[0.0, 1.0], &[1, 2], &cuprum::Device::Cpu)?;
-/// let png = png_bytes(&colorize(&a, &Default::default())?)?;
+/// let png = png_bytes(&colorize(&a)?)?;
 /// assert_eq!(&png[1..4], b"PNG");
 /// # Ok::<(), cuprum::Error>(())
 /// ```

@@ -24,6 +24,7 @@
 //! # Ok::<(), cuprum::Error>(())
 //! ```
 
+mod colorbar;
 pub mod fits;
 pub mod image;
 pub mod npy;
@@ -33,7 +34,7 @@ pub use fits::{
     read_fits, read_fits_headers, read_fits_with, write_fits, write_fits_with, FitsCard, FitsHdu, FitsHeader,
     FitsImage, FitsReadOptions, FitsValue,
 };
-pub use image::{colorize, imsave, Colormap, ImageOptions, Norm, Origin, Rgba8Image};
+pub use image::{colorize, colorize_with, imsave, imsave_with, Colormap, ImageOptions, Norm, Origin, Rgba8Image};
 pub use npy::{load_npy, save_npy};
 pub use npz::{load_npz, save_npz, save_npz_compressed, Npz};
 

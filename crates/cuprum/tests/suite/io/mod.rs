@@ -4,8 +4,8 @@
 //! matplotlib's numbers, PNGs decoded with the png crate.
 
 use cuprum::io::{
-    self, colorize, imsave, Colormap, FitsCard, FitsHdu, FitsHeader, FitsReadOptions, FitsValue, ImageOptions, Norm,
-    Origin,
+    self, colorize, colorize_with, imsave, imsave_with, Colormap, FitsCard, FitsHdu, FitsHeader, FitsReadOptions,
+    FitsValue, ImageOptions, Norm, Origin,
 };
 use cuprum::{Array, DType, Device, ErrorKind};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -789,7 +789,7 @@ device_test!(colorize_norms_as_matplotlib, |dev| {
         vmax: Some(100.0),
         ..Default::default()
     };
-    let img = colorize(&a, &log)?;
+    let img = colorize_with(&a, &log)?;
     let want: [[u8; 4]; 10] = [
         [255, 255, 255, 255],
         [255, 255, 255, 255],
@@ -807,7 +807,7 @@ device_test!(colorize_norms_as_matplotlib, |dev| {
     }
     // Normalize(1, 100) on the same values: t = (x - 1) / 99; viridis entry floor(t * 256).
     let lin = ImageOptions { vmin: Some(1.0), vmax: Some(100.0), bad: [1, 2, 3, 4], ..Default::default() };
-    let img = colorize(&a, &lin)?;
+    let img = colorize_with(&a, &lin)?;
     for (k, &v) in x.iter().enumerate() {
         let want = if v.is_nan() {
             [1, 2, 3, 4]
@@ -819,15 +819,18 @@ device_test!(colorize_norms_as_matplotlib, |dev| {
     }
     // Limits from the data: the finite values (Log: the finite positive ones, 0.5 and 250 as
     // matplotlib's LogNorm().autoscale_None finds).
-    let auto = colorize(&a, &ImageOptions { cmap: Colormap::Gray, ..Default::default() })?;
+    let auto = colorize_with(&a, &ImageOptions { cmap: Colormap::Gray, ..Default::default() })?;
     assert_eq!((auto.pixel(1, 2), auto.pixel(1, 1)), ([0, 0, 0, 255], [255, 255, 255, 255])); // -2 and 250
-    let auto_log = colorize(&a, &ImageOptions { cmap: Colormap::Gray, norm: Norm::Log, ..Default::default() })?;
-    assert_eq!((auto_log.pixel(0, 0), auto_log.pixel(1, 1)), ([0, 0, 0, 255], [255, 255, 255, 255])); // 0.5 and 250
-                                                                                                      // vmin == vmax: t = 0 everywhere; errors as matplotlib's.
-    let flat =
-        colorize(&a, &ImageOptions { cmap: Colormap::Gray, vmin: Some(3.0), vmax: Some(3.0), ..Default::default() })?;
+    let auto_log = colorize_with(&a, &ImageOptions { cmap: Colormap::Gray, norm: Norm::Log, ..Default::default() })?;
+    // 0.5 and 250:
+    assert_eq!((auto_log.pixel(0, 0), auto_log.pixel(1, 1)), ([0, 0, 0, 255], [255, 255, 255, 255]));
+    // vmin == vmax: t = 0 everywhere; errors as matplotlib's.
+    let flat = colorize_with(
+        &a,
+        &ImageOptions { cmap: Colormap::Gray, vmin: Some(3.0), vmax: Some(3.0), ..Default::default() },
+    )?;
     assert_eq!(flat.pixel(1, 1), [0, 0, 0, 255]);
-    let err = |o: ImageOptions| colorize(&a, &o).unwrap_err().kind();
+    let err = |o: ImageOptions| colorize_with(&a, &o).unwrap_err().kind();
     assert_eq!(err(ImageOptions { vmin: Some(2.0), vmax: Some(1.0), ..Default::default() }), ErrorKind::ValueError);
     assert_eq!(
         err(ImageOptions { norm: Norm::Log, vmin: Some(0.0), vmax: Some(1.0), ..Default::default() }),
@@ -835,10 +838,60 @@ device_test!(colorize_norms_as_matplotlib, |dev| {
     );
     assert_eq!(err(ImageOptions { vmin: Some(f64::NAN), ..Default::default() }), ErrorKind::ValueError);
     let v = cuprum::arange(4, &dev)?;
-    assert_eq!(colorize(&v, &Default::default()).unwrap_err().kind(), ErrorKind::ValueError);
+    assert_eq!(colorize(&v).unwrap_err().kind(), ErrorKind::ValueError);
     // All NaN: every pixel bad, no error.
     let nan = cuprum::full(&[2, 2], f64::NAN, DType::Float32, &dev)?;
-    assert!(colorize(&nan, &Default::default())?.pixels.chunks(4).all(|p| p == [0, 0, 0, 0]));
+    assert!(colorize(&nan)?.pixels.chunks(4).all(|p| p == [0, 0, 0, 0]));
+    Ok(())
+});
+
+device_test!(colour_bar_beside_the_image, |dev| {
+    // 100 x 60 values from 1 to 100 (rows), a log scale from 1 to 100: the bar's ticks are at
+    // 1, 10 and 100 (bottom, middle, top), labelled "1", "10", "100".
+    let rows: Vec<f64> = (0..100).flat_map(|r| std::iter::repeat_n(10f64.powf(2.0 * r as f64 / 99.0), 60)).collect();
+    let a = cuprum::from_slice(&rows, &[100, 60], &dev)?;
+    let base = ImageOptions { cmap: Colormap::Viridis, norm: Norm::Log, ..Default::default() };
+    let plain = colorize_with(&a, &base)?;
+    let img = colorize_with(&a, &ImageOptions { colorbar: true, ..base })?;
+    assert_eq!(img.height, 100);
+    assert!(img.width > 60 + 6 + 4, "{}", img.width);
+    // The image is unchanged at the left, white (the figure) between it and the bar.
+    for y in 0..100 {
+        for x in 0..60 {
+            assert_eq!(img.pixel(y, x), plain.pixel(y, x));
+        }
+    }
+    assert_eq!(img.pixel(50, 61), [255, 255, 255, 255]);
+    // The bar: its first column after the gap is the outline; inside, the map from the last
+    // colour at the top to the first at the bottom.
+    let x_bar = (60..img.width).find(|&x| img.pixel(50, x) == [0, 0, 0, 255]).unwrap();
+    let entry = |i: u8| {
+        let [r, g, b] = Colormap::Viridis.entry(i);
+        [r, g, b, 255]
+    };
+    assert_eq!(img.pixel(1, x_bar + 2), entry(252), "near the top");
+    assert_eq!(img.pixel(98, x_bar + 2), entry(3), "near the bottom");
+    assert_eq!((img.pixel(0, x_bar + 2), img.pixel(99, x_bar + 2)), ([0, 0, 0, 255], [0, 0, 0, 255]));
+    // Labels: black text right of the bar around each tick's row (top, middle, bottom), none
+    // between them.
+    let bar_w = (x_bar..img.width).take_while(|&x| img.pixel(30, x) != [255, 255, 255, 255]).count();
+    let ink = |y0: usize, y1: usize| {
+        (y0..y1).any(|y| (x_bar + bar_w + 4..img.width).any(|x| img.pixel(y, x) == [0, 0, 0, 255]))
+    };
+    assert!(ink(0, 7) && ink(46, 53) && ink(93, 100));
+    assert!(!ink(20, 40) && !ink(60, 80));
+    // Three characters wide at most ("100"): 6 pixels each at this size.
+    assert!(img.width - (x_bar + bar_w) <= 4 + 2 + 3 * 6 + 2 + 2);
+    // Through imsave: a PNG of the composed picture.
+    let path = tmp("colorbar.png");
+    imsave_with(&path, &a, &ImageOptions { colorbar: true, ..base })?;
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap())).read_info().unwrap();
+    assert_eq!((dec.info().width as usize, dec.info().height), (img.width, 100));
+    std::fs::remove_file(&path).ok();
+    // No usable value: the bar without ticks.
+    let nan = cuprum::full(&[4, 4], f64::NAN, DType::Float64, &dev)?;
+    let img = colorize_with(&nan, &ImageOptions { colorbar: true, ..Default::default() })?;
+    assert!(img.width > 4 && img.pixel(0, 0) == [0, 0, 0, 0]);
     Ok(())
 });
 
@@ -849,7 +902,7 @@ device_test!(imsave_png_pixels, |dev| {
     for origin in [Origin::Upper, Origin::Lower] {
         let o = ImageOptions { cmap: Colormap::Magma, origin, ..Default::default() };
         let path = tmp(&format!("img_{origin:?}.png"));
-        imsave(&path, &a, &o)?;
+        imsave_with(&path, &a, &o)?;
         let file = std::fs::File::open(&path).unwrap();
         let mut dec = png::Decoder::new(std::io::BufReader::new(file)).read_info().unwrap();
         let mut buf = vec![0; dec.output_buffer_size().unwrap()];
@@ -858,7 +911,7 @@ device_test!(imsave_png_pixels, |dev| {
             (info.width, info.height, info.color_type, info.bit_depth),
             (4, 3, png::ColorType::Rgba, png::BitDepth::Eight)
         );
-        let want = colorize(&a, &o)?;
+        let want = colorize_with(&a, &o)?;
         assert_eq!(&buf[..info.buffer_size()], &want.pixels[..]);
         let (top, bottom) = (want.pixel(0, 0), want.pixel(2, 0));
         let first = Colormap::Magma.entry(0);
@@ -872,6 +925,6 @@ device_test!(imsave_png_pixels, |dev| {
         std::fs::remove_file(&path).ok();
     }
     let empty = cuprum::zeros(&[0, 3], DType::Float64, &dev)?;
-    assert_eq!(imsave(tmp("empty.png"), &empty, &Default::default()).unwrap_err().kind(), ErrorKind::ValueError);
+    assert_eq!(imsave(tmp("empty.png"), &empty).unwrap_err().kind(), ErrorKind::ValueError);
     Ok(())
 });
