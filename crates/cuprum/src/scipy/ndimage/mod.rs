@@ -155,6 +155,33 @@ impl Mode {
 }
 
 /// A small parameter array (a structuring element, a footprint) read to the host: its shape
+/// SciPy's `_check_axes` (the filters' and rank filters' `axes`): `None` is every axis; any
+/// axis out of range is a ValueError, then (as SciPy checks them after) repeated axes.
+pub(crate) fn check_axes(axes: &Option<Vec<isize>>, ndim: usize) -> Result<Vec<usize>> {
+    let Some(axes) = axes else { return Ok((0..ndim).collect()) };
+    let mut out = Vec::with_capacity(axes.len());
+    for &a in axes {
+        if a < -(ndim as isize) || a > ndim as isize - 1 {
+            return Err(Error::Value(format!("specified axis: {a} is out of range")));
+        }
+        out.push(if a < 0 { (a + ndim as isize) as usize } else { a as usize });
+    }
+    if (1..out.len()).any(|i| out[..i].contains(&out[i])) {
+        return Err(Error::Value("axes must be unique".into()));
+    }
+    Ok(out)
+}
+
+/// SciPy's `_normalize_sequence`: one value for every axis (`default` when none is given), or
+/// exactly one per axis.
+pub(crate) fn per_axis<T: Clone>(v: &[T], n: usize, default: T) -> Result<Vec<T>> {
+    match v.len() {
+        0 => Ok(vec![default; n]),
+        1 => Ok(vec![v[0].clone(); n]),
+        l if l == n => Ok(v.to_vec()),
+        _ => Err(Error::Runtime("sequence argument must have length equal to input rank".into())),
+    }
+}
 /// and, in C order, which elements are nonzero. Such arrays may be on any device.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Footprint {

@@ -1,7 +1,9 @@
 // Radix keys: each dtype's values mapped to unsigned integers K of KBITS bits whose order is
-// NumPy's sort order (floats: sign flip; NaNs to the top, so they sort last; with CANON, -0.0
-// maps to the key of +0.0, which NumPy orders as equal, so a stable sort keeps them in input
-// order). X is the storage type.
+// NumPy's sort order (floats: sign flip; every NaN the largest key, ~0, so they sort last and
+// come back as the quiet NaN; with CANON, -0.0 maps to the key of +0.0, which NumPy orders as
+// equal, so a stable sort keeps them in input order). X is the storage type. The one home of
+// these keys on the GPU: sort, statistics' selection and ndimage's rank filters (the CPU's:
+// backend/cpu/keys.rs).
 //
 // The prelude defines K, X, KBITS, CANON and one kind: KEY_F16, KEY_F32, KEY_F64, KEY_SIGNED
 // or KEY_UNSIGNED (also bool).
@@ -16,16 +18,19 @@
 #define KEY_BITS_OF(x) (x)
 #define KEY_FROM_BITS(k) (k)
 #define KEY_EXP_MASK 0x7c00
+#define KEY_QNAN 0x7e00
 #define KEY_TO_DOUBLE(v) ((double)h2f(v))
 #elif defined(KEY_F32)
 #define KEY_BITS_OF(x) __float_as_uint(x)
 #define KEY_FROM_BITS(k) __uint_as_float(k)
 #define KEY_EXP_MASK 0x7f800000u
+#define KEY_QNAN 0x7fc00000u
 #define KEY_TO_DOUBLE(v) ((double)(v))
 #else
 #define KEY_BITS_OF(x) ((u64)__double_as_longlong(x))
 #define KEY_FROM_BITS(k) __longlong_as_double((long long)(k))
 #define KEY_EXP_MASK 0x7ff0000000000000ull
+#define KEY_QNAN 0x7ff8000000000000ull
 #define KEY_TO_DOUBLE(v) (v)
 #endif
 __device__ __forceinline__ K tokey(X x) {
@@ -37,6 +42,7 @@ __device__ __forceinline__ K tokey(X x) {
   return (b & S) ? (K)~b : (K)(b | S);
 }
 __device__ __forceinline__ X fromkey(K kk) {
+  if (kk == (K)~(K)0) return KEY_FROM_BITS((K)KEY_QNAN);
   K k = (kk & S) ? (K)(kk ^ S) : (K)~kk;
   return KEY_FROM_BITS(k);
 }

@@ -32,7 +32,7 @@
 mod cpu;
 pub(crate) mod cuda;
 
-use super::Mode;
+use super::{check_axes, per_axis, Mode};
 use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::dtype::DType;
@@ -222,33 +222,6 @@ fn check_dtype(dt: DType) -> Result<()> {
         return Err(Error::Runtime(format!("array type dtype('{dt}') not supported")));
     }
     Ok(())
-}
-
-/// SciPy's `_check_axes`: all axes when `None`, else each in range (a ValueError) and unique.
-fn check_axes(axes: &Option<Vec<isize>>, ndim: usize) -> Result<Vec<usize>> {
-    let Some(axes) = axes else { return Ok((0..ndim).collect()) };
-    let mut out = Vec::with_capacity(axes.len());
-    for &a in axes {
-        if a < -(ndim as isize) || a > ndim as isize - 1 {
-            return Err(Error::Value(format!("specified axis: {a} is out of range")));
-        }
-        let a = if a < 0 { (a + ndim as isize) as usize } else { a as usize };
-        if out.contains(&a) {
-            return Err(Error::Value("axes must be unique".into()));
-        }
-        out.push(a);
-    }
-    Ok(out)
-}
-
-/// SciPy's `_normalize_sequence`: one value for all (`default` when empty), or exactly `n`.
-fn per_axis<T: Clone>(v: &[T], n: usize, default: T) -> Result<Vec<T>> {
-    match v.len() {
-        0 => Ok(vec![default; n]),
-        1 => Ok(vec![v[0].clone(); n]),
-        l if l == n => Ok(v.to_vec()),
-        _ => Err(Error::Runtime("sequence argument must have length equal to input rank".into())),
-    }
 }
 
 fn modes_of(o: &FilterOptions, n: usize) -> Result<Vec<Mode>> {

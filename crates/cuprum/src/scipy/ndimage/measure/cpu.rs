@@ -4,10 +4,30 @@
 
 use super::{key_of_f64, Acc, Pass, Slots};
 use crate::array::Array;
+use crate::backend::cpu::keys::f64_of_key;
 use crate::backend::cpu::values::{store_values, values};
+use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
 use rayon::prelude::*;
+
+/// The values of order keys `keys` (uint64 [k]) in `dt`, 0 where `count` (int64 [k]) is 0
+/// (SciPy's zeros for absent labels): the keys of [`Val::key`] decoded.
+pub(crate) fn decode(keys: &Array, count: &Array, dt: DType) -> Result<Array> {
+    let k = keys.to_vec::<u64>()?;
+    let c = count.to_vec::<i64>()?;
+    let present = k.iter().zip(&c).map(|(&b, &n)| (b, n != 0));
+    if dt.is_float() {
+        let v: Vec<f64> = present.map(|(b, p)| if p { f64_of_key(b) } else { 0.0 }).collect();
+        return crate::from_slice(&v, &[v.len()], &Device::Cpu)?.astype(dt);
+    }
+    if dt.is_unsigned_int() || dt == DType::Bool {
+        let u: Vec<u64> = present.map(|(b, p)| if p { b } else { 0 }).collect();
+        return crate::from_slice(&u, &[u.len()], &Device::Cpu)?.astype(dt);
+    }
+    let i: Vec<i64> = present.map(|(b, p)| if p { (b ^ (1 << 63)) as i64 } else { 0 }).collect();
+    crate::from_slice(&i, &[i.len()], &Device::Cpu)?.astype(dt)
+}
 
 /// A value of the input in its exact domain.
 trait Val: Copy + Send + Sync + Default + crate::backend::cpu::Wide {

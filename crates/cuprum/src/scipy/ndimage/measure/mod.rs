@@ -27,6 +27,7 @@ mod cpu;
 pub(crate) mod cuda;
 
 use crate::array::Array;
+use crate::backend::cpu::keys::f64_key;
 use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
@@ -281,46 +282,18 @@ fn accumulate(p: &Pass<'_>, dev: &Device) -> Result<Acc> {
 }
 
 /// The order key of a value (as `measure.cu`'s `okey`): integers offset into u64 order,
-/// floats by their bits with NaN largest.
+/// floats by their bits with NaN largest, -0.0 and 0.0 alike.
 pub(crate) fn key_of_f64(v: f64) -> u64 {
-    if v.is_nan() {
-        return u64::MAX;
-    }
-    let b = (v + 0.0).to_bits(); // -0.0 and 0.0 alike
-    if b >> 63 == 1 {
-        !b
-    } else {
-        b | (1 << 63)
-    }
+    f64_key(v + 0.0)
 }
 
 /// The values of order keys `keys` (uint64 [k]) in `dt`, 0 where `count` (int64 [k]) is 0
 /// (SciPy's zeros for absent labels); on the keys' device.
 fn decode_keys(keys: &Array, count: &Array, dt: DType) -> Result<Array> {
-    if !keys.device().is_cpu() {
-        return cuda::decode(keys, count, dt);
+    match keys.device() {
+        Device::Cpu => cpu::decode(keys, count, dt),
+        Device::Cuda(_) => cuda::decode(keys, count, dt),
     }
-    let k = keys.to_vec::<u64>()?;
-    let c = count.to_vec::<i64>()?;
-    if dt.is_float() {
-        let v: Vec<f64> = k
-            .iter()
-            .zip(&c)
-            .map(|(&b, &n)| match (n, b) {
-                (0, _) => 0.0,
-                (_, u64::MAX) => f64::NAN,
-                _ if b >> 63 == 1 => f64::from_bits(b & !(1 << 63)),
-                _ => f64::from_bits(!b),
-            })
-            .collect();
-        return crate::from_slice(&v, &[v.len()], &Device::Cpu)?.astype(dt);
-    }
-    if dt.is_unsigned_int() || dt == DType::Bool {
-        let u: Vec<u64> = k.iter().zip(&c).map(|(&b, &n)| if n == 0 { 0 } else { b }).collect();
-        return crate::from_slice(&u, &[u.len()], &Device::Cpu)?.astype(dt);
-    }
-    let i: Vec<i64> = k.iter().zip(&c).map(|(&b, &n)| if n == 0 { 0 } else { (b ^ (1 << 63)) as i64 }).collect();
-    crate::from_slice(&i, &[i.len()], &Device::Cpu)?.astype(dt)
 }
 
 /// The checked operands: the input and the labels broadcast together, C-contiguous, on one

@@ -12,6 +12,7 @@
 
 use super::{Mode, Op, Pass, Plan};
 use crate::array::Array;
+use crate::backend::cpu::keys::{f32_key, f32_of_key, f64_key, f64_of_key};
 use crate::backend::cpu::ptr;
 use crate::backend::cpu::values::{store_values, values};
 use crate::backend::storage::CpuLocks;
@@ -92,41 +93,6 @@ impl Key for u64 {
 /// Whether `dt`'s keys have 64 bits (float16 is keyed through float64 here).
 pub(crate) fn wide_keys(dt: DType) -> bool {
     matches!(dt, DType::Int64 | DType::UInt64 | DType::Float64 | DType::Float16)
-}
-
-fn f64_key(v: f64) -> u64 {
-    if v.is_nan() {
-        return u64::MAX;
-    }
-    let b = v.to_bits();
-    if b >> 63 == 1 {
-        !b
-    } else {
-        b | (1 << 63)
-    }
-}
-fn f64_of_key(k: u64) -> f64 {
-    if k == u64::MAX {
-        return f64::NAN;
-    }
-    f64::from_bits(if k >> 63 == 1 { k ^ (1 << 63) } else { !k })
-}
-fn f32_key(v: f32) -> u32 {
-    if v.is_nan() {
-        return u32::MAX;
-    }
-    let b = v.to_bits();
-    if b >> 31 == 1 {
-        !b
-    } else {
-        b | (1 << 31)
-    }
-}
-fn f32_of_key(k: u32) -> f32 {
-    if k == u32::MAX {
-        return f32::NAN;
-    }
-    f32::from_bits(if k >> 31 == 1 { k ^ (1 << 31) } else { !k })
 }
 
 /// The bits of `dt` (bool: 8).

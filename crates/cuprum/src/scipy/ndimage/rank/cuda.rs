@@ -9,7 +9,7 @@
 use super::cpu::{c_cast, cval_key, network};
 use super::{line1d_cval, Op, Pass, Plan};
 use crate::array::Array;
-use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
+use crate::backend::cuda::codegen::storage_ty;
 use crate::backend::cuda::kernels::KernelKey;
 use crate::backend::cuda::launch::{dev_of, dptr, dptr_opt, Params, THREADS};
 use crate::core::dtype::DType;
@@ -64,23 +64,6 @@ pub(crate) struct RankKey {
     pub variant: Variant,
 }
 
-fn key_ty(dt: DType) -> (&'static str, usize, &'static str) {
-    let kind = match dt {
-        DType::Float16 => "KEY_F16",
-        DType::Float32 => "KEY_F32",
-        DType::Float64 => "KEY_F64",
-        DType::Int8 | DType::Int16 | DType::Int32 | DType::Int64 => "KEY_SIGNED",
-        _ => "KEY_UNSIGNED",
-    };
-    let k = match dt.itemsize() {
-        1 => "u8",
-        2 => "u16",
-        4 => "u32",
-        _ => "u64",
-    };
-    (k, dt.itemsize() * 8, kind)
-}
-
 /// The network selecting element `k` of `n` as CUDA statements.
 fn net_code(n: usize, k: usize) -> String {
     let mut s = String::new();
@@ -127,10 +110,10 @@ impl KernelKey for RankKey {
         d
     }
     fn source(&self) -> String {
-        let (k, bits, kind) = key_ty(self.dtype);
+        // The keys of radix_keys.cuh (sort's), -0.0 keeping its own key: the value comes back.
         let mut pre = format!(
-            "{PRELUDE}typedef {x} X;\ntypedef {k} K;\n#define KBITS {bits}\n#define {kind}\n#define MODE {mode}\n#define OP {op}\n",
-            x = storage_ty(self.dtype),
+            "{}#define MODE {mode}\n#define OP {op}\n",
+            crate::sort::cuda::key_prelude(self.dtype, false),
             mode = self.mode,
             op = self.op
         );

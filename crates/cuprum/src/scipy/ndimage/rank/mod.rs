@@ -62,7 +62,7 @@
 mod cpu;
 pub(crate) mod cuda;
 
-use super::{Footprint, Mode};
+use super::{check_axes, per_axis, Footprint, Mode};
 use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::dtype::DType;
@@ -209,41 +209,11 @@ fn complex_type(x: &Array) -> Result<()> {
     Ok(())
 }
 
-/// SciPy's `_check_axes`: `None` is every axis; out-of-range and repeated axes are
-/// ValueErrors.
-fn check_axes(axes: &Option<Vec<isize>>, ndim: usize) -> Result<Vec<usize>> {
-    let Some(axes) = axes else { return Ok((0..ndim).collect()) };
-    let mut out = Vec::with_capacity(axes.len());
-    for &a in axes {
-        if a < -(ndim as isize) || a > ndim as isize - 1 {
-            return Err(Error::Value(format!("specified axis: {a} is out of range")));
-        }
-        out.push(if a < 0 { (a + ndim as isize) as usize } else { a as usize });
-    }
-    let mut s = out.clone();
-    s.sort_unstable();
-    s.dedup();
-    if s.len() != out.len() {
-        return Err(Error::Value("axes must be unique".into()));
-    }
-    Ok(out)
-}
-
-/// SciPy's `_normalize_sequence`: one value for every axis, or exactly one per axis.
 /// The all-true footprint of a box of `sizes` (sizes from the user: NumPy's "array is too big"
 /// ValueError where their product overflows, MemoryError beyond the host, as `np.ones(size,
 /// bool)` in SciPy).
 fn box_mask(sizes: &[usize]) -> Result<Vec<bool>> {
     crate::core::alloc::vec_filled(crate::core::layout::checked_nbytes(sizes, 1)?, true)
-}
-
-fn per_axis<T: Copy + Default>(v: &[T], n: usize) -> Result<Vec<T>> {
-    match v.len() {
-        0 => Ok(vec![T::default(); n]),
-        1 => Ok(vec![v[0]; n]),
-        l if l == n => Ok(v.to_vec()),
-        _ => Err(Error::Runtime("sequence argument must have length equal to input rank".into())),
-    }
 }
 
 fn check_origin(f: usize, o: i64) -> Result<()> {
@@ -273,7 +243,7 @@ fn expand(fp: Footprint, origin: &[isize], axes: &[usize], ndim: usize) -> Resul
         }
         fp.shape = shape;
     }
-    let o = per_axis(origin, num)?;
+    let o = per_axis(origin, num, Default::default())?;
     let mut origins = vec![0i64; ndim];
     if num < ndim {
         for (i, &a) in axes.iter().enumerate() {
@@ -337,8 +307,8 @@ fn separable(
     max: bool,
 ) -> Result<Array> {
     complex_type(x)?;
-    let origins = per_axis(origin, axes.len())?;
-    let sizes = per_axis(sizes, axes.len())?;
+    let origins = per_axis(origin, axes.len(), Default::default())?;
+    let sizes = per_axis(sizes, axes.len(), Default::default())?;
     let mut passes = Vec::new();
     for ((&axis, &size), &orig) in axes.iter().zip(&sizes).zip(&origins) {
         if size > 1 {
@@ -431,7 +401,7 @@ fn rank_filter_impl(x: &Array, rank: RankOf, window: Window<'_>, o: &RankOptions
     let axes = check_axes(&o.axes, ndim)?;
     let fp = match window {
         Window::Size(s) => {
-            let sizes = per_axis(s, axes.len())?;
+            let sizes = per_axis(s, axes.len(), Default::default())?;
             Footprint { mask: box_mask(&sizes)?, shape: sizes }
         }
         Window::Footprint(a) => {
@@ -553,7 +523,7 @@ fn filter1d(x: &Array, size: usize, axis: isize, o: &RankOptions, max: bool) -> 
     if size < 1 {
         return Err(Error::Runtime("incorrect filter size".into()));
     }
-    let origin = per_axis(&o.origin, 1)?[0] as i64;
+    let origin = per_axis(&o.origin, 1, Default::default())?[0] as i64;
     check_origin(size, origin)?;
     unsupported(x.dtype())?;
     run_passes(x, &[Pass { axis, size, origin, mode: o.mode, cval: o.cval, max }])
@@ -717,7 +687,7 @@ fn grey(x: &Array, w: GreyWindow<'_>, opts: &RankOptions, dilate: bool) -> Resul
             v.reverse();
         }
         let axes = check_axes(&opts.axes, x.ndim())?;
-        let mut o = per_axis(&opts.origin, axes.len())?;
+        let mut o = per_axis(&opts.origin, axes.len(), Default::default())?;
         for (ii, oi) in o.iter_mut().enumerate() {
             *oi = -*oi;
             let sz = if let Some(f) = &fp {

@@ -28,50 +28,17 @@
 // first element is NaN, else the min/max of its numbers.
 //
 // -D: THREADS; box2d: TX, TY, RY, KH, KW, RANK; nd: ND_MAX, LOCAL_MAX.
-// Prelude (rank/cuda.rs): X (storage), K (key), one of KEY_F16/KEY_F32/KEY_F64/KEY_SIGNED/
-// KEY_UNSIGNED, KBITS, MODE (SciPy's mode code), OP (0 min, 1 max, 2 rank), NET (with FS and
+// Prelude (rank/cuda.rs): radix_keys.cuh's (X storage, K key, one of KEY_F16/KEY_F32/KEY_F64/
+// KEY_SIGNED/KEY_UNSIGNED, KBITS, CANON 0), MODE (SciPy's mode code), OP (0 min, 1 max, 2 rank), NET (with FS and
 // RANK) when a network is used, STRUCT (with SV, the type of the structure arithmetic, IS_BOOL,
 // IS_U64).
 #include "cuprum/prelude.cuh"
 #include "cuprum/float16.cuh"
 #include "cuprum/ndimage_mode.cuh"
 
-#define SB ((K)1 << (KBITS - 1))
+// tokey/fromkey: radix_keys.cuh (NaN the largest key, KMAX; -0.0 its own key: no CANON).
+#include "cuprum/radix_keys.cuh"
 #define KMAX ((K) ~(K)0)
-
-#if defined(KEY_F16) || defined(KEY_F32) || defined(KEY_F64)
-#if defined(KEY_F16)
-#define BITS_OF(x) ((K)(x))
-#define FROM_BITS(k) ((X)(k))
-#define EXP_MASK ((K)0x7c00)
-#define QNAN ((K)0x7e00)
-#elif defined(KEY_F32)
-#define BITS_OF(x) ((K)__float_as_uint(x))
-#define FROM_BITS(k) __uint_as_float((unsigned)(k))
-#define EXP_MASK ((K)0x7f800000u)
-#define QNAN ((K)0x7fc00000u)
-#else
-#define BITS_OF(x) ((K)__double_as_longlong(x))
-#define FROM_BITS(k) __longlong_as_double((long long)(k))
-#define EXP_MASK ((K)0x7ff0000000000000ull)
-#define QNAN ((K)0x7ff8000000000000ull)
-#endif
-__device__ __forceinline__ K tokey(X x) {
-  const K b = BITS_OF(x);
-  if ((K)(b & ~SB) > EXP_MASK) return KMAX;
-  return (b & SB) ? (K)~b : (K)(b | SB);
-}
-__device__ __forceinline__ X fromkey(K k) {
-  if (k == KMAX) return FROM_BITS(QNAN);
-  return FROM_BITS((k & SB) ? (K)(k ^ SB) : (K)~k);
-}
-#elif defined(KEY_SIGNED)
-__device__ __forceinline__ K tokey(X x) { return (K)((K)x ^ SB); }
-__device__ __forceinline__ X fromkey(K k) { return (X)(K)(k ^ SB); }
-#else
-__device__ __forceinline__ K tokey(X x) { return (K)x; }
-__device__ __forceinline__ X fromkey(K k) { return (X)k; }
-#endif
 
 __device__ __forceinline__ K kmin(K a, K b) { return a < b ? a : b; }
 __device__ __forceinline__ K kmax(K a, K b) { return a < b ? b : a; }
