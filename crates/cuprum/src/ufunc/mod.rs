@@ -41,8 +41,15 @@ impl From<Scalar> for Operand<'_> {
         Operand::Scalar(s)
     }
 }
+// Each Rust scalar is an `Operand` and an `IntoOperand`.
 macro_rules! operand_from_scalar {
-    ($($t:ty),*) => {$( impl From<$t> for Operand<'_> { fn from(x: $t) -> Self { Operand::Scalar(x.into()) } } )*};
+    ($($t:ty),*) => {$(
+        impl From<$t> for Operand<'_> { fn from(x: $t) -> Self { Operand::Scalar(x.into()) } }
+        impl operand_sealed::Sealed for $t {}
+        impl<'a> IntoOperand<'a> for $t {
+            fn into_operand(self) -> Result<Held<'a>> { Ok(Held::Op(Operand::Scalar(self.into()))) }
+        }
+    )*};
 }
 operand_from_scalar!(
     bool,
@@ -104,33 +111,12 @@ mod operand_sealed {
     pub trait Sealed {}
 }
 
-macro_rules! into_operand_via_from {
-    ($($t:ty),*) => {$(
-        impl operand_sealed::Sealed for $t {}
-        impl<'a> IntoOperand<'a> for $t {
-            fn into_operand(self) -> Result<Held<'a>> { Ok(Held::Op(Operand::from(self))) }
-        }
-    )*};
+impl operand_sealed::Sealed for Scalar {}
+impl<'a> IntoOperand<'a> for Scalar {
+    fn into_operand(self) -> Result<Held<'a>> {
+        Ok(Held::Op(Operand::Scalar(self)))
+    }
 }
-into_operand_via_from!(
-    Scalar,
-    bool,
-    i8,
-    i16,
-    i32,
-    i64,
-    isize,
-    u8,
-    u16,
-    u32,
-    u64,
-    usize,
-    f32,
-    f64,
-    half::f16,
-    num_complex::Complex<f32>,
-    num_complex::Complex<f64>
-);
 impl operand_sealed::Sealed for Operand<'_> {}
 impl<'a> IntoOperand<'a> for Operand<'a> {
     fn into_operand(self) -> Result<Held<'a>> {

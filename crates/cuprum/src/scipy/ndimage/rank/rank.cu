@@ -51,10 +51,10 @@ __device__ __forceinline__ K kmax(K a, K b) { return a < b ? b : a; }
 // A stored value as a double and back (NaN: the canonical quiet NaN); a key's value.
 #if defined(KEY_F16)
 __device__ __forceinline__ double x2d(X v) { return (double)h2f(v); }
-__device__ __forceinline__ X d2x(double d) { return d != d ? FROM_BITS(QNAN) : d2h(d); }
+__device__ __forceinline__ X d2x(double d) { return d != d ? KEY_FROM_BITS((K)KEY_QNAN) : d2h(d); }
 #else
 __device__ __forceinline__ double x2d(X v) { return (double)v; }
-__device__ __forceinline__ X d2x(double d) { return d != d ? FROM_BITS(QNAN) : (X)d; }
+__device__ __forceinline__ X d2x(double d) { return d != d ? KEY_FROM_BITS((K)KEY_QNAN) : (X)d; }
 #endif
 __device__ __forceinline__ double k2d(K k) {
   return k == KMAX ? __longlong_as_double(0x7ff8000000000000ll) : x2d(fromkey(k));
