@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""NumPy conformance fixtures for cuprum (read by crates/cuprum/tests/suite/conformance.rs).
+"""NumPy conformance fixtures for cuprum (read by crates/cuprum/tests/suite/conformance/).
 
     python3 scripts/gen_fixtures.py                # every group
     python3 scripts/gen_fixtures.py --only signal  # one group anew, the others kept byte for byte
@@ -19,7 +19,7 @@ Writes, under crates/cuprum/tests/fixtures/:
 
       id|op|params|inputs|expected
 
-  id        unique, readable name of the case (conformance.rs's KNOWN_DIFFS refer to it); its
+  id        unique, readable name of the case (conformance/mod.rs's KNOWN_DIFFS refer to it); its
             first '/'-separated component is the group: unary, binary, scalar, reduce, astype,
             creation, view, misc, sort, quantile, unique, select, index, manip, signal, signal_nd,
             ndimage_*, io, complex, linalg

@@ -482,7 +482,7 @@ def choice_p(pop):
 
 
 def run_calls(g, calls, device):
-    """The calls of the Rust fixtures (crates/cuprum/tests/suite/conformance.rs `random`):
+    """The calls of the Rust fixtures (crates/cuprum/tests/suite/conformance/random.rs):
     random/DTYPE/N, uniform/LOW/HIGH/N, integers/LOW/HIGH/DTYPE/ENDPOINT/N,
     choice/POP/REPLACE/P/N, on `g` (NumPy's Generator or cuprum's)."""
     out = []
