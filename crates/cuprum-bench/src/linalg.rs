@@ -176,7 +176,7 @@ pub(crate) fn matrices(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
     }
     if o.wants("eigh_1024_f32") {
         let s = host(rng.normal(1024 * 1024), &[1024, 1024], DType::Float32)?;
-        let sym = pair(cuprum::multiply(&cuprum::add(&s, &s.t())?, 0.5)?, gpu)?;
+        let sym = pair(cuprum::multiply(&cuprum::add(&s, s.t())?, 0.5)?, gpu)?;
         let f = |d: &Device| linalg::eigh(&on(&sym, d), linalg::Uplo::L);
         let check = |g: &linalg::EigResult, c: &linalg::EigResult| {
             let r = rel(&g.eigenvalues, &c.eigenvalues)?;

@@ -212,8 +212,8 @@ impl Error {
     /// assert_eq!(cuprum::gather(&a, &[&f]).unwrap_err().kind(), ErrorKind::IndexError);
     /// // np.take(a, np.zeros(2)): TypeError (cannot cast float64 indices 'safe'ly)
     /// assert_eq!(cuprum::take(&a, &f, None).unwrap_err().kind(), ErrorKind::TypeError);
-    /// // len() of a 0-d array: TypeError
-    /// assert_eq!(cuprum::scalar(1.0, &Device::Cpu)?.len().unwrap_err().kind(), ErrorKind::TypeError);
+    /// // np.zeros(2) & 1: TypeError (no bitwise loop for float64)
+    /// assert_eq!((&f & 1).unwrap_err().kind(), ErrorKind::TypeError);
     /// # Ok::<(), cuprum::Error>(())
     /// ```
     pub fn kind(&self) -> ErrorKind {

@@ -44,7 +44,7 @@ impl Array {
     pub fn angle(&self, deg: bool) -> Result<Array> {
         // As NumPy: arctan2(z.imag, z.real) for complex z, arctan2(0, x) (a weak 0) otherwise.
         let a = if self.dtype.is_complex() {
-            crate::arctan2(&self.imag()?, &self.real())?
+            crate::arctan2(&self.imag()?, self.real())?
         } else {
             crate::arctan2(0i64, self)?
         };

@@ -536,7 +536,7 @@ fn wellcond(shape: &[usize], dt: DType, rng: &mut Rng) -> Array {
     let n = shape[shape.len() - 1];
     let x = random(shape, dt, rng, false);
     let eye = cuprum::eye(n, dt, &Device::Cpu).unwrap();
-    cuprum::add(&x, &cuprum::multiply(&eye, 4.0 * n as f64).unwrap()).unwrap()
+    cuprum::add(&x, cuprum::multiply(&eye, 4.0 * n as f64).unwrap()).unwrap()
 }
 
 /// The GPU against the CPU on fresh random inputs: products of views and broadcast stacks,

@@ -31,7 +31,7 @@ fn with_zeros(shape: &[usize], dtype: DType, p_zero: f64, rng: &mut Rng) -> Arra
     } else {
         cuprum::scalar(0i64, &Device::Cpu).unwrap()
     };
-    cuprum::where_(&z, &zero.astype(dtype).unwrap(), &x).unwrap()
+    cuprum::where_(&z, zero.astype(dtype).unwrap(), &x).unwrap()
 }
 
 /// Exact equality of dtype, shape and values (NaNs equal), device of the GPU result checked.

@@ -170,7 +170,7 @@ fn typed_integer_loops_wrap() {
     assert_eq!((&i64s + 1).unwrap().to_vec::<i64>().unwrap(), vec![i64::MIN, i64::MIN + 1]);
     let u64s = cuprum::from_slice(&[u64::MAX, 3], &[2], &Device::Cpu).unwrap();
     assert_eq!(
-        u64s.less(&cuprum::from_slice(&[1u64, 4], &[2], &Device::Cpu).unwrap()).unwrap().to_vec::<bool>().unwrap(),
+        u64s.less(cuprum::from_slice(&[1u64, 4], &[2], &Device::Cpu).unwrap()).unwrap().to_vec::<bool>().unwrap(),
         vec![false, true]
     );
 }
@@ -349,7 +349,7 @@ fn typed_loops_in_place() {
     let mut b = cuprum::arange(n as i64, &Device::Cpu).unwrap();
     let src = b.slice(s![..-1]).unwrap();
     let mut dst = b.slice(s![1..]).unwrap();
-    cuprum::add_out(&dst.view(), &src, &mut dst).unwrap();
+    cuprum::add_out(dst.view(), &src, &mut dst).unwrap();
     let got = b.to_vec::<i64>().unwrap();
     assert_eq!(got[0], 0);
     assert!((1..n).all(|i| got[i] == (2 * i - 1) as i64), "{:?}", &got[..5]);
