@@ -387,6 +387,13 @@ enum EventKind {
     Host(Mutex<Option<Instant>>),
 }
 
+impl Graph {
+    /// The stream the graph was captured on and replays on.
+    pub fn stream(&self) -> Stream {
+        Stream::from_inner(self.stream_inner())
+    }
+}
+
 impl std::fmt::Debug for Event {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "<Event ({})>", self.device())

@@ -422,3 +422,59 @@ impl std::ops::Not for Expr {
         self.unary(UnaryOp::Invert)
     }
 }
+
+// ------------------------------------------------------------------ cupy.fuse
+
+/// A formula of `N` arrays compiled once per dtypes and layout ([`fuse`](fuse())).
+pub struct Fused<const N: usize, F> {
+    f: F,
+}
+
+/// CuPy's `cupy.fuse`: a function of `N` arrays from a closure over [`Expr`]s, computed as one
+/// kernel on the GPU and in one pass on the CPU (see [`Expr::eval`]).
+///
+/// The closure takes its arguments as an array pattern and returns the formula; scalars it
+/// captures are kernel parameters, so a formula in a loop with a changing constant compiles
+/// once. Results have the dtypes and the values the unfused operations give.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let x = cuprum::arange(10_000, &dev)?;
+/// let y = cuprum::flip(&x, None)?;
+/// // @cp.fuse def squared_diff(x, y): return (x - y) * (x - y)
+/// let squared_diff = cuprum::fuse(|[x, y]| (&x - &y) * (&x - &y));
+/// let z = squared_diff.call([&x, &y])?;
+/// let unfused = ((&x - &y)? * (&x - &y)?)?;
+/// assert!(cuprum::array_equal(&z, &unfused)?);
+/// assert_eq!(z.dtype(), cuprum::DType::Int64);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+///
+/// A closure that returns something other than an [`Expr`] (a number, an `Array`, a
+/// `Result`) does not compile:
+///
+/// ```compile_fail
+/// let f = cuprum::fuse(|[x]: [cuprum::Expr; 1]| 2.0f32);
+/// ```
+///
+/// ```compile_fail
+/// let dev = cuprum::Device::Cpu;
+/// let a = cuprum::ones(&[3], cuprum::DType::Float32, &dev).unwrap();
+/// let f = cuprum::fuse(|[x]: [cuprum::Expr; 1]| a.exp());
+/// ```
+pub fn fuse<const N: usize, F: Fn([Expr; N]) -> Expr>(f: F) -> Fused<N, F> {
+    Fused { f }
+}
+
+impl<const N: usize, F: Fn([Expr; N]) -> Expr> Fused<N, F> {
+    /// The formula on these arrays (broadcast together; one device).
+    pub fn call(&self, args: [&Array; N]) -> Result<Array> {
+        (self.f)(args.map(Expr::from)).eval()
+    }
+}
+
+impl<const N: usize, F> std::fmt::Debug for Fused<N, F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Fused<{N}>")
+    }
+}

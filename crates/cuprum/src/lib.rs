@@ -54,7 +54,8 @@ pub mod testing;
 pub mod ufunc;
 
 pub use crate::array::Array;
-pub use crate::core::device::{cuda_device_count, cuda_is_available, Device};
+pub use crate::backend::devices::{cuda_device_count, cuda_is_available};
+pub use crate::core::device::Device;
 pub use crate::core::dtype::{self, promote_types, result_type, Casting, DType, Element, Scalar};
 pub use crate::core::error::{Error, ErrorKind, Result};
 pub use crate::core::layout;
@@ -86,5 +87,5 @@ pub use ufunc::*;
 // The API's conventions (issue 11's stumbles): reshape's shapes, formulas with one `?`.
 pub mod expr;
 pub use crate::array::NewShape;
+pub use expr::{fuse, Fused};
 pub use expr::{Expr, ExprArg};
-pub use fuse::{fuse, Fused};

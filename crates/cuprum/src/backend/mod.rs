@@ -4,4 +4,5 @@
 
 pub(crate) mod cpu;
 pub(crate) mod cuda;
+pub(crate) mod devices;
 pub(crate) mod storage;

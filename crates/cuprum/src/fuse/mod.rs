@@ -1,6 +1,6 @@
 //! Fusion (CuPy's `cupy.fuse`): an elementwise formula compiled into one kernel.
 //!
-//! An [`Expr`] is a tree of operations over arrays and Rust scalars. Each node is
+//! An [`Expr`](crate::Expr) is a tree of operations over arrays and Rust scalars. Each node is
 //! resolved as it is built, with the rules the step-by-step operation uses (NumPy 2's
 //! promotion, weak scalars, broadcasting, one device), so a formula's error surfaces at
 //! [`Expr::eval`](crate::Expr::eval) with the kind and message the unfused operation gives.
@@ -26,7 +26,7 @@
 //! [`Expr::and_then`](crate::Expr::and_then) and the reductions: their results enter the tree as
 //! arrays.
 //!
-//! [`fuse`] wraps a closure over `Expr`s into a function of arrays (`cupy.fuse`'s decorator).
+//! [`fuse`](crate::fuse()) wraps a closure over `Expr`s into a function of arrays (`cupy.fuse`'s decorator).
 
 pub(crate) mod cpu;
 pub(crate) mod cuda;
@@ -37,7 +37,6 @@ use crate::core::dtype::{DType, Scalar};
 use crate::core::error::{Error, Result};
 use crate::core::layout::Axes;
 use crate::core::ufunc::{BinaryOp, ReduceOp, UnaryOp};
-use crate::expr::Expr;
 use crate::ufunc::{self, broadcast_shape, Kind, Operand};
 use std::sync::Arc;
 
@@ -424,58 +423,4 @@ pub(crate) fn leaves(n: &NodeRef) -> Vec<NodeRef> {
     let mut out = Vec::new();
     walk(n, &mut out);
     out
-}
-
-/// A formula of `N` arrays compiled once per dtypes and layout ([`fuse`]).
-pub struct Fused<const N: usize, F> {
-    f: F,
-}
-
-/// CuPy's `cupy.fuse`: a function of `N` arrays from a closure over [`Expr`]s, computed as one
-/// kernel on the GPU and in one pass on the CPU (see [`Expr::eval`]).
-///
-/// The closure takes its arguments as an array pattern and returns the formula; scalars it
-/// captures are kernel parameters, so a formula in a loop with a changing constant compiles
-/// once. Results have the dtypes and the values the unfused operations give.
-///
-/// ```
-/// let dev = cuprum::Device::default_device();
-/// let x = cuprum::arange(10_000, &dev)?;
-/// let y = cuprum::flip(&x, None)?;
-/// // @cp.fuse def squared_diff(x, y): return (x - y) * (x - y)
-/// let squared_diff = cuprum::fuse(|[x, y]| (&x - &y) * (&x - &y));
-/// let z = squared_diff.call([&x, &y])?;
-/// let unfused = ((&x - &y)? * (&x - &y)?)?;
-/// assert!(cuprum::array_equal(&z, &unfused)?);
-/// assert_eq!(z.dtype(), cuprum::DType::Int64);
-/// # Ok::<(), cuprum::Error>(())
-/// ```
-///
-/// A closure that returns something other than an [`Expr`] (a number, an `Array`, a
-/// `Result`) does not compile:
-///
-/// ```compile_fail
-/// let f = cuprum::fuse(|[x]: [cuprum::Expr; 1]| 2.0f32);
-/// ```
-///
-/// ```compile_fail
-/// let dev = cuprum::Device::Cpu;
-/// let a = cuprum::ones(&[3], cuprum::DType::Float32, &dev).unwrap();
-/// let f = cuprum::fuse(|[x]: [cuprum::Expr; 1]| a.exp());
-/// ```
-pub fn fuse<const N: usize, F: Fn([Expr; N]) -> Expr>(f: F) -> Fused<N, F> {
-    Fused { f }
-}
-
-impl<const N: usize, F: Fn([Expr; N]) -> Expr> Fused<N, F> {
-    /// The formula on these arrays (broadcast together; one device).
-    pub fn call(&self, args: [&Array; N]) -> Result<Array> {
-        (self.f)(args.map(Expr::from)).eval()
-    }
-}
-
-impl<const N: usize, F> std::fmt::Debug for Fused<N, F> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Fused<{N}>")
-    }
 }

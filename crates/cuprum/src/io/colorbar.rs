@@ -5,8 +5,6 @@
 //! times a power of ten, at most six ticks; log: the powers of ten), the labels in a small
 //! bitmap font of our own (digits, `.`, `-`, `+`, `e`), on white, as a figure's background.
 
-use super::image::{Norm, Rgba8Image};
-
 /// 5x7 glyphs, one row per byte (bit 4 the leftmost column).
 fn glyph(c: char) -> [u8; 7] {
     match c {
@@ -29,16 +27,16 @@ fn glyph(c: char) -> [u8; 7] {
 }
 
 /// The tick values between `lo` and `hi` (inclusive), as matplotlib's locators place them.
-pub(crate) fn ticks(lo: f64, hi: f64, norm: Norm) -> Vec<f64> {
+pub(crate) fn ticks(lo: f64, hi: f64, log: bool) -> Vec<f64> {
     if !(lo.is_finite() && hi.is_finite()) || lo > hi {
         return vec![];
     }
     if lo == hi {
         return vec![lo];
     }
-    match norm {
+    match log {
         // LogLocator: the powers of ten inside, every k-th when there are many.
-        Norm::Log => {
+        true => {
             let (a, b) = (lo.log10().ceil() as i32, hi.log10().floor() as i32);
             if a > b {
                 return vec![lo, hi];
@@ -48,7 +46,7 @@ pub(crate) fn ticks(lo: f64, hi: f64, norm: Norm) -> Vec<f64> {
         }
         // MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]): the smallest step with at most five
         // intervals, its multiples inside.
-        Norm::Linear => {
+        false => {
             let step = step(lo, hi);
             let eps = step * 1e-9;
             let first = (lo / step - 1e-9).ceil();
@@ -69,9 +67,9 @@ fn step(lo: f64, hi: f64) -> f64 {
 
 /// A tick's text: decimals enough for the step (linear), Python's `%g` beyond 1e5 or
 /// below 1e-3 and for powers of ten (`0.01`, `100`, `1e+04`).
-pub(crate) fn label(v: f64, all: &[f64], norm: Norm) -> String {
+pub(crate) fn label(v: f64, all: &[f64], log: bool) -> String {
     let big = all.iter().fold(0f64, |m, t| m.max(t.abs()));
-    if norm == Norm::Log || all.len() < 2 || !(1e-3..1e5).contains(&big) {
+    if log || all.len() < 2 || !(1e-3..1e5).contains(&big) {
         return crate::array::format::spec::py_g(v, 3, false);
     }
     let step = all[1] - all[0];
@@ -88,17 +86,23 @@ pub(crate) fn label(v: f64, all: &[f64], norm: Norm) -> String {
     }
 }
 
-/// The image with a colour bar drawn to its right (see the module docs). `lut` is the map's
-/// 256 colours; `lim` the normalisation's limits (`None`: no usable value, a bar without
-/// ticks).
-pub(crate) fn with_colorbar(img: Rgba8Image, lut: &[[u8; 4]], norm: Norm, lim: Option<(f64, f64)>) -> Rgba8Image {
-    let (w, h) = (img.width, img.height);
+/// The RGBA pixels (`h` rows of `w`) with a colour bar drawn to their right (see the module
+/// docs), and the new width. `colour(t)` is the map's colour of a normalised value; `log` the
+/// normalisation (matplotlib's LogNorm or Normalize); `lim` its limits (`None`: no usable
+/// value, a bar without ticks).
+pub(crate) fn with_colorbar(
+    pixels: &[u8],
+    (w, h): (usize, usize),
+    colour: impl Fn(f64) -> [u8; 4],
+    log: bool,
+    lim: Option<(f64, f64)>,
+) -> (Vec<u8>, usize) {
     let s = ((h + 125) / 250).max(1); // font scale: 7-pixel glyphs up to 375 rows, then larger
     let bar_w = (h / 20).max(6);
     let gap = (h / 40).max(4);
     let tick_len = (bar_w / 3).max(2);
-    let ticks = lim.map(|(lo, hi)| ticks(lo, hi, norm)).unwrap_or_default();
-    let labels: Vec<String> = ticks.iter().map(|&v| label(v, &ticks, norm)).collect();
+    let ticks = lim.map(|(lo, hi)| ticks(lo, hi, log)).unwrap_or_default();
+    let labels: Vec<String> = ticks.iter().map(|&v| label(v, &ticks, log)).collect();
     let chars = labels.iter().map(|l| l.len()).max().unwrap_or(0);
     let x_bar = w + gap;
     let x_text = x_bar + bar_w + tick_len + 2 * s;
@@ -112,13 +116,14 @@ pub(crate) fn with_colorbar(img: Rgba8Image, lut: &[[u8; 4]], norm: Norm, lim: O
     // The image, unchanged, at the left.
     for y in 0..h {
         for x in 0..w {
-            put(x, y, img.pixel(y, x));
+            let i = (y * w + x) * 4;
+            put(x, y, [pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]]);
         }
     }
     // The bar: row y holds the colour of t = 1 - (y + 0.5) / h.
     for y in 0..h {
         let t = 1.0 - (y as f64 + 0.5) / h as f64;
-        let c = lut[super::image::lut_index(t) as usize];
+        let c = colour(t);
         for x in x_bar..x_bar + bar_w {
             put(x, y, c);
         }
@@ -133,9 +138,9 @@ pub(crate) fn with_colorbar(img: Rgba8Image, lut: &[[u8; 4]], norm: Norm, lim: O
         put(x, h - 1, BLACK);
     }
     let Some((lo, hi)) = lim else {
-        return Rgba8Image { width, height: h, pixels: px };
+        return (px, width);
     };
-    let tr = |v: f64| if norm == Norm::Log { v.log10() } else { v };
+    let tr = |v: f64| if log { v.log10() } else { v };
     for (v, text) in ticks.iter().zip(&labels) {
         let t = if hi > lo { (tr(*v) - tr(lo)) / (tr(hi) - tr(lo)) } else { 0.5 };
         let y = ((1.0 - t) * (h - 1) as f64).round() as usize;
@@ -156,7 +161,7 @@ pub(crate) fn with_colorbar(img: Rgba8Image, lut: &[[u8; 4]], norm: Norm, lim: O
             }
         }
     }
-    Rgba8Image { width, height: h, pixels: px }
+    (px, width)
 }
 
 #[cfg(test)]
@@ -167,32 +172,32 @@ mod tests {
     fn ticks_as_matplotlib_places_them() {
         // matplotlib's colour bars of imshow(vmin=..., vmax=...) (MaxNLocator, LogLocator).
         let close = |a: Vec<f64>, b: &[f64]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-12);
-        assert!(close(ticks(0.0, 1.0, Norm::Linear), &[0.0, 0.2, 0.4, 0.6, 0.8, 1.0]));
-        assert!(close(ticks(-3.7, 12.2, Norm::Linear), &[0.0, 5.0, 10.0]));
-        assert!(close(ticks(0.1, 0.9, Norm::Linear), &[0.2, 0.4, 0.6, 0.8]));
-        assert!(close(ticks(0.0, 1.1, Norm::Linear), &[0.0, 0.25, 0.5, 0.75, 1.0]));
-        assert!(close(ticks(-1.0, 1.0, Norm::Linear), &[-1.0, -0.5, 0.0, 0.5, 1.0]));
-        assert_eq!(ticks(1.0, 1000.0, Norm::Log), [1.0, 10.0, 100.0, 1000.0]);
-        assert_eq!(ticks(3.0, 7.0, Norm::Log), [3.0, 7.0]);
-        assert_eq!(ticks(2.0, 2.0, Norm::Linear), [2.0]);
-        assert!(ticks(f64::NAN, 1.0, Norm::Linear).is_empty());
-        let t = ticks(1e-3, 1e9, Norm::Log);
+        assert!(close(ticks(0.0, 1.0, false), &[0.0, 0.2, 0.4, 0.6, 0.8, 1.0]));
+        assert!(close(ticks(-3.7, 12.2, false), &[0.0, 5.0, 10.0]));
+        assert!(close(ticks(0.1, 0.9, false), &[0.2, 0.4, 0.6, 0.8]));
+        assert!(close(ticks(0.0, 1.1, false), &[0.0, 0.25, 0.5, 0.75, 1.0]));
+        assert!(close(ticks(-1.0, 1.0, false), &[-1.0, -0.5, 0.0, 0.5, 1.0]));
+        assert_eq!(ticks(1.0, 1000.0, true), [1.0, 10.0, 100.0, 1000.0]);
+        assert_eq!(ticks(3.0, 7.0, true), [3.0, 7.0]);
+        assert_eq!(ticks(2.0, 2.0, false), [2.0]);
+        assert!(ticks(f64::NAN, 1.0, false).is_empty());
+        let t = ticks(1e-3, 1e9, true);
         assert!(t.len() == 5 && t.iter().zip([1e-3, 1.0, 1e3, 1e6, 1e9]).all(|(a, b)| (a / b - 1.0).abs() < 1e-12));
     }
 
     #[test]
     fn labels_as_matplotlib_writes_them() {
         let lin = |lo, hi| {
-            let t = ticks(lo, hi, Norm::Linear);
-            t.iter().map(|&v| label(v, &t, Norm::Linear)).collect::<Vec<_>>()
+            let t = ticks(lo, hi, false);
+            t.iter().map(|&v| label(v, &t, false)).collect::<Vec<_>>()
         };
         assert_eq!(lin(0.0, 1.0), ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"]);
         assert_eq!(lin(0.0, 1.1), ["0.00", "0.25", "0.50", "0.75", "1.00"]);
         assert_eq!(lin(-1.0, 1.0), ["-1.0", "-0.5", "0.0", "0.5", "1.0"]);
         assert_eq!(lin(0.0, 40.0), ["0", "10", "20", "30", "40"]);
         assert_eq!(lin(0.0, 3e6), ["0", "1e+06", "2e+06", "3e+06"]);
-        let t = ticks(0.01, 1000.0, Norm::Log);
-        let l: Vec<String> = t.iter().map(|&v| label(v, &t, Norm::Log)).collect();
+        let t = ticks(0.01, 1000.0, true);
+        let l: Vec<String> = t.iter().map(|&v| label(v, &t, true)).collect();
         assert_eq!(l, ["0.01", "0.1", "1", "10", "100", "1e+03"]);
     }
 }

@@ -196,7 +196,7 @@ impl Colormap {
 }
 
 /// matplotlib's `Colormap.__call__` index of a normalised value (N = 256).
-pub(crate) fn lut_index(t: f64) -> u8 {
+fn lut_index(t: f64) -> u8 {
     let x = t * 256.0;
     if x.is_nan() || x < 0.0 {
         0
@@ -378,8 +378,13 @@ pub fn colorize_with(a: &Array, opts: &ImageOptions) -> Result<Rgba8Image> {
             px.copy_from_slice(&c);
         }
     });
-    let img = Rgba8Image { width, height, pixels };
-    Ok(if opts.colorbar { super::colorbar::with_colorbar(img, &lut, opts.norm, lim) } else { img })
+    if opts.colorbar {
+        let colour = |t: f64| lut[lut_index(t) as usize];
+        let (pixels, width) =
+            super::colorbar::with_colorbar(&pixels, (width, height), colour, opts.norm == Norm::Log, lim);
+        return Ok(Rgba8Image { width, height, pixels });
+    }
+    Ok(Rgba8Image { width, height, pixels })
 }
 
 /// Writes a 2-D array as an RGBA PNG file, as `plt.imsave(path, a)` (viridis, the data's

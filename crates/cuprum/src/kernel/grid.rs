@@ -11,7 +11,6 @@
 //! both devices (the GPU's launch checks it unless `launch_unchecked`).
 
 use crate::array::Array;
-use crate::core::device::Device;
 use crate::core::dtype::{DType, Scalar};
 use crate::core::error::{Error, Result};
 use std::cell::{Cell, RefCell};
@@ -615,65 +614,15 @@ pub(crate) fn check_dims(name: &str, grid: Dim3, block: Dim3) -> Result<()> {
 }
 
 impl GridKernel {
-    /// Launches the kernel over `grid` blocks of `block` threads with `args` (one per
-    /// parameter, as the macro's typed `launch` passes them). On the arrays' device: on the
-    /// GPU through NVRTC (`checked`: out-of-range indices are an IndexError), on the CPU as a
-    /// loop over the grid calling `cpu` for each thread.
-    #[doc(hidden)]
-    pub fn launch(
-        &'static self,
+    /// The launch on the CPU (a loop over the grid, blocks in parallel); the dispatch is
+    /// `GridKernel::launch` in `mod.rs`.
+    pub(crate) fn run_cpu(
+        &self,
         grid: Dim3,
         block: Dim3,
         args: &[KArg<'_>],
-        checked: bool,
         cpu: &(dyn Fn(&KArgs) + Sync),
     ) -> Result<()> {
-        check_dims(self.name, grid, block)?;
-        let mut dev: Option<Device> = None;
-        for (k, (a, p)) in args.iter().zip(self.params).enumerate() {
-            let Some(arr) = a.array() else { continue };
-            let (want, view) = match p {
-                KParam::Slice(d) | KParam::SliceMut(d) => (*d, None),
-                KParam::View(d, n) | KParam::ViewMut(d, n) => (*d, Some(*n)),
-                KParam::Scalar(_) => unreachable!("the macro passes scalars for scalar parameters"),
-            };
-            if arr.dtype() != want {
-                return Err(Error::Type(format!(
-                    "{}: argument {k} is an array of {}, the kernel's parameter {} of {want}",
-                    self.name,
-                    arr.dtype(),
-                    if view.is_some() { "a view" } else { "a slice" }
-                )));
-            }
-            if let Some(n) = view {
-                if arr.ndim() != n {
-                    return Err(Error::Value(format!(
-                        "{}: argument {k} has {} dimensions, the kernel's view {n}",
-                        self.name,
-                        arr.ndim()
-                    )));
-                }
-            } else if !arr.is_c_contiguous() {
-                return Err(Error::Value(format!(
-                    "{}: argument {k} must be C-contiguous (a kernel sees a slice of its elements)",
-                    self.name
-                )));
-            }
-            match dev {
-                None => dev = Some(arr.device()),
-                Some(d) if d != arr.device() => {
-                    return Err(Error::DeviceMismatch { op: self.name.into(), a: d, b: arr.device() })
-                }
-                _ => {}
-            }
-        }
-        match dev.unwrap_or(Device::Cpu) {
-            Device::Cpu => self.run_cpu(grid, block, args, cpu),
-            Device::Cuda(_) => super::cuda::grid_launch(self, grid, block, args, checked),
-        }
-    }
-
-    fn run_cpu(&self, grid: Dim3, block: Dim3, args: &[KArg<'_>], cpu: &(dyn Fn(&KArgs) + Sync)) -> Result<()> {
         use rayon::prelude::*;
         let mut reads = Vec::new();
         let mut writes = Vec::new();

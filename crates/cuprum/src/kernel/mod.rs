@@ -350,6 +350,68 @@ impl DeviceSource {
     }
 }
 
+// ------------------------------------------------------------------ the grid kernels' dispatch
+
+impl GridKernel {
+    /// Launches the kernel over `grid` blocks of `block` threads with `args` (one per
+    /// parameter, as the macro's typed `launch` passes them). On the arrays' device: on the
+    /// GPU through NVRTC (`checked`: out-of-range indices are an IndexError), on the CPU as a
+    /// loop over the grid calling `cpu` for each thread.
+    #[doc(hidden)]
+    pub fn launch(
+        &'static self,
+        grid: Dim3,
+        block: Dim3,
+        args: &[KArg<'_>],
+        checked: bool,
+        cpu: &(dyn Fn(&KArgs) + Sync),
+    ) -> Result<()> {
+        grid::check_dims(self.name, grid, block)?;
+        let mut dev: Option<Device> = None;
+        for (k, (a, p)) in args.iter().zip(self.params).enumerate() {
+            let Some(arr) = a.array() else { continue };
+            let (want, view) = match p {
+                KParam::Slice(d) | KParam::SliceMut(d) => (*d, None),
+                KParam::View(d, n) | KParam::ViewMut(d, n) => (*d, Some(*n)),
+                KParam::Scalar(_) => unreachable!("the macro passes scalars for scalar parameters"),
+            };
+            if arr.dtype() != want {
+                return Err(Error::Type(format!(
+                    "{}: argument {k} is an array of {}, the kernel's parameter {} of {want}",
+                    self.name,
+                    arr.dtype(),
+                    if view.is_some() { "a view" } else { "a slice" }
+                )));
+            }
+            if let Some(n) = view {
+                if arr.ndim() != n {
+                    return Err(Error::Value(format!(
+                        "{}: argument {k} has {} dimensions, the kernel's view {n}",
+                        self.name,
+                        arr.ndim()
+                    )));
+                }
+            } else if !arr.is_c_contiguous() {
+                return Err(Error::Value(format!(
+                    "{}: argument {k} must be C-contiguous (a kernel sees a slice of its elements)",
+                    self.name
+                )));
+            }
+            match dev {
+                None => dev = Some(arr.device()),
+                Some(d) if d != arr.device() => {
+                    return Err(Error::DeviceMismatch { op: self.name.into(), a: d, b: arr.device() })
+                }
+                _ => {}
+            }
+        }
+        match dev.unwrap_or(Device::Cpu) {
+            Device::Cpu => self.run_cpu(grid, block, args, cpu),
+            Device::Cuda(_) => cuda::grid_launch(self, grid, block, args, checked),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::DeviceSource;

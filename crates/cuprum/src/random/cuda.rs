@@ -5,9 +5,9 @@
 use super::bijection::{Bijection, KEY_WORDS};
 #[cfg(test)]
 use super::bijection::{LARGE_ROUNDS, ROUNDS};
+use super::dist::Kind;
 use super::dist::{chunks_per_draw, draws_per_block, ziggurat, Dist, LN2_HI, LN2_LO, ZIG_R};
 use super::philox::Stream;
-use super::samplers::Kind;
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
 use crate::backend::cuda::launch::{dev_of, dptr, Params};

@@ -5,8 +5,31 @@
 //! written out here ([`exp`], [`log1m`]) and in `random.cu` identically.
 
 use super::philox::Sub;
-use super::samplers::Kind;
 use std::sync::OnceLock;
+
+/// Which distribution (the GPU kernel's `KIND`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Kind {
+    /// `a * E`, E standard exponential.
+    Exponential = 0,
+    /// `b * G`, G standard gamma of shape `a`.
+    Gamma = 1,
+    /// Beta of shapes `a`, `b`.
+    Beta = 2,
+    /// Poisson of mean `a`.
+    Poisson = 3,
+    /// Binomial of `n` trials with probability `a`.
+    Binomial = 4,
+    /// `exp(a + b Z)`, Z standard normal.
+    LogNormal = 5,
+}
+
+impl Kind {
+    /// Whether the outputs are integers (int64).
+    pub fn discrete(self) -> bool {
+        matches!(self, Kind::Poisson | Kind::Binomial)
+    }
+}
 
 /// What one call draws (the kernel's specialisation).
 #[derive(Copy, Clone, Debug, PartialEq)]

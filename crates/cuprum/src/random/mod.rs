@@ -51,11 +51,11 @@ use crate::core::device::Device;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use dist::Dist;
+use dist::Kind;
 pub use legacy::{
     normal, permutation, rand, randint, randn, random, random_of, seed, shuffle, standard_normal_of, uniform,
 };
 pub use philox::{Philox, Seed, SeedSequence};
-use samplers::Kind;
 
 /// `numpy.random.Generator`: distributions drawn from a [`Philox`] bit generator into arrays
 /// on one device.

@@ -9,32 +9,8 @@
 //! with `exp`, `ln` and so `pow` written out (`dist.rs`), so the CPU and the GPU give the same
 //! bits.
 
-use super::dist::{exp, ln, log1m, normal_from};
+use super::dist::{exp, ln, log1m, normal_from, Kind};
 use super::philox::Sub;
-
-/// Which distribution (the GPU kernel's `KIND`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Kind {
-    /// `a * E`, E standard exponential.
-    Exponential = 0,
-    /// `b * G`, G standard gamma of shape `a`.
-    Gamma = 1,
-    /// Beta of shapes `a`, `b`.
-    Beta = 2,
-    /// Poisson of mean `a`.
-    Poisson = 3,
-    /// Binomial of `n` trials with probability `a`.
-    Binomial = 4,
-    /// `exp(a + b Z)`, Z standard normal.
-    LogNormal = 5,
-}
-
-impl Kind {
-    /// Whether the outputs are integers (int64).
-    pub fn discrete(self) -> bool {
-        matches!(self, Kind::Poisson | Kind::Binomial)
-    }
-}
 
 /// One output of `kind` with parameters `a`, `b`, `n` from the draws of `s` (its first word is
 /// the output's main-stream word). Continuous outputs as f64 bits, discrete as i64 bits.

@@ -6,8 +6,39 @@ use crate::core::error::{Error, Result};
 use cudarc::nvrtc::{result as nv, sys as nvsys};
 use sha2::{Digest, Sha256};
 use std::ffi::{c_char, CStr, CString};
+use std::fmt::Debug;
+use std::hash::Hash;
 use std::path::PathBuf;
 use std::sync::OnceLock;
+
+/// One kernel of a family, as the family describes it: the key of the kernel cache.
+///
+/// A family's key is a small value (dtypes, flags) that determines the kernel's source; the
+/// cache looks kernels up by the key on the fast path, and by (family, hash of the
+/// specialised source) on a miss. The set of families is open: a user's kernel source or a
+/// fused expression is a key like any other.
+pub(crate) trait KernelKey: Clone + Eq + Hash + Debug + Send + Sync + 'static {
+    /// The family's name (the first half of the cache key; also NVRTC's file name).
+    const FAMILY: &'static str;
+    /// The kernel function's name in the module.
+    fn entry(&self) -> &str;
+    /// The module's specialised source: a generated prelude of typedefs and `#define`s, then
+    /// the family's `.cu` file (which includes the shared headers of `include/`).
+    fn source(&self) -> String;
+    /// Launch constants and other compile-time values, passed to NVRTC as `-DNAME=value`.
+    fn defines(&self) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+    /// NVRTC options of the key's own, after the `-D` options (a `RawModule`'s options).
+    fn options(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Whether the module is compiled with NVRTC's defaults and only the architecture
+    /// (users' CUDA C source, as CuPy compiles it) instead of cuprum's options.
+    fn plain(&self) -> bool {
+        false
+    }
+}
 
 fn nvrtc_version() -> Result<(i32, i32)> {
     static V: OnceLock<std::result::Result<(i32, i32), String>> = OnceLock::new();
@@ -81,9 +112,9 @@ pub(crate) fn source_hash(src: &str, opts: &[String]) -> [u8; 32] {
 }
 
 /// The NVRTC options of `key`'s module on a device of compute capability `arch`: cuprum's
-/// (only the architecture for a [`plain`](super::kernels::KernelKey::plain) key, whose source
+/// (only the architecture for a [`plain`](KernelKey::plain) key, whose source
 /// is a user's, compiled as CuPy compiles it), then the key's `-D` options and its own.
-pub(crate) fn key_options<K: super::kernels::KernelKey>(key: &K, arch: (i32, i32)) -> Vec<String> {
+pub(crate) fn key_options<K: KernelKey>(key: &K, arch: (i32, i32)) -> Vec<String> {
     let mut opts = options(arch);
     if key.plain() {
         opts.truncate(1);
@@ -199,7 +230,7 @@ pub(crate) fn nvrtc_sample(n: usize) -> bool {
 /// `nvidia-cuda-nvrtc` wheel), and checks that the CUBIN holds the entry point. Returns
 /// whether it compiled; panics with NVRTC's log on an error.
 #[cfg(test)]
-pub(crate) fn check_compiles<K: super::kernels::KernelKey>(key: &K) -> bool {
+pub(crate) fn check_compiles<K: KernelKey>(key: &K) -> bool {
     if nvrtc_version().is_err() {
         return false;
     }

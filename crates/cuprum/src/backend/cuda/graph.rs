@@ -54,9 +54,9 @@ impl Graph {
         Ok(())
     }
 
-    /// The stream the graph was captured on and replays on.
-    pub fn stream(&self) -> crate::cuda::Stream {
-        crate::cuda::Stream::from_inner(self.stream.clone())
+    /// The stream the graph was captured on (the public `Graph::stream`, in `cuda.rs`).
+    pub(crate) fn stream_inner(&self) -> Arc<StreamInner> {
+        self.stream.clone()
     }
 }
 

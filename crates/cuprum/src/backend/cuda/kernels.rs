@@ -6,38 +6,9 @@ use cudarc::driver::{result as cu, sys};
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::fmt::Debug;
-use std::hash::Hash;
 use std::sync::{Arc, Mutex};
 
-/// One kernel of a family, as the family describes it: the key of the kernel cache.
-///
-/// A family's key is a small value (dtypes, flags) that determines the kernel's source; the
-/// cache looks kernels up by the key on the fast path, and by (family, hash of the
-/// specialised source) on a miss. The set of families is open: a user's kernel source or a
-/// fused expression is a key like any other.
-pub(crate) trait KernelKey: Clone + Eq + Hash + Debug + Send + Sync + 'static {
-    /// The family's name (the first half of the cache key; also NVRTC's file name).
-    const FAMILY: &'static str;
-    /// The kernel function's name in the module.
-    fn entry(&self) -> &str;
-    /// The module's specialised source: a generated prelude of typedefs and `#define`s, then
-    /// the family's `.cu` file (which includes the shared headers of `include/`).
-    fn source(&self) -> String;
-    /// Launch constants and other compile-time values, passed to NVRTC as `-DNAME=value`.
-    fn defines(&self) -> Vec<(&'static str, String)> {
-        Vec::new()
-    }
-    /// NVRTC options of the key's own, after the `-D` options (a `RawModule`'s options).
-    fn options(&self) -> Vec<String> {
-        Vec::new()
-    }
-    /// Whether the module is compiled with NVRTC's defaults and only the architecture
-    /// (users' CUDA C source, as CuPy compiles it) instead of cuprum's options.
-    fn plain(&self) -> bool {
-        false
-    }
-}
+pub(crate) use super::compile::KernelKey;
 
 /// A module's identity: its family and the SHA-256 of its specialised source and `-D` options.
 type SourceKey = (&'static str, [u8; 32]);
