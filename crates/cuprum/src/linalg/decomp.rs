@@ -1,5 +1,5 @@
 //! Decompositions and solvers: `slogdet`/`det`, `inv`, `solve`, `cholesky`, `qr`, `eigh`,
-//! `eig`, `svd` — each one dispatch point (`cpu::arrays` or `cuda`) — and what NumPy builds
+//! `eig`, `svd` — each one dispatch point (`cpu` or `cuda`) — and what NumPy builds
 //! on them (`lstsq`, `pinv`, `matrix_rank`, `svdvals`, `eigvals`, `eigvalsh`).
 
 use super::{as_dtype, assert_stacked_2d, assert_stacked_square, common_type, cpu, cuda, same_device};
@@ -56,7 +56,7 @@ pub fn slogdet(a: &Array) -> Result<SlogdetResult> {
             logabsdet.view().fill(0.0)?;
         } else {
             match a.device() {
-                Device::Cpu => cpu::arrays::slogdet(&a, &sign, &logabsdet)?,
+                Device::Cpu => cpu::slogdet(&a, &sign, &logabsdet)?,
                 Device::Cuda(_) => cuda::slogdet(&a, &sign, &logabsdet)?,
             }
         }
@@ -96,7 +96,7 @@ pub fn inv(a: &Array) -> Result<Array> {
     let out = Array::alloc(a.shape(), a.dtype(), a.device(), false)?;
     if out.size() > 0 {
         match a.device() {
-            Device::Cpu => cpu::arrays::inv(&a, &out)?,
+            Device::Cpu => cpu::inv(&a, &out)?,
             Device::Cuda(_) => cuda::inv(&a, &out)?,
         }
     }
@@ -135,7 +135,7 @@ pub fn solve(a: &Array, b: &Array) -> Result<Array> {
     let out = Array::alloc(&shape(&[m, k]), dt, a.device(), false)?;
     if out.size() > 0 {
         match a.device() {
-            Device::Cpu => cpu::arrays::solve(&a, &b2, &out)?,
+            Device::Cpu => cpu::solve(&a, &b2, &out)?,
             Device::Cuda(_) => cuda::solve(&a, &b2, &out)?,
         }
     }
@@ -162,7 +162,7 @@ pub fn cholesky(a: &Array, upper: bool) -> Result<Array> {
     let out = Array::alloc(a.shape(), a.dtype(), a.device(), false)?;
     if out.size() > 0 {
         match a.device() {
-            Device::Cpu => cpu::arrays::cholesky(&a, upper, &out)?,
+            Device::Cpu => cpu::cholesky(&a, upper, &out)?,
             Device::Cuda(_) => cuda::cholesky(&a, upper, &out)?,
         }
     }
@@ -218,7 +218,7 @@ pub fn qr(a: &Array, mode: QrMode) -> Result<QrResult> {
     };
     if a.size() > 0 {
         match dev {
-            Device::Cpu => cpu::arrays::qr(&a, mode, q.as_ref(), &r)?,
+            Device::Cpu => cpu::qr(&a, mode, q.as_ref(), &r)?,
             Device::Cuda(_) => cuda::qr(&a, mode, q.as_ref(), &r)?,
         }
     } else if let Some(q) = &q {
@@ -259,7 +259,7 @@ fn eigh_impl(a: &Array, uplo: Uplo, vectors: bool) -> Result<(Array, Option<Arra
     if a.size() > 0 {
         let lower = uplo == Uplo::L;
         match dev {
-            Device::Cpu => cpu::arrays::eigh(&a, lower, &w, v.as_ref())?,
+            Device::Cpu => cpu::eigh(&a, lower, &w, v.as_ref())?,
             Device::Cuda(_) => cuda::eigh(&a, lower, &w, v.as_ref())?,
         }
     }
@@ -299,7 +299,7 @@ fn eig_impl(a: &Array, vectors: bool) -> Result<(Array, Option<Array>)> {
     let v = if vectors { Some(Array::alloc(a.shape(), cdt, dev, false)?) } else { None };
     if a.size() > 0 {
         match dev {
-            Device::Cpu => cpu::arrays::eig(&a, &w, v.as_ref())?,
+            Device::Cpu => cpu::eig(&a, &w, v.as_ref())?,
             Device::Cuda(_) => cuda::eig(&a, &w, v.as_ref())?,
         }
     }
@@ -372,7 +372,7 @@ fn svd_impl(a: &Array, full_matrices: bool, vectors: bool) -> Result<(Option<Arr
     };
     if a.size() > 0 {
         match dev {
-            Device::Cpu => cpu::arrays::svd(&a, full_matrices, u.as_ref(), &s, vh.as_ref())?,
+            Device::Cpu => cpu::svd(&a, full_matrices, u.as_ref(), &s, vh.as_ref())?,
             Device::Cuda(_) => cuda::svd(&a, full_matrices, u.as_ref(), &s, vh.as_ref())?,
         }
     } else {

@@ -91,7 +91,7 @@ pub(super) fn vector_dot(a: &Array, b: Option<&Array>, conj: bool) -> Result<Arr
     let a = a.as_contiguous()?;
     let b = b.map(Array::as_contiguous).transpose()?;
     match a.device() {
-        Device::Cpu => cpu::arrays::dot_1d(&a, b.as_ref(), conj, &out)?,
+        Device::Cpu => cpu::dot_1d(&a, b.as_ref(), conj, &out)?,
         Device::Cuda(_) => cuda::dot_1d(&a, b.as_ref(), conj, &out)?,
     }
     Ok(out)
@@ -113,8 +113,8 @@ fn matmul_into(a: &Array, b: &Array, out: &Array) -> Result<()> {
     let b = super::as_dtype(b, cdt)?.broadcast_to(&sb)?;
     let o = if cdt == dt { out.view() } else { Array::alloc(out.shape(), cdt, out.device(), false)? };
     match o.device() {
-        Device::Cpu if cdt.is_inexact() => cpu::arrays::matmul(&a, &b, &o)?,
-        Device::Cpu => cpu::arrays::matmul_exact(&a, &b, &o)?,
+        Device::Cpu if cdt.is_inexact() => cpu::matmul(&a, &b, &o)?,
+        Device::Cpu => cpu::matmul_exact(&a, &b, &o)?,
         Device::Cuda(_) => cuda::matmul(&a, &b, &o)?,
     }
     if cdt != dt {

@@ -107,7 +107,7 @@ fn operand(a: &Array) -> Result<Operand> {
     }
 }
 
-/// `out = a @ b` for stacks (as `cpu::arrays::matmul`): cuBLAS's strided-batched gemm on
+/// `out = a @ b` for stacks (as `cpu::matmul`): cuBLAS's strided-batched gemm on
 /// `outᵀ = bᵀ aᵀ` (plain FP32 compute for float32: no TF32). Integer and boolean stacks are
 /// exact: products broadcast over the shared axis, then summed (`any` for `bool`) and cast back
 /// with wrapping, as NumPy's loops.
@@ -395,7 +395,7 @@ pub(crate) fn inv(a: &Array, out: &Array) -> Result<()> {
     crate::ufunc::assign(out, &x.reshape(out.shape().to_vec())?)
 }
 
-/// `numpy.linalg.solve` of stacks (shapes as `cpu::arrays::solve`): the factors of `aᵀ` with
+/// `numpy.linalg.solve` of stacks (shapes as `cpu::solve`): the factors of `aᵀ` with
 /// `trans` solve `a x = b` for the column-major right-hand sides `bᵀ` (a transposed copy).
 pub(crate) fn solve(a: &Array, b: &Array, out: &Array) -> Result<()> {
     let dev = dev_of(a)?;
