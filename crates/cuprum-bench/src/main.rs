@@ -283,7 +283,7 @@ fn run() -> Result<()> {
             let mut deltas = cuprum::zeros(&[2048, 2048], DType::Float64, &cpu)?;
             deltas.slice_mut(cuprum::s![8..;16, 8..;16])?.fill(1.0)?;
             let lin = cuprum::linspace(-2.0, 2.0, 15, DType::Float64, &cpu)?;
-            let [xx, yy] = cuprum::meshgrid([&lin, &lin], cuprum::Indexing::Xy)?;
+            let [xx, yy] = cuprum::meshgrid([&lin, &lin])?;
             let gauss = ((xx.expr().square() + yy.expr().square()) * -0.5).exp().eval()?;
             let (dg, gg) = (deltas.to_device(&gpu)?, gauss.to_device(&gpu)?);
             if o.wants("convolve2d_2048_k15_f64") {

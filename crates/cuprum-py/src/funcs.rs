@@ -357,7 +357,11 @@ pub fn meshgrid(py: Python<'_>, xs: &Bound<'_, PyAny>, ij: bool) -> PyResult<Vec
     let v = arrs(py, xs, None)?;
     let r: Vec<&Array> = v.iter().collect();
     let ix = if ij { cuprum::Indexing::Ij } else { cuprum::Indexing::Xy };
-    Ok(cuprum::meshgrid_slice(&r, ix).py()?.into_iter().map(PyNdarray).collect())
+    Ok(cuprum::meshgrid_slice_with(&r, &cuprum::MeshgridOptions { indexing: ix })
+        .py()?
+        .into_iter()
+        .map(PyNdarray)
+        .collect())
 }
 
 // ---------------------------------------------------------------------------------- shapes
@@ -414,7 +418,7 @@ pub fn pad(a: &A, widths: Vec<(usize, usize)>, mode: &str, value: &Bound<'_, PyA
 }
 #[pyfunction]
 pub fn diff(a: &A, n: usize, axis: isize) -> PyResult<A> {
-    Ok(A(cuprum::diff(&a.0, n, axis).py()?))
+    Ok(A(cuprum::diff_with(&a.0, &cuprum::DiffOptions { n, axis }).py()?))
 }
 #[pyfunction]
 pub fn broadcast_to(a: &A, shape: &Bound<'_, PyAny>) -> PyResult<A> {
@@ -664,11 +668,11 @@ pub fn histogram(
 #[pyfunction]
 #[pyo3(signature = (x, weights, minlength))]
 pub fn bincount(x: &A, weights: Option<&A>, minlength: usize) -> PyResult<A> {
-    Ok(A(cuprum::bincount(&x.0, weights.map(|w| &w.0), minlength).py()?))
+    Ok(A(cuprum::bincount_with(&x.0, &cuprum::BincountOptions { weights: weights.map(|w| &w.0), minlength }).py()?))
 }
 #[pyfunction]
 pub fn digitize(x: &A, bins: &A, right: bool) -> PyResult<A> {
-    Ok(A(cuprum::digitize(&x.0, &bins.0, right).py()?))
+    Ok(A(cuprum::digitize_with(&x.0, &bins.0, &cuprum::DigitizeOptions { right }).py()?))
 }
 
 // ---------------------------------------------------------------------------------- indexing

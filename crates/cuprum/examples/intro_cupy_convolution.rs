@@ -11,7 +11,7 @@
 use cuprum::io::imsave;
 use cuprum::profiler::{benchmark_with, BenchmarkOptions};
 use cuprum::scipy::signal::convolve2d;
-use cuprum::{s, ConvolveMode, DType, Device, Indexing, Result};
+use cuprum::{s, ConvolveMode, DType, Device, Result};
 use std::path::PathBuf;
 
 fn main() -> Result<()> {
@@ -42,7 +42,7 @@ fn main() -> Result<()> {
     // x, y = np.meshgrid(np.linspace(-2, 2, 15), np.linspace(-2, 2, 15))
     // dst = np.sqrt(x*x + y*y); gauss = np.exp(-((dst - muu)**2 / (2.0 * sigma**2)))
     let line = cuprum::linspace(-2.0, 2.0, 15, DType::Float64, &cpu)?;
-    let [x, y] = cuprum::meshgrid([&line, &line], Indexing::Xy)?;
+    let [x, y] = cuprum::meshgrid([&line, &line])?;
     let dst = (x.expr() * &x + y.expr() * &y).sqrt().eval()?;
     let (sigma, muu) = (1.0f64, 0.0);
     let gauss = (-(dst.expr() - muu).powi(2) / (2.0 * sigma.powi(2))).exp().eval()?;

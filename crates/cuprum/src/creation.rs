@@ -149,38 +149,58 @@ pub fn linspace_with(
     Ok(out)
 }
 
-/// Indexing convention of [`meshgrid`].
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// Indexing convention of [`meshgrid_with`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Indexing {
     /// Cartesian (NumPy's default): the first two outputs are transposed.
+    #[default]
     Xy,
     /// Matrix indexing.
     Ij,
 }
 
-/// `np.meshgrid(*xs, indexing=...)`: coordinate matrices (contiguous copies, as NumPy's
-/// default `copy=True`), as many as inputs, in a fixed-size array that destructures. Inputs
-/// of any shape are flattened, as NumPy's.
+/// `np.meshgrid(*xs)`: coordinate matrices (contiguous copies, as NumPy's default
+/// `copy=True`), as many as inputs, in a fixed-size array that destructures; Cartesian
+/// indexing (NumPy's default `'xy'`: the first two outputs transposed; `indexing='ij'`:
+/// [`meshgrid_with`]). Inputs of any shape are flattened, as NumPy's.
 ///
 /// ```
-/// use cuprum::Indexing;
+/// use cuprum::{Indexing, MeshgridOptions};
 /// let dev = cuprum::Device::default_device();
 /// let (x, y) = (cuprum::arange(3, &dev)?, cuprum::arange(2, &dev)?);
-/// let [xx, yy] = cuprum::meshgrid([&x, &y], Indexing::Xy)?;   // xx, yy = np.meshgrid(x, y)
+/// let [xx, yy] = cuprum::meshgrid([&x, &y])?;   // xx, yy = np.meshgrid(x, y)
 /// assert_eq!((xx.shape(), yy.shape()), (&[2usize, 3][..], &[2usize, 3][..]));
 /// assert_eq!(xx.to_vec::<i64>()?, vec![0, 1, 2, 0, 1, 2]);
 /// assert_eq!(yy.to_vec::<i64>()?, vec![0, 0, 0, 1, 1, 1]);
-/// let [ii, _jj] = cuprum::meshgrid([&x, &y], Indexing::Ij)?;
+/// let [ii, _jj] = cuprum::meshgrid_with([&x, &y], &MeshgridOptions { indexing: Indexing::Ij })?;
 /// assert_eq!(ii.shape(), &[3, 2]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn meshgrid<const N: usize>(xs: [&Array; N], indexing: Indexing) -> Result<[Array; N]> {
-    let v = meshgrid_slice(&xs, indexing)?;
+pub fn meshgrid<const N: usize>(xs: [&Array; N]) -> Result<[Array; N]> {
+    meshgrid_with(xs, &MeshgridOptions::default())
+}
+
+/// The keywords of [`meshgrid_with`]; `Default` is NumPy's (`indexing='xy'`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MeshgridOptions {
+    /// Cartesian (`Xy`) or matrix (`Ij`) indexing.
+    pub indexing: Indexing,
+}
+
+/// `np.meshgrid(*xs, indexing=...)`.
+pub fn meshgrid_with<const N: usize>(xs: [&Array; N], options: &MeshgridOptions) -> Result<[Array; N]> {
+    let v = meshgrid_slice_with(&xs, options)?;
     Ok(v.try_into().unwrap_or_else(|_| unreachable!("one output per input")))
 }
 
 /// [`meshgrid`] of a number of inputs known only at run time.
-pub fn meshgrid_slice(xs: &[&Array], indexing: Indexing) -> Result<Vec<Array>> {
+pub fn meshgrid_slice(xs: &[&Array]) -> Result<Vec<Array>> {
+    meshgrid_slice_with(xs, &MeshgridOptions::default())
+}
+
+/// [`meshgrid_with`] of a number of inputs known only at run time.
+pub fn meshgrid_slice_with(xs: &[&Array], options: &MeshgridOptions) -> Result<Vec<Array>> {
+    let indexing = options.indexing;
     let n = xs.len();
     if n == 0 {
         return Ok(vec![]);

@@ -462,8 +462,39 @@ pub fn pad(a: &Array, pad_width: &[(usize, usize)], mode: PadMode) -> Result<Arr
     Ok(cur)
 }
 
-/// NumPy's `diff(a, n, axis)`: the `n`-th discrete difference along `axis` (`!=` for bools).
-pub fn diff(a: &Array, n: usize, axis: isize) -> Result<Array> {
+/// NumPy's `diff(a)`: the differences of neighbours along the last axis (`!=` for bools); the
+/// keywords `n` and `axis`: [`diff_with`].
+pub fn diff(a: &Array) -> Result<Array> {
+    diff_with(a, &DiffOptions::default())
+}
+
+/// The keywords of [`diff_with`]; `Default` is NumPy's (`n=1`, `axis=-1`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DiffOptions {
+    /// How many times the differences are taken.
+    pub n: usize,
+    /// The axis along which they are taken.
+    pub axis: isize,
+}
+
+impl Default for DiffOptions {
+    fn default() -> Self {
+        DiffOptions { n: 1, axis: -1 }
+    }
+}
+
+/// NumPy's `diff_with(a, &crate::DiffOptions { n: n=..., axis: axis=... })`: the `n`-th discrete difference along `axis`.
+///
+/// ```
+/// use cuprum::DiffOptions;
+/// let dev = cuprum::Device::default_device();
+/// let a = cuprum::from_vec(vec![1i32, 2, 4, 7, 0], &dev)?;
+/// assert_eq!(cuprum::diff(&a)?.to_vec::<i32>()?, [1, 2, 3, -7]);
+/// assert_eq!(cuprum::diff_with(&a, &DiffOptions { n: 2, ..Default::default() })?.to_vec::<i32>()?, [1, 1, -10]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn diff_with(a: &Array, options: &DiffOptions) -> Result<Array> {
+    let DiffOptions { n, axis } = *options;
     let ax = normalize_axis(axis, a.ndim())?;
     let mut cur = a.view();
     for _ in 0..n {
@@ -498,8 +529,8 @@ impl Array {
     pub fn repeat(&self, repeats: usize, axis: impl Into<Axes>) -> Result<Array> {
         repeat(self, repeats, axis)
     }
-    /// NumPy's `diff`.
-    pub fn diff(&self, n: usize, axis: isize) -> Result<Array> {
-        diff(self, n, axis)
+    /// NumPy's `diff` (along the last axis; the keywords: [`diff_with`]).
+    pub fn diff(&self) -> Result<Array> {
+        diff(self)
     }
 }

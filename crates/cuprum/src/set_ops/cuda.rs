@@ -43,7 +43,7 @@ pub(crate) fn unique(a: &Array, return_index: bool, return_inverse: bool, return
     let counts = match (return_counts, &pos) {
         (true, Some(p)) => {
             let end = crate::full(&[1], n as i64, DType::Int64, &dev)?;
-            Some(crate::diff(&crate::concatenate(&[p, &end], 0)?, 1, -1)?)
+            Some(crate::diff(&crate::concatenate(&[p, &end], 0)?)?)
         }
         _ => None,
     };

@@ -277,16 +277,40 @@ pub fn nanmedian(a: &Array, axis: impl Into<Axes>) -> Result<Array> {
     quantile_one(a, 0.5, axis.into(), Interp::MedianMean, true)
 }
 
-/// NumPy's `bincount(x, weights, minlength)`: counts (int64) or weight sums (float64) of
-/// each non-negative integer in `x`.
+/// NumPy's `bincount(x)`: how many times each non-negative integer of `x` occurs (int64);
+/// the keywords `weights` and `minlength`: [`bincount_with`].
 ///
 /// ```
 /// let dev = cuprum::Device::default_device();
-/// let c = cuprum::bincount(&cuprum::from_vec(vec![0i64, 1, 1, 3], &dev)?, None, 5)?;
+/// let c = cuprum::bincount(&cuprum::from_vec(vec![0i64, 1, 1, 3], &dev)?)?;
+/// assert_eq!(c.to_vec::<i64>()?, vec![1, 2, 0, 1]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn bincount(x: &Array) -> Result<Array> {
+    bincount_with(x, &BincountOptions::default())
+}
+
+/// The keywords of [`bincount_with`]; `Default` is NumPy's (`weights=None`, `minlength=0`).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct BincountOptions<'a> {
+    /// A weight per element of `x` (the result is then their sums, float64).
+    pub weights: Option<&'a Array>,
+    /// The result's least length.
+    pub minlength: usize,
+}
+
+/// NumPy's `bincount_with(x, &crate::BincountOptions { weights: weights=..., minlength: minlength=... })`: counts (int64) or weight sums (float64)
+/// of each non-negative integer in `x`.
+///
+/// ```
+/// use cuprum::BincountOptions;
+/// let dev = cuprum::Device::default_device();
+/// let c = cuprum::bincount_with(&cuprum::from_vec(vec![0i64, 1, 1, 3], &dev)?, &BincountOptions { minlength: 5, ..Default::default() })?;
 /// assert_eq!(c.to_vec::<i64>()?, vec![1, 2, 0, 1, 0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn bincount(x: &Array, weights: Option<&Array>, minlength: usize) -> Result<Array> {
+pub fn bincount_with(x: &Array, options: &BincountOptions<'_>) -> Result<Array> {
+    let BincountOptions { weights, minlength } = *options;
     if !(x.dtype().is_integer() || x.dtype() == DType::Bool) {
         return Err(Error::Type(format!(
             "bincount: cannot cast x of dtype {} to int64 according to the rule 'safe'",
@@ -471,9 +495,23 @@ fn monotonicity(a: &[f64]) -> i32 {
     }
 }
 
-/// NumPy's `digitize(x, bins, right)`: the index of the bin of each value (int64), for
-/// monotonically increasing or decreasing `bins`.
-pub fn digitize(x: &Array, bins: &Array, right: bool) -> Result<Array> {
+/// NumPy's `digitize(x, bins)`: the index of the bin of each value (int64), for
+/// monotonically increasing or decreasing `bins`, each bin closed on its left (the keyword
+/// `right`: [`digitize_with`]).
+pub fn digitize(x: &Array, bins: &Array) -> Result<Array> {
+    digitize_with(x, bins, &DigitizeOptions::default())
+}
+
+/// The keywords of [`digitize_with`]; `Default` is NumPy's (`right=False`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct DigitizeOptions {
+    /// Whether each bin is closed on its right instead of its left.
+    pub right: bool,
+}
+
+/// NumPy's `digitize_with(x, bins, &crate::DigitizeOptions { right: right=... })`.
+pub fn digitize_with(x: &Array, bins: &Array, options: &DigitizeOptions) -> Result<Array> {
+    let right = options.right;
     crate::array::same_device("digitize", x, bins)?;
     if bins.ndim() != 1 {
         return Err(Error::InvalidArgument("digitize: bins must be a 1-d array".into()));

@@ -237,23 +237,23 @@ device_test!(meshgrid_destructures, |dev| {
     let x = cuprum::from_vec(vec![1.0f64, 2.0], &dev)?;
     let y = cuprum::from_vec(vec![10i64, 20, 30], &dev)?;
     let z = cuprum::from_vec(vec![5i64], &dev)?;
-    let [xx, yy] = cuprum::meshgrid([&x, &y], cuprum::Indexing::Xy)?;
+    let [xx, yy] = cuprum::meshgrid([&x, &y])?;
     assert_eq!((xx.shape(), xx.dtype(), yy.dtype()), (&[3usize, 2][..], DType::Float64, DType::Int64));
     assert_eq!(f64s(&xx), vec![1.0, 2.0, 1.0, 2.0, 1.0, 2.0]);
     assert_eq!(ints(&yy), vec![10, 10, 20, 20, 30, 30]);
     // np.meshgrid(x, y, z): shape (3, 2, 1)
-    let [xx, yy, zz] = cuprum::meshgrid([&x, &y, &z], cuprum::Indexing::Xy)?;
+    let [xx, yy, zz] = cuprum::meshgrid([&x, &y, &z])?;
     assert_eq!(xx.shape(), &[3, 2, 1]);
     assert_eq!(ints(&yy), vec![10, 10, 20, 20, 30, 30]);
     assert_eq!(ints(&zz), vec![5; 6]);
-    let [ii, jj, _] = cuprum::meshgrid([&x, &y, &z], cuprum::Indexing::Ij)?;
+    let [ii, jj, _] = cuprum::meshgrid_with([&x, &y, &z], &cuprum::MeshgridOptions { indexing: cuprum::Indexing::Ij })?;
     assert_eq!((ii.shape(), ints(&jj)), (&[2usize, 3, 1][..], vec![10, 20, 30, 10, 20, 30]));
-    let [only] = cuprum::meshgrid([&y], cuprum::Indexing::Xy)?;
+    let [only] = cuprum::meshgrid([&y])?;
     assert_eq!(ints(&only), vec![10, 20, 30]);
     let e = cuprum::zeros(&[0], DType::Float64, &dev)?;
-    let [ee, ey] = cuprum::meshgrid([&e, &y], cuprum::Indexing::Xy)?;
+    let [ee, ey] = cuprum::meshgrid([&e, &y])?;
     assert_eq!((ee.shape(), ey.shape()), (&[3usize, 0][..], &[3usize, 0][..]));
-    let none: [Array; 0] = cuprum::meshgrid([], cuprum::Indexing::Xy)?;
+    let none: [Array; 0] = cuprum::meshgrid([])?;
     assert!(none.is_empty());
     Ok(())
 });
@@ -276,7 +276,7 @@ device_test!(expr_formulas_equal_the_step_by_step_code, |dev| {
     let (muu, sigma) = (0.25, 1.5f64);
     for dt in [DType::Float64, DType::Float32, DType::Float16] {
         let lin = cuprum::linspace(-2.0, 2.0, 7, dt, &dev)?;
-        let [x, y] = cuprum::meshgrid([&lin, &lin], cuprum::Indexing::Xy)?;
+        let [x, y] = cuprum::meshgrid([&lin, &lin])?;
         // dst = np.sqrt(x*x + y*y); np.exp(-((dst-muu)**2/(2.0*sigma**2)))
         let dst = (x.expr() * &x + y.expr() * &y).sqrt().eval()?;
         let want_dst = (&x * &x)?.add(&(&y * &y)?)?.sqrt();

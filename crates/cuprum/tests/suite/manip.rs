@@ -111,15 +111,15 @@ device_test!(join_split_roll_tile_repeat, |dev| {
 
 device_test!(diff_like_numpy, |dev| {
     let sq = cuprum::from_vec(vec![1i64, 4, 9, 16, 25], &dev)?;
-    assert_eq!(ints(&sq.diff(2, -1)?), vec![2, 2, 2]);
+    assert_eq!(ints(&cuprum::diff_with(&sq, &cuprum::DiffOptions { n: 2, ..Default::default() })?), vec![2, 2, 2]);
     let a = cuprum::arange(12, &dev)?.reshape([3, 4])?;
-    assert_eq!(ints(&a.diff(1, 0)?), vec![4; 8]);
+    assert_eq!(ints(&cuprum::diff_with(&a, &cuprum::DiffOptions { axis: 0, ..Default::default() })?), vec![4; 8]);
     let b = cuprum::from_vec(vec![true, true, false, true], &dev)?;
-    let d = b.diff(1, 0)?;
+    let d = cuprum::diff_with(&b, &cuprum::DiffOptions { axis: 0, ..Default::default() })?;
     assert_eq!(d.dtype(), DType::Bool);
     assert_eq!(d.to_vec::<bool>()?, vec![false, true, true]);
-    assert_eq!(sq.diff(0, 0)?.shape(), &[5]);
-    assert_eq!(sq.diff(7, 0)?.shape(), &[0]);
+    assert_eq!(cuprum::diff_with(&sq, &cuprum::DiffOptions { n: 0, axis: 0 })?.shape(), &[5]);
+    assert_eq!(cuprum::diff_with(&sq, &cuprum::DiffOptions { n: 7, axis: 0 })?.shape(), &[0]);
     Ok(())
 });
 

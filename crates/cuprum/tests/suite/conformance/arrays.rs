@@ -39,10 +39,10 @@ fn run_creation(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec
             let ix = if case.param("indexing") == "xy" { Indexing::Xy } else { Indexing::Ij };
             // The fixed-size form for the counts the fixtures have, the slice form otherwise.
             match refs[..] {
-                [a] => cuprum::meshgrid([a], ix).map(Vec::from),
-                [a, b] => cuprum::meshgrid([a, b], ix).map(Vec::from),
-                [a, b, c] => cuprum::meshgrid([a, b, c], ix).map(Vec::from),
-                _ => cuprum::meshgrid_slice(&refs, ix),
+                [a] => cuprum::meshgrid_with([a], &cuprum::MeshgridOptions { indexing: ix }).map(Vec::from),
+                [a, b] => cuprum::meshgrid_with([a, b], &cuprum::MeshgridOptions { indexing: ix }).map(Vec::from),
+                [a, b, c] => cuprum::meshgrid_with([a, b, c], &cuprum::MeshgridOptions { indexing: ix }).map(Vec::from),
+                _ => cuprum::meshgrid_slice_with(&refs, &cuprum::MeshgridOptions { indexing: ix }),
             }
         }
         "zeros" => one(cuprum::zeros(&shape(), dt(), dev)),

@@ -101,7 +101,10 @@ fn run_unique(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<A
             out.extend([u.index, u.inverse, u.counts].into_iter().flatten());
             return Ok(out);
         }
-        "bincount" => cuprum::bincount(x[0].array(), x.get(1).map(|w| w.array()), case.num("minlength"))?,
+        "bincount" => cuprum::bincount_with(
+            x[0].array(),
+            &cuprum::BincountOptions { weights: x.get(1).map(|w| w.array()), minlength: case.num("minlength") },
+        )?,
         "histogram" => {
             let mut rest = x[1..].iter();
             let bins = match case.param("bins") {
@@ -119,7 +122,9 @@ fn run_unique(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<A
             let (h, e) = cuprum::histogram(x[0].array(), bins, range, w, flag("density"))?;
             return Ok(vec![h, e]);
         }
-        "digitize" => cuprum::digitize(x[0].array(), x[1].array(), flag("right"))?,
+        "digitize" => {
+            cuprum::digitize_with(x[0].array(), x[1].array(), &cuprum::DigitizeOptions { right: flag("right") })?
+        }
         "isin" => cuprum::isin(x[0].array(), x[1].array())?,
         op => panic!("unknown unique op {op}"),
     };
@@ -137,7 +142,7 @@ fn run_select(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<A
         "argwhere" => cuprum::argwhere(x[0].array())?,
         "cumsum" => cuprum::cumsum(x[0].array(), opt_axis(case))?,
         "cumprod" => cuprum::cumprod(x[0].array(), opt_axis(case))?,
-        "diff" => cuprum::diff(x[0].array(), case.num("n"), case.num("axis"))?,
+        "diff" => cuprum::diff_with(x[0].array(), &cuprum::DiffOptions { n: case.num("n"), axis: case.num("axis") })?,
         op => panic!("unknown select op {op}"),
     };
     Ok(vec![r])

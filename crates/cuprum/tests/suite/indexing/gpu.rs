@@ -342,7 +342,11 @@ fn scatter_add_case(dev: &Device) -> cuprum::Result<()> {
             cuprum::scatter_add(&mut g, &[&on(dev, &i)], &on(dev, &v))?;
             let mut mag = a.abs()?.astype(DType::Float64)?;
             cuprum::scatter_add(&mut mag, &[&i], &v.abs()?.astype(DType::Float64)?)?;
-            let counts = cuprum::bincount(&i.remainder(8)?, None, 8)?.to_vec_as::<f64>()?; // (negative indices count from the end)
+            let counts = cuprum::bincount_with(
+                &i.remainder(8)?,
+                &cuprum::BincountOptions { minlength: 8, ..Default::default() },
+            )?
+            .to_vec_as::<f64>()?; // (negative indices count from the end)
             let eps = match dt {
                 DType::Float16 => 9.77e-4,
                 DType::Float32 => 1.19e-7,

@@ -43,13 +43,16 @@ device_test!(unique_search_histogram, |dev| {
     }
     let x = cuprum::from_vec(vec![0.5, 1.0, 2.5, 4.0], &dev)?;
     let bins = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
-    assert_eq!(ints(&cuprum::digitize(&x, &bins, false)?), vec![0, 1, 2, 3]);
-    assert_eq!(ints(&cuprum::digitize(&x, &bins, true)?), vec![0, 0, 2, 3]);
+    assert_eq!(ints(&cuprum::digitize(&x, &bins)?), vec![0, 1, 2, 3]);
+    assert_eq!(ints(&cuprum::digitize_with(&x, &bins, &cuprum::DigitizeOptions { right: true })?), vec![0, 0, 2, 3]);
     let bc = cuprum::from_vec(vec![0i64, 1, 1, 3], &dev)?;
-    assert_eq!(ints(&cuprum::bincount(&bc, None, 0)?), vec![1, 2, 0, 1]);
+    assert_eq!(ints(&cuprum::bincount(&bc)?), vec![1, 2, 0, 1]);
     let w = cuprum::from_vec(vec![0.5, 1.0, 1.0, 2.0], &dev)?;
-    assert_eq!(f64s(&cuprum::bincount(&bc, Some(&w), 6)?), vec![0.5, 2.0, 0.0, 2.0, 0.0, 0.0]);
-    assert!(cuprum::bincount(&cuprum::from_vec(vec![-1i64], &dev)?, None, 0).is_err());
+    assert_eq!(
+        f64s(&cuprum::bincount_with(&bc, &cuprum::BincountOptions { weights: Some(&w), minlength: 6 })?),
+        vec![0.5, 2.0, 0.0, 2.0, 0.0, 0.0]
+    );
+    assert!(cuprum::bincount(&cuprum::from_vec(vec![-1i64], &dev)?).is_err());
     let isin = cuprum::isin(&cuprum::arange(6, &dev)?, &cuprum::from_vec(vec![4i64, 1, 9], &dev)?)?;
     assert_eq!(isin.to_vec::<bool>()?, vec![false, true, false, false, true, false]);
     Ok(())

@@ -182,8 +182,8 @@ fn search_case(dev: &Device) -> cuprum::Result<()> {
                 dev,
                 &format!("digitize({name}, right={right})"),
                 0.0,
-                cuprum::digitize(&x, b, right),
-                cuprum::digitize(&on(dev, &x), &on(dev, b), right),
+                cuprum::digitize_with(&x, b, &cuprum::DigitizeOptions { right }),
+                cuprum::digitize_with(&on(dev, &x), &on(dev, b), &cuprum::DigitizeOptions { right }),
             );
         }
     }
@@ -192,13 +192,16 @@ fn search_case(dev: &Device) -> cuprum::Result<()> {
         dev,
         "digitize non-monotonic",
         0.0,
-        cuprum::digitize(&x, &bad, false),
-        cuprum::digitize(&on(dev, &x), &on(dev, &bad), false),
+        cuprum::digitize(&x, &bad),
+        cuprum::digitize(&on(dev, &x), &on(dev, &bad)),
     );
     // NumPy: digitize([1.5, 0.5, 3], [3, 2, 1]) = [2, 3, 0]; right=True: [2, 3, 1].
     let xd = cuprum::from_vec(vec![1.5, 0.5, 3.0], dev)?;
     let bd = cuprum::from_vec(vec![3.0, 2.0, 1.0], dev)?;
-    assert_eq!(cuprum::digitize(&xd, &bd, false)?.to_vec::<i64>()?, vec![2, 3, 0]);
-    assert_eq!(cuprum::digitize(&xd, &bd, true)?.to_vec::<i64>()?, vec![2, 3, 1]);
+    assert_eq!(cuprum::digitize(&xd, &bd)?.to_vec::<i64>()?, vec![2, 3, 0]);
+    assert_eq!(
+        cuprum::digitize_with(&xd, &bd, &cuprum::DigitizeOptions { right: true })?.to_vec::<i64>()?,
+        vec![2, 3, 1]
+    );
     Ok(())
 }

@@ -216,15 +216,15 @@ fn bincount_case(dev: &Device) -> cuprum::Result<()> {
                 dev,
                 &format!("bincount({dt}, {minlength})"),
                 0.0,
-                cuprum::bincount(&x, None, minlength),
-                cuprum::bincount(&xg, None, minlength),
+                cuprum::bincount_with(&x, &cuprum::BincountOptions { minlength, ..Default::default() }),
+                cuprum::bincount_with(&xg, &cuprum::BincountOptions { minlength, ..Default::default() }),
             );
             same(
                 dev,
                 &format!("bincount({dt}, {minlength}) weighted"),
                 1e-9,
-                cuprum::bincount(&x, Some(&w32), minlength),
-                cuprum::bincount(&xg, Some(&on(dev, &w32)), minlength),
+                cuprum::bincount_with(&x, &cuprum::BincountOptions { weights: Some(&w32), minlength }),
+                cuprum::bincount_with(&xg, &cuprum::BincountOptions { weights: Some(&on(dev, &w32)), minlength }),
             );
         }
         // A strided view.
@@ -233,8 +233,8 @@ fn bincount_case(dev: &Device) -> cuprum::Result<()> {
             dev,
             &format!("bincount({dt}) strided"),
             0.0,
-            cuprum::bincount(&v, None, 0),
-            cuprum::bincount(&xg.slice(s![..;-3])?, None, 0),
+            cuprum::bincount(&v),
+            cuprum::bincount(&xg.slice(s![..;-3])?),
         );
     }
     // Bins beyond shared memory (global atomics), many elements (many blocks), empty input.
@@ -242,27 +242,30 @@ fn bincount_case(dev: &Device) -> cuprum::Result<()> {
         let v: Vec<i64> = (0..n).map(|_| (rng.next_u64() % hi) as i64).collect();
         let x = cuprum::from_vec(v, &Device::Cpu)?;
         let w = random(&[n], DType::Float64, &mut rng, false);
-        same(
-            dev,
-            &format!("bincount(n={n}, max<{hi})"),
-            0.0,
-            cuprum::bincount(&x, None, 0),
-            cuprum::bincount(&on(dev, &x), None, 0),
-        );
+        same(dev, &format!("bincount(n={n}, max<{hi})"), 0.0, cuprum::bincount(&x), cuprum::bincount(&on(dev, &x)));
         same(
             dev,
             &format!("bincount(n={n}, max<{hi}) weighted"),
             1e-9,
-            cuprum::bincount(&x, Some(&w), 0),
-            cuprum::bincount(&on(dev, &x), Some(&on(dev, &w)), 0),
+            cuprum::bincount_with(&x, &cuprum::BincountOptions { weights: Some(&w), ..Default::default() }),
+            cuprum::bincount_with(
+                &on(dev, &x),
+                &cuprum::BincountOptions { weights: Some(&on(dev, &w)), ..Default::default() },
+            ),
         );
     }
     let e = cuprum::zeros(&[0], DType::Int64, &Device::Cpu)?;
-    same(dev, "bincount empty", 0.0, cuprum::bincount(&e, None, 4), cuprum::bincount(&on(dev, &e), None, 4));
+    same(
+        dev,
+        "bincount empty",
+        0.0,
+        cuprum::bincount_with(&e, &cuprum::BincountOptions { minlength: 4, ..Default::default() }),
+        cuprum::bincount_with(&on(dev, &e), &cuprum::BincountOptions { minlength: 4, ..Default::default() }),
+    );
     let neg = cuprum::from_vec(vec![1i32, -2, 3], &Device::Cpu)?;
-    same(dev, "bincount negative", 0.0, cuprum::bincount(&neg, None, 0), cuprum::bincount(&on(dev, &neg), None, 0));
+    same(dev, "bincount negative", 0.0, cuprum::bincount(&neg), cuprum::bincount(&on(dev, &neg)));
     let huge = cuprum::from_vec(vec![1i64 << 62], &Device::Cpu)?;
-    assert!(cuprum::bincount(&on(dev, &huge), None, 0).is_err());
+    assert!(cuprum::bincount(&on(dev, &huge)).is_err());
     Ok(())
 }
 

@@ -92,7 +92,7 @@ pub(super) fn extremes(p: &Prep, positions: bool) -> Result<Extremes> {
     let v = crate::extract(&ok, &p.x.ravel()?)?;
     let sv = crate::extract(&ok, &s)?;
     let pos = crate::extract(&ok, &crate::arange(p.x.size() as i64, &dev)?)?;
-    let counts = crate::bincount(&sv, None, p.g.k)?;
+    let counts = crate::bincount_with(&sv, &crate::BincountOptions { minlength: p.g.k, ..Default::default() })?;
     let starts = crate::cumsum(&counts, None)?.subtract(&counts)?;
     let present = counts.greater(0i64)?;
     let at = crate::where_(&present, &starts, &crate::zeros(&[], DType::Int64, &dev)?)?;

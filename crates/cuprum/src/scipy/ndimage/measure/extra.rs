@@ -55,7 +55,7 @@ fn by_slot(p: &Prep, positions: bool) -> Result<(Array, Array, Option<Array>, Ar
     } else {
         None
     };
-    let counts = crate::bincount(&sv, None, p.g.k)?;
+    let counts = crate::bincount_with(&sv, &crate::BincountOptions { minlength: p.g.k, ..Default::default() })?;
     Ok((vals, slots, pos, counts))
 }
 
@@ -100,7 +100,7 @@ pub fn median(input: &Array, labels: Option<&Array>, index: impl Into<Index>) ->
     let v = crate::extract(&ok, &p.x.ravel()?)?;
     let sv = crate::extract(&ok, &s)?;
     let vals = crate::take(&v, &crate::lexsort(&[&v, &sv])?, None)?;
-    let counts = crate::bincount(&sv, None, k)?;
+    let counts = crate::bincount_with(&sv, &crate::BincountOptions { minlength: k, ..Default::default() })?;
     let ends = crate::cumsum(&counts, None)?;
     let starts = ends.subtract(&counts)?;
     let half = counts.subtract(1i64)?.floor_divide(2i64)?;
@@ -174,7 +174,8 @@ pub fn histogram(
     let ok = inside.logical_and(&s.greater_equal(0i64)?)?;
     let key = crate::extract(&ok, &s.multiply(bins as i64)?.add(&b)?)?;
     let k = p.g.k;
-    let counts = crate::bincount(&key, None, k * bins)?.reshape([k, bins])?;
+    let counts = crate::bincount_with(&key, &crate::BincountOptions { minlength: k * bins, ..Default::default() })?
+        .reshape([k, bins])?;
     if is_single(&p.g) {
         return counts.reshape([bins]);
     }
