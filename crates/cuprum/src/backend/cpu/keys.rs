@@ -241,44 +241,27 @@ macro_rules! native_float {
 }
 native_float!(f32, u32, i32, 32, |v| v as f64; f64, u64, i64, 64, |v| v; half::f16, u16, i16, 16, |v| v.to_f64());
 
-/// A float's order key with every NaN the largest key and -0.0 its own (below 0.0), so the
-/// value comes back bit for bit (the quiet NaN for a NaN): ndimage's rank filters and
-/// measurements (add 0.0 first to key -0.0 as 0.0). The GPU's twin: `radix_keys.cuh`'s
-/// `tokey`/`fromkey` without CANON.
-#[inline]
-pub(crate) fn f64_key(v: f64) -> u64 {
-    if v.is_nan() {
-        u64::MAX
-    } else {
-        v.to_ordered()
-    }
+// A float's order key with every NaN the largest key and -0.0 its own (below 0.0), so the
+// value comes back bit for bit (the quiet NaN for a NaN): ndimage's rank filters and
+// measurements (add 0.0 first to key -0.0 as 0.0). The GPU's twin: `radix_keys.cuh`'s
+// `tokey`/`fromkey` without CANON.
+macro_rules! nan_last_keys {
+    ($($key:ident $of:ident: $t:ty => $u:ty;)*) => {$(
+        #[doc = concat!("The order key of a ", stringify!($t), ": every NaN the largest key, -0.0 below 0.0.")]
+        #[inline]
+        pub(crate) fn $key(v: $t) -> $u {
+            if v.is_nan() { <$u>::MAX } else { v.to_ordered() }
+        }
+        #[doc = concat!("The value of a [`", stringify!($key), "`].")]
+        #[inline]
+        pub(crate) fn $of(k: $u) -> $t {
+            if k == <$u>::MAX { <$t>::NAN } else { <$t>::from_ordered(k) }
+        }
+    )*};
 }
-/// The value of an [`f64_key`].
-#[inline]
-pub(crate) fn f64_of_key(k: u64) -> f64 {
-    if k == u64::MAX {
-        f64::NAN
-    } else {
-        f64::from_ordered(k)
-    }
-}
-/// [`f64_key`] of a float32.
-#[inline]
-pub(crate) fn f32_key(v: f32) -> u32 {
-    if v.is_nan() {
-        u32::MAX
-    } else {
-        v.to_ordered()
-    }
-}
-/// The value of an [`f32_key`].
-#[inline]
-pub(crate) fn f32_of_key(k: u32) -> f32 {
-    if k == u32::MAX {
-        f32::NAN
-    } else {
-        f32::from_ordered(k)
-    }
+nan_last_keys! {
+    f64_key f64_of_key: f64 => u64;
+    f32_key f32_of_key: f32 => u32;
 }
 
 /// Runs `$body` with `$T` the element type of dtype `$dt`.
