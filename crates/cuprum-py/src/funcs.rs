@@ -662,7 +662,11 @@ pub fn histogram(
         cuprum::Bins::Edges(bins.extract::<Vec<f64>>()?)
     };
     let (x, w) = (a.0.clone(), weights.map(|w| w.0.clone()));
-    let (h, e) = py.detach(move || cuprum::histogram(&x, b, range, w.as_ref(), density)).py()?;
+    let (h, e) = py
+        .detach(move || {
+            cuprum::histogram_with(&x, b, &cuprum::HistogramOptions { range, weights: w.as_ref(), density })
+        })
+        .py()?;
     Ok((A(h), A(e)))
 }
 #[pyfunction]

@@ -362,26 +362,51 @@ pub enum Bins {
     Edges(Vec<f64>),
 }
 
-/// NumPy's `histogram(a, bins, range, weights, density)`: (counts or densities, edges). The
-/// last bin includes its right edge. Counts are int64; weighted sums have the weights' dtype
-/// (summed in float64); densities are float64; edges are float64.
+/// NumPy's `histogram(a, bins)`: (counts, edges) of `bins` over the data's minimum to
+/// maximum (the keywords `range`, `weights`, `density`: [`histogram_with`]). The last bin
+/// includes its right edge. Counts are int64, edges float64.
 ///
 /// ```
 /// use cuprum::Bins;
 /// let dev = cuprum::Device::default_device();
+/// let a = cuprum::from_vec(vec![0.5, 1.5, 1.7, 2.5, 3.5], &dev)?;
+/// let (h, edges) = cuprum::histogram(&a, Bins::Count(3))?;      // np.histogram(a, 3)
+/// assert_eq!(h.to_vec::<i64>()?, vec![1, 2, 2]);
+/// assert_eq!(edges.to_vec::<f64>()?, vec![0.5, 1.5, 2.5, 3.5]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn histogram(a: &Array, bins: Bins) -> Result<(Array, Array)> {
+    histogram_with(a, bins, &HistogramOptions::default())
+}
+
+/// The keywords of [`histogram_with`]; `Default` is NumPy's (`range=None`, `weights=None`,
+/// `density=False`).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct HistogramOptions<'a> {
+    /// The range of equal bins (`None`: the data's minimum and maximum).
+    pub range: Option<(f64, f64)>,
+    /// A weight per element of `a`: the bins hold their sums (in the weights' dtype).
+    pub weights: Option<&'a Array>,
+    /// Densities (float64) instead of counts: each bin's count over the total and its width.
+    pub density: bool,
+}
+
+/// NumPy's `histogram(a, bins, range=..., weights=..., density=...)`: (counts or densities,
+/// edges). Counts are int64; weighted sums have the weights' dtype (summed in float64);
+/// densities are float64; edges are float64.
+///
+/// ```
+/// use cuprum::{Bins, HistogramOptions};
+/// let dev = cuprum::Device::default_device();
 /// let a = cuprum::from_vec(vec![0.5, 1.5, 1.7, 2.5, 4.0], &dev)?;
-/// let (h, edges) = cuprum::histogram(&a, Bins::Count(3), Some((0.0, 3.0)), None, false)?;
+/// let opts = HistogramOptions { range: Some((0.0, 3.0)), ..Default::default() };
+/// let (h, edges) = cuprum::histogram_with(&a, Bins::Count(3), &opts)?;
 /// assert_eq!(h.to_vec::<i64>()?, vec![1, 2, 1]); // 4.0 is outside the range
 /// assert_eq!(edges.to_vec::<f64>()?, vec![0.0, 1.0, 2.0, 3.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn histogram(
-    a: &Array,
-    bins: Bins,
-    range: Option<(f64, f64)>,
-    weights: Option<&Array>,
-    density: bool,
-) -> Result<(Array, Array)> {
+pub fn histogram_with(a: &Array, bins: Bins, options: &HistogramOptions<'_>) -> Result<(Array, Array)> {
+    let HistogramOptions { range, weights, density } = *options;
     if let Some(w) = weights {
         crate::array::same_device("histogram", a, w)?;
         if w.shape() != a.shape() {

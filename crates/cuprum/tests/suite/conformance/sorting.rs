@@ -119,7 +119,11 @@ fn run_unique(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<A
                 }
             };
             let w = if flag("weights") { Some(rest.next().expect("weights").array()) } else { None };
-            let (h, e) = cuprum::histogram(x[0].array(), bins, range, w, flag("density"))?;
+            let (h, e) = cuprum::histogram_with(
+                x[0].array(),
+                bins,
+                &cuprum::HistogramOptions { range, weights: w, density: flag("density") },
+            )?;
             return Ok(vec![h, e]);
         }
         "digitize" => {

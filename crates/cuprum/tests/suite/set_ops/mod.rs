@@ -34,10 +34,14 @@ device_test!(unique_search_histogram, |dev| {
     assert_eq!(ints(&cuprum::searchsorted(&s, &v, Side::Left)?), vec![1, 0, 4, 3]);
     assert_eq!(ints(&cuprum::searchsorted(&s, &v, Side::Right)?), vec![3, 0, 4, 3]);
     let d = cuprum::from_vec(vec![1.0, 2.0, 2.0, 3.0, 9.0], &dev)?;
-    let (h, e) = cuprum::histogram(&d, Bins::Count(4), None, None, false)?;
+    let (h, e) = cuprum::histogram(&d, Bins::Count(4))?;
     assert_eq!(ints(&h), vec![3, 1, 0, 1]);
     assert_eq!(f64s(&e), vec![1.0, 3.0, 5.0, 7.0, 9.0]);
-    let (hd, _) = cuprum::histogram(&d, Bins::Edges(vec![0.0, 2.0, 5.0, 10.0]), None, None, true)?;
+    let (hd, _) = cuprum::histogram_with(
+        &d,
+        Bins::Edges(vec![0.0, 2.0, 5.0, 10.0]),
+        &cuprum::HistogramOptions { density: true, ..Default::default() },
+    )?;
     for (g, w) in f64s(&hd).iter().zip([0.1, 0.2, 0.04]) {
         assert!((g - w).abs() < 1e-12);
     }

@@ -146,8 +146,16 @@ gpu_test!(histogram_density_of_cancelling_bins, |gpu| {
             let xa = cuprum::from_vec(x, &Device::Cpu)?;
             let wa = cuprum::from_vec(w, &Device::Cpu)?.astype(dt)?;
             for bins in [Bins::Count(7), Bins::Edges(vec![0.0, 1.5, 2.0, 6.0, 10.0])] {
-                let (hc, _) = cuprum::histogram(&xa, bins.clone(), None, Some(&wa), true)?;
-                let (hg, _) = cuprum::histogram(&on(&gpu, &xa), bins.clone(), None, Some(&on(&gpu, &wa)), true)?;
+                let (hc, _) = cuprum::histogram_with(
+                    &xa,
+                    bins.clone(),
+                    &cuprum::HistogramOptions { weights: Some(&wa), density: true, ..Default::default() },
+                )?;
+                let (hg, _) = cuprum::histogram_with(
+                    &on(&gpu, &xa),
+                    bins.clone(),
+                    &cuprum::HistogramOptions { weights: Some(&on(&gpu, &wa)), density: true, ..Default::default() },
+                )?;
                 assert_close(&hg, &hc, 0.0, &format!("density of cancelling bins ({dt}, trial {trial}, {bins:?})"));
             }
         }
@@ -272,7 +280,7 @@ fn bincount_case(dev: &Device) -> cuprum::Result<()> {
 fn histogram_case(dev: &Device) -> cuprum::Result<()> {
     let mut rng = Rng::new(109);
     let hist = |a: &Array, bins: Bins, range: Option<(f64, f64)>, w: Option<&Array>, density: bool| {
-        cuprum::histogram(a, bins, range, w, density)
+        cuprum::histogram_with(a, bins, &cuprum::HistogramOptions { range, weights: w, density })
     };
     for &dt in ALL_DTYPES.iter() {
         let a = random(&[30, 40], dt, &mut rng, false);
@@ -311,28 +319,36 @@ fn histogram_case(dev: &Device) -> cuprum::Result<()> {
     let v: Vec<i64> = (0..200_000).map(|_| (rng.next_u64() % 11) as i64).collect();
     let x = cuprum::from_vec(v, &Device::Cpu)?;
     for bins in [Bins::Count(10), Bins::Count(5), Bins::Count(3), Bins::Edges(vec![0.0, 2.0, 5.0, 10.0])] {
-        let (hc, _) = cuprum::histogram(&x, bins.clone(), None, None, false)?;
-        let (hg, _) = cuprum::histogram(&on(dev, &x), bins.clone(), None, None, false)?;
+        let (hc, _) = cuprum::histogram(&x, bins.clone())?;
+        let (hg, _) = cuprum::histogram(&on(dev, &x), bins.clone())?;
         assert_close(&hg, &hc, 0.0, &format!("histogram on edges {bins:?}"));
     }
     let c = cuprum::full(&[5], 2.0, DType::Float64, &Device::Cpu)?;
-    let (hc, ec) = cuprum::histogram(&c, Bins::Count(4), None, None, false)?;
-    let (hg, eg) = cuprum::histogram(&on(dev, &c), Bins::Count(4), None, None, false)?;
+    let (hc, ec) = cuprum::histogram(&c, Bins::Count(4))?;
+    let (hg, eg) = cuprum::histogram(&on(dev, &c), Bins::Count(4))?;
     assert_close(&hg, &hc, 0.0, "histogram constant");
     assert_close(&eg, &ec, 0.0, "histogram constant edges");
     // NaN data: an autodetected range is an error, a given range skips the NaNs.
     let n = random(&[1000], DType::Float64, &mut rng, true);
     let finite = n.isfinite()?.all(None)?.item::<bool>()?;
-    let c = cuprum::histogram(&n, Bins::Count(5), None, None, false);
-    let g = cuprum::histogram(&on(dev, &n), Bins::Count(5), None, None, false);
+    let c = cuprum::histogram(&n, Bins::Count(5));
+    let g = cuprum::histogram(&on(dev, &n), Bins::Count(5));
     assert_eq!(c.is_err(), !finite);
     assert_eq!(g.is_err(), c.is_err());
-    let (hc, _) = cuprum::histogram(&n, Bins::Count(5), Some((-4.0, 4.0)), None, false)?;
-    let (hg, _) = cuprum::histogram(&on(dev, &n), Bins::Count(5), Some((-4.0, 4.0)), None, false)?;
+    let (hc, _) = cuprum::histogram_with(
+        &n,
+        Bins::Count(5),
+        &cuprum::HistogramOptions { range: Some((-4.0, 4.0)), ..Default::default() },
+    )?;
+    let (hg, _) = cuprum::histogram_with(
+        &on(dev, &n),
+        Bins::Count(5),
+        &cuprum::HistogramOptions { range: Some((-4.0, 4.0)), ..Default::default() },
+    )?;
     assert_close(&hg, &hc, 0.0, "histogram with NaNs in a range");
     let e = cuprum::zeros(&[0], DType::Float32, &Device::Cpu)?;
-    let (hc, _) = cuprum::histogram(&e, Bins::Count(3), None, None, false)?;
-    let (hg, _) = cuprum::histogram(&on(dev, &e), Bins::Count(3), None, None, false)?;
+    let (hc, _) = cuprum::histogram(&e, Bins::Count(3))?;
+    let (hg, _) = cuprum::histogram(&on(dev, &e), Bins::Count(3))?;
     assert_close(&hg, &hc, 0.0, "histogram empty");
     Ok(())
 }
