@@ -483,7 +483,7 @@ impl Default for DiffOptions {
     }
 }
 
-/// NumPy's `diff_with(a, &crate::DiffOptions { n: n=..., axis: axis=... })`: the `n`-th discrete difference along `axis`.
+/// NumPy's `diff(a, n=..., axis=...)`: the `n`-th discrete difference along `axis`.
 ///
 /// ```
 /// use cuprum::DiffOptions;

@@ -299,7 +299,7 @@ pub struct BincountOptions<'a> {
     pub minlength: usize,
 }
 
-/// NumPy's `bincount_with(x, &crate::BincountOptions { weights: weights=..., minlength: minlength=... })`: counts (int64) or weight sums (float64)
+/// NumPy's `bincount(x, weights=..., minlength=...)`: counts (int64) or weight sums (float64)
 /// of each non-negative integer in `x`.
 ///
 /// ```
@@ -534,7 +534,7 @@ pub struct DigitizeOptions {
     pub right: bool,
 }
 
-/// NumPy's `digitize_with(x, bins, &crate::DigitizeOptions { right: right=... })`.
+/// NumPy's `digitize(x, bins, right=...)`.
 pub fn digitize_with(x: &Array, bins: &Array, options: &DigitizeOptions) -> Result<Array> {
     let right = options.right;
     crate::array::same_device("digitize", x, bins)?;

@@ -93,7 +93,7 @@ fn run(input: &Array, nb: &Neighbours, out: &Array) -> Result<usize> {
 /// Whether the labelling may write `out` itself: C-contiguous, of a real dtype other than
 /// float16 that holds every count `size` elements can give (so no "insufficient bit-depth" can
 /// follow the writing). The CPU writes int32/int64 itself and other dtypes through a temporary;
-/// the GPU's last pass writes any such dtype (SciPy's `label_with(x, &crate::scipy::ndimage::LabelOptions { structure: output=float64_array })` without a
+/// the GPU's last pass writes any such dtype (SciPy's `label(x, output=float64_array)` without a
 /// second pass over the image).
 fn writes_directly(out: &Array, size: usize) -> bool {
     out.is_c_contiguous() && !out.dtype().is_complex() && out.dtype() != DType::Float16 && fits(size, out.dtype())
