@@ -82,7 +82,7 @@ impl<'a> Compiled<'a> {
                 // float16 is loaded as its bits: values stay in storage types until a node
                 // loads them in its loop dtype.
                 let raw = if a.dtype() == DType::Float16 { DType::UInt16 } else { a.dtype() };
-                self.args.push(Arg::Arr(a));
+                self.args.push(Arg::Array(a));
                 self.ins.push(EwIn { storage: raw, compute: raw, scalar: false });
                 self.computes.push(raw);
                 self.seen.push((n, self.code.len() as u16));
@@ -226,7 +226,7 @@ pub(crate) fn reduce(n: &NodeRef, op: ReduceOp, nred: usize, ddof: f64, out: &Ar
     let mut lay = Vec::new();
     let mut strides: Vec<Vec<isize>> = Vec::new();
     for a in &c.args {
-        if let Arg::Arr(x) = a {
+        if let Arg::Array(x) = a {
             lay.push(if x.ndim() == 0 {
                 InLay::ZeroD
             } else if x.shape() == n.shape.as_slice() && x.is_c_contiguous() {
@@ -273,7 +273,7 @@ pub(crate) fn reduce(n: &NodeRef, op: ReduceOp, nred: usize, ddof: f64, out: &Ar
     p.push(ddof);
     for (a, &d) in c.args.iter().zip(&c.computes) {
         match a {
-            Arg::Arr(x) => p.push(dptr(x)?),
+            Arg::Array(x) => p.push(dptr(x)?),
             Arg::Scalar(v) => p.push_scalar(*v, d),
         }
     }
@@ -449,7 +449,7 @@ mod tests {
             let n = e.node().unwrap();
             let mut c = Compiled::new();
             c.step(&n);
-            assert_eq!(c.args.iter().filter(|a| matches!(a, Arg::Arr(_))).count(), inputs, "formula {k}");
+            assert_eq!(c.args.iter().filter(|a| matches!(a, Arg::Array(_))).count(), inputs, "formula {k}");
             // The reductions that may end it (its output dtype's), one 0-d input where it has one.
             let (dt, _) = c.code.last().unwrap().value();
             let lay: Vec<InLay> = (0..inputs)

@@ -279,7 +279,7 @@ fn run(lp: &'static VLoop, args: &[Operand<'_>], out: &Array) -> Result<()> {
             let ins: Vec<Arg<'_>> = args
                 .iter()
                 .map(|a| match a {
-                    Operand::Array(x) => Arg::Arr(x),
+                    Operand::Array(x) => Arg::Array(x),
                     Operand::Scalar(s) => Arg::Scalar(*s),
                 })
                 .collect();
@@ -294,8 +294,7 @@ fn replaced<'a>(args: &'a [Operand<'a>], with: &'a [Option<Array>]) -> Vec<Opera
         .zip(with)
         .map(|(a, w)| match (a, w) {
             (_, Some(c)) => Operand::Array(c),
-            (Operand::Array(x), None) => Operand::Array(x),
-            (Operand::Scalar(s), None) => Operand::Scalar(*s),
+            (o, None) => *o,
         })
         .collect()
 }

@@ -14,11 +14,9 @@ use crate::core::ufunc::{BinaryOp, UnaryOp};
 use crate::ufunc::Input;
 use std::fmt::Write;
 
-/// An elementwise launch argument.
-pub(crate) enum Arg<'a> {
-    Arr(&'a Array),
-    Scalar(Scalar),
-}
+/// An argument of an elementwise kernel: ufunc's [`Operand`](super::Operand) (an array, or a
+/// scalar resolved to the loop dtype).
+pub(crate) use super::Operand as Arg;
 
 /// Finds (compiling on first use), lays out and launches the elementwise kernel `spec`
 /// writing `out`. `extra` holds the values of the op's own parameters (iota's start, step).
@@ -48,7 +46,7 @@ pub(crate) fn launch_layout(
     let mut arrs: Vec<&Array> = Vec::with_capacity(4);
     arrs.push(out);
     for a in args {
-        if let Arg::Arr(x) = a {
+        if let Arg::Array(x) = a {
             if x.device() != out.device() {
                 return Err(Error::DeviceMismatch { op: "elementwise".into(), a: x.device(), b: out.device() });
             }
@@ -107,7 +105,7 @@ pub(crate) fn launch_layout(
     params.push(dptr(out)?);
     for (a, &compute) in args.iter().zip(computes) {
         match a {
-            Arg::Arr(x) => params.push(dptr(x)?),
+            Arg::Array(x) => params.push(dptr(x)?),
             Arg::Scalar(s) => params.push_scalar(*s, compute),
         }
     }
@@ -151,7 +149,7 @@ pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
         src.dtype,
         out.dtype,
     );
-    launch_ew(&spec, out, &[Arg::Arr(src)], |_| {})
+    launch_ew(&spec, out, &[Arg::Array(src)], |_| {})
 }
 
 pub(crate) fn fill(out: &Array, v: Scalar) -> Result<()> {
@@ -162,7 +160,7 @@ pub(crate) fn fill(out: &Array, v: Scalar) -> Result<()> {
 
 fn arg<'a>(x: &'a Input<'a>) -> Arg<'a> {
     match x {
-        Input::Array(a) => Arg::Arr(a),
+        Input::Array(a) => Arg::Array(a),
         Input::Scalar(s) => Arg::Scalar(*s),
     }
 }
@@ -190,7 +188,7 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
     let result = unary_result(op, l, out.dtype);
     let spec =
         EwSpec::new(EwOp::Unary(op, l), &[EwIn { storage: x.dtype, compute: l, scalar: false }], result, out.dtype);
-    launch_ew(&spec, out, &[Arg::Arr(x)], |_| {})
+    launch_ew(&spec, out, &[Arg::Array(x)], |_| {})
 }
 
 pub(crate) fn binary(op: BinaryOp, l: DType, a: &Input<'_>, b: &Input<'_>, out: &Array) -> Result<()> {
@@ -202,7 +200,7 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Input<'_>, b: &Input<'_>, out: 
                 EwIn { storage: y.dtype, compute: wide(y.dtype), scalar: false },
             ];
             let spec = EwSpec::new(EwOp::CmpMixed(op), &ins, DType::Bool, out.dtype);
-            return launch_ew(&spec, out, &[Arg::Arr(x), Arg::Arr(y)], |_| {});
+            return launch_ew(&spec, out, &[Arg::Array(x), Arg::Array(y)], |_| {});
         }
     }
     let result = if op.is_comparison() { DType::Bool } else { l };
@@ -213,7 +211,7 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Input<'_>, b: &Input<'_>, out: 
 pub(crate) fn where_(cond: &Array, x: &Input<'_>, y: &Input<'_>, out: &Array) -> Result<()> {
     let c = EwIn { storage: DType::Bool, compute: DType::Bool, scalar: false };
     let spec = EwSpec::new(EwOp::Where, &[c, ew_in(x, out.dtype), ew_in(y, out.dtype)], out.dtype, out.dtype);
-    launch_ew(&spec, out, &[Arg::Arr(cond), arg(x), arg(y)], |_| {})
+    launch_ew(&spec, out, &[Arg::Array(cond), arg(x), arg(y)], |_| {})
 }
 
 /// `out[i] = start + i * step`; the ramp's kind matches the output's (`ufunc::iota` makes it so).

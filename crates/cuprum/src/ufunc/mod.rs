@@ -21,6 +21,7 @@ use crate::core::error::{Error, Result};
 use crate::core::layout;
 
 /// An argument of an elementwise function: an array or a Rust scalar (weakly typed, NEP 50).
+#[derive(Copy, Clone, Debug)]
 pub enum Operand<'a> {
     Array(&'a Array),
     Scalar(Scalar),
@@ -100,8 +101,7 @@ pub enum Held<'a> {
 impl Held<'_> {
     pub(crate) fn operand(&self) -> Operand<'_> {
         match self {
-            Held::Op(Operand::Array(a)) => Operand::Array(a),
-            Held::Op(Operand::Scalar(s)) => Operand::Scalar(*s),
+            Held::Op(o) => *o,
             Held::Owned(a) => Operand::Array(a),
         }
     }
@@ -175,10 +175,7 @@ impl Operand<'_> {
         }
     }
     fn input(&self) -> Input<'_> {
-        match self {
-            Operand::Array(a) => Input::Array(a),
-            Operand::Scalar(s) => Input::Scalar(*s),
-        }
+        *self
     }
 }
 
@@ -748,12 +745,9 @@ impl std::ops::Not for Array {
 // implementation by the device of the output array. Callers have checked shapes, dtypes and
 // devices.
 
-/// An input of an elementwise operation: an array (broadcast to the output) or a scalar
-/// already resolved to the loop dtype.
-pub(crate) enum Input<'a> {
-    Array(&'a Array),
-    Scalar(Scalar),
-}
+/// An input of an elementwise operation: an [`Operand`] whose scalar is already resolved to
+/// the loop dtype (an array is broadcast to the output).
+pub(crate) type Input<'a> = Operand<'a>;
 
 fn cpu_input(x: &Input<'_>, loop_dt: DType) -> Result<Array> {
     match x {

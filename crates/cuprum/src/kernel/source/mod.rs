@@ -372,12 +372,7 @@ impl<'a> SourceArgs<'a> for Vec<Operand<'a>> {
 }
 impl<'a> SourceArgs<'a> for &[Operand<'a>] {
     fn operands(self) -> Vec<Operand<'a>> {
-        self.iter()
-            .map(|o| match o {
-                Operand::Array(a) => Operand::Array(a),
-                Operand::Scalar(s) => Operand::Scalar(*s),
-            })
-            .collect()
+        self.to_vec()
     }
 }
 impl<'a> SourceArgs<'a> for &'a Array {
