@@ -361,6 +361,12 @@ macro_rules! axes_from_int {
 }
 axes_from_int!(i32, isize, usize, i64);
 
+/// `shape` with the reduced `axes` kept as length 1 (NumPy's `keepdims`): reductions and the
+/// quantile functions.
+pub(crate) fn keepdims_shape(shape: &[usize], axes: &[usize]) -> Vec<usize> {
+    shape.iter().enumerate().map(|(a, &n)| if axes.contains(&a) { 1 } else { n }).collect()
+}
+
 impl Axes {
     pub(crate) fn resolve(&self, ndim: usize) -> Result<Vec<usize>> {
         match self {

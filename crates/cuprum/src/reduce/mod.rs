@@ -7,6 +7,7 @@ pub(crate) mod cuda;
 use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::error::{Error, Result};
+use crate::core::layout::keepdims_shape;
 use crate::core::ufunc::ReduceOp;
 
 pub use crate::core::layout::Axes;
@@ -162,11 +163,6 @@ fn complex_reduce(x: &Array, op: ReduceOp, axes: &[usize], keepdims: bool, ddof:
             Ok(r)
         }
     }
-}
-
-/// `shape` with the reduced `axes` kept as length 1 (NumPy's `keepdims`).
-fn keepdims_shape(shape: &[usize], axes: &[usize]) -> Vec<usize> {
-    shape.iter().enumerate().map(|(a, &n)| if axes.contains(&a) { 1 } else { n }).collect()
 }
 
 /// The product of each lane (last axis) of complex `t` by a tree of pairwise products, one

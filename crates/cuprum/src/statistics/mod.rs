@@ -178,9 +178,8 @@ fn keep_dims(r: Array, a: &Array, axis: &Axes, lead: Option<usize>, keepdims: bo
     if !keepdims {
         return Ok(r);
     }
-    let reduced = axis.resolve(a.ndim())?;
     let mut shape: Vec<usize> = lead.into_iter().collect();
-    shape.extend(a.shape().iter().enumerate().map(|(d, &n)| if reduced.contains(&d) { 1 } else { n }));
+    shape.extend(crate::core::layout::keepdims_shape(a.shape(), &axis.resolve(a.ndim())?));
     r.reshape(&shape)
 }
 
