@@ -14,7 +14,7 @@ use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::layout;
 use crate::core::ufunc::{BinaryOp, ReduceOp, UnaryOp};
-use crate::reduce::cuda::{rows_split, RedSpec, Variant as RedVariant};
+use crate::reduce::cuda::{push_rows_params, RedSpec, Variant as RedVariant};
 use crate::ufunc::cpu::mixed_int_compare;
 use crate::ufunc::cuda::{launch_layout, layout_macros, unary_result, vec_width, Arg, EwIn, EwOp, Variant};
 use std::fmt::Write;
@@ -219,7 +219,6 @@ pub(crate) fn reduce(n: &NodeRef, op: ReduceOp, nred: usize, ddof: f64, out: &Ar
     c.step(n);
     let dev = dev_of(out)?;
     let nout = out.size();
-    let (splits, per) = rows_split(dev.sm_count as usize, nout, nred, n.dtype.itemsize());
     let red = RedSpec { op, x: n.dtype, out: out.dtype(), contig: true };
     // How each array input is read; the strided ones' element strides over the formula's
     // shape, collapsed together.
@@ -253,24 +252,10 @@ pub(crate) fn reduce(n: &NodeRef, op: ReduceOp, nred: usize, ddof: f64, out: &Ar
     };
     let dims = table.as_ref().map_or(0, |t| t[0] as usize);
     let kernel = dev.kernel(&FuseRedKey { code: c.code, lay, dims: if dims > 1 { 2 } else { dims }, red })?;
-    let part = if splits > 1 {
-        Some(Array::alloc(&[nout * splits * red.acc_bytes()], DType::UInt8, out.device(), false)?)
-    } else {
-        None
-    };
-    let count = if splits > 1 { dev.reduce_counters(nout)? } else { 0 };
+    let split = red.split(&dev, nout, nred)?;
     let mut p = Params::new();
     p.push(dptr(out)?);
-    p.push(match &part {
-        Some(x) => dptr(x)?,
-        None => 0,
-    });
-    p.push(count);
-    p.push(nout as i64);
-    p.push(nred as i64);
-    p.push(per as i64);
-    p.push(splits as i32);
-    p.push(ddof);
+    push_rows_params(&mut p, &split, nout, nred, ddof)?;
     for (a, &d) in c.args.iter().zip(&c.computes) {
         match a {
             Arg::Array(x) => p.push(dptr(x)?),
@@ -286,9 +271,7 @@ pub(crate) fn reduce(n: &NodeRef, op: ReduceOp, nred: usize, ddof: f64, out: &Ar
     // at element `o * nred + r` of the formula's value through its own layout (its shape and
     // strides broadcast to the formula's: an element of its block); `part` and the zeroed
     // counters are as `reduce::cuda::reduce` gives them; all outlive the launch in stream order.
-    unsafe { p.launch(&dev, &kernel, (nout * splits) as u32, THREADS)? };
-    drop(part);
-    Ok(())
+    unsafe { p.launch(&dev, &kernel, split.blocks(nout), THREADS) }
 }
 
 /// The kernel inputs of a formula's steps (arrays as their raw storage, scalars in their

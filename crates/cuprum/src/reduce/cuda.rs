@@ -4,8 +4,8 @@
 use crate::array::Array;
 use crate::backend::cuda::codegen::{compute_ty, load_cvt, storage_ty, store_cvt, PRELUDE};
 use crate::backend::cuda::kernels::KernelKey;
-use crate::backend::cuda::launch::MAX_DIMS;
-use crate::backend::cuda::launch::{dev_of, dptr, Params};
+use crate::backend::cuda::launch::{dev_of, dptr, Params, RowsSplit, MAX_DIMS};
+use crate::backend::cuda::CudaDevice;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 use crate::core::layout;
@@ -71,48 +71,18 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         // stream order (their blocks return to the pool only after it).
         return unsafe { p.launch(&dev, &k, grid, THREADS) };
     }
-    let (splits, per) = rows_split(dev.sm_count as usize, nout, nred, x.itemsize());
+    let split = spec.split(&dev, nout, nred)?;
     let rows = dev.kernel(&RedKey(spec, Variant::Rows))?;
-    let part = if splits > 1 {
-        Some(Array::alloc(&[nout * splits * spec.acc_bytes()], DType::UInt8, out.device(), false)?)
-    } else {
-        None
-    };
-    let pp = match &part {
-        Some(p) => dptr(p)?,
-        None => 0,
-    };
-    let count = if splits > 1 { dev.reduce_counters(nout)? } else { 0 };
     let mut p = Params::new();
     p.push(xp);
     p.push(op_);
-    p.push(pp);
-    p.push(count);
-    p.push(nout as i64);
-    p.push(nred as i64);
-    p.push(per as i64);
-    p.push(splits as i32);
-    p.push(ddof);
+    push_rows_params(&mut p, &split, nout, nred, ddof)?;
     p.push_i64s(&lay);
-    // SAFETY: the parameters match `rows` in reduce.cu; `part` holds `splits` accumulators of
-    // at most `acc_bytes` per output and, like `x`, `out` and the zeroed counters, stays valid
-    // until the stream has run the kernel.
-    unsafe { p.launch(&dev, &rows, (nout * splits) as u32, THREADS)? };
-    // `part` goes back to the pool now; later allocations reuse it only in stream order.
-    drop(part);
-    Ok(())
-}
-
-/// How `rows` splits each output's range (`nred` elements of `itemsize` bytes) over blocks:
-/// (blocks per output, elements per block, a multiple of the vector width). Several blocks per
-/// output when there are too few outputs to fill the GPU. Fused reductions (`fuse`) split
-/// the same way, so that they add in the same order.
-pub(crate) fn rows_split(sms: usize, nout: usize, nred: usize, itemsize: usize) -> (usize, usize) {
-    let target = sms * 8;
-    let v = (16 / itemsize).max(1);
-    let splits = if nout >= target { 1 } else { target.div_ceil(nout).min(nred.div_ceil(4096)).max(1) };
-    let per = nred.div_ceil(splits).div_ceil(v) * v;
-    (nred.div_ceil(per).max(1), per)
+    // SAFETY: the parameters match `rows` in reduce.cu; the split's partial accumulators (at
+    // most `acc_bytes` per output and block) and counters, like `x` and `out`, stay valid
+    // until the stream has run the kernel (the scratch returns to the pool, when `split` is
+    // dropped, only in stream order).
+    unsafe { p.launch(&dev, &rows, split.blocks(nout), THREADS) }
 }
 
 // ------------------------------------------------------------------------------ kernels
@@ -262,6 +232,25 @@ impl RedSpec {
     pub fn acc_bytes(&self) -> usize {
         64
     }
+
+    /// How `rows` spreads `nout` outputs of `nred` elements over blocks (its loads are 16
+    /// bytes wide), with the scratch and counters that takes.
+    pub(crate) fn split(&self, dev: &CudaDevice, nout: usize, nred: usize) -> Result<RowsSplit> {
+        RowsSplit::new(dev, nout, nred, (16 / self.x.itemsize()).max(1), self.acc_bytes())
+    }
+}
+
+/// The parameters of `rows` (reduce.cu) after its input and output pointers, for plain and
+/// fused reductions alike: the split's scratch and counters, the sizes, `ddof`.
+pub(crate) fn push_rows_params(p: &mut Params, split: &RowsSplit, nout: usize, nred: usize, ddof: f64) -> Result<()> {
+    p.push(split.part()?);
+    p.push(split.count);
+    p.push(nout as i64);
+    p.push(nred as i64);
+    p.push(split.per as i64);
+    p.push(split.splits as i32);
+    p.push(ddof);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -34,6 +34,58 @@ pub(crate) fn layout_table(shape: &[usize], strides: &[Vec<isize>]) -> Vec<i64> 
     t
 }
 
+/// How a `rows` reduction kernel (reduce.cu's plain and fused reductions, the source
+/// `ReductionKernel`'s reduction.cu) spreads `nout` outputs of `nred` elements each over
+/// blocks: one block per output, or several when there are too few outputs to fill the GPU
+/// (then a scratch buffer of partial accumulators and the stream's zeroed counters, with which
+/// the last block of an output merges the others'). Every `rows` launch splits the same way,
+/// so a fused reduction adds in the same order as the plain one.
+pub(crate) struct RowsSplit {
+    /// Blocks per output.
+    pub splits: usize,
+    /// Elements per block (a multiple of the vector width).
+    pub per: usize,
+    /// The partial accumulators (`splits` per output), when `splits > 1`.
+    part: Option<Array>,
+    /// The counters (`reduce_counters`), or 0 when `splits == 1`.
+    pub count: u64,
+}
+
+impl RowsSplit {
+    /// The split of `nout` outputs of `nred` elements read `vec` at a time (1 when the kernel
+    /// does not load vectors), with accumulators of at most `acc_bytes`, on `dev`.
+    pub(crate) fn new(dev: &CudaDevice, nout: usize, nred: usize, vec: usize, acc_bytes: usize) -> Result<RowsSplit> {
+        let (splits, per) = rows_split(dev.sm_count as usize, nout, nred, vec);
+        let (part, count) = if splits > 1 {
+            let part = Array::alloc(&[nout * splits * acc_bytes], DType::UInt8, dev.device(), false)?;
+            (Some(part), dev.reduce_counters(nout)?)
+        } else {
+            (None, 0)
+        };
+        Ok(RowsSplit { splits, per, part, count })
+    }
+
+    /// The partial accumulators' device pointer (0 when there are none).
+    pub(crate) fn part(&self) -> Result<u64> {
+        dptr_opt(self.part.as_ref())
+    }
+
+    /// The launch's grid: `splits` blocks per output.
+    pub(crate) fn blocks(&self, nout: usize) -> u32 {
+        (nout * self.splits) as u32
+    }
+}
+
+/// (blocks per output, elements per block rounded up to `vec`) for `nout` outputs of `nred`
+/// elements on `sms` multiprocessors: enough blocks for eight per multiprocessor, each with at
+/// least 4096 elements.
+fn rows_split(sms: usize, nout: usize, nred: usize, vec: usize) -> (usize, usize) {
+    let target = sms * 8;
+    let splits = if nout >= target { 1 } else { target.div_ceil(nout).min(nred.div_ceil(4096)).max(1) };
+    let per = nred.div_ceil(splits).div_ceil(vec) * vec;
+    (nred.div_ceil(per).max(1), per)
+}
+
 /// Most 8-byte parameter words and parameters a launch takes (the largest is a strided
 /// kernel's layout table: 1 + MAX_DIMS * 5 words).
 const PARAM_WORDS: usize = 256;
@@ -235,5 +287,22 @@ mod tests {
         assert_eq!((t[0], t[1], t[2], t[3]), (2, 3, 5, 0));
         assert_eq!((t[1 + m], t[2 + m], t[3 + m]), (40, 8, 0));
         assert_eq!((t[1 + 2 * m], t[2 + 2 * m]), (-4, 0));
+    }
+
+    /// Each output's elements are covered once: `splits` blocks of `per` elements (a multiple
+    /// of the vector width) reach `nred` and the last block is not empty; many outputs take
+    /// one block each, few outputs of many elements several (at least 4096 elements a block).
+    #[test]
+    fn rows_split_covers_each_output() {
+        for (nout, nred, vec) in [(1, 100_000_000, 4), (3, 5000, 1), (7, 1 << 20, 2), (5000, 1 << 20, 4), (1, 1, 16)] {
+            let (splits, per) = super::rows_split(132, nout, nred, vec);
+            assert_eq!(per % vec, 0);
+            assert!(splits * per >= nred && (splits - 1) * per < nred, "{nout} {nred} {vec}: {splits} x {per}");
+            if nout >= 132 * 8 {
+                assert_eq!(splits, 1);
+            }
+        }
+        assert_eq!(super::rows_split(132, 1, 100_000_000, 4).0, 132 * 8);
+        assert_eq!(super::rows_split(132, 1, 8192, 4).0, 2);
     }
 }

@@ -1,8 +1,8 @@
 //! `ElementwiseKernel`: CuPy's elementwise kernel from a C operation (`elementwise.cu`).
 
 use super::{
-    decl, next_id, one_output, outputs, outputs_given, prepare, signature, source_prelude, Param, Prep, SourceArgs,
-    Types,
+    decl, new_outputs, one_output, outputs, outputs_given, prepare, signature, strides_over, user_code, Bound, ModKey,
+    Prep, SourceArgs,
 };
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
@@ -14,7 +14,6 @@ use crate::core::error::{Error, Result};
 use crate::core::layout;
 use crate::ufunc::Operand;
 use std::fmt::Write;
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// CuPy's `ElementwiseKernel`: an operation in CUDA C, run once per element of its arguments'
@@ -53,18 +52,16 @@ pub struct ElementwiseKernel {
     spec: Arc<Spec>,
 }
 
+/// An elementwise kernel's own code: the operation, and the code before and after each
+/// thread's loop.
 #[derive(Clone, Debug)]
-struct Spec {
-    id: u64,
-    name: String,
-    ins: Vec<Param>,
-    outs: Vec<Param>,
+struct Body {
     operation: String,
-    preamble: String,
     loop_prep: String,
     after_loop: String,
-    options: Vec<String>,
 }
+
+type Spec = super::Spec<Body>;
 
 impl ElementwiseKernel {
     /// A kernel running `operation` over `in_params` and `out_params` (CuPy's syntax), named
@@ -72,26 +69,12 @@ impl ElementwiseKernel {
     /// CuPy would not accept, or a bad name.
     pub fn new(in_params: &str, out_params: &str, operation: &str, name: &str) -> Result<ElementwiseKernel> {
         let (ins, outs) = signature(&format!("ElementwiseKernel {name}"), name, in_params, out_params)?;
-        Ok(ElementwiseKernel {
-            spec: Arc::new(Spec {
-                id: next_id(),
-                name: name.to_string(),
-                ins,
-                outs,
-                operation: operation.to_string(),
-                preamble: String::new(),
-                loop_prep: String::new(),
-                after_loop: String::new(),
-                options: Vec::new(),
-            }),
-        })
+        let body = Body { operation: operation.to_string(), loop_prep: String::new(), after_loop: String::new() };
+        Ok(ElementwiseKernel { spec: Spec::new(name, ins, outs, body) })
     }
 
     fn with(&self, f: impl FnOnce(&mut Spec)) -> ElementwiseKernel {
-        let mut s = (*self.spec).clone();
-        f(&mut s);
-        s.id = next_id();
-        ElementwiseKernel { spec: Arc::new(s) }
+        ElementwiseKernel { spec: self.spec.with(f) }
     }
 
     /// C code placed before the kernel (helper functions, `#include`s, constants).
@@ -101,12 +84,12 @@ impl ElementwiseKernel {
 
     /// C code run by each thread before its first element.
     pub fn loop_prep(&self, code: &str) -> ElementwiseKernel {
-        self.with(|s| s.loop_prep = code.to_string())
+        self.with(|s| s.body.loop_prep = code.to_string())
     }
 
     /// C code run by each thread after its last element.
     pub fn after_loop(&self, code: &str) -> ElementwiseKernel {
-        self.with(|s| s.after_loop = code.to_string())
+        self.with(|s| s.body.after_loop = code.to_string())
     }
 
     /// NVRTC options added to cuprum's (`-DNAME=value`, `--use_fast_math`, ...).
@@ -178,83 +161,28 @@ impl ElementwiseKernel {
                 )))
             }
         };
-        // Outputs given must have the loop's shape (no broadcasting of an output).
-        for (p, o) in s.outs.iter().zip(given.iter()) {
-            if !p.raw && o.shape() != shape.as_slice() {
-                return Err(Error::Value(format!(
-                    "{what}: the output {} has shape {}, the loop's shape is {}",
-                    p.name,
-                    crate::core::error::shape_str(o.shape()),
-                    crate::core::error::shape_str(&shape)
-                )));
-            }
-        }
-        let mut outs: Vec<Array> = Vec::with_capacity(s.outs.len());
-        if given.is_empty() {
-            for p in &s.outs {
-                if p.raw {
-                    return Err(Error::Value(format!(
-                        "{what}: the raw output {} must be given (call_out): its size is undecided",
-                        p.name
-                    )));
-                }
-                outs.push(Array::alloc(&shape, types.of(&what, p)?, dev, false)?);
-            }
-        }
-        let (dtypes, scalars) = types.params(&what, &s.ins, &s.outs, args)?;
+        // The outputs: those given, of the loop's shape (an output does not broadcast), or new.
+        let outs = new_outputs(&what, &s.outs, given, &shape, "the loop's", &types, dev)?;
+        let (bound, scalars) = types.bound(&what, &s.ins, &s.outs, args)?;
         let n: usize = shape.iter().product();
         if n > 0 {
             let out_refs = outputs(&outs, given);
-            launch(&self.spec, &what, dev, &types, &dtypes, args, &scalars, &out_refs, &shape)?;
+            launch(&self.spec, &what, dev, bound, args, &scalars, &out_refs, &shape)?;
         }
         Ok(outs)
     }
 }
 
-/// One module of an elementwise kernel: the kernel, its parameters' dtypes, which inputs are
-/// scalars, the raw arrays' dimensions, the layout (`nd`: 0 contiguous, else the collapsed
-/// dimensions of the strided layout).
-#[derive(Clone)]
-struct Key {
-    spec: Arc<Spec>,
-    vars: Vec<(String, DType)>,
-    dtypes: Vec<DType>,
-    scalars: u64,
+/// The layout an elementwise module is compiled for: the raw arrays' dimensions, and `nd` 0
+/// (contiguous) or the collapsed dimensions of the strided layout.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Layout {
     raw_nd: Vec<u8>,
     nd: usize,
 }
 
-impl PartialEq for Key {
-    fn eq(&self, o: &Self) -> bool {
-        self.spec.id == o.spec.id
-            && self.vars == o.vars
-            && self.dtypes == o.dtypes
-            && self.scalars == o.scalars
-            && self.raw_nd == o.raw_nd
-            && self.nd == o.nd
-    }
-}
-impl Eq for Key {}
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        self.spec.id.hash(h);
-        self.dtypes.hash(h);
-        self.scalars.hash(h);
-        self.raw_nd.hash(h);
-        self.nd.hash(h);
-    }
-}
-impl std::fmt::Debug for Key {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}{:?} nd={}", self.spec.name, self.dtypes, self.nd)
-    }
-}
-
-impl Key {
-    fn params(&self) -> impl Iterator<Item = &Param> {
-        self.spec.ins.iter().chain(&self.spec.outs)
-    }
-}
+/// One module of an elementwise kernel.
+type Key = ModKey<Body, Layout>;
 
 impl KernelKey for Key {
     const FAMILY: &'static str = "elementwise_kernel";
@@ -268,22 +196,18 @@ impl KernelKey for Key {
         self.spec.options.clone()
     }
     fn source(&self) -> String {
-        let s = &*self.spec;
-        let mut src = source_prelude();
-        src += &super::typedefs(&self.vars);
-        src += "#line 1 \"preamble\"\n";
-        src += &s.preamble;
-        src += "\n";
+        let (s, b, lay) = (&*self.spec, &self.spec.body, &self.variant);
+        let mut src = s.source_head(&self.bound.vars, "");
         let mut params = String::new();
         let mut bind = String::new();
         let (mut slot, mut raw_k) = (0usize, 0usize);
         let nin = s.ins.len();
-        for (k, (p, &d)) in self.params().zip(&self.dtypes).enumerate() {
+        for (k, (p, &d)) in s.params().zip(&self.bound.dtypes).enumerate() {
             let t = decl(p, d);
             if p.raw {
-                write!(params, ", CArray<{t}, {}> {}", self.raw_nd[raw_k].max(1), p.name).unwrap();
+                write!(params, ", CArray<{t}, {}> {}", lay.raw_nd[raw_k].max(1), p.name).unwrap();
                 raw_k += 1;
-            } else if k < nin && self.scalars >> k & 1 == 1 {
+            } else if k < nin && self.bound.scalars >> k & 1 == 1 {
                 write!(params, ", {t} {}", p.name).unwrap();
             } else {
                 write!(params, ", char* _p_{}", p.name).unwrap();
@@ -295,18 +219,16 @@ impl KernelKey for Key {
         writeln!(src, "#define NAME {}", s.name).unwrap();
         writeln!(src, "#define PARAMS {params}").unwrap();
         writeln!(src, "#define BIND {bind}").unwrap();
-        if self.nd == 0 {
+        if lay.nd == 0 {
             src += "#define VARIANT_C\n";
         } else {
-            writeln!(src, "#define VARIANT_N\n#define ND {}\n#define NOPS {}", self.nd, slot.max(1)).unwrap();
+            writeln!(src, "#define VARIANT_N\n#define ND {}\n#define NOPS {}", lay.nd, slot.max(1)).unwrap();
         }
         src += "#line 1 \"elementwise.cu\"\n";
-        let body = include_str!("elementwise.cu");
-        let user = |code: &str, label: &str| format!("\n#line 1 \"{label}\"\n{code}\n;\n");
-        src + &body
-            .replacen("\n  /*@LOOP_PREP*/\n", &user(&s.loop_prep, "loop_prep"), 1)
-            .replacen("\n      /*@OPERATION*/\n", &user(&s.operation, "operation"), 1)
-            .replacen("\n  /*@AFTER_LOOP*/\n", &user(&s.after_loop, "after_loop"), 1)
+        src + &include_str!("elementwise.cu")
+            .replacen("\n  /*@LOOP_PREP*/\n", &user_code(&b.loop_prep, "loop_prep", ";\n"), 1)
+            .replacen("\n      /*@OPERATION*/\n", &user_code(&b.operation, "operation", ";\n"), 1)
+            .replacen("\n  /*@AFTER_LOOP*/\n", &user_code(&b.after_loop, "after_loop", ";\n"), 1)
     }
 }
 
@@ -329,8 +251,7 @@ fn launch(
     s: &Arc<Spec>,
     what: &str,
     dev: Device,
-    types: &Types,
-    dtypes: &[DType],
+    bound: Bound,
     args: &[Operand<'_>],
     scalars: &[Scalar],
     outs: &[&Array],
@@ -341,12 +262,11 @@ fn launch(
     // The operands with a layout (non-raw arrays, inputs then outputs) and the raw ones.
     let mut lay: Vec<&Array> = Vec::new();
     let mut raws: Vec<&Array> = Vec::new();
-    let mut scalar_mask = 0u64;
-    for (k, (p, a)) in s.ins.iter().zip(args).enumerate() {
+    for (p, a) in s.ins.iter().zip(args) {
         match a {
             Operand::Array(x) if p.raw => raws.push(x),
             Operand::Array(x) => lay.push(x),
-            Operand::Scalar(_) => scalar_mask |= 1 << k,
+            Operand::Scalar(_) => {}
         }
     }
     for (p, o) in s.outs.iter().zip(outs) {
@@ -362,9 +282,7 @@ fn launch(
     } else {
         let mut strides: Vec<Vec<isize>> = Vec::with_capacity(lay.len());
         for a in &lay {
-            strides.push(layout::broadcast_strides(a.shape(), a.strides(), shape).ok_or_else(|| {
-                Error::ShapeMismatch { op: what.to_string(), a: a.shape().to_vec(), b: shape.to_vec() }
-            })?);
+            strides.push(strides_over(what, a, shape)?);
         }
         let refs: Vec<&[isize]> = strides.iter().map(|v| v.as_slice()).collect();
         layout::collapse(shape, &refs)
@@ -378,15 +296,9 @@ fn launch(
             "{what}: {nd} dimensions that cannot be merged (at most {MAX_DIMS})"
         )));
     }
-    let key = Key {
-        spec: s.clone(),
-        vars: types.vars.clone(),
-        dtypes: dtypes.to_vec(),
-        scalars: scalar_mask,
-        raw_nd: raws.iter().map(|r| r.ndim() as u8).collect(),
-        nd,
-    };
-    let k = cdev.kernel(&key)?;
+    let (scalar_mask, dtypes) = (bound.scalars, bound.dtypes.clone());
+    let raw_nd = raws.iter().map(|r| r.ndim() as u8).collect();
+    let k = cdev.kernel(&Key { spec: s.clone(), bound, variant: Layout { raw_nd, nd } })?;
     let rec = if raws.is_empty() { None } else { Some(Array::alloc(&[2], DType::UInt64, dev, true)?) };
     let rp = match &rec {
         Some(r) => dptr(r)?,
@@ -396,7 +308,7 @@ fn launch(
     params.push(n as i64);
     // Each parameter takes the next of its kind, in the order they were gathered.
     let (mut sc, mut ri, mut li) = (scalars.iter(), raws.iter(), lay.iter());
-    for (k, (p, &d)) in s.ins.iter().chain(&s.outs).zip(dtypes).enumerate() {
+    for (k, (p, &d)) in s.params().zip(&dtypes).enumerate() {
         if p.raw {
             let w = carray_words(ri.next().expect("a raw array per raw parameter"), rp)?;
             params.room(w.len(), what)?;
@@ -463,7 +375,6 @@ mod tests {
         .preamble("// helpers\n__device__ float twice(float v) { return 2 * v; }")
         .loop_prep("long long count = 0;")
         .after_loop("(void)count;");
-        let s = &k.spec;
         for (d, nd, raw_nd) in [
             (DType::Float32, 0, 1u8),
             (DType::Float64, 2, 3),
@@ -472,12 +383,13 @@ mod tests {
             (DType::UInt64, 1, 1),
         ] {
             let key = Key {
-                spec: s.clone(),
-                vars: vec![("T".into(), d)],
-                dtypes: vec![d, d, DType::Float32, DType::Int64, d, DType::Int64],
-                scalars: 0b1100,
-                raw_nd: vec![raw_nd],
-                nd,
+                spec: k.spec.clone(),
+                bound: Bound {
+                    vars: vec![("T".into(), d)],
+                    dtypes: vec![d, d, DType::Float32, DType::Int64, d, DType::Int64],
+                    scalars: 0b1100,
+                },
+                variant: Layout { raw_nd: vec![raw_nd], nd },
             };
             check_compiles(&key);
         }
@@ -485,11 +397,8 @@ mod tests {
         for d in [DType::Complex64, DType::Complex128, DType::Bool] {
             let key = Key {
                 spec: c.spec.clone(),
-                vars: vec![("T".into(), d)],
-                dtypes: vec![d; 3],
-                scalars: 0b10,
-                raw_nd: vec![],
-                nd: 0,
+                bound: Bound { vars: vec![("T".into(), d)], dtypes: vec![d; 3], scalars: 0b10 },
+                variant: Layout { raw_nd: vec![], nd: 0 },
             };
             check_compiles(&key);
         }

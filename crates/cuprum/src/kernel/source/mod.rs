@@ -22,8 +22,11 @@ use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::dtype::{DType, Kind, Scalar};
 use crate::core::error::{Error, Result};
+use crate::core::layout;
 use crate::ufunc::Operand;
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// What a source kernel's module starts with: cuprum's shared headers and `source.cuh`.
 pub(crate) fn source_prelude() -> String {
@@ -36,6 +39,95 @@ pub(crate) fn source_prelude() -> String {
 pub(crate) fn next_id() -> u64 {
     static NEXT: AtomicU64 = AtomicU64::new(1);
     NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// An elementwise or reduction kernel object: its identity (the cache key of its modules; a
+/// new one with every change), name, parameters, preamble and NVRTC options, and the code `B`
+/// of its kind (the operation, or the map and reduce expressions).
+#[derive(Clone, Debug)]
+pub(crate) struct Spec<B> {
+    pub id: u64,
+    pub name: String,
+    pub ins: Vec<Param>,
+    pub outs: Vec<Param>,
+    pub preamble: String,
+    pub options: Vec<String>,
+    pub body: B,
+}
+
+impl<B: Clone> Spec<B> {
+    pub(crate) fn new(name: &str, ins: Vec<Param>, outs: Vec<Param>, body: B) -> Arc<Spec<B>> {
+        let (preamble, options) = (String::new(), Vec::new());
+        Arc::new(Spec { id: next_id(), name: name.to_string(), ins, outs, preamble, options, body })
+    }
+
+    /// A copy changed by `f` (a builder method), with an identity of its own.
+    pub(crate) fn with(self: &Arc<Self>, f: impl FnOnce(&mut Self)) -> Arc<Self> {
+        let mut s = (**self).clone();
+        f(&mut s);
+        s.id = next_id();
+        Arc::new(s)
+    }
+
+    /// The inputs' and outputs' parameters, in order.
+    pub(crate) fn params(&self) -> impl Iterator<Item = &Param> {
+        self.ins.iter().chain(&self.outs)
+    }
+
+    /// The start of a module: cuprum's headers, the placeholders' typedefs, `typedefs` of the
+    /// kind's own, then the user's preamble.
+    pub(crate) fn source_head(&self, vars: &[(String, DType)], own: &str) -> String {
+        let mut src = source_prelude();
+        src += &typedefs(vars);
+        src += own;
+        src += "#line 1 \"preamble\"\n";
+        src += &self.preamble;
+        src += "\n";
+        src
+    }
+}
+
+/// User code spliced into a kernel's `.cu` file, under a `#line` naming it (NVRTC's messages
+/// then point into the user's own text).
+pub(crate) fn user_code(code: &str, label: &str, end: &str) -> String {
+    format!("\n#line 1 \"{label}\"\n{code}\n{end}")
+}
+
+/// What a call binds: the placeholders' dtypes, every parameter's dtype (inputs, then
+/// outputs), and which inputs are scalars (bit `k` for input `k`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Bound {
+    pub vars: Vec<(String, DType)>,
+    pub dtypes: Vec<DType>,
+    pub scalars: u64,
+}
+
+/// One module of an elementwise or reduction kernel: the kernel object, what the call bound,
+/// and the layout variant `V` of its kind.
+#[derive(Clone)]
+pub(crate) struct ModKey<B, V> {
+    pub spec: Arc<Spec<B>>,
+    pub bound: Bound,
+    pub variant: V,
+}
+
+impl<B, V: PartialEq> PartialEq for ModKey<B, V> {
+    fn eq(&self, o: &Self) -> bool {
+        self.spec.id == o.spec.id && self.bound == o.bound && self.variant == o.variant
+    }
+}
+impl<B, V: Eq> Eq for ModKey<B, V> {}
+impl<B, V: Hash> Hash for ModKey<B, V> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.spec.id.hash(h);
+        self.bound.hash(h);
+        self.variant.hash(h);
+    }
+}
+impl<B, V: std::fmt::Debug> std::fmt::Debug for ModKey<B, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{:?} {:?}", self.spec.name, self.bound.dtypes, self.variant)
+    }
 }
 
 /// A parameter's type: a placeholder (one letter, bound by the arguments) or a dtype.
@@ -196,28 +288,29 @@ impl Types {
         Ok(Types { vars })
     }
 
-    /// Every parameter's dtype (the inputs', then the outputs'), and the scalar arguments
-    /// converted to theirs.
-    pub(crate) fn params(
+    /// What the call binds ([`Bound`]: every parameter's dtype, the inputs', then the
+    /// outputs', and which inputs are scalars), and the scalar arguments converted to theirs.
+    pub(crate) fn bound(
         &self,
         what: &str,
         ins: &[Param],
         outs: &[Param],
         args: &[Operand<'_>],
-    ) -> Result<(Vec<DType>, Vec<Scalar>)> {
+    ) -> Result<(Bound, Vec<Scalar>)> {
         let mut dtypes = Vec::with_capacity(ins.len() + outs.len());
-        let mut scalars = Vec::new();
-        for (p, a) in ins.iter().zip(args) {
+        let (mut scalars, mut mask) = (Vec::new(), 0u64);
+        for (k, (p, a)) in ins.iter().zip(args).enumerate() {
             let d = self.of(what, p)?;
             dtypes.push(d);
             if let Operand::Scalar(v) = a {
                 scalars.push(scalar_for(what, p, *v, d)?);
+                mask |= 1 << k;
             }
         }
         for p in outs {
             dtypes.push(self.of(what, p)?);
         }
-        Ok((dtypes, scalars))
+        Ok((Bound { vars: self.vars.clone(), dtypes, scalars: mask }, scalars))
     }
 
     /// The dtype of parameter `p`.
@@ -293,6 +386,53 @@ pub(crate) fn outputs<'b>(allocated: &'b [Array], given: &'b [&mut Array]) -> Ve
     } else {
         given.iter().map(|o| &**o).collect()
     }
+}
+
+/// The outputs of a call whose (non-raw) outputs have `shape` (`whose`: "the loop's", "the
+/// reduction's"): those given, checked, or new arrays of the bound dtypes on `dev`. A raw
+/// output must be given (nothing tells its size).
+pub(crate) fn new_outputs(
+    what: &str,
+    outs: &[Param],
+    given: &[&mut Array],
+    shape: &[usize],
+    whose: &str,
+    types: &Types,
+    dev: Device,
+) -> Result<Vec<Array>> {
+    for (p, o) in outs.iter().zip(given.iter()) {
+        if !p.raw && o.shape() != shape {
+            return Err(Error::Value(format!(
+                "{what}: the output {} has shape {}, {whose} shape is {}",
+                p.name,
+                crate::core::error::shape_str(o.shape()),
+                crate::core::error::shape_str(shape)
+            )));
+        }
+    }
+    let mut new = Vec::new();
+    if given.is_empty() {
+        for p in outs {
+            if p.raw {
+                return Err(Error::Value(format!(
+                    "{what}: the raw output {} must be given (call_out): its size is undecided",
+                    p.name
+                )));
+            }
+            new.push(Array::alloc(shape, types.of(what, p)?, dev, false)?);
+        }
+    }
+    Ok(new)
+}
+
+/// `x`'s byte strides over the call's broadcast `shape` (a ShapeMismatch when it does not
+/// broadcast).
+pub(crate) fn strides_over(what: &str, x: &Array, shape: &[usize]) -> Result<Vec<isize>> {
+    layout::broadcast_strides(x.shape(), x.strides(), shape).ok_or_else(|| Error::ShapeMismatch {
+        op: what.to_string(),
+        a: x.shape().to_vec(),
+        b: shape.to_vec(),
+    })
 }
 
 /// `call`'s check: the kernel has one output (else `call_multi`).
@@ -380,26 +520,25 @@ impl<'a> SourceArgs<'a> for &'a Array {
         vec![Operand::Array(self)]
     }
 }
-macro_rules! source_args_tuple {
-    ($($t:ident $v:ident),+) => {
-        impl<'a, $($t: Into<Operand<'a>>),+> SourceArgs<'a> for ($($t,)+) {
-            fn operands(self) -> Vec<Operand<'a>> {
-                let ($($v,)+) = self;
-                vec![$($v.into()),+]
+/// Implements an argument-list trait (`SourceArgs`, `RawArgs`) for tuples of 1 to 12 values,
+/// each converted `Into` its item type.
+macro_rules! tuple_args {
+    ($tr:ident, $method:ident, $item:ident) => {
+        $crate::kernel::source::tuple_args!(@ $tr, $method, $item; A a, B b, C c, D d, E e, F f, G g, H h, I i, J j, K k, L l);
+    };
+    (@ $tr:ident, $method:ident, $item:ident; $t:ident $v:ident $(, $ts:ident $vs:ident)*) => {
+        $crate::kernel::source::tuple_args!(@ $tr, $method, $item; $($ts $vs),*);
+        impl<'a, $t: Into<$item<'a>> $(, $ts: Into<$item<'a>>)*> $tr<'a> for ($t, $($ts,)*) {
+            fn $method(self) -> Vec<$item<'a>> {
+                let ($v, $($vs,)*) = self;
+                vec![$v.into() $(, $vs.into())*]
             }
         }
     };
+    (@ $tr:ident, $method:ident, $item:ident;) => {};
 }
-source_args_tuple!(A a);
-source_args_tuple!(A a, B b);
-source_args_tuple!(A a, B b, C c);
-source_args_tuple!(A a, B b, C c, D d);
-source_args_tuple!(A a, B b, C c, D d, E e);
-source_args_tuple!(A a, B b, C c, D d, E e, F f);
-source_args_tuple!(A a, B b, C c, D d, E e, F f, G g);
-source_args_tuple!(A a, B b, C c, D d, E e, F f, G g, H h);
-source_args_tuple!(A a, B b, C c, D d, E e, F f, G g, H h, I i);
-source_args_tuple!(A a, B b, C c, D d, E e, F f, G g, H h, I i, J j);
+pub(crate) use tuple_args;
+tuple_args!(SourceArgs, operands, Operand);
 
 #[cfg(test)]
 mod tests {

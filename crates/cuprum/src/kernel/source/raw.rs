@@ -297,25 +297,4 @@ impl<'a> RawArgs<'a> for () {
         Vec::new()
     }
 }
-macro_rules! raw_args_tuple {
-    ($($t:ident $v:ident),+) => {
-        impl<'a, $($t: Into<RawArg<'a>>),+> RawArgs<'a> for ($($t,)+) {
-            fn raw_args(self) -> Vec<RawArg<'a>> {
-                let ($($v,)+) = self;
-                vec![$($v.into()),+]
-            }
-        }
-    };
-}
-raw_args_tuple!(A a);
-raw_args_tuple!(A a, B b);
-raw_args_tuple!(A a, B b, C c);
-raw_args_tuple!(A a, B b, C c, D d);
-raw_args_tuple!(A a, B b, C c, D d, E e);
-raw_args_tuple!(A a, B b, C c, D d, E e, F f);
-raw_args_tuple!(A a, B b, C c, D d, E e, F f, G g);
-raw_args_tuple!(A a, B b, C c, D d, E e, F f, G g, H h);
-raw_args_tuple!(A a, B b, C c, D d, E e, F f, G g, H h, I i);
-raw_args_tuple!(A a, B b, C c, D d, E e, F f, G g, H h, I i, J j);
-raw_args_tuple!(A a, B b, C c, D d, E e, F f, G g, H h, I i, J j, K k);
-raw_args_tuple!(A a, B b, C c, D d, E e, F f, G g, H h, I i, J j, K k, L l);
+super::tuple_args!(RawArgs, raw_args, RawArg);

@@ -2,20 +2,19 @@
 
 use super::elementwise::push_typed;
 use super::{
-    decl, next_id, one_output, outputs, outputs_given, prepare, signature, source_prelude, Param, Prep, SourceArgs,
-    Types,
+    decl, new_outputs, one_output, outputs, outputs_given, prepare, signature, strides_over, user_code, Bound, ModKey,
+    Prep, SourceArgs,
 };
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
-use crate::backend::cuda::launch::{dptr, Params, MAX_DIMS};
+use crate::backend::cuda::launch::{dptr, Params, RowsSplit, MAX_DIMS};
 use crate::backend::cuda::CudaDevice;
-use crate::core::dtype::{DType, Scalar};
+use crate::core::dtype::Scalar;
 use crate::core::error::{Error, Result};
 use crate::core::layout;
 use crate::core::layout::Axes;
 use crate::ufunc::Operand;
 use std::fmt::Write;
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// Threads per block of the reduction kernels.
@@ -55,20 +54,17 @@ pub struct ReductionKernel {
     spec: Arc<Spec>,
 }
 
+/// A reduction kernel's own code: its expressions, the identity, the reduced values' type.
 #[derive(Clone, Debug)]
-struct Spec {
-    id: u64,
-    name: String,
-    ins: Vec<Param>,
-    outs: Vec<Param>,
+struct Body {
     map_expr: String,
     reduce_expr: String,
     post_map_expr: String,
     identity: Option<String>,
     reduce_type: Option<String>,
-    preamble: String,
-    options: Vec<String>,
 }
+
+type Spec = super::Spec<Body>;
 
 impl ReductionKernel {
     /// A reduction kernel (CuPy's positional arguments, in order). ValueError for a parameter
@@ -97,33 +93,23 @@ impl ReductionKernel {
                 p.name
             )));
         }
-        Ok(ReductionKernel {
-            spec: Arc::new(Spec {
-                id: next_id(),
-                name: name.to_string(),
-                ins,
-                outs,
-                map_expr: map_expr.to_string(),
-                reduce_expr: reduce_expr.to_string(),
-                post_map_expr: post_map_expr.to_string(),
-                identity: identity.map(str::to_string),
-                reduce_type: None,
-                preamble: String::new(),
-                options: Vec::new(),
-            }),
-        })
+        let body = Body {
+            map_expr: map_expr.to_string(),
+            reduce_expr: reduce_expr.to_string(),
+            post_map_expr: post_map_expr.to_string(),
+            identity: identity.map(str::to_string),
+            reduce_type: None,
+        };
+        Ok(ReductionKernel { spec: Spec::new(name, ins, outs, body) })
     }
 
     fn with(&self, f: impl FnOnce(&mut Spec)) -> ReductionKernel {
-        let mut s = (*self.spec).clone();
-        f(&mut s);
-        s.id = next_id();
-        ReductionKernel { spec: Arc::new(s) }
+        ReductionKernel { spec: self.spec.with(f) }
     }
 
     /// The C type of the reduced values (a placeholder such as `T`, or a C type).
     pub fn reduce_type(&self, ty: &str) -> ReductionKernel {
-        self.with(|s| s.reduce_type = Some(ty.to_string()))
+        self.with(|s| s.body.reduce_type = Some(ty.to_string()))
     }
 
     /// C code placed before the kernel.
@@ -192,32 +178,17 @@ impl ReductionKernel {
         };
         let nred: usize = axes.iter().map(|&d| shape[d]).product();
         let nout: usize = kshape.iter().product();
-        if nred == 0 && nout > 0 && s.identity.is_none() {
+        if nred == 0 && nout > 0 && s.body.identity.is_none() {
             return Err(Error::Value(format!(
                 "{what}: zero-size array to a reduction operation which has no identity"
             )));
         }
-        for (p, o) in s.outs.iter().zip(given.iter()) {
-            if o.shape() != oshape.as_slice() {
-                return Err(Error::Value(format!(
-                    "{what}: the output {} has shape {}, the reduction's is {}",
-                    p.name,
-                    crate::core::error::shape_str(o.shape()),
-                    crate::core::error::shape_str(&oshape)
-                )));
-            }
-        }
-        let mut outs: Vec<Array> = Vec::new();
-        if given.is_empty() {
-            for p in &s.outs {
-                outs.push(Array::alloc(&oshape, types.of(&what, p)?, dev, false)?);
-            }
-        }
-        let (dtypes, scalars) = types.params(&what, &s.ins, &s.outs, args)?;
+        let outs = new_outputs(&what, &s.outs, given, &oshape, "the reduction's", &types, dev)?;
+        let (bound, scalars) = types.bound(&what, &s.ins, &s.outs, args)?;
         if nout > 0 {
             let out_refs = outputs(&outs, given);
             let geo = Geometry { shape: &shape, axes: &axes, kept: &kept, keepdims };
-            launch(&self.spec, &what, &types, &dtypes, args, &scalars, &out_refs, &geo)?;
+            launch(&self.spec, &what, bound, args, &scalars, &out_refs, &geo)?;
         }
         Ok(outs)
     }
@@ -231,42 +202,17 @@ struct Geometry<'g> {
     keepdims: bool,
 }
 
-/// One module of a reduction kernel: the kernel, the dtypes, the scalar inputs, the collapsed
-/// kept and reduced dimensions, the variant.
-#[derive(Clone)]
-struct Key {
-    spec: Arc<Spec>,
-    vars: Vec<(String, DType)>,
-    dtypes: Vec<DType>,
-    scalars: u64,
+/// The shape a reduction module is compiled for: the collapsed kept and reduced dimensions,
+/// and the variant (`rows`: a block per output; else `cols`: a thread per output).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Layout {
     knd: usize,
     rnd: usize,
     rows: bool,
 }
 
-impl PartialEq for Key {
-    fn eq(&self, o: &Self) -> bool {
-        self.spec.id == o.spec.id
-            && self.vars == o.vars
-            && self.dtypes == o.dtypes
-            && self.scalars == o.scalars
-            && (self.knd, self.rnd, self.rows) == (o.knd, o.rnd, o.rows)
-    }
-}
-impl Eq for Key {}
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        self.spec.id.hash(h);
-        self.dtypes.hash(h);
-        (self.scalars, self.knd, self.rnd, self.rows).hash(h);
-    }
-}
-impl std::fmt::Debug for Key {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let v = if self.rows { "rows" } else { "cols" };
-        write!(f, "{}{:?} {v} knd={} rnd={}", self.spec.name, self.dtypes, self.knd, self.rnd)
-    }
-}
+/// One module of a reduction kernel.
+type Key = ModKey<Body, Layout>;
 
 impl KernelKey for Key {
     const FAMILY: &'static str = "reduction_kernel";
@@ -280,20 +226,15 @@ impl KernelKey for Key {
         self.spec.options.clone()
     }
     fn source(&self) -> String {
-        let s = &*self.spec;
-        let mut src = source_prelude();
-        src += &super::typedefs(&self.vars);
+        let (s, b, lay, dtypes) = (&*self.spec, &self.spec.body, &self.variant, &self.bound.dtypes);
         let nin = s.ins.len();
-        let rt = s.reduce_type.clone().unwrap_or_else(|| decl(&s.outs[0], self.dtypes[nin]));
-        writeln!(src, "typedef {rt} _type_reduce;").unwrap();
-        src += "#line 1 \"preamble\"\n";
-        src += &s.preamble;
-        src += "\n";
+        let rt = b.reduce_type.clone().unwrap_or_else(|| decl(&s.outs[0], dtypes[nin]));
+        let mut src = s.source_head(&self.bound.vars, &format!("typedef {rt} _type_reduce;\n"));
         let (mut params, mut bind_in, mut bind_out) = (String::new(), String::new(), String::new());
         let mut na = 0;
-        for (k, (p, &d)) in s.ins.iter().zip(&self.dtypes).enumerate() {
+        for (k, (p, &d)) in s.ins.iter().zip(dtypes).enumerate() {
             let t = decl(p, d);
-            if self.scalars >> k & 1 == 1 {
+            if self.bound.scalars >> k & 1 == 1 {
                 write!(params, ", {t} {}", p.name).unwrap();
             } else {
                 write!(params, ", const char* _p_{}", p.name).unwrap();
@@ -302,7 +243,7 @@ impl KernelKey for Key {
                 na += 1;
             }
         }
-        for (j, (p, &d)) in s.outs.iter().zip(&self.dtypes[nin..]).enumerate() {
+        for (j, (p, &d)) in s.outs.iter().zip(&dtypes[nin..]).enumerate() {
             let t = decl(p, d);
             write!(params, ", char* _p_{}", p.name).unwrap();
             write!(bind_out, "{t}& {n} = *({t}*)(_p_{n} + _ko[{}]); ", na + j, n = p.name).unwrap();
@@ -315,19 +256,18 @@ impl KernelKey for Key {
             src,
             "#define NA {na}\n#define NOUT {}\n#define KND {}\n#define RND {}",
             s.outs.len(),
-            self.knd,
-            self.rnd
+            lay.knd,
+            lay.rnd
         )
         .unwrap();
-        writeln!(src, "#define HAS_IDENTITY {}", s.identity.is_some() as i32).unwrap();
-        src += if self.rows { "#define VARIANT_ROWS\n" } else { "#define VARIANT_COLS\n" };
+        writeln!(src, "#define HAS_IDENTITY {}", b.identity.is_some() as i32).unwrap();
+        src += if lay.rows { "#define VARIANT_ROWS\n" } else { "#define VARIANT_COLS\n" };
         src += "#line 1 \"reduction.cu\"\n";
-        let user = |code: &str, label: &str| format!("\n#line 1 \"{label}\"\n{code}\n");
         src + &include_str!("reduction.cu")
-            .replacen("\n/*@REDUCE*/\n", &user(&s.reduce_expr, "reduce_expr"), 1)
-            .replacen("\n/*@IDENTITY*/\n", &user(s.identity.as_deref().unwrap_or("0"), "identity"), 1)
-            .replacen("\n/*@MAP*/\n", &user(&s.map_expr, "map_expr"), 1)
-            .replacen("\n/*@POST_MAP*/\n", &user(&s.post_map_expr, "post_map_expr"), 1)
+            .replacen("\n/*@REDUCE*/\n", &user_code(&b.reduce_expr, "reduce_expr", ""), 1)
+            .replacen("\n/*@IDENTITY*/\n", &user_code(b.identity.as_deref().unwrap_or("0"), "identity", ""), 1)
+            .replacen("\n/*@MAP*/\n", &user_code(&b.map_expr, "map_expr", ""), 1)
+            .replacen("\n/*@POST_MAP*/\n", &user_code(&b.post_map_expr, "post_map_expr", ""), 1)
     }
 }
 
@@ -349,8 +289,7 @@ fn collapse_dims(shape: &[usize], dims: &[usize], st: &[Vec<isize>]) -> (Vec<usi
 fn launch(
     s: &Arc<Spec>,
     what: &str,
-    types: &Types,
-    dtypes: &[DType],
+    bound: Bound,
     args: &[Operand<'_>],
     scalars: &[Scalar],
     outs: &[&Array],
@@ -360,15 +299,9 @@ fn launch(
     let nd = g.shape.len();
     // Strides over the broadcast shape: the array inputs, then the outputs (0 on reduced axes).
     let mut ist: Vec<Vec<isize>> = Vec::new();
-    let mut scalar_mask = 0u64;
-    for (k, a) in args.iter().enumerate() {
-        match a {
-            Operand::Array(x) => {
-                ist.push(layout::broadcast_strides(x.shape(), x.strides(), g.shape).ok_or_else(|| {
-                    Error::ShapeMismatch { op: what.to_string(), a: x.shape().to_vec(), b: g.shape.to_vec() }
-                })?)
-            }
-            Operand::Scalar(_) => scalar_mask |= 1 << k,
+    for a in args {
+        if let Operand::Array(x) = a {
+            ist.push(strides_over(what, x, g.shape)?);
         }
     }
     let na = ist.len();
@@ -395,45 +328,20 @@ fn launch(
     let nred: usize = g.axes.iter().map(|&d| g.shape[d]).product();
     let nout: usize = g.kept.iter().map(|&d| g.shape[d]).product();
     let rows = nred >= 64 && (nred >= 2048 || nout < cdev.sm_count as usize * 64);
-    let key = Key {
-        spec: s.clone(),
-        vars: types.vars.clone(),
-        dtypes: dtypes.to_vec(),
-        scalars: scalar_mask,
-        knd: ks.len(),
-        rnd: rs.len(),
-        rows,
-    };
-    let k = cdev.kernel(&key)?;
-    // Split each output's range over several blocks when there are few outputs.
-    let (splits, per) = if rows {
-        let target = cdev.sm_count as usize * 8;
-        let splits = if nout >= target { 1 } else { target.div_ceil(nout).min(nred.div_ceil(4096)).max(1) };
-        let per = nred.div_ceil(splits);
-        (nred.div_ceil(per).max(1), per)
-    } else {
-        (1, 0)
-    };
-    let part = if splits > 1 {
-        Some(Array::alloc(&[nout * splits * ACC_BYTES], DType::UInt8, outs[0].device(), false)?)
-    } else {
-        None
-    };
-    let count = if splits > 1 { cdev.reduce_counters(nout)? } else { 0 };
+    let dtypes = bound.dtypes.clone();
+    let k = cdev.kernel(&Key { spec: s.clone(), bound, variant: Layout { knd: ks.len(), rnd: rs.len(), rows } })?;
+    let split = if rows { Some(RowsSplit::new(&cdev, nout, nred, 1, ACC_BYTES)?) } else { None };
     let mut params = Params::new();
     params.push(nout as i64);
     params.push(nred as i64);
-    if rows {
-        params.push(per as i64);
-        params.push(splits as i32);
-        params.push(match &part {
-            Some(p) => dptr(p)?,
-            None => 0,
-        });
-        params.push(count);
+    if let Some(r) = &split {
+        params.push(r.per as i64);
+        params.push(r.splits as i32);
+        params.push(r.part()?);
+        params.push(r.count);
     }
     let mut sc = scalars.iter();
-    for (a, &d) in args.iter().zip(dtypes) {
+    for (a, &d) in args.iter().zip(&dtypes) {
         params.room(2, what)?;
         match a {
             Operand::Array(x) => params.push(dptr(x)?),
@@ -454,21 +362,23 @@ fn launch(
     }
     params.room(lay.len(), what)?;
     params.push_i64s(&lay);
-    let grid = if rows { (nout * splits) as u32 } else { nout.div_ceil(RTHREADS as usize) as u32 };
+    let grid = match &split {
+        Some(r) => r.blocks(nout),
+        None => nout.div_ceil(RTHREADS as usize) as u32,
+    };
     // SAFETY: the parameters match the generated signature (the launch's own, then a pointer
     // per array, a value per scalar, a pointer per output, then the layout table); every
-    // offset stays within the arrays' broadcast layouts; `part` holds `splits` accumulators of
-    // at most ACC_BYTES per output and, like the arrays and the zeroed counters, stays valid
-    // until the stream has run the kernel.
-    unsafe { params.launch(&cdev, &k, grid, RTHREADS)? };
-    drop(part);
-    Ok(())
+    // offset stays within the arrays' broadcast layouts; the split's scratch holds `splits`
+    // accumulators of at most ACC_BYTES per output and, like the arrays and the zeroed
+    // counters, stays valid until the stream has run the kernel.
+    unsafe { params.launch(&cdev, &k, grid, RTHREADS) }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::backend::cuda::compile::check_compiles;
+    use crate::core::dtype::DType;
 
     /// Both variants compile, with scalars, several outputs, no identity, a reduce type of
     /// its own, and comments in the user's expressions.
@@ -494,23 +404,19 @@ mod tests {
         ] {
             let key = Key {
                 spec: k.spec.clone(),
-                vars: vec![("T".into(), d)],
-                dtypes: vec![d, d, DType::Float64, d, DType::Int32],
-                scalars: 0b100,
-                knd,
-                rnd,
-                rows,
+                bound: Bound {
+                    vars: vec![("T".into(), d)],
+                    dtypes: vec![d, d, DType::Float64, d, DType::Int32],
+                    scalars: 0b100,
+                },
+                variant: Layout { knd, rnd, rows },
             };
             check_compiles(&key);
             if d != DType::Float16 {
                 let key = Key {
                     spec: m.spec.clone(),
-                    vars: vec![("T".into(), d)],
-                    dtypes: vec![d, d],
-                    scalars: 0,
-                    knd,
-                    rnd,
-                    rows,
+                    bound: Bound { vars: vec![("T".into(), d)], dtypes: vec![d, d], scalars: 0 },
+                    variant: Layout { knd, rnd, rows },
                 };
                 check_compiles(&key);
             }
