@@ -7,13 +7,13 @@ mod dense;
 
 use crate::array::Array;
 use crate::backend::cpu::ptr;
-use crate::backend::storage::CpuLocks;
+use crate::backend::storage::{CpuLocks, Storage};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
 pub(crate) use dense::QrMode;
 use dense::{LinalgErr, Re, Scalar};
 use faer::traits::num_traits::{Float, Zero};
-use faer::{MatMut, MatRef, Par};
+use faer::{Mat, MatMut, MatRef, Par};
 use num_complex::Complex;
 use rayon::prelude::*;
 use std::marker::PhantomData;
@@ -118,6 +118,12 @@ unsafe fn put<T: Scalar>(dst: &Mats<T>, i: usize, src: MatRef<'_, T>) {
     // SAFETY: the caller's contract.
     let mut d = unsafe { dst.get_mut(i) };
     d.copy_from(src);
+}
+
+/// Locks `a` to read and the outputs given to write, for the length of one call.
+fn lock_outputs<'a>(a: &'a Array, outs: &[Option<&'a Array>]) -> CpuLocks<'a> {
+    let writes: Vec<&Storage> = outs.iter().flatten().map(|x| &*x.storage).collect();
+    CpuLocks::new(&[&a.storage], &writes)
 }
 
 /// Runs `f(i, par)` for the `count` matrices of a stack of `m×n` matrices: in parallel over
@@ -320,11 +326,7 @@ pub(crate) fn cholesky(a: &Array, upper: bool, out: &Array) -> Result<()> {
 /// `numpy.linalg.qr(a, mode)` of a stack: `q` (absent for mode `'r'`) and `r`, C-contiguous
 /// of the shapes `mode` gives.
 pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Result<()> {
-    let mut writes = vec![&*r.storage];
-    if let Some(q) = q {
-        writes.push(&*q.storage);
-    }
-    let _l = CpuLocks::new(&[&a.storage], &writes);
+    let _l = lock_outputs(a, &[Some(r), q]);
     with_scalar!(a.dtype(), T => {
         let (ma, mr) = (Mats::<T>::of(a), Mats::<T>::of(r));
         let mq = q.map(Mats::<T>::of);
@@ -357,75 +359,59 @@ unsafe fn put_row<E: Copy>(base: usize, i: usize, w: &[E]) {
 /// `numpy.linalg.eigh(a, UPLO)` / `eigvalsh` of a stack: eigenvalues `w` `(..., n)` (the real
 /// dtype) and, when given, eigenvectors `v` `(..., n, n)`, both C-contiguous.
 pub(crate) fn eigh(a: &Array, lower: bool, w: &Array, v: Option<&Array>) -> Result<()> {
-    let mut writes = vec![&*w.storage];
-    if let Some(v) = v {
-        writes.push(&*v.storage);
-    }
-    let _l = CpuLocks::new(&[&a.storage], &writes);
-    with_scalar!(a.dtype(), T => {
-        let ma = Mats::<T>::of(a);
-        let mv = v.map(Mats::<T>::of);
-        let pw = ptr(w).get() as usize;
-        each(ma.len(), ma.m, ma.n, |i, par| {
-            // SAFETY: `i` is in the stack; locked above; row/matrix `i` of the outputs is
-            // this call's.
-            let ai = unsafe { ma.get(i) };
-            let vals = match mv.as_ref() {
-                Some(mv) => {
-                    let (vals, vecs) = dense::eigh(ai, lower, par)?;
-                    // SAFETY: as above.
-                    unsafe { put(mv, i, vecs.as_ref()) };
-                    vals
-                }
-                None => dense::eigvalsh(ai, lower, par)?,
-            };
-            // SAFETY: as above.
-            unsafe { put_row::<Re<T>>(pw, i, &vals) };
-            Ok(())
-        })
-    })
+    let _l = lock_outputs(a, &[Some(w), v]);
+    with_scalar!(a.dtype(), T => eigen_stack::<T, Re<T>, T>(a, w, v, |ai, vectors, par| {
+        if vectors {
+            dense::eigh(ai, lower, par).map(|(vals, vecs)| (vals, Some(vecs)))
+        } else {
+            Ok((dense::eigvalsh(ai, lower, par)?, None))
+        }
+    }))
 }
 
 /// `numpy.linalg.eig` / `eigvals` of a stack: eigenvalues `w` `(..., n)` and, when given,
 /// eigenvectors `v` `(..., n, n)`, both complex (the complex dtype of `a`'s), C-contiguous.
 pub(crate) fn eig(a: &Array, w: &Array, v: Option<&Array>) -> Result<()> {
-    let mut writes = vec![&*w.storage];
-    if let Some(v) = v {
-        writes.push(&*v.storage);
-    }
-    let _l = CpuLocks::new(&[&a.storage], &writes);
-    with_scalar!(a.dtype(), T => {
-        let ma = Mats::<T>::of(a);
-        let mv = v.map(Mats::<Complex<Re<T>>>::of);
-        let pw = ptr(w).get() as usize;
-        each(ma.len(), ma.m, ma.n, |i, par| {
-            // SAFETY: `i` is in the stack; locked above; row/matrix `i` of the outputs is
-            // this call's.
-            let ai = unsafe { ma.get(i) };
-            let vals = match mv.as_ref() {
-                Some(mv) => {
-                    let (vals, vecs) = dense::eig(ai, par)?;
-                    // SAFETY: as above.
-                    let mut d = unsafe { mv.get_mut(i) };
-                    d.copy_from(vecs.as_ref());
-                    vals
-                }
-                None => dense::eigvals(ai, par)?,
-            };
+    let _l = lock_outputs(a, &[Some(w), v]);
+    with_scalar!(a.dtype(), T => eigen_stack::<T, Complex<Re<T>>, Complex<Re<T>>>(a, w, v, |ai, vectors, par| {
+        if vectors {
+            dense::eig(ai, par).map(|(vals, vecs)| (vals, Some(vecs)))
+        } else {
+            Ok((dense::eigvals(ai, par)?, None))
+        }
+    }))
+}
+
+/// The eigen-decompositions' loop over a stack (locked by the caller): `decompose(a_i,
+/// vectors, par)` gives matrix `i`'s values, written as row `i` of `w`, and (when `vectors`:
+/// `v` is given) its vectors, written as matrix `i` of `v`.
+fn eigen_stack<T: Scalar, E: Copy, V: Scalar>(
+    a: &Array,
+    w: &Array,
+    v: Option<&Array>,
+    decompose: impl Fn(MatRef<'_, T>, bool, Par) -> std::result::Result<(Vec<E>, Option<Mat<V>>), LinalgErr> + Sync,
+) -> Result<()> {
+    let ma = Mats::<T>::of(a);
+    let mv = v.map(Mats::<V>::of);
+    let pw = ptr(w).get() as usize;
+    each(ma.len(), ma.m, ma.n, |i, par| {
+        // SAFETY: `i` is in the stack; the caller locked the arrays; row/matrix `i` of the
+        // outputs is this call's.
+        let (vals, vecs) = decompose(unsafe { ma.get(i) }, mv.is_some(), par)?;
+        if let (Some(mv), Some(vecs)) = (mv.as_ref(), vecs) {
             // SAFETY: as above.
-            unsafe { put_row::<Complex<Re<T>>>(pw, i, &vals) };
-            Ok(())
-        })
+            unsafe { put(mv, i, vecs.as_ref()) };
+        }
+        // SAFETY: as above.
+        unsafe { put_row::<E>(pw, i, &vals) };
+        Ok(())
     })
 }
 
 /// `numpy.linalg.svd(a, full_matrices, compute_uv)` of a stack: `s` `(..., k)` (the real
 /// dtype) and, when given, `u` and `vh`, all C-contiguous.
 pub(crate) fn svd(a: &Array, full_matrices: bool, u: Option<&Array>, s: &Array, vh: Option<&Array>) -> Result<()> {
-    let mut writes = vec![&*s.storage];
-    writes.extend(u.iter().map(|x| &*x.storage));
-    writes.extend(vh.iter().map(|x| &*x.storage));
-    let _l = CpuLocks::new(&[&a.storage], &writes);
+    let _l = lock_outputs(a, &[Some(s), u, vh]);
     with_scalar!(a.dtype(), T => {
         let ma = Mats::<T>::of(a);
         let (mu, mvh) = (u.map(Mats::<T>::of), vh.map(Mats::<T>::of));

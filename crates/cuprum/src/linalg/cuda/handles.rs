@@ -113,16 +113,22 @@ pub(super) fn orgqr(
     let (mi, qi, ki) = (m as i32, qcols as i32, k as i32);
     macro_rules! run {
         ($t:ty, $buf:ident, $f:ident) => {{
-            with_handles(dev, |h| {
-                let mut lwork = 0i32;
-                // SAFETY: a size query on valid handles.
-                solver_check(stringify!($buf), unsafe {
-                    sol::$buf(h.solver, mi, qi, ki, pw as *const $t, mi, pt as *const $t, &mut lwork)
-                })?;
-                let ws = Array::alloc(&[(lwork.max(1) as usize) * isz], DType::UInt8, dev.device(), false)?;
-                for i in 0..count {
+            super::each_matrix(
+                dev,
+                count,
+                |h, dbytes, _| {
+                    let mut lwork = 0i32;
+                    // SAFETY: a size query on valid handles.
+                    solver_check(stringify!($buf), unsafe {
+                        sol::$buf(h.solver, mi, qi, ki, pw as *const $t, mi, pt as *const $t, &mut lwork)
+                    })?;
+                    *dbytes = lwork.max(0) as usize * isz;
+                    Ok(())
+                },
+                |h, i, ws| {
                     // SAFETY: matrix `i` of `w` (m x width >= qcols columns), its reflectors'
-                    // scalars and info slot `i`; the workspace holds `lwork` elements.
+                    // scalars and info slot `i`; the workspace holds the `lwork` elements
+                    // queried.
                     solver_check(stringify!($f), unsafe {
                         sol::$f(
                             h.solver,
@@ -132,14 +138,13 @@ pub(super) fn orgqr(
                             (pw + (i * width * m * isz) as u64) as *mut $t,
                             mi,
                             (pt + (i * k.max(1) * isz) as u64) as *const $t,
-                            dptr(&ws)? as *mut $t,
-                            lwork,
-                            (pi + (i * 4) as u64) as *mut i32,
+                            ws.ptr.cast(),
+                            (ws.dbytes / isz) as i32,
+                            super::info_slot(pi, i),
                         )
-                    })?;
-                }
-                Ok(())
-            })
+                    })
+                },
+            )
         }};
     }
     match dt {
@@ -191,32 +196,37 @@ pub(super) fn gesvdj(
     solver_check("cusolverDnXgesvdjSetMaxSweeps", unsafe { sol::cusolverDnXgesvdjSetMaxSweeps(params, 100) })?;
     macro_rules! run {
         ($t:ty, $r:ty, $buf:ident, $f:ident) => {{
-            with_handles(dev, |h| {
-                let mut lwork = 0i32;
-                // SAFETY: a size query on valid handles and a valid parameter object.
-                solver_check(stringify!($buf), unsafe {
-                    sol::$buf(
-                        h.solver,
-                        jobz,
-                        1,
-                        m,
-                        n,
-                        pg as *const $t,
-                        m,
-                        ps as *const $r,
-                        pu as *const $t,
-                        m,
-                        pv as *const $t,
-                        n,
-                        &mut lwork,
-                        params,
-                    )
-                })?;
-                let ws = Array::alloc(&[(lwork.max(1) as usize) * isz], DType::UInt8, dev.device(), false)?;
-                for i in 0..count {
+            super::each_matrix(
+                dev,
+                count,
+                |h, dbytes, _| {
+                    let mut lwork = 0i32;
+                    // SAFETY: a size query on valid handles and a valid parameter object.
+                    solver_check(stringify!($buf), unsafe {
+                        sol::$buf(
+                            h.solver,
+                            jobz,
+                            1,
+                            m,
+                            n,
+                            pg as *const $t,
+                            m,
+                            ps as *const $r,
+                            pu as *const $t,
+                            m,
+                            pv as *const $t,
+                            n,
+                            &mut lwork,
+                            params,
+                        )
+                    })?;
+                    *dbytes = lwork.max(0) as usize * isz;
+                    Ok(())
+                },
+                |h, i, ws| {
                     // SAFETY: matrix `i` of `g`, `u` and `v`, row `i` of `s` and info slot `i`
                     // lie in those C-contiguous arrays (sized above for the economy SVD); the
-                    // workspace holds `lwork` elements.
+                    // workspace holds the `lwork` elements queried.
                     solver_check(stringify!($f), unsafe {
                         sol::$f(
                             h.solver,
@@ -231,15 +241,14 @@ pub(super) fn gesvdj(
                             m,
                             (pv + (i * cols * cols * isz) as u64) as *mut $t,
                             n,
-                            dptr(&ws)? as *mut $t,
-                            lwork,
-                            (pi + (i * 4) as u64) as *mut i32,
+                            ws.ptr.cast(),
+                            (ws.dbytes / isz) as i32,
+                            super::info_slot(pi, i),
                             params,
                         )
-                    })?;
-                }
-                Ok(())
-            })
+                    })
+                },
+            )
         }};
     }
     let r = match dt {

@@ -184,16 +184,17 @@ struct Workspace {
     _block: Array,
 }
 
-/// One cuSOLVER call per matrix of a stack of `count`, sharing one workspace: `query` returns
+/// One cuSOLVER call per matrix of a stack of `count`, sharing one workspace: `query` sets
 /// the workspace's device and host bytes, `call(h, i, ws)` enqueues matrix `i`.
 fn each_matrix(
     dev: &CudaDevice,
     count: usize,
-    query: impl FnOnce(&handles::Handles) -> Result<(usize, usize)>,
+    query: impl FnOnce(&handles::Handles, &mut usize, &mut usize) -> Result<()>,
     mut call: impl FnMut(&handles::Handles, usize, &mut Workspace) -> Result<()>,
 ) -> Result<()> {
     with_handles(dev, |h| {
-        let (dbytes, hbytes) = query(h)?;
+        let (mut dbytes, mut hbytes) = (0, 0);
+        query(h, &mut dbytes, &mut hbytes)?;
         let block = work(dev, dbytes)?;
         let mut ws = Workspace {
             ptr: dptr(&block)? as *mut c_void,
@@ -204,6 +205,16 @@ fn each_matrix(
         };
         (0..count).try_for_each(|i| call(h, i, &mut ws))
     })
+}
+
+/// cuSOLVER's `info` of a stack of `count` matrices: one zeroed int32 each.
+fn info_array(dev: &CudaDevice, count: usize) -> Result<Array> {
+    Array::alloc(&[count], DType::Int32, dev.device(), true)
+}
+
+/// Matrix `i`'s `info` slot in the array at `pi` ([`info_array`]).
+fn info_slot(pi: u64, i: usize) -> *mut i32 {
+    (pi + (i * 4) as u64) as *mut i32
 }
 
 /// NumPy's `LinAlgError(msg)` when a matrix's `info` is a failure (`failed`): one copy for the
@@ -228,8 +239,7 @@ fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Result<()> 
     each_matrix(
         dev,
         count,
-        |h| {
-            let (mut dbytes, mut hbytes) = (0usize, 0usize);
+        |h, dbytes, hbytes| {
             // SAFETY: a size query on valid handles; the matrix pointer is only inspected.
             solver_check("cusolverDnXgetrf_bufferSize", unsafe {
                 sol::cusolverDnXgetrf_bufferSize(
@@ -241,11 +251,10 @@ fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Result<()> 
                     pw as *const c_void,
                     n as i64,
                     ty,
-                    &mut dbytes,
-                    &mut hbytes,
+                    dbytes,
+                    hbytes,
                 )
-            })?;
-            Ok((dbytes, hbytes))
+            })
         },
         |h, i, ws| {
             // SAFETY: matrix `i` of `w`, its `n` pivots and its info slot lie within those
@@ -265,7 +274,7 @@ fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Result<()> 
                     ws.dbytes,
                     ws.host.as_mut_ptr().cast(),
                     ws.hbytes,
-                    (pi + (i * 4) as u64) as *mut i32,
+                    info_slot(pi, i),
                 )
             })
         },
@@ -274,14 +283,16 @@ fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Result<()> 
 
 /// Solves with the factors of [`getrf`]: `rhs` (C-contiguous `(batch, nrhs, n)`: the
 /// column-major `n×nrhs` right-hand sides) is overwritten with `op(wᵀ)⁻¹ rhs`.
-fn getrs(dev: &CudaDevice, w: &Array, ipiv: &Array, rhs: &Array, trans: bool, info: &Array) -> Result<()> {
+fn getrs(dev: &CudaDevice, w: &Array, ipiv: &Array, rhs: &Array, trans: bool) -> Result<()> {
     let dt = w.dtype();
     let ty = sol_type(dt)?;
     let n = w.shape()[w.ndim() - 1];
     let nrhs = rhs.shape()[rhs.ndim() - 2];
     let count = w.size() / (n * n).max(1);
     let isz = dt.itemsize();
-    let (pw, pp, pb, pi) = (dptr(w)?, dptr(ipiv)?, dptr(rhs)?, dptr(info)?);
+    // `info` reports only an illegal argument here (the singular matrices are getrf's).
+    let info = info_array(dev, count)?;
+    let (pw, pp, pb, pi) = (dptr(w)?, dptr(ipiv)?, dptr(rhs)?, dptr(&info)?);
     let op = if trans { sol::cublasOperation_t::CUBLAS_OP_T } else { sol::cublasOperation_t::CUBLAS_OP_N };
     with_handles(dev, |h| {
         for i in 0..count {
@@ -301,7 +312,7 @@ fn getrs(dev: &CudaDevice, w: &Array, ipiv: &Array, rhs: &Array, trans: bool, in
                     ty,
                     (pb + (i * n * nrhs * isz) as u64) as *mut c_void,
                     n as i64,
-                    (pi + (i * 4) as u64) as *mut i32,
+                    info_slot(pi, i),
                 )
             })?;
         }
@@ -316,13 +327,14 @@ fn work_copy(a: &Array) -> Result<Array> {
     a.copy()?.reshape([a.size() / (r * c).max(1), r, c])
 }
 
-/// A zeroed counter of singular matrices for the one-kernel path, or `None` when the status
-/// is not checked ([`gpu_error_check`](super::gpu_error_check) off).
-fn singular_counter(dev: &CudaDevice) -> Result<Option<Array>> {
-    if !super::gpu_error_check() {
-        return Ok(None);
-    }
-    Array::alloc(&[1], DType::Int32, dev.device(), true).map(Some)
+/// The one-kernel LU path ([`small::small_lu`]) for the small stack `s`, then NumPy's
+/// "Singular matrix" when one of its matrices was singular (counted on the device unless
+/// [`gpu_error_check`](super::gpu_error_check) is off).
+fn small_lu_checked(dev: &CudaDevice, s: &Array, out: small::Out<'_>) -> Result<()> {
+    let count =
+        if super::gpu_error_check() { Some(Array::alloc(&[1], DType::Int32, dev.device(), true)?) } else { None };
+    small::small_lu(dev, s, out, count.as_ref())?;
+    count.map_or(Ok(()), |c| check_info(&c, |i| i > 0, "Singular matrix"))
 }
 
 /// A stack of matrices of order at most [`small::MAXN`] as the C-contiguous `(batch, n, n)`
@@ -340,7 +352,7 @@ fn lu(dev: &CudaDevice, a: &Array) -> Result<(Array, Array, Array)> {
     let w = work_copy(a)?;
     let (count, n) = (w.shape()[0], w.shape()[1]);
     let ipiv = Array::alloc(&[count, n], DType::Int64, dev.device(), false)?;
-    let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+    let info = info_array(dev, count)?;
     getrf(dev, &w, &ipiv, &info)?;
     Ok((w, ipiv, info))
 }
@@ -381,16 +393,13 @@ pub(crate) fn slogdet(a: &Array, sign: &Array, logdet: &Array) -> Result<()> {
 pub(crate) fn inv(a: &Array, out: &Array) -> Result<()> {
     let dev = dev_of(a)?;
     if let Some(s) = small_stack(a)? {
-        let count = singular_counter(&dev)?;
-        small::small_lu(&dev, &s, small::Out::Inv { x: out }, count.as_ref())?;
-        return count.map_or(Ok(()), |c| check_info(&c, |i| i > 0, "Singular matrix"));
+        return small_lu_checked(&dev, &s, small::Out::Inv { x: out });
     }
     let (w, ipiv, info) = lu(&dev, a)?;
     let n = w.shape()[1];
     let eye = crate::eye(n, a.dtype(), &dev.device())?;
     let x = eye.broadcast_to(w.shape())?.copy()?;
-    let rs_info = Array::alloc(info.shape(), DType::Int32, dev.device(), true)?;
-    getrs(&dev, &w, &ipiv, &x, false, &rs_info)?;
+    getrs(&dev, &w, &ipiv, &x, false)?;
     check_info(&info, |i| i > 0, "Singular matrix")?;
     crate::ufunc::assign(out, &x.reshape(out.shape().to_vec())?)
 }
@@ -402,15 +411,12 @@ pub(crate) fn solve(a: &Array, b: &Array, out: &Array) -> Result<()> {
     if let Some(s) = small_stack(a)? {
         let (n, k) = (b.shape()[b.ndim() - 2], b.shape()[b.ndim() - 1]);
         let bs = b.as_contiguous()?.reshape([s.shape()[0], n, k])?;
-        let count = singular_counter(&dev)?;
-        small::small_lu(&dev, &s, small::Out::Solve { b: &bs, x: out }, count.as_ref())?;
-        return count.map_or(Ok(()), |c| check_info(&c, |i| i > 0, "Singular matrix"));
+        return small_lu_checked(&dev, &s, small::Out::Solve { b: &bs, x: out });
     }
     let (w, ipiv, info) = lu(&dev, a)?;
     let (n, k) = (b.shape()[b.ndim() - 2], b.shape()[b.ndim() - 1]);
     let bt = b.swapaxes(-1, -2)?.copy()?.reshape([w.shape()[0], k, n])?;
-    let rs_info = Array::alloc(info.shape(), DType::Int32, dev.device(), true)?;
-    getrs(&dev, &w, &ipiv, &bt, true, &rs_info)?;
+    getrs(&dev, &w, &ipiv, &bt, true)?;
     check_info(&info, |i| i > 0, "Singular matrix")?;
     let x = bt.swapaxes(-1, -2)?.reshape(out.shape().to_vec())?;
     crate::ufunc::assign(out, &x)
@@ -441,14 +447,13 @@ pub(crate) fn cholesky(a: &Array, upper: bool, out: &Array) -> Result<()> {
     let (count, n) = (w.shape()[0], w.shape()[1]);
     let dt = a.dtype();
     let ty = sol_type(dt)?;
-    let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+    let info = info_array(&dev, count)?;
     let uplo = sol::cublasFillMode_t::CUBLAS_FILL_MODE_LOWER;
     let (pw, pi, isz) = (dptr(&w)?, dptr(&info)?, dt.itemsize());
     each_matrix(
         &dev,
         count,
-        |h| {
-            let (mut dbytes, mut hbytes) = (0usize, 0usize);
+        |h, dbytes, hbytes| {
             // SAFETY: a size query on valid handles.
             solver_check("cusolverDnXpotrf_bufferSize", unsafe {
                 sol::cusolverDnXpotrf_bufferSize(
@@ -460,11 +465,10 @@ pub(crate) fn cholesky(a: &Array, upper: bool, out: &Array) -> Result<()> {
                     pw as *const c_void,
                     n as i64,
                     ty,
-                    &mut dbytes,
-                    &mut hbytes,
+                    dbytes,
+                    hbytes,
                 )
-            })?;
-            Ok((dbytes, hbytes))
+            })
         },
         |h, i, ws| {
             // SAFETY: matrix `i` of the C-contiguous `w` and info slot `i`; the workspace has
@@ -483,7 +487,7 @@ pub(crate) fn cholesky(a: &Array, upper: bool, out: &Array) -> Result<()> {
                     ws.dbytes,
                     ws.host.as_mut_ptr().cast(),
                     ws.hbytes,
-                    (pi + (i * 4) as u64) as *mut i32,
+                    info_slot(pi, i),
                 )
             })
         },
@@ -505,7 +509,7 @@ pub(crate) fn eigh(a: &Array, lower: bool, w: &Array, v: Option<&Array>) -> Resu
     let dt = a.dtype();
     let (ty, rty) = (sol_type(dt)?, sol_type(dt.real_dtype())?);
     let vals = Array::alloc(&[count, n], dt.real_dtype(), dev.device(), false)?;
-    let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+    let info = info_array(&dev, count)?;
     let uplo = if lower {
         sol::cublasFillMode_t::CUBLAS_FILL_MODE_UPPER
     } else {
@@ -521,8 +525,7 @@ pub(crate) fn eigh(a: &Array, lower: bool, w: &Array, v: Option<&Array>) -> Resu
     each_matrix(
         &dev,
         count,
-        |h| {
-            let (mut dbytes, mut hbytes) = (0usize, 0usize);
+        |h, dbytes, hbytes| {
             // SAFETY: a size query on valid handles.
             solver_check("cusolverDnXsyevd_bufferSize", unsafe {
                 sol::cusolverDnXsyevd_bufferSize(
@@ -537,11 +540,10 @@ pub(crate) fn eigh(a: &Array, lower: bool, w: &Array, v: Option<&Array>) -> Resu
                     rty,
                     pv as *const c_void,
                     ty,
-                    &mut dbytes,
-                    &mut hbytes,
+                    dbytes,
+                    hbytes,
                 )
-            })?;
-            Ok((dbytes, hbytes))
+            })
         },
         |h, i, ws| {
             // SAFETY: matrix `i` of `m`, row `i` of `vals` and info slot `i` lie within those
@@ -563,7 +565,7 @@ pub(crate) fn eigh(a: &Array, lower: bool, w: &Array, v: Option<&Array>) -> Resu
                     ws.dbytes,
                     ws.host.as_mut_ptr().cast(),
                     ws.hbytes,
-                    (pi + (i * 4) as u64) as *mut i32,
+                    info_slot(pi, i),
                 )
             })
         },
@@ -612,7 +614,7 @@ pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Optio
         // read row-major, which is V's row-major read transposed (and conjugated).
         let um = Array::alloc(&[count, cols, rows], dt, dev.device(), false)?;
         let vm = Array::alloc(&[count, cols, cols], dt, dev.device(), false)?;
-        let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+        let info = info_array(&dev, count)?;
         handles::gesvdj(&dev, dt, rows, cols, vectors, &g, &sv, &um, &vm, &info)?;
         check_info(&info, |i| i != 0, "SVD did not converge")?;
         let vt = if dt.is_complex() { vm.swapaxes(-1, -2)?.conj()? } else { vm.swapaxes(-1, -2)? };
@@ -620,14 +622,13 @@ pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Optio
     }
     let um = Array::alloc(&[count, ucols, rows], dt, dev.device(), false)?;
     let vt = Array::alloc(&[count, cols, cols], dt, dev.device(), false)?;
-    let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+    let info = info_array(&dev, count)?;
     let (pg, ps, pu, pv, pi) = (dptr(&g)?, dptr(&sv)?, dptr(&um)?, dptr(&vt)?, dptr(&info)?);
     let (isz, rsz) = (dt.itemsize(), dt.real_dtype().itemsize());
     each_matrix(
         &dev,
         count,
-        |h| {
-            let (mut dbytes, mut hbytes) = (0usize, 0usize);
+        |h, dbytes, hbytes| {
             // SAFETY: a size query on valid handles.
             solver_check("cusolverDnXgesvd_bufferSize", unsafe {
                 sol::cusolverDnXgesvd_bufferSize(
@@ -649,11 +650,10 @@ pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Optio
                     pv as *const c_void,
                     cols as i64,
                     ty,
-                    &mut dbytes,
-                    &mut hbytes,
+                    dbytes,
+                    hbytes,
                 )
-            })?;
-            Ok((dbytes, hbytes))
+            })
         },
         |h, i, ws| {
             // SAFETY: matrix `i` of `g`, `um`, `vt`, row `i` of `sv` and info slot `i` lie in
@@ -682,7 +682,7 @@ pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Optio
                     ws.dbytes,
                     ws.host.as_mut_ptr().cast(),
                     ws.hbytes,
-                    (pi + (i * 4) as u64) as *mut i32,
+                    info_slot(pi, i),
                 )
             })
         },
@@ -734,14 +734,13 @@ pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Resul
     let wq = Array::alloc(&[count, width, m], dt, dev.device(), true)?;
     wq.slice(crate::s![.., ..n as isize, ..])?.assign(&g)?;
     let tau = Array::alloc(&[count, k.max(1)], dt, dev.device(), false)?;
-    let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+    let info = info_array(&dev, count)?;
     let ty = sol_type(dt)?;
     let (pw, pt, pi, isz) = (dptr(&wq)?, dptr(&tau)?, dptr(&info)?, dt.itemsize());
     each_matrix(
         &dev,
         count,
-        |h| {
-            let (mut dbytes, mut hbytes) = (0usize, 0usize);
+        |h, dbytes, hbytes| {
             // SAFETY: a size query on valid handles.
             solver_check("cusolverDnXgeqrf_bufferSize", unsafe {
                 sol::cusolverDnXgeqrf_bufferSize(
@@ -755,11 +754,10 @@ pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Resul
                     ty,
                     pt as *const c_void,
                     ty,
-                    &mut dbytes,
-                    &mut hbytes,
+                    dbytes,
+                    hbytes,
                 )
-            })?;
-            Ok((dbytes, hbytes))
+            })
         },
         |h, i, ws| {
             // SAFETY: matrix `i` of `wq` (its first `n` columns), its `k` scalars of `tau`
@@ -780,7 +778,7 @@ pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Resul
                     ws.dbytes,
                     ws.host.as_mut_ptr().cast(),
                     ws.hbytes,
-                    (pi + (i * 4) as u64) as *mut i32,
+                    info_slot(pi, i),
                 )
             })
         },
@@ -818,7 +816,7 @@ pub(crate) fn eig(a: &Array, w: &Array, v: Option<&Array>) -> Result<()> {
     // Right eigenvectors, column-major: a real `a` gives LAPACK's real packing of conjugate
     // pairs (columns j, j + 1 hold the real and imaginary parts of the pair's first vector).
     let vr = Array::alloc(&[count, n, n], dt, dev.device(), false)?;
-    let info = Array::alloc(&[count], DType::Int32, dev.device(), true)?;
+    let info = info_array(&dev, count)?;
     let (jobv, ldv) = if v.is_some() {
         (sol::cusolverEigMode_t::CUSOLVER_EIG_MODE_VECTOR, n as i64)
     } else {
@@ -830,8 +828,7 @@ pub(crate) fn eig(a: &Array, w: &Array, v: Option<&Array>) -> Result<()> {
     each_matrix(
         &dev,
         count,
-        |h| {
-            let (mut dbytes, mut hbytes) = (0usize, 0usize);
+        |h, dbytes, hbytes| {
             // SAFETY: a size query on valid handles.
             solver_check("cusolverDnXgeev_bufferSize", unsafe {
                 sol::cusolverDnXgeev_bufferSize(
@@ -852,11 +849,10 @@ pub(crate) fn eig(a: &Array, w: &Array, v: Option<&Array>) -> Result<()> {
                     pv as *const c_void,
                     ldv,
                     ty,
-                    &mut dbytes,
-                    &mut hbytes,
+                    dbytes,
+                    hbytes,
                 )
-            })?;
-            Ok((dbytes, hbytes))
+            })
         },
         |h, i, ws| {
             // SAFETY: matrix `i` of `g` and `vr`, row `i` of `wv` and info slot `i` lie in those
@@ -884,7 +880,7 @@ pub(crate) fn eig(a: &Array, w: &Array, v: Option<&Array>) -> Result<()> {
                     ws.dbytes,
                     ws.host.as_mut_ptr().cast(),
                     ws.hbytes,
-                    (pi + (i * 4) as u64) as *mut i32,
+                    info_slot(pi, i),
                 )
             })
         },

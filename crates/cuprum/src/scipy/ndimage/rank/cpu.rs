@@ -415,12 +415,12 @@ fn shape_nd(shape: &[usize]) -> Vec<usize> {
     }
 }
 
-fn plan_nd(plan: &Plan) -> (Vec<usize>, Vec<i64>) {
-    if plan.fshape.is_empty() {
-        (vec![1], vec![0])
-    } else {
-        (plan.fshape.clone(), plan.origins.clone())
-    }
+/// The plan of an n-d run: a 0-d filter as one element at origin 0; the structure left out
+/// (the grey morphology, which uses it, holds it).
+fn plan_nd(plan: &Plan) -> Plan {
+    let (fshape, origins) =
+        if plan.fshape.is_empty() { (vec![1], vec![0]) } else { (plan.fshape.clone(), plan.origins.clone()) };
+    Plan { fshape, origins, mask: plan.mask.clone(), structure: None, ..*plan }
 }
 
 /// The outputs `o` of one run (window element `t` of output `i` at `p[base + i + offs[t]]`).
@@ -524,17 +524,7 @@ fn filter_k<K: Key + Into<u64>>(
     fk: Option<FloatKeys>,
 ) -> Result<Vec<K>> {
     let shape = shape_nd(shape);
-    let (fshape, origins) = plan_nd(plan0);
-    let plan = Plan {
-        op: plan0.op,
-        fshape,
-        mask: plan0.mask.clone(),
-        origins,
-        mode: plan0.mode,
-        cval: plan0.cval,
-        structure: None,
-        line1d: plan0.line1d,
-    };
+    let plan = plan_nd(plan0);
     let (p, pshape) = pad(x, &shape, &plan, cval);
     let offs = offsets(&plan, &pshape);
     let fs = offs.len();
@@ -573,18 +563,8 @@ fn filter_k<K: Key + Into<u64>>(
 fn structure_filter(x: &Array, out: &Array, plan0: &Plan) -> Result<()> {
     let dt = x.dtype();
     let shape = shape_nd(x.shape());
-    let (fshape, origins) = plan_nd(plan0);
     let ss = plan0.structure.clone().expect("a structure");
-    let plan = Plan {
-        op: plan0.op,
-        fshape,
-        mask: plan0.mask.clone(),
-        origins,
-        mode: plan0.mode,
-        cval: plan0.cval,
-        structure: None,
-        line1d: plan0.line1d,
-    };
+    let plan = plan_nd(plan0);
     let max = plan.op == Op::Max;
     // SciPy's running comparison: C's `>`/`<` on doubles (a NaN first element stays, a later
     // NaN is passed over).
