@@ -279,7 +279,6 @@ fn run() -> Result<()> {
     if o.wants("convolve2d_2048_k15_f64") || o.wants("convolve1d_4M_k15_f64") || o.wants("convolve2d_with_transfers") {
         let r = (|o: &mut Opts| -> Result<()> {
             use cuprum::scipy::signal::convolve2d;
-            use cuprum::ConvolveMode::Full;
             let mut deltas = cuprum::zeros(&[2048, 2048], DType::Float64, &cpu)?;
             deltas.slice_mut(cuprum::s![8..;16, 8..;16])?.fill(1.0)?;
             let lin = cuprum::linspace(-2.0, 2.0, 15, DType::Float64, &cpu)?;
@@ -309,9 +308,9 @@ fn run() -> Result<()> {
                 eprintln!("[convolve1d_4M_k15_f64]");
                 let (d1, g1) = (deltas.ravel()?, gauss.diagonal()?.as_contiguous()?);
                 let (d1g, g1g) = (d1.to_device(&gpu)?, g1.to_device(&gpu)?);
-                let f = || cuprum::convolve(&d1g, &g1g, Full);
+                let f = || cuprum::convolve(&d1g, &g1g);
                 let (gm, h) = gpu_time("convolve1d_4M_k15_f64", gpu, rep, f)?;
-                let fc = || cuprum::convolve(&d1, &g1, Full);
+                let fc = || cuprum::convolve(&d1, &g1);
                 let c = if o.cpu { Some(cpu_time(fc, 5, 4.0)?) } else { None };
                 let ok = cuprum::allclose_with(
                     &f()?.to_device(&cpu)?,

@@ -787,7 +787,9 @@ fn cmode(m: &str) -> PyResult<cuprum::ConvolveMode> {
 #[pyfunction]
 pub fn np_convolve(py: Python<'_>, a: &A, v: &A, mode: &str, correlate: bool) -> PyResult<A> {
     let (x, y, m) = (a.0.clone(), v.0.clone(), cmode(mode)?);
-    Ok(A(py.detach(move || if correlate { cuprum::correlate(&x, &y, m) } else { cuprum::convolve(&x, &y, m) }).py()?))
+    Ok(A(py
+        .detach(move || if correlate { cuprum::correlate_with(&x, &y, m) } else { cuprum::convolve_with(&x, &y, m) })
+        .py()?))
 }
 
 #[pyfunction]

@@ -11,7 +11,7 @@
 use cuprum::io::imsave;
 use cuprum::profiler::{benchmark_with, BenchmarkOptions};
 use cuprum::scipy::signal::convolve2d;
-use cuprum::{s, ConvolveMode, DType, Device, Result};
+use cuprum::{s, DType, Device, Result};
 use std::path::PathBuf;
 
 fn main() -> Result<()> {
@@ -96,16 +96,16 @@ fn main() -> Result<()> {
     let deltas_1d = deltas.ravel()?;
     let gauss_1d = gauss.diagonal()?;
     let t = std::time::Instant::now();
-    let c1_cpu = cuprum::convolve(&deltas_1d, &gauss_1d, ConvolveMode::Full)?;
+    let c1_cpu = cuprum::convolve(&deltas_1d, &gauss_1d)?;
     let cpu_1d = t.elapsed().as_secs_f64();
     let (d1, g1) = (deltas_1d.to_device(&gpu)?, gauss_1d.to_device(&gpu)?);
     let benchmark_gpu = benchmark_with(
         "np.convolve",
         gpu,
         &BenchmarkOptions { n_repeat: 10, n_warmup: 3, ..Default::default() },
-        || cuprum::convolve(&d1, &g1, ConvolveMode::Full),
+        || cuprum::convolve(&d1, &g1),
     )?;
-    let c1_gpu = cuprum::convolve(&d1, &g1, ConvolveMode::Full)?;
+    let c1_gpu = cuprum::convolve(&d1, &g1)?;
     println!(
         "np.convolve: CPU {cpu_1d:.6} s, GPU {:.6} s; allclose: {}",
         benchmark_gpu.mean(),

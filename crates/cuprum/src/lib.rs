@@ -76,7 +76,7 @@ pub use ndarray;
 pub use num_complex::Complex;
 pub use reduce::*;
 pub use scan::{cumprod, cumsum, ScanOp};
-pub use scipy::signal::numpy::{convolve, correlate};
+pub use scipy::signal::numpy::{convolve, convolve_with, correlate, correlate_with};
 pub use scipy::signal::ConvolveMode;
 pub use select::{argwhere, compress, extract, flatnonzero, nonzero};
 pub use set_ops::*;

@@ -215,26 +215,42 @@ fn check_1d(a: &Array, v: &Array, op: &str) -> Result<()> {
 }
 
 /// NumPy's 1-d `convolve` and `correlate` (re-exported at the crate root as
-/// [`crate::convolve`] and [`crate::correlate`]; `scipy::signal`'s own are the N-d ones).
+/// [`crate::convolve`] and [`crate::correlate`], with their `mode` in [`crate::convolve_with`]
+/// and [`crate::correlate_with`]; `scipy::signal`'s own are the N-d ones). Their one keyword
+/// is an enum that names itself, so the `_with` forms take it as it is, as NumPy's
+/// `np.convolve(a, v, "same")` takes it positionally.
 pub(crate) mod numpy {
     use super::{check_1d, common, correlate_1d, ConvolveMode};
     use crate::array::Array;
     use crate::core::error::Result;
 
-    /// NumPy's `convolve(a, v, mode)`: the discrete linear convolution of two 1-d arrays (the
-    /// shorter one is the kernel), in their common dtype.
+    /// NumPy's `convolve(a, v)`: the discrete linear convolution of two 1-d arrays (the
+    /// shorter one is the kernel), in their common dtype, in NumPy's default mode `"full"`;
+    /// [`convolve_with`] takes the mode.
     ///
     /// ```
-    /// use cuprum::ConvolveMode;
     /// let dev = cuprum::Device::default_device();
     /// let a = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
     /// let v = cuprum::from_vec(vec![0.0, 1.0, 0.5], &dev)?;
-    /// assert_eq!(cuprum::convolve(&a, &v, ConvolveMode::Full)?.to_vec::<f64>()?, vec![0.0, 1.0, 2.5, 4.0, 1.5]);
-    /// assert_eq!(cuprum::convolve(&a, &v, ConvolveMode::Same)?.to_vec::<f64>()?, vec![1.0, 2.5, 4.0]);
-    /// assert_eq!(cuprum::convolve(&a, &v, ConvolveMode::Valid)?.to_vec::<f64>()?, vec![2.5]);
+    /// assert_eq!(cuprum::convolve(&a, &v)?.to_vec::<f64>()?, vec![0.0, 1.0, 2.5, 4.0, 1.5]);
     /// # Ok::<(), cuprum::Error>(())
     /// ```
-    pub fn convolve(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
+    pub fn convolve(a: &Array, v: &Array) -> Result<Array> {
+        convolve_with(a, v, ConvolveMode::Full)
+    }
+
+    /// NumPy's `convolve(a, v, mode)`.
+    ///
+    /// ```
+    /// use cuprum::ConvolveMode::{Same, Valid};
+    /// let dev = cuprum::Device::default_device();
+    /// let a = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
+    /// let v = cuprum::from_vec(vec![0.0, 1.0, 0.5], &dev)?;
+    /// assert_eq!(cuprum::convolve_with(&a, &v, Same)?.to_vec::<f64>()?, vec![1.0, 2.5, 4.0]);
+    /// assert_eq!(cuprum::convolve_with(&a, &v, Valid)?.to_vec::<f64>()?, vec![2.5]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn convolve_with(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
         let one = |x: &Array| if x.ndim() == 0 { x.reshape([1]) } else { Ok(x.view()) };
         let (a, v) = (&one(a)?, &one(v)?);
         check_1d(a, v, "convolve")?;
@@ -243,20 +259,32 @@ pub(crate) mod numpy {
         correlate_1d(&a, &v, true, mode, dt)
     }
 
-    /// NumPy's `correlate(a, v, mode)` of two 1-d arrays: `c[k] = Σ_n a[n + k] * v[n]` (NumPy's
-    /// default mode is `Valid`). When `v` is longer than `a`, the result is NumPy's: the
-    /// correlation of `v` with `a`, reversed.
+    /// NumPy's `correlate(a, v)` of two 1-d arrays: `c[k] = Σ_n a[n + k] * v[n]`, in NumPy's
+    /// default mode `"valid"`; [`correlate_with`] takes the mode.
     ///
     /// ```
-    /// use cuprum::ConvolveMode;
     /// let dev = cuprum::Device::default_device();
     /// let a = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
     /// let v = cuprum::from_vec(vec![0.0, 1.0, 0.5], &dev)?;
-    /// assert_eq!(cuprum::correlate(&a, &v, ConvolveMode::Valid)?.to_vec::<f64>()?, vec![3.5]);
-    /// assert_eq!(cuprum::correlate(&a, &v, ConvolveMode::Full)?.to_vec::<f64>()?, vec![0.5, 2.0, 3.5, 3.0, 0.0]);
+    /// assert_eq!(cuprum::correlate(&a, &v)?.to_vec::<f64>()?, vec![3.5]);
     /// # Ok::<(), cuprum::Error>(())
     /// ```
-    pub fn correlate(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
+    pub fn correlate(a: &Array, v: &Array) -> Result<Array> {
+        correlate_with(a, v, ConvolveMode::Valid)
+    }
+
+    /// NumPy's `correlate(a, v, mode)`. When `v` is longer than `a`, the result is NumPy's:
+    /// the correlation of `v` with `a`, reversed.
+    ///
+    /// ```
+    /// use cuprum::ConvolveMode::Full;
+    /// let dev = cuprum::Device::default_device();
+    /// let a = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
+    /// let v = cuprum::from_vec(vec![0.0, 1.0, 0.5], &dev)?;
+    /// assert_eq!(cuprum::correlate_with(&a, &v, Full)?.to_vec::<f64>()?, vec![0.5, 2.0, 3.5, 3.0, 0.0]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn correlate_with(a: &Array, v: &Array, mode: ConvolveMode) -> Result<Array> {
         check_1d(a, v, "correlate")?;
         let (a, v, dt) = common(a, v, "correlate")?;
         if v.size() > a.size() {
@@ -551,7 +579,7 @@ fn convolve_nd(volume: &Array, kernel: &Array, mode: ConvolveMode, method: Metho
         return if out.dtype() == rt { Ok(out) } else { out.astype(rt) };
     }
     if np_conv_ok(volume, kernel, mode) {
-        return numpy::convolve(volume, kernel, mode);
+        return numpy::convolve_with(volume, kernel, mode);
     }
     // SciPy: correlate(volume, kernel reversed and conjugated), the correlation conjugating it
     // back.
@@ -638,7 +666,7 @@ fn fftconv_faster(x: &[usize], h: &[usize], mode: ConvolveMode) -> bool {
 /// FFT path, summed directly in float32).
 fn correlate_direct(in1: &Array, in2: &Array, mode: ConvolveMode, allow_half: bool) -> Result<Array> {
     if np_conv_ok(in1, in2, mode) {
-        return numpy::correlate(in1, in2, mode);
+        return numpy::correlate_with(in1, in2, mode);
     }
     // SciPy swaps in 'full' mode when in2 has more elements (its loop is faster so), and in
     // 'valid' mode when in2 is the larger; not in 'same' mode (in1 gives the shape).

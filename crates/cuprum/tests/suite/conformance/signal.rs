@@ -13,8 +13,8 @@ fn run_signal(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<A
     let (a, b) = (x[0].array(), x[1].array());
     let mode: ConvolveMode = case.param("mode").parse()?;
     let r = match case.op.as_str() {
-        "convolve" => cuprum::convolve(a, b, mode)?,
-        "correlate" => cuprum::correlate(a, b, mode)?,
+        "convolve" => cuprum::convolve_with(a, b, mode)?,
+        "correlate" => cuprum::correlate_with(a, b, mode)?,
         "convolve2d" | "correlate2d" => {
             let boundary: Boundary = case.param("boundary").parse()?;
             let fill = parse_f64(case.param("fillvalue"));

@@ -62,9 +62,9 @@ pub(crate) fn agree(gpu: &Device, what: &str, cpu: cuprum::Result<Array>, gpu_re
 fn check_1d(gpu: &Device, a: &Array, v: &Array, ag: &Array, vg: &Array, what: &str) {
     for mode in MODES {
         let w = format!("convolve {what} {mode:?}");
-        agree(gpu, &w, cuprum::convolve(a, v, mode), cuprum::convolve(ag, vg, mode));
+        agree(gpu, &w, cuprum::convolve_with(a, v, mode), cuprum::convolve_with(ag, vg, mode));
         let w = format!("correlate {what} {mode:?}");
-        agree(gpu, &w, cuprum::correlate(a, v, mode), cuprum::correlate(ag, vg, mode));
+        agree(gpu, &w, cuprum::correlate_with(a, v, mode), cuprum::correlate_with(ag, vg, mode));
     }
 }
 

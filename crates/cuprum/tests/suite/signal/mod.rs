@@ -37,35 +37,39 @@ device_test!(numpy_convolve_and_correlate, |dev| {
     // np.convolve([1, 2, 3], [0, 1, 0.5]) -> [0. , 1. , 2.5, 4. , 1.5]
     let a = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
     let v = cuprum::from_vec(vec![0.0, 1.0, 0.5], &dev)?;
-    let c = cuprum::convolve(&a, &v, Full)?;
+    let c = cuprum::convolve(&a, &v)?; // NumPy's default mode: 'full'
     assert_eq!((c.dtype(), c.device()), (DType::Float64, dev));
+    assert_eq!(f64s(&c), f64s(&cuprum::convolve_with(&a, &v, Full)?));
     assert_eq!(f64s(&c), [0.0, 1.0, 2.5, 4.0, 1.5]);
-    assert_eq!(f64s(&cuprum::convolve(&a, &v, Same)?), [1.0, 2.5, 4.0]);
-    assert_eq!(f64s(&cuprum::convolve(&a, &v, Valid)?), [2.5]);
+    assert_eq!(f64s(&cuprum::convolve_with(&a, &v, Same)?), [1.0, 2.5, 4.0]);
+    assert_eq!(f64s(&cuprum::convolve_with(&a, &v, Valid)?), [2.5]);
     // np.correlate (its default mode is 'valid'): [3.5]; 'full': [0.5, 2. , 3.5, 3. , 0. ]
-    assert_eq!(f64s(&cuprum::correlate(&a, &v, Valid)?), [3.5]);
-    assert_eq!(f64s(&cuprum::correlate(&a, &v, Full)?), [0.5, 2.0, 3.5, 3.0, 0.0]);
+    assert_eq!(f64s(&cuprum::correlate(&a, &v)?), [3.5]);
+    assert_eq!(f64s(&cuprum::correlate_with(&a, &v, Valid)?), [3.5]);
+    assert_eq!(f64s(&cuprum::correlate_with(&a, &v, Full)?), [0.5, 2.0, 3.5, 3.0, 0.0]);
     // The longer operand second: NumPy swaps them (correlate then reverses its result).
     let long = cuprum::from_vec(vec![1.0, 10.0, 100.0, 1000.0], &dev)?;
     let short = cuprum::from_vec(vec![1.0, 2.0, 3.0], &dev)?;
-    assert_eq!(f64s(&cuprum::convolve(&long, &short, Valid)?), [123.0, 1230.0]);
-    assert_eq!(f64s(&cuprum::convolve(&short, &long, Valid)?), [123.0, 1230.0]);
-    assert_eq!(f64s(&cuprum::convolve(&short, &long, Same)?), [12.0, 123.0, 1230.0, 2300.0]);
-    assert_eq!(f64s(&cuprum::correlate(&short, &long, Valid)?), [3210.0, 321.0]);
+    assert_eq!(f64s(&cuprum::convolve_with(&long, &short, Valid)?), [123.0, 1230.0]);
+    assert_eq!(f64s(&cuprum::convolve_with(&short, &long, Valid)?), [123.0, 1230.0]);
+    assert_eq!(f64s(&cuprum::convolve_with(&short, &long, Same)?), [12.0, 123.0, 1230.0, 2300.0]);
+    assert_eq!(f64s(&cuprum::correlate_with(&short, &long, Valid)?), [3210.0, 321.0]);
     // 'same' with an even kernel: np.correlate([1, 2, 3, 4], [1, 10], 'same') -> [10, 21, 32, 43]
     let i = cuprum::from_vec(vec![1i64, 2, 3, 4], &dev)?;
     let k = cuprum::from_vec(vec![1i64, 10], &dev)?;
-    let r = cuprum::correlate(&i, &k, Same)?;
+    let r = cuprum::correlate_with(&i, &k, Same)?;
     assert_eq!(r.dtype(), DType::Int64);
     assert_eq!(ints(&r), [10, 21, 32, 43]);
     // int8 wraps: np.convolve(int8 [100, 27], int8 [3, 5]) -> [44, 69, -121] (int8)
-    let w = cuprum::convolve(&cuprum::from_vec(vec![100i8, 27], &dev)?, &cuprum::from_vec(vec![3i8, 5], &dev)?, Full)?;
+    let w =
+        cuprum::convolve_with(&cuprum::from_vec(vec![100i8, 27], &dev)?, &cuprum::from_vec(vec![3i8, 5], &dev)?, Full)?;
     assert_eq!(w.dtype(), DType::Int8);
     assert_eq!(ints(&w), [44, 69, -121]);
     // Promotion: int8 with uint8 -> int16 ([3, 10, 8]); bools: logical or of ands.
-    let p = cuprum::convolve(&cuprum::from_vec(vec![1i8, 2], &dev)?, &cuprum::from_vec(vec![3u8, 4], &dev)?, Full)?;
+    let p =
+        cuprum::convolve_with(&cuprum::from_vec(vec![1i8, 2], &dev)?, &cuprum::from_vec(vec![3u8, 4], &dev)?, Full)?;
     assert_eq!((p.dtype(), ints(&p)), (DType::Int16, vec![3, 10, 8]));
-    let b = cuprum::convolve(
+    let b = cuprum::convolve_with(
         &cuprum::from_vec(vec![true, false, false, true], &dev)?,
         &cuprum::from_vec(vec![true, false], &dev)?,
         Full,
@@ -74,10 +78,10 @@ device_test!(numpy_convolve_and_correlate, |dev| {
     assert_eq!(b.to_vec::<bool>()?, [true, false, false, true, false]);
     // Errors (ValueError in NumPy): empty operands, 2-d operands, unknown modes.
     let e = cuprum::from_vec(Vec::<f64>::new(), &dev)?;
-    assert_eq!(kind(cuprum::convolve(&e, &v, Full)), ErrorKind::ValueError);
-    assert_eq!(kind(cuprum::correlate(&a, &e, Valid)), ErrorKind::ValueError);
+    assert_eq!(kind(cuprum::convolve_with(&e, &v, Full)), ErrorKind::ValueError);
+    assert_eq!(kind(cuprum::correlate_with(&a, &e, Valid)), ErrorKind::ValueError);
     let m = mat(&[&[1.0, 2.0], &[3.0, 4.0]], DType::Float64, &dev);
-    assert_eq!(kind(cuprum::convolve(&m, &v, Full)), ErrorKind::ValueError);
+    assert_eq!(kind(cuprum::convolve_with(&m, &v, Full)), ErrorKind::ValueError);
     assert_eq!(kind("Full".parse::<ConvolveMode>()), ErrorKind::ValueError);
     assert_eq!("valid".parse::<ConvolveMode>()?, Valid);
     Ok(())
@@ -144,7 +148,7 @@ device_test!(scipy_modes_boundaries_and_fill_values, |dev| {
     // correlate2d(arange(1., 6)[None], [[1, 10]], 'same') gives [[21, 32, 43, 54, 5]].
     let row = cuprum::arange_f(1.0, 6.0, 1.0, DType::Float64, &dev)?;
     let k1 = cuprum::from_vec(vec![1.0, 10.0], &dev)?;
-    assert_eq!(f64s(&cuprum::correlate(&row, &k1, Same)?), [10.0, 21.0, 32.0, 43.0, 54.0]);
+    assert_eq!(f64s(&cuprum::correlate_with(&row, &k1, Same)?), [10.0, 21.0, 32.0, 43.0, 54.0]);
     let c2 = correlate2d_with(&row.reshape([1, 5])?, &k, &Convolve2dOptions { mode: Same, ..Default::default() })?;
     assert_eq!(f64s(&c2), [21.0, 32.0, 43.0, 54.0, 5.0]);
     let v = convolve2d_with(&img, &k, &Convolve2dOptions { mode: Same, ..Default::default() })?;
@@ -270,17 +274,17 @@ device_test!(complex_convolve_and_correlate, |dev| {
     let a = z(&[(1., 1.), (2., 0.), (0., 3.), (-1., 0.5), (2., -2.)], &[5])?;
     let v = z(&[(0., 1.), (1., -1.)], &[2])?;
     near(
-        &cuprum::convolve(&a, &v, Full)?,
+        &cuprum::convolve_with(&a, &v, Full)?,
         &[(-1., 1.), (2., 2.), (-1., -2.), (2.5, 2.), (1.5, 3.5), (0., -4.)],
         "np.convolve",
     );
     near(
-        &cuprum::correlate(&a, &v, Full)?,
+        &cuprum::correlate_with(&a, &v, Full)?,
         &[(0., 2.), (3., 1.), (-3., 1.), (1.5, -0.5), (4.5, 1.), (-2., -2.)],
         "np.correlate",
     );
     near(
-        &cuprum::correlate(&v, &a, Full)?,
+        &cuprum::correlate_with(&v, &a, Full)?,
         &[(-2., 2.), (4.5, -1.), (1.5, 0.5), (-3., -1.), (3., -1.), (0., -2.)],
         "np.correlate, v longer",
     );
