@@ -6,7 +6,7 @@
 
 use super::Kind;
 use crate::array::Array;
-use crate::backend::cpu::{ptr, Ptr};
+use crate::backend::cpu::Ptr;
 use crate::backend::storage::CpuLocks;
 use crate::core::device::Device;
 use crate::core::dtype::DType;
@@ -74,7 +74,7 @@ unsafe fn slice<'a, E>(a: &Array) -> &'a mut [E] {
         return &mut [];
     }
     // SAFETY: the caller's contract.
-    unsafe { std::slice::from_raw_parts_mut(ptr(a).get() as *mut E, a.size()) }
+    unsafe { std::slice::from_raw_parts_mut(a.cpu_ptr().get() as *mut E, a.size()) }
 }
 
 fn run<T: Float>(x: &Array, kind: Kind, dims: &[usize]) -> Result<Array> {

@@ -5,7 +5,7 @@
 
 use super::{NodeRef, Op};
 use crate::array::Array;
-use crate::backend::cpu::{ptr, CHUNK};
+use crate::backend::cpu::CHUNK;
 use crate::backend::storage::{CpuLocks, LocksHeld};
 use crate::core::device::Device;
 use crate::core::dtype::{DType, Scalar};
@@ -199,7 +199,7 @@ pub(crate) fn reduce_all(n: &NodeRef, op: ReduceOp, ddof: f64, out: &Array) -> R
                 .collect()
         }
         let sums = blocks(n, |buf| {
-            let (p, len) = (ptr(buf).get(), buf.size());
+            let (p, len) = (buf.cpu_ptr().get(), buf.size());
             // SAFETY: `buf` is a C-contiguous CPU array of `len` elements of the formula's
             // dtype (float32 or float64, checked by the caller), written by `blocks` and ours
             // alone while `f` runs.
@@ -262,7 +262,7 @@ pub(crate) fn reduce_exact(n: &NodeRef, op: ReduceOp, out: &Array) -> Result<()>
             let mut w = vec![init; buf.size()];
             // SAFETY: `buf` is a C-contiguous CPU array of `w.len()` elements of the formula's
             // dtype, written by `blocks` and ours alone while this runs.
-            unsafe { load(n.dtype, ptr(buf).get(), n.dtype.itemsize() as isize, &mut w) };
+            unsafe { load(n.dtype, buf.cpu_ptr().get(), n.dtype.itemsize() as isize, &mut w) };
             w.into_iter().reduce(f).unwrap_or(init)
         })?;
         Ok(parts.into_iter().reduce(f).unwrap_or(init))
@@ -273,7 +273,7 @@ pub(crate) fn reduce_exact(n: &NodeRef, op: ReduceOp, out: &Array) -> Result<()>
             let parts = blocks(n, |buf| {
                 let mut w = vec![0f64; buf.size()];
                 // SAFETY: as in `fold`.
-                unsafe { load(n.dtype, ptr(buf).get(), n.dtype.itemsize() as isize, &mut w) };
+                unsafe { load(n.dtype, buf.cpu_ptr().get(), n.dtype.itemsize() as isize, &mut w) };
                 if any {
                     w.iter().any(|v| v.is_nonzero())
                 } else {

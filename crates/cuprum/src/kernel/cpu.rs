@@ -4,7 +4,7 @@
 
 use super::CpuLoop;
 use crate::array::Array;
-use crate::backend::cpu::{par_walk_at, ptr, Ptr};
+use crate::backend::cpu::{par_walk_at, Ptr};
 use crate::backend::storage::CpuLocks;
 use crate::ufunc::cpu::plan;
 use std::marker::PhantomData;
@@ -80,7 +80,7 @@ macro_rules! cpu_fn {
                 let _l = CpuLocks::new(&[$(&ins[$k].storage),*], &[&out.storage]);
                 let (shape, st) = plan(out, &[$(&ins[$k]),*]);
                 let strides: [Vec<isize>; $n + 1] = std::array::from_fn(|k| st[k].clone());
-                let base: [Ptr; $n + 1] = [ptr(out), $(ptr(&ins[$k])),*];
+                let base: [Ptr; $n + 1] = [out.cpu_ptr(), $(ins[$k].cpu_ptr()),*];
                 let f = &self.f;
                 // Contiguous runs: the loop the compiler may vectorise (around the function's
                 // calls where it cannot inline them).

@@ -636,7 +636,7 @@ impl GridKernel {
                     } else {
                         reads.push(&*x.storage);
                     }
-                    ptrs.push((crate::backend::cpu::ptr(x).get(), x.size()));
+                    ptrs.push((x.cpu_ptr().get(), x.size()));
                     let isz = x.itemsize() as isize;
                     layouts.push((x.shape().to_vec(), x.strides().iter().map(|&b| b / isz).collect()));
                 }

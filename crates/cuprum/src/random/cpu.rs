@@ -6,7 +6,6 @@ use super::dist::{bounded, normal32, normal64, Dist};
 use super::philox::{philox4x64_10, Stream};
 use super::samplers::sample;
 use crate::array::Array;
-use crate::backend::cpu::ptr;
 use crate::backend::storage::CpuLocks;
 use crate::core::error::Result;
 use rayon::prelude::*;
@@ -80,7 +79,7 @@ pub(crate) fn permutation(out: &Array, b: &Bijection) -> Result<()> {
         total += q.len();
     }
     assert_eq!(total as u64, b.n, "a bijection keeps n values");
-    let p = ptr(out);
+    let p = out.cpu_ptr();
     parts.par_iter().zip(offsets).for_each(|(q, off)| {
         // SAFETY: `out` is C-contiguous with `n` int64 elements, write-locked; the parts are
         // disjoint runs `off .. off + q.len()` within `0..n` (their lengths sum to n).
@@ -112,7 +111,7 @@ unsafe fn keep_range_avx2(b: &Bijection, c: u64, e: u64, v: &mut Vec<i64>) {
 pub(crate) fn fill(out: &Array, dist: Dist, s: &Stream) -> Result<()> {
     let _l = CpuLocks::new(&[], &[&out.storage]);
     let n = out.size();
-    let p = ptr(out);
+    let p = out.cpu_ptr();
     let isz = out.itemsize();
     let chunks: Vec<usize> = (0..n).step_by(CHUNK).collect();
     let work = |&c: &usize| {

@@ -2,7 +2,7 @@
 //! the other accumulators, over strided views in runs (rayon over output blocks or chunks).
 
 use crate::array::Array;
-use crate::backend::cpu::{domain, load, ptr, store, walk, Domain, Ptr, CHUNK, PAR_THRESHOLD};
+use crate::backend::cpu::{domain, load, store, walk, Domain, Ptr, CHUNK, PAR_THRESHOLD};
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::{DType, Scalar};
 use crate::core::error::{Error, Result};
@@ -198,7 +198,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
     if d == Domain::C {
         return Err(Error::NotImplemented(format!("{} of a {} array on the CPU", op.name(), xd)));
     }
-    let xp = ptr(x);
+    let xp = x.cpu_ptr();
     let op_ = op;
     // Reduce the elements of output `o` (base pointer `bp`).
     let reduce_one = |bp: Ptr| -> Acc {
@@ -239,7 +239,7 @@ pub(crate) fn reduce(op: ReduceOp, x: &Array, axes: &[usize], ddof: f64, out: &A
         }
     };
     let od = out.dtype;
-    let op_base = ptr(out);
+    let op_base = out.cpu_ptr();
     let ost = out.strides.clone();
     let write = |k: usize, acc: &Acc| {
         // Position of output k (C order over the kept dims) in `out` and in `x`.

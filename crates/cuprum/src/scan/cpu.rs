@@ -1,7 +1,7 @@
 //! The CPU scans (cumsum, cumprod): sequential in each lane, as NumPy's accumulate.
 
 use crate::array::Array;
-use crate::backend::cpu::{cmath, domain, load, ptr, store, Cx, Domain, Wide, CHUNK, PAR_THRESHOLD};
+use crate::backend::cpu::{cmath, domain, load, store, Cx, Domain, Wide, CHUNK, PAR_THRESHOLD};
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
@@ -106,7 +106,7 @@ pub(crate) fn scan(op: crate::scan::ScanOp, x: &Array, y: &Array) -> Result<()> 
     let lanes = x.size() / len;
     let (xd, yd) = (x.dtype, y.dtype);
     if op == crate::scan::ScanOp::Sum && x.size() > 0 {
-        let (xp, yp) = (ptr(x).get(), ptr(y).get());
+        let (xp, yp) = (x.cpu_ptr().get(), y.cpu_ptr().get());
         let n = x.size();
         macro_rules! native {
             ($t:ty, $a:ty) => {{
@@ -135,7 +135,7 @@ pub(crate) fn scan(op: crate::scan::ScanOp, x: &Array, y: &Array) -> Result<()> 
             _ => {}
         }
     }
-    let (xp, yp) = (ptr(x), ptr(y));
+    let (xp, yp) = (x.cpu_ptr(), y.cpu_ptr());
     /// # Safety
     /// `xp` and `yp` point at `len` contiguous, aligned elements of `xd` and `yd`; nothing else
     /// writes the former, and nothing else reads or writes the latter, during the call.

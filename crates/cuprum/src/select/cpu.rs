@@ -5,7 +5,7 @@
 use super::Count;
 use crate::array::Array;
 use crate::backend::cpu::values::store_values;
-use crate::backend::cpu::{ptr, PAR_THRESHOLD};
+use crate::backend::cpu::PAR_THRESHOLD;
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
@@ -26,7 +26,7 @@ fn move_rows(x: &Array, mask: &Array, packed: &Array, row: usize, expand: bool) 
     let rows = mask.size();
     let cap = packed.size() / row.max(1);
     debug_assert!(x.size() == rows * row);
-    let (xp, mp, pp) = (ptr(x).get(), ptr(mask).get() as *const u8, ptr(packed).get());
+    let (xp, mp, pp) = (x.cpu_ptr().get(), mask.cpu_ptr().get() as *const u8, packed.cpu_ptr().get());
     let mut j = 0usize;
     for i in 0..rows {
         // The flags may have changed since they were counted (another thread writing through
@@ -66,9 +66,9 @@ pub(crate) fn compact(x: &Array, flags: &Array, out: &Array, row: usize) -> Resu
     }
     let _l = CpuLocks::new(&[&x.storage, &mask.storage], &[&out.storage]);
     debug_assert!(x.size() == rows * row);
-    let (xp, pp) = (ptr(x), ptr(out));
+    let (xp, pp) = (x.cpu_ptr(), out.cpu_ptr());
     // SAFETY: `mask` is a C-contiguous bool array of `rows` elements, read-locked above.
-    let m = unsafe { std::slice::from_raw_parts(ptr(&mask).get() as *const u8, rows) };
+    let m = unsafe { std::slice::from_raw_parts(mask.cpu_ptr().get() as *const u8, rows) };
     let count = |c: &[u8]| c.iter().map(|&f| (f != 0) as usize).sum::<usize>();
     let par = rows * row >= PAR_THRESHOLD;
     // Counts per block (fixed blocks: the split does not depend on the threads), then where

@@ -6,7 +6,7 @@ use crate::array::Array;
 use crate::backend::cpu::keys::Bits;
 use crate::backend::cpu::keys::{by_domain, by_native, Key, Native};
 use crate::backend::cpu::values::{store_native, store_values, values};
-use crate::backend::cpu::{load, ptr, Scratch, PAR_THRESHOLD};
+use crate::backend::cpu::{load, Scratch, PAR_THRESHOLD};
 use crate::backend::storage::CpuLocks;
 use crate::core::error::Result;
 use rayon::prelude::*;
@@ -64,8 +64,8 @@ fn sort_lanes_keys<T: Native>(x: &Array, keys_out: &Array, len: usize) -> Result
     // above; `keys_out` is another (fresh) one, write-locked above, so the two do not overlap.
     let (src, dst) = unsafe {
         (
-            std::slice::from_raw_parts(ptr(x).get() as *const T, n),
-            std::slice::from_raw_parts_mut(ptr(keys_out).get() as *mut T, n),
+            std::slice::from_raw_parts(x.cpu_ptr().get() as *const T, n),
+            std::slice::from_raw_parts_mut(keys_out.cpu_ptr().get() as *mut T, n),
         )
     };
     let sc = scratch.as_mut_slice();
@@ -120,7 +120,7 @@ fn sort_lanes_wide(x: &Array, keys_out: Option<&Array>, idx_out: Option<&Array>)
 pub(crate) fn searchsorted(sorted: &Array, q: &Array, right: bool, out: &Array) -> Result<()> {
     let host = sorted.as_contiguous()?;
     let _l = CpuLocks::new(&[&host.storage], &[]);
-    let (dt, isz, base, n) = (host.dtype(), host.itemsize(), ptr(&host), host.size());
+    let (dt, isz, base, n) = (host.dtype(), host.itemsize(), host.cpu_ptr(), host.size());
     let res: Vec<i64> = by_domain!(dt, W => {
         let q: Vec<W> = values(q)?;
         let at = |i: usize| {

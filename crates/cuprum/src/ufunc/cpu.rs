@@ -5,7 +5,7 @@ use crate::array::Array;
 use crate::backend::cpu::cmath::{self, CFloat, CFun, CUnary};
 use crate::backend::cpu::special;
 use crate::backend::cpu::{
-    copy_same, domain, load, par_walk, par_walk_at, ptr, store, Cx, Domain, Ptr, Wide, CHUNK, PAR_THRESHOLD,
+    copy_same, domain, load, par_walk, par_walk_at, store, Cx, Domain, Ptr, Wide, CHUNK, PAR_THRESHOLD,
 };
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::{DType, Scalar};
@@ -50,7 +50,7 @@ pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
         // position is an element of each, in its block; `out` is write-locked, `src` read-locked.
         // `src` does not overlap `out`: `Array::assign` copies a source sharing the block, and
         // the other callers pass fresh arrays.
-        unsafe { copy_same(out.dtype.itemsize(), &shape, (ptr(out), &st[0]), (ptr(src), &st[1])) };
+        unsafe { copy_same(out.dtype.itemsize(), &shape, (out.cpu_ptr(), &st[0]), (src.cpu_ptr(), &st[1])) };
         return Ok(());
     }
     let (od, sd) = (out.dtype, src.dtype);
@@ -72,7 +72,7 @@ pub(crate) fn assign(out: &Array, src: &Array) -> Result<()> {
         // `out` (see `copy_same` above).
         unsafe { par_walk(shape, strides, base, &f) };
     }
-    let base = [ptr(out), ptr(src)];
+    let base = [out.cpu_ptr(), src.cpu_ptr()];
     // Convert through the destination's domain, but floats through the float domain (its
     // store into an int destination is NumPy's cast on x86-64); anything into bool tests for
     // non-zero in the source's own domain.
@@ -928,7 +928,7 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
     let strides = [st[0].clone(), st[1].clone()];
     let (od, xd) = (out.dtype, x.dtype);
     if fast_unary(op, l, xd, od) {
-        typed_dispatch!(l, unary_typed, op, &shape, &strides, [ptr(out), ptr(x)]);
+        typed_dispatch!(l, unary_typed, op, &shape, &strides, [out.cpu_ptr(), x.cpu_ptr()]);
         return Ok(());
     }
     fn go<W: Arith>(
@@ -960,7 +960,7 @@ pub(crate) fn unary(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()>
         // `ufunc` copy inputs that overlap `out` other than element for element (`unalias`).
         unsafe { par_walk_at(generic_threshold(unary_costly(op, l)), shape, strides, base, &f) };
     }
-    let base = [ptr(out), ptr(x)];
+    let base = [out.cpu_ptr(), x.cpu_ptr()];
     dom_dispatch(
         domain(l),
         || go::<i64>(op, l, od, xd, &shape, &strides, base),
@@ -1030,7 +1030,7 @@ fn compare_mixed(op: BinaryOp, a: &Array, b: &Array, out: &Array) -> Result<()> 
     // SAFETY: `plan` gives `out`'s layout and `a`'s and `b`'s broadcast to it (collapsed): every
     // position is an element of each, in its block. The locks are held; `f` writes only `out`,
     // and `binary_out` copies inputs that overlap `out` other than element for element.
-    unsafe { par_walk(&shape, &strides, [ptr(out), ptr(a), ptr(b)], &f) };
+    unsafe { par_walk(&shape, &strides, [out.cpu_ptr(), a.cpu_ptr(), b.cpu_ptr()], &f) };
     Ok(())
 }
 
@@ -1054,7 +1054,7 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) 
     let dts = (out.dtype, a.dtype, b.dtype);
     if fast_binary(op, l, a.dtype, b.dtype, out.dtype) {
         let cmp = out.dtype == DType::Bool;
-        typed_dispatch!(l, binary_typed, op, cmp, &shape, &strides, [ptr(out), ptr(a), ptr(b)]);
+        typed_dispatch!(l, binary_typed, op, cmp, &shape, &strides, [out.cpu_ptr(), a.cpu_ptr(), b.cpu_ptr()]);
         return Ok(());
     }
     fn go<W: Arith>(
@@ -1093,7 +1093,7 @@ pub(crate) fn binary(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) 
         // `ufunc` copy inputs that overlap `out` other than element for element (`unalias`).
         unsafe { par_walk_at(generic_threshold(costly), shape, strides, base, &f) };
     }
-    let base = [ptr(out), ptr(a), ptr(b)];
+    let base = [out.cpu_ptr(), a.cpu_ptr(), b.cpu_ptr()];
     let costly = l.is_float() && matches!(op, BinaryOp::Power | BinaryOp::Arctan2 | BinaryOp::Hypot);
     dom_dispatch(
         domain(l),
@@ -1116,7 +1116,7 @@ pub(crate) fn where_(cond: &Array, x: &Array, y: &Array, out: &Array) -> Result<
         && y.dtype == out.dtype
         && !matches!(out.dtype, DType::Bool | DType::Float16 | DType::Complex64 | DType::Complex128)
     {
-        let base = [ptr(out), ptr(cond), ptr(x), ptr(y)];
+        let base = [out.cpu_ptr(), cond.cpu_ptr(), x.cpu_ptr(), y.cpu_ptr()];
         typed_dispatch!(out.dtype, where_typed, &shape, &strides, base);
         return Ok(());
     }
@@ -1148,7 +1148,7 @@ pub(crate) fn where_(cond: &Array, x: &Array, y: &Array, out: &Array) -> Result<
         // masked assignment that passes its own array as `out` runs on CUDA only).
         unsafe { par_walk(shape, strides, base, &f) };
     }
-    let base = [ptr(out), ptr(cond), ptr(x), ptr(y)];
+    let base = [out.cpu_ptr(), cond.cpu_ptr(), x.cpu_ptr(), y.cpu_ptr()];
     dom_dispatch(
         domain(out.dtype),
         || go::<i64>(dts, &shape, &strides, base),
@@ -1164,7 +1164,7 @@ pub(crate) fn where_(cond: &Array, x: &Array, y: &Array, out: &Array) -> Result<
 pub(crate) fn iota(out: &Array, ramp: super::Ramp) -> Result<()> {
     let _l = CpuLocks::new(&[], &[&out.storage]);
     let n = out.size();
-    let p = ptr(out);
+    let p = out.cpu_ptr();
     let dt = out.dtype;
     let chunks: Vec<usize> = (0..n).step_by(CHUNK).collect();
     let work = |&c: &usize| {
@@ -1291,7 +1291,7 @@ fn unary_complex(op: UnaryOp, l: DType, x: &Array, out: &Array) -> Result<()> {
     // SAFETY: `plan` gives `out`'s layout and `x`'s broadcast to it (collapsed): every position
     // is an element of each, in its block. The locks are held; `f` writes only `out`, and the
     // callers in `ufunc` copy inputs that overlap `out` other than element for element.
-    unsafe { par_walk_at(generic_threshold(costly), &shape, &strides, [ptr(out), ptr(x)], &f) };
+    unsafe { par_walk_at(generic_threshold(costly), &shape, &strides, [out.cpu_ptr(), x.cpu_ptr()], &f) };
     Ok(())
 }
 
@@ -1358,6 +1358,6 @@ fn binary_complex(op: BinaryOp, l: DType, a: &Array, b: &Array, out: &Array) -> 
     // SAFETY: `plan` gives `out`'s layout and the inputs' broadcast to it (collapsed): every
     // position is an element of each, in its block. The locks are held; `f` writes only `out`,
     // and the callers in `ufunc` copy inputs that overlap `out` other than element for element.
-    unsafe { par_walk_at(generic_threshold(costly), &shape, &strides, [ptr(out), ptr(a), ptr(b)], &f) };
+    unsafe { par_walk_at(generic_threshold(costly), &shape, &strides, [out.cpu_ptr(), a.cpu_ptr(), b.cpu_ptr()], &f) };
     Ok(())
 }

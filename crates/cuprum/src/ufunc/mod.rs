@@ -776,6 +776,102 @@ pub(crate) fn fill(out: &Array, v: Scalar) -> Result<()> {
     }
 }
 
+/// The array methods that are the assign and fill loops: copies, casts and writes.
+impl Array {
+    /// A C-contiguous copy on the same device.
+    pub fn copy(&self) -> Result<Array> {
+        let out = Array::alloc(&self.shape, self.dtype, self.device(), false)?;
+        assign(&out, self)?;
+        Ok(out)
+    }
+
+    /// A copy with elements cast to `dtype` (NumPy's `astype`, unsafe casting), with NumPy's
+    /// values on x86-64 on every device: integers wrap; floats round to nearest even; anything
+    /// into bool tests for non-zero (NaN is true); floats into integers truncate toward zero
+    /// where the value fits, and otherwise give what NumPy's C casts give on x86-64 (not a
+    /// saturated value):
+    ///
+    /// - int32 and int64: NaN, infinities and out-of-range values give `i32::MIN` / `i64::MIN`;
+    /// - int8, int16, uint8, uint16: the low bits of the int32 conversion (NaN gives 0, 300.0
+    ///   into int8 44, -1.0 into uint8 255);
+    /// - uint32: the low 32 bits of the int64 conversion (NaN and infinities give 0); this is
+    ///   NumPy's element-wise loop, its contiguous SIMD loop gives other values for floats out
+    ///   of uint32's range;
+    /// - uint64: values from 2**63 up convert exactly below 2**64 (others give 0), lower ones
+    ///   through int64 (-1.0 gives `u64::MAX`, NaN and -inf 2**63).
+    ///
+    /// ```
+    /// use cuprum::{Device, DType};
+    /// let x = cuprum::from_vec(vec![f64::NAN, f64::INFINITY, -1.7, 300.0], &Device::Cpu)?;
+    /// assert_eq!(x.astype(DType::Int32)?.to_vec::<i32>()?, vec![i32::MIN, i32::MIN, -1, 300]);
+    /// assert_eq!(x.astype(DType::Int8)?.to_vec::<i8>()?, vec![0, 0, -1, 44]);
+    /// assert_eq!(x.astype(DType::UInt64)?.to_vec::<u64>()?, vec![1 << 63, 0, u64::MAX, 300]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn astype(&self, dtype: DType) -> Result<Array> {
+        let out = Array::alloc(&self.shape, dtype, self.device(), false)?;
+        assign(&out, self)?;
+        Ok(out)
+    }
+
+    /// [`astype`](Self::astype) checked against a casting rule.
+    pub fn astype_with(&self, dtype: DType, casting: crate::core::dtype::Casting) -> Result<Array> {
+        if !crate::core::dtype::can_cast(self.dtype, dtype, casting) {
+            return Err(Error::Type(format!(
+                "cannot cast array data from {} to {} according to the rule {:?}",
+                self.dtype, dtype, casting
+            )));
+        }
+        self.astype(dtype)
+    }
+
+    /// Sets every element (of this view) to `value`.
+    pub fn fill(&mut self, value: impl Into<Scalar>) -> Result<()> {
+        let value = value.into();
+        // NumPy's conversions of a Python scalar to the element type: a complex value into a real
+        // dtype is a TypeError, a NaN into an integer dtype a ValueError, an infinity or a float
+        // beyond int64 an OverflowError.
+        match value {
+            Scalar::Complex(..) if !self.dtype.is_complex() => {
+                return Err(Error::Type("float() argument must be a string or a real number, not 'complex'".into()));
+            }
+            Scalar::Float(f) if self.dtype.is_integer() && f.is_nan() => {
+                return Err(Error::Value("cannot convert float NaN to integer".into()));
+            }
+            Scalar::Float(f) if self.dtype.is_integer() && f.is_infinite() => {
+                return Err(Error::Overflow("cannot convert float infinity to integer".into()));
+            }
+            // [-2^63, 2^63): the floats that fit int64.
+            Scalar::Float(f) if self.dtype.is_integer() && !(i64::MIN as f64..-(i64::MIN as f64)).contains(&f) => {
+                return Err(Error::Overflow("Python int too large to convert to C long".into()));
+            }
+            _ => {}
+        }
+        // A Rust integer must fit an integer dtype (NumPy 2 raises OverflowError).
+        if let (Some(v), Some((lo, hi))) = (value.as_i128(), self.dtype.int_range()) {
+            if self.dtype.is_integer() && (v < lo || v > hi) {
+                return Err(Error::ScalarOverflow { value: v.to_string(), dtype: self.dtype });
+            }
+        }
+        fill(self, value)
+    }
+
+    /// `self[...] = src`: copies `src` (broadcast to this shape, cast to this dtype) into this
+    /// array or view. `src` must be on the same device.
+    pub fn assign(&mut self, src: &Array) -> Result<()> {
+        same_device("assign", self, src)?;
+        if layout::broadcast_strides(&src.shape, &src.strides, &self.shape).is_none() {
+            return Err(Error::ShapeMismatch { op: "assign".into(), a: src.shape.clone(), b: self.shape.clone() });
+        }
+        // Overlapping source and destination (e.g. a[1:] = a[:-1]) go through a copy.
+        if self.shares_storage(src) {
+            let tmp = src.copy()?;
+            return assign(self, &tmp);
+        }
+        assign(self, src)
+    }
+}
+
 pub(crate) fn unary_into(op: UnaryOp, loop_dt: DType, x: &Array, out: &Array) -> Result<()> {
     if out.size() == 0 {
         return Ok(());

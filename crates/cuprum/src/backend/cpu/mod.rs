@@ -2,7 +2,6 @@
 //! of elements into a few wide compute domains (i64, u64, f64), and rayon threads above a
 //! size threshold.
 
-use crate::array::Array;
 use crate::core::dtype::DType;
 use half::f16;
 
@@ -12,16 +11,6 @@ pub(crate) mod special;
 pub(crate) mod values;
 pub(crate) mod vmath;
 use rayon::prelude::*;
-
-/// The address of `a`'s first element (a CPU array).
-///
-/// Computed with `wrapping_add`: the offset of a non-empty view lies within its storage block,
-/// but an empty view may keep an offset past the end (`zeros((0, 5))[:, 3]`), and such an
-/// address must never be formed with `add`. Only elements of non-empty views are dereferenced.
-#[inline]
-pub(crate) fn ptr(a: &Array) -> Ptr {
-    Ptr(a.storage.cpu().expect("CPU array").ptr().wrapping_add(a.offset))
-}
 
 /// Elements per buffered chunk.
 pub(crate) const CHUNK: usize = 1024;

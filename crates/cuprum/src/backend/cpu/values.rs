@@ -5,7 +5,7 @@
 
 use crate::array::Array;
 use crate::backend::cpu::keys::Native;
-use crate::backend::cpu::{load, ptr, store, Wide, PAR_THRESHOLD};
+use crate::backend::cpu::{load, store, Wide, PAR_THRESHOLD};
 use crate::backend::storage::CpuLocks;
 use crate::core::device::Device;
 use crate::core::dtype::DType;
@@ -28,7 +28,7 @@ pub(crate) fn values_into<W: Wide>(a: &Array, v: &mut [W]) -> Result<()> {
     let host = a.as_contiguous()?;
     debug_assert_eq!(v.len(), host.size());
     let _l = CpuLocks::new(&[&host.storage], &[]);
-    let (dt, isz, base) = (host.dtype(), host.itemsize(), ptr(&host));
+    let (dt, isz, base) = (host.dtype(), host.itemsize(), host.cpu_ptr());
     let piece = |(i, c): (usize, &mut [W])| {
         // SAFETY: `host` is a C-contiguous CPU array of `v.len()` elements, read-locked above;
         // piece `i` is its elements `[i * PIECE, i * PIECE + c.len())`.
@@ -53,7 +53,7 @@ pub(crate) fn from_values<W: Wide>(v: &[W], shape: &[usize], dtype: DType) -> Re
 pub(crate) fn store_values<W: Wide>(out: &Array, v: &[W]) -> Result<()> {
     debug_assert!(out.is_c_contiguous() && out.size() == v.len());
     let _l = CpuLocks::new(&[], &[&out.storage]);
-    let (dt, isz, base) = (out.dtype(), out.itemsize(), ptr(out));
+    let (dt, isz, base) = (out.dtype(), out.itemsize(), out.cpu_ptr());
     let piece = |(i, c): (usize, &[W])| {
         // SAFETY: `out` is a C-contiguous CPU array of `v.len()` elements, write-locked above;
         // piece `i` is its elements `[i * PIECE, i * PIECE + c.len())`, written by this call only.
@@ -77,6 +77,6 @@ pub(crate) fn store_native<T: Native>(out: &Array, v: &[T]) -> Result<()> {
     // SAFETY: `out` is a non-empty C-contiguous CPU array of `v.len()` elements of `T`'s dtype
     // (aligned: blocks are 64-byte aligned, offsets multiples of the itemsize), write-locked
     // above; `v` is a distinct Rust allocation.
-    unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), ptr(out).get() as *mut T, v.len()) };
+    unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), out.cpu_ptr().get() as *mut T, v.len()) };
     Ok(())
 }

@@ -6,7 +6,6 @@
 mod dense;
 
 use crate::array::Array;
-use crate::backend::cpu::ptr;
 use crate::backend::storage::{CpuLocks, Storage};
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
@@ -72,7 +71,7 @@ impl<T> Mats<T> {
         let isz = a.itemsize() as isize;
         let st: Vec<isize> = a.strides().iter().map(|s| s / isz).collect();
         Mats {
-            base: ptr(a).get() as usize,
+            base: a.cpu_ptr().get() as usize,
             offs: offsets(&a.shape()[..nd - 2], &st[..nd - 2]),
             m: a.shape()[nd - 2],
             n: a.shape()[nd - 1],
@@ -262,7 +261,7 @@ pub(crate) fn slogdet(a: &Array, sign: &Array, logdet: &Array) -> Result<()> {
     let _l = CpuLocks::new(&[&a.storage], &[&sign.storage, &logdet.storage]);
     with_scalar!(a.dtype(), T => {
         let ma = Mats::<T>::of(a);
-        let (ps, pl) = (ptr(sign).get() as usize, ptr(logdet).get() as usize);
+        let (ps, pl) = (sign.cpu_ptr().get() as usize, logdet.cpu_ptr().get() as usize);
         each(ma.len(), ma.m, ma.n, |i, par| {
             // SAFETY: `i` is in the stack, the arrays are locked above, element `i` of the
             // outputs belongs to this call.
@@ -393,7 +392,7 @@ fn eigen_stack<T: Scalar, E: Copy, V: Scalar>(
 ) -> Result<()> {
     let ma = Mats::<T>::of(a);
     let mv = v.map(Mats::<V>::of);
-    let pw = ptr(w).get() as usize;
+    let pw = w.cpu_ptr().get() as usize;
     each(ma.len(), ma.m, ma.n, |i, par| {
         // SAFETY: `i` is in the stack; the caller locked the arrays; row/matrix `i` of the
         // outputs is this call's.
@@ -415,7 +414,7 @@ pub(crate) fn svd(a: &Array, full_matrices: bool, u: Option<&Array>, s: &Array, 
     with_scalar!(a.dtype(), T => {
         let ma = Mats::<T>::of(a);
         let (mu, mvh) = (u.map(Mats::<T>::of), vh.map(Mats::<T>::of));
-        let ps = ptr(s).get() as usize;
+        let ps = s.cpu_ptr().get() as usize;
         each(ma.len(), ma.m, ma.n, |i, par| {
             // SAFETY: `i` is in the stack; locked above; row/matrices `i` of the outputs are
             // this call's.
@@ -445,7 +444,7 @@ pub(crate) fn dot_1d(a: &Array, b: Option<&Array>, conj: bool, out: &Array) -> R
         const CHUNK: usize = 1 << 16;
         let n = a.size();
         let zero = T::from_parts(Re::<T>::zero(), Re::<T>::zero());
-        let (pa, pb) = (ptr(a).get() as usize, b.map_or(0, |b| ptr(b).get() as usize));
+        let (pa, pb) = (a.cpu_ptr().get() as usize, b.map_or(0, |b| b.cpu_ptr().get() as usize));
         let term = |x: T, y: T| -> T {
             if pb == 0 {
                 let (re, im) = (x.re(), x.im());
@@ -484,7 +483,7 @@ pub(crate) fn dot_1d(a: &Array, b: Option<&Array>, conj: bool, out: &Array) -> R
         };
         let parts: Vec<T> = (0..n.div_ceil(CHUNK)).into_par_iter().map(chunk).collect();
         let s = parts.into_iter().fold(zero, |s, p| s + p);
-        let po = ptr(out).get();
+        let po = out.cpu_ptr().get();
         if pb == 0 {
             // SAFETY: `out` is a 0-d array of the real dtype, write-locked by the caller.
             unsafe { *(po as *mut Re<T>) = Float::sqrt(s.re()) };

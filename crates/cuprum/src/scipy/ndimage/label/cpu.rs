@@ -24,7 +24,6 @@
 
 use super::Neighbours;
 use crate::array::Array;
-use crate::backend::cpu::ptr;
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::DType;
 use crate::core::error::{Error, Result};
@@ -609,7 +608,7 @@ fn label_with(fg: &Array, nb: &Neighbours, out: &Array, wide: bool) -> Result<us
     let par = n >= PAR_MIN && rayon::current_num_threads() > 1;
     // Straight into `out` if it is C-contiguous int32/int64 and not the input's memory.
     let overlaps = {
-        let (a, b) = (ptr(fg).get() as usize, ptr(out).get() as usize);
+        let (a, b) = (fg.cpu_ptr().get() as usize, out.cpu_ptr().get() as usize);
         a < b + out.nbytes() && b < a + fg.nbytes()
     };
     let direct = out.is_c_contiguous() && matches!(out.dtype(), DType::Int32 | DType::Int64) && !overlaps;
@@ -617,7 +616,7 @@ fn label_with(fg: &Array, nb: &Neighbours, out: &Array, wide: bool) -> Result<us
     let total;
     {
         let _l = CpuLocks::new(&[&fg.storage], &[&target.storage]);
-        let (src, dst) = (ptr(fg).get() as *const u8, ptr(&target).get());
+        let (src, dst) = (fg.cpu_ptr().get() as *const u8, target.cpu_ptr().get());
         let int32 = target.dtype() == DType::Int32;
         macro_rules! go {
             ($t:ty) => {{

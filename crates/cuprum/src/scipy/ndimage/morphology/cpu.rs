@@ -6,7 +6,6 @@
 
 use super::{Plan, Run};
 use crate::array::Array;
-use crate::backend::cpu::ptr;
 use crate::backend::storage::CpuLocks;
 use crate::core::error::{Error, Result};
 use rayon::prelude::*;
@@ -22,8 +21,8 @@ fn with_bytes<R>(a: &Array, f: impl FnOnce(&[u8]) -> R) -> R {
     }
     let _l = CpuLocks::new(&[&a.storage], &[]);
     // SAFETY: `a` is a non-empty C-contiguous bool CPU array of `n` one-byte elements starting
-    // at `ptr(a)`, read-locked above while `f` runs.
-    f(unsafe { std::slice::from_raw_parts(ptr(a).get() as *const u8, n) })
+    // at `a.cpu_ptr()`, read-locked above while `f` runs.
+    f(unsafe { std::slice::from_raw_parts(a.cpu_ptr().get() as *const u8, n) })
 }
 
 /// Bytes 0/1 (any nonzero byte counts as 1) of `v` to 8 bits, byte `k` to bit `k`.
@@ -288,7 +287,7 @@ pub(crate) fn run(plan: &Plan, r: &Run<'_>, out: &Array) -> Result<()> {
     let _l = CpuLocks::new(&[], &[&out.storage]);
     // SAFETY: `out` is a fresh non-empty C-contiguous bool CPU array of `rows * width` bytes,
     // write-locked above; the slice is its whole data and no other handle reads it meanwhile.
-    let o = unsafe { std::slice::from_raw_parts_mut(ptr(out).get(), rows * width) };
+    let o = unsafe { std::slice::from_raw_parts_mut(out.cpu_ptr().get(), rows * width) };
     let fill = if comp == 1 { 0x0101_0101_0101_0101u64 } else { 0 };
     o.par_chunks_mut(width).enumerate().with_min_len(16).for_each(|(r, row)| {
         let words = &cur[r * nw..(r + 1) * nw];

@@ -13,7 +13,6 @@
 use super::{Mode, Op, Pass, Plan};
 use crate::array::Array;
 use crate::backend::cpu::keys::{f32_key, f32_of_key, f64_key, f64_of_key};
-use crate::backend::cpu::ptr;
 use crate::backend::cpu::values::{store_values, values};
 use crate::backend::storage::CpuLocks;
 use crate::core::dtype::DType;
@@ -160,7 +159,7 @@ fn keys<K: Key>(x: &Array) -> Result<Vec<K>> {
             let _l = CpuLocks::new(&[&x.storage], &[]);
             // SAFETY: `x` is a C-contiguous CPU float32 array of `x.size()` elements,
             // read-locked above.
-            let s = unsafe { std::slice::from_raw_parts(ptr(x).get() as *const f32, x.size()) };
+            let s = unsafe { std::slice::from_raw_parts(x.cpu_ptr().get() as *const f32, x.size()) };
             s.par_iter().with_min_len(1 << 14).map(|&v| K::from_u64(f32_key(v) as u64)).collect()
         }
         DType::Float64 | DType::Float16 => values::<f64>(x)?.into_par_iter().map(|v| K::from_u64(f64_key(v))).collect(),
@@ -177,7 +176,7 @@ fn store_keys<K: Key + Into<u64>>(out: &Array, k: Vec<K>) -> Result<()> {
             let _l = CpuLocks::new(&[], &[&out.storage]);
             // SAFETY: `out` is a C-contiguous CPU float32 array of `k.len()` elements,
             // write-locked above.
-            let o = unsafe { std::slice::from_raw_parts_mut(ptr(out).get() as *mut f32, k.len()) };
+            let o = unsafe { std::slice::from_raw_parts_mut(out.cpu_ptr().get() as *mut f32, k.len()) };
             o.par_iter_mut()
                 .zip(k.par_iter())
                 .with_min_len(1 << 14)
@@ -187,7 +186,7 @@ fn store_keys<K: Key + Into<u64>>(out: &Array, k: Vec<K>) -> Result<()> {
         DType::Float64 => {
             let _l = CpuLocks::new(&[], &[&out.storage]);
             // SAFETY: as for float32, a float64 array.
-            let o = unsafe { std::slice::from_raw_parts_mut(ptr(out).get() as *mut f64, k.len()) };
+            let o = unsafe { std::slice::from_raw_parts_mut(out.cpu_ptr().get() as *mut f64, k.len()) };
             o.par_iter_mut().zip(k.par_iter()).with_min_len(1 << 14).for_each(|(o, &k)| *o = f64_of_key(k.into()));
             Ok(())
         }
