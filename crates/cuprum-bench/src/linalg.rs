@@ -116,7 +116,7 @@ pub(crate) fn matrices(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
     }
     if o.wants("qr_512_f64") {
         let a = pair(host(rng.normal(512 * 512), &[512, 512], DType::Float64)?, gpu)?;
-        let f = |d: &Device| linalg::qr(&on(&a, d), linalg::QrMode::Reduced);
+        let f = |d: &Device| linalg::qr(&on(&a, d));
         let check = |g: &linalg::QrResult, _c: &linalg::QrResult| {
             let rec = cuprum::matmul(g.q.as_ref().expect("reduced mode has q"), &g.r)?;
             let r = rel(&rec, &a.0)?;
@@ -171,13 +171,13 @@ pub(crate) fn matrices(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
         let m = pair(m, gpu)?;
         let f = |d: &Device| linalg::solve(&on(&m, d), &on(&v, d));
         row(o, "solve_4096_f64", gpu, rep.min(10), 3, "cuSOLVER getrf + getrs", f, relcheck(1e-10));
-        let f = |d: &Device| linalg::cholesky(&on(&spd, d), false);
+        let f = |d: &Device| linalg::cholesky(&on(&spd, d));
         row(o, "cholesky_4096_f64", gpu, rep.min(10), 3, "cuSOLVER potrf", f, relcheck(1e-10));
     }
     if o.wants("eigh_1024_f32") {
         let s = host(rng.normal(1024 * 1024), &[1024, 1024], DType::Float32)?;
         let sym = pair(cuprum::multiply(&cuprum::add(&s, s.t())?, 0.5)?, gpu)?;
-        let f = |d: &Device| linalg::eigh(&on(&sym, d), linalg::Uplo::L);
+        let f = |d: &Device| linalg::eigh(&on(&sym, d));
         let check = |g: &linalg::EigResult, c: &linalg::EigResult| {
             let r = rel(&g.eigenvalues, &c.eigenvalues)?;
             Ok((r <= 1e-4, format!("eigenvalues' relative difference {r:.1e}")))
@@ -186,7 +186,9 @@ pub(crate) fn matrices(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
     }
     if o.wants("svd_1024_f32") {
         let a = pair(host(rng.normal(1024 * 1024), &[1024, 1024], DType::Float32)?, gpu)?;
-        let f = |d: &Device| linalg::svd(&on(&a, d), false, false);
+        let f = |d: &Device| {
+            linalg::svd_with(&on(&a, d), &linalg::SvdOptions { full_matrices: false, ..Default::default() })
+        };
         // Both devices against the float64 singular values (NumPy's LAPACK computes float32
         // in double precision): the GPU's error at most twice the CPU's, or float32's own.
         let s64 = linalg::svdvals(&a.0.astype(DType::Float64)?)?;

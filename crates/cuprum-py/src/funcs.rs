@@ -244,7 +244,7 @@ pub fn imag(x: &A) -> PyResult<A> {
 }
 #[pyfunction]
 pub fn angle(x: &A, deg: bool) -> PyResult<A> {
-    Ok(A(x.0.angle(deg).py()?))
+    Ok(A(x.0.angle_with(&cuprum::AngleOptions { deg }).py()?))
 }
 
 /// `out[...] = src` (same-kind casting is the caller's; this casts unsafely like `copyto`).
@@ -414,7 +414,7 @@ pub fn pad(a: &A, widths: Vec<(usize, usize)>, mode: &str, value: &Bound<'_, PyA
         "wrap" => cuprum::PadMode::Wrap,
         _ => return Err(pyo3::exceptions::PyNotImplementedError::new_err(format!("pad mode {mode:?}"))),
     };
-    Ok(A(cuprum::pad(&a.0, &widths, m).py()?))
+    Ok(A(cuprum::pad_with(&a.0, &widths, m).py()?))
 }
 #[pyfunction]
 pub fn diff(a: &A, n: usize, axis: isize) -> PyResult<A> {
@@ -842,7 +842,7 @@ pub fn signal_2d(
 
 #[pyfunction]
 pub fn next_fast_len(target: usize, real: bool) -> PyResult<usize> {
-    cuprum::scipy::signal::next_fast_len(target, real).py()
+    cuprum::scipy::signal::next_fast_len_with(target, &cuprum::scipy::signal::NextFastLenOptions { real }).py()
 }
 
 /// A Python sequence or array of operands (for `einsum`, `concatenate`, ...).

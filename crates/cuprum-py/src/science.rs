@@ -43,13 +43,13 @@ pub fn linalg1(py: Python<'_>, name: &str, a: &A, flag: bool, tol: Option<f64>) 
     let r = py.detach(move || match name.as_str() {
         "inv" => l::inv(&x),
         "det" => l::det(&x),
-        "cholesky" => l::cholesky(&x, flag),
-        "eigvalsh" => l::eigvalsh(&x, if flag { l::Uplo::U } else { l::Uplo::L }),
+        "cholesky" => l::cholesky_with(&x, &l::CholeskyOptions { upper: flag }),
+        "eigvalsh" => l::eigvalsh_with(&x, if flag { l::Uplo::U } else { l::Uplo::L }),
         "eigvals" => l::eigvals(&x),
         "svdvals" => l::svdvals(&x),
-        "singular_values" => l::singular_values(&x, flag),
-        "pinv" => l::pinv(&x, tol, flag),
-        "matrix_rank" => l::matrix_rank(&x, tol, flag),
+        "singular_values" => l::singular_values_with(&x, &l::SvdOptions { hermitian: flag, ..Default::default() }),
+        "pinv" => l::pinv_with(&x, &l::PinvOptions { rcond: tol, hermitian: flag }),
+        "matrix_rank" => l::matrix_rank_with(&x, &l::MatrixRankOptions { tol, hermitian: flag }),
         _ => Err(cuprum::Error::Value(format!("no linalg function {name}"))),
     });
     Ok(A(r.py()?))
@@ -78,7 +78,7 @@ pub fn qr(py: Python<'_>, a: &A, mode: &str) -> PyResult<(Option<A>, A)> {
         _ => return Err(PyValueError::new_err(format!("Unrecognized mode '{mode}'"))),
     };
     let x = a.0.clone();
-    let r = py.detach(move || cuprum::linalg::qr(&x, m)).py()?;
+    let r = py.detach(move || cuprum::linalg::qr_with(&x, m)).py()?;
     Ok((r.q.map(PyNdarray), A(r.r)))
 }
 
@@ -87,7 +87,9 @@ pub fn eig(py: Python<'_>, a: &A, hermitian: bool, upper: bool) -> PyResult<(A, 
     use cuprum::linalg as l;
     let x = a.0.clone();
     let r = py
-        .detach(move || if hermitian { l::eigh(&x, if upper { l::Uplo::U } else { l::Uplo::L }) } else { l::eig(&x) })
+        .detach(
+            move || if hermitian { l::eigh_with(&x, if upper { l::Uplo::U } else { l::Uplo::L }) } else { l::eig(&x) },
+        )
         .py()?;
     Ok((A(r.eigenvalues), A(r.eigenvectors)))
 }
@@ -95,7 +97,9 @@ pub fn eig(py: Python<'_>, a: &A, hermitian: bool, upper: bool) -> PyResult<(A, 
 #[pyfunction]
 pub fn svd(py: Python<'_>, a: &A, full_matrices: bool, hermitian: bool) -> PyResult<(A, A, A)> {
     let x = a.0.clone();
-    let r = py.detach(move || cuprum::linalg::svd(&x, full_matrices, hermitian)).py()?;
+    let r = py
+        .detach(move || cuprum::linalg::svd_with(&x, &cuprum::linalg::SvdOptions { full_matrices, hermitian }))
+        .py()?;
     Ok((A(r.u), A(r.s), A(r.vh)))
 }
 
@@ -103,7 +107,7 @@ pub fn svd(py: Python<'_>, a: &A, full_matrices: bool, hermitian: bool) -> PyRes
 #[pyo3(signature = (a, b, rcond=None))]
 pub fn lstsq(py: Python<'_>, a: &A, b: &A, rcond: Option<f64>) -> PyResult<(A, A, usize, A)> {
     let (x, y) = (a.0.clone(), b.0.clone());
-    let r = py.detach(move || cuprum::linalg::lstsq(&x, &y, rcond)).py()?;
+    let r = py.detach(move || cuprum::linalg::lstsq_with(&x, &y, &cuprum::linalg::LstsqOptions { rcond })).py()?;
     Ok((A(r.x), A(r.residuals), r.rank, A(r.s)))
 }
 
@@ -132,7 +136,10 @@ pub fn norm(
     let a = x.0.clone();
     let r = py.detach(move || {
         if cond {
-            cuprum::linalg::cond(&a, o)
+            match o {
+                None => cuprum::linalg::cond(&a),
+                Some(p) => cuprum::linalg::cond_with(&a, p),
+            }
         } else {
             cuprum::linalg::norm_with(&a, &cuprum::linalg::NormOptions { ord: o, axis: axis.as_deref(), keepdims })
         }
@@ -681,7 +688,7 @@ pub fn nd_binary(
     let r = py.detach(move || {
         let o = origin.unwrap_or_default();
         if name == "binary_fill_holes" {
-            return nd::binary_fill_holes(&x, st.as_ref(), &o);
+            return nd::binary_fill_holes_with(&x, &nd::FillHolesOptions { structure: st.as_ref(), origin: &o });
         }
         let opts = nd::BinaryOptions { structure: st.as_ref(), iterations, mask: mk.as_ref(), border_value, origin: o };
         match name.as_str() {

@@ -43,7 +43,7 @@ fn main() -> Result<()> {
         let a = random::randn(&[512, 512], &dev)?;
         let mut ts = Vec::new();
         for _ in 0..5 {
-            ts.push(timed(dev, || linalg::qr(&a, linalg::QrMode::Reduced))?);
+            ts.push(timed(dev, || linalg::qr(&a))?);
         }
         let mean = ts.iter().sum::<f64>() / ts.len() as f64;
         println!("qr of 512x512 on {dev}: {:.3} ms per loop (mean of 5)", 1e3 * mean);
@@ -98,7 +98,7 @@ fn main() -> Result<()> {
         println!("\nInput Matrix size: {size} x {size}");
         for dev in [cpu, gpu] {
             let a = random::uniform(-1.0, 1.0, &[size, size], &dev)?.astype(DType::Float32)?;
-            let t = timed(dev, || linalg::qr(&a, linalg::QrMode::Reduced))?;
+            let t = timed(dev, || linalg::qr(&a))?;
             println!("{} {t:.6}", if dev.is_cpu() { "cuprum cpu " } else { "cuprum cuda" });
         }
     }

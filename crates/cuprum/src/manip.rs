@@ -406,17 +406,30 @@ fn pad_runs(a: &Array, axis: usize, lo: isize, hi: isize, mode: PadMode) -> Resu
     Ok(runs)
 }
 
-/// NumPy's `pad(a, pad_width, mode)`: `pad_width[i] = (before, after)` for axis `i` (one pair
-/// for every axis).
+/// NumPy's `pad(a, pad_width)`: zeros before and after, `pad_width[i] = (before, after)` for
+/// axis `i` (one pair for every axis); [`pad_with`] takes the mode.
+///
+/// ```
+/// let dev = cuprum::Device::default_device();
+/// let p = cuprum::pad(&cuprum::from_vec(vec![1i64, 2, 3], &dev)?, &[(2, 1)])?;
+/// assert_eq!(p.to_vec::<i64>()?, vec![0, 0, 1, 2, 3, 0]);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn pad(a: &Array, pad_width: &[(usize, usize)]) -> Result<Array> {
+    pad_with(a, pad_width, PadMode::Constant(Scalar::Int(0)))
+}
+
+/// NumPy's `pad(a, pad_width, mode)` (`PadMode::Constant(v)`: `mode="constant",
+/// constant_values=v`).
 ///
 /// ```
 /// use cuprum::PadMode;
 /// let dev = cuprum::Device::default_device();
-/// let p = cuprum::pad(&cuprum::from_vec(vec![1i64, 2, 3], &dev)?, &[(2, 1)], PadMode::Reflect)?;
+/// let p = cuprum::pad_with(&cuprum::from_vec(vec![1i64, 2, 3], &dev)?, &[(2, 1)], PadMode::Reflect)?;
 /// assert_eq!(p.to_vec::<i64>()?, vec![3, 2, 1, 2, 3, 2]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn pad(a: &Array, pad_width: &[(usize, usize)], mode: PadMode) -> Result<Array> {
+pub fn pad_with(a: &Array, pad_width: &[(usize, usize)], mode: PadMode) -> Result<Array> {
     if pad_width.len() != a.ndim() {
         return Err(Error::InvalidArgument(format!(
             "pad: {} (before, after) pairs for {} axes",

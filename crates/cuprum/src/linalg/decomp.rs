@@ -153,11 +153,25 @@ pub fn solve(a: &Array, b: &Array) -> Result<Array> {
 /// ```
 /// use cuprum::{linalg, Device};
 /// let a = cuprum::from_vec(vec![4.0, 2.0, 2.0, 5.0], &Device::default_device())?.reshape([2, 2])?;
-/// assert_eq!(linalg::cholesky(&a, false)?.to_vec::<f64>()?, vec![2.0, 0.0, 1.0, 2.0]);
-/// assert_eq!(linalg::cholesky(&a, true)?.to_vec::<f64>()?, vec![2.0, 1.0, 0.0, 2.0]);
+/// assert_eq!(linalg::cholesky(&a)?.to_vec::<f64>()?, vec![2.0, 0.0, 1.0, 2.0]);
+/// let opts = linalg::CholeskyOptions { upper: true };
+/// assert_eq!(linalg::cholesky_with(&a, &opts)?.to_vec::<f64>()?, vec![2.0, 1.0, 0.0, 2.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn cholesky(a: &Array, upper: bool) -> Result<Array> {
+pub fn cholesky(a: &Array) -> Result<Array> {
+    cholesky_with(a, &CholeskyOptions::default())
+}
+
+/// [`cholesky`]'s keyword (NumPy 2's `upper=False`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CholeskyOptions {
+    /// Return `U = L.conj().T`, reading only the upper triangle.
+    pub upper: bool,
+}
+
+/// `numpy.linalg.cholesky(a, upper=...)`: as [`cholesky`].
+pub fn cholesky_with(a: &Array, opts: &CholeskyOptions) -> Result<Array> {
+    let upper = opts.upper;
     let a = square(a)?;
     let out = Array::alloc(a.shape(), a.dtype(), a.device(), false)?;
     if out.size() > 0 {
@@ -169,10 +183,11 @@ pub fn cholesky(a: &Array, upper: bool) -> Result<Array> {
     Ok(out)
 }
 
-/// The `mode` of [`qr`] (NumPy's `'reduced'`, `'complete'`, `'r'`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The `mode` of [`qr_with`] (NumPy's `'reduced'`, `'complete'`, `'r'`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum QrMode {
     /// `q` is `(..., M, K)`, `r` `(..., K, N)`, `K = min(M, N)` (NumPy's default).
+    #[default]
     Reduced,
     /// `q` is `(..., M, M)`, `r` `(..., M, N)`.
     Complete,
@@ -187,7 +202,7 @@ pub struct QrResult {
     pub r: Array,
 }
 
-/// `numpy.linalg.qr(a, mode)`: `a = q @ r`, `q` with orthonormal columns, `r` upper triangular;
+/// `numpy.linalg.qr(a)` (mode `'reduced'`): `a = q @ r`, `q` with orthonormal columns, `r` upper triangular;
 /// stacks too. The signs are LAPACK's (Householder reflections, `?geqrf`/`?orgqr`), which
 /// NumPy returns: `r`'s diagonal is real, and its entries have the opposite sign of the pivot
 /// columns' leading entries.
@@ -195,13 +210,27 @@ pub struct QrResult {
 /// ```
 /// use cuprum::{linalg, Device};
 /// let a = cuprum::from_vec(vec![3.0, 1.0, 4.0, 2.0], &Device::default_device())?.reshape([2, 2])?;
-/// let qr = linalg::qr(&a, linalg::QrMode::Reduced)?;
+/// let qr = linalg::qr(&a)?;
 /// let r = qr.r.to_vec::<f64>()?;
 /// assert!((r[0] + 5.0).abs() < 1e-12 && r[2] == 0.0);
 /// assert!(cuprum::allclose_with(&cuprum::matmul(qr.q.as_ref().unwrap(), &qr.r)?, &a, &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-12, ..Default::default() })?);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn qr(a: &Array, mode: QrMode) -> Result<QrResult> {
+pub fn qr(a: &Array) -> Result<QrResult> {
+    qr_with(a, QrMode::Reduced)
+}
+
+/// `numpy.linalg.qr(a, mode)`: [`qr`] in another mode (`q` is `None` for [`QrMode::R`]).
+///
+/// ```
+/// use cuprum::{linalg, Device};
+/// let a = cuprum::from_vec(vec![3.0, 1.0, 4.0, 2.0, 0.0, 1.0], &Device::default_device())?.reshape([3, 2])?;
+/// let full = linalg::qr_with(&a, linalg::QrMode::Complete)?;
+/// assert_eq!((full.q.unwrap().shape(), full.r.shape()), (&[3usize, 3][..], &[3usize, 2][..]));
+/// assert!(linalg::qr_with(&a, linalg::QrMode::R)?.q.is_none());
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn qr_with(a: &Array, mode: QrMode) -> Result<QrResult> {
     assert_stacked_2d(a)?;
     let a = as_dtype(a, common_type(&[a.dtype()])?)?;
     let (m, n) = (a.shape()[a.ndim() - 2], a.shape()[a.ndim() - 1]);
@@ -231,7 +260,7 @@ pub fn qr(a: &Array, mode: QrMode) -> Result<QrResult> {
     Ok(QrResult { q, r })
 }
 
-/// The triangle of [`eigh`]'s input that is read (NumPy's `UPLO`).
+/// The triangle of [`eigh_with`]'s input that is read (NumPy's `UPLO`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Uplo {
     /// The lower triangle (NumPy's default `'L'`).
@@ -266,27 +295,47 @@ fn eigh_impl(a: &Array, uplo: Uplo, vectors: bool) -> Result<(Array, Option<Arra
     Ok((w, v))
 }
 
-/// `numpy.linalg.eigh(a, UPLO)`: eigenvalues (ascending, real) and orthonormal eigenvectors
-/// of Hermitian (real symmetric) matrices, reading only the `uplo` triangle. Each eigenvector
+/// `numpy.linalg.eigh(a)`: eigenvalues (ascending, real) and orthonormal eigenvectors
+/// of Hermitian (real symmetric) matrices, reading only the lower triangle ([`eigh_with`]
+/// reads the other). Each eigenvector
 /// is defined up to its sign (a phase for complex input); where eigenvalues repeat, only the
 /// subspace is. `LinAlgError("Eigenvalues did not converge")` for an inf or NaN.
 ///
 /// ```
 /// use cuprum::{linalg, Device};
 /// let a = cuprum::from_vec(vec![2.0, 1.0, 1.0, 2.0], &Device::default_device())?.reshape([2, 2])?;
-/// let r = linalg::eigh(&a, linalg::Uplo::L)?;
+/// let r = linalg::eigh(&a)?;
 /// let w = r.eigenvalues.to_vec::<f64>()?;
 /// assert!((w[0] - 1.0).abs() < 1e-12 && (w[1] - 3.0).abs() < 1e-12);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn eigh(a: &Array, uplo: Uplo) -> Result<EigResult> {
+pub fn eigh(a: &Array) -> Result<EigResult> {
+    eigh_with(a, Uplo::L)
+}
+
+/// `numpy.linalg.eigh(a, UPLO)`: [`eigh`] reading the `uplo` triangle.
+///
+/// ```
+/// use cuprum::{linalg, Device};
+/// // Only the upper triangle is read: the 9 below the diagonal is not.
+/// let a = cuprum::from_vec(vec![2.0, 1.0, 9.0, 2.0], &Device::default_device())?.reshape([2, 2])?;
+/// let w = linalg::eigvalsh_with(&a, linalg::Uplo::U)?.to_vec::<f64>()?;
+/// assert!((w[0] - 1.0).abs() < 1e-12 && (w[1] - 3.0).abs() < 1e-12);
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn eigh_with(a: &Array, uplo: Uplo) -> Result<EigResult> {
     let (w, v) = eigh_impl(a, uplo, true)?;
     Ok(EigResult { eigenvalues: w, eigenvectors: v.expect("eigenvectors were computed") })
 }
 
-/// `numpy.linalg.eigvalsh(a, UPLO)`: the eigenvalues of [`eigh`] alone (no eigenvectors are
+/// `numpy.linalg.eigvalsh(a)`: the eigenvalues of [`eigh`] alone (no eigenvectors are
 /// computed).
-pub fn eigvalsh(a: &Array, uplo: Uplo) -> Result<Array> {
+pub fn eigvalsh(a: &Array) -> Result<Array> {
+    eigvalsh_with(a, Uplo::L)
+}
+
+/// `numpy.linalg.eigvalsh(a, UPLO)`: [`eigvalsh`] reading the `uplo` triangle.
+pub fn eigvalsh_with(a: &Array, uplo: Uplo) -> Result<Array> {
     Ok(eigh_impl(a, uplo, false)?.0)
 }
 
@@ -389,7 +438,8 @@ fn svd_impl(a: &Array, full_matrices: bool, vectors: bool) -> Result<(Option<Arr
     Ok((u, s, vh))
 }
 
-/// `numpy.linalg.svd(a, full_matrices, compute_uv=True, hermitian)`: `a = u @ diag(s) @ vh`,
+/// `numpy.linalg.svd(a)` (`full_matrices=True`, `hermitian=False`; [`svd_with`] takes them):
+/// `a = u @ diag(s) @ vh`,
 /// singular values descending. Singular vectors are defined up to sign (a phase for complex
 /// input), and only as a subspace where singular values repeat: compare `u @ diag(s) @ vh` or
 /// `|u|`, not the vectors. With `hermitian`, `a` is taken as Hermitian and the result comes
@@ -398,13 +448,44 @@ fn svd_impl(a: &Array, full_matrices: bool, vectors: bool) -> Result<(Option<Arr
 /// ```
 /// use cuprum::{linalg, Device};
 /// let a = cuprum::from_vec(vec![3.0, 0.0, 0.0, -4.0], &Device::default_device())?.reshape([2, 2])?;
-/// let r = linalg::svd(&a, true, false)?;
+/// let r = linalg::svd(&a)?;
 /// assert_eq!(r.s.to_vec::<f64>()?, vec![4.0, 3.0]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn svd(a: &Array, full_matrices: bool, hermitian: bool) -> Result<SvdResult> {
+pub fn svd(a: &Array) -> Result<SvdResult> {
+    svd_with(a, &SvdOptions::default())
+}
+
+/// [`svd_with`]'s and [`singular_values_with`]'s keywords; `Default` is NumPy's
+/// (`full_matrices=True`, `hermitian=False`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SvdOptions {
+    /// `u` and `vh` square (`(M, M)`, `(N, N)`); `false`: `(M, K)` and `(K, N)`, `K = min(M,
+    /// N)`. No effect on the singular values alone.
+    pub full_matrices: bool,
+    /// `a` is taken as Hermitian: the decomposition comes from [`eigh`], as NumPy's.
+    pub hermitian: bool,
+}
+
+impl Default for SvdOptions {
+    fn default() -> Self {
+        SvdOptions { full_matrices: true, hermitian: false }
+    }
+}
+
+/// `numpy.linalg.svd(a, full_matrices, compute_uv=True, hermitian)`: as [`svd`].
+///
+/// ```
+/// use cuprum::{linalg, Device};
+/// let a = cuprum::zeros(&[4, 2], cuprum::DType::Float64, &Device::default_device())?;
+/// let r = linalg::svd_with(&a, &linalg::SvdOptions { full_matrices: false, ..Default::default() })?;
+/// assert_eq!((r.u.shape(), r.vh.shape()), (&[4usize, 2][..], &[2usize, 2][..]));
+/// # Ok::<(), cuprum::Error>(())
+/// ```
+pub fn svd_with(a: &Array, opts: &SvdOptions) -> Result<SvdResult> {
+    let SvdOptions { full_matrices, hermitian } = *opts;
     if hermitian {
-        let r = eigh(a, Uplo::L)?;
+        let r = eigh(a)?;
         let (w, v) = (r.eigenvalues, r.eigenvectors);
         let sgn = crate::sign(&w)?;
         let idx = descending_abs(&w)?;
@@ -420,11 +501,16 @@ pub fn svd(a: &Array, full_matrices: bool, hermitian: bool) -> Result<SvdResult>
     Ok(SvdResult { u: u.expect("u was computed"), s, vh: vh.expect("vh was computed") })
 }
 
-/// `numpy.linalg.svd(a, compute_uv=False, hermitian)`: the singular values alone (no singular
-/// vectors are computed), descending.
-pub fn singular_values(a: &Array, hermitian: bool) -> Result<Array> {
-    if hermitian {
-        let w = eigvalsh(a, Uplo::L)?.abs()?;
+/// `numpy.linalg.svd(a, compute_uv=False)`: the singular values alone (no singular vectors
+/// are computed), descending.
+pub fn singular_values(a: &Array) -> Result<Array> {
+    singular_values_with(a, &SvdOptions::default())
+}
+
+/// `numpy.linalg.svd(a, compute_uv=False, hermitian)`: as [`singular_values`].
+pub fn singular_values_with(a: &Array, opts: &SvdOptions) -> Result<Array> {
+    if opts.hermitian {
+        let w = eigvalsh(a)?.abs()?;
         return crate::sort(&w, -1)?.flip(-1)?.copy();
     }
     Ok(svd_impl(a, false, false)?.1)
@@ -432,7 +518,7 @@ pub fn singular_values(a: &Array, hermitian: bool) -> Result<Array> {
 
 /// `numpy.linalg.svdvals`: [`singular_values`] of `a` (not hermitian).
 pub fn svdvals(a: &Array) -> Result<Array> {
-    singular_values(a, false)
+    singular_values(a)
 }
 
 /// Machine epsilon of a real or complex dtype's real part.
@@ -458,22 +544,36 @@ pub struct LstsqResult {
     pub s: Array,
 }
 
-/// `numpy.linalg.lstsq(a, b, rcond)`: the minimum-norm `x` minimising `‖b - a x‖₂`, from the
-/// SVD of `a` (LAPACK `?gelsd`'s solution): singular values `<= rcond * s_max` count as zero;
-/// `rcond = None` is NumPy's default `eps * max(M, N)`. `a` is 2-d, `b` 1-d or 2-d.
+/// `numpy.linalg.lstsq(a, b)`: the minimum-norm `x` minimising `‖b - a x‖₂`, from the
+/// SVD of `a` (LAPACK `?gelsd`'s solution): singular values `<= rcond * s_max` count as zero,
+/// NumPy's default `rcond = eps * max(M, N)` ([`lstsq_with`] takes another). `a` is 2-d, `b`
+/// 1-d or 2-d.
 ///
 /// ```
 /// use cuprum::{linalg, Device};
 /// let dev = Device::default_device();
 /// let a = cuprum::from_vec(vec![0.0, 1.0, 1.0, 1.0, 2.0, 1.0, 3.0, 1.0], &dev)?.reshape([4, 2])?;
 /// let y = cuprum::from_vec(vec![-1.0, 0.2, 0.9, 2.1], &dev)?;
-/// let r = linalg::lstsq(&a, &y, None)?;
+/// let r = linalg::lstsq(&a, &y)?;
 /// let x = r.x.to_vec::<f64>()?;
 /// assert!((x[0] - 1.0).abs() < 1e-12 && (x[1] + 0.95).abs() < 1e-12);
 /// assert_eq!(r.rank, 2);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn lstsq(a: &Array, b: &Array, rcond: Option<f64>) -> Result<LstsqResult> {
+pub fn lstsq(a: &Array, b: &Array) -> Result<LstsqResult> {
+    lstsq_with(a, b, &LstsqOptions::default())
+}
+
+/// [`lstsq_with`]'s keyword.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LstsqOptions {
+    /// Singular values `<= rcond * s_max` count as zero; `None`: `eps * max(M, N)`.
+    pub rcond: Option<f64>,
+}
+
+/// `numpy.linalg.lstsq(a, b, rcond)`: as [`lstsq`].
+pub fn lstsq_with(a: &Array, b: &Array, opts: &LstsqOptions) -> Result<LstsqResult> {
+    let rcond = opts.rcond;
     same_device("lstsq", a, b)?;
     let two_d = |nd: usize| Error::LinAlg(format!("{nd}-dimensional array given. Array must be two-dimensional"));
     if a.ndim() != 2 {
@@ -500,7 +600,7 @@ pub fn lstsq(a: &Array, b: &Array, rcond: Option<f64>) -> Result<LstsqResult> {
             Error::LinAlg(_) => Error::LinAlg("SVD did not converge in Linear Least Squares".into()),
             e => e,
         };
-        let r = svd(&a, false, false).map_err(lstsq_err)?;
+        let r = svd_with(&a, &SvdOptions { full_matrices: false, ..Default::default() }).map_err(lstsq_err)?;
         let sv = r.s.to_vec_as::<f64>()?;
         let rank = if sv.iter().any(|x| x.is_nan()) {
             return Err(Error::LinAlg("SVD did not converge in Linear Least Squares".into()));
@@ -537,18 +637,33 @@ fn matmul_t(a: &Array, b: &Array) -> Result<Array> {
     super::matmul(&a.swapaxes(-1, -2)?, b)
 }
 
-/// `numpy.linalg.pinv(a, rcond, hermitian)`: the Moore–Penrose pseudo-inverse from the SVD,
-/// singular values `<= rcond * max(s)` set to zero (`rcond = None` is NumPy's `1e-15`);
-/// stacks too. With `hermitian`, the SVD comes from [`eigh`].
+/// `numpy.linalg.pinv(a)`: the Moore–Penrose pseudo-inverse from the SVD, singular values
+/// `<= 1e-15 * max(s)` (NumPy's `rcond`) set to zero; stacks too. [`pinv_with`] takes
+/// `rcond` and `hermitian` (then the SVD comes from [`eigh`]).
 ///
 /// ```
 /// use cuprum::{linalg, Device};
 /// let a = cuprum::from_vec(vec![1.0, 2.0, 2.0, 4.0], &Device::default_device())?.reshape([2, 2])?;
-/// let p = linalg::pinv(&a, None, false)?.to_vec::<f64>()?;
+/// let p = linalg::pinv(&a)?.to_vec::<f64>()?;
 /// assert!(p.iter().zip([0.04, 0.08, 0.08, 0.16]).all(|(x, y)| (x - y).abs() < 1e-12));
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn pinv(a: &Array, rcond: Option<f64>, hermitian: bool) -> Result<Array> {
+pub fn pinv(a: &Array) -> Result<Array> {
+    pinv_with(a, &PinvOptions::default())
+}
+
+/// [`pinv_with`]'s keywords; `Default` is NumPy's.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PinvOptions {
+    /// Singular values `<= rcond * max(s)` are set to zero; `None`: `1e-15`.
+    pub rcond: Option<f64>,
+    /// `a` is taken as Hermitian (the SVD from [`eigh`]).
+    pub hermitian: bool,
+}
+
+/// `numpy.linalg.pinv(a, rcond, hermitian)`: as [`pinv`].
+pub fn pinv_with(a: &Array, opts: &PinvOptions) -> Result<Array> {
+    let PinvOptions { rcond, hermitian } = *opts;
     assert_stacked_2d(a)?;
     let dt = common_type(&[a.dtype()])?;
     let a = as_dtype(a, dt)?;
@@ -558,7 +673,7 @@ pub fn pinv(a: &Array, rcond: Option<f64>, hermitian: bool) -> Result<Array> {
     }
     let rcond = rcond.unwrap_or(1e-15);
     let ac = if dt.is_complex() { a.conj()? } else { a };
-    let r = svd(&ac, false, hermitian)?;
+    let r = svd_with(&ac, &SvdOptions { full_matrices: false, hermitian })?;
     let cutoff = crate::multiply(&r.s.max_keepdims(-1)?, rcond)?;
     let large = crate::greater(&r.s, &cutoff)?;
     let sinv = crate::where_(&large, &crate::divide(1.0, &r.s)?, 0.0)?;
@@ -566,22 +681,39 @@ pub fn pinv(a: &Array, rcond: Option<f64>, hermitian: bool) -> Result<Array> {
     super::matmul(&r.vh.swapaxes(-1, -2)?, &us)
 }
 
-/// `numpy.linalg.matrix_rank(A, tol, hermitian)`: the number of singular values `> tol`
-/// (`tol = None`: `S.max() * max(M, N) * eps`, NumPy's default); for a 1-d or 0-d `A`, 1 unless
-/// all its elements are zero. One count (int64) per matrix of a stack.
+/// `numpy.linalg.matrix_rank(A)`: the number of singular values `> S.max() * max(M, N) * eps`
+/// (NumPy's default `tol`; [`matrix_rank_with`] takes another, and `hermitian`); for a 1-d or
+/// 0-d `A`, 1 unless all its elements are zero. One count (int64) per matrix of a stack.
 ///
 /// ```
 /// use cuprum::{linalg, Device};
 /// let a = cuprum::from_vec(vec![1.0, 2.0, 2.0, 4.0], &Device::default_device())?.reshape([2, 2])?;
-/// assert_eq!(linalg::matrix_rank(&a, None, false)?.item::<i64>()?, 1);
+/// assert_eq!(linalg::matrix_rank(&a)?.item::<i64>()?, 1);
+/// let tol = linalg::MatrixRankOptions { tol: Some(10.0), ..Default::default() };
+/// assert_eq!(linalg::matrix_rank_with(&a, &tol)?.item::<i64>()?, 0); // s = (5, 0)
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn matrix_rank(a: &Array, tol: Option<f64>, hermitian: bool) -> Result<Array> {
+pub fn matrix_rank(a: &Array) -> Result<Array> {
+    matrix_rank_with(a, &MatrixRankOptions::default())
+}
+
+/// [`matrix_rank_with`]'s keywords; `Default` is NumPy's.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MatrixRankOptions {
+    /// Singular values `> tol` count; `None`: `S.max() * max(M, N) * eps`.
+    pub tol: Option<f64>,
+    /// `A` is taken as Hermitian (its singular values from [`eigvalsh`]).
+    pub hermitian: bool,
+}
+
+/// `numpy.linalg.matrix_rank(A, tol, hermitian)`: as [`matrix_rank`].
+pub fn matrix_rank_with(a: &Array, opts: &MatrixRankOptions) -> Result<Array> {
+    let MatrixRankOptions { tol, hermitian } = *opts;
     if a.ndim() < 2 {
         let nz = crate::any(&crate::not_equal(a, 0.0)?, None)?;
         return nz.astype(DType::Int64);
     }
-    let s = singular_values(a, hermitian)?;
+    let s = singular_values_with(a, &SvdOptions { hermitian, ..Default::default() })?;
     let tol = match tol {
         Some(t) => crate::full(&[1], t, s.dtype(), &s.device())?,
         None => {

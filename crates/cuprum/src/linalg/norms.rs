@@ -136,7 +136,7 @@ pub fn norm_with(x: &Array, opts: &NormOptions<'_>) -> Result<Array> {
                 let y = x.moveaxis(r as isize, -2)?;
                 let c2 = if c > r { c - 1 } else { c };
                 let y = y.moveaxis(c2 as isize, -1)?;
-                singular_values(&y, false)?.reduce(op, vec![-1], false, 0.0)
+                singular_values(&y)?.reduce(op, vec![-1], false, 0.0)
             };
             // Sum of |x| over one axis then an extreme over the other (NumPy's axis shifts).
             let sum_then = |sum_ax: usize, other: usize, op: crate::ReduceOp| -> Result<Array> {
@@ -167,18 +167,28 @@ pub fn norm_with(x: &Array, opts: &NormOptions<'_>) -> Result<Array> {
     }
 }
 
-/// `numpy.linalg.cond(x, p)`: the condition number, `s_max / s_min` of the SVD for `p` `None`,
-/// 2 (`-2`: `s_min / s_max`), else `norm(x, p) * norm(inv(x), p)` over the last two axes. As
-/// NumPy, a singular matrix gives `inf` (a NaN result becomes `inf` unless `x` holds a NaN).
+/// `numpy.linalg.cond(x)`: the condition number `s_max / s_min` of the SVD over the last two
+/// axes ([`cond_with`] takes NumPy's `p`). As NumPy, a singular matrix gives `inf` (a NaN
+/// result becomes `inf` unless `x` holds a NaN).
 ///
 /// ```
 /// use cuprum::{linalg, Device};
 /// let a = cuprum::from_vec(vec![1.0, 0.0, 0.0, -4.0], &Device::default_device())?.reshape([2, 2])?;
-/// assert_eq!(linalg::cond(&a, None)?.item::<f64>()?, 4.0);
-/// assert_eq!(linalg::cond(&a, Some(f64::INFINITY.into()))?.item::<f64>()?, 4.0);
+/// assert_eq!(linalg::cond(&a)?.item::<f64>()?, 4.0);
+/// assert_eq!(linalg::cond_with(&a, f64::INFINITY.into())?.item::<f64>()?, 4.0);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn cond(x: &Array, p: Option<NormOrd>) -> Result<Array> {
+pub fn cond(x: &Array) -> Result<Array> {
+    cond_p(x, None)
+}
+
+/// `numpy.linalg.cond(x, p)`: [`cond`] in the norm `p`: 2 is the default's (`-2`:
+/// `s_min / s_max`), the others `norm(x, p) * norm(inv(x), p)`.
+pub fn cond_with(x: &Array, p: NormOrd) -> Result<Array> {
+    cond_p(x, Some(p))
+}
+
+fn cond_p(x: &Array, p: Option<NormOrd>) -> Result<Array> {
     super::assert_stacked_2d(x)?;
     let (m, n) = (x.shape()[x.ndim() - 2], x.shape()[x.ndim() - 1]);
     if m == 0 || n == 0 {
@@ -186,7 +196,7 @@ pub fn cond(x: &Array, p: Option<NormOrd>) -> Result<Array> {
     }
     let r = match p {
         None | Some(NormOrd::P(2.0)) | Some(NormOrd::P(-2.0)) => {
-            let s = singular_values(x, false)?;
+            let s = singular_values(x)?;
             let sl = s.moveaxis(-1, 0)?;
             let (first, last) = (sl.at(0)?, sl.at(-1)?);
             if p == Some(NormOrd::P(-2.0)) {

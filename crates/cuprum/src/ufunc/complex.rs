@@ -39,9 +39,21 @@ impl Array {
         crate::conjugate(self)
     }
 
-    /// NumPy's `angle(z, deg)`: the argument of each element, `arctan2(imag, real)`, as a float
-    /// of the parts' precision (float64 for integers).
-    pub fn angle(&self, deg: bool) -> Result<Array> {
+    /// NumPy's `angle(z)`: the argument of each element in radians, `arctan2(imag, real)`,
+    /// as a float of the parts' precision (float64 for integers).
+    pub fn angle(&self) -> Result<Array> {
+        self.angle_with(&AngleOptions::default())
+    }
+
+    /// NumPy's `angle(z, deg)`: [`angle`](Self::angle), in degrees with `deg`.
+    ///
+    /// ```
+    /// let z = cuprum::from_vec(vec![num_complex::Complex::new(0.0, 2.0)], &cuprum::Device::Cpu)?;
+    /// assert_eq!(z.angle_with(&cuprum::AngleOptions { deg: true })?.to_vec::<f64>()?, vec![90.0]);
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn angle_with(&self, opts: &AngleOptions) -> Result<Array> {
+        let deg = opts.deg;
         // As NumPy: arctan2(z.imag, z.real) for complex z, arctan2(0, x) (a weak 0) otherwise.
         let a = if self.dtype.is_complex() {
             crate::arctan2(&self.imag()?, self.real())?
@@ -71,9 +83,21 @@ pub fn imag(x: &Array) -> Result<Array> {
     x.imag()
 }
 
-/// NumPy's `angle(z, deg=False)`.
-pub fn angle(x: &Array, deg: bool) -> Result<Array> {
-    x.angle(deg)
+/// [`angle`]'s keyword.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AngleOptions {
+    /// Degrees instead of radians (NumPy's `deg=False`).
+    pub deg: bool,
+}
+
+/// NumPy's `angle(z)` (radians).
+pub fn angle(x: &Array) -> Result<Array> {
+    x.angle()
+}
+
+/// NumPy's `angle(z, deg)`.
+pub fn angle_with(x: &Array, opts: &AngleOptions) -> Result<Array> {
+    x.angle_with(opts)
 }
 
 /// A complex array `re + 1j*im` (both real, of one shape and device), of the complex dtype

@@ -12,7 +12,7 @@ pub(crate) mod cuda;
 
 pub use crate::core::ufunc::{BinaryOp, ReduceOp, UnaryOp};
 pub(crate) mod complex;
-pub use complex::{angle, conj, imag, real};
+pub use complex::{angle, angle_with, conj, imag, real, AngleOptions};
 
 use crate::array::Array;
 use crate::core::device::Device;

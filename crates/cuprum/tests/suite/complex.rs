@@ -93,7 +93,7 @@ device_test!(arithmetic, |dev| {
     assert_eq!(z.conj()?.to_vec::<C32>()?[1], c32(3.0, 4.0));
     let a = z.abs()?;
     assert_eq!((a.dtype(), a.to_vec::<f32>()?), (DType::Float32, vec![2.236068, 5.0, 0.559017, 0.0]));
-    let ang = z.angle(false)?;
+    let ang = z.angle()?;
     assert_eq!(ang.dtype(), DType::Float32);
     let want = [1.1071488f32, -0.9272952, 2.6779451, 0.0];
     for (g, w) in ang.to_vec::<f32>()?.iter().zip(want) {

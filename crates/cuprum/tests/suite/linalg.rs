@@ -150,7 +150,7 @@ device_test!(decompositions_float64, |dev| {
     );
     let s = hpd(&a)?;
     close_f64(
-        &linalg::cholesky(&s, false)?,
+        &linalg::cholesky(&s)?,
         &[
             5.830951894845301,
             0.0,
@@ -173,7 +173,7 @@ device_test!(decompositions_float64, |dev| {
         "cholesky",
     );
     let a3 = a.slice(cuprum::s![.., ..3])?;
-    let qr = linalg::qr(&a3, linalg::QrMode::Reduced)?;
+    let qr = linalg::qr(&a3)?;
     close_f64(
         &qr.r,
         &[
@@ -209,10 +209,10 @@ device_test!(decompositions_float64, |dev| {
         r,
         "qr q",
     );
-    let full = linalg::qr(&a3, linalg::QrMode::Complete)?;
+    let full = linalg::qr_with(&a3, linalg::QrMode::Complete)?;
     assert_eq!((full.q.as_ref().unwrap().shape(), full.r.shape()), (&[4usize, 4][..], &[4usize, 3][..]));
     close_f64(
-        &linalg::qr(&a3, linalg::QrMode::R)?.r,
+        &linalg::qr_with(&a3, linalg::QrMode::R)?.r,
         &[
             -5.477225575051661,
             -1.6431676725154976,
@@ -228,12 +228,12 @@ device_test!(decompositions_float64, |dev| {
         "qr mode r",
     );
     close_f64(
-        &linalg::eigvalsh(&s, linalg::Uplo::L)?,
+        &linalg::eigvalsh(&s)?,
         &[10.298324637488397, 47.73597294835933, 88.66685750150864, 121.29884491264356],
         r,
         "eigvalsh",
     );
-    let eh = linalg::eigh(&s, linalg::Uplo::U)?;
+    let eh = linalg::eigh_with(&s, linalg::Uplo::U)?;
     let rec = cuprum::matmul(&cuprum::multiply(&eh.eigenvectors, &eh.eigenvalues)?, &eh.eigenvectors.t())?;
     assert!(
         cuprum::allclose_with(&rec, &s, &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-10, ..Default::default() })?,
@@ -245,18 +245,18 @@ device_test!(decompositions_float64, |dev| {
         r,
         "svdvals",
     );
-    let sv = linalg::svd(&a, true, false)?;
+    let sv = linalg::svd(&a)?;
     let rec = cuprum::matmul(&cuprum::multiply(&sv.u, &sv.s)?, &sv.vh)?;
     assert!(
         cuprum::allclose_with(&rec, &a, &cuprum::CloseOptions { rtol: 1e-12, atol: 1e-12, ..Default::default() })?,
         "svd reconstructs"
     );
-    let ls = linalg::lstsq(&a3, &b, None)?;
+    let ls = linalg::lstsq(&a3, &b)?;
     close_f64(&ls.x, &[0.5804924746051162, 0.02765516141041338, 0.23363293091527954], r, "lstsq x");
     close_f64(&ls.residuals, &[12.521672073605277], 1e-10, "lstsq residuals");
     assert_eq!(ls.rank, 3);
     close_f64(
-        &linalg::pinv(&a3, None, false)?,
+        &linalg::pinv(&a3)?,
         &[
             0.1700792426740414,
             0.08356113386161779,
@@ -274,7 +274,7 @@ device_test!(decompositions_float64, |dev| {
         1e-11,
         "pinv",
     );
-    assert_eq!(linalg::matrix_rank(&a3, None, false)?.item::<i64>()?, 3);
+    assert_eq!(linalg::matrix_rank(&a3)?.item::<i64>()?, 3);
     let norms = [
         15.874507866387544,
         15.874507866387544,
@@ -323,9 +323,9 @@ device_test!(decompositions_float64, |dev| {
             &format!("vector norm {o:?}"),
         );
     }
-    close_f64(&linalg::cond(&a, None)?, &[4.3155320545514355], r, "cond");
-    close_f64(&linalg::cond(&a, Some(1.into()))?, &[9.908101571946796], r, "cond 1");
-    close_f64(&linalg::cond(&a, Some(linalg::NormOrd::Fro))?, &[7.1342285778647065], r, "cond fro");
+    close_f64(&linalg::cond(&a)?, &[4.3155320545514355], r, "cond");
+    close_f64(&linalg::cond_with(&a, 1.into())?, &[9.908101571946796], r, "cond 1");
+    close_f64(&linalg::cond_with(&a, linalg::NormOrd::Fro)?, &[7.1342285778647065], r, "cond fro");
     Ok(())
 });
 
@@ -370,7 +370,7 @@ device_test!(decompositions_complex128, |dev| {
     );
     let h = hpd(&z)?;
     close_f64(
-        &linalg::eigvalsh(&h, linalg::Uplo::L)?,
+        &linalg::eigvalsh(&h)?,
         &[8.5200709321084, 50.67976089982909, 87.08840282026392, 141.96176534779866],
         r,
         "eigvalsh",
@@ -382,7 +382,7 @@ device_test!(decompositions_complex128, |dev| {
         "svdvals",
     );
     close_c64(
-        &linalg::cholesky(&h, false)?,
+        &linalg::cholesky(&h)?,
         &[
             c(6.324555320336759, 0.0),
             c(0.0, 0.0),
@@ -405,7 +405,7 @@ device_test!(decompositions_complex128, |dev| {
         "cholesky",
     );
     close_c64(
-        &linalg::qr(&z, linalg::QrMode::R)?.r,
+        &linalg::qr_with(&z, linalg::QrMode::R)?.r,
         &[
             c(-5.937171043518958, 0.0),
             c(-1.2632278815997782, 0.16843038421330375),
@@ -504,7 +504,7 @@ device_test!(errors_as_numpy, |dev| {
     let sl = linalg::slogdet(&sing)?;
     assert_eq!((sl.sign.item::<f64>()?, sl.logabsdet.item::<f64>()?), (0.0, f64::NEG_INFINITY));
     let npd = cuprum::from_vec(vec![1.0, 2.0, 2.0, 1.0], &dev)?.reshape([2, 2])?;
-    let e = linalg::cholesky(&npd, false).unwrap_err();
+    let e = linalg::cholesky(&npd).unwrap_err();
     assert_eq!((e.kind(), e.to_string()), (ErrorKind::LinAlgError, "Matrix is not positive definite".to_string()));
     let rect = cuprum::ones(&[2, 3], DType::Float64, &dev)?;
     let e = linalg::inv(&rect).unwrap_err();
@@ -520,14 +520,14 @@ device_test!(errors_as_numpy, |dev| {
         linalg::solve(&cuprum::eye(3, DType::Float64, &dev)?, &cuprum::ones(&[2], DType::Float64, &dev)?).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::ValueError);
     assert_eq!(
-        linalg::lstsq(&rect, &cuprum::ones(&[3], DType::Float64, &dev)?, None).unwrap_err().to_string(),
+        linalg::lstsq(&rect, &cuprum::ones(&[3], DType::Float64, &dev)?).unwrap_err().to_string(),
         "Incompatible dimensions"
     );
     assert_eq!(
-        linalg::cond(&cuprum::zeros(&[0, 0], DType::Float64, &dev)?, None).unwrap_err().kind(),
+        linalg::cond(&cuprum::zeros(&[0, 0], DType::Float64, &dev)?).unwrap_err().kind(),
         ErrorKind::LinAlgError
     );
-    assert_eq!(linalg::cond(&sing, Some(1.into()))?.item::<f64>()?, f64::INFINITY);
+    assert_eq!(linalg::cond_with(&sing, 1.into())?.item::<f64>()?, f64::INFINITY);
     Ok(())
 });
 
@@ -597,10 +597,14 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         cmp(&gs.logabsdet, &cs.logabsdet, "slogdet log");
         let h = cuprum::matmul(&a, &if dt.is_complex() { a.conj()? } else { a.view() }.swapaxes(-1, -2)?)?;
         let gh = h.to_device(gpu)?;
-        cmp(&linalg::cholesky(&gh, false)?, &linalg::cholesky(&h, false)?, "cholesky");
-        cmp(&linalg::cholesky(&gh, true)?, &linalg::cholesky(&h, true)?, "cholesky upper");
-        cmp(&linalg::eigvalsh(&gh, linalg::Uplo::L)?, &linalg::eigvalsh(&h, linalg::Uplo::L)?, "eigvalsh");
-        let e = linalg::eigh(&gh, linalg::Uplo::U)?;
+        cmp(&linalg::cholesky(&gh)?, &linalg::cholesky(&h)?, "cholesky");
+        cmp(
+            &linalg::cholesky_with(&gh, &linalg::CholeskyOptions { upper: true })?,
+            &linalg::cholesky_with(&h, &linalg::CholeskyOptions { upper: true })?,
+            "cholesky upper",
+        );
+        cmp(&linalg::eigvalsh(&gh)?, &linalg::eigvalsh(&h)?, "eigvalsh");
+        let e = linalg::eigh_with(&gh, linalg::Uplo::U)?;
         let vh = if dt.is_complex() { e.eigenvectors.conj()? } else { e.eigenvectors.view() }.swapaxes(-1, -2)?;
         let rec = cuprum::matmul(&cuprum::multiply(&e.eigenvectors, &e.eigenvalues.expand_dims(-2)?)?, &vh)?;
         cmp(&rec, &h, "eigh reconstruction");
@@ -620,16 +624,16 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         let r = random(&[2, n + 3, n], dt, &mut rng, false);
         let gr = r.to_device(gpu)?;
         cmp(&linalg::svdvals(&gr)?, &linalg::svdvals(&r)?, "svdvals");
-        let s = linalg::svd(&gr, false, false)?;
+        let s = linalg::svd_with(&gr, &linalg::SvdOptions { full_matrices: false, ..Default::default() })?;
         cmp(&cuprum::matmul(&cuprum::multiply(&s.u, &s.s.expand_dims(-2)?)?, &s.vh)?, &r, "svd reconstruction");
-        let q = linalg::qr(&gr, linalg::QrMode::Reduced)?;
-        let cq = linalg::qr(&r, linalg::QrMode::Reduced)?;
+        let q = linalg::qr(&gr)?;
+        let cq = linalg::qr(&r)?;
         cmp(&q.r, &cq.r, "qr r");
         cmp(&cuprum::matmul(q.q.as_ref().unwrap(), &q.r)?, &r, "qr reconstruction");
     }
     // The SVD to the dtype's precision (converged, not merely close to the CPU's).
     let r = random(&[200, 150], dt, &mut rng, false);
-    let sv = linalg::svd(&r.to_device(gpu)?, false, false)?;
+    let sv = linalg::svd_with(&r.to_device(gpu)?, &linalg::SvdOptions { full_matrices: false, ..Default::default() })?;
     let rec = cuprum::matmul(&cuprum::multiply(&sv.u, &sv.s.expand_dims(-2)?)?, &sv.vh)?.to_device(&Device::Cpu)?;
     let err =
         linalg::norm(&cuprum::subtract(&rec, &r)?)?.to_vec_as::<f64>()?[0] / linalg::norm(&r)?.to_vec_as::<f64>()?[0];
@@ -643,7 +647,8 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     // A rank-deficient matrix (rank 12 of 40): u and vh still have orthonormal columns/rows and
     // reconstruct it, as LAPACK's (cuSOLVER's polar-decomposition SVD, gesvdp, fails this).
     let low = cuprum::matmul(&random(&[60, 12], dt, &mut rng, false), &random(&[12, 40], dt, &mut rng, false))?;
-    let sv = linalg::svd(&low.to_device(gpu)?, false, false)?;
+    let sv =
+        linalg::svd_with(&low.to_device(gpu)?, &linalg::SvdOptions { full_matrices: false, ..Default::default() })?;
     let (u, vh) = (sv.u.to_device(&Device::Cpu)?, sv.vh.to_device(&Device::Cpu)?);
     let adj = |x: &Array| -> cuprum::Result<Array> {
         let t = x.swapaxes(-1, -2)?;

@@ -40,18 +40,18 @@ device_test!(pad_modes_match_numpy, |dev| {
         ),
     ];
     for (mode, want) in cases {
-        let p = cuprum::pad(&a, &w, mode)?;
+        let p = cuprum::pad_with(&a, &w, mode)?;
         assert_eq!(p.shape(), &[6, 7], "{mode:?}");
         assert_eq!(ints(&p), want, "{mode:?}");
     }
     // Pads wider than the axis repeat the pattern.
     let b = cuprum::arange(3, &dev)?;
-    assert_eq!(ints(&cuprum::pad(&b, &[(5, 4)], PadMode::Reflect)?), vec![1, 0, 1, 2, 1, 0, 1, 2, 1, 0, 1, 2]);
-    assert_eq!(ints(&cuprum::pad(&b, &[(5, 4)], PadMode::Symmetric)?), vec![1, 2, 2, 1, 0, 0, 1, 2, 2, 1, 0, 0]);
-    assert_eq!(ints(&cuprum::pad(&b, &[(5, 4)], PadMode::Wrap)?), vec![1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0]);
-    let c = cuprum::pad(&b.astype(DType::Float32)?, &[(1, 2)], PadMode::Constant(Scalar::Float(-1.5)))?;
+    assert_eq!(ints(&cuprum::pad_with(&b, &[(5, 4)], PadMode::Reflect)?), vec![1, 0, 1, 2, 1, 0, 1, 2, 1, 0, 1, 2]);
+    assert_eq!(ints(&cuprum::pad_with(&b, &[(5, 4)], PadMode::Symmetric)?), vec![1, 2, 2, 1, 0, 0, 1, 2, 2, 1, 0, 0]);
+    assert_eq!(ints(&cuprum::pad_with(&b, &[(5, 4)], PadMode::Wrap)?), vec![1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0]);
+    let c = cuprum::pad_with(&b.astype(DType::Float32)?, &[(1, 2)], PadMode::Constant(Scalar::Float(-1.5)))?;
     assert_eq!(c.to_vec::<f32>()?, vec![-1.5, 0.0, 1.0, 2.0, -1.5, -1.5]);
-    assert!(cuprum::pad(&b, &[(1, 1), (1, 1)], PadMode::Edge).is_err());
+    assert!(cuprum::pad_with(&b, &[(1, 1), (1, 1)], PadMode::Edge).is_err());
     Ok(())
 });
 
@@ -66,10 +66,10 @@ device_test!(pad_with_impossible_widths, |dev| {
             (usize::MAX / 2, cuprum::ErrorKind::ValueError),
             (usize::MAX, cuprum::ErrorKind::ValueError),
         ] {
-            let e = cuprum::pad(&a, &[(w, 0)], mode).unwrap_err();
+            let e = cuprum::pad_with(&a, &[(w, 0)], mode).unwrap_err();
             assert_eq!(e.kind(), kind, "{mode:?} {w}: {e}");
         }
-        assert_eq!(cuprum::pad(&a, &[(3, 5)], mode)?.shape(), &[12]);
+        assert_eq!(cuprum::pad_with(&a, &[(3, 5)], mode)?.shape(), &[12]);
     }
     Ok(())
 });

@@ -374,7 +374,7 @@ pub(crate) fn slogdet(a: &Array, sign: &Array, logdet: &Array) -> Result<()> {
     let singular = crate::any(&crate::equal(&absd, 0.0)?, -1)?;
     let logs = absd.log()?.sum(-1)?;
     let s = if a.dtype().is_complex() {
-        let phase = crate::angle(&d, false)?.sum(-1)?;
+        let phase = crate::angle(&d)?.sum(-1)?;
         let unit = crate::complex::from_parts(&phase.cos()?, &phase.sin()?)?;
         crate::multiply(&unit, &parity)?
     } else {

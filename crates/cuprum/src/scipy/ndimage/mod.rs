@@ -22,7 +22,8 @@ pub mod measure;
 pub use label::{label, label_into, label_with, LabelOptions};
 pub use measure::{
     center_of_mass, count, extrema, find_objects, histogram, labeled_comprehension, maximum, maximum_position, mean,
-    median, minimum, minimum_position, standard_deviation, sum, sum_labels, value_indices, variance, Index,
+    median, minimum, minimum_position, standard_deviation, sum, sum_labels, value_indices, value_indices_with,
+    variance, Index, ValueIndicesOptions,
 };
 // ---- linear filters (filters/)
 pub mod filters;
@@ -38,7 +39,8 @@ pub use filters::{
 pub mod morphology;
 pub use morphology::{
     binary_closing, binary_closing_with, binary_dilation, binary_dilation_with, binary_erosion, binary_erosion_with,
-    binary_fill_holes, binary_opening, binary_opening_with, iterate_structure, iterate_structure_origin, BinaryOptions,
+    binary_fill_holes, binary_fill_holes_with, binary_opening, binary_opening_with, iterate_structure,
+    iterate_structure_origin, BinaryOptions, FillHolesOptions,
 };
 // end binary morphology
 // The rank filters and grey morphology (rank/).

@@ -12,19 +12,35 @@ use crate::core::error::{Error, Result};
 use crate::core::slice::SliceElem;
 use crate::fft;
 
-/// The smallest `n >= target` whose prime factors are 2, 3 and 5 (`real`) or 2, 3, 5, 7 and
-/// 11: SciPy's `next_fast_len` (pocketfft's good sizes). A `ValueError` past SciPy's limit
+/// The smallest `n >= target` whose prime factors are 2, 3, 5, 7 and 11 (2, 3 and 5 with
+/// [`NextFastLenOptions::real`]): SciPy's `next_fast_len(target, real=False)` (pocketfft's good
+/// sizes). A `ValueError` past SciPy's limit
 /// (`usize::MAX / 11 + 1`, where the answer could overflow), with SciPy's message.
 ///
 /// ```
 /// use cuprum::scipy::signal::next_fast_len;
-/// assert_eq!(next_fast_len(97, true)?, 100);
-/// assert_eq!(next_fast_len(97, false)?, 98);
-/// assert_eq!(next_fast_len((1 << 60) + 1, true)?, 1_153_300_781_250_000_000); // SciPy's answer
-/// assert!(next_fast_len((1 << 62) + 1, true).is_err()); // SciPy: too large to perform an FFT
+/// use cuprum::scipy::signal::{next_fast_len_with, NextFastLenOptions};
+/// let real = NextFastLenOptions { real: true };
+/// assert_eq!(next_fast_len(97)?, 98);
+/// assert_eq!(next_fast_len_with(97, &real)?, 100);
+/// assert_eq!(next_fast_len_with((1 << 60) + 1, &real)?, 1_153_300_781_250_000_000); // SciPy's answer
+/// assert!(next_fast_len_with((1 << 62) + 1, &real).is_err()); // SciPy: too large to perform an FFT
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn next_fast_len(target: usize, real: bool) -> Result<usize> {
+pub fn next_fast_len(target: usize) -> Result<usize> {
+    next_fast_len_with(target, &NextFastLenOptions::default())
+}
+
+/// [`next_fast_len_with`]'s keyword.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NextFastLenOptions {
+    /// Sizes for a real FFT: prime factors 2, 3 and 5 only (SciPy's `real=False`).
+    pub real: bool,
+}
+
+/// SciPy's `next_fast_len(target, real)`: as [`next_fast_len`].
+pub fn next_fast_len_with(target: usize, opts: &NextFastLenOptions) -> Result<usize> {
+    let real = opts.real;
     if target <= 6 {
         return Ok(target.max(1));
     }
@@ -158,7 +174,10 @@ fn freq_conv(in1: &Array, in2: &Array, axes: &[usize], shape: &[usize]) -> Resul
         return crate::multiply(in1, in2);
     }
     let complex = in1.dtype().is_complex() || in2.dtype().is_complex();
-    let fshape: Vec<usize> = axes.iter().map(|&a| next_fast_len(shape[a], !complex)).collect::<Result<_>>()?;
+    let fshape: Vec<usize> = axes
+        .iter()
+        .map(|&a| next_fast_len_with(shape[a], &NextFastLenOptions { real: !complex }))
+        .collect::<Result<_>>()?;
     let ax: Vec<isize> = axes.iter().map(|&a| a as isize).collect();
     let ret = if complex {
         let sp1 = fft::fftn_with(in1, &fft::FftnOptions { s: Some(&fshape), axes: Some(&ax), ..Default::default() })?;
@@ -233,13 +252,13 @@ fn oa_block(n: usize, k: usize, real: bool) -> Option<usize> {
         return None;
     }
     let mut best: Option<(f64, usize)> = None;
-    let mut f = next_fast_len(2 * k, real).ok()?;
+    let mut f = next_fast_len_with(2 * k, &NextFastLenOptions { real }).ok()?;
     while f < 64 * k && f - k + 1 < n {
         let cost = f as f64 * (f as f64).ln() / (f - k + 1) as f64;
         if best.is_none_or(|(c, _)| cost < c) {
             best = Some((cost, f));
         }
-        f = next_fast_len(f + 1, real).ok()?;
+        f = next_fast_len_with(f + 1, &NextFastLenOptions { real }).ok()?;
     }
     best.map(|(_, f)| f)
 }
@@ -399,8 +418,13 @@ fn gpu_fft_faster(x: &[usize], h: &[usize], mode: ConvolveMode, dtype: DType) ->
         ConvolveMode::Valid => x.iter().zip(h).map(|(a, b)| (a.abs_diff(*b) + 1) as f64).product(),
     };
     let taps: f64 = h.iter().map(|&b| b as f64).product::<f64>().min(x.iter().map(|&a| a as f64).product());
-    let n: f64 =
-        x.iter().zip(h).map(|(a, b)| next_fast_len(a + b - 1, true).map_or(f64::INFINITY, |n| n as f64)).product();
+    let n: f64 = x
+        .iter()
+        .zip(h)
+        .map(|(a, b)| {
+            next_fast_len_with(a + b - 1, &NextFastLenOptions { real: true }).map_or(f64::INFINITY, |n| n as f64)
+        })
+        .product();
     let single = matches!(dtype, DType::Float32 | DType::Complex64);
     let r = if single { GPU_RULE_F32 } else { GPU_RULE_F64 };
     let direct = r.launch + (r.per_tap * taps).max(r.per_mac * out * taps);

@@ -32,7 +32,10 @@ mod cpu;
 pub(crate) mod cuda;
 mod fftconv;
 
-pub use fftconv::{fftconvolve, fftconvolve_with, next_fast_len, oaconvolve, oaconvolve_with, FftConvolveOptions};
+pub use fftconv::{
+    fftconvolve, fftconvolve_with, next_fast_len, next_fast_len_with, oaconvolve, oaconvolve_with, FftConvolveOptions,
+    NextFastLenOptions,
+};
 
 use crate::array::Array;
 use crate::core::device::Device;

@@ -191,7 +191,7 @@ fn run_manip(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<Ar
                 "wrap" => PadMode::Wrap,
                 m => panic!("unknown pad mode {m}"),
             };
-            cuprum::pad(a(), &width, mode)?
+            cuprum::pad_with(a(), &width, mode)?
         }
         "atleast_1d" => cuprum::atleast_1d(a())?,
         "atleast_2d" => cuprum::atleast_2d(a())?,

@@ -94,7 +94,7 @@ fn run_complex(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<
             Ok(vec![match case.op.as_str() {
                 "real" => a.real(),
                 "imag" => a.imag()?,
-                "angle" => a.angle(false)?,
+                "angle" => a.angle()?,
                 "conj" => a.conj()?,
                 op => panic!("unknown complex view {op}"),
             }])

@@ -52,8 +52,8 @@ fn run_linalg(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<A
         }
         "inv" => vec![linalg::inv(a)?],
         "solve" => vec![linalg::solve(a, b())?],
-        "cholesky" => vec![linalg::cholesky(a, case.param("upper") == "1")?],
-        "eigvalsh" => vec![linalg::eigvalsh(a, if case.param("uplo") == "L" { Uplo::L } else { Uplo::U })?],
+        "cholesky" => vec![linalg::cholesky_with(a, &linalg::CholeskyOptions { upper: case.param("upper") == "1" })?],
+        "eigvalsh" => vec![linalg::eigvalsh_with(a, if case.param("uplo") == "L" { Uplo::L } else { Uplo::U })?],
         "eigvals" => vec![linalg::eigvals(a)?],
         "svdvals" => vec![linalg::svdvals(a)?],
         "norm" => {
@@ -70,11 +70,14 @@ fn run_linalg(case: &Case, dev: &Device, layout: Layout) -> cuprum::Result<Vec<A
                 },
             )?]
         }
-        "cond" => vec![linalg::cond(a, norm_ord(case.param("ord")))?],
-        "matrix_rank" => vec![linalg::matrix_rank(a, None, false)?],
-        "pinv" => vec![linalg::pinv(a, None, false)?],
+        "cond" => vec![match norm_ord(case.param("ord")) {
+            None => linalg::cond(a)?,
+            Some(p) => linalg::cond_with(a, p)?,
+        }],
+        "matrix_rank" => vec![linalg::matrix_rank(a)?],
+        "pinv" => vec![linalg::pinv(a)?],
         "lstsq" => {
-            let r = linalg::lstsq(a, b(), None)?;
+            let r = linalg::lstsq(a, b())?;
             // NumPy returns the rank as LAPACK's int (int32); cuprum as a usize.
             let rank = cuprum::from_vec(vec![r.rank as i32], dev)?.reshape(Vec::<usize>::new())?;
             vec![r.x, r.residuals, rank, r.s]

@@ -183,7 +183,9 @@ fn run_ndimage_morph(case: &Case, dev: &Device, layout: Layout) -> cuprum::Resul
     let a = x[0].array();
     let r = match case.op.as_str() {
         "iterate_structure" => ndi::iterate_structure(a, case.num("it"))?,
-        "binary_fill_holes" => ndi::binary_fill_holes(a, take(flag("s")), &origin)?,
+        "binary_fill_holes" => {
+            ndi::binary_fill_holes_with(a, &ndi::FillHolesOptions { structure: take(flag("s")), origin: &origin })?
+        }
         op => {
             let structure = take(flag("s"));
             let mask = take(flag("m"));

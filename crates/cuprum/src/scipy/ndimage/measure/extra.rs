@@ -286,17 +286,31 @@ pub fn find_objects(input: &Array, max_label: usize) -> Result<Vec<Option<Vec<Ra
 /// Non-integer arrays are a ValueError, as in SciPy.
 ///
 /// ```
-/// use cuprum::scipy::ndimage::value_indices;
+/// use cuprum::scipy::ndimage::{value_indices, value_indices_with, ValueIndicesOptions};
 /// let dev = cuprum::Device::default_device();
 /// let a = cuprum::from_slice(&[0, 2, 2, 1, 0, 2], &[2, 3], &dev)?;
-/// let v = value_indices(&a, Some(0))?;
+/// assert_eq!(value_indices(&a)?.len(), 3); // 0, 1 and 2
+/// let v = value_indices_with(&a, &ValueIndicesOptions { ignore_value: Some(0) })?;
 /// assert_eq!(v.len(), 2);
 /// assert_eq!(v[1].0, 2);
 /// assert_eq!(v[1].1[0].to_vec::<i64>()?, vec![0, 0, 1]);
 /// assert_eq!(v[1].1[1].to_vec::<i64>()?, vec![1, 2, 2]);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn value_indices(arr: &Array, ignore_value: Option<i64>) -> Result<Vec<(i64, Vec<Array>)>> {
+pub fn value_indices(arr: &Array) -> Result<Vec<(i64, Vec<Array>)>> {
+    value_indices_with(arr, &ValueIndicesOptions::default())
+}
+
+/// [`value_indices_with`]'s keyword.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ValueIndicesOptions {
+    /// A value left out of the result (SciPy's `ignore_value=None`).
+    pub ignore_value: Option<i64>,
+}
+
+/// SciPy's `ndimage.value_indices(arr, ignore_value=...)`: as [`value_indices`].
+pub fn value_indices_with(arr: &Array, opts: &ValueIndicesOptions) -> Result<Vec<(i64, Vec<Array>)>> {
+    let ignore_value = opts.ignore_value;
     if !arr.dtype().is_integer() {
         return Err(Error::Value("Parameter 'arr' must be an integer array".into()));
     }

@@ -690,6 +690,8 @@ pub fn center_of_mass(input: &Array, labels: Option<&Array>, index: impl Into<In
     shape_result(&r, &p.g)
 }
 
-pub use extra::{find_objects, histogram, labeled_comprehension, median, value_indices};
+pub use extra::{
+    find_objects, histogram, labeled_comprehension, median, value_indices, value_indices_with, ValueIndicesOptions,
+};
 
 mod extra;

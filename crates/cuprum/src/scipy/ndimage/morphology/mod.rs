@@ -345,12 +345,12 @@ pub fn binary_closing_with(input: &Array, options: &BinaryOptions<'_>) -> Result
     binary_erosion_with(&d, options)
 }
 
-/// SciPy's `ndimage.binary_fill_holes(input, structure, origin)`: the input (nonzero:
+/// SciPy's `ndimage.binary_fill_holes(input)`: the input (nonzero:
 /// `True`) with every `False` region that the structure's connectivity does not join to the
 /// edge of the image set `True`. As SciPy: the dilation, until stable, of the edge into the
 /// complement of the input (`border_value = 1`, the complement as mask), complemented.
-/// `structure` `None`: `generate_binary_structure(rank, 1)`; `origin` as in
-/// [`BinaryOptions::origin`]. Any real dtype (float16 too, as SciPy). Errors as
+/// The structure is `generate_binary_structure(rank, 1)`; [`binary_fill_holes_with`] takes
+/// another and an origin. Any real dtype (float16 too, as SciPy). Errors as
 /// [`binary_erosion`].
 ///
 /// ```
@@ -362,12 +362,27 @@ pub fn binary_closing_with(input: &Array, options: &BinaryOptions<'_>) -> Result
 ///             0, 1, 1, 1, 0,
 ///             0, 0, 0, 0, 0];
 /// let x = cuprum::from_slice(&ring, &[5, 5], &dev)?;
-/// let f = binary_fill_holes(&x, None, &[])?.to_vec::<bool>()?;
+/// let f = binary_fill_holes(&x)?.to_vec::<bool>()?;
 /// assert!(f[12]); // the hole is filled
 /// assert_eq!(f.iter().filter(|&&b| b).count(), 9);
 /// # Ok::<(), cuprum::Error>(())
 /// ```
-pub fn binary_fill_holes(input: &Array, structure: Option<&Array>, origin: &[i64]) -> Result<Array> {
+pub fn binary_fill_holes(input: &Array) -> Result<Array> {
+    binary_fill_holes_with(input, &FillHolesOptions::default())
+}
+
+/// [`binary_fill_holes_with`]'s keywords; `Default` is SciPy's.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FillHolesOptions<'a> {
+    /// The connectivity (nonzero elements count); `None`: `generate_binary_structure(rank, 1)`.
+    pub structure: Option<&'a Array>,
+    /// The structure's offset, as [`BinaryOptions::origin`]; empty for 0.
+    pub origin: &'a [i64],
+}
+
+/// SciPy's `ndimage.binary_fill_holes(input, structure, origin=...)`: as [`binary_fill_holes`].
+pub fn binary_fill_holes_with(input: &Array, opts: &FillHolesOptions<'_>) -> Result<Array> {
+    let (structure, origin) = (opts.structure, opts.origin);
     dilation_checks(structure, origin, input.ndim())?;
     let f = structure_of(structure, input.ndim())?;
     let org = origins(origin, &f.shape)?;

@@ -81,8 +81,8 @@ gpu_test!(measure_random_labels, |gpu| {
     // find_objects and value_indices.
     let lc = l3.astype(DType::Int32)?;
     assert_eq!(ndi::find_objects(&lc, 0)?, ndi::find_objects(&on(&gpu, &lc), 0)?);
-    let vc = ndi::value_indices(&lc, Some(0))?;
-    let vg = ndi::value_indices(&on(&gpu, &lc), Some(0))?;
+    let vc = ndi::value_indices_with(&lc, &ndi::ValueIndicesOptions { ignore_value: Some(0) })?;
+    let vg = ndi::value_indices_with(&on(&gpu, &lc), &ndi::ValueIndicesOptions { ignore_value: Some(0) })?;
     assert_eq!(vc.len(), vg.len());
     for ((a, ia), (b, ib)) in vc.iter().zip(&vg) {
         assert_eq!(a, b);

@@ -113,14 +113,14 @@ device_test!(value_indices_and_find_objects, |dev| {
     // scipy: value_indices([[0,2,2],[1,0,2]], ignore_value=0)
     //   -> {1: ([1], [0]), 2: ([0, 0, 1], [1, 2, 2])}
     let a = cuprum::from_slice(&[0i32, 2, 2, 1, 0, 2], &[2, 3], &dev)?;
-    let v = ndi::value_indices(&a, Some(0))?;
+    let v = ndi::value_indices_with(&a, &ndi::ValueIndicesOptions { ignore_value: Some(0) })?;
     assert_eq!(v.len(), 2);
     assert_eq!((v[0].0, v[0].1[0].to_vec::<i64>()?, v[0].1[1].to_vec::<i64>()?), (1, vec![1], vec![0]));
     assert_eq!((v[1].0, v[1].1[0].to_vec::<i64>()?, v[1].1[1].to_vec::<i64>()?), (2, vec![0, 0, 1], vec![1, 2, 2]));
     assert_eq!(v[1].1[0].device(), dev);
-    assert_eq!(ndi::value_indices(&a, None)?.len(), 3);
+    assert_eq!(ndi::value_indices(&a)?.len(), 3);
     let f = cuprum::from_slice(&[1.0], &[1], &dev)?;
-    assert_eq!(ndi::value_indices(&f, None).unwrap_err().kind(), ErrorKind::ValueError);
+    assert_eq!(ndi::value_indices(&f).unwrap_err().kind(), ErrorKind::ValueError);
     // find_objects([[0,2,2],[0,0,3]], max_label=4) -> [None, (0:1, 1:3), (1:2, 2:3), None]
     let l = cuprum::from_slice(&[0u8, 2, 2, 0, 0, 3], &[2, 3], &dev)?;
     assert_eq!(ndi::find_objects(&l, 4)?, vec![None, Some(vec![0..1, 1..3]), Some(vec![1..2, 2..3]), None]);

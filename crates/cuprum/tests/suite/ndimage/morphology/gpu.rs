@@ -7,8 +7,8 @@
 
 use crate::common::{on, random, Rng};
 use cuprum::scipy::ndimage::{
-    binary_closing_with, binary_dilation_with, binary_erosion_with, binary_fill_holes, binary_opening_with,
-    generate_binary_structure, iterate_structure, BinaryOptions,
+    binary_closing_with, binary_dilation_with, binary_erosion_with, binary_fill_holes, binary_fill_holes_with,
+    binary_opening_with, generate_binary_structure, iterate_structure, BinaryOptions, FillHolesOptions,
 };
 use cuprum::{s, Array, DType, Device, ErrorKind};
 
@@ -108,8 +108,8 @@ gpu_test!(random_images, |gpu| {
             all_ops(&gpu, &format!("{shape:?} {sname} mask until stable"), &x, &o);
             agree(
                 &format!("{shape:?} {sname} fill_holes"),
-                binary_fill_holes(&x, Some(&st), &[]),
-                binary_fill_holes(&on(&gpu, &x), Some(&st), &[]),
+                binary_fill_holes_with(&x, &FillHolesOptions { structure: Some(&st), ..Default::default() }),
+                binary_fill_holes_with(&on(&gpu, &x), &FillHolesOptions { structure: Some(&st), ..Default::default() }),
                 &gpu,
             );
         }
@@ -135,12 +135,7 @@ gpu_test!(random_images, |gpu| {
                 );
             }
         }
-        agree(
-            &format!("{shape:?} fill_holes"),
-            binary_fill_holes(&x, None, &[]),
-            binary_fill_holes(&on(&gpu, &x), None, &[]),
-            &gpu,
-        );
+        agree(&format!("{shape:?} fill_holes"), binary_fill_holes(&x), binary_fill_holes(&on(&gpu, &x)), &gpu);
     }
     Ok(())
 });
@@ -159,12 +154,7 @@ gpu_test!(large_sparse, |gpu| {
     let o = BinaryOptions { iterations: 10, ..Default::default() };
     agree("2048 sparse erosion", binary_erosion_with(&sparse, &o), binary_erosion_with(&on(&gpu, &sparse), &o), &gpu);
     let holes = image(&[512, 700], 0.45, &mut rng);
-    agree(
-        "fill_holes 512x700",
-        binary_fill_holes(&holes, None, &[]),
-        binary_fill_holes(&on(&gpu, &holes), None, &[]),
-        &gpu,
-    );
+    agree("fill_holes 512x700", binary_fill_holes(&holes), binary_fill_holes(&on(&gpu, &holes)), &gpu);
     Ok(())
 });
 
@@ -189,12 +179,7 @@ gpu_test!(dtypes_and_views, |gpu| {
                 binary_dilation_with(&v(&xg), &o),
                 &gpu,
             );
-            agree(
-                &format!("{what} fill_holes"),
-                binary_fill_holes(&v(&x), None, &[]),
-                binary_fill_holes(&v(&xg), None, &[]),
-                &gpu,
-            );
+            agree(&format!("{what} fill_holes"), binary_fill_holes(&v(&x)), binary_fill_holes(&v(&xg)), &gpu);
             let m = v(&x);
             let xb = image(m.shape(), 0.6, &mut rng);
             let mo = BinaryOptions { mask: Some(&m), ..Default::default() };

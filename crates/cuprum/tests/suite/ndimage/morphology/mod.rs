@@ -8,7 +8,8 @@ mod gpu;
 use crate::common::{on, Rng};
 use cuprum::scipy::ndimage::{
     binary_closing_with, binary_dilation, binary_dilation_with, binary_erosion, binary_erosion_with, binary_fill_holes,
-    binary_opening_with, generate_binary_structure, iterate_structure, iterate_structure_origin, BinaryOptions,
+    binary_fill_holes_with, binary_opening_with, generate_binary_structure, iterate_structure,
+    iterate_structure_origin, BinaryOptions, FillHolesOptions,
 };
 use cuprum::{Array, DType, Device, ErrorKind};
 
@@ -66,7 +67,7 @@ device_test!(scipy_values, |dev| {
         1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0,
         0, 0, 0, 0, 0,
     ];
-    assert_eq!(got(binary_fill_holes(&a, None, &[]))?, bools(&filled));
+    assert_eq!(got(binary_fill_holes(&a))?, bools(&filled));
     let full = generate_binary_structure(2, 2)?;
     assert_eq!(
         got(binary_opening_with(&a, &BinaryOptions { structure: Some(&full), ..Default::default() }))?,
@@ -101,7 +102,7 @@ device_test!(edge_cases, |dev| {
         [false]
     );
     // A 0-d image has no edge for the background to reach: SciPy fills its one pixel.
-    assert_eq!(binary_fill_holes(&f, None, &[])?.to_vec::<bool>()?, [true]);
+    assert_eq!(binary_fill_holes(&f)?.to_vec::<bool>()?, [true]);
     // Empty inputs, also until stable.
     let e = cuprum::zeros(&[0, 4], DType::Float32, &dev)?;
     let r = binary_erosion_with(&e, &BinaryOptions { iterations: -1, ..Default::default() })?;
@@ -138,7 +139,10 @@ device_test!(errors, |dev| {
     assert_eq!(kind(binary_erosion_with(&x, &o)), ErrorKind::RuntimeError);
     // SciPy's dilation indexes the structure's shape first: an IndexError.
     assert_eq!(kind(binary_dilation_with(&x, &o)), ErrorKind::IndexError);
-    assert_eq!(kind(binary_fill_holes(&x, Some(&s1), &[])), ErrorKind::IndexError);
+    assert_eq!(
+        kind(binary_fill_holes_with(&x, &FillHolesOptions { structure: Some(&s1), ..Default::default() })),
+        ErrorKind::IndexError
+    );
     let s3 = cuprum::ones(&[3, 3, 3], DType::Bool, &dev)?;
     let o = BinaryOptions { structure: Some(&s3), ..Default::default() };
     assert_eq!(kind(binary_dilation_with(&x, &o)), ErrorKind::RuntimeError);
@@ -157,12 +161,15 @@ device_test!(errors, |dev| {
     );
     assert_eq!(kind(binary_erosion(&x.astype(DType::Float16)?)), ErrorKind::RuntimeError);
     // ... but fill_holes takes float16 (np.logical_not does).
-    assert!(binary_fill_holes(&x.astype(DType::Float16)?, None, &[]).is_ok());
+    assert!(binary_fill_holes(&x.astype(DType::Float16)?).is_ok());
     for origin in [vec![0, 0, 0], vec![1, 1, 1]] {
         let o = BinaryOptions { origin: origin.clone(), ..Default::default() };
         assert_eq!(kind(binary_erosion_with(&x, &o)), ErrorKind::RuntimeError);
         assert_eq!(kind(binary_dilation_with(&x, &o)), ErrorKind::RuntimeError);
-        assert_eq!(kind(binary_fill_holes(&x, None, &origin)), ErrorKind::RuntimeError);
+        assert_eq!(
+            kind(binary_fill_holes_with(&x, &FillHolesOptions { origin: &origin, ..Default::default() })),
+            ErrorKind::RuntimeError
+        );
     }
     // Origins outside the structure (SciPy: an IndexError or a crash): a ValueError.
     let s2 = cuprum::ones(&[2, 2], DType::Bool, &dev)?;
