@@ -237,7 +237,7 @@ fn run() -> Result<()> {
             if o.wants("ks_clip_4M_f32") {
                 o.record("ks_clip_4M_f32", c, g, h, Some(kc.size() == kg.size()), &format!("kept {}", kc.size()));
             }
-            let thr = 5.0 * kc.std(None, 0.0)?.item::<f64>()?;
+            let thr = 5.0 * kc.std(None)?.item::<f64>()?;
             if o.wants("segment_where_4M") {
                 eprintln!("[segment_where_4M]");
                 let seg = || cuprum::where_(&sky_g.greater(thr)?, 1i64, 0i64);
@@ -591,7 +591,7 @@ fn run() -> Result<()> {
         type Op = fn(&cuprum::Array, &cuprum::Array) -> Result<cuprum::Array>;
         let ops: [(&str, Op, f64); 4] = [
             ("sum_1e8_f32", |a, _| a.sum(None), 1e-4),
-            ("std_1e8_f32", |a, _| a.std(None, 0.0), 1e-4),
+            ("std_1e8_f32", |a, _| a.std(None), 1e-4),
             ("add_1e8_f32", |a, b| a.add(b), 1e-6),
             ("exp_1e8_f32", |a, _| a.exp(), 1e-6),
         ];

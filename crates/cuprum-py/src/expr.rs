@@ -141,8 +141,8 @@ impl PyExpr {
             "all" => e.all(ax),
             "argmin" => e.argmin(ax),
             "argmax" => e.argmax(ax),
-            "var" => e.var(ax, ddof),
-            "std" => e.std(ax, ddof),
+            "var" => e.var_with(ax, &cuprum::VarOptions { ddof, ..Default::default() }),
+            "std" => e.std_with(ax, &cuprum::VarOptions { ddof, ..Default::default() }),
             _ => return Err(PyValueError::new_err(format!("cuprum.fuse: no reduction {name}"))),
         }))
     }

@@ -49,7 +49,7 @@ fn main() -> Result<()> {
     // (of the pixels that are not NaN: the flattened data the lesson clips)
     let data_flat = cuprum_sky::finite_pixels(&data)?;
     let (mean_, median_, stddev_, max_) =
-        (data_flat.mean(None)?, data_flat.median(None)?, data_flat.std(None, 0.0)?, data_flat.max(None)?);
+        (data_flat.mean(None)?, data_flat.median(None)?, data_flat.std(None)?, data_flat.max(None)?);
     println!("mean = {mean_:.3e}, median = {median_:.3e}, sttdev = {stddev_:.3e}, maximum = {max_:.3e}");
 
     // Step 1: kappa-sigma clipping, on the CPU and on the GPU.
@@ -57,7 +57,7 @@ fn main() -> Result<()> {
     let fastest_ks_clipping_cpu = fastest("ks_clipper_cpu", cpu, 3, || ks_clip(&data_flat, 3.0))?;
     println!("Fastest CPU ks clipping time = {:.3e} ms.", 1e3 * fastest_ks_clipping_cpu);
     let (clipped_mean, clipped_median, clipped_std, clipped_max) =
-        (data_clipped.mean(None)?, data_clipped.median(None)?, data_clipped.std(None, 0.0)?, data_clipped.max(None)?);
+        (data_clipped.mean(None)?, data_clipped.median(None)?, data_clipped.std(None)?, data_clipped.max(None)?);
     println!("mean of clipped = {clipped_mean:.3e}, median of clipped = {clipped_median:.3e}");
     println!("standard deviation of clipped = {clipped_std:.3e}, maximum of clipped = {clipped_max:.3e}");
     let data_gpu = data.to_device(&gpu)?;

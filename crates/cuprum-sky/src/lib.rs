@@ -67,7 +67,7 @@ impl Stats {
             count: flat.size(),
             mean: flat.mean(None)?.item()?,
             median: flat.median(None)?.item()?,
-            std: flat.std(None, 0.0)?.item()?,
+            std: flat.std(None)?.item()?,
             max: flat.max(None)?.item()?,
         })
     }
@@ -80,7 +80,7 @@ pub fn ks_clip(flat: &Array, kappa: f64) -> Result<Array> {
     let mut flat = flat.clone();
     loop {
         let med = flat.median(None)?.item::<f64>()?;
-        let std = flat.std(None, 0.0)?.item::<f64>()?;
+        let std = flat.std(None)?.item::<f64>()?;
         let lower = flat.mask(&flat.greater(med - kappa * std)?)?;
         let both = lower.mask(&lower.less(med + kappa * std)?)?;
         if both.size() == flat.size() {
@@ -138,7 +138,7 @@ pub fn background(image: &Array, params: &Params) -> Result<Background> {
         };
         return Err(Error::Value(format!("kappa-sigma clipping kept no pixel: {why}")));
     }
-    let std = clipped.std(None, 0.0)?.item::<f64>()?;
+    let std = clipped.std(None)?.item::<f64>()?;
     Ok(Background { clipped, std, threshold: params.threshold_sigma * std })
 }
 

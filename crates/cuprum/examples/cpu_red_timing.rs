@@ -45,7 +45,7 @@ fn ks_clip(flat: &Array) -> Result<Array> {
     let mut flat = flat.clone();
     loop {
         let med = flat.median(None)?.item::<f64>()?;
-        let std = flat.std(None, 0.0)?.item::<f64>()?;
+        let std = flat.std(None)?.item::<f64>()?;
         let lower = flat.mask(&flat.greater(med - 3.0 * std)?)?;
         let both = lower.mask(&lower.less(med + 3.0 * std)?)?;
         if both.size() == flat.size() {
@@ -74,7 +74,7 @@ fn main() -> Result<()> {
     let r = 21;
     time("ks_clip_4M_f32", &want, 7, || ks_clip(&x))?;
     time("median_4M_f32", &want, r, || x.median(None))?;
-    time("std_4M_f32", &want, r, || x.std(None, 0.0))?;
+    time("std_4M_f32", &want, r, || x.std(None))?;
     time("sum_4M_f32", &want, r, || x.sum(None))?;
     time("mean_4M_f32", &want, r, || x.mean(None))?;
     time("greater_4M_f32", &want, r, || x.greater(100.0))?;
@@ -89,7 +89,7 @@ fn main() -> Result<()> {
     time("cumsum_1M_f32", &want, r, || mid.cumsum(None))?;
     time("cumsum_256k_f32", &want, r, || quarter.cumsum(None))?;
     time("small_median_10k", &want, r, || small.median(None))?;
-    time("small_std_10k", &want, r, || small.std(None, 0.0))?;
+    time("small_std_10k", &want, r, || small.std(None))?;
     time("small_sum_10k", &want, r, || small.sum(None))?;
     time("small_sort_10k", &want, r, || small.sort(None))?;
     time("small_cumsum_10k", &want, r, || small.cumsum(None))?;

@@ -48,6 +48,7 @@ use crate::core::dtype::{DType, Scalar};
 use crate::core::error::Result;
 use crate::core::layout::Axes;
 use crate::fuse::{self, NodeRef, Side};
+use crate::reduce::VarOptions;
 use crate::ufunc::{BinaryOp, ReduceOp, RustScalar, UnaryOp};
 
 /// An elementwise formula over arrays and Rust scalars, evaluated by [`eval`](Expr::eval),
@@ -177,20 +178,51 @@ impl Expr {
         self.with(|x| fuse::round(x, decimals))
     }
 
-    /// NumPy's `var(axis, ddof)` (fused with the formula before it: [`mod@crate::fuse`]).
-    pub fn var(self, axis: impl Into<Axes>, ddof: f64) -> Expr {
-        self.reduce(ReduceOp::Var, axis.into(), ddof)
+    /// NumPy's `var(axis)` (`ddof = 0`; fused with the formula before it: [`mod@crate::fuse`]).
+    pub fn var(self, axis: impl Into<Axes>) -> Expr {
+        self.var_with(axis, &VarOptions::default())
     }
 
-    /// NumPy's `std(axis, ddof)` (fused with the formula before it).
-    pub fn std(self, axis: impl Into<Axes>, ddof: f64) -> Expr {
-        self.reduce(ReduceOp::Std, axis.into(), ddof)
+    /// NumPy's `std(axis)` (`ddof = 0`; fused with the formula before it).
+    pub fn std(self, axis: impl Into<Axes>) -> Expr {
+        self.std_with(axis, &VarOptions::default())
+    }
+
+    /// NumPy's `var(axis, ddof=..., keepdims=...)`.
+    pub fn var_with(self, axis: impl Into<Axes>, opts: &VarOptions) -> Expr {
+        self.reduce_keep(ReduceOp::Var, axis.into(), opts.ddof, opts.keepdims)
+    }
+
+    /// NumPy's `std(axis, ddof=..., keepdims=...)`.
+    ///
+    /// ```
+    /// let x = cuprum::from_vec(vec![1.0, 2.0, 3.0, 4.0], &cuprum::Device::default_device())?.reshape([2, 2])?;
+    /// let opts = cuprum::VarOptions { ddof: 1.0, keepdims: true };
+    /// let s = (x.expr() * 2.0).std_with(1, &opts).eval()?;
+    /// assert_eq!((s.shape(), s.to_vec::<f64>()?), (&[2usize, 1][..], vec![2f64.sqrt(); 2]));
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn std_with(self, axis: impl Into<Axes>, opts: &VarOptions) -> Expr {
+        self.reduce_keep(ReduceOp::Std, axis.into(), opts.ddof, opts.keepdims)
     }
 
     /// A reduction of the formula: computed now (with the formula where it can be, see
     /// [`mod@crate::fuse`]), its result an array for what follows.
     fn reduce(self, op: ReduceOp, axis: Axes, ddof: f64) -> Expr {
-        Expr::from(self.node.and_then(|n| fuse::reduce(n, op, axis, ddof)))
+        self.reduce_keep(op, axis, ddof, false)
+    }
+
+    /// [`reduce`](Self::reduce), the reduced axes kept with length 1 when `keepdims`.
+    fn reduce_keep(self, op: ReduceOp, axis: Axes, ddof: f64, keepdims: bool) -> Expr {
+        Expr::from(self.node.and_then(|n| {
+            let shape = n.shape.clone();
+            let r = fuse::reduce(n, op, axis.clone(), ddof)?;
+            if keepdims {
+                r.reshape(crate::core::layout::keepdims_shape(&shape, &axis.resolve(shape.len())?))
+            } else {
+                Ok(r)
+            }
+        }))
     }
 }
 

@@ -881,7 +881,7 @@ impl std::fmt::LowerExp for Array {
     /// dimensions prints as with `{}`.
     ///
     /// ```
-    /// let s = cuprum::from_vec(vec![1.0, 2.0, 4.0], &cuprum::Device::Cpu)?.std(None, 0.0)?;
+    /// let s = cuprum::from_vec(vec![1.0, 2.0, 4.0], &cuprum::Device::Cpu)?.std(None)?;
     /// assert_eq!(format!("{s:.3e}"), "1.247e+00");          // f"{s:.3e}"
     /// assert_eq!(format!("{s:.3}"), "1.247");               // f"{s:.3f}"
     /// assert_eq!(format!("{s:#.3}"), "1.25");               // f"{s:.3g}" (%g)

@@ -43,22 +43,49 @@ impl Array {
         Ok(out)
     }
 
-    /// Variance over `axis` with `ddof` degrees of freedom removed (NumPy's `var(ddof=)`).
-    pub fn var(&self, axis: impl Into<Axes>, ddof: f64) -> Result<Array> {
-        self.reduce(ReduceOp::Var, axis, false, ddof)
+    /// NumPy's `var(axis=...)`: the variance over `axis` (`None`: all axes), `ddof = 0`;
+    /// [`var_with`](Self::var_with) takes `ddof` and `keepdims`.
+    pub fn var(&self, axis: impl Into<Axes>) -> Result<Array> {
+        self.var_with(axis, &VarOptions::default())
     }
-    /// Standard deviation over `axis` (NumPy's `std(ddof=)`).
-    pub fn std(&self, axis: impl Into<Axes>, ddof: f64) -> Result<Array> {
-        self.reduce(ReduceOp::Std, axis, false, ddof)
+    /// NumPy's `std(axis=...)`: the standard deviation over `axis`, `ddof = 0`.
+    ///
+    /// ```
+    /// let x = cuprum::from_vec(vec![1.0, 2.0, 3.0, 4.0], &cuprum::Device::default_device())?;
+    /// assert_eq!(x.std(None)?.item::<f64>()?, 1.25f64.sqrt());
+    /// let sample = x.std_with(None, &cuprum::VarOptions { ddof: 1.0, ..Default::default() })?;
+    /// assert_eq!(sample.item::<f64>()?, (5.0f64 / 3.0).sqrt());
+    /// # Ok::<(), cuprum::Error>(())
+    /// ```
+    pub fn std(&self, axis: impl Into<Axes>) -> Result<Array> {
+        self.std_with(axis, &VarOptions::default())
+    }
+    /// NumPy's `var(axis, ddof=..., keepdims=...)`: `ddof` degrees of freedom removed.
+    pub fn var_with(&self, axis: impl Into<Axes>, opts: &VarOptions) -> Result<Array> {
+        self.reduce(ReduceOp::Var, axis, opts.keepdims, opts.ddof)
+    }
+    /// NumPy's `std(axis, ddof=..., keepdims=...)`.
+    pub fn std_with(&self, axis: impl Into<Axes>, opts: &VarOptions) -> Result<Array> {
+        self.reduce(ReduceOp::Std, axis, opts.keepdims, opts.ddof)
     }
     /// [`var`](Self::var) keeping reduced axes.
-    pub fn var_keepdims(&self, axis: impl Into<Axes>, ddof: f64) -> Result<Array> {
-        self.reduce(ReduceOp::Var, axis, true, ddof)
+    pub fn var_keepdims(&self, axis: impl Into<Axes>) -> Result<Array> {
+        self.reduce(ReduceOp::Var, axis, true, 0.0)
     }
     /// [`std`](Self::std) keeping reduced axes.
-    pub fn std_keepdims(&self, axis: impl Into<Axes>, ddof: f64) -> Result<Array> {
-        self.reduce(ReduceOp::Std, axis, true, ddof)
+    pub fn std_keepdims(&self, axis: impl Into<Axes>) -> Result<Array> {
+        self.reduce(ReduceOp::Std, axis, true, 0.0)
     }
+}
+
+/// The keywords of `var` and `std` (arrays and formulas); `Default` is NumPy's (`ddof=0`,
+/// `keepdims=False`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct VarOptions {
+    /// Delta degrees of freedom: the sum of squares is divided by `n - ddof`.
+    pub ddof: f64,
+    /// Keep the reduced axes with length 1.
+    pub keepdims: bool,
 }
 
 macro_rules! reductions {
@@ -94,13 +121,21 @@ reductions! {
     count_nonzero count_nonzero_keepdims => CountNonzero,
 }
 
-/// NumPy's `var`.
-pub fn var(x: &Array, axis: impl Into<Axes>, ddof: f64) -> Result<Array> {
-    x.var(axis, ddof)
+/// NumPy's `var(x, axis)` (`ddof = 0`).
+pub fn var(x: &Array, axis: impl Into<Axes>) -> Result<Array> {
+    x.var(axis)
 }
-/// NumPy's `std`.
-pub fn std(x: &Array, axis: impl Into<Axes>, ddof: f64) -> Result<Array> {
-    x.std(axis, ddof)
+/// NumPy's `std(x, axis)` (`ddof = 0`).
+pub fn std(x: &Array, axis: impl Into<Axes>) -> Result<Array> {
+    x.std(axis)
+}
+/// NumPy's `var(x, axis, ddof=..., keepdims=...)`.
+pub fn var_with(x: &Array, axis: impl Into<Axes>, opts: &VarOptions) -> Result<Array> {
+    x.var_with(axis, opts)
+}
+/// NumPy's `std(x, axis, ddof=..., keepdims=...)`.
+pub fn std_with(x: &Array, axis: impl Into<Axes>, opts: &VarOptions) -> Result<Array> {
+    x.std_with(axis, opts)
 }
 
 /// The reduction dispatch: the CPU or the CUDA implementation, by the output's device.

@@ -79,7 +79,7 @@ operand_from_scalar!(
 /// ```
 /// let dev = cuprum::Device::default_device();
 /// let img = cuprum::from_vec(vec![1.0f64, 9.0, 4.0, 30.0], &dev)?;
-/// let (med, std) = (img.median(None)?, img.std(None, 0.0)?);
+/// let (med, std) = (img.median(None)?, img.std(None)?);
 /// // np.greater(img, med + 1.5 * std): no `?` inside
 /// let bright = img.greater(&med + 1.5 * &std)?;
 /// assert_eq!(bright.to_vec::<bool>()?, [false, false, false, true]);

@@ -298,8 +298,12 @@ device_test!(expr_formulas_equal_the_step_by_step_code, |dev| {
         let step = cuprum::where_(&c, &cuprum::clip(&x, -1.0, 0.5)?, &y.sin()?)?.sum(1);
         same(e.eval(), step, &format!("where/clip/sum {dt}"));
         same(cond.eval(), Ok(c), &format!("condition {dt}"));
-        let e = x.expr().clip(&y, 1.0).std(None, 1.0);
-        same(e.eval(), cuprum::clip(&x, &y, 1.0)?.std(None, 1.0), &format!("clip by an array, std {dt}"));
+        let e = x.expr().clip(&y, 1.0).std_with(None, &cuprum::VarOptions { ddof: 1.0, ..Default::default() });
+        same(
+            e.eval(),
+            cuprum::clip(&x, &y, 1.0)?.std_with(None, &cuprum::VarOptions { ddof: 1.0, ..Default::default() }),
+            &format!("clip by an array, std {dt}"),
+        );
         let e = (x.expr() * y.expr()).max([0, 1]) - (x.expr().min(-1) * 0.5).sum(None);
         let step = (&x * &y)?.max([0, 1])?.subtract(&x.min(-1)?.multiply(0.5)?.sum(None)?);
         same(e.eval(), step, &format!("reductions {dt}"));
@@ -400,7 +404,7 @@ device_test!(scalars_on_the_left_are_weak, |dev| {
 device_test!(results_and_formulas_are_operands, |dev| {
     // The issue's `greater(&(&med - (3 * &std)?)?)?`: one `?` per statement.
     let img = cuprum::from_vec(vec![1.0f32, 9.0, 4.0, 30.0, -20.0], &dev)?;
-    let (med, std) = (img.median(None)?, img.std(None, 0.0)?);
+    let (med, std) = (img.median(None)?, img.std(None)?);
     let step = img.greater(&(&med - &(3 * &std)?)?)?;
     same(img.greater(&med - 3 * &std), Ok(step.clone()), "x > med - 3 * std");
     same(cuprum::greater(&img, &med - 3 * &std), Ok(step), "greater(x, med - 3 * std)");

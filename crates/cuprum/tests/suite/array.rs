@@ -434,7 +434,7 @@ device_test!(zero_d_arrays_honour_format_specs, |dev| {
     // f"{std:.3e}"): the strings Python 3.12 printed for np.float32 1.2472191 (the std of
     // [1, 2, 4]) and np.int64(-42); wider arrays keep NumPy's str.
     let a = cuprum::from_vec(vec![1.0f32, 2.0, 4.0], &dev)?;
-    let s = a.std(None, 0.0)?;
+    let s = a.std(None)?;
     assert_eq!(format!("{s:.3e}"), "1.247e+00"); // f"{s:.3e}"
     assert_eq!(format!("{s:.3}"), "1.247"); // f"{s:.3f}"
     assert_eq!(format!("{s:>12.2}"), "        1.25"); // f"{s:>12.2f}"

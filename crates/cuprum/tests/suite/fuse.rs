@@ -353,8 +353,8 @@ fn random_reductions(dev: &Device) -> cuprum::Result<()> {
             match op {
                 "sum" => e.sum(a),
                 "mean" => e.mean(a),
-                "var" => e.var(a, ddof),
-                "std" => e.std(a, ddof),
+                "var" => e.var_with(a, &cuprum::VarOptions { ddof, ..Default::default() }),
+                "std" => e.std_with(a, &cuprum::VarOptions { ddof, ..Default::default() }),
                 "min" => e.min(a),
                 "max" => e.max(a),
                 "prod" => e.prod(a),
@@ -368,8 +368,8 @@ fn random_reductions(dev: &Device) -> cuprum::Result<()> {
             match op {
                 "sum" => x.sum(a),
                 "mean" => x.mean(a),
-                "var" => x.var(a, ddof),
-                "std" => x.std(a, ddof),
+                "var" => x.var_with(a, &cuprum::VarOptions { ddof, ..Default::default() }),
+                "std" => x.std_with(a, &cuprum::VarOptions { ddof, ..Default::default() }),
                 "min" => x.min(a),
                 "max" => x.max(a),
                 "prod" => x.prod(a),

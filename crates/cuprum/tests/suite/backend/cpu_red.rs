@@ -32,8 +32,8 @@ fn run_all(x: &Array, xi: &Array, m: &Array) -> Vec<Vec<u64>> {
     vec![
         bits(&x.sum(None).unwrap()),
         bits(&x.mean(None).unwrap()),
-        bits(&x.std(None, 0.0).unwrap()),
-        bits(&x.var(None, 1.0).unwrap()),
+        bits(&x.std(None).unwrap()),
+        bits(&x.var_with(None, &cuprum::VarOptions { ddof: 1.0, ..Default::default() }).unwrap()),
         bits(&x.median(None).unwrap()),
         bits(&cuprum::percentile(x, 37.5, None).unwrap()),
         bits(&x.reshape([-1isize, 1000]).unwrap().median(1).unwrap()),
@@ -269,8 +269,12 @@ fn contiguous_float_sums_equal_the_strided_walk() {
             assert!(c.is_c_contiguous() && (n == 1 || !col.is_c_contiguous()));
             assert_eq!(bits(&c.sum(None).unwrap()), bits(&col.sum(None).unwrap()), "sum {dt:?} {n}");
             assert_eq!(bits(&c.mean(None).unwrap()), bits(&col.mean(None).unwrap()), "mean {dt:?} {n}");
-            assert_eq!(bits(&c.std(None, 0.0).unwrap()), bits(&col.std(None, 0.0).unwrap()), "std {dt:?} {n}");
-            assert_eq!(bits(&c.var(None, 1.0).unwrap()), bits(&col.var(None, 1.0).unwrap()), "var {dt:?} {n}");
+            assert_eq!(bits(&c.std(None).unwrap()), bits(&col.std(None).unwrap()), "std {dt:?} {n}");
+            assert_eq!(
+                bits(&c.var_with(None, &cuprum::VarOptions { ddof: 1.0, ..Default::default() }).unwrap()),
+                bits(&col.var_with(None, &cuprum::VarOptions { ddof: 1.0, ..Default::default() }).unwrap()),
+                "var {dt:?} {n}"
+            );
             // And near the exact value.
             let v = c.astype(DType::Float64).unwrap().to_vec::<f64>().unwrap();
             let exact: f64 = v.iter().sum();

@@ -42,7 +42,7 @@ fn run_ndimage_measure(case: &Case, dev: &Device, layout: Layout) -> cuprum::Res
         let mut flat = sky.ravel()?;
         loop {
             let med = flat.median(None)?.item::<f64>()?;
-            let std = flat.std(None, 0.0)?.item::<f64>()?;
+            let std = flat.std(None)?.item::<f64>()?;
             let lower = flat.mask(&flat.greater(med - 3.0 * std)?)?;
             let both = lower.mask(&lower.less(med + 3.0 * std)?)?;
             if both.size() == flat.size() {
@@ -51,7 +51,7 @@ fn run_ndimage_measure(case: &Case, dev: &Device, layout: Layout) -> cuprum::Res
             flat = both;
         }
         // NumPy: 5 * np.float32 is float32.
-        let thr = (5.0 * flat.std(None, 0.0)?.item::<f64>()?) as f32;
+        let thr = (5.0 * flat.std(None)?.item::<f64>()?) as f32;
         let seg = cuprum::where_(&sky.greater(thr as f64)?, 1i64, 0i64)?;
         let (lab, n) = ndi::label(&seg)?;
         let idx = Index::from(1..=n as i64);

@@ -9,9 +9,9 @@ device_test!(keepdims_ddof_axes, |dev| {
     let a = cuprum::arange_f(0.0, 24.0, 1.0, DType::Float64, &dev)?.reshape([2, 3, 4])?;
     assert_eq!(a.sum_keepdims([0, 2])?.shape(), &[1, 3, 1]);
     assert_eq!(a.sum([0, 2])?.to_vec::<f64>()?, vec![60.0, 92.0, 124.0]);
-    let v1: f64 = a.var(None, 1.0)?.item()?;
+    let v1: f64 = a.var_with(None, &cuprum::VarOptions { ddof: 1.0, ..Default::default() })?.item()?;
     assert!((v1 - 50.0).abs() < 1e-12);
-    let s0: f64 = a.std(None, 0.0)?.item()?;
+    let s0: f64 = a.std(None)?.item()?;
     assert!((s0 - (47.916666666666664f64).sqrt()).abs() < 1e-12);
     assert_eq!(a.argmax(-1)?.to_vec::<i64>()?, vec![3; 6]);
     assert_eq!(a.mean(-1)?.shape(), &[2, 3]);
@@ -32,16 +32,50 @@ device_test!(keepdims_ddof_axes, |dev| {
     let b = cuprum::arange_f(0.0, 5.0, 1.0, DType::Float64, &dev)?;
     let bi = cuprum::arange_with(0, 5, 1, DType::Int32, &dev)?;
     for x in [&b, &bi] {
-        assert!(x.var(None, f64::NAN)?.item::<f64>()?.is_nan());
-        assert!(x.std(None, f64::NAN)?.item::<f64>()?.is_nan());
-        assert!((x.expr() * 2.0).var(None, f64::NAN).eval()?.item::<f64>()?.is_nan());
-        assert_eq!(x.var(None, f64::INFINITY)?.item::<f64>()?, f64::INFINITY);
-        assert_eq!(x.std(None, 7.0)?.item::<f64>()?, f64::INFINITY);
-        assert_eq!((x.expr() + 1.0).std(None, 5.0).eval()?.item::<f64>()?, f64::INFINITY);
-        assert_eq!(x.var(None, f64::NEG_INFINITY)?.item::<f64>()?, 0.0);
+        assert!(x
+            .var_with(None, &cuprum::VarOptions { ddof: f64::NAN, ..Default::default() })?
+            .item::<f64>()?
+            .is_nan());
+        assert!(x
+            .std_with(None, &cuprum::VarOptions { ddof: f64::NAN, ..Default::default() })?
+            .item::<f64>()?
+            .is_nan());
+        assert!((x.expr() * 2.0)
+            .var_with(None, &cuprum::VarOptions { ddof: f64::NAN, ..Default::default() })
+            .eval()?
+            .item::<f64>()?
+            .is_nan());
+        assert_eq!(
+            x.var_with(None, &cuprum::VarOptions { ddof: f64::INFINITY, ..Default::default() })?.item::<f64>()?,
+            f64::INFINITY
+        );
+        assert_eq!(
+            x.std_with(None, &cuprum::VarOptions { ddof: 7.0, ..Default::default() })?.item::<f64>()?,
+            f64::INFINITY
+        );
+        assert_eq!(
+            (x.expr() + 1.0)
+                .std_with(None, &cuprum::VarOptions { ddof: 5.0, ..Default::default() })
+                .eval()?
+                .item::<f64>()?,
+            f64::INFINITY
+        );
+        assert_eq!(
+            x.var_with(None, &cuprum::VarOptions { ddof: f64::NEG_INFINITY, ..Default::default() })?.item::<f64>()?,
+            0.0
+        );
     }
-    assert!(a.var(-1, f64::NAN)?.to_vec::<f64>()?.iter().all(|v| v.is_nan()));
-    assert!((a.expr() - 1.0).std(-1, f64::NAN).eval()?.to_vec::<f64>()?.iter().all(|v| v.is_nan()));
+    assert!(a
+        .var_with(-1, &cuprum::VarOptions { ddof: f64::NAN, ..Default::default() })?
+        .to_vec::<f64>()?
+        .iter()
+        .all(|v| v.is_nan()));
+    assert!((a.expr() - 1.0)
+        .std_with(-1, &cuprum::VarOptions { ddof: f64::NAN, ..Default::default() })
+        .eval()?
+        .to_vec::<f64>()?
+        .iter()
+        .all(|v| v.is_nan()));
     Ok(())
 });
 
@@ -63,7 +97,7 @@ device_test!(large_reductions_ties_and_nans, |dev| {
     w[283_456] = -5.0;
     let mean = w.iter().sum::<f64>() / n as f64;
     let var = w.iter().map(|a| (a - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    let got: f64 = x.var(None, 1.0)?.item()?;
+    let got: f64 = x.var_with(None, &cuprum::VarOptions { ddof: 1.0, ..Default::default() })?.item()?;
     assert!((got - var).abs() < 1e-12 * var, "{got} vs {var}");
     x.slice_mut(s![200_000])?.fill(f64::NAN)?;
     x.slice_mut(s![250_000])?.fill(f64::NAN)?;

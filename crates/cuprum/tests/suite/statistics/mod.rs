@@ -79,7 +79,7 @@ device_test!(kappa_sigma_clip_as_in_the_lesson, |dev| {
     let mut flat = cuprum::from_vec(v.clone(), &dev)?;
     loop {
         let med = flat.median(None)?.item::<f64>()?;
-        let std = flat.std(None, 0.0)?.item::<f64>()?;
+        let std = flat.std(None)?.item::<f64>()?;
         let lower = flat.mask(&flat.greater(med - 3.0 * std)?)?;
         let both = lower.mask(&lower.less(med + 3.0 * std)?)?;
         if both.size() == flat.size() {
