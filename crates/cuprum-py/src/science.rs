@@ -355,12 +355,20 @@ impl PyGenerator {
         axis: isize,
     ) -> PyResult<A> {
         let (x, p) = (a.0.clone(), p.map(|p| p.0.clone()));
-        Ok(A(self.with(py, move |g| g.choice(&x, &size, replace, p.as_ref(), axis))?))
+        Ok(A(self.with(py, move |g| {
+            g.choice_with(&x, &size, &cuprum::random::ChoiceOptions { replace, p: p.as_ref(), axis })
+        })?))
     }
     #[pyo3(signature = (n, size, replace, p))]
     fn choice_index(&self, py: Python<'_>, n: usize, size: Vec<usize>, replace: bool, p: Option<&A>) -> PyResult<A> {
         let p = p.map(|p| p.0.clone());
-        Ok(A(self.with(py, move |g| g.choice_index(n, &size, replace, p.as_ref()))?))
+        Ok(A(self.with(py, move |g| {
+            g.choice_index_with(
+                n,
+                &size,
+                &cuprum::random::ChoiceOptions { replace, p: p.as_ref(), ..Default::default() },
+            )
+        })?))
     }
     #[getter]
     fn device(&self) -> crate::device::PyDevice {

@@ -339,9 +339,16 @@ impl Generator {
         self.sample(Kind::LogNormal, mean, sigma, 0, size, DType::Float64)
     }
 
-    /// `Generator.choice(arange(n), size, replace, p)`: int64 indices into a population of
-    /// `n` (see [`Generator::choice`]).
-    pub fn choice_index(&mut self, n: usize, size: &[usize], replace: bool, p: Option<&Array>) -> Result<Array> {
+    /// `Generator.choice(n, size)`: int64 indices into a population of `n`, uniform with
+    /// replacement (see [`Generator::choice`]).
+    pub fn choice_index(&mut self, n: usize, size: &[usize]) -> Result<Array> {
+        self.choice_index_with(n, size, &ChoiceOptions::default())
+    }
+
+    /// `Generator.choice(n, size, replace, p)`: as [`choice_index`](Self::choice_index)
+    /// (`axis` does not apply).
+    pub fn choice_index_with(&mut self, n: usize, size: &[usize], opts: &ChoiceOptions<'_>) -> Result<Array> {
+        let (replace, p) = (opts.replace, opts.p);
         let count: usize = size.iter().product();
         if n == 0 && count > 0 {
             return Err(Error::Value("a cannot be empty unless no samples are taken".into()));
@@ -403,9 +410,9 @@ impl Generator {
         }
     }
 
-    /// `Generator.choice(a, size, replace, p, axis)`: a sample of the slices of `a` along
-    /// `axis`, with or without replacement, uniform or with the probabilities `p` (1-d, one
-    /// per slice, summing to 1 within sqrt(eps)).
+    /// `Generator.choice(a, size)`: a sample of the slices of `a` along its first axis,
+    /// uniform, with replacement; [`choice_with`](Self::choice_with) takes NumPy's `replace`,
+    /// `p` (1-d, one probability per slice, summing to 1 within sqrt(eps)) and `axis`.
     ///
     /// With replacement the indices are NumPy's numbers for the same Philox seed (with `p`:
     /// uniforms searched in the cumulative sum; without: `integers`); without replacement and
@@ -418,23 +425,23 @@ impl Generator {
     /// let mut g = random::default_rng(1)?.on(&Device::Cpu);
     /// let a = cuprum::from_vec(vec![10.0f64, 20.0, 30.0, 40.0], &Device::Cpu)?;
     /// let p = cuprum::from_vec(vec![0.1f64, 0.0, 0.6, 0.3], &Device::Cpu)?;
-    /// let x = g.choice(&a, &[6], true, Some(&p), 0)?;
+    /// assert_eq!(g.choice(&a, &[3])?.shape(), &[3]);
+    /// let x = g.choice_with(&a, &[6], &random::ChoiceOptions { p: Some(&p), ..Default::default() })?;
     /// assert!(x.to_vec::<f64>()?.iter().all(|&v| v != 20.0));
-    /// let y = g.choice(&a, &[4], false, None, 0)?.sort(0)?;  // all four, in some order
+    /// let all = random::ChoiceOptions { replace: false, ..Default::default() };
+    /// let y = g.choice_with(&a, &[4], &all)?.sort(0)?;  // all four, in some order
     /// assert_eq!(y.to_vec::<f64>()?, [10.0, 20.0, 30.0, 40.0]);
     /// # Ok::<(), cuprum::Error>(())
     /// ```
-    pub fn choice(
-        &mut self,
-        a: &Array,
-        size: &[usize],
-        replace: bool,
-        p: Option<&Array>,
-        axis: isize,
-    ) -> Result<Array> {
+    pub fn choice(&mut self, a: &Array, size: &[usize]) -> Result<Array> {
+        self.choice_with(a, size, &ChoiceOptions::default())
+    }
+
+    /// `Generator.choice(a, size, replace, p, axis)`: as [`choice`](Self::choice).
+    pub fn choice_with(&mut self, a: &Array, size: &[usize], opts: &ChoiceOptions<'_>) -> Result<Array> {
         self.same_device(a, "choice")?;
-        let ax = axis_of(a, axis)?;
-        let idx = self.choice_index(a.shape()[ax], size, replace, p)?;
+        let ax = axis_of(a, opts.axis)?;
+        let idx = self.choice_index_with(a.shape()[ax], size, opts)?;
         a.take(&idx, ax as isize)
     }
 
@@ -443,6 +450,24 @@ impl Generator {
             return Err(Error::DeviceMismatch { op: what.into(), a: self.device, b: x.device() });
         }
         Ok(())
+    }
+}
+
+/// The keywords of [`Generator::choice_with`]; `Default` is NumPy's (`replace=True`,
+/// `p=None`, `axis=0`).
+#[derive(Clone, Copy, Debug)]
+pub struct ChoiceOptions<'a> {
+    /// Sample with replacement.
+    pub replace: bool,
+    /// The probability of each slice (1-d float, summing to 1); `None`: uniform.
+    pub p: Option<&'a Array>,
+    /// The axis whose slices are sampled (negative from the end).
+    pub axis: isize,
+}
+
+impl Default for ChoiceOptions<'_> {
+    fn default() -> Self {
+        ChoiceOptions { replace: true, p: None, axis: 0 }
     }
 }
 

@@ -91,20 +91,33 @@ fn calls(rng: &mut Rng) -> Vec<Call> {
             add(&format!("binomial {nn} {p}"), Box::new(move |g| g.binomial(nn, p, &s)));
         }
         add("lognormal", Box::new(move |g| g.lognormal(0.5, 1.2, &s)));
-        add("choice", Box::new(move |g| g.choice_index(1000, &s, true, None)));
+        add("choice", Box::new(move |g| g.choice_index(1000, &s)));
         add(
             "choice p",
             Box::new(move |g| {
                 let p = cuprum::full(&[50], 0.02, DType::Float64, &g.device())?;
-                g.choice_index(50, &s, true, Some(&p))
+                g.choice_index_with(50, &s, &cuprum::random::ChoiceOptions { p: Some(&p), ..Default::default() })
             }),
         );
-        add("choice no replace", Box::new(move |g| g.choice_index(size + 13, &s, false, None)));
+        add(
+            "choice no replace",
+            Box::new(move |g| {
+                g.choice_index_with(
+                    size + 13,
+                    &s,
+                    &cuprum::random::ChoiceOptions { replace: false, ..Default::default() },
+                )
+            }),
+        );
         add(
             "choice no replace p",
             Box::new(move |g| {
                 let p = cuprum::full(&[size + 3], 1.0 / (size + 3) as f64, DType::Float64, &g.device())?;
-                g.choice_index(size + 3, &s[..], false, Some(&p))
+                g.choice_index_with(
+                    size + 3,
+                    &s[..],
+                    &cuprum::random::ChoiceOptions { replace: false, p: Some(&p), ..Default::default() },
+                )
             }),
         );
     }
@@ -359,7 +372,7 @@ device_test!(shapes_out_and_legacy, |dev| {
         (g3.exponential(1.5, &[3, 5])?, DType::Float64),
         (g3.poisson(30.0, &[3, 5])?, DType::Int64),
         (g3.binomial(500, 0.3, &[3, 5])?, DType::Int64),
-        (g3.choice_index(40, &[3, 5], true, None)?, DType::Int64),
+        (g3.choice_index(40, &[3, 5])?, DType::Int64),
     ];
     for (a, dt) in samples {
         assert_eq!((a.shape(), a.dtype(), a.device()), (&[3usize, 5][..], dt, dev));
@@ -416,17 +429,61 @@ device_test!(numpy_errors, |dev| {
     assert_eq!(kind(g.binomial(10, f64::NAN, &[3])), ErrorKind::ValueError);
     assert_eq!(kind(g.lognormal(0.0, -1.0, &[3])), ErrorKind::ValueError);
     let p = |v: Vec<f64>| cuprum::from_vec(v, &dev).unwrap();
-    assert_eq!(kind(g.choice_index(3, &[2], true, Some(&p(vec![0.5, 0.6, -0.1])))), ErrorKind::ValueError);
-    assert_eq!(kind(g.choice_index(3, &[2], true, Some(&p(vec![0.5, 0.6, 0.1])))), ErrorKind::ValueError);
-    assert_eq!(kind(g.choice_index(3, &[2], true, Some(&p(vec![0.5, 0.5])))), ErrorKind::ValueError);
-    assert_eq!(kind(g.choice_index(3, &[2], true, Some(&p(vec![0.5, f64::NAN, 0.5])))), ErrorKind::ValueError);
-    assert_eq!(kind(g.choice_index(3, &[4], false, None)), ErrorKind::ValueError);
-    assert_eq!(kind(g.choice_index(3, &[3], false, Some(&p(vec![0.5, 0.5, 0.0])))), ErrorKind::ValueError);
-    assert_eq!(kind(g.choice_index(0, &[1], true, None)), ErrorKind::ValueError);
-    assert_eq!(g.choice_index(0, &[0], true, None)?.size(), 0);
+    assert_eq!(
+        kind(g.choice_index_with(
+            3,
+            &[2],
+            &cuprum::random::ChoiceOptions { p: Some(&p(vec![0.5, 0.6, -0.1])), ..Default::default() }
+        )),
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        kind(g.choice_index_with(
+            3,
+            &[2],
+            &cuprum::random::ChoiceOptions { p: Some(&p(vec![0.5, 0.6, 0.1])), ..Default::default() }
+        )),
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        kind(g.choice_index_with(
+            3,
+            &[2],
+            &cuprum::random::ChoiceOptions { p: Some(&p(vec![0.5, 0.5])), ..Default::default() }
+        )),
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        kind(g.choice_index_with(
+            3,
+            &[2],
+            &cuprum::random::ChoiceOptions { p: Some(&p(vec![0.5, f64::NAN, 0.5])), ..Default::default() }
+        )),
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        kind(g.choice_index_with(3, &[4], &cuprum::random::ChoiceOptions { replace: false, ..Default::default() })),
+        ErrorKind::ValueError
+    );
+    assert_eq!(
+        kind(g.choice_index_with(
+            3,
+            &[3],
+            &cuprum::random::ChoiceOptions { replace: false, p: Some(&p(vec![0.5, 0.5, 0.0])), ..Default::default() }
+        )),
+        ErrorKind::ValueError
+    );
+    assert_eq!(kind(g.choice_index(0, &[1])), ErrorKind::ValueError);
+    assert_eq!(g.choice_index(0, &[0])?.size(), 0);
     let x = cuprum::arange(6, &dev)?.reshape([2, 3])?;
-    assert_eq!(g.choice(&x, &[5], true, None, 1)?.shape(), &[2, 5]);
-    assert_eq!(kind(g.choice(&x, &[5], true, None, 2)), ErrorKind::AxisError);
+    assert_eq!(
+        g.choice_with(&x, &[5], &cuprum::random::ChoiceOptions { axis: 1, ..Default::default() })?.shape(),
+        &[2, 5]
+    );
+    assert_eq!(
+        kind(g.choice_with(&x, &[5], &cuprum::random::ChoiceOptions { axis: 2, ..Default::default() })),
+        ErrorKind::AxisError
+    );
     // Sizes whose element count overflows.
     assert!(g.poisson(1.0, &[usize::MAX / 2, 4]).is_err());
     // An out= array on another device.

@@ -55,7 +55,15 @@ fn run_random(case: &Case, dev: &Device, _layout: Layout) -> cuprum::Result<Vec<
                     "choice" => {
                         let pop = num(1) as usize;
                         let p = (f[3] == "1").then(|| choice_p(pop, dev)).transpose()?;
-                        out.push(g.choice_index(pop, &n, f[2] == "1", p.as_ref())?)
+                        out.push(g.choice_index_with(
+                            pop,
+                            &n,
+                            &cuprum::random::ChoiceOptions {
+                                replace: f[2] == "1",
+                                p: p.as_ref(),
+                                ..Default::default()
+                            },
+                        )?)
                     }
                     k => panic!("unknown random call {k}"),
                 }
@@ -103,7 +111,11 @@ fn random_chi2(case: &Case, dev: &Device) -> cuprum::Result<Vec<Array>> {
         "standard_normal" => g.standard_normal(&size, dtype)?,
         "poisson" => g.poisson(args[0], &size)?,
         "binomial" => g.binomial(args[0] as i64, args[1], &size)?,
-        "choice_p" => g.choice_index(args[0] as usize, &size, true, Some(&choice_p(args[0] as usize, dev)?))?,
+        "choice_p" => g.choice_index_with(
+            args[0] as usize,
+            &size,
+            &cuprum::random::ChoiceOptions { p: Some(&choice_p(args[0] as usize, dev)?), ..Default::default() },
+        )?,
         d => panic!("unknown distribution {d}"),
     };
     assert_eq!((x.dtype(), x.device()), (dtype, *dev), "{}", case.id);
