@@ -362,7 +362,14 @@ impl PyReductionKernel {
     ) -> PyResult<PyNdarray> {
         let mut keep = Vec::new();
         let ops = operands(py, args, &mut keep)?;
-        Ok(PyNdarray(self.0.call(ops, crate::funcs::axes(axis)?, keepdims).py()?))
+        Ok(PyNdarray(
+            if keepdims {
+                self.0.call_keepdims(ops, crate::funcs::axes(axis)?)
+            } else {
+                self.0.call(ops, crate::funcs::axes(axis)?)
+            }
+            .py()?,
+        ))
     }
 }
 

@@ -157,11 +157,11 @@ gpu_test!(reduction_kernel_matches_the_cpu, |gpu| {
         (cuprum::Axes::from(-1), true),
         (cuprum::Axes::from(()), false),
     ] {
-        let got = l2.call(&xg, &axes, keep)?;
+        let got = if keep { l2.call_keepdims(&xg, &axes)? } else { l2.call(&xg, &axes)? };
         let want = (if keep { sq.sum_keepdims(&axes) } else { sq.sum(&axes) })?.sqrt()?;
         assert_close(&got, &want, 1e-13, &format!("l2norm over {axes:?} keepdims={keep}"));
         // A transposed view of the same data.
-        let got_t = l2.call(&xg.transpose(), &axes, keep)?;
+        let got_t = if keep { l2.call_keepdims(&xg.transpose(), &axes)? } else { l2.call(&xg.transpose(), &axes)? };
         let want_t = (if keep { sq.transpose().sum_keepdims(&axes) } else { sq.transpose().sum(&axes) })?.sqrt()?;
         assert_close(&got_t, &want_t, 1e-13, &format!("l2norm of the transpose over {axes:?}"));
     }
@@ -169,11 +169,11 @@ gpu_test!(reduction_kernel_matches_the_cpu, |gpu| {
     let ints = random(&[3_000_000], DType::Int64, &mut rng, false);
     let ig = on(&gpu, &ints);
     let sum = ReductionKernel::new("T x", "T y", "x", "a + b", "y = a", Some("0"), "isum")?;
-    assert_eq!(sum.call(&ig, None, false)?.item::<i64>()?, ints.sum(None)?.item::<i64>()?);
+    assert_eq!(sum.call(&ig, None)?.item::<i64>()?, ints.sum(None)?.item::<i64>()?);
     let mx = ReductionKernel::new("T x", "T y", "x", "(a > b ? a : b)", "y = a", None, "imax")?;
-    assert_eq!(mx.call(&ig, None, false)?.item::<i64>()?, ints.max(None)?.item::<i64>()?);
+    assert_eq!(mx.call(&ig, None)?.item::<i64>()?, ints.max(None)?.item::<i64>()?);
     let m2 = ints.reshape([1000, 3000])?;
-    assert_close(&mx.call(&on(&gpu, &m2), 0, false)?, &m2.max(0)?, 0.0, "max over axis 0");
+    assert_close(&mx.call(&on(&gpu, &m2), 0)?, &m2.max(0)?, 0.0, "max over axis 0");
     // Two inputs broadcast, a scalar, two outputs of their own dtypes.
     let w = random(&[1, 300, 1], DType::Float64, &mut rng, false);
     let ws = ReductionKernel::new(
@@ -197,8 +197,8 @@ gpu_test!(reduction_kernel_matches_the_cpu, |gpu| {
     assert_eq!(outs[1].dtype(), DType::Int32);
     // Empty reductions: the identity, or a ValueError without one.
     let empty = cuprum::zeros(&[4, 0], DType::Float64, &gpu)?;
-    assert_eq!(cpu(&l2.call(&empty, 1, false)?).to_vec::<f64>()?, [0.0; 4]);
-    assert_eq!(mx.call(&empty, 1, false).unwrap_err().kind(), ErrorKind::ValueError);
+    assert_eq!(cpu(&l2.call(&empty, 1)?).to_vec::<f64>()?, [0.0; 4]);
+    assert_eq!(mx.call(&empty, 1).unwrap_err().kind(), ErrorKind::ValueError);
     // Into given outputs, keepdims.
     let mut out = cuprum::zeros(&[7, 1, 5], DType::Float64, &gpu)?;
     l2.call_out(&xg, 1, true, &mut [&mut out])?;
@@ -288,7 +288,7 @@ fn source_kernels_on_the_cpu() {
     };
     check(squared_diff().call((&x, &x)).unwrap_err());
     let r = ReductionKernel::new("T x", "T y", "x", "a + b", "y = a", Some("0"), "s").unwrap();
-    check(r.call(&x, None, false).unwrap_err());
+    check(r.call(&x, None).unwrap_err());
     let k = RawKernel::new("extern \"C\" __global__ void f(float* p) {}", "f").unwrap();
     // SAFETY: refused before any launch (CPU arrays).
     check(unsafe { k.launch((1, 1), (&mut y,)) }.unwrap_err());

@@ -44,7 +44,7 @@ const ACC_BYTES: usize = 128;
 /// let l2norm = ReductionKernel::new("T x", "T y", "x * x", "a + b", "y = sqrt(a)", Some("0"), "l2norm")?;
 /// let gpu = cuprum::Device::cuda(0)?;
 /// let x = cuprum::arange_f(0.0, 10.0, 1.0, cuprum::DType::Float32, &gpu)?.reshape([2, 5])?;
-/// let y = l2norm.call(&x, 1, false)?; // over axis 1
+/// let y = l2norm.call(&x, 1)?; // over axis 1
 /// assert_eq!(y.shape(), &[2]);
 /// # Ok(())
 /// # }
@@ -128,13 +128,23 @@ impl ReductionKernel {
     }
 
     /// Reduces `args` over `axis` (of their broadcast shape; `None` for all) and returns the
-    /// one output (`keepdims` keeps the reduced axes with length 1).
-    pub fn call<'a>(&self, args: impl SourceArgs<'a>, axis: impl Into<Axes>, keepdims: bool) -> Result<Array> {
-        one_output(&format!("ReductionKernel {}", self.spec.name), self.spec.outs.len())?;
-        Ok(self.run(&args.operands(), axis.into(), keepdims, &mut [])?.remove(0))
+    /// one output (CuPy's `kernel(*args, axis=...)`).
+    pub fn call<'a>(&self, args: impl SourceArgs<'a>, axis: impl Into<Axes>) -> Result<Array> {
+        self.call_one(args, axis.into(), false)
     }
 
-    /// As [`call`](Self::call), returning every output.
+    /// As [`call`](Self::call), keeping the reduced axes with length 1 (CuPy's
+    /// `keepdims=True`).
+    pub fn call_keepdims<'a>(&self, args: impl SourceArgs<'a>, axis: impl Into<Axes>) -> Result<Array> {
+        self.call_one(args, axis.into(), true)
+    }
+
+    fn call_one<'a>(&self, args: impl SourceArgs<'a>, axis: Axes, keepdims: bool) -> Result<Array> {
+        one_output(&format!("ReductionKernel {}", self.spec.name), self.spec.outs.len())?;
+        Ok(self.run(&args.operands(), axis, keepdims, &mut [])?.remove(0))
+    }
+
+    /// Every output of the reduction over `axis` (`keepdims` keeps the reduced axes).
     pub fn call_multi<'a>(
         &self,
         args: impl SourceArgs<'a>,
