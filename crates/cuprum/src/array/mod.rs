@@ -512,12 +512,18 @@ impl Array {
     pub fn broadcast_to(&self, shape: &[usize]) -> Result<Array> {
         // The broadcast array must have a representable size (its copies would need it).
         layout::checked_nbytes(shape, self.itemsize())?;
-        let st = layout::broadcast_strides(&self.shape, &self.strides, shape).ok_or_else(|| Error::ShapeMismatch {
-            op: "broadcast_to".into(),
+        let st = self.strides_to(shape, "broadcast_to")?;
+        Ok(self.view_with(shape.to_vec(), st, self.offset))
+    }
+
+    /// This array's byte strides broadcast to `shape` (0 along broadcast axes): the
+    /// ShapeMismatch of operation `op` when it does not broadcast.
+    pub(crate) fn strides_to(&self, shape: &[usize], op: &str) -> Result<Vec<isize>> {
+        layout::broadcast_strides(&self.shape, &self.strides, shape).ok_or_else(|| Error::ShapeMismatch {
+            op: op.to_string(),
             a: self.shape.clone(),
             b: shape.to_vec(),
-        })?;
-        Ok(self.view_with(shape.to_vec(), st, self.offset))
+        })
     }
 
     /// NumPy's `a.diagonal()`: the main diagonal over the first two axes (a view; the diagonal

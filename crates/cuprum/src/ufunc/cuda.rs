@@ -64,9 +64,7 @@ pub(crate) fn launch_layout(
     } else {
         let mut strides: Vec<Vec<isize>> = Vec::with_capacity(arrs.len());
         for a in &arrs {
-            strides.push(layout::broadcast_strides(&a.shape, &a.strides, &out.shape).ok_or_else(|| {
-                Error::ShapeMismatch { op: "elementwise".into(), a: a.shape.clone(), b: out.shape.clone() }
-            })?);
+            strides.push(a.strides_to(&out.shape, "elementwise")?);
         }
         let refs: Vec<&[isize]> = strides.iter().map(|v| v.as_slice()).collect();
         layout::collapse(&out.shape, &refs)

@@ -860,9 +860,7 @@ impl Array {
     /// array or view. `src` must be on the same device.
     pub fn assign(&mut self, src: &Array) -> Result<()> {
         same_device("assign", self, src)?;
-        if layout::broadcast_strides(&src.shape, &src.strides, &self.shape).is_none() {
-            return Err(Error::ShapeMismatch { op: "assign".into(), a: src.shape.clone(), b: self.shape.clone() });
-        }
+        src.strides_to(&self.shape, "assign")?;
         // Overlapping source and destination (e.g. a[1:] = a[:-1]) go through a copy.
         if self.shares_storage(src) {
             let tmp = src.copy()?;

@@ -1,8 +1,8 @@
 //! `ElementwiseKernel`: CuPy's elementwise kernel from a C operation (`elementwise.cu`).
 
 use super::{
-    decl, new_outputs, one_output, outputs, outputs_given, prepare, signature, strides_over, user_code, Bound, ModKey,
-    Prep, SourceArgs,
+    decl, new_outputs, one_output, outputs, outputs_given, prepare, signature, user_code, Bound, ModKey, Prep,
+    SourceArgs,
 };
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
@@ -282,7 +282,7 @@ fn launch(
     } else {
         let mut strides: Vec<Vec<isize>> = Vec::with_capacity(lay.len());
         for a in &lay {
-            strides.push(strides_over(what, a, shape)?);
+            strides.push(a.strides_to(shape, what)?);
         }
         let refs: Vec<&[isize]> = strides.iter().map(|v| v.as_slice()).collect();
         layout::collapse(shape, &refs)

@@ -22,7 +22,6 @@ use crate::array::Array;
 use crate::core::device::Device;
 use crate::core::dtype::{DType, Kind, Scalar};
 use crate::core::error::{Error, Result};
-use crate::core::layout;
 use crate::ufunc::Operand;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -423,16 +422,6 @@ pub(crate) fn new_outputs(
         }
     }
     Ok(new)
-}
-
-/// `x`'s byte strides over the call's broadcast `shape` (a ShapeMismatch when it does not
-/// broadcast).
-pub(crate) fn strides_over(what: &str, x: &Array, shape: &[usize]) -> Result<Vec<isize>> {
-    layout::broadcast_strides(x.shape(), x.strides(), shape).ok_or_else(|| Error::ShapeMismatch {
-        op: what.to_string(),
-        a: x.shape().to_vec(),
-        b: shape.to_vec(),
-    })
 }
 
 /// `call`'s check: the kernel has one output (else `call_multi`).

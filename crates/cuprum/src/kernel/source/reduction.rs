@@ -2,8 +2,8 @@
 
 use super::elementwise::push_typed;
 use super::{
-    decl, new_outputs, one_output, outputs, outputs_given, prepare, signature, strides_over, user_code, Bound, ModKey,
-    Prep, SourceArgs,
+    decl, new_outputs, one_output, outputs, outputs_given, prepare, signature, user_code, Bound, ModKey, Prep,
+    SourceArgs,
 };
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
@@ -311,7 +311,7 @@ fn launch(
     let mut ist: Vec<Vec<isize>> = Vec::new();
     for a in args {
         if let Operand::Array(x) = a {
-            ist.push(strides_over(what, x, g.shape)?);
+            ist.push(x.strides_to(g.shape, what)?);
         }
     }
     let na = ist.len();
