@@ -150,20 +150,20 @@ unsafe fn fill_chunk(dst: *mut u8, isz: usize, first: u64, m: usize, dist: Dist,
                 unsafe { *o.add(i) = low + scale * u };
             }
         }
-        Dist::Normal64 { loc, scale } => {
+        Dist::Normal64 { loc, scale, standard } => {
             let o = dst as *mut f64;
             for i in 0..m {
                 let z = normal64(w.word(s.start + at(i)), || s.sub(at(i)));
                 // SAFETY: as above.
-                unsafe { *o.add(i) = loc + scale * z };
+                unsafe { *o.add(i) = if standard { z } else { loc + scale * z } };
             }
         }
-        Dist::Normal32 { loc, scale } => {
+        Dist::Normal32 { loc, scale, standard } => {
             let o = dst as *mut f32;
             for i in 0..m {
                 let z = normal32(w.half(s, at(i)), || s.sub(at(i)));
                 // SAFETY: as above.
-                unsafe { *o.add(i) = loc + scale * z };
+                unsafe { *o.add(i) = if standard { z } else { loc + scale * z } };
             }
         }
         Dist::Sample { kind, a, b, n, f32_ } => {

@@ -7,7 +7,7 @@ use super::bijection::{Bijection, KEY_WORDS};
 use super::bijection::{LARGE_ROUNDS, ROUNDS};
 use super::dist::Kind;
 use super::dist::{chunks_per_draw, draws_per_block, ziggurat, Dist, LN2_HI, LN2_LO, ZIG_R};
-use super::philox::Stream;
+use super::philox::{round_keys, Stream};
 use crate::array::Array;
 use crate::backend::cuda::kernels::KernelKey;
 use crate::backend::cuda::launch::{dev_of, dptr, Params};
@@ -27,18 +27,29 @@ const MAX_STAGE: usize = 16 * 1024;
 const BLOCKS_PER_SM: usize = 32;
 
 /// One kernel of the family: the distribution's kind and the output's element size.
+///
+/// `standard`: the draw itself, without `low + scale * u` (uniforms with low 0 and scale 1, the
+/// same bits) or `loc + scale * z` (`standard_normal`, which keeps the ziggurat's -0.0).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum RandomKey {
-    Uniform64,
-    Uniform32,
+    Uniform64 {
+        standard: bool,
+    },
+    Uniform32 {
+        standard: bool,
+    },
     /// Integers from `cbits`-bit chunks of `bits`-bit draws into `isz`-byte elements.
     Bounded {
         bits: u32,
         cbits: u32,
         isz: u8,
     },
-    Normal64,
-    Normal32,
+    Normal64 {
+        standard: bool,
+    },
+    Normal32 {
+        standard: bool,
+    },
     /// One of samplers.rs's distributions into `isz`-byte elements (4: float32; 8: float64, or
     /// int64 for the discrete kinds).
     Sample {
@@ -50,17 +61,17 @@ pub(crate) enum RandomKey {
 impl RandomKey {
     fn of(dist: &Dist, isz: usize) -> RandomKey {
         match *dist {
-            Dist::Uniform64 { .. } => RandomKey::Uniform64,
-            Dist::Uniform32 { .. } => RandomKey::Uniform32,
-            Dist::Normal64 { .. } => RandomKey::Normal64,
-            Dist::Normal32 { .. } => RandomKey::Normal32,
+            Dist::Uniform64 { low, scale } => RandomKey::Uniform64 { standard: low == 0.0 && scale == 1.0 },
+            Dist::Uniform32 { low, scale } => RandomKey::Uniform32 { standard: low == 0.0 && scale == 1.0 },
+            Dist::Normal64 { standard, .. } => RandomKey::Normal64 { standard },
+            Dist::Normal32 { standard, .. } => RandomKey::Normal32 { standard },
             Dist::Bounded { bits, .. } => RandomKey::Bounded { bits: dist.bits(), cbits: bits, isz: isz as u8 },
             Dist::Sample { kind, .. } => RandomKey::Sample { kind, isz: isz as u8 },
         }
     }
     fn bits(&self) -> u32 {
         match self {
-            RandomKey::Uniform64 | RandomKey::Normal64 | RandomKey::Sample { .. } => 64,
+            RandomKey::Uniform64 { .. } | RandomKey::Normal64 { .. } | RandomKey::Sample { .. } => 64,
             RandomKey::Bounded { bits, .. } => *bits,
             _ => 32,
         }
@@ -74,8 +85,8 @@ impl RandomKey {
     /// Bytes of one tile's outputs.
     fn stage_bytes(&self) -> usize {
         let isz = match self {
-            RandomKey::Uniform64 | RandomKey::Normal64 => 8,
-            RandomKey::Uniform32 | RandomKey::Normal32 => 4,
+            RandomKey::Uniform64 { .. } | RandomKey::Normal64 { .. } => 8,
+            RandomKey::Uniform32 { .. } | RandomKey::Normal32 { .. } => 4,
             RandomKey::Bounded { isz, .. } | RandomKey::Sample { isz, .. } => *isz as usize,
         };
         THREADS * draws_per_block(self.bits()) as usize * self.per() as usize * isz
@@ -102,10 +113,10 @@ impl KernelKey for RandomKey {
     fn source(&self) -> String {
         let mut s = String::from("#include \"cuprum/prelude.cuh\"\n");
         let (variant, out) = match self {
-            RandomKey::Uniform64 => ("UNIFORM64", "double"),
-            RandomKey::Uniform32 => ("UNIFORM32", "float"),
-            RandomKey::Normal64 => ("NORMAL64", "double"),
-            RandomKey::Normal32 => ("NORMAL32", "float"),
+            RandomKey::Uniform64 { .. } => ("UNIFORM64", "double"),
+            RandomKey::Uniform32 { .. } => ("UNIFORM32", "float"),
+            RandomKey::Normal64 { .. } => ("NORMAL64", "double"),
+            RandomKey::Normal32 { .. } => ("NORMAL32", "float"),
             RandomKey::Bounded { isz, .. } => ("BOUNDED", ["u8", "u16", "u32", "u64"][isz.trailing_zeros() as usize]),
             RandomKey::Sample { kind, isz } => (
                 "SAMPLER",
@@ -120,11 +131,19 @@ impl KernelKey for RandomKey {
             writeln!(s, "#define KIND {}", *kind as u8).unwrap();
         }
         let cbits = if let RandomKey::Bounded { cbits, .. } = self { *cbits } else { 0 };
+        let standard = match *self {
+            RandomKey::Uniform64 { standard }
+            | RandomKey::Uniform32 { standard }
+            | RandomKey::Normal64 { standard }
+            | RandomKey::Normal32 { standard } => standard,
+            _ => false,
+        };
         writeln!(
             s,
-            "#define VARIANT_{variant}\n#define BITS {}\n#define PER {}\n#define CBITS {cbits}",
+            "#define VARIANT_{variant}\n#define BITS {}\n#define PER {}\n#define CBITS {cbits}\n#define STANDARD {}",
             self.bits(),
-            self.per()
+            self.per(),
+            standard as u8
         )
         .unwrap();
         writeln!(s, "typedef {out} OUT_T;").unwrap();
@@ -136,7 +155,7 @@ impl KernelKey for RandomKey {
         ] {
             writeln!(s, "#define {n} 0x{v:016x}ull").unwrap();
         }
-        if matches!(self, RandomKey::Normal64 | RandomKey::Normal32 | RandomKey::Sample { .. }) {
+        if matches!(self, RandomKey::Normal64 { .. } | RandomKey::Normal32 { .. } | RandomKey::Sample { .. }) {
             bits_const(&mut s, "LOG2E", std::f64::consts::LOG2_E);
             bits_const(&mut s, "SQRT2", std::f64::consts::SQRT_2);
             bits_const(&mut s, "LN2_HI", LN2_HI);
@@ -230,22 +249,22 @@ pub(crate) fn fill(out: &Array, dist: Dist, s: &Stream) -> Result<()> {
     // thread, which also writes the kept half's outputs).
     let first = s.start / dpb;
     let last = if main == 0 { first } else { (s.start + main - 1) / dpb };
-    let ntiles = (last - first + 1).div_ceil(THREADS as u64);
-    let grid = ntiles.min((dev.sm_count as usize * BLOCKS_PER_SM) as u64);
+    // Warp tiles of 32 blocks, the grid's warps taking them in turn.
+    let ntiles = (last - first + 1).div_ceil(32);
+    let grid = ntiles.div_ceil(THREADS as u64 / 32).min((dev.sm_count as usize * BLOCKS_PER_SM) as u64);
     let k = dev.kernel(&key)?;
     let (a, b, rng, off, thr) = match dist {
         Dist::Uniform64 { low, scale } => (low, scale, 0, 0, 0),
         Dist::Uniform32 { low, scale } => (low as f64, scale as f64, 0, 0, 0),
-        Dist::Normal64 { loc, scale } => (loc, scale, 0, 0, 0),
-        Dist::Normal32 { loc, scale } => (loc as f64, scale as f64, 0, 0, 0),
+        Dist::Normal64 { loc, scale, .. } => (loc, scale, 0, 0, 0),
+        Dist::Normal32 { loc, scale, .. } => (loc as f64, scale as f64, 0, 0, 0),
         Dist::Bounded { rng, off, threshold, .. } => (0.0, 0.0, rng, off, threshold),
         Dist::Sample { a, b, n, .. } => (a, b, n, 0, 0),
     };
     let mut p = Params::new();
     p.push(dptr(out)?);
     p.push(n as i64);
-    p.push(s.key[0]);
-    p.push(s.key[1]);
+    p.push(round_keys(s.key));
     p.push(s.start);
     p.push(pend as i32);
     p.push(s.pending.unwrap_or(0));
@@ -270,7 +289,15 @@ mod tests {
     /// normals need them; and (where NVRTC is present) each compiles.
     #[test]
     fn random_sources() {
-        let mut keys = vec![RandomKey::Uniform64, RandomKey::Uniform32, RandomKey::Normal64, RandomKey::Normal32];
+        let mut keys = vec![];
+        for standard in [false, true] {
+            keys.extend([
+                RandomKey::Uniform64 { standard },
+                RandomKey::Uniform32 { standard },
+                RandomKey::Normal64 { standard },
+                RandomKey::Normal32 { standard },
+            ]);
+        }
         for (bits, cbits) in [(32, 1), (32, 8), (32, 16), (32, 32), (64, 64)] {
             for isz in [1u8, 2, 4, 8] {
                 keys.push(RandomKey::Bounded { bits, cbits, isz });
@@ -295,7 +322,7 @@ mod tests {
             assert_eq!(src.matches('(').count(), src.matches(')').count(), "{key:?}");
             assert_eq!(
                 src.contains("__constant__ u64 ZK64"),
-                matches!(key, RandomKey::Normal64 | RandomKey::Normal32 | RandomKey::Sample { .. }),
+                matches!(key, RandomKey::Normal64 { .. } | RandomKey::Normal32 { .. } | RandomKey::Sample { .. }),
                 "{key:?}"
             );
         }

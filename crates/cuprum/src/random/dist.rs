@@ -42,10 +42,13 @@ pub(crate) enum Dist {
     /// `off + v`, v uniform in [0, rng], from `bits`-bit chunks (1, 8, 16, 32 or 64) by
     /// Lemire's method, as NumPy's `integers`; `threshold` = 2^bits mod (rng + 1).
     Bounded { bits: u32, rng: u64, off: u64, threshold: u64 },
-    /// float64 `loc + scale * z`, z standard normal by NumPy's 256-layer ziggurat.
-    Normal64 { loc: f64, scale: f64 },
-    /// float32 `loc + scale * z`, z from the float32 ziggurat (one 32-bit draw).
-    Normal32 { loc: f32, scale: f32 },
+    /// float64 `loc + scale * z`, z standard normal by NumPy's 256-layer ziggurat; z itself
+    /// where `standard` (`standard_normal`, which keeps the ziggurat's -0.0 where
+    /// `loc + scale * z` gives +0.0, as NumPy's two functions do).
+    Normal64 { loc: f64, scale: f64, standard: bool },
+    /// float32 `loc + scale * z`, z from the float32 ziggurat (one 32-bit draw); z itself where
+    /// `standard`.
+    Normal32 { loc: f32, scale: f32, standard: bool },
     /// One of `samplers.rs`'s distributions: a first 64-bit word, then the output's substream;
     /// stored as float64, float32 (`f32_`: computed in float64, then rounded) or int64.
     Sample { kind: Kind, a: f64, b: f64, n: u64, f32_: bool },

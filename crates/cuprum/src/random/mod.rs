@@ -171,12 +171,12 @@ impl Generator {
     /// `Generator.standard_normal(size, dtype)`: float64 or float32 standard normals (NumPy's
     /// ziggurat; see the module's notes).
     pub fn standard_normal(&mut self, size: &[usize], dtype: DType) -> Result<Array> {
-        self.draw(size, dtype, normal_dist("standard_normal", dtype, 0.0, 1.0)?)
+        self.draw(size, dtype, standard_normal_dist(dtype)?)
     }
 
     /// `Generator.standard_normal(out=out)`.
     pub fn standard_normal_out(&mut self, out: &mut Array) -> Result<()> {
-        let d = normal_dist("standard_normal", out.dtype(), 0.0, 1.0)?;
+        let d = standard_normal_dist(out.dtype())?;
         self.draw_out(out, d, "standard_normal")
     }
 
@@ -568,9 +568,19 @@ pub(crate) fn normal_dist(what: &str, dtype: DType, loc: f64, scale: f64) -> Res
     if scale.is_nan() || scale < 0.0 {
         return Err(Error::Value("scale < 0".into()));
     }
+    normal_of(what, dtype, loc, scale, false)
+}
+
+/// `standard_normal`'s: z itself (NumPy's `random_standard_normal` keeps the ziggurat's -0.0,
+/// which `0 + 1 * z` would turn into +0.0).
+pub(crate) fn standard_normal_dist(dtype: DType) -> Result<Dist> {
+    normal_of("standard_normal", dtype, 0.0, 1.0, true)
+}
+
+fn normal_of(what: &str, dtype: DType, loc: f64, scale: f64, standard: bool) -> Result<Dist> {
     match dtype {
-        DType::Float64 => Ok(Dist::Normal64 { loc, scale }),
-        DType::Float32 => Ok(Dist::Normal32 { loc: loc as f32, scale: scale as f32 }),
+        DType::Float64 => Ok(Dist::Normal64 { loc, scale, standard }),
+        DType::Float32 => Ok(Dist::Normal32 { loc: loc as f32, scale: scale as f32, standard }),
         _ => Err(Error::Type(format!("Unsupported dtype dtype('{dtype}') for {what}"))),
     }
 }

@@ -30,6 +30,17 @@ pub(crate) fn philox4x64_10(ctr: [u64; 4], key: [u64; 2]) -> [u64; 4] {
     c
 }
 
+/// The keys of the ten rounds of [`philox4x64_10`] under `key`, interleaved (round r's at 2r
+/// and 2r + 1): the GPU fill takes them as a kernel parameter.
+pub(crate) fn round_keys(key: [u64; 2]) -> [u64; 20] {
+    let mut k = [0; 20];
+    for r in 0..10u64 {
+        k[2 * r as usize] = key[0].wrapping_add(W0.wrapping_mul(r));
+        k[2 * r as usize + 1] = key[1].wrapping_add(W1.wrapping_mul(r));
+    }
+    k
+}
+
 /// Word `j` of the main stream of `key`.
 #[inline(always)]
 pub(crate) fn main_word(key: [u64; 2], j: u64) -> u64 {

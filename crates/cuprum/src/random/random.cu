@@ -1,18 +1,20 @@
-// The random fill. A tile is THREADS Philox4x64-10 blocks of the call's main stream (each 4
-// words, or 8 32-bit draws, each draw giving PER outputs): each thread computes one block's
-// outputs into shared memory, then the block writes the tile's run of outputs with coalesced
-// stores (STAGE; bools, 32 a draw, are stored directly). Blocks loop over tiles, so the
-// normals' ziggurat tables are copied to shared memory once per block. Every output is
-// computed as dist.rs computes it, operation for operation (IEEE double and float arithmetic,
-// compiled with --fmad=false), so the GPU's bits are the CPU's. Output i's further draws
-// (rejections) come from its own substream, counter [sub_id, i, k, tag].
+// The random fill. A warp tile is 32 consecutive Philox4x64-10 blocks of the call's main
+// stream (each 4 words, or 8 32-bit draws, each draw giving PER outputs): each lane computes one
+// block's outputs, then stores them with 16-byte stores where the tile is whole and aligned,
+// or through the warp's shared stage with coalesced stores at the stream's ends (no barrier
+// but the warp's). Warps loop over tiles, so the normals' ziggurat tables are copied to shared
+// memory once per block. Every output is computed as dist.rs computes it, operation for
+// operation (IEEE double and float arithmetic, compiled with --fmad=false), so the GPU's bits
+// are the CPU's. Output i's further draws (rejections) come from its own substream, counter
+// [sub_id, i, k, tag]. The rounds' keys come precomputed as a kernel parameter (Keys).
 //
 // Prelude (random/cuda.rs): VARIANT_UNIFORM64 / VARIANT_UNIFORM32 / VARIANT_BOUNDED /
-// VARIANT_NORMAL64 / VARIANT_NORMAL32; BITS (64 or 32: the first draws), PER (outputs per
-// draw), CBITS (BOUNDED: chunk bits 1, 8, 16, 32 or 64), typedef OUT_T; the constants M0, M1,
-// W0, W1, LOG2E, SQRT2, LN2_HI, LN2_LO, ZIG_R (as bits) and, for the normals, the ziggurat's
-// tables ZK64, ZW64, ZF64, ZK32, ZW32.
-// -D: THREADS, STAGE (1: stage the tile's outputs in shared memory).
+// VARIANT_NORMAL64 / VARIANT_NORMAL32 / VARIANT_SAMPLER; BITS (64 or 32: the first draws), PER
+// (outputs per draw), CBITS (BOUNDED: chunk bits 1, 8, 16, 32 or 64), STANDARD (uniforms and
+// normals: the draw itself, without `a + b x`), typedef OUT_T; the constants M0, M1, W0, W1,
+// LOG2E, SQRT2, LN2_HI, LN2_LO, ZIG_R (as bits) and, for the normals, the ziggurat's tables
+// ZK64, ZW64, ZF64, ZK32, ZW32.
+// -D: THREADS, STAGE (1: the tile's outputs fit the warps' stages in shared memory).
 #include "cuprum/prelude.cuh"
 
 #define DPB (BITS == 64 ? 4 : 8)
@@ -25,6 +27,21 @@ __device__ __forceinline__ void philox(u64 c[4], u64 k0, u64 k1) {
     u64 lo0 = M0 * c[0], hi0 = __umul64hi(M0, c[0]);
     u64 lo1 = M1 * c[2], hi1 = __umul64hi(M1, c[2]);
     u64 n0 = hi1 ^ c[1] ^ k0, n2 = hi0 ^ c[3] ^ k1;
+    c[0] = n0; c[1] = lo1; c[2] = n2; c[3] = lo0;
+  }
+}
+
+// The ten rounds' keys (k0 + r W0, k1 + r W1), a kernel parameter: the rounds read them from
+// the constant bank instead of adding them up again for every block.
+struct Keys {
+  u64 k[20];
+};
+__device__ __forceinline__ void philox_rk(u64 c[4], const Keys& rk) {
+#pragma unroll
+  for (int r = 0; r < 10; r++) {
+    u64 lo0 = M0 * c[0], hi0 = __umul64hi(M0, c[0]);
+    u64 lo1 = M1 * c[2], hi1 = __umul64hi(M1, c[2]);
+    u64 n0 = hi1 ^ c[1] ^ rk.k[2 * r], n2 = hi0 ^ c[3] ^ rk.k[2 * r + 1];
     c[0] = n0; c[1] = lo1; c[2] = n2; c[3] = lo0;
   }
 }
@@ -105,14 +122,33 @@ __device__ __forceinline__ double log1m(double u) { return d_ln(1.0 - u); }
 // of __constant__ memory serialise); the rare paths read ZF64 and the float32 variant's later
 // tries its tables from constant memory.
 #if defined(VARIANT_NORMAL64)
-__shared__ u64 s_k64[256];
-__shared__ double s_w64[256];
+__shared__ Pack<u64, 2> s_kw64[256];  // layer's bound and width (bits), one 16-byte load
 #elif defined(VARIANT_NORMAL32)
-__shared__ u32 s_k32[256];
-__shared__ float s_w32[256];
+__shared__ u64 s_kw32[256];  // layer's bound (low word) and width (bits, high word), one 8-byte load
 #endif
 __device__ __forceinline__ double f64(int i) { return __longlong_as_double((long long)ZF64[i]); }
 
+// The first try from the packed shared tables (as try64 / try32).
+#if defined(VARIANT_NORMAL64)
+__device__ __forceinline__ bool first64(u64 r, int& idx, u64& rabs, double& x) {
+  idx = (int)(r & 0xff);
+  rabs = (r >> 9) & 0x000fffffffffffffull;
+  const Pack<u64, 2> e = s_kw64[idx];
+  x = (double)rabs * __longlong_as_double((long long)e.v[1]);
+  if ((r >> 8) & 1) x = -x;
+  return rabs < e.v[0];
+}
+#elif defined(VARIANT_NORMAL32)
+__device__ __forceinline__ bool first32(u32 r, int& idx, u64& rabs, float& x) {
+  idx = (int)(r & 0xff);
+  u32 ra = (r >> 9) & 0x007fffff;
+  rabs = (u64)ra;
+  const u64 e = s_kw32[idx];
+  x = (float)ra * __uint_as_float((u32)(e >> 32));
+  if ((r >> 8) & 1) x = -x;
+  return ra < (u32)e;
+}
+#endif
 // dist.rs's try64 / try32: one try of the ziggurat (layer, magnitude, x, accepted at once).
 __device__ __forceinline__ bool try64(u64 r, int& idx, u64& rabs, double& x, const u64* k, const double* w) {
   idx = (int)(r & 0xff);
@@ -402,28 +438,44 @@ __device__ __forceinline__ OUT_T value(u64 v, int q, u64 i, u64 k0, u64 k1, u64 
                                        double b, u64 rng, u64 off, u64 thr) {
 #if defined(VARIANT_UNIFORM64)
   double u = (double)(v >> 11) * (1.0 / 9007199254740992.0);
+#if STANDARD
+  return u;
+#else
   return a + b * u;
+#endif
 #elif defined(VARIANT_UNIFORM32)
   float u = (float)((u32)v >> 8) * (1.0f / 16777216.0f);
+#if STANDARD
+  return u;
+#else
   return (float)a + (float)b * u;
+#endif
 #elif defined(VARIANT_NORMAL64)
   int idx;
   u64 rabs;
   double x;
-  if (!try64(v, idx, rabs, x, s_k64, s_w64)) {
+  if (!first64(v, idx, rabs, x)) {
     Sub s(k0, k1, sub_id, i, tag);
     x = normal_slow(idx, x, rabs, s, false);
   }
+#if STANDARD
+  return x;
+#else
   return a + b * x;
+#endif
 #elif defined(VARIANT_NORMAL32)
   int idx;
   u64 rabs;
   float x;
-  if (!try32((u32)v, idx, rabs, x, s_k32, s_w32)) {
+  if (!first32((u32)v, idx, rabs, x)) {
     Sub s(k0, k1, sub_id, i, tag);
     x = (float)normal_slow(idx, (double)x, rabs, s, true);
   }
+#if STANDARD
+  return x;
+#else
   return (float)a + (float)b * x;
+#endif
 #elif defined(VARIANT_SAMPLER)
   Sub s(k0, k1, sub_id, i, tag);
   s.buf[3] = v;
@@ -466,128 +518,206 @@ __device__ __forceinline__ OUT_T value(u64 v, int q, u64 i, u64 k0, u64 k1, u64 
 
 #if defined(VARIANT_NORMAL64) || defined(VARIANT_NORMAL32)
 #define NORMAL 1
-// The first try alone (value()'s result when it accepts). A rejected output goes to the
-// block's queue and is computed whole by value() after the tile's first tries, so that the
-// rare slow paths (about 1.2% of outputs, but in most warps) run side by side instead of
-// stalling a warp each.
+// The first try alone (value()'s result when it accepts). A rejected output goes to its
+// warp's queue and is computed whole by value() once 32 are waiting, one a lane, so that the
+// rare slow paths (about 1.2% of outputs, but in most warps' tiles) run side by side instead
+// of stalling the warp once each.
 __device__ __forceinline__ bool fast(u64 v, double a, double b, OUT_T& y) {
   int idx;
   u64 rabs;
 #if defined(VARIANT_NORMAL64)
   double x;
-  if (!try64(v, idx, rabs, x, s_k64, s_w64)) return false;
+  const bool ok = first64(v, idx, rabs, x);
+#if STANDARD
+  y = x;
+#else
   y = a + b * x;
+#endif
 #else
   float x;
-  if (!try32((u32)v, idx, rabs, x, s_k32, s_w32)) return false;
+  const bool ok = first32((u32)v, idx, rabs, x);
+#if STANDARD
+  y = x;
+#else
   y = (float)a + (float)b * x;
 #endif
-  return true;
+#endif
+  return ok;
 }
-// The block's queue of rejected outputs (index and first draw), kept across tiles and
-// finished when half full and at the end.
-#define QMAX 768
 #if defined(VARIANT_NORMAL64)
 typedef u64 QV;
 #else
 typedef u32 QV;
 #endif
-__shared__ int q_n;
-__shared__ u64 q_i[QMAX];
-__shared__ QV q_v[QMAX];
-// The queued outputs, side by side (one a thread; PER is 1 for the normals), written straight
-// to `out`; then the queue is empty. Called by the whole block.
-__device__ __forceinline__ void finish_queue(OUT_T* __restrict__ out, u64 k0, u64 k1, u64 sub_id, u64 tag, double a,
-                                             double b, u64 rng, u64 off, u64 thr) {
-  int m = q_n < QMAX ? q_n : QMAX;
-  for (int e = threadIdx.x; e < m; e += THREADS) {
-    u64 i = q_i[e];
-    out[i] = value((u64)q_v[e], 0, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) q_n = 0;
-  __syncthreads();
-}
 #else
 #define NORMAL 0
 #endif
 
-extern "C" __global__ void __launch_bounds__(THREADS)
-random_fill(OUT_T* __restrict__ out, long long n, u64 k0, u64 k1, u64 start, int has_pending, u64 pending,
+#define FULL 0xffffffffu
+#define WARPS (THREADS / 32)
+// A thread's outputs (one Philox block's) and a warp tile's (32 consecutive blocks').
+#define NL (DPB * PER)
+#define WTILE (32 * NL)
+// A warp's queue holds what is left of earlier tiles (under 32) and a whole tile's.
+#define WQ (32 + WTILE)
+// Outputs of a 16-byte store.
+#define VEC (16 / (int)sizeof(OUT_T))
+
+// Output k of lane t's run in its warp's stage. The runs are NL outputs long; where a run is
+// 32 bytes or longer (and outputs are whole 4-byte words), output k's slot is rotated by the
+// lane's row of 128 bytes, so that the lanes' stores of their k-th outputs hit different
+// banks and the warp's reads of 32 consecutive outputs stay within one row.
+#define RUNB (NL * (int)sizeof(OUT_T))
+#define LROW (RUNB >= 128 ? 1 : 128 / RUNB)
+__device__ __forceinline__ int slot(int t, int k) {
+  if (sizeof(OUT_T) >= 4 && RUNB >= 32) return t * NL + (k ^ ((t / LROW) & (NL - 1)));
+  return t * NL + k;
+}
+
+// Draw l of a Philox block.
+__device__ __forceinline__ u64 draw(const u64 c[4], int l) {
+  return BITS == 64 ? c[l] : (u64)(u32)(c[l / 2] >> (32 * (l % 2)));
+}
+
+// Four blocks an SM (64 registers): the measured best for the fills; the samplers' longer
+// code keeps the compiler's count.
+#if defined(VARIANT_SAMPLER)
+#define MINB 1
+#else
+#define MINB 4
+#endif
+extern "C" __global__ void __launch_bounds__(THREADS, MINB)
+random_fill(OUT_T* __restrict__ out, long long n, const Keys rk, u64 start, int has_pending, u64 pending,
             u64 sub_id, u64 tag, double a, double b, u64 rng, u64 off, u64 thr, long long ntiles) {
-#if defined(VARIANT_NORMAL64) || defined(VARIANT_NORMAL32)
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const u64 k0 = rk.k[0], k1 = rk.k[1];
+#if NORMAL
   for (int q = threadIdx.x; q < 256; q += THREADS) {
 #if defined(VARIANT_NORMAL64)
-    s_k64[q] = ZK64[q];
-    s_w64[q] = __longlong_as_double((long long)ZW64[q]);
+    s_kw64[q].v[0] = ZK64[q];
+    s_kw64[q].v[1] = ZW64[q];
 #else
-    s_k32[q] = ZK32[q];
-    s_w32[q] = __uint_as_float(ZW32[q]);
+    s_kw32[q] = (u64)ZK32[q] | ((u64)ZW32[q] << 32);
 #endif
   }
-  if (threadIdx.x == 0) q_n = 0;
+  // The warp's queue of rejected outputs (index and first draw) and its length.
+  __shared__ long long q_i[WARPS][WQ];
+  __shared__ QV q_v[WARPS][WQ];
+  __shared__ int q_n[WARPS];
+  if (lane == 0) q_n[warp] = 0;
   __syncthreads();
 #endif
 #if STAGE
-  __shared__ OUT_T stage[TILE_OUT];
+  __shared__ OUT_T stage_[WARPS][WTILE];
+  OUT_T* stage = stage_[warp];
 #endif
   const u64 pend = (u64)has_pending;
-  for (long long tile = blockIdx.x; tile < ntiles; tile += gridDim.x) {
-    u64 blk0 = start / DPB + (u64)tile * THREADS;
-    u64 blk = blk0 + threadIdx.x;
-    u64 c[4] = {blk + 1, 0, 0, 0};
-    philox(c, k0, k1);
+  // Outputs below `lo` are the kept half's (written at the end) or before the stream's start.
+  const long long lo = (long long)(pend * PER);
+  // Warp tiles: 32 consecutive Philox blocks each, the warps of the grid taking them in turn.
+  for (long long tile = (long long)blockIdx.x * WARPS + warp; tile < ntiles; tile += (long long)gridDim.x * WARPS) {
+    const u64 blk0 = start / DPB + (u64)tile * 32;
+    // Output index of the tile's first output (negative in the stream's first tile).
+    const long long base = (long long)((blk0 * DPB - start + pend) * PER);
+    const long long mine = base + lane * NL;
+    u64 c[4] = {blk0 + lane + 1, 0, 0, 0};
+    philox_rk(c, rk);
+#if STAGE
+    // A whole tile of outputs below n, at a 16-byte boundary: each lane stores its run with
+    // vector stores. Otherwise the tile goes through the warp's stage.
+    const bool whole = base >= lo && base + WTILE <= n && (((unsigned long long)(out + base)) & 15) == 0;
+#if NORMAL
+    u32 rmask = 0;
+#endif
+    OUT_T y[NL];
 #pragma unroll
     for (int l = 0; l < DPB; l++) {
-      u64 h = blk * DPB + l;
-      u64 d = h - start + pend;  // (wraps below `start`: those outputs are never stored)
-      u64 v = BITS == 64 ? c[l] : (u64)(u32)(c[l / 2] >> (32 * (l % 2)));
 #pragma unroll
       for (int q = 0; q < PER; q++) {
-        u64 i = d * PER + q;
-#if STAGE && NORMAL
-        u32 k = (threadIdx.x * DPB + l) * PER + q;
-        OUT_T y;
-        if (fast(v, a, b, y)) {
-          stage[k] = y;
-        } else if (h >= start && i < (u64)n) {
-          int e = atomicAdd(&q_n, 1);
-          if (e < QMAX) {
-            q_i[e] = i;
-            q_v[e] = (QV)v;
-          } else {
-            stage[k] = value(v, q, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
-          }
-        }
-#elif STAGE
-        stage[(threadIdx.x * DPB + l) * PER + q] = value(v, q, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
+        const int k = l * PER + q;
+#if NORMAL
+        if (!fast(draw(c, l), a, b, y[k])) rmask |= 1u << k;
 #else
-        if (h >= start && i < (u64)n) out[i] = value(v, q, i, k0, k1, sub_id, tag, a, b, rng, off, thr);
+        y[k] = value(draw(c, l), q, (u64)(mine + k), k0, k1, sub_id, tag, a, b, rng, off, thr);
 #endif
       }
     }
-#if STAGE
-    __syncthreads();
-    u64 h0 = blk0 * DPB;
 #if NORMAL
-    // Read by every thread between the tile's queueing and the next tile's: the same value.
-    const int qn = q_n;
-#endif
-    // The tile's outputs in order: consecutive threads store consecutive elements (a queued
-    // output's slot holds garbage until the queue is finished, after this store).
-    for (int k = threadIdx.x; k < TILE_OUT; k += THREADS) {
-      u64 h = h0 + (u64)(k / PER);
-      u64 i = (h - start + pend) * PER + (u64)(k % PER);
-      if (h >= start && i < (u64)n) out[i] = stage[k];
+    if (!whole) {
+#pragma unroll
+      for (int k = 0; k < NL; k++) {
+        if (mine + k < lo || mine + k >= n) rmask &= ~(1u << k);
+      }
     }
-    __syncthreads();
-#if NORMAL
-    if (qn >= QMAX / 2) finish_queue(out, k0, k1, sub_id, tag, a, b, rng, off, thr);
+    // The lane's rejected outputs onto the warp's queue.
+    if (rmask) {
+      int e = atomicAdd(&q_n[warp], __popc(rmask));
+      do {
+        const int k = __ffs(rmask) - 1;
+        rmask &= rmask - 1;
+        const int l = k / PER;
+        const u64 w = (l / (DPB / 4)) == 0 ? c[0] : (l / (DPB / 4)) == 1 ? c[1] : (l / (DPB / 4)) == 2 ? c[2] : c[3];
+        q_i[warp][e] = mine + k;
+        q_v[warp][e] = (QV)(BITS == 64 ? w : (u64)(u32)(w >> (32 * (l % 2))));
+        e++;
+      } while (rmask);
+    }
 #endif
+    if (whole) {
+      // (a queued output's slot holds a stale value until the queue is finished)
+      Pack<OUT_T, VEC>* o = reinterpret_cast<Pack<OUT_T, VEC>*>(out + mine);
+#pragma unroll
+      for (int j = 0; j < NL / VEC; j++) {
+        Pack<OUT_T, VEC> p;
+#pragma unroll
+        for (int u = 0; u < VEC; u++) p.v[u] = y[j * VEC + u];
+        o[j] = p;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < NL; k++) stage[slot(lane, k)] = y[k];
+      __syncwarp();
+      // The tile's outputs in order: consecutive lanes store consecutive elements.
+#pragma unroll
+      for (int r = 0; r < NL; r++) {
+        const int e = r * 32 + lane;
+        const long long i = base + e;
+        if (i >= lo && i < n) out[i] = stage[slot(e / NL, e % NL)];
+      }
+    }
+    __syncwarp();
+#if NORMAL
+    int qn = q_n[warp];
+    if (qn >= 32) {
+      do {
+        const int e = qn - 32 + lane;
+        const long long i = q_i[warp][e];
+        out[i] = value((u64)q_v[warp][e], 0, (u64)i, k0, k1, sub_id, tag, a, b, rng, off, thr);
+        qn -= 32;
+      } while (qn >= 32);
+      __syncwarp();
+      if (lane == 0) q_n[warp] = qn;
+      __syncwarp();
+    }
+#endif
+#else
+#pragma unroll
+    for (int l = 0; l < DPB; l++) {
+#pragma unroll
+      for (int q = 0; q < PER; q++) {
+        const long long i = mine + l * PER + q;
+        if (i >= lo && i < n) out[i] = value(draw(c, l), q, (u64)i, k0, k1, sub_id, tag, a, b, rng, off, thr);
+      }
+    }
 #endif
   }
-#if STAGE && NORMAL
-  if (q_n > 0) finish_queue(out, k0, k1, sub_id, tag, a, b, rng, off, thr);
+#if NORMAL
+  __syncwarp();
+  const int qn = q_n[warp];
+  if (lane < qn) {
+    const long long i = q_i[warp][lane];
+    out[i] = value((u64)q_v[warp][lane], 0, (u64)i, k0, k1, sub_id, tag, a, b, rng, off, thr);
+  }
 #endif
   if (blockIdx.x == 0 && threadIdx.x == 0 && has_pending) {
     // Draw 0: the kept high half of word `pending`.

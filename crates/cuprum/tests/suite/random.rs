@@ -393,6 +393,26 @@ device_test!(shapes_out_and_legacy, |dev| {
     Ok(())
 });
 
+// NumPy's ziggurat returns -0.0 for a first draw of magnitude 0 with the sign bit set (its
+// first try accepts it): `standard_normal` keeps it (`0 + 1 * z` would give +0.0). Output j's
+// first draw is the stream's 32-bit draw j (the halves of its words, low first); at seed 4 the
+// first 2^24 draws hold one such negative zero (and the test counts it).
+device_test!(standard_normal_keeps_negative_zero, |dev| {
+    let n = 1 << 24;
+    let z = default_rng(4)?.on(&dev).standard_normal(&[n], DType::Float32)?.to_vec::<f32>()?;
+    let words = default_rng(4)?.bit_generator_mut().random_raw(n / 2);
+    let mut negative = 0;
+    for (j, r) in words.iter().flat_map(|w| [*w as u32, (*w >> 32) as u32]).enumerate() {
+        if r >> 9 == 0 {
+            let sign = (r >> 8) & 1 == 1;
+            assert!(z[j] == 0.0 && z[j].is_sign_negative() == sign, "output {j}: {:e}", z[j]);
+            negative += sign as usize;
+        }
+    }
+    assert_eq!(negative, 1);
+    Ok(())
+});
+
 device_test!(numpy_errors, |dev| {
     let mut g = default_rng(5)?.on(&dev);
     let kind = |r: cuprum::Result<Array>| r.unwrap_err().kind();
