@@ -1,11 +1,14 @@
 //! The CPU correlation, of any rank: the input extended once by the boundary rule, then each
 //! output row accumulates `w[t] * row` over the kernel's taps `t` in C order (for 2-d: `j`,
 //! then `k`; the sum of each output in the same order as the GPU's and SciPy's), rows in
-//! parallel.
+//! parallel. A correlation of one row with the fill value outside it (NumPy's 1-d `convolve`
+//! and `correlate`) reads the row in place and writes the output in place, in segments on all
+//! threads, with the same sums.
 
 use super::{Boundary, Correlation};
 use crate::array::Array;
 use crate::backend::cpu::values::{store_values, values};
+use crate::backend::storage::CpuLocks;
 use crate::core::dtype::{DType, Element};
 use crate::core::error::Result;
 use rayon::prelude::*;
@@ -138,41 +141,117 @@ fn run<A: Acc>(x: &[A], n: &[usize], k: &[A], ks: &[usize], c: &Correlation<'_>,
         let mut base = 0;
         for_index(y, &o[..lead], |ax, i| base += i * prs[ax]);
         let base = base * pw;
-        orow.par_chunks_mut(seg).enumerate().for_each(|(s, oseg)| {
-            let (c0, m_all) = (s * seg, oseg.len());
-            // Blocks of LANES outputs with their sums in registers (the lanes vectorise); each
-            // output still adds its taps in C order.
-            const LANES: usize = 8;
-            let mut i = 0;
-            while i < m_all {
-                let m = LANES.min(m_all - i);
-                let mut acc = [A::default(); LANES];
-                for (j, &tr) in tap_rows.iter().enumerate() {
-                    let prow = &p[base + tr..base + tr + pw];
-                    for (kk, &wv) in k[j * kw..(j + 1) * kw].iter().enumerate() {
-                        let b = c0 + i + kk;
-                        if m == LANES {
-                            let src: &[A; LANES] = prow[b..b + LANES].try_into().expect("LANES values");
-                            for l in 0..LANES {
-                                acc[l] = acc[l].mul_add(src[l], wv);
-                            }
-                        } else {
-                            for l in 0..m {
-                                acc[l] = acc[l].mul_add(prow[b + l], wv);
-                            }
-                        }
-                    }
-                }
-                oseg[i..i + m].copy_from_slice(&acc[..m]);
-                i += m;
-            }
-        });
+        let prows: Vec<&[A]> = tap_rows.iter().map(|&tr| &p[base + tr..base + tr + pw]).collect();
+        orow.par_chunks_mut(seg).enumerate().for_each(|(s, oseg)| accumulate(&prows, k, kw, s * seg, oseg));
     });
     out
 }
 
+/// Outputs `oseg` of one row: output `c0 + i` is the sum over tap rows `j` (the padded input's
+/// rows `prows[j]`) and taps `kk` of `k[j * kw + kk] * prows[j][c0 + i + kk]`, added in that
+/// order. Blocks of LANES outputs keep their sums in registers (the lanes vectorise).
+fn accumulate<A: Acc>(prows: &[&[A]], k: &[A], kw: usize, c0: usize, oseg: &mut [A]) {
+    const LANES: usize = 8;
+    let m_all = oseg.len();
+    let mut i = 0;
+    while i < m_all {
+        let m = LANES.min(m_all - i);
+        let mut acc = [A::default(); LANES];
+        for (j, prow) in prows.iter().enumerate() {
+            for (kk, &wv) in k[j * kw..(j + 1) * kw].iter().enumerate() {
+                let b = c0 + i + kk;
+                if m == LANES {
+                    let src: &[A; LANES] = prow[b..b + LANES].try_into().expect("LANES values");
+                    for l in 0..LANES {
+                        acc[l] = acc[l].mul_add(src[l], wv);
+                    }
+                } else {
+                    for l in 0..m {
+                        acc[l] = acc[l].mul_add(prow[b + l], wv);
+                    }
+                }
+            }
+        }
+        oseg[i..i + m].copy_from_slice(&acc[..m]);
+        i += m;
+    }
+}
+
+/// A correlation of one row (leading axes of length 1) with the fill value outside it, read
+/// and written in place (`x` the row, `k` its taps, output `o` reading `x[o + t - off]`): each
+/// segment of outputs reads its window of the row directly, or a copy of it with the fill
+/// value where the window reaches past the row's ends. The sums of [`run`], without its
+/// padded copy of the whole input or its copies in and out.
+fn row<A: Acc>(x: &[A], k: &[A], off: i64, fill: A, out: &mut [A]) {
+    const SEG: usize = 8192;
+    let n = x.len() as i64;
+    out.par_chunks_mut(SEG).enumerate().for_each(|(s, oseg)| {
+        let start = (s * SEG) as i64 - off;
+        let len = oseg.len() + k.len() - 1;
+        let local: Vec<A>;
+        let win = if start >= 0 && start + len as i64 <= n {
+            &x[start as usize..start as usize + len]
+        } else {
+            local =
+                (start..start + len as i64).map(|q| if (0..n).contains(&q) { x[q as usize] } else { fill }).collect();
+            &local[..]
+        };
+        accumulate(&[win], k, k.len(), 0, oseg);
+    });
+}
+
+/// [`row`] for `c` when it is one (a float64 or float32 row, the fill value outside, in and out
+/// C-contiguous and apart); false otherwise.
+fn try_row(c: &Correlation<'_>, out: &Array) -> Result<bool> {
+    let (n, ks, d) = (c.x.shape(), c.w.shape(), c.x.ndim());
+    let one = |v: &[usize]| v[..d - 1].iter().all(|&e| e == 1);
+    if d == 0
+        || !(one(n) && one(ks) && one(&c.out_shape) && c.offset[..d - 1].iter().all(|&o| o == 0))
+        || c.boundary != Boundary::Fill
+        || !c.x.is_c_contiguous()
+        || !out.is_c_contiguous()
+        || c.x.shares_storage(out)
+        || c.x.dtype() != out.dtype()
+    {
+        return Ok(false);
+    }
+    fn go<A: Acc>(c: &Correlation<'_>, out: &Array, k: Vec<A>, fill: A) {
+        let _l = CpuLocks::new(&[&c.x.storage], &[&out.storage]);
+        // SAFETY: `c.x` and `out` are C-contiguous CPU arrays of A (their dtype, checked by the
+        // caller), in different storage blocks, locked above; `out.size()` and `c.x.size()`
+        // elements from their first.
+        let (x, o) = unsafe {
+            (
+                std::slice::from_raw_parts(c.x.cpu_ptr().get() as *const A, c.x.size()),
+                std::slice::from_raw_parts_mut(out.cpu_ptr().get() as *mut A, out.size()),
+            )
+        };
+        row(x, &k, c.offset[c.x.ndim() - 1], fill, o);
+    }
+    let flip = |mut v: Vec<f64>| {
+        if c.flip {
+            v.reverse();
+        }
+        v
+    };
+    match c.x.dtype() {
+        DType::Float64 => go(c, out, flip(values::<f64>(c.w)?), f64::from_scalar(c.fill)),
+        DType::Float32 => go(
+            c,
+            out,
+            flip(values::<f64>(c.w)?).into_iter().map(|v| v as f32).collect(),
+            f64::from_scalar(c.fill) as f32,
+        ),
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
 /// The correlation `c` into `out` (C-contiguous, `c.out_shape`, the dtype of `c.x`).
 pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
+    if try_row(c, out)? {
+        return Ok(());
+    }
     let (n, ks) = (c.x.shape(), c.w.shape());
     // A convolution's kernel, reversed along every axis: the whole row-major buffer reversed.
     fn flipped<T>(mut v: Vec<T>, flip: bool) -> Vec<T> {
@@ -235,5 +314,54 @@ mod tests {
         assert_eq!(w, vec![1, 2, 3, 0, 1, 2, 3, 0, 1, 2]);
         assert_eq!(resolve(-1, 4, Boundary::Fill), None);
         assert_eq!(resolve(-9, 4, Boundary::Symm), Some(0)); // -1..-8: 0 1 2 3 3 2 1 0, then again
+    }
+
+    /// The one-row path gives `run`'s bits: rows across several segments and shorter than the
+    /// kernel, NumPy's three modes' offsets (valid 0, same (k - 1) / 2, full k - 1) and others
+    /// past the row's ends, a nonzero fill value, float64 and float32.
+    #[test]
+    fn row_is_run() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+        };
+        for (n, kw) in [(20_000usize, 15usize), (8192 * 2 + 3, 1), (17, 40), (5, 3), (1, 1)] {
+            let xv: Vec<f64> = (0..n).map(|_| next()).collect();
+            let kv: Vec<f64> = (0..kw).map(|_| next()).collect();
+            let x = crate::from_vec(xv.clone(), &crate::Device::Cpu).unwrap().reshape([1, n]).unwrap();
+            let w = crate::from_vec(kv.clone(), &crate::Device::Cpu).unwrap().reshape([1, kw]).unwrap();
+            let k1 = kw as i64 - 1;
+            for off in [0, k1 / 2, k1, -3, k1 + 5] {
+                let len = (n as i64 + k1 - off).clamp(1, n as i64 + kw as i64) as usize;
+                let c = Correlation {
+                    x: &x,
+                    w: &w,
+                    flip: false,
+                    out_shape: vec![1, len],
+                    offset: vec![0, off],
+                    boundary: Boundary::Fill,
+                    fill: crate::Scalar::Float(0.25),
+                };
+                let want = run(&xv, &[1, n], &kv, &[1, kw], &c, 0.25);
+                let mut got = vec![0.0; len];
+                row(&xv, &kv, off, 0.25, &mut got);
+                assert_eq!(
+                    got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                    want.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                    "n {n} k {kw} off {off}"
+                );
+                let (x32, k32): (Vec<f32>, Vec<f32>) =
+                    (xv.iter().map(|&v| v as f32).collect(), kv.iter().map(|&v| v as f32).collect());
+                let want = run(&x32, &[1, n], &k32, &[1, kw], &c, 0.25f32);
+                let mut got = vec![0f32; len];
+                row(&x32, &k32, off, 0.25, &mut got);
+                assert_eq!(
+                    got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                    want.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                    "float32 n {n} k {kw} off {off}"
+                );
+            }
+        }
     }
 }
