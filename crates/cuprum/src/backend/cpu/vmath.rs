@@ -16,8 +16,9 @@
 //! The main loops are branch-free (selects only) so that LLVM vectorises them; the arguments
 //! they do not cover (non-finite, or `|x| > 2^19` for `sin`/`cos`, non-positive or
 //! non-finite for `log`) are recomputed afterwards with std's float64 functions. On x86-64
-//! CPUs with AVX2 the same code is compiled a second time for AVX2 (4 float64 lanes instead
-//! of SSE2's 2) and picked at run time; both give the same bits.
+//! the same code is compiled again for AVX2 (4 float64 lanes instead of SSE2's 2) and for
+//! AVX-512F (8 lanes: exp_1e8_f32 70 -> 38-47 ms on a 2-core AVX-512 machine, NumPy 54) and
+//! picked at run time; all give the same bits (unit test).
 
 use crate::core::ufunc::UnaryOp;
 
@@ -39,6 +40,12 @@ pub(crate) fn f32_unary(op: UnaryOp, x: &[f32], out: &mut [f32]) -> bool {
     };
     #[cfg(target_arch = "x86_64")]
     {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F (checked just above), the only requirement of a
+            // `#[target_feature(enable = "avx512f")]` function.
+            unsafe { run_avx512(k, x, out) };
+            return true;
+        }
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2 (checked just above), the only requirement of a
             // `#[target_feature(enable = "avx2")]` function.
@@ -62,6 +69,12 @@ enum Kind {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn run_avx2(k: Kind, x: &[f32], out: &mut [f32]) {
+    run(k, x, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn run_avx512(k: Kind, x: &[f32], out: &mut [f32]) {
     run(k, x, out)
 }
 
@@ -369,6 +382,32 @@ mod tests {
             }
         }
         worst
+    }
+
+    /// The baseline loop and its AVX2 and AVX-512 twins (where this CPU has them) give the same
+    /// bits: no operation changes with the vector width.
+    #[test]
+    fn twins_give_the_same_bits() {
+        let xs = args();
+        for k in [Kind::Exp, Kind::Log, Kind::Sin, Kind::Cos, Kind::Tanh] {
+            let mut base = vec![0f32; xs.len()];
+            run(k, &xs, &mut base);
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
+            #[cfg(target_arch = "x86_64")]
+            {
+                let mut twin = vec![0f32; xs.len()];
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    // SAFETY: the CPU has AVX2.
+                    unsafe { run_avx2(k, &xs, &mut twin) };
+                    assert!(bits(&twin) == bits(&base), "AVX2 twin differs");
+                }
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: the CPU has AVX-512F.
+                    unsafe { run_avx512(k, &xs, &mut twin) };
+                    assert!(bits(&twin) == bits(&base), "AVX-512 twin differs");
+                }
+            }
+        }
     }
 
     /// The stated bound: at most 1 ulp from the exact value (float64 std as the reference),
