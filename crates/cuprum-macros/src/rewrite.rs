@@ -1,6 +1,6 @@
 //! The CPU body: the function as written, with its arithmetic operators turned into calls of
 //! `cuprum::kernel::rt` (`a / b` becomes `rt::div(a, b)`), the Rust twins of `kernel.cuh`'s
-//! helpers. rustc still infers every type; integers wrap and divide by zero to 0 on the CPU as
+//! helpers, and `x.exp()` into `rt::exp(x)` (float32: the CPU ufuncs' vectorisable exp). rustc still infers every type; integers wrap and divide by zero to 0 on the CPU as
 //! on the GPU, in every build profile, and nothing panics.
 
 use proc_macro2::Span;
@@ -62,6 +62,10 @@ impl VisitMut for Ops {
                 }
                 None => return,
             },
+            // `x.exp()`: the runtime's (a vectorisable float32 exp; see `rt::exp`).
+            Expr::MethodCall(m) if m.method == "exp" && m.args.is_empty() && m.turbofish.is_none() => {
+                call("exp", span, &[&m.receiver])
+            }
             // (A negated literal stays: `-128i8` is a literal, not a negation of 128i8.)
             Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) && !matches!(&*u.expr, Expr::Lit(_)) => {
                 call("neg", span, &[&u.expr])

@@ -1,6 +1,7 @@
 //! The CPU side of the user kernels: a `#[cuprum::vectorize]` function's Rust body called in
-//! typed loops over the broadcast operands (threads over chunks, a contiguous fast path), so
-//! that the CPU result is what the Rust function computes.
+//! typed loops over the broadcast operands (threads over chunks, a contiguous fast path built
+//! for the baseline, AVX2 and AVX-512F and picked at run time), so that the CPU result is what
+//! the Rust function computes (as the macro rewrote it: `kernel::rt`).
 
 use super::CpuLoop;
 use crate::array::Array;
@@ -70,6 +71,45 @@ impl<F, A, R> CpuFn<F, A, R> {
     }
 }
 
+/// `g(0)`, ..., `g(n - 1)`: the loop built for the baseline, AVX2 and AVX-512F (x86-64), picked
+/// at run time, so that a user function's arithmetic vectorises as wide as the CPU allows (the
+/// same bits: no operation changes with the vector width).
+#[inline(always)]
+fn each<G: Fn(usize) + Copy>(n: usize, g: G) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F, the only requirement of the function.
+            unsafe { each_avx512(n, g) };
+            return;
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, the only requirement of the function.
+            unsafe { each_avx2(n, g) };
+            return;
+        }
+    }
+    for i in 0..n {
+        g(i);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn each_avx2<G: Fn(usize) + Copy>(n: usize, g: G) {
+    for i in 0..n {
+        g(i);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn each_avx512<G: Fn(usize) + Copy>(n: usize, g: G) {
+    for i in 0..n {
+        g(i);
+    }
+}
+
 macro_rules! cpu_fn {
     ($n:literal; $($a:ident $v:ident $k:tt),*) => {
         impl<F, $($a: Lane,)* R: Lane> CpuLoop for CpuFn<F, ($($a,)*), R>
@@ -83,17 +123,18 @@ macro_rules! cpu_fn {
                 let base: [Ptr; $n + 1] = [out.cpu_ptr(), $(ins[$k].cpu_ptr()),*];
                 let f = &self.f;
                 // Contiguous runs: the loop the compiler may vectorise (around the function's
-                // calls where it cannot inline them).
+                // calls where it cannot inline them), built again for AVX2 and AVX-512.
                 let contiguous = move |p: [*mut u8; $n + 1], n: usize| {
-                    for i in 0..n {
-                        // SAFETY: a run of `n` elements of each operand (`par_walk`'s contract,
-                        // or `BCAST` copies of a broadcast value), each of its type; the
-                        // output's run is ours alone.
+                    let element = move |i: usize| {
+                        // SAFETY: `i < n` (`each`), in a run of `n` elements of each operand
+                        // (`par_walk`'s contract, or `BCAST` copies of a broadcast value), each
+                        // of its type; the output's run is ours alone.
                         unsafe {
                             $( let $v = <$a as Lane>::load(p[$k + 1].add(i * std::mem::size_of::<$a>())); )*
                             f($($v),*).store(p[0].add(i * std::mem::size_of::<R>()));
                         }
-                    }
+                    };
+                    each(n, element);
                 };
                 let run = move |p: [*mut u8; $n + 1], n: usize, s: [isize; $n + 1]| {
                     let sizes = [std::mem::size_of::<R>() as isize, $(std::mem::size_of::<$a>() as isize),*];

@@ -109,6 +109,30 @@ pub fn shr<T: Shift, U: Count>(a: T, n: U) -> T {
     a.shr(n.count())
 }
 
+/// `x.exp()` in a kernel body: float32 through the CPU ufuncs' branch-free `exp` (computed in
+/// float64 and rounded once: within 1 ulp, the bits `cuprum::exp` gives a float32 array on the
+/// CPU), which the compiler vectorises where glibc's `expf` is a call per element; float64 is
+/// std's.
+pub trait Exp: Copy {
+    fn exp(self) -> Self;
+}
+impl Exp for f32 {
+    #[inline(always)]
+    fn exp(self) -> f32 {
+        crate::backend::cpu::vmath::exp_f32(self)
+    }
+}
+impl Exp for f64 {
+    #[inline(always)]
+    fn exp(self) -> f64 {
+        f64::exp(self)
+    }
+}
+#[inline(always)]
+pub fn exp<T: Exp>(x: T) -> T {
+    Exp::exp(x)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -180,6 +180,30 @@ fn cpu_results_are_the_rust_functions() {
     assert!((z.item::<f32>().unwrap() - 2f32.sqrt()).abs() < 1e-6);
 }
 
+cpu_test!(float32_exp_is_the_ufuncs);
+/// A float32 `x.exp()` in a kernel body is what `cuprum::exp` gives a float32 array on the CPU
+/// (the vectorisable one, within 1 ulp), specials included; float64's is std's.
+fn float32_exp_is_the_ufuncs() {
+    let mut rng = Rng::new(2001);
+    let mut xs =
+        host::<f32>(&random(&[5000], DType::Float32, &mut rng, true)).iter().map(|v| v * 40.0).collect::<Vec<f32>>();
+    xs.extend([0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 88.7, 89.0, -103.9, -104.0, 1e-45]);
+    let x = cuprum::from_vec(xs.clone(), &Device::Cpu).unwrap();
+    let got = host::<f32>(&methods(&x, &x, 3i32).unwrap());
+    let want = host::<f32>(&cuprum::exp(&x).unwrap());
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert!(g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()), "exp({:e}): {g:e}, the ufunc {w:e}", xs[i]);
+        // Within 1 ulp of float64's exp rounded to float32 (exp is positive: adjacent bits).
+        let exact = (xs[i] as f64).exp() as f32;
+        assert!(g.is_nan() || g.to_bits().abs_diff(exact.to_bits()) <= 1, "exp({:e}) = {g:e}, want {exact:e}", xs[i]);
+    }
+    let x64 = random(&[1000], DType::Float64, &mut rng, true);
+    let got = host::<f64>(&methods(&x64, &x64, 3i32).unwrap());
+    for (a, g) in host::<f64>(&x64).iter().zip(&got) {
+        assert_eq!(g.to_bits(), a.exp().to_bits());
+    }
+}
+
 cpu_test!(integers_wrap_and_divide_by_zero_to_zero);
 /// Integer semantics on the CPU (the GPU is compared with it below): no panic in any build.
 fn integers_wrap_and_divide_by_zero_to_zero() {

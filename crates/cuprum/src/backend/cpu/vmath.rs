@@ -129,6 +129,12 @@ const ROUNDER: f64 = 6755399441055744.0;
 const LN2_HI: f64 = 0.693_147_180_369_123_8;
 const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
 
+/// float32 exp as [`f32_unary`] computes it, for one element (the kernels' `x.exp()`).
+#[inline(always)]
+pub(crate) fn exp_f32(x: f32) -> f32 {
+    exp_core(x as f64) as f32
+}
+
 /// exp(x) for a float32 argument `x` (widened), NaN kept; exact limits: results overflow to
 /// inf / underflow to 0 on the way to float32.
 #[inline(always)]
