@@ -6,7 +6,7 @@
 # (ncu.sh). The *.pre files are random/cuda.rs's preludes (float64/float32 uniform and normal).
 import cupy as cp, numpy as np, sys, os, json
 D = os.path.dirname(os.path.abspath(__file__))
-prelude = open(f'{D}/prelude.cuh').read().replace('#pragma once', '')
+prelude = open(f'{D}/../../../crates/cuprum/src/backend/cuda/include/prelude.cuh').read().replace('#pragma once', '')
 THREADS = 256
 sm = cp.cuda.Device().attributes['MultiProcessorCount']
 
