@@ -128,43 +128,45 @@ __shared__ u64 s_kw32[256];  // layer's bound (low word) and width (bits, high w
 #endif
 __device__ __forceinline__ double f64(int i) { return __longlong_as_double((long long)ZF64[i]); }
 
-// The first try from the packed shared tables (as try64 / try32).
+// dist.rs's try64 / try32: one try of the ziggurat from draw `r` given its layer's bound `k` and
+// width `w` (the layer is `r & 0xff`): magnitude, x, and whether it is accepted at once.
+__device__ __forceinline__ bool step64(u64 r, u64& rabs, double& x, u64 k, double w) {
+  rabs = (r >> 9) & 0x000fffffffffffffull;
+  x = (double)rabs * w;
+  if ((r >> 8) & 1) x = -x;
+  return rabs < k;
+}
+__device__ __forceinline__ bool step32(u32 r, u64& rabs, float& x, u32 k, float w) {
+  u32 ra = (r >> 9) & 0x007fffff;
+  rabs = (u64)ra;
+  x = (float)ra * w;
+  if ((r >> 8) & 1) x = -x;
+  return ra < k;
+}
+// A try with the layer's bound and width from tables `k` and `w` (the later tries: constant
+// memory).
+__device__ __forceinline__ bool try64(u64 r, int& idx, u64& rabs, double& x, const u64* k, const double* w) {
+  idx = (int)(r & 0xff);
+  return step64(r, rabs, x, k[idx], w[idx]);
+}
+__device__ __forceinline__ bool try32(u32 r, int& idx, u64& rabs, float& x, const u32* k, const float* w) {
+  idx = (int)(r & 0xff);
+  return step32(r, rabs, x, k[idx], w[idx]);
+}
+// The first try, from the packed shared tables.
 #if defined(VARIANT_NORMAL64)
 __device__ __forceinline__ bool first64(u64 r, int& idx, u64& rabs, double& x) {
   idx = (int)(r & 0xff);
-  rabs = (r >> 9) & 0x000fffffffffffffull;
   const Pack<u64, 2> e = s_kw64[idx];
-  x = (double)rabs * __longlong_as_double((long long)e.v[1]);
-  if ((r >> 8) & 1) x = -x;
-  return rabs < e.v[0];
+  return step64(r, rabs, x, e.v[0], __longlong_as_double((long long)e.v[1]));
 }
 #elif defined(VARIANT_NORMAL32)
 __device__ __forceinline__ bool first32(u32 r, int& idx, u64& rabs, float& x) {
   idx = (int)(r & 0xff);
-  u32 ra = (r >> 9) & 0x007fffff;
-  rabs = (u64)ra;
   const u64 e = s_kw32[idx];
-  x = (float)ra * __uint_as_float((u32)(e >> 32));
-  if ((r >> 8) & 1) x = -x;
-  return ra < (u32)e;
+  return step32(r, rabs, x, (u32)e, __uint_as_float((u32)(e >> 32)));
 }
 #endif
-// dist.rs's try64 / try32: one try of the ziggurat (layer, magnitude, x, accepted at once).
-__device__ __forceinline__ bool try64(u64 r, int& idx, u64& rabs, double& x, const u64* k, const double* w) {
-  idx = (int)(r & 0xff);
-  rabs = (r >> 9) & 0x000fffffffffffffull;
-  x = (double)rabs * w[idx];
-  if ((r >> 8) & 1) x = -x;
-  return rabs < k[idx];
-}
-__device__ __forceinline__ bool try32(u32 r, int& idx, u64& rabs, float& x, const u32* k, const float* w) {
-  idx = (int)(r & 0xff);
-  u32 ra = (r >> 9) & 0x007fffff;
-  rabs = (u64)ra;
-  x = (float)ra * w[idx];
-  if ((r >> 8) & 1) x = -x;
-  return ra < k[idx];
-}
 
 // dist.rs's normal_slow.
 __device__ __noinline__ double normal_slow(int idx, double x, u64 rabs, Sub& s, bool f32_) {
@@ -574,9 +576,12 @@ __device__ __forceinline__ int slot(int t, int k) {
   return t * NL + k;
 }
 
-// Draw l of a Philox block.
+// Draw l of a Philox block (its word picked by selects, so that a run-time l, the queue's,
+// does not index the block through local memory).
 __device__ __forceinline__ u64 draw(const u64 c[4], int l) {
-  return BITS == 64 ? c[l] : (u64)(u32)(c[l / 2] >> (32 * (l % 2)));
+  const int j = BITS == 64 ? l : l / 2;
+  const u64 w = j == 0 ? c[0] : j == 1 ? c[1] : j == 2 ? c[2] : c[3];
+  return BITS == 64 ? w : (u64)(u32)(w >> (32 * (l % 2)));
 }
 
 // Four blocks an SM (64 registers): the measured best for the fills; the samplers' longer
@@ -655,10 +660,8 @@ random_fill(OUT_T* __restrict__ out, long long n, const Keys rk, u64 start, int 
       do {
         const int k = __ffs(rmask) - 1;
         rmask &= rmask - 1;
-        const int l = k / PER;
-        const u64 w = (l / (DPB / 4)) == 0 ? c[0] : (l / (DPB / 4)) == 1 ? c[1] : (l / (DPB / 4)) == 2 ? c[2] : c[3];
         q_i[warp][e] = mine + k;
-        q_v[warp][e] = (QV)(BITS == 64 ? w : (u64)(u32)(w >> (32 * (l % 2))));
+        q_v[warp][e] = (QV)draw(c, k / PER);
         e++;
       } while (rmask);
     }
