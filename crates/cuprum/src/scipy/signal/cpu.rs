@@ -228,23 +228,25 @@ fn try_row(c: &Correlation<'_>, out: &Array) -> Result<bool> {
         };
         row(x, &k, c.offset[c.x.ndim() - 1], fill, o);
     }
-    let flip = |mut v: Vec<f64>| {
-        if c.flip {
-            v.reverse();
-        }
-        v
-    };
     match c.x.dtype() {
-        DType::Float64 => go(c, out, flip(values::<f64>(c.w)?), f64::from_scalar(c.fill)),
-        DType::Float32 => go(
-            c,
-            out,
-            flip(values::<f64>(c.w)?).into_iter().map(|v| v as f32).collect(),
-            f64::from_scalar(c.fill) as f32,
-        ),
+        DType::Float64 => go(c, out, flipped(values::<f64>(c.w)?, c.flip), f64::from_scalar(c.fill)),
+        DType::Float32 => go(c, out, flipped(f32_values(c.w)?, c.flip), f64::from_scalar(c.fill) as f32),
         _ => return Ok(false),
     }
     Ok(true)
+}
+
+/// A convolution's kernel, reversed along every axis: the whole row-major buffer reversed.
+fn flipped<T>(mut v: Vec<T>, flip: bool) -> Vec<T> {
+    if flip {
+        v.reverse();
+    }
+    v
+}
+
+/// The values of a float32 (or float16) array as float32.
+fn f32_values(a: &Array) -> Result<Vec<f32>> {
+    Ok(values::<f64>(a)?.into_iter().map(|v| v as f32).collect())
 }
 
 /// The correlation `c` into `out` (C-contiguous, `c.out_shape`, the dtype of `c.x`).
@@ -253,13 +255,6 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
         return Ok(());
     }
     let (n, ks) = (c.x.shape(), c.w.shape());
-    // A convolution's kernel, reversed along every axis: the whole row-major buffer reversed.
-    fn flipped<T>(mut v: Vec<T>, flip: bool) -> Vec<T> {
-        if flip {
-            v.reverse();
-        }
-        v
-    }
     match c.x.dtype() {
         DType::Float64 => {
             let r =
@@ -267,10 +262,8 @@ pub(crate) fn correlate(c: &Correlation<'_>, out: &Array) -> Result<()> {
             store_values(out, &r)
         }
         DType::Float32 | DType::Float16 => {
-            let f32s =
-                |a: &Array| -> Result<Vec<f32>> { Ok(values::<f64>(a)?.into_iter().map(|v| v as f32).collect()) };
             let fill = f64::from_scalar(c.fill) as f32;
-            let r = run(&f32s(c.x)?, n, &flipped(f32s(c.w)?, c.flip), ks, c, fill);
+            let r = run(&f32_values(c.x)?, n, &flipped(f32_values(c.w)?, c.flip), ks, c, fill);
             store_values(out, &r.into_iter().map(|v| v as f64).collect::<Vec<f64>>())
         }
         DType::Bool => {
