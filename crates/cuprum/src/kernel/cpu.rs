@@ -5,7 +5,7 @@
 
 use super::CpuLoop;
 use crate::array::Array;
-use crate::backend::cpu::{par_walk_at, Ptr};
+use crate::backend::cpu::{par_walk_at, simd, Ptr};
 use crate::backend::storage::CpuLocks;
 use crate::ufunc::cpu::plan;
 use std::marker::PhantomData;
@@ -71,45 +71,6 @@ impl<F, A, R> CpuFn<F, A, R> {
     }
 }
 
-/// `g(0)`, ..., `g(n - 1)`: the loop built for the baseline, AVX2 and AVX-512F (x86-64), picked
-/// at run time, so that a user function's arithmetic vectorises as wide as the CPU allows (the
-/// same bits: no operation changes with the vector width).
-#[inline(always)]
-fn each<G: Fn(usize) + Copy>(n: usize, g: G) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512F, the only requirement of the function.
-            unsafe { each_avx512(n, g) };
-            return;
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, the only requirement of the function.
-            unsafe { each_avx2(n, g) };
-            return;
-        }
-    }
-    for i in 0..n {
-        g(i);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn each_avx2<G: Fn(usize) + Copy>(n: usize, g: G) {
-    for i in 0..n {
-        g(i);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn each_avx512<G: Fn(usize) + Copy>(n: usize, g: G) {
-    for i in 0..n {
-        g(i);
-    }
-}
-
 macro_rules! cpu_fn {
     ($n:literal; $($a:ident $v:ident $k:tt),*) => {
         impl<F, $($a: Lane,)* R: Lane> CpuLoop for CpuFn<F, ($($a,)*), R>
@@ -126,7 +87,7 @@ macro_rules! cpu_fn {
                 // calls where it cannot inline them), built again for AVX2 and AVX-512.
                 let contiguous = move |p: [*mut u8; $n + 1], n: usize| {
                     let element = move |i: usize| {
-                        // SAFETY: `i < n` (`each`), in a run of `n` elements of each operand
+                        // SAFETY: `i < n` (the loop below), in a run of `n` elements of each operand
                         // (`par_walk`'s contract, or `BCAST` copies of a broadcast value), each
                         // of its type; the output's run is ours alone.
                         unsafe {
@@ -134,7 +95,17 @@ macro_rules! cpu_fn {
                             f($($v),*).store(p[0].add(i * std::mem::size_of::<R>()));
                         }
                     };
-                    each(n, element);
+                    // Built for AVX2 and AVX-512 too; `element` moved in, so that its pointers
+                    // stay in registers (through a reference, LLVM reloaded them every element
+                    // and left the loop scalar).
+                    simd(
+                        #[inline(always)]
+                        move || {
+                            for i in 0..n {
+                                element(i);
+                            }
+                        },
+                    );
                 };
                 let run = move |p: [*mut u8; $n + 1], n: usize, s: [isize; $n + 1]| {
                     let sizes = [std::mem::size_of::<R>() as isize, $(std::mem::size_of::<$a>() as isize),*];

@@ -38,22 +38,10 @@ pub(crate) fn f32_unary(op: UnaryOp, x: &[f32], out: &mut [f32]) -> bool {
         UnaryOp::Tanh => Kind::Tanh,
         _ => return false,
     };
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU has AVX-512F (checked just above), the only requirement of a
-            // `#[target_feature(enable = "avx512f")]` function.
-            unsafe { run_avx512(k, x, out) };
-            return true;
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (checked just above), the only requirement of a
-            // `#[target_feature(enable = "avx2")]` function.
-            unsafe { run_avx2(k, x, out) };
-            return true;
-        }
-    }
-    run(k, x, out);
+    super::simd(
+        #[inline(always)]
+        move || run(k, x, out),
+    );
     true
 }
 
@@ -64,18 +52,6 @@ enum Kind {
     Sin,
     Cos,
     Tanh,
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn run_avx2(k: Kind, x: &[f32], out: &mut [f32]) {
-    run(k, x, out)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn run_avx512(k: Kind, x: &[f32], out: &mut [f32]) {
-    run(k, x, out)
 }
 
 #[inline(always)]
@@ -404,12 +380,22 @@ mod tests {
                 let mut twin = vec![0f32; xs.len()];
                 if std::arch::is_x86_feature_detected!("avx2") {
                     // SAFETY: the CPU has AVX2.
-                    unsafe { run_avx2(k, &xs, &mut twin) };
+                    unsafe {
+                        super::super::in_avx2(
+                            #[inline(always)]
+                            || run(k, &xs, &mut twin),
+                        )
+                    };
                     assert!(bits(&twin) == bits(&base), "AVX2 twin differs");
                 }
                 if std::arch::is_x86_feature_detected!("avx512f") {
                     // SAFETY: the CPU has AVX-512F.
-                    unsafe { run_avx512(k, &xs, &mut twin) };
+                    unsafe {
+                        super::super::in_avx512(
+                            #[inline(always)]
+                            || run(k, &xs, &mut twin),
+                        )
+                    };
                     assert!(bits(&twin) == bits(&base), "AVX-512 twin differs");
                 }
             }
