@@ -1227,3 +1227,103 @@ mod einsum {
         Ok(())
     });
 }
+
+/// The GPU's own blocked LU (real orders 33 to 512, `linalg/cuda/blocked.rs`; 513 and complex
+/// dtypes take cuSOLVER) against the CPU on fresh random inputs: plain random matrices (real
+/// pivoting), stacks, transposed views, matrices with ties (entries in {-1, 0, 1}), graded and
+/// ill-conditioned ones (solve's backward error, which LU with partial pivoting bounds whatever
+/// the condition), and exactly singular ones (a zero pivot in the first, a middle and the last
+/// panel: `slogdet` `(0, -inf)`, `inv` NumPy's "Singular matrix" for the stack).
+fn blocked_lu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
+    let mut rng = Rng::new(2600 + dt as u64);
+    let eps = if dt == DType::Float32 { f32::EPSILON as f64 } else { f64::EPSILON };
+    let norm = |x: &Array| linalg::norm(&x.to_device(&Device::Cpu).unwrap()).unwrap().to_vec_as::<f64>().unwrap()[0];
+    // |a x - b| / (|a| |x| + |b|): LAPACK's backward error bound is a small multiple of n eps.
+    let backward = |a: &Array, x: &Array, b: &Array, what: &str| {
+        let (a, x, b) = (
+            a.to_device(&Device::Cpu).unwrap(),
+            x.to_device(&Device::Cpu).unwrap(),
+            b.to_device(&Device::Cpu).unwrap(),
+        );
+        let (a, x, b) =
+            (a.astype(DType::Float64).unwrap(), x.astype(DType::Float64).unwrap(), b.astype(DType::Float64).unwrap());
+        let r = cuprum::subtract(cuprum::matmul(&a, &x).unwrap(), &b).unwrap();
+        let n = a.shape()[a.ndim() - 1] as f64;
+        let e = norm(&r) / (norm(&a) * norm(&x) + norm(&b));
+        assert!(e <= 4.0 * n * eps, "{dt}: {what}: backward error {e:e} > 4 n eps");
+    };
+    let logdets = |g: &linalg::SlogdetResult, c: &linalg::SlogdetResult, what: &str| {
+        let gs = g.sign.to_device(&Device::Cpu).unwrap().to_vec_as::<f64>().unwrap();
+        let cs = c.sign.to_vec_as::<f64>().unwrap();
+        assert_eq!(gs, cs, "{dt}: {what}: slogdet's sign");
+        let gl = g.logabsdet.to_device(&Device::Cpu).unwrap().to_vec_as::<f64>().unwrap();
+        let cl = c.logabsdet.to_vec_as::<f64>().unwrap();
+        let tol = if dt == DType::Float32 { 2e-4 } else { 1e-11 };
+        for (x, y) in gl.iter().zip(&cl) {
+            assert!(x == y || (x - y).abs() <= tol * y.abs().max(1.0), "{dt}: {what}: log|det| {x} against {y}");
+        }
+    };
+    for (shape, n) in
+        [(vec![2], 33), (vec![], 64), (vec![3], 95), (vec![], 128), (vec![2], 257), (vec![], 512), (vec![], 513)]
+    {
+        let mut s = shape.clone();
+        s.extend([n, n]);
+        let a = random(&s, dt, &mut rng, false);
+        let g = a.to_device(gpu)?;
+        logdets(&linalg::slogdet(&g)?, &linalg::slogdet(&a)?, &format!("random {s:?}"));
+        let gt = g.swapaxes(-1, -2)?;
+        logdets(&linalg::slogdet(&gt)?, &linalg::slogdet(&a.swapaxes(-1, -2)?)?, &format!("transposed {s:?}"));
+        let mut bs = shape.clone();
+        bs.extend([n, 3]);
+        let b = random(&bs, dt, &mut rng, false);
+        let gb = b.to_device(gpu)?;
+        backward(&g, &linalg::solve(&g, &gb)?, &gb, &format!("solve {s:?}"));
+        let eye = cuprum::eye(n, dt, &Device::Cpu)?.broadcast_to(&s)?;
+        backward(&g, &linalg::inv(&g)?, &eye, &format!("inv {s:?}"));
+    }
+    // Ties everywhere: the first row of largest magnitude is the pivot, as LAPACK's.
+    let t = cuprum::floor(&cuprum::multiply(random(&[4, 70, 70], dt, &mut rng, false), 0.4)?)?;
+    let t = cuprum::clip(&t, -1.0, 1.0)?.astype(dt)?;
+    logdets(&linalg::slogdet(&t.to_device(gpu)?)?, &linalg::slogdet(&t)?, "entries in {-1, 0, 1}");
+    // Graded rows and graded columns (scales 2^-20 .. 2^20: condition numbers near 1e12).
+    let n = 200;
+    let scale: Vec<f64> = (0..n).map(|i| 2f64.powi((i as i32 * 41 / n as i32) - 20)).collect();
+    let sc = cuprum::from_vec(scale, &Device::Cpu)?;
+    let r = random(&[n, n], dt, &mut rng, false);
+    let rows = cuprum::multiply(&r, &sc.reshape([n, 1])?)?.astype(dt)?;
+    let cols = cuprum::multiply(&r, &sc)?.astype(dt)?;
+    for (m, what) in [(rows, "graded rows"), (cols, "graded columns")] {
+        let g = m.to_device(gpu)?;
+        let b = random(&[n, 2], dt, &mut rng, false).to_device(gpu)?;
+        backward(&g, &linalg::solve(&g, &b)?, &b, what);
+        logdets(&linalg::slogdet(&g)?, &linalg::slogdet(&m)?, what);
+    }
+    // Exactly singular: a zero row of `a` is a zero column of what is factored, whose step finds
+    // a zero pivot (and goes on).
+    for n in [40, 100, 300] {
+        for row in [0, n / 2, n - 1] {
+            let mut s = random(&[3, n, n], dt, &mut rng, false);
+            s.slice_mut(cuprum::s![1, row as isize, ..])?.fill(0.0)?;
+            let g = s.to_device(gpu)?;
+            let sl = linalg::slogdet(&g)?;
+            let (sg, lg) = (
+                sl.sign.to_device(&Device::Cpu)?.to_vec_as::<f64>()?,
+                sl.logabsdet.to_device(&Device::Cpu)?.to_vec_as::<f64>()?,
+            );
+            assert_eq!((sg[1], lg[1]), (0.0, f64::NEG_INFINITY), "{dt}: n {n}, zero row {row}");
+            logdets(&sl, &linalg::slogdet(&s)?, &format!("singular n {n} row {row}"));
+            let e = linalg::inv(&g).unwrap_err();
+            assert_eq!((e.kind(), e.to_string()), (ErrorKind::LinAlgError, "Singular matrix".to_string()));
+            let ok = s.slice(cuprum::s![0])?.to_device(gpu)?;
+            let eye = cuprum::eye(n, dt, &Device::Cpu)?;
+            backward(&ok, &linalg::inv(&ok)?, &eye, "inv beside a singular matrix");
+        }
+    }
+    // A NaN: log|det| NaN, as NumPy's.
+    let mut w = random(&[50, 50], dt, &mut rng, false);
+    w.slice_mut(cuprum::s![7, 9])?.fill(f64::NAN)?;
+    let l = linalg::slogdet(&w.to_device(gpu)?)?.logabsdet.to_device(&Device::Cpu)?.to_vec_as::<f64>()?;
+    assert!(l[0].is_nan(), "{dt}: log|det| with a NaN: {}", l[0]);
+    Ok(())
+}
+per_dtype!(blocked_lu: linalg_blocked_lu_f32 => Float32, linalg_blocked_lu_f64 => Float64);

@@ -10,6 +10,7 @@
 //! Errors: a factorisation's `info` is read back once per call (one small copy for a whole
 //! stack) when [`gpu_error_check`](super::gpu_error_check) is on.
 
+mod blocked;
 mod dot;
 mod handles;
 mod small;
@@ -228,11 +229,15 @@ fn check_info(info: &Array, failed: impl Fn(i32) -> bool, msg: &str) -> Result<(
 
 /// LU factorisations of every matrix of `w` (a C-contiguous stack `(batch, n, n)`, factored in
 /// place as the column-major `wᵀ`), pivots into `ipiv` (`(batch, n)` int64) and `info`
-/// (`(batch,)` int32).
+/// (`(batch,)` int32): our own blocked kernels for the real orders [`blocked::takes`], else
+/// cuSOLVER's.
 fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Result<()> {
     let dt = w.dtype();
-    let ty = sol_type(dt)?;
     let n = w.shape()[w.ndim() - 1];
+    if blocked::takes(dt, n) {
+        return blocked::getrf(dev, w, ipiv, info);
+    }
+    let ty = sol_type(dt)?;
     let count = w.size() / (n * n).max(1);
     let isz = dt.itemsize();
     let (pw, pp, pi) = (dptr(w)?, dptr(ipiv)?, dptr(info)?);
@@ -358,13 +363,17 @@ fn lu(dev: &CudaDevice, a: &Array) -> Result<(Array, Array, Array)> {
 }
 
 /// `numpy.linalg.slogdet` of a stack from the LU of `aᵀ` (same determinant): the pivots'
-/// parity and the diagonal of `U`, reduced on the device.
+/// parity and the diagonal of `U`, reduced on the device (one kernel for real dtypes,
+/// [`blocked::slogdet`]).
 pub(crate) fn slogdet(a: &Array, sign: &Array, logdet: &Array) -> Result<()> {
     let dev = dev_of(a)?;
     if let Some(s) = small_stack(a)? {
         return small::small_lu(&dev, &s, small::Out::Det { sign, logdet }, None);
     }
     let (w, ipiv, _info) = lu(&dev, a)?;
+    if !a.dtype().is_complex() && sign.is_c_contiguous() && logdet.is_c_contiguous() {
+        return blocked::slogdet(&dev, &w, &ipiv, sign, logdet);
+    }
     let n = w.shape()[1];
     let d = w.diagonal_with(0, 1, 2)?;
     let rows = crate::arange(n as i64, &dev.device())?.astype(DType::Int64)?;
