@@ -91,13 +91,13 @@ if command -v compute-sanitizer > /dev/null && [ "${SKIP_SANITIZER:-0}" != 1 ] &
   # racecheck on the kernels that share memory between threads: reductions, the sort's
   # passes and selection, the selection/compaction and scan kernels, ndimage's tiled filters
   # (sep2d, box2d, morph_tile) and the convolutions, the random fills (warp stages and
-  # rejection queues) and the blocked LU (its panel's pivot search and row broadcast).
+  # rejection queues) and the blocked LU and QR (their panels' reductions and broadcasts).
   [ "${SKIP_RACECHECK:-0}" = 1 ] || for spec in "reduce reduce,ufunc reduce::gpu::reductions ufunc::gpu::large_contiguous" \
       "sort sort,statistics,set_ops sort::gpu::sort_f32 sort::gpu::sort_u16 statistics::gpu::quantile_i32 set_ops::gpu::unique" \
       "select select,scan select::gpu::mask_i8 select::gpu::mask_rows_and_views scan::gpu::scan_i32 select::gpu::extract_and_indices" \
       "ndimage ndimage,signal ndimage::filters::gpu::filters_f32 ndimage::filters::gpu::filters_u8 ndimage::rank::gpu::box_kernel_every_rank_and_size ndimage::morphology::gpu::dtypes_and_views signal::gpu::conv2d_f32" \
       "random random random::same_numbers_on_both_devices random::standard_normal_keeps_negative_zero::gpu random::shapes_out_and_legacy::gpu" \
-      "linalg linalg linalg::linalg_blocked_lu_f32 linalg::linalg_blocked_lu_f64"; do
+      "linalg linalg linalg::linalg_blocked_lu_f32 linalg::linalg_blocked_lu_f64 linalg::linalg_blocked_qr_f32 linalg::linalg_blocked_qr_f64"; do
     set -- $spec; name=$1; fams=$2; shift 2
     any=0; for f in ${fams//,/ }; do selected "$f" && any=1; done
     [ $any = 1 ] || continue

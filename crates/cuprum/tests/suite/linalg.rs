@@ -1327,3 +1327,71 @@ fn blocked_lu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     Ok(())
 }
 per_dtype!(blocked_lu: linalg_blocked_lu_f32 => Float32, linalg_blocked_lu_f64 => Float64);
+
+/// The GPU's own blocked QR (real, up to 512 rows, `linalg/cuda/blocked.rs`; 513 rows and
+/// complex dtypes take cuSOLVER) against the CPU on fresh random inputs: square, tall and wide
+/// stacks in every mode, R as LAPACK's (the CPU's signs), Q orthonormal and Q R = A to a small
+/// multiple of m eps; zero columns (no reflection), a rank-deficient matrix, and for float64
+/// entries whose squares under- or overflow (the rescaled norm).
+fn blocked_qr(gpu: &Device, dt: DType) -> cuprum::Result<()> {
+    let mut rng = Rng::new(2700 + dt as u64);
+    let eps = if dt == DType::Float32 { f32::EPSILON as f64 } else { f64::EPSILON };
+    let cpu = |x: &Array| x.to_device(&Device::Cpu).unwrap().astype(DType::Float64).unwrap();
+    let norm = |x: &Array| linalg::norm(&cpu(x)).unwrap().to_vec_as::<f64>().unwrap()[0];
+    // The GPU's QR of `a * s` (R divided by `s` after) against the CPU's of `a`.
+    let check_scaled = |a: &Array, s: f64, mode: linalg::QrMode, what: &str| {
+        let (m, n) = (a.shape()[a.ndim() - 2], a.shape()[a.ndim() - 1]);
+        let ga = cuprum::multiply(a, s).unwrap().astype(dt).unwrap().to_device(gpu).unwrap();
+        let mut g = linalg::qr_with(&ga, mode).unwrap();
+        g.r = cuprum::true_divide(cpu(&g.r), s).unwrap();
+        let c = linalg::qr_with(a, mode).unwrap();
+        let tol = 8.0 * m.max(n) as f64 * eps;
+        let scale = norm(a).max(f64::MIN_POSITIVE);
+        let dr = norm(&cuprum::subtract(cpu(&g.r), cpu(&c.r)).unwrap());
+        // R is unique up to the signs LAPACK fixes; its distance from the CPU's is bounded by
+        // the condition, so only well-conditioned inputs ask for it (`what` says).
+        if !what.contains("deficient") {
+            assert!(dr <= 100.0 * tol * scale, "{dt}: {what}: |R - R_cpu| / |A| = {:e}", dr / scale);
+        }
+        if let Some(q) = &g.q {
+            let (q, r) = (cpu(q), cpu(&g.r));
+            let rec = norm(&cuprum::subtract(cuprum::matmul(&q, &r).unwrap(), cpu(a)).unwrap()) / scale;
+            assert!(rec <= tol, "{dt}: {what}: |Q R - A| / |A| = {rec:e}");
+            let qq = cuprum::matmul(&q.swapaxes(-1, -2).unwrap(), &q).unwrap();
+            let eye = cuprum::eye(q.shape()[q.ndim() - 1], DType::Float64, &Device::Cpu).unwrap();
+            let orth = norm(&cuprum::subtract(&qq, &eye).unwrap());
+            assert!(orth <= tol * (q.shape()[0] as f64).sqrt().max(1.0) * 2.0, "{dt}: {what}: |QᵀQ - I| = {orth:e}");
+            assert_eq!(q.shape(), c.q.as_ref().unwrap().shape(), "{dt}: {what}: Q's shape");
+        }
+    };
+    let check = |a: &Array, mode: linalg::QrMode, what: &str| check_scaled(a, 1.0, mode, what);
+    use linalg::QrMode::{Complete, Reduced, R};
+    for (shape, mode) in [
+        (vec![512, 512], Reduced),
+        (vec![2, 300, 200], Reduced),
+        (vec![3, 100, 300], Reduced),
+        (vec![2, 97, 61], Complete),
+        (vec![40, 40], R),
+        (vec![513, 64], Reduced),
+        (vec![1, 7], Reduced),
+        (vec![4, 5, 1], Complete),
+    ] {
+        let a = random(&shape, dt, &mut rng, false);
+        check(&a, mode, &format!("random {shape:?} {mode:?}"));
+    }
+    // Zero columns: the reflector of a zero column is the identity (tau 0).
+    let mut z = random(&[80, 50], dt, &mut rng, false);
+    z.slice_mut(cuprum::s![.., 3])?.fill(0.0)?;
+    z.slice_mut(cuprum::s![40.., 45])?.fill(0.0)?;
+    check(&z, Reduced, "zero columns");
+    let low = cuprum::matmul(&random(&[120, 10], dt, &mut rng, false), &random(&[10, 90], dt, &mut rng, false))?;
+    check(&low, Reduced, "rank-deficient (rank 10)");
+    if dt == DType::Float64 {
+        for s in [1e-170, 1e150] {
+            let a = random(&[70, 60], dt, &mut rng, false);
+            check_scaled(&a, s, Reduced, &format!("scaled by {s:e}"));
+        }
+    }
+    Ok(())
+}
+per_dtype!(blocked_qr: linalg_blocked_qr_f32 => Float32, linalg_blocked_qr_f64 => Float64);

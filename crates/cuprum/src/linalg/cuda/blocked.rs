@@ -1,14 +1,20 @@
-//! LAPACK's `getrf` of our own for stacks of real matrices of order `small::MAXN + 1 ..=`
-//! [`MIDMAX`] (`blocked_lu.cu`): a panel kernel that keeps the panel in registers (one block,
-//! a row per thread) and an update kernel for the other columns, per panel of [`NB`] columns,
-//! every matrix of a stack in the same launches. cuSOLVER's `getrf` spends most of a `512×512`
-//! factorization in its panel's pivot searches (`getrf_pivot`, 892 of `det_512`'s 1026 µs).
-//! The factors are LAPACK's (the same layout, pivots and `info` as cuSOLVER's), so `getrs` and
-//! the determinant read them alike; `lu_det` turns any real factors into `slogdet` in one launch.
+//! Our own blocked factorizations for stacks of real matrices of up to [`MIDMAX`] rows, where
+//! cuSOLVER spends most of its time in a panel (one pivot search or one reflector after
+//! another, `getrf_pivot` was 892 of `det_512`'s 1026 µs, one `geqrf` kernel 76% of
+//! `qr_512`'s): per panel of [`NB`] columns a kernel that keeps the panel in registers (one
+//! block, a row per thread) and a kernel for the other columns, every matrix of a stack in the
+//! same launches.
+//!
+//! - LU (`blocked_lu.cu`, orders `small::MAXN + 1 ..= MIDMAX`): LAPACK's `getrf` factors, the
+//!   same layout, pivots and `info` as cuSOLVER's, so `getrs` and the determinant read them
+//!   alike; `lu_det` turns any real factors into `slogdet` in one launch.
+//! - QR (`blocked_qr.cu`, where [`takes_qr`]: small matrices and stacks; its panel is
+//!   latency-bound, so a single `512×512` stays cuSOLVER's): LAPACK's `geqrf` (R and the
+//!   reflectors in place, `tau`) with the block reflectors' `T`, and `orgqr`'s `Q` from them.
 
 use crate::array::Array;
 use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
-use crate::backend::cuda::kernels::KernelKey;
+use crate::backend::cuda::kernels::{Kernel, KernelKey};
 use crate::backend::cuda::launch::{dptr, Params};
 use crate::backend::cuda::CudaDevice;
 use crate::core::dtype::DType;
@@ -23,12 +29,14 @@ const W: usize = 4;
 /// Matrices per launch at most (the grid's `y`).
 const MAXGRIDY: usize = 65535;
 
-/// The three entries of `blocked_lu.cu`.
+/// The entries of `blocked_lu.cu` and `blocked_qr.cu`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 enum Stage {
     Panel,
     Update,
     Det,
+    QrPanel,
+    QrApply,
 }
 
 /// One entry of the blocked LU module for a dtype (the module is compiled once per dtype).
@@ -45,6 +53,8 @@ impl KernelKey for BlockedLuKey {
             Stage::Panel => "lu_panel",
             Stage::Update => "lu_update",
             Stage::Det => "lu_det",
+            Stage::QrPanel => "qr_panel",
+            Stage::QrApply => "qr_apply",
         }
     }
     fn defines(&self) -> Vec<(&'static str, String)> {
@@ -52,7 +62,11 @@ impl KernelKey for BlockedLuKey {
     }
     fn source(&self) -> String {
         let t = storage_ty(self.dt);
-        format!("{PRELUDE}typedef {t} elem_t;\ntypedef {t} real_t;\n{}", include_str!("blocked_lu.cu"))
+        let body = match self.stage {
+            Stage::Panel | Stage::Update | Stage::Det => include_str!("blocked_lu.cu"),
+            Stage::QrPanel | Stage::QrApply => include_str!("blocked_qr.cu"),
+        };
+        format!("{PRELUDE}typedef {t} elem_t;\ntypedef {t} real_t;\n{body}")
     }
 }
 
@@ -142,21 +156,184 @@ pub(super) fn slogdet(dev: &CudaDevice, w: &Array, ipiv: &Array, sign: &Array, l
     unsafe { p.launch(dev, &k, grid, 256) }
 }
 
+/// Whether [`geqrf`] and [`orgqr`] take a stack of `batch` matrices of `m` rows and dtype `dt`:
+/// where they are measured faster than cuSOLVER (H200, float64, the probe
+/// `bench/probes/lu/probe.py`): one matrix of at most [`QR_ALONE`] rows (128: 0.54 ms against
+/// cuSOLVER's 0.72-0.88; 256: 1.08 against 0.83; 512: 2.2 against 1.97: the panel is
+/// latency-bound, about 3.6 µs a column whatever its rows), and stacks up to [`MIDMAX`] rows
+/// (every matrix in the same launches, where cuSOLVER takes them one after another).
+pub(super) fn takes_qr(dt: DType, m: usize, batch: usize) -> bool {
+    matches!(dt, DType::Float32 | DType::Float64) && m >= 1 && (m <= QR_ALONE || (batch >= 2 && m <= MIDMAX))
+}
+
+/// Rows up to which a single matrix takes our QR (see [`takes_qr`]).
+const QR_ALONE: usize = 160;
+
+/// The block reflectors of a [`geqrf`]: `T` of every panel, `(batch, panels, NB, NB)`.
+pub(super) struct Reflectors {
+    t: Array,
+    panels: usize,
+}
+
+/// LAPACK's `geqrf` of every matrix of `w` (C-contiguous `(batch, n, m)`: the column-major
+/// `m×n` matrices, factored in place), `tau` (C-contiguous `(batch, min(m, n))`). The caller
+/// checks [`takes_qr`] and `min(m, n) >= 1`.
+pub(super) fn geqrf(dev: &CudaDevice, w: &Array, tau: &Array) -> Result<Reflectors> {
+    let dt = w.dtype();
+    let (batch, n, m) = (w.shape()[0], w.shape()[1], w.shape()[2]);
+    let kk = m.min(n);
+    debug_assert!(takes_qr(dt, m, batch) && kk >= 1 && w.is_c_contiguous());
+    let panels = kk.div_ceil(NB);
+    let t = Array::alloc(&[batch, panels, NB, NB], dt, dev.device(), false)?;
+    let panel = dev.kernel(&BlockedLuKey { dt, stage: Stage::QrPanel })?;
+    let apply = dev.kernel(&BlockedLuKey { dt, stage: Stage::QrApply })?;
+    let isz = dt.itemsize();
+    let (tstride, wstride) = ((panels * NB * NB) as i64, (n * m) as i64);
+    for m0 in (0..batch).step_by(MAXGRIDY) {
+        let count = (batch - m0).min(MAXGRIDY) as u32;
+        let pw = dptr(w)? + (m0 * n * m * isz) as u64;
+        let pt = dptr(&t)? + (m0 * panels * NB * NB * isz) as u64;
+        let ptau = dptr(tau)? + (m0 * kk * isz) as u64;
+        for (pi, k) in (0..kk).step_by(NB).enumerate() {
+            let nbk = NB.min(kk - k);
+            let tp = pt + (pi * NB * NB * isz) as u64;
+            let mut p = Params::new();
+            p.push(pw);
+            p.push(m as i32);
+            p.push(n as i32);
+            p.push(wstride);
+            p.push(k as i32);
+            p.push(ptau);
+            p.push(tp);
+            p.push(tstride);
+            // SAFETY: the parameters match `qr_panel` (elem_t*, int, int, long long, int,
+            // elem_t*, elem_t*, long long); matrices m0.. of `w` (`count` of them), their `tau`
+            // rows and `T` blocks lie within those C-contiguous arrays; MIDMAX threads (two of
+            // the panel's columns a warp), the kernel's layout; the arrays outlive the stream's
+            // use.
+            unsafe { p.launch_2d(dev, &panel, (1, count), (MIDMAX as u32, 1), 0)? };
+            if k + nbk < n {
+                // SAFETY: as `apply`'s contract: the trailing columns of the same matrices.
+                unsafe {
+                    apply_reflectors(
+                        dev,
+                        &apply,
+                        (pw, wstride),
+                        (tp, tstride),
+                        (pw, wstride),
+                        m,
+                        k,
+                        nbk,
+                        k + nbk,
+                        n,
+                        true,
+                        count,
+                    )?
+                };
+            }
+        }
+    }
+    Ok(Reflectors { t, panels })
+}
+
+/// `orgqr`: the first `qcols` columns of `Q = H_0 H_1 ...` of a [`geqrf`] (`w`, `r` its
+/// reflectors), as a new C-contiguous `(batch, qcols, m)` (column-major `m×qcols`).
+pub(super) fn orgqr(dev: &CudaDevice, w: &Array, r: &Reflectors, qcols: usize) -> Result<Array> {
+    let dt = w.dtype();
+    let (batch, n, m) = (w.shape()[0], w.shape()[1], w.shape()[2]);
+    let kk = m.min(n);
+    let q = Array::alloc(&[batch, qcols, m], dt, dev.device(), true)?;
+    q.diagonal_with(0, 1, 2)?.fill(1)?;
+    let apply = dev.kernel(&BlockedLuKey { dt, stage: Stage::QrApply })?;
+    let isz = dt.itemsize();
+    let (tstride, wstride, qstride) = ((r.panels * NB * NB) as i64, (n * m) as i64, (qcols * m) as i64);
+    for m0 in (0..batch).step_by(MAXGRIDY) {
+        let count = (batch - m0).min(MAXGRIDY) as u32;
+        let pw = dptr(w)? + (m0 * n * m * isz) as u64;
+        let pt = dptr(&r.t)? + (m0 * r.panels * NB * NB * isz) as u64;
+        let pq = dptr(&q)? + (m0 * qcols * m * isz) as u64;
+        // The panels last first: each touches rows and columns from its first on.
+        for (pi, k) in (0..kk).step_by(NB).enumerate().collect::<Vec<_>>().into_iter().rev() {
+            let nbk = NB.min(kk - k);
+            let tp = pt + (pi * NB * NB * isz) as u64;
+            // SAFETY: as `apply`'s contract: `q` is a separate `(batch, qcols, m)` array.
+            unsafe {
+                apply_reflectors(
+                    dev,
+                    &apply,
+                    (pw, wstride),
+                    (tp, tstride),
+                    (pq, qstride),
+                    m,
+                    k,
+                    nbk,
+                    k,
+                    qcols,
+                    false,
+                    count,
+                )?
+            };
+        }
+    }
+    Ok(q)
+}
+
+/// Launches `qr_apply`: `X <- X - V op(T) Vᵀ X` on rows `k..m` of columns `c0..c1` of the
+/// matrices at `x` (column-major, leading dimension `m`), `V` the panel at columns `k..k+nbk`
+/// of those at `v`, `op(T)` `Tᵀ` when `trans`; `(pointer, elements between matrices)` each.
+///
+/// # Safety
+/// The pointers address `count` matrices of those shapes that outlive the stream's use; `X`'s
+/// columns `c0..c1` do not overlap `V`'s panel.
+#[allow(clippy::too_many_arguments)]
+unsafe fn apply_reflectors(
+    dev: &CudaDevice,
+    k_apply: &Kernel,
+    v: (u64, i64),
+    t: (u64, i64),
+    x: (u64, i64),
+    m: usize,
+    k: usize,
+    nbk: usize,
+    c0: usize,
+    c1: usize,
+    trans: bool,
+    count: u32,
+) -> Result<()> {
+    let mut p = Params::new();
+    p.push(v.0);
+    p.push(v.1);
+    p.push(t.0);
+    p.push(t.1);
+    p.push(x.0);
+    p.push(x.1);
+    p.push(m as i32);
+    p.push(k as i32);
+    p.push(nbk as i32);
+    p.push(c0 as i32);
+    p.push(c1 as i32);
+    p.push(trans as i32);
+    // SAFETY: the parameters match `qr_apply` (const elem_t*, long long, const elem_t*, long
+    // long, elem_t*, long long, int x 6); the memory is the caller's contract; `m - k <=
+    // MIDMAX` threads.
+    unsafe { p.launch_2d(dev, k_apply, ((c1 - c0).div_ceil(W) as u32, count), (round32(m - k), 1), 0) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::backend::cuda::compile::check_compiles;
 
     #[test]
-    fn blocked_lu_kernels_compile() {
+    fn blocked_kernels_compile() {
         let mut compiled = 0;
         for dt in [DType::Float32, DType::Float64] {
-            for stage in [Stage::Panel, Stage::Update, Stage::Det] {
+            for stage in [Stage::Panel, Stage::Update, Stage::Det, Stage::QrPanel, Stage::QrApply] {
                 let key = BlockedLuKey { dt, stage };
                 assert!(key.source().contains(key.entry()), "{key:?}");
                 compiled += check_compiles(&key) as usize;
             }
         }
-        eprintln!("linalg blocked LU kernels: 6 entries, {compiled} compiled by NVRTC");
+        eprintln!("linalg blocked LU and QR kernels: 10 entries, {compiled} compiled by NVRTC");
     }
 }

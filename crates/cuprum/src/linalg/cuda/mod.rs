@@ -728,7 +728,8 @@ fn svd_results(
 }
 
 /// `numpy.linalg.qr` of a stack: `geqrf` on a column-major copy of `a`, `r` from its upper
-/// triangle, `q` from `orgqr`/`ungqr` (LAPACK's signs, as NumPy's).
+/// triangle, `q` from `orgqr`/`ungqr` (LAPACK's signs, as NumPy's): our own blocked kernels
+/// where [`blocked::takes_qr`] (small matrices, stacks), else cuSOLVER's.
 pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Result<()> {
     let dev = dev_of(a)?;
     let dt = a.dtype();
@@ -736,6 +737,19 @@ pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Resul
     let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
     let k = m.min(n);
     let qcols = if mode == QrMode::Complete { m } else { k };
+    let count = a.size() / (m * n).max(1);
+    if blocked::takes_qr(dt, m, count) && k >= 1 {
+        // Our own geqrf and orgqr on the column-major copy (blocked.rs).
+        let g = work_copy(&a.swapaxes(-1, -2)?)?;
+        let tau = Array::alloc(&[g.shape()[0], k], dt, dev.device(), false)?;
+        let refl = blocked::geqrf(&dev, &g, &tau)?;
+        qr_r(&g, r)?;
+        if let Some(q) = q {
+            let qq = blocked::orgqr(&dev, &g, &refl, qcols)?.swapaxes(-1, -2)?;
+            crate::ufunc::assign(q, &qq.reshape(q.shape().to_vec())?)?;
+        }
+        return Ok(());
+    }
     // Column-major `a` with room for `max(n, qcols)` columns (orgqr builds q in place).
     let width = n.max(qcols);
     let g = work_copy(&a.swapaxes(-1, -2)?)?;
@@ -792,18 +806,23 @@ pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Resul
             })
         },
     )?;
-    // r: the upper triangle of the first rows of the factored matrix (row-major: transpose).
-    let rr = wq.slice(crate::s![.., ..n as isize, ..])?.swapaxes(-1, -2)?;
-    let rrows = r.shape()[r.ndim() - 2];
-    let rr = rr.slice(crate::s![.., ..rrows as isize, ..])?;
-    let rr = crate::where_(&triangle(rrows, n, false, &dev.device())?, &rr, 0.0)?.astype(dt)?;
-    crate::ufunc::assign(r, &rr.reshape(r.shape().to_vec())?)?;
+    qr_r(&wq.slice(crate::s![.., ..n as isize, ..])?, r)?;
     if let Some(q) = q {
         handles::orgqr(&dev, dt, m, qcols, k, &wq, width, &tau, &info)?;
         let qq = wq.slice(crate::s![.., ..qcols as isize, ..])?.swapaxes(-1, -2)?;
         crate::ufunc::assign(q, &qq.reshape(q.shape().to_vec())?)?;
     }
     Ok(())
+}
+
+/// `r`: the upper triangle of the first rows of the factored column-major `w` (`(batch, n, m)`;
+/// row-major, a transpose).
+fn qr_r(w: &Array, r: &Array) -> Result<()> {
+    let rr = w.swapaxes(-1, -2)?;
+    let (rrows, n) = (r.shape()[r.ndim() - 2], w.shape()[1]);
+    let rr = rr.slice(crate::s![.., ..rrows as isize, ..])?;
+    let rr = crate::where_(&triangle(rrows, n, false, &w.device())?, &rr, 0.0)?.astype(w.dtype())?;
+    crate::ufunc::assign(r, &rr.reshape(r.shape().to_vec())?)
 }
 
 /// `numpy.linalg.eig` of a stack with cuSOLVER's `Xgeev` (right vectors only), on a column-major
