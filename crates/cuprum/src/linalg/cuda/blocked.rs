@@ -1,9 +1,9 @@
 //! Our own blocked factorizations for stacks of real matrices of up to [`MIDMAX`] rows, where
 //! cuSOLVER spends most of its time in a panel (one pivot search or one reflector after
 //! another, `getrf_pivot` was 892 of `det_512`'s 1026 µs, one `geqrf` kernel 76% of
-//! `qr_512`'s): per panel of [`NB`] columns a kernel that keeps the panel in registers (one
-//! block, a row per thread) and a kernel for the other columns, every matrix of a stack in the
-//! same launches.
+//! `qr_512`'s): per panel of [`NB`] columns a kernel that keeps the panel in one block's
+//! registers (LU: a row a thread; QR: a warp per two columns) and a kernel for the other
+//! columns, every matrix of a stack in the same launches.
 //!
 //! - LU (`blocked_lu.cu`, orders `small::MAXN + 1 ..= MIDMAX`): LAPACK's `getrf` factors, the
 //!   same layout, pivots and `info` as cuSOLVER's, so `getrs` and the determinant read them
@@ -20,7 +20,7 @@ use crate::backend::cuda::CudaDevice;
 use crate::core::dtype::DType;
 use crate::core::error::Result;
 
-/// Largest order taken (a thread per row of a panel, one block).
+/// Largest order (LU) or number of rows (QR) taken: one block's threads hold a panel's rows.
 pub(super) const MIDMAX: usize = 512;
 /// Panel width (columns in each thread's registers).
 const NB: usize = 32;
@@ -32,27 +32,27 @@ const MAXGRIDY: usize = 65535;
 /// The entries of `blocked_lu.cu` and `blocked_qr.cu`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 enum Stage {
-    Panel,
-    Update,
-    Det,
+    LuPanel,
+    LuUpdate,
+    LuDet,
     QrPanel,
     QrApply,
 }
 
-/// One entry of the blocked LU module for a dtype (the module is compiled once per dtype).
+/// One entry of the blocked LU or QR module for a dtype (each module is compiled once per dtype).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct BlockedLuKey {
+pub(crate) struct BlockedKey {
     dt: DType,
     stage: Stage,
 }
 
-impl KernelKey for BlockedLuKey {
+impl KernelKey for BlockedKey {
     const FAMILY: &'static str = "linalg";
     fn entry(&self) -> &str {
         match self.stage {
-            Stage::Panel => "lu_panel",
-            Stage::Update => "lu_update",
-            Stage::Det => "lu_det",
+            Stage::LuPanel => "lu_panel",
+            Stage::LuUpdate => "lu_update",
+            Stage::LuDet => "lu_det",
             Stage::QrPanel => "qr_panel",
             Stage::QrApply => "qr_apply",
         }
@@ -63,7 +63,7 @@ impl KernelKey for BlockedLuKey {
     fn source(&self) -> String {
         let t = storage_ty(self.dt);
         let body = match self.stage {
-            Stage::Panel | Stage::Update | Stage::Det => include_str!("blocked_lu.cu"),
+            Stage::LuPanel | Stage::LuUpdate | Stage::LuDet => include_str!("blocked_lu.cu"),
             Stage::QrPanel | Stage::QrApply => include_str!("blocked_qr.cu"),
         };
         format!("{PRELUDE}typedef {t} elem_t;\ntypedef {t} real_t;\n{body}")
@@ -87,8 +87,8 @@ pub(super) fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> 
     let (batch, n) = (w.shape()[0], w.shape()[1]);
     debug_assert!(takes(dt, n) && w.is_c_contiguous());
     let src = Array::alloc(&[batch, n], DType::Int32, dev.device(), false)?;
-    let panel = dev.kernel(&BlockedLuKey { dt, stage: Stage::Panel })?;
-    let update = dev.kernel(&BlockedLuKey { dt, stage: Stage::Update })?;
+    let panel = dev.kernel(&BlockedKey { dt, stage: Stage::LuPanel })?;
+    let update = dev.kernel(&BlockedKey { dt, stage: Stage::LuUpdate })?;
     let (isz, nn) = (dt.itemsize(), (n * n) as i64);
     for m0 in (0..batch).step_by(MAXGRIDY) {
         let count = (batch - m0).min(MAXGRIDY) as u32;
@@ -141,7 +141,7 @@ pub(super) fn slogdet(dev: &CudaDevice, w: &Array, ipiv: &Array, sign: &Array, l
     if batch == 0 {
         return Ok(());
     }
-    let k = dev.kernel(&BlockedLuKey { dt: w.dtype(), stage: Stage::Det })?;
+    let k = dev.kernel(&BlockedKey { dt: w.dtype(), stage: Stage::LuDet })?;
     let mut p = Params::new();
     p.push(dptr(w)?);
     p.push(n as i32);
@@ -185,8 +185,8 @@ pub(super) fn geqrf(dev: &CudaDevice, w: &Array, tau: &Array) -> Result<Reflecto
     debug_assert!(takes_qr(dt, m, batch) && kk >= 1 && w.is_c_contiguous());
     let panels = kk.div_ceil(NB);
     let t = Array::alloc(&[batch, panels, NB, NB], dt, dev.device(), false)?;
-    let panel = dev.kernel(&BlockedLuKey { dt, stage: Stage::QrPanel })?;
-    let apply = dev.kernel(&BlockedLuKey { dt, stage: Stage::QrApply })?;
+    let panel = dev.kernel(&BlockedKey { dt, stage: Stage::QrPanel })?;
+    let apply = dev.kernel(&BlockedKey { dt, stage: Stage::QrApply })?;
     let isz = dt.itemsize();
     let (tstride, wstride) = ((panels * NB * NB) as i64, (n * m) as i64);
     for m0 in (0..batch).step_by(MAXGRIDY) {
@@ -244,7 +244,7 @@ pub(super) fn orgqr(dev: &CudaDevice, w: &Array, r: &Reflectors, qcols: usize) -
     let kk = m.min(n);
     let q = Array::alloc(&[batch, qcols, m], dt, dev.device(), true)?;
     q.diagonal_with(0, 1, 2)?.fill(1)?;
-    let apply = dev.kernel(&BlockedLuKey { dt, stage: Stage::QrApply })?;
+    let apply = dev.kernel(&BlockedKey { dt, stage: Stage::QrApply })?;
     let isz = dt.itemsize();
     let (tstride, wstride, qstride) = ((r.panels * NB * NB) as i64, (n * m) as i64, (qcols * m) as i64);
     for m0 in (0..batch).step_by(MAXGRIDY) {
@@ -328,8 +328,8 @@ mod tests {
     fn blocked_kernels_compile() {
         let mut compiled = 0;
         for dt in [DType::Float32, DType::Float64] {
-            for stage in [Stage::Panel, Stage::Update, Stage::Det, Stage::QrPanel, Stage::QrApply] {
-                let key = BlockedLuKey { dt, stage };
+            for stage in [Stage::LuPanel, Stage::LuUpdate, Stage::LuDet, Stage::QrPanel, Stage::QrApply] {
+                let key = BlockedKey { dt, stage };
                 assert!(key.source().contains(key.entry()), "{key:?}");
                 compiled += check_compiles(&key) as usize;
             }

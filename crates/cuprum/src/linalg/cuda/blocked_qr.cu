@@ -1,7 +1,7 @@
 // LAPACK's geqrf and orgqr (Householder QR, panels of NB columns with block reflectors) for
 // stacks of real m x n matrices with m <= MIDMAX rows, one block per matrix and step, as
-// blocked_lu.cu does for LU: cuSOLVER's geqrf spends most of a 512 x 512 factorization in its
-// panel kernel.
+// blocked_lu.cu does for LU. Used where measured faster than cuSOLVER (blocked.rs's takes_qr:
+// small matrices and stacks); the panel is latency-bound (bench/RESULTS.md).
 //
 // Every matrix is column-major with leading dimension m: B(i, j) at b[j*m + i] (the first n
 // columns of cuprum's work array). The factors overwrite B as geqrf's do: R on and above the
@@ -28,7 +28,8 @@
 // Sums of squares: double for float input (no overflow or underflow of a float's square).
 typedef double acc_t;
 
-__device__ __forceinline__ acc_t warp_sum(acc_t v) {
+template <typename T>
+__device__ __forceinline__ T warp_sum(T v) {
   for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(FULL_MASK, v, o);
   return v;
 }
@@ -61,12 +62,6 @@ __device__ __forceinline__ elem_t reduce_scatter(elem_t (&p)[NB], int lane) {
 
 // Rows a lane holds of each of its columns (lane l: rows l, l + 32, ...).
 #define RPL (MIDMAX / 32)
-
-__device__ __forceinline__ acc_t warp_sum_acc(acc_t v) { return warp_sum(v); }
-__device__ __forceinline__ elem_t warp_sum_e(elem_t v) {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(FULL_MASK, v, o);
-  return v;
-}
 
 // One block of MIDMAX threads (MIDMAX / 32 warps) per matrix (blockIdx.y); B has n columns, the
 // panel is columns k .. k + nbk (nbk = min(NB, min(m, n) - k)). Warp w owns the panel's columns
@@ -124,7 +119,7 @@ extern "C" __global__ void __launch_bounds__(MIDMAX) qr_panel(elem_t* __restrict
         mx = max(mx, c_fabs(e));
         if (i == j) alpha_l = col[q];
       }
-      acc_t ssq = warp_sum_acc((sq[0] + sq[1]) + (sq[2] + sq[3]));
+      acc_t ssq = warp_sum<acc_t>((sq[0] + sq[1]) + (sq[2] + sq[3]));
       const elem_t alpha = __shfl_sync(FULL_MASK, alpha_l, j & 31);
       real_t xnorm;
       bool plain = true;
@@ -141,7 +136,7 @@ extern "C" __global__ void __launch_bounds__(MIDMAX) qr_panel(elem_t* __restrict
             s2 += (acc_t)y * (acc_t)y;
           }
         }
-        xnorm = mx * (real_t)sqrt(warp_sum_acc(s2));
+        xnorm = mx * (real_t)sqrt(warp_sum<acc_t>(s2));
       } else {
         xnorm = (real_t)sqrt(ssq);
       }
@@ -183,7 +178,7 @@ extern "C" __global__ void __launch_bounds__(MIDMAX) qr_panel(elem_t* __restrict
         elem_t ws[4] = {0, 0, 0, 0};
 #pragma unroll
         for (int q = 0; q < RPL; ++q) ws[q & 3] += v[q] * x[ci][q];
-        const elem_t w = warp_sum_e((ws[0] + ws[1]) + (ws[2] + ws[3]));
+        const elem_t w = warp_sum<elem_t>((ws[0] + ws[1]) + (ws[2] + ws[3]));
         const elem_t tw = tj * w;
 #pragma unroll
         for (int q = 0; q < RPL; ++q) x[ci][q] -= tw * v[q];
@@ -195,7 +190,7 @@ extern "C" __global__ void __launch_bounds__(MIDMAX) qr_panel(elem_t* __restrict
           const int i = lane + 32 * q;
           gs[q & 3] += (i > c ? x[ci][q] : (i == c ? (elem_t)1 : (elem_t)0)) * v[q];
         }
-        const elem_t g = warp_sum_e((gs[0] + gs[1]) + (gs[2] + gs[3]));
+        const elem_t g = warp_sum<elem_t>((gs[0] + gs[1]) + (gs[2] + gs[3]));
         if (lane == 0) s_g[c][j] = g;
       }
     }
