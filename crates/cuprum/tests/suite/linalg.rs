@@ -1281,7 +1281,8 @@ fn blocked_lu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
         let eye = cuprum::eye(n, dt, &Device::Cpu)?.broadcast_to(&s)?;
         backward(&g, &linalg::inv(&g)?, &eye, &format!("inv {s:?}"));
     }
-    // Ties everywhere: the first row of largest magnitude is the pivot, as LAPACK's.
+    // Ties everywhere (entries in {-1, 0, 1}): the pivot search's tie-break (the first row of
+    // largest magnitude, as LAPACK's) gives the CPU's sign and log|det|.
     let t = cuprum::floor(&cuprum::multiply(random(&[4, 70, 70], dt, &mut rng, false), 0.4)?)?;
     let t = cuprum::clip(&t, -1.0, 1.0)?.astype(dt)?;
     logdets(&linalg::slogdet(&t.to_device(gpu)?)?, &linalg::slogdet(&t)?, "entries in {-1, 0, 1}");
