@@ -89,7 +89,6 @@ def qr(mod, w, qcols, stages=("panel", "apply", "orgqr")):
     kk = min(m, n)
     panels = (kk + NB - 1) // NB
     t = cp.zeros((batch, panels, NB, NB), w.dtype)
-    tau = cp.empty((batch, kk), w.dtype)
     panel, apply = mod.get_function("qr_panel"), mod.get_function("qr_apply")
     isz = w.dtype.itemsize
 
@@ -102,7 +101,7 @@ def qr(mod, w, qcols, stages=("panel", "apply", "orgqr")):
         nbk = min(NB, kk - k)
         tp = np.uint64(t.data.ptr + pi * NB * NB * isz)
         if "panel" in stages:
-            panel((1, batch), (MIDMAX,), (w, np.int32(m), np.int32(n), np.int64(n * m), np.int32(k), tau, tp,
+            panel((1, batch), (MIDMAX,), (w, np.int32(m), np.int32(n), np.int64(n * m), np.int32(k), tp,
                                              np.int64(panels * NB * NB)))
         if k + nbk < n and "apply" in stages:
             app(w, tp, w, n * m, k, nbk, k + nbk, n, 1)

@@ -201,7 +201,7 @@ pub(crate) fn matrices(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
                 format!("|s - s64| / |s64|: gpu {eg:.1e}, cpu {ec:.1e}; |u s vh - a| / |a| = {r:.1e}"),
             ))
         };
-        row(o, "svd_1024_f32", gpu, rep.min(5), 3, "cuSOLVER gesvd", f, check);
+        row(o, "svd_1024_f32", gpu, rep.min(5), 3, "float64 Gram matrix: syevd, QR of A V (svd_gram.rs)", f, check);
     }
     if o.wants("inv_batched_16384x8x8_f64") {
         let x = host(rng.normal(16384 * 64), &[16384, 8, 8], DType::Float64)?;

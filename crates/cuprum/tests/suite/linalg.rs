@@ -637,7 +637,8 @@ fn gpu_vs_cpu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     let rec = cuprum::matmul(&cuprum::multiply(&sv.u, &sv.s.expand_dims(-2)?)?, &sv.vh)?.to_device(&Device::Cpu)?;
     let err =
         linalg::norm(&cuprum::subtract(&rec, &r)?)?.to_vec_as::<f64>()?[0] / linalg::norm(&r)?.to_vec_as::<f64>()?[0];
-    // Single precision: gesvd, tens of eps (Jacobi's few hundred would fail); double: Jacobi.
+    // Single precision: the Gram route in double precision, a few eps (single-precision Jacobi's
+    // few hundred would fail); double: Jacobi.
     let (eps, k) = if matches!(dt, DType::Float32 | DType::Complex64) {
         (f32::EPSILON as f64, 200.0)
     } else {
@@ -1396,3 +1397,108 @@ fn blocked_qr(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     Ok(())
 }
 per_dtype!(blocked_qr: linalg_blocked_qr_f32 => Float32, linalg_blocked_qr_f64 => Float64);
+
+/// The GPU's single-precision SVD through the Gram matrix in double precision
+/// (`linalg/cuda/svd_gram.rs`) against the CPU's double-precision SVD of the same entries, on
+/// fresh random inputs: tall, wide and square stacks, full and economy, a transposed view on the
+/// device, graded matrices of condition 1e3 and 1e7, rank-deficient ones and single rows and
+/// columns. The singular values descend and lie within a few eps of `s_max` of the float64 ones,
+/// U and V are orthonormal (square in full mode) and U S Vᴴ = A to a few eps: bounds that
+/// single-precision LAPACK (cuSOLVER's `gesvd`, 20-40 eps at these sizes) would not meet. NaN
+/// and inf are `LinAlgError("SVD did not converge")`, with and without vectors.
+fn gram_svd(gpu: &Device, dt: DType) -> cuprum::Result<()> {
+    let mut rng = Rng::new(2900 + dt as u64);
+    let eps = f32::EPSILON as f64;
+    let hi = if dt.is_complex() { DType::Complex128 } else { DType::Float64 };
+    let cpu = |x: &Array| x.to_device(&Device::Cpu).unwrap().astype(hi).unwrap();
+    let norm = |x: &Array| linalg::norm(x).unwrap().to_vec_as::<f64>().unwrap()[0];
+    let adj = |x: &Array| {
+        let t = x.swapaxes(-1, -2).unwrap();
+        if dt.is_complex() {
+            t.conj().unwrap()
+        } else {
+            t
+        }
+    };
+    let orth = |x: &Array, what: &str| {
+        let cols = x.shape()[x.ndim() - 1];
+        let batch = x.size() / (x.shape()[x.ndim() - 2] * cols).max(1);
+        let eye = cuprum::eye(cols, hi, &Device::Cpu).unwrap();
+        let off = norm(&cuprum::subtract(cuprum::matmul(&adj(x), x).unwrap(), &eye).unwrap());
+        let bound = 8.0 * eps * (cols as f64).sqrt() * (batch as f64).sqrt();
+        assert!(off <= bound, "{dt}: {what}: |XᴴX - I| = {off:e} (bound {bound:e})");
+    };
+    // `ga` on the GPU, `a` its entries on the host.
+    let check = |ga: &Array, full: bool, what: &str| {
+        let a = cpu(ga);
+        let nd = a.ndim();
+        let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
+        let k = m.min(n);
+        let batch = &a.shape()[..nd - 2];
+        let g = linalg::svd_with(ga, &linalg::SvdOptions { full_matrices: full, ..Default::default() }).unwrap();
+        let (uc, vr) = if full { (m, n) } else { (k, k) };
+        assert_eq!(g.u.shape(), [batch, &[m, uc]].concat(), "{dt}: {what}: u's shape");
+        assert_eq!(g.vh.shape(), [batch, &[vr, n]].concat(), "{dt}: {what}: vh's shape");
+        assert_eq!((g.u.dtype(), g.s.dtype(), g.vh.dtype()), (dt, dt.real_dtype(), dt), "{dt}: {what}: dtypes");
+        let s = g.s.to_device(&Device::Cpu).unwrap().astype(DType::Float64).unwrap();
+        let want = linalg::svdvals(&a).unwrap();
+        let sv = s.to_vec::<f64>().unwrap();
+        let smax = want.to_vec::<f64>().unwrap().into_iter().fold(0f64, f64::max).max(f64::MIN_POSITIVE);
+        let ds = cuprum::subtract(&s, &want).unwrap().abs().unwrap().to_vec::<f64>().unwrap();
+        let ds = ds.into_iter().fold(0f64, f64::max);
+        assert!(ds <= 4.0 * eps * smax, "{dt}: {what}: singular values {:e} of s_max off", ds / smax);
+        for row in sv.chunks(k) {
+            assert!(row.windows(2).all(|w| w[0] >= w[1]), "{dt}: {what}: singular values not descending: {row:?}");
+        }
+        let vals = linalg::svdvals(ga).unwrap().to_device(&Device::Cpu).unwrap().astype(DType::Float64).unwrap();
+        assert_eq!(vals.to_vec::<f64>().unwrap(), sv, "{dt}: {what}: svdvals is svd's s");
+        let (u, vh) = (cpu(&g.u), cpu(&g.vh));
+        orth(&u, &format!("{what}: u"));
+        orth(&adj(&vh), &format!("{what}: vh"));
+        let ku = u.slice(cuprum::s![cuprum::ELLIPSIS, ..k as isize]).unwrap();
+        let kv = vh.slice(cuprum::s![cuprum::ELLIPSIS, ..k as isize, ..]).unwrap();
+        let rec = cuprum::matmul(&cuprum::multiply(&ku, s.expand_dims(-2).unwrap()).unwrap(), &kv).unwrap();
+        let err = norm(&cuprum::subtract(&rec, &a).unwrap()) / norm(&a).max(f64::MIN_POSITIVE);
+        assert!(err <= 4.0 * eps, "{dt}: {what}: |U S Vᴴ - A| / |A| = {err:e}");
+    };
+    let dev = |a: &Array| a.to_device(gpu).unwrap();
+    for (shape, full) in [
+        (vec![300, 200], false),
+        (vec![200, 300], true),
+        (vec![3, 64, 40], true),
+        (vec![2, 40, 64], false),
+        (vec![257, 257], true),
+        (vec![1, 9], true),
+        (vec![9, 1], true),
+        (vec![4, 1, 1], false),
+    ] {
+        check(&dev(&random(&shape, dt, &mut rng, false)), full, &format!("random {shape:?} full={full}"));
+    }
+    let t = dev(&random(&[2, 90, 50], dt, &mut rng, false)).swapaxes(-1, -2)?;
+    check(&t, true, "a transposed view on the device");
+    // Graded: Q1 diag(logspace(0, -c)) Q2 with orthonormal Q1, Q2 (the CPU's QR in double).
+    for c in [3.0, 7.0] {
+        let (m, n) = (120, 90);
+        let q1 = linalg::qr(&random(&[m, n], hi, &mut rng, false))?.q.unwrap();
+        let q2 = linalg::qr(&random(&[n, n], hi, &mut rng, false))?.q.unwrap();
+        let d: Vec<f64> = (0..n).map(|i| 10f64.powf(-c * i as f64 / (n - 1) as f64)).collect();
+        let d = cuprum::from_slice(&d, &[n], &Device::Cpu)?;
+        let a = cuprum::matmul(&cuprum::multiply(&q1, &d)?, &q2)?.astype(dt)?;
+        check(&dev(&a), c > 5.0, &format!("condition 1e{c}"));
+    }
+    for (m, n, r) in [(60, 40, 12), (40, 70, 5)] {
+        let low = cuprum::matmul(&random(&[m, r], dt, &mut rng, false), &random(&[r, n], dt, &mut rng, false))?;
+        check(&dev(&low), true, &format!("rank {r} of {m}x{n}, full"));
+        check(&dev(&low), false, &format!("rank {r} of {m}x{n}"));
+    }
+    for bad in [f64::NAN, f64::INFINITY] {
+        let mut a = random(&[2, 30, 20], dt, &mut rng, false);
+        a.slice_mut(cuprum::s![1, 7, 3])?.fill(bad)?;
+        let ga = dev(&a);
+        for e in [linalg::svd(&ga).unwrap_err(), linalg::svdvals(&ga).unwrap_err()] {
+            assert_eq!((e.kind(), e.to_string()), (ErrorKind::LinAlgError, "SVD did not converge".to_string()));
+        }
+    }
+    Ok(())
+}
+per_dtype!(gram_svd: linalg_gram_svd_f32 => Float32, linalg_gram_svd_c64 => Complex64);

@@ -10,7 +10,8 @@
 //!   alike; `lu_det` turns any real factors into `slogdet` in one launch.
 //! - QR (`blocked_qr.cu`, where [`takes_qr`]: small matrices and stacks; its panel is
 //!   latency-bound, so a single `512×512` stays cuSOLVER's): LAPACK's `geqrf` (R and the
-//!   reflectors in place, `tau`) with the block reflectors' `T`, and `orgqr`'s `Q` from them.
+//!   reflectors in place) with the block reflectors' `T` (the `tau` on its diagonal), and
+//!   `orgqr`'s `Q` from them.
 
 use crate::array::Array;
 use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
@@ -79,6 +80,11 @@ fn round32(x: usize) -> u32 {
     (x.div_ceil(32) * 32) as u32
 }
 
+/// A stack of `batch` matrices in launches of at most [`MAXGRIDY`]: `(first, count)` each.
+fn launches(batch: usize) -> impl Iterator<Item = (usize, u32)> {
+    (0..batch).step_by(MAXGRIDY).map(move |m0| (m0, (batch - m0).min(MAXGRIDY) as u32))
+}
+
 /// LU factorisations of every matrix of `w` (C-contiguous `(batch, n, n)`, factored in place as
 /// the column-major `wᵀ`, as cuSOLVER's `getrf`), pivots into `ipiv` (`(batch, n)` int64,
 /// 1-based) and `info` (`(batch,)` int32). The caller checks [`takes`].
@@ -90,8 +96,7 @@ pub(super) fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> 
     let panel = dev.kernel(&BlockedKey { dt, stage: Stage::LuPanel })?;
     let update = dev.kernel(&BlockedKey { dt, stage: Stage::LuUpdate })?;
     let (isz, nn) = (dt.itemsize(), (n * n) as i64);
-    for m0 in (0..batch).step_by(MAXGRIDY) {
-        let count = (batch - m0).min(MAXGRIDY) as u32;
+    for (m0, count) in launches(batch) {
         let (pw, pp, pi, ps) = (
             dptr(w)? + (m0 * n * n * isz) as u64,
             dptr(ipiv)? + (m0 * n * 8) as u64,
@@ -176,9 +181,9 @@ pub(super) struct Reflectors {
 }
 
 /// LAPACK's `geqrf` of every matrix of `w` (C-contiguous `(batch, n, m)`: the column-major
-/// `m×n` matrices, factored in place), `tau` (C-contiguous `(batch, min(m, n))`). The caller
-/// checks [`takes_qr`] and `min(m, n) >= 1`.
-pub(super) fn geqrf(dev: &CudaDevice, w: &Array, tau: &Array) -> Result<Reflectors> {
+/// `m×n` matrices, factored in place); the reflectors' scalars are on the diagonals of the
+/// returned `T`s. The caller checks [`takes_qr`] and `min(m, n) >= 1`.
+pub(super) fn geqrf(dev: &CudaDevice, w: &Array) -> Result<Reflectors> {
     let dt = w.dtype();
     let (batch, n, m) = (w.shape()[0], w.shape()[1], w.shape()[2]);
     let kk = m.min(n);
@@ -189,11 +194,9 @@ pub(super) fn geqrf(dev: &CudaDevice, w: &Array, tau: &Array) -> Result<Reflecto
     let apply = dev.kernel(&BlockedKey { dt, stage: Stage::QrApply })?;
     let isz = dt.itemsize();
     let (tstride, wstride) = ((panels * NB * NB) as i64, (n * m) as i64);
-    for m0 in (0..batch).step_by(MAXGRIDY) {
-        let count = (batch - m0).min(MAXGRIDY) as u32;
+    for (m0, count) in launches(batch) {
         let pw = dptr(w)? + (m0 * n * m * isz) as u64;
         let pt = dptr(&t)? + (m0 * panels * NB * NB * isz) as u64;
-        let ptau = dptr(tau)? + (m0 * kk * isz) as u64;
         for (pi, k) in (0..kk).step_by(NB).enumerate() {
             let nbk = NB.min(kk - k);
             let tp = pt + (pi * NB * NB * isz) as u64;
@@ -203,12 +206,11 @@ pub(super) fn geqrf(dev: &CudaDevice, w: &Array, tau: &Array) -> Result<Reflecto
             p.push(n as i32);
             p.push(wstride);
             p.push(k as i32);
-            p.push(ptau);
             p.push(tp);
             p.push(tstride);
             // SAFETY: the parameters match `qr_panel` (elem_t*, int, int, long long, int,
-            // elem_t*, elem_t*, long long); matrices m0.. of `w` (`count` of them), their `tau`
-            // rows and `T` blocks lie within those C-contiguous arrays; MIDMAX threads (two of
+            // elem_t*, long long); matrices m0.. of `w` (`count` of them) and their `T` blocks
+            // lie within those C-contiguous arrays; MIDMAX threads (two of
             // the panel's columns a warp), the kernel's layout; the arrays outlive the stream's
             // use.
             unsafe { p.launch_2d(dev, &panel, (1, count), (MIDMAX as u32, 1), 0)? };
@@ -247,13 +249,13 @@ pub(super) fn orgqr(dev: &CudaDevice, w: &Array, r: &Reflectors, qcols: usize) -
     let apply = dev.kernel(&BlockedKey { dt, stage: Stage::QrApply })?;
     let isz = dt.itemsize();
     let (tstride, wstride, qstride) = ((r.panels * NB * NB) as i64, (n * m) as i64, (qcols * m) as i64);
-    for m0 in (0..batch).step_by(MAXGRIDY) {
-        let count = (batch - m0).min(MAXGRIDY) as u32;
+    for (m0, count) in launches(batch) {
         let pw = dptr(w)? + (m0 * n * m * isz) as u64;
         let pt = dptr(&r.t)? + (m0 * r.panels * NB * NB * isz) as u64;
         let pq = dptr(&q)? + (m0 * qcols * m * isz) as u64;
         // The panels last first: each touches rows and columns from its first on.
-        for (pi, k) in (0..kk).step_by(NB).enumerate().collect::<Vec<_>>().into_iter().rev() {
+        for pi in (0..r.panels).rev() {
+            let k = pi * NB;
             let nbk = NB.min(kk - k);
             let tp = pt + (pi * NB * NB * isz) as u64;
             // SAFETY: as `apply`'s contract: `q` is a separate `(batch, qcols, m)` array.

@@ -5,9 +5,9 @@
 //
 // Every matrix is column-major with leading dimension m: B(i, j) at b[j*m + i] (the first n
 // columns of cuprum's work array). The factors overwrite B as geqrf's do: R on and above the
-// diagonal, the reflectors' vectors v below it (v_j = 1 implied), tau[j] their scalars; LAPACK's
-// dlarfg: beta = -sign(alpha) |(alpha, x)|, tau = (beta - alpha) / beta, v = x / (alpha - beta),
-// and tau = 0 (no reflection) when x is zero.
+// diagonal, the reflectors' vectors v below it (v_j = 1 implied); their scalars tau_j are T's
+// diagonal (orgqr reads them there). LAPACK's dlarfg: beta = -sign(alpha) |(alpha, x)|, tau =
+// (beta - alpha) / beta, v = x / (alpha - beta), and tau = 0 (no reflection) when x is zero.
 //
 //   qr_panel:  one block, a warp per two of the panel's columns (all their rows in registers).
 //              Column j: its owner takes the norm below the diagonal (in double for float, and
@@ -15,7 +15,7 @@
 //              underflows) and makes the reflector; then each warp applies it to its later
 //              columns and takes its earlier reflectors' dots with v (LAPACK's dlarft, forward
 //              and columnwise: T(0:j, j) = -tau_j T(0:j, 0:j) V(:, 0:j)^T v_j, built at the end
-//              of the panel). Writes the panel back, tau and T (NB x NB, upper).
+//              of the panel). Writes the panel back and T (NB x NB, upper).
 //   qr_apply:  X <- X - V op(T) V^T X on rows k.., the columns [c0, c1) of X, W a block:
 //              op(T) = T^T for geqrf's trailing columns (X = B itself, right of the panel),
 //              op(T) = T for orgqr (X = the Q being built from the identity, panels last first).
@@ -71,7 +71,7 @@ __device__ __forceinline__ elem_t reduce_scatter(elem_t (&p)[NB], int lane) {
 // columns and takes its earlier ones' dots with v (for T). T goes to t_out (NB x NB per
 // matrix, row-major, zero outside the panel's triangle).
 extern "C" __global__ void __launch_bounds__(MIDMAX) qr_panel(elem_t* __restrict__ a, int m, int n, long long stride,
-    int k, elem_t* __restrict__ tau, elem_t* __restrict__ t_out, long long t_stride) {
+    int k, elem_t* __restrict__ t_out, long long t_stride) {
   constexpr int NW = MIDMAX / 32;
   constexpr int CPW = NB / NW;  // columns a warp owns
   static_assert(NB % NW == 0, "the panel's columns are shared out evenly");
@@ -227,7 +227,6 @@ extern "C" __global__ void __launch_bounds__(MIDMAX) qr_panel(elem_t* __restrict
     }
     elem_t* tm = t_out + mi * t_stride;
     for (int i = 0; i < NB; ++i) tm[i * NB + lane] = s_t[i][lane];
-    if (lane < nbk) tau[mi * min(m, n) + k + lane] = s_tau[lane];
   }
 }
 

@@ -157,7 +157,8 @@ pub(super) fn orgqr(
 }
 
 /// The economy SVD by one-sided Jacobi (`?gesvdj`, at about twice the speed of `gesvd` for a
-/// 1024² matrix on an H100, with an error of a few hundred eps), in place on `g`: the C-contiguous `(count, cols, rows)`
+/// 1024² matrix on an H100, with an error of a few hundred eps) of a float64 or complex128
+/// stack (single precision takes [`super::svd_gram`]), in place on `g`: the C-contiguous `(count, cols, rows)`
 /// stack of column-major `rows x cols` matrices (`rows >= cols`). Singular values (descending)
 /// into `s` `(count, cols)`; with `vectors`, `U` into `u` (`(count, cols, rows)`, column-major
 /// `rows x cols`) and `V` — not `Vᴴ` — into `v` (`(count, cols, cols)`, column-major), to
@@ -187,9 +188,8 @@ pub(super) fn gesvdj(
     let mut params: sol::gesvdjInfo_t = std::ptr::null_mut();
     // SAFETY: creates a parameter object, destroyed below on every path.
     solver_check("cusolverDnCreateGesvdjInfo", unsafe { sol::cusolverDnCreateGesvdjInfo(&mut params) })?;
-    // Converged to the part type's machine precision (set explicitly rather than left to the
-    // library's default).
-    let eps = if dt.real_dtype() == DType::Float32 { f32::EPSILON as f64 } else { f64::EPSILON };
+    // Converged to double precision (set explicitly rather than left to the library's default).
+    let eps = f64::EPSILON;
     // SAFETY: a valid parameter object; plain host settings.
     solver_check("cusolverDnXgesvdjSetTolerance", unsafe { sol::cusolverDnXgesvdjSetTolerance(params, eps) })?;
     // SAFETY: as above.
@@ -252,9 +252,7 @@ pub(super) fn gesvdj(
         }};
     }
     let r = match dt {
-        DType::Float32 => run!(f32, f32, cusolverDnSgesvdj_bufferSize, cusolverDnSgesvdj),
         DType::Float64 => run!(f64, f64, cusolverDnDgesvdj_bufferSize, cusolverDnDgesvdj),
-        DType::Complex64 => run!(sol::cuComplex, f32, cusolverDnCgesvdj_bufferSize, cusolverDnCgesvdj),
         DType::Complex128 => run!(sol::cuDoubleComplex, f64, cusolverDnZgesvdj_bufferSize, cusolverDnZgesvdj),
         other => Err(Error::UnsupportedDType { op: "svd on a GPU".into(), dtype: other }),
     };

@@ -14,6 +14,7 @@ mod blocked;
 mod dot;
 mod handles;
 mod small;
+mod svd_gram;
 
 pub(crate) use dot::dot_1d;
 
@@ -589,13 +590,18 @@ pub(crate) fn eigh(a: &Array, lower: bool, w: &Array, v: Option<&Array>) -> Resu
     Ok(())
 }
 
-/// `numpy.linalg.svd` of a stack with cuSOLVER's `gesvdj` (double precision, economy size or
-/// values only) or `gesvd`, which need rows `>=` columns: a
+/// `numpy.linalg.svd` of a stack: float32 and complex64 through the Gram matrix in double
+/// precision ([`svd_gram`]: faster and more accurate than cuSOLVER's single-precision routines);
+/// float64 and complex128 with cuSOLVER's `gesvdj` (economy size or values only) or `gesvd`,
+/// which need rows `>=` columns: a
 /// wide `a` is factored as the column-major `aᵀ` it already is (`aᵀ = U S Vᴴ` gives
 /// `a = conj(V) S Uᵀ`), a tall one as a column-major copy of `a`.
 pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Option<&Array>) -> Result<()> {
     let dev = dev_of(a)?;
     let dt = a.dtype();
+    if matches!(dt, DType::Float32 | DType::Complex64) {
+        return svd_gram::svd(a, full, u, s, vh);
+    }
     let nd = a.ndim();
     let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
     let k = m.min(n);
@@ -616,10 +622,9 @@ pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Optio
     let sv = Array::alloc(&[count, k], dt.real_dtype(), dev.device(), false)?;
     // Not the polar-decomposition SVD (`Xgesvdp`), faster on full-rank matrices: its
     // reconstruction of a rank-deficient 60x40 float32 matrix was 7.5e-2 off (H100, CUDA 13).
-    if (!full || !vectors) && dt.real_dtype() == DType::Float64 {
-        // The economy SVD by Jacobi in double precision (twice gesvd's speed; its error, a few
-        // hundred eps, is 1e-13 there, while in single precision it would be 3e-5: float32
-        // and complex64 stay with gesvd). It returns V, and `vt` below is (Vᴴ)ᵀ = conj(V)
+    if !full || !vectors {
+        // The economy SVD by Jacobi (twice gesvd's speed; its error, a few hundred eps, is
+        // 1e-13 in double precision, while in single precision it would be 3e-5). It returns V, and `vt` below is (Vᴴ)ᵀ = conj(V)
         // read row-major, which is V's row-major read transposed (and conjugated).
         let um = Array::alloc(&[count, cols, rows], dt, dev.device(), false)?;
         let vm = Array::alloc(&[count, cols, cols], dt, dev.device(), false)?;
@@ -737,12 +742,12 @@ pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Resul
     let (m, n) = (a.shape()[nd - 2], a.shape()[nd - 1]);
     let k = m.min(n);
     let qcols = if mode == QrMode::Complete { m } else { k };
-    let count = a.size() / (m * n).max(1);
+    // The column-major copy of `a`.
+    let g = work_copy(&a.swapaxes(-1, -2)?)?;
+    let count = g.shape()[0];
     if blocked::takes_qr(dt, m, count) && k >= 1 {
-        // Our own geqrf and orgqr on the column-major copy (blocked.rs).
-        let g = work_copy(&a.swapaxes(-1, -2)?)?;
-        let tau = Array::alloc(&[g.shape()[0], k], dt, dev.device(), false)?;
-        let refl = blocked::geqrf(&dev, &g, &tau)?;
+        // Our own geqrf and orgqr, in place on `g` (blocked.rs).
+        let refl = blocked::geqrf(&dev, &g)?;
         qr_r(&g, r)?;
         if let Some(q) = q {
             let qq = blocked::orgqr(&dev, &g, &refl, qcols)?.swapaxes(-1, -2)?;
@@ -752,8 +757,6 @@ pub(crate) fn qr(a: &Array, mode: QrMode, q: Option<&Array>, r: &Array) -> Resul
     }
     // Column-major `a` with room for `max(n, qcols)` columns (orgqr builds q in place).
     let width = n.max(qcols);
-    let g = work_copy(&a.swapaxes(-1, -2)?)?;
-    let count = g.shape()[0];
     let wq = Array::alloc(&[count, width, m], dt, dev.device(), true)?;
     wq.slice(crate::s![.., ..n as isize, ..])?.assign(&g)?;
     let tau = Array::alloc(&[count, k.max(1)], dt, dev.device(), false)?;
