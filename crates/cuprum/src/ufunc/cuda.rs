@@ -25,6 +25,9 @@ fn launch_ew(spec: &EwSpec, out: &Array, args: &[Arg<'_>], extra: impl FnOnce(&m
     launch_layout(out, args, &computes, spec.vec_width(), THREADS, |dev, v| dev.kernel(&EwKey(*spec, v)), extra)
 }
 
+/// Elements a thread of `elementwise.cu`'s `ks` (its `KS_U`).
+const KS_U: usize = 4;
+
 /// Lays out and launches an elementwise kernel of `elementwise.cu`'s layouts writing `out`
 /// (the ufuncs', and the user kernels' of `kernel/`): picks the layout variant, asks `kernel`
 /// for the kernel of that variant, and pushes the parameters (scalar inputs in the C type of
@@ -115,8 +118,13 @@ pub(crate) fn launch_layout(
     } else if !contiguous {
         params.push_i64s(&crate::backend::cuda::launch::layout_table(&cshape, &cst));
     }
-    let per_thread = if vectorize { v as usize } else { 1 };
-    let grid = dev.grid_for(n.div_ceil(per_thread), threads as usize);
+    let grid = match variant {
+        Variant::Kv => dev.grid_for(n.div_ceil(v as usize), threads as usize),
+        // One pass of `ks`' loop: KS_U elements a thread, so that each has its loads in flight
+        // at once (elementwise.cu).
+        Variant::Ks => n.div_ceil(threads as usize * KS_U).clamp(1, i32::MAX as usize) as u32,
+        _ => dev.grid_for(n, threads as usize),
+    };
     // SAFETY: the parameters match the generated signature; the arrays outlive the launch
     // because their storage returns to the pool only in stream order.
     unsafe { params.launch(&dev, &k, grid, threads) }
