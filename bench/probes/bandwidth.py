@@ -5,32 +5,19 @@ of 400 MB and 1.6 GB, and CuPy's elementwise copy (`cp.copyto`), CUDA events, me
 (read bandwidth). Run on the device beside cuprum-bench: python3 bench/probes/bandwidth.py"""
 import numpy as np
 import cupy as cp
-
-
-def gt(f, rep=20, warm=3):
-    for _ in range(warm):
-        f()
-    ts = []
-    for _ in range(rep):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        f()
-        b.record()
-        b.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(a, b))
-    return float(np.median(ts))
+from evtime import median_ms
 
 
 for mb in (400, 1600):
     n = mb * 10**6 // 4
     src, dst = cp.ones(n, cp.float32), cp.empty(n, cp.float32)
     nbytes = src.nbytes
-    t = gt(lambda: cp.cuda.runtime.memcpyAsync(dst.data.ptr, src.data.ptr, nbytes, 3,
+    t = median_ms(lambda: cp.cuda.runtime.memcpyAsync(dst.data.ptr, src.data.ptr, nbytes, 3,
                                                 cp.cuda.get_current_stream().ptr))
     print("memcpy d2d %5d MB: %.4f ms, %.2f TB/s (read + write)" % (mb, t, 2 * nbytes / t / 1e9), flush=True)
-    t = gt(lambda: cp.copyto(dst, src))
+    t = median_ms(lambda: cp.copyto(dst, src))
     print("cp.copyto  %5d MB: %.4f ms, %.2f TB/s (read + write)" % (mb, t, 2 * nbytes / t / 1e9), flush=True)
     del src, dst
 x = cp.ones(10**8, cp.float32)
-t = gt(lambda: x.sum())
+t = median_ms(lambda: x.sum())
 print("cupy sum of 1e8 float32: %.4f ms, %.2f TB/s read" % (t, 4e8 / t / 1e9), flush=True)

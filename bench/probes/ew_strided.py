@@ -5,6 +5,7 @@ thread loaded before any is stored, and CuPy's fused kernel; CUDA events, median
 warm-ups, results checked equal. Run on the device: python3 bench/probes/ew_strided.py"""
 import numpy as np
 import cupy as cp
+from evtime import median_ms
 
 SRC = r"""
 #define FIRST ((long long)blockIdx.x * blockDim.x + threadIdx.x)
@@ -73,26 +74,12 @@ sms = cp.cuda.Device().attributes["MultiProcessorCount"]
 yptr = ys.data.ptr  # the view's first element (the base's last)
 
 
-def gt(f, rep=20, warm=3):
-    for _ in range(warm):
-        f()
-    ts = []
-    for _ in range(rep):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        f()
-        b.record()
-        b.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(a, b))
-    return float(np.median(ts))
-
-
 def squared_diff(x, y):
     return (x - y) * (x - y)
 
 
 fused = cp.fuse(squared_diff)
-t = gt(lambda: fused(xs, ys))
+t = median_ms(lambda: fused(xs, ys))
 print("cupy fused                          %.4f ms  %.2f TB/s" % (t, 2.4e9 / t / 1e9), flush=True)
 for name, per, threads, cap in (("ks", 1, 256, 32), ("ks", 1, 256, 0), ("ks", 1, 128, 0), ("ks", 1, 512, 0),
                                 ("ks2", 2, 256, 32), ("ks2", 2, 256, 0), ("ks4", 4, 256, 32), ("ks4", 4, 256, 16),
@@ -106,6 +93,6 @@ for name, per, threads, cap in (("ks", 1, 256, 32), ("ks", 1, 256, 0), ("ks", 1,
     out.fill(0)
     k((blocks,), (threads,), args)
     ok = bool((out == want).all())
-    t = gt(lambda: k((blocks,), (threads,), args))
+    t = median_ms(lambda: k((blocks,), (threads,), args))
     print("%-4s x%d threads %3d grid %8d (cap %2s)  %.4f ms  %.2f TB/s  equal %s"
           % (name, per, threads, blocks, cap or "-", t, 2.4e9 / t / 1e9, ok), flush=True)

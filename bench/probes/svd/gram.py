@@ -4,22 +4,18 @@ Timed beside CuPy's gesvd of the same float32 matrix (CUDA events, median of 5) 
 NumPy's float64 SVD of the same entries: singular values (max abs error / s_max), reconstruction
 and orthogonality of U and V, for Gaussian matrices and graded ones of condition 1e3..1e9, and
 rank-deficient ones. Run from the repo root on the device."""
+import functools
+import os
+import sys
+
 import numpy as np
 import cupy as cp
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import evtime  # noqa: E402
 
-def gt(f, rep=5, warm=2):
-    for _ in range(warm):
-        f()
-    ts = []
-    for _ in range(rep):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        f()
-        b.record()
-        b.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(a, b))
-    return float(np.median(ts))
+# Five timed calls after two warm-ups: the slower routes take 100 ms a call.
+median_ms = functools.partial(evtime.median_ms, rep=5, warm=2)
 
 
 def gram_svd(a):
@@ -53,9 +49,9 @@ print("timing (ms): shape, cupy gesvd f32, gram f64 route, gram values only", fl
 for m, n in ((32, 32), (64, 64), (128, 128), (256, 256), (512, 512), (1024, 1024), (2048, 2048), (2048, 512),
              (4096, 256)):
     a = cp.asarray(rng.standard_normal((m, n)).astype(np.float32))
-    t1 = gt(lambda: cp.linalg.svd(a, full_matrices=False))
-    t2 = gt(lambda: gram_svd(a))
-    t3 = gt(lambda: cp.sqrt(cp.maximum(cp.linalg.eigvalsh((lambda t: t.T @ t)(a.astype(cp.float64))), 0)))
+    t1 = median_ms(lambda: cp.linalg.svd(a, full_matrices=False))
+    t2 = median_ms(lambda: gram_svd(a))
+    t3 = median_ms(lambda: cp.sqrt(cp.maximum(cp.linalg.eigvalsh((lambda t: t.T @ t)(a.astype(cp.float64))), 0)))
     print("%5dx%-5d %9.3f %9.3f %9.3f" % (m, n, t1, t2, t3), flush=True)
 
 print("accuracy against NumPy float64 (gesvd f32 | gram route)", flush=True)

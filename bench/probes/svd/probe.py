@@ -3,28 +3,23 @@ median of 5 after 2 warm-ups) and checked against NumPy in float64: gesvd (CuPy'
 float32 and in float64 (of the float32 input, at several tolerances, with the sweeps it took), and
 syevd / syevj likewise. Decides which route the float32 rows can take without losing NumPy's
 accuracy. Runs from the repo root on the device, no bundle needed."""
+import functools
+import os
 import sys
+
 import numpy as np
 import cupy as cp
-from cupy_backends.cuda.libs import cusolver as S
 from cupy.cuda import device
+from cupy_backends.cuda.libs import cusolver as S
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import evtime  # noqa: E402
+
+# Five timed calls after two warm-ups: the slower routes take 100 ms a call.
+median_ms = functools.partial(evtime.median_ms, rep=5, warm=2)
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 1024
 h = device.get_cusolver_handle()
-
-
-def gt(f, rep=5, warm=2):
-    for _ in range(warm):
-        f()
-    ts = []
-    for _ in range(rep):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        f()
-        b.record()
-        b.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(a, b))
-    return float(np.median(ts))
 
 
 rng = np.random.default_rng(0)
@@ -46,7 +41,7 @@ def report(name, ms, s, u=None, vt=None, extra=""):
 
 
 # CuPy's gesvd (the bench's row)
-ms = gt(lambda: cp.linalg.svd(Ag, full_matrices=False))
+ms = median_ms(lambda: cp.linalg.svd(Ag, full_matrices=False))
 u, s, vt = cp.linalg.svd(Ag, full_matrices=False)
 report("cupy gesvd f32", ms, s, u, vt)
 
@@ -72,7 +67,7 @@ for dt, tols in ((np.float32, (0.0,)), (np.float64, (0.0, 1e-10, 1e-8, 1e-7))):
                 work[...] = Ag  # the float32 input, cast to dt on the way in (counted)
                 getattr(S, pre + "gesvdj")(h, vec, 1, N, N, work.data.ptr, N, sv.data.ptr, U.data.ptr, N,
                                            V.data.ptr, N, w.data.ptr, bs, info.data.ptr, p)
-            ms = gt(run)
+            ms = median_ms(run)
             sw = S.xgesvdjGetSweeps(h, p)
             res = S.xgesvdjGetResidual(h, p)
             name = "gesvdj %s tol %g vec %d" % (pre, tol, vec)
@@ -100,11 +95,11 @@ def rep_e(name, ms, w, v=None, extra=""):
     print(line + extra, flush=True)
 
 
-ms = gt(lambda: cp.linalg.eigh(Sg))
+ms = median_ms(lambda: cp.linalg.eigh(Sg))
 w, v = cp.linalg.eigh(Sg)
 rep_e("cupy syevd f32", ms, w, v)
 S64 = Sg.astype(np.float64)
-ms = gt(lambda: cp.linalg.eigh(S64))
+ms = median_ms(lambda: cp.linalg.eigh(S64))
 w, v = cp.linalg.eigh(S64)
 rep_e("cupy syevd f64", ms, w, v)
 for dt, tols in ((np.float32, (0.0,)), (np.float64, (0.0, 1e-8))):
@@ -125,7 +120,7 @@ for dt, tols in ((np.float32, (0.0,)), (np.float64, (0.0, 1e-8))):
             cp.copyto(work, a)
             getattr(S, pre + "syevj")(h, 1, 0, N, work.data.ptr, N, wv.data.ptr, ws.data.ptr, bs,
                                       info.data.ptr, p)
-        ms = gt(run)
+        ms = median_ms(run)
         rep_e("syevj %s tol %g" % (pre, tol), ms, wv, work,
               "  sweeps %d" % S.xsyevjGetSweeps(h, p))
         S.destroySyevjInfo(p)
