@@ -624,8 +624,8 @@ pub(crate) fn svd(a: &Array, full: bool, u: Option<&Array>, s: &Array, vh: Optio
     // reconstruction of a rank-deficient 60x40 float32 matrix was 7.5e-2 off (H100, CUDA 13).
     if !full || !vectors {
         // The economy SVD by Jacobi (twice gesvd's speed; its error, a few hundred eps, is
-        // 1e-13 in double precision, while in single precision it would be 3e-5). It returns V, and `vt` below is (Vᴴ)ᵀ = conj(V)
-        // read row-major, which is V's row-major read transposed (and conjugated).
+        // 1e-13 in double precision). It returns V, and `vt` below is (Vᴴ)ᵀ = conj(V) read
+        // row-major, which is V's row-major read transposed (and conjugated).
         let um = Array::alloc(&[count, cols, rows], dt, dev.device(), false)?;
         let vm = Array::alloc(&[count, cols, cols], dt, dev.device(), false)?;
         let info = info_array(&dev, count)?;
