@@ -210,9 +210,8 @@ pub(super) fn geqrf(dev: &CudaDevice, w: &Array) -> Result<Reflectors> {
             p.push(tstride);
             // SAFETY: the parameters match `qr_panel` (elem_t*, int, int, long long, int,
             // elem_t*, long long); matrices m0.. of `w` (`count` of them) and their `T` blocks
-            // lie within those C-contiguous arrays; MIDMAX threads (two of
-            // the panel's columns a warp), the kernel's layout; the arrays outlive the stream's
-            // use.
+            // lie within those C-contiguous arrays; MIDMAX threads (two of the panel's columns a
+            // warp), the kernel's layout; the arrays outlive the stream's use.
             unsafe { p.launch_2d(dev, &panel, (1, count), (MIDMAX as u32, 1), 0)? };
             if k + nbk < n {
                 // SAFETY: as `apply`'s contract: the trailing columns of the same matrices.
