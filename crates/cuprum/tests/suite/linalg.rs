@@ -1502,3 +1502,61 @@ fn gram_svd(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     Ok(())
 }
 per_dtype!(gram_svd: linalg_gram_svd_f32 => Float32, linalg_gram_svd_c64 => Complex64);
+
+/// `inv` above the one-kernel size on the GPU (`linalg/cuda/inv.rs`: `L⁻¹` by column blocks, one
+/// solve with `U`, the pivots' permutation and a gather) on fresh random inputs made on the device:
+/// orders where `L⁻¹` is one block (1000), three (1025: the last one column wide; 2300), a stack
+/// of a transposed view, a singular matrix in a stack of large ones (NumPy's "Singular matrix"),
+/// and for float32 an order whose permutation no longer fits in shared memory (12289). Each
+/// inverse's backward error `|a x - I| / (|a| |x| + |I|)`, computed in double precision on the
+/// device, is within LAPACK's bound for a solve (a small multiple of n eps).
+fn inv_route(gpu: &Device, dt: DType) -> cuprum::Result<()> {
+    let mut g = cuprum::random::default_rng(Rng::new(3000 + dt as u64).next_u64())?.on(gpu);
+    let real = dt.real_dtype();
+    let eps = if real == DType::Float32 { f32::EPSILON as f64 } else { f64::EPSILON };
+    let hi = if dt.is_complex() { DType::Complex128 } else { DType::Float64 };
+    let mut rand = |shape: &[usize]| -> cuprum::Result<Array> {
+        let re = g.standard_normal(shape, real)?;
+        if dt.is_complex() {
+            cuprum::add(&re, &cuprum::multiply(&g.standard_normal(shape, real)?, Complex::new(0.0, 1.0))?)?.astype(dt)
+        } else {
+            Ok(re)
+        }
+    };
+    let norm = |x: &Array| linalg::norm(x).unwrap().to_device(&Device::Cpu).unwrap().to_vec_as::<f64>().unwrap()[0];
+    let backward = |a: &Array, x: &Array, what: &str| {
+        assert_eq!((x.dtype(), x.shape()), (dt, a.shape()), "{dt}: {what}");
+        let n = a.shape()[a.ndim() - 1];
+        let (a, x) = (a.astype(hi).unwrap(), x.astype(hi).unwrap());
+        let eye = cuprum::eye(n, hi, gpu).unwrap().broadcast_to(a.shape()).unwrap();
+        let r = cuprum::subtract(cuprum::matmul(&a, &x).unwrap(), &eye).unwrap();
+        let e = norm(&r) / (norm(&a) * norm(&x) + norm(&eye));
+        assert!(e <= 4.0 * n as f64 * eps, "{dt}: {what}: backward error {e:e} > 4 n eps");
+    };
+    for (shape, what) in [(vec![1000, 1000], "one block"), (vec![1025, 1025], "three blocks, the last one column")] {
+        let a = rand(&shape)?;
+        backward(&a, &linalg::inv(&a)?, what);
+    }
+    let a = rand(&[2, 2300, 2300])?;
+    backward(&a, &linalg::inv(&a)?, "a stack of two, 2300");
+    let at = a.swapaxes(-1, -2)?;
+    backward(&at, &linalg::inv(&at)?, "a transposed view");
+    let mut s = rand(&[3, 1100, 1100])?;
+    s.slice_mut(cuprum::s![2, 500, ..])?.fill(0.0)?;
+    let e = linalg::inv(&s).unwrap_err();
+    assert_eq!((e.kind(), e.to_string()), (ErrorKind::LinAlgError, "Singular matrix".to_string()));
+    if dt == DType::Float32 {
+        // A random permutation of a diagonal (pivots at every step, exact inverse: the
+        // transpose with reciprocal entries), cheap to check at an order whose permutation
+        // leaves shared memory.
+        let n = 12289;
+        let d = g.uniform(0.5, 2.0, &[n, 1])?.astype(dt)?;
+        let a = cuprum::multiply(&cuprum::eye(n, dt, gpu)?.take(&g.permutation(n)?, 0)?, &d)?;
+        let x = linalg::inv(&a)?;
+        let nz = cuprum::not_equal(&a, 0.0)?;
+        let want = cuprum::where_(&nz, &cuprum::true_divide(1.0, &a)?, 0.0)?.astype(dt)?.t();
+        assert!(cuprum::array_equal(&x, &want)?, "{dt}: 12289, a permuted diagonal: the permutation in global memory");
+    }
+    Ok(())
+}
+per_dtype!(inv_route: linalg_inv_route_f32 => Float32, linalg_inv_route_f64 => Float64, linalg_inv_route_c64 => Complex64, linalg_inv_route_c128 => Complex128);

@@ -13,6 +13,7 @@
 mod blocked;
 mod dot;
 mod handles;
+mod inv;
 mod small;
 mod svd_gram;
 
@@ -398,20 +399,16 @@ pub(crate) fn slogdet(a: &Array, sign: &Array, logdet: &Array) -> Result<()> {
     crate::ufunc::assign(logdet, &logs.reshape(logdet.shape().to_vec())?)
 }
 
-/// `numpy.linalg.inv` of a stack: `getrs` of the factors of `aᵀ` on the identity gives
-/// `(aᵀ)⁻¹` column-major, which is `a⁻¹` row-major.
+/// `numpy.linalg.inv` of a stack: `(aᵀ)⁻¹` column-major from the LU factors of `aᵀ`
+/// ([`inv::inv_from_lu`]), which is `a⁻¹` row-major.
 pub(crate) fn inv(a: &Array, out: &Array) -> Result<()> {
     let dev = dev_of(a)?;
     if let Some(s) = small_stack(a)? {
         return small_lu_checked(&dev, &s, small::Out::Inv { x: out });
     }
     let (w, ipiv, info) = lu(&dev, a)?;
-    let n = w.shape()[1];
-    let eye = crate::eye(n, a.dtype(), &dev.device())?;
-    let x = eye.broadcast_to(w.shape())?.copy()?;
-    getrs(&dev, &w, &ipiv, &x, false)?;
-    check_info(&info, |i| i > 0, "Singular matrix")?;
-    crate::ufunc::assign(out, &x.reshape(out.shape().to_vec())?)
+    inv::inv_from_lu(&dev, &w, &ipiv, out)?;
+    check_info(&info, |i| i > 0, "Singular matrix")
 }
 
 /// `numpy.linalg.solve` of stacks (shapes as `cpu::solve`): the factors of `aᵀ` with
