@@ -1,5 +1,5 @@
-"""The LU panel across a thread-block cluster (`cluster_panel.cu`, appended to cuprum's
-`blocked_lu.cu`) on panels taller than one block holds: checked against SciPy's getrf of the same
+"""The LU panel across a thread-block cluster (`lu_panel_cluster` of cuprum's `blocked_lu.cu`, and the
+alternative in `cluster_panel.cu`, appended to it) on panels taller than one block holds: checked against SciPy's getrf of the same
 panel (pivots exactly, factors to rounding), then timed (CUDA events, the panel restored from a
 copy before each launch, the copy's time taken off) per panel height, beside cuprum's one-block
 `lu_panel` at 512 rows. The sum over a whole factorization's panels is the projection to set
@@ -42,7 +42,7 @@ def r32(x):
 BUF = {}
 
 
-def run_panel(mod, w, n, k, cluster):
+def run_panel(mod, w, n, k, cluster, entry="lu_panel_cluster"):
     """One panel (columns k .. k+31) of the n x n column-major matrix w (flat); returns ipiv.
     The pivots, info and row map are allocated once per n (no allocation inside a timed graph)."""
     if n not in BUF:
@@ -51,7 +51,7 @@ def run_panel(mod, w, n, k, cluster):
     rows = n - k
     if cluster:
         rpc = (rows + CL - 1) // CL
-        mod.get_function("lu_panel_cluster")(
+        mod.get_function(entry)(
             (CL,), (r32(rpc),), (w, np.int32(n), np.int64(n * n), np.int32(k), np.int32(rpc), ipiv, info, src)
         )
     else:
@@ -81,29 +81,29 @@ def timed(f, reps=20, inner=10):
     return float(np.median(ts))
 
 
-def check(mod, ty, n):
+def check(mod, ty, n, entry):
     rng = np.random.default_rng(n)
     dt = np.float32 if ty == "float" else np.float64
     a = rng.standard_normal((n, n)).astype(dt)
     w = cp.asarray(np.asfortranarray(a)).ravel(order="F")
-    ipiv = run_panel(mod, w, n, 0, True).get().copy()
+    ipiv = run_panel(mod, w, n, 0, True, entry).get().copy()
     got = w.get().reshape(n, n, order="F")[:, :NB]
     lu, piv = scipy.linalg.lu_factor(a[:, :NB].astype(np.float64))
     same_piv = np.array_equal(ipiv[:NB] - 1, piv)
     err = np.abs(got - lu).max() / np.abs(lu).max()
-    print(f"check {ty} {n} x {NB}: pivots {'equal' if same_piv else 'DIFFER'}, max |factors - scipy| / max = {err:.2e}")
+    print(f"check {entry} {ty} {n} x {NB}: pivots {'equal' if same_piv else 'DIFFER'}, max |factors - scipy| / max = {err:.2e}")
     # Ties and a zero column below the diagonal: the first row of largest magnitude, as LAPACK's.
     t = np.floor(rng.random((n, NB)) * 3 - 1).astype(dt)
     t[:, 5] = 0
     wt = cp.asarray(np.asfortranarray(np.hstack([t, np.zeros((n, n - NB), dt)]))).ravel(order="F")
-    ipiv = run_panel(mod, wt, n, 0, True).get()
+    ipiv = run_panel(mod, wt, n, 0, True, entry).get()
     lu, piv = scipy.linalg.lu_factor(t.astype(np.float64), check_finite=False)
     got = wt.get().reshape(n, n, order="F")[:, :NB]
     print(f"  ties and a zero column: pivots {'equal' if np.array_equal(ipiv[:NB] - 1, piv) else 'DIFFER'}, "
           f"max |factors - scipy| = {np.abs(got - lu).max():.2e}")
 
 
-def timing(mod, ty, n):
+def timing(mod, ty, n, entry):
     dt = np.float32 if ty == "float" else np.float64
     a = cp.asarray(np.asfortranarray(np.random.default_rng(1).standard_normal((n, n)).astype(dt))).ravel(order="F")
     w = a.copy()
@@ -117,9 +117,9 @@ def timing(mod, ty, n):
             w[seg] = a[seg]
 
         cpy = timed(restore)
-        ms = timed(lambda k=k: (restore(), run_panel(mod, w, n, k, True))) - cpy
+        ms = timed(lambda k=k: (restore(), run_panel(mod, w, n, k, True, entry))) - cpy
         heights.append((rows, ms))
-        line = f"  cluster panel {ty} rows {rows:5d}: {ms * 1e3:7.1f} us ({ms * 1e3 / NB:5.2f} us a column)"
+        line = f"  {entry} {ty} rows {rows:5d}: {ms * 1e3:7.1f} us ({ms * 1e3 / NB:5.2f} us a column)"
         if rows == 512:
             one = timed(lambda k=k: (restore(), run_panel(mod, w, n, k, False))) - cpy
             line += f"; one-block lu_panel {one * 1e3:7.1f} us"
@@ -134,5 +134,7 @@ def timing(mod, ty, n):
 
 for ty, n in (("double", 4096), ("float", 6000)):
     mod = module(ty)
-    check(mod, ty, n)
-    timing(mod, ty, n)
+    for entry in ("lu_panel_cluster", "lu_panel_cluster2"):
+        check(mod, ty, n, entry)
+        if not os.environ.get("CHECK_ONLY"):  # CHECK_ONLY=1: the checks alone (under racecheck)
+            timing(mod, ty, n, entry)

@@ -1229,8 +1229,8 @@ mod einsum {
     });
 }
 
-/// The GPU's own blocked LU (real orders 33 to 512, `linalg/cuda/blocked.rs`; 513 and complex
-/// dtypes take cuSOLVER) against the CPU on fresh random inputs: plain random matrices (real
+/// The GPU's own blocked LU (real orders 33 to 512, `linalg/cuda/blocked.rs`; above, [`tall_lu`])
+/// against the CPU on fresh random inputs: plain random matrices (real
 /// pivoting), stacks, transposed views, matrices with ties (entries in {-1, 0, 1}), graded and
 /// ill-conditioned ones (solve's backward error, which LU with partial pivoting bounds whatever
 /// the condition), and exactly singular ones (a zero pivot in the first, a middle and the last
@@ -1329,6 +1329,82 @@ fn blocked_lu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
     Ok(())
 }
 per_dtype!(blocked_lu: linalg_blocked_lu_f32 => Float32, linalg_blocked_lu_f64 => Float64);
+
+/// The GPU's own LU above 512 (`linalg/cuda/blocked.rs`'s `getrf_tall`: a cluster's panels, one
+/// block's once 512 rows are left, outer steps of 256 columns) against the CPU on fresh random
+/// inputs of `sizes` (stacks, a transposed view; the CPU's slogdet and solve's and inv's backward
+/// errors), `large` (solve's backward error only: up to the largest order the path takes, 4096
+/// float64 and 6144 float32, and one more, which is cuSOLVER's), exactly singular matrices of
+/// `singular` (a zero pivot in the first, a middle and the last panel: slogdet (0, -inf), inv's
+/// "Singular matrix") and a NaN (log|det| NaN).
+fn tall_lu_of(gpu: &Device, dt: DType, sizes: &[usize], large: &[usize], singular: &[usize]) -> cuprum::Result<()> {
+    let mut rng = Rng::new(3100 + dt as u64);
+    let eps = if dt == DType::Float32 { f32::EPSILON as f64 } else { f64::EPSILON };
+    let cpu = |x: &Array| x.to_device(&Device::Cpu).unwrap().astype(DType::Float64).unwrap();
+    let norm = |x: &Array| linalg::norm(x).unwrap().to_vec_as::<f64>().unwrap()[0];
+    let backward = |a: &Array, x: &Array, b: &Array, what: &str| {
+        let (a, x, b) = (cpu(a), cpu(x), cpu(b));
+        let r = cuprum::subtract(cuprum::matmul(&a, &x).unwrap(), &b).unwrap();
+        let n = a.shape()[a.ndim() - 1] as f64;
+        let e = norm(&r) / (norm(&a) * norm(&x) + norm(&b));
+        assert!(e <= 4.0 * n * eps, "{dt}: {what}: backward error {e:e} > 4 n eps");
+    };
+    let logdets = |g: &linalg::SlogdetResult, c: &linalg::SlogdetResult, what: &str| {
+        assert_eq!(cpu(&g.sign).to_vec::<f64>().unwrap(), cpu(&c.sign).to_vec::<f64>().unwrap(), "{dt}: {what}: sign");
+        let (gl, cl) = (cpu(&g.logabsdet).to_vec::<f64>().unwrap(), cpu(&c.logabsdet).to_vec::<f64>().unwrap());
+        let tol = if dt == DType::Float32 { 2e-4 } else { 1e-11 };
+        for (x, y) in gl.iter().zip(&cl) {
+            assert!(x == y || (x - y).abs() <= tol * y.abs().max(1.0), "{dt}: {what}: log|det| {x} against {y}");
+        }
+    };
+    for &n in sizes {
+        let a = random(&[2, n, n], dt, &mut rng, false);
+        let g = a.to_device(gpu)?;
+        logdets(&linalg::slogdet(&g)?, &linalg::slogdet(&a)?, &format!("random 2 x {n}"));
+        let gt = g.swapaxes(-1, -2)?;
+        logdets(&linalg::slogdet(&gt)?, &linalg::slogdet(&a.swapaxes(-1, -2)?)?, &format!("transposed {n}"));
+        let gb = random(&[2, n, 3], dt, &mut rng, false).to_device(gpu)?;
+        backward(&g, &linalg::solve(&g, &gb)?, &gb, &format!("solve {n}"));
+        let eye = cuprum::eye(n, dt, &Device::Cpu)?.broadcast_to(&[2, n, n])?;
+        backward(&g, &linalg::inv(&g)?, &eye, &format!("inv {n}"));
+    }
+    for &n in large {
+        let g = random(&[n, n], dt, &mut rng, false).to_device(gpu)?;
+        let gb = random(&[n, 2], dt, &mut rng, false).to_device(gpu)?;
+        backward(&g, &linalg::solve(&g, &gb)?, &gb, &format!("solve {n}"));
+    }
+    for &n in singular {
+        for row in [0, n / 2, n - 1] {
+            let mut s = random(&[2, n, n], dt, &mut rng, false);
+            s.slice_mut(cuprum::s![1, row as isize, ..])?.fill(0.0)?;
+            let g = s.to_device(gpu)?;
+            let sl = linalg::slogdet(&g)?;
+            let (sg, lg) = (cpu(&sl.sign).to_vec::<f64>()?, cpu(&sl.logabsdet).to_vec::<f64>()?);
+            assert_eq!((sg[1], lg[1]), (0.0, f64::NEG_INFINITY), "{dt}: n {n}, zero row {row}");
+            logdets(&sl, &linalg::slogdet(&s)?, &format!("singular n {n} row {row}"));
+            let e = linalg::inv(&g).unwrap_err();
+            assert_eq!((e.kind(), e.to_string()), (ErrorKind::LinAlgError, "Singular matrix".to_string()));
+        }
+        let mut w = random(&[n, n], dt, &mut rng, false);
+        w.slice_mut(cuprum::s![7, 9])?.fill(f64::NAN)?;
+        let l = cpu(&linalg::slogdet(&w.to_device(gpu)?)?.logabsdet).to_vec::<f64>()?;
+        assert!(l[0].is_nan(), "{dt}: n {n}: log|det| with a NaN: {}", l[0]);
+    }
+    Ok(())
+}
+
+/// [`tall_lu_of`] at 600 and 700: a few cluster panels, then one block's (the racecheck's case).
+fn tall_lu_small(gpu: &Device, dt: DType) -> cuprum::Result<()> {
+    tall_lu_of(gpu, dt, &[600], &[], &[700])
+}
+per_dtype!(tall_lu_small: linalg_tall_lu_small_f32 => Float32, linalg_tall_lu_small_f64 => Float64);
+
+/// [`tall_lu_of`] at 1100 and 2085 (partial outer steps and panels), and up to the largest order.
+fn tall_lu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
+    let largest = if dt == DType::Float32 { 6144 } else { 4096 };
+    tall_lu_of(gpu, dt, &[1100, 2085], &[largest, largest + 1], &[1500])
+}
+per_dtype!(tall_lu: linalg_tall_lu_f32 => Float32, linalg_tall_lu_f64 => Float64);
 
 /// The GPU's own blocked QR (real, up to 512 rows, `linalg/cuda/blocked.rs`; 513 rows and
 /// complex dtypes take cuSOLVER) against the CPU on fresh random inputs: square, tall and wide

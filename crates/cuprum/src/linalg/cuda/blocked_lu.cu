@@ -255,3 +255,210 @@ extern "C" __global__ void __launch_bounds__(256) lu_det(const elem_t* __restric
     logdet[m] = zero ? -c_inf<real_t>() : lg;
   }
 }
+
+// ---- Tall panels: more than MIDMAX rows (linalg/cuda/blocked.rs, getrf_tall) ----
+//
+// lu_panel_cluster: lu_panel spread over a thread-block cluster of CL blocks (Hopper): block r of
+// the cluster holds the panel rows r*rpc .. r*rpc + rpc - 1, a row a thread. Column j: each block
+// finds its candidate (the first row of largest magnitude among its rows at or below position j,
+// two reductions as lu_panel's) and puts its key, position and row into a slot of its shared
+// memory (two slots, by j's parity); one cluster barrier; every block reads the CL keys and the
+// winner's row through distributed shared memory and goes on as lu_panel (rows never move: the
+// position labels are swapped). The slot of column j is rewritten at column j + 2, after the
+// barrier of column j + 1, which every block reaches only after its reads of column j.
+// lu_swap_list and lu_swap_apply: a run of LAPACK's row interchanges (ipiv[k0 .. k1)) as one
+// permutation of the rows it touches, applied to the other columns (dst <- src pairs, at most
+// 2 (k1 - k0)), where a right-looking step applies them one swap after another.
+//
+// -D (tall panels): CL (blocks a cluster), MAXT (threads a block: a row a thread in registers).
+#if __CUDA_ARCH__ >= 900
+__device__ __forceinline__ unsigned cl_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+__device__ __forceinline__ void cl_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+__device__ __forceinline__ unsigned cl_map(const void* p, unsigned rank) {
+  const unsigned a = (unsigned)__cvta_generic_to_shared(p);
+  unsigned r;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank));
+  return r;
+}
+__device__ __forceinline__ unsigned cl_ld(unsigned a, unsigned) {
+  unsigned v;
+  asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+  return v;
+}
+__device__ __forceinline__ unsigned long long cl_ld(unsigned a, unsigned long long) {
+  unsigned long long v;
+  asm volatile("ld.shared::cluster.u64 %0, [%1];" : "=l"(v) : "r"(a) : "memory");
+  return v;
+}
+__device__ __forceinline__ float cl_ld(unsigned a, float) {
+  float v;
+  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(a) : "memory");
+  return v;
+}
+__device__ __forceinline__ double cl_ld(unsigned a, double) {
+  double v;
+  asm volatile("ld.shared::cluster.f64 %0, [%1];" : "=d"(v) : "r"(a) : "memory");
+  return v;
+}
+
+// Grid CL * batch blocks of round_up(rpc, 32) threads (at most MAXT); rpc = rows a block holds
+// (ceil((n - k) / CL)); matrix blockIdx.x / CL.
+extern "C" __global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(MAXT)
+    lu_panel_cluster(elem_t* __restrict__ a, int n, long long stride, int k, int rpc, long long* __restrict__ ipiv,
+                     int* __restrict__ info, int* __restrict__ src) {
+  __shared__ key_t s_key[MAXT / 32];
+  __shared__ unsigned s_idx[MAXT / 32];
+  __shared__ key_t c_key[2];
+  __shared__ unsigned c_pos[2];
+  __shared__ __align__(16) elem_t c_row[2][NB];
+  __shared__ __align__(16) elem_t s_row[NB];
+  const unsigned rank = cl_rank();
+  const long long m = blockIdx.x / CL;
+  elem_t* b = a + m * stride;
+  const int t = threadIdx.x, lane = t & 31, warp = t >> 5, nw = blockDim.x >> 5;
+  const int rows = n - k;
+  const int nbk = min(NB, rows);
+  const int g = (int)rank * rpc + t;
+  const bool live = t < rpc && g < rows;
+  elem_t r[NB];
+#pragma unroll
+  for (int c = 0; c < NB; ++c) r[c] = (live && c < nbk) ? b[(long long)(k + c) * n + k + g] : (elem_t)0;
+  int pos = g;
+  int first_zero = 0;
+#pragma unroll
+  for (int j = 0; j < NB; ++j) {
+    if (j >= nbk) break;
+    key_t key = 0;
+    if (live && pos >= j) {
+      real_t v = c_fabs(r[j]);
+      if (v != v) v = c_inf<real_t>();
+      key = mag_key(v);
+    }
+    const key_t wmax = warp_max(key);
+    const unsigned wpos = warp_min(key == wmax ? (unsigned)pos : 0xffffffffu);
+    if (lane == 0) {
+      s_key[warp] = wmax;
+      s_idx[warp] = wpos;
+    }
+    __syncthreads();
+    const key_t k2 = lane < nw ? s_key[lane] : (key_t)0;
+    const unsigned i2 = lane < nw ? s_idx[lane] : 0xffffffffu;
+    const key_t bmax = warp_max(k2);
+    const unsigned bpos = warp_min(k2 == bmax ? i2 : 0xffffffffu);
+    const int par = j & 1;
+    if (live && bmax != 0 && (unsigned)pos == bpos) {
+#pragma unroll
+      for (int c = j; c < NB; ++c) c_row[par][c] = r[c];
+    }
+    if (t == 0) {
+      c_key[par] = bmax;
+      c_pos[par] = bpos;
+    }
+    cl_sync();
+    key_t ck = 0;
+    unsigned cp = 0xffffffffu;
+    if (lane < CL) {
+      ck = cl_ld(cl_map(&c_key[par], lane), (key_t)0);
+      cp = cl_ld(cl_map(&c_pos[par], lane), 0u);
+    }
+    const key_t cmax = warp_max(ck);
+    const unsigned p = warp_min(ck == cmax ? cp : 0xffffffffu);
+    const unsigned wr = warp_min(ck == cmax && cp == p ? (unsigned)lane : 0xffffffffu);
+    if (t >= j && t < NB) s_row[t] = cl_ld(cl_map(&c_row[par][t], wr), (elem_t)0);
+    __syncthreads();
+    const elem_t d = s_row[j];
+    const bool zero = d == (elem_t)0;
+    const int np = pos == (int)p ? j : (pos == j ? (int)p : pos);
+    if (live && np > j) {
+      const elem_t l = zero ? r[j] : r[j] / d;
+      r[j] = l;
+#pragma unroll
+      for (int c = j + 1; c < NB; ++c) r[c] -= l * s_row[c];
+    }
+    pos = np;
+    if (rank == 0 && t == 0) {
+      ipiv[m * n + k + j] = k + p + 1;
+      if (zero && !first_zero) first_zero = k + j + 1;
+    }
+  }
+  // No block leaves while another may still read its slots.
+  cl_sync();
+  if (live) {
+#pragma unroll
+    for (int c = 0; c < NB; ++c)
+      if (c < nbk) b[(long long)(k + c) * n + k + pos] = r[c];
+    src[m * n + k + pos] = k + g;
+  }
+  if (rank == 0 && t == 0) {
+    if (k == 0)
+      info[m] = first_zero;
+    else if (first_zero && info[m] == 0)
+      info[m] = first_zero;
+  }
+}
+#endif
+
+// One block of 256 threads, n - k0 ints of dynamic shared memory (the map of rows k0 .. n-1).
+// list: [count, dst0, src0, dst1, src1, ...], at most 2 (k1 - k0) pairs.
+extern "C" __global__ void __launch_bounds__(256) lu_swap_list(const long long* __restrict__ ipiv, int n, int k0,
+    int k1, int* __restrict__ list) {
+  extern __shared__ int s_map[];  // s_map[i]: the row that position k0 + i holds
+  __shared__ int s_count;
+  const int t = threadIdx.x, rows = n - k0;
+  for (int i = t; i < rows; i += blockDim.x) s_map[i] = k0 + i;
+  if (t == 0) s_count = 0;
+  __syncthreads();
+  if (t == 0)
+    for (int j = k0; j < k1; ++j) {
+      const int p = (int)ipiv[j] - 1;
+      if (p <= j || p >= n) continue;  // no swap (getrf writes p >= j)
+      const int x = s_map[j - k0];
+      s_map[j - k0] = s_map[p - k0];
+      s_map[p - k0] = x;
+    }
+  __syncthreads();
+  // The positions that changed: among the run's own (k0 .. k1-1) and the rows they went to (a
+  // row may be named twice: the exchange marks it done).
+  for (int i = t; i < k1 - k0; i += blockDim.x) {
+    const int s = s_map[i];
+    if (s != k0 + i) {
+      const int e = atomicAdd(&s_count, 1);
+      list[1 + 2 * e] = k0 + i;
+      list[2 + 2 * e] = s;
+    }
+  }
+  for (int j = k0 + t; j < k1; j += blockDim.x) {
+    const int p = (int)ipiv[j] - 1;
+    if (p < k1 || p >= n) continue;
+    const int s = atomicExch(&s_map[p - k0], p);
+    if (s != p) {
+      const int e = atomicAdd(&s_count, 1);
+      list[1 + 2 * e] = p;
+      list[2 + 2 * e] = s;
+    }
+  }
+  __syncthreads();
+  if (t == 0) list[0] = s_count;
+}
+
+// Block x: column c0 + x if x < c1 - c0, else c2 + x - (c1 - c0); 256 threads, two pairs of the
+// list each at most (every source read before any destination is written).
+extern "C" __global__ void __launch_bounds__(256) lu_swap_apply(elem_t* __restrict__ a, int n,
+    const int* __restrict__ list, int c0, int c1, int c2) {
+  const int x = blockIdx.x;
+  const long long c = x < c1 - c0 ? c0 + x : c2 + (x - (c1 - c0));
+  elem_t* bc = a + c * n;
+  const int count = list[0], t = threadIdx.x;
+  elem_t v0 = 0, v1 = 0;
+  if (t < count) v0 = bc[list[2 + 2 * t]];
+  if (t + 256 < count) v1 = bc[list[2 + 2 * (t + 256)]];
+  __syncthreads();
+  if (t < count) bc[list[1 + 2 * t]] = v0;
+  if (t + 256 < count) bc[list[1 + 2 * (t + 256)]] = v1;
+}

@@ -1,7 +1,8 @@
 //! cuBLAS and cuSOLVER handles, one set per stream (their workspaces are not shared by work
 //! that may overlap), created on first use and bound to it (cuBLAS in its default math mode:
 //! no TF32), released with the stream; status codes as `Error`s; and
-//! `orgqr`/`ungqr`, which cuSOLVER has only in typed forms.
+//! `orgqr`/`ungqr`, which cuSOLVER has only in typed forms; the typed cuBLAS calls the
+//! factorizations share (`trsm`, `gemm_sub`).
 
 use crate::array::Array;
 use crate::backend::cuda::launch::dptr;
@@ -42,6 +43,99 @@ pub(super) fn solver_check(what: &str, s: sol::cusolverStatus_t) -> Result<()> {
         sol::cusolverStatus_t::CUSOLVER_STATUS_SUCCESS,
         sol::cusolverStatus_t::CUSOLVER_STATUS_ALLOC_FAILED,
     )
+}
+
+/// `B := T⁻¹ B` for a triangle `T` of the column-major `A` (cuBLAS `trsm`, left side, no
+/// transpose): the unit lower one (`lower`) or the upper one; `m × cols` right-hand sides at
+/// `b`, leading dimensions `ld`.
+///
+/// # Safety
+/// `a` and `b` must point at device memory of `dt` holding those matrices, for the handle's
+/// stream.
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn trsm(
+    h: &Handles,
+    dt: DType,
+    lower: bool,
+    m: i32,
+    cols: i32,
+    a: u64,
+    b: u64,
+    ld: i32,
+) -> Result<()> {
+    use blas::cublasDiagType_t::{CUBLAS_DIAG_NON_UNIT, CUBLAS_DIAG_UNIT};
+    use blas::cublasFillMode_t::{CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER};
+    let (uplo, diag) =
+        if lower { (CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT) } else { (CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT) };
+    let (side, op) = (blas::cublasSideMode_t::CUBLAS_SIDE_LEFT, blas::cublasOperation_t::CUBLAS_OP_N);
+    macro_rules! call {
+        ($f:ident, $t:ty, $one:expr) => {{
+            let one: $t = $one;
+            // SAFETY: the caller's contract; `one` is a host scalar (the handle's default
+            // pointer mode) alive for the call.
+            blas_check(stringify!($f), unsafe {
+                blas::$f(h.blas, side, uplo, op, diag, m, cols, &one, a as *const $t, ld, b as *mut $t, ld)
+            })
+        }};
+    }
+    match dt {
+        DType::Float32 => call!(cublasStrsm_v2, f32, 1.0),
+        DType::Float64 => call!(cublasDtrsm_v2, f64, 1.0),
+        DType::Complex64 => call!(cublasCtrsm_v2, blas::cuComplex, blas::cuComplex { x: 1.0, y: 0.0 }),
+        DType::Complex128 => call!(cublasZtrsm_v2, blas::cuDoubleComplex, blas::cuDoubleComplex { x: 1.0, y: 0.0 }),
+        other => Err(Error::UnsupportedDType { op: "inv on a GPU".into(), dtype: other }),
+    }
+}
+
+/// `C -= A B` for column-major real `m × k` `A`, `k × cols` `B` and `m × cols` `C` (cuBLAS
+/// `gemm`, leading dimensions `ld`): a right-looking factorization's trailing update.
+///
+/// # Safety
+/// `a`, `b` and `c` must point at device memory of `dt` holding those matrices, for the handle's
+/// stream.
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn gemm_sub(
+    h: &Handles,
+    dt: DType,
+    m: i32,
+    cols: i32,
+    k: i32,
+    a: u64,
+    b: u64,
+    c: u64,
+    ld: i32,
+) -> Result<()> {
+    let op = blas::cublasOperation_t::CUBLAS_OP_N;
+    macro_rules! call {
+        ($f:ident, $t:ty) => {{
+            let (alpha, beta): ($t, $t) = (-1.0, 1.0);
+            // SAFETY: the caller's contract; `alpha` and `beta` are host scalars (the handle's
+            // default pointer mode) alive for the call.
+            blas_check(stringify!($f), unsafe {
+                blas::$f(
+                    h.blas,
+                    op,
+                    op,
+                    m,
+                    cols,
+                    k,
+                    &alpha,
+                    a as *const $t,
+                    ld,
+                    b as *const $t,
+                    ld,
+                    &beta,
+                    c as *mut $t,
+                    ld,
+                )
+            })
+        }};
+    }
+    match dt {
+        DType::Float32 => call!(cublasSgemm_v2, f32),
+        DType::Float64 => call!(cublasDgemm_v2, f64),
+        other => Err(Error::UnsupportedDType { op: "gemm_sub".into(), dtype: other }),
+    }
 }
 
 fn create(stream: cudarc::driver::sys::CUstream) -> Result<Handles> {

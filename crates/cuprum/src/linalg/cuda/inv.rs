@@ -12,15 +12,14 @@
 //! - `B⁻¹ = X P` (`inv.cu`): the pivots' permutation, then a gather of `X`'s columns, which is
 //!   `a⁻¹` row-major, straight into `out`.
 
-use super::handles::{blas_check, Handles};
+use super::handles::trsm;
 use crate::array::Array;
 use crate::backend::cuda::codegen::{storage_ty, PRELUDE};
 use crate::backend::cuda::kernels::KernelKey;
 use crate::backend::cuda::launch::{dptr, Params};
 use crate::backend::cuda::CudaDevice;
 use crate::core::dtype::DType;
-use crate::core::error::{Error, Result};
-use cudarc::cublas::sys as blas;
+use crate::core::error::Result;
 
 /// Matrices per gather launch at most (the grid's `y`).
 const MAXGRIDY: usize = 65535;
@@ -57,38 +56,6 @@ fn l_block(n: usize) -> usize {
         n
     } else {
         n.div_ceil(3).div_ceil(256) * 256
-    }
-}
-
-/// `B := op⁻¹ B` for the triangle of the column-major `A` (cuBLAS `trsm`, left side, no
-/// transpose): `m × cols` right-hand sides at `b`, leading dimensions `ld`.
-///
-/// # Safety
-/// `a` and `b` must point at device memory of `dt` holding those matrices, for the handle's
-/// stream.
-#[allow(clippy::too_many_arguments)]
-unsafe fn trsm(h: &Handles, dt: DType, lower: bool, m: i32, cols: i32, a: u64, b: u64, ld: i32) -> Result<()> {
-    use blas::cublasDiagType_t::{CUBLAS_DIAG_NON_UNIT, CUBLAS_DIAG_UNIT};
-    use blas::cublasFillMode_t::{CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER};
-    let (uplo, diag) =
-        if lower { (CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_UNIT) } else { (CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT) };
-    let (side, op) = (blas::cublasSideMode_t::CUBLAS_SIDE_LEFT, blas::cublasOperation_t::CUBLAS_OP_N);
-    macro_rules! call {
-        ($f:ident, $t:ty, $one:expr) => {{
-            let one: $t = $one;
-            // SAFETY: the caller's contract; `one` is a host scalar (the handle's default
-            // pointer mode) alive for the call.
-            blas_check(stringify!($f), unsafe {
-                blas::$f(h.blas, side, uplo, op, diag, m, cols, &one, a as *const $t, ld, b as *mut $t, ld)
-            })
-        }};
-    }
-    match dt {
-        DType::Float32 => call!(cublasStrsm_v2, f32, 1.0),
-        DType::Float64 => call!(cublasDtrsm_v2, f64, 1.0),
-        DType::Complex64 => call!(cublasCtrsm_v2, blas::cuComplex, blas::cuComplex { x: 1.0, y: 0.0 }),
-        DType::Complex128 => call!(cublasZtrsm_v2, blas::cuDoubleComplex, blas::cuDoubleComplex { x: 1.0, y: 0.0 }),
-        other => Err(Error::UnsupportedDType { op: "inv on a GPU".into(), dtype: other }),
     }
 }
 

@@ -239,6 +239,16 @@ fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Result<()> 
     if blocked::takes(dt, n) {
         return blocked::getrf(dev, w, ipiv, info);
     }
+    if blocked::takes_tall(dev, dt, n) {
+        return blocked::getrf_tall(dev, w, ipiv, info);
+    }
+    getrf_cusolver(dev, w, ipiv, info)
+}
+
+/// [`getrf`] by cuSOLVER.
+fn getrf_cusolver(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Result<()> {
+    let dt = w.dtype();
+    let n = w.shape()[w.ndim() - 1];
     let ty = sol_type(dt)?;
     let count = w.size() / (n * n).max(1);
     let isz = dt.itemsize();
