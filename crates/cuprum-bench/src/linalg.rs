@@ -155,7 +155,7 @@ pub(crate) fn matrices(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
             gpu,
             rep.min(5),
             2,
-            "cuSOLVER getrf, then L^-1 by column blocks and U^-1 L^-1 (cuBLAS trsm), the pivots applied by a gather",
+            "own LU (cluster panels, blocked.rs getrf_tall), then L^-1 by column blocks and U^-1 L^-1 (cuBLAS trsm), the pivots applied by a gather",
             f,
             check,
         );
@@ -182,7 +182,16 @@ pub(crate) fn matrices(o: &mut Opts, gpu: Device, rep: usize) -> Result<()> {
         let spd = pair(cuprum::matmul(&m, &m.t())?, gpu)?;
         let m = pair(m, gpu)?;
         let f = |d: &Device| linalg::solve(&on(&m, d), &on(&v, d));
-        row(o, "solve_4096_f64", gpu, rep.min(10), 3, "cuSOLVER getrf + getrs", f, relcheck(1e-10));
+        row(
+            o,
+            "solve_4096_f64",
+            gpu,
+            rep.min(10),
+            3,
+            "own LU (cluster panels, blocked.rs getrf_tall) + cuSOLVER getrs",
+            f,
+            relcheck(1e-10),
+        );
         let f = |d: &Device| linalg::cholesky(&on(&spd, d));
         row(o, "cholesky_4096_f64", gpu, rep.min(10), 3, "cuSOLVER potrf", f, relcheck(1e-10));
     }
