@@ -5,27 +5,20 @@ copy before each launch, the copy's time taken off) per panel height, beside cup
 `lu_panel` at 512 rows. The sum over a whole factorization's panels is the projection to set
 against cuSOLVER's getrf_pivot time (`getrf_profile.py`).
 
-    python3 bench/probes/lu/cluster_panel.py      (from the repository root, on the GPU host)
+    python3 bench/probes/lu/cluster_panel.py      (from the repository root, on the GPU host; it
+    imports probe.py's setup and graph timer)
 """
 import os
 
 import cupy as cp
 import numpy as np
 import scipy.linalg
-
+from probe import CUDA, INC, NB, PRELUDE, r32, timed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..", "..")
-CUDA = os.path.join(ROOT, "crates", "cuprum", "src", "linalg", "cuda")
-HEADERS = os.path.abspath(os.path.join(ROOT, "crates", "cuprum", "src", "backend", "cuda", "include"))
-INC = os.path.join(os.environ.get("TMPDIR", "/tmp"), "cuprum-probe-include")
-os.makedirs(INC, exist_ok=True)
-if not os.path.exists(os.path.join(INC, "cuprum")):
-    os.symlink(HEADERS, os.path.join(INC, "cuprum"))
-NB, CL = 32, 8
+CL = 8
 # Threads a block at most: a row a thread in registers (float64: 128 registers each).
 MAXT = {"double": 512, "float": 768}
-PRELUDE = "".join(f'#include "cuprum/{h}.cuh"\n' for h in ("prelude", "float16", "numpy_math", "complex", "special"))
 
 
 def module(ty):
@@ -33,10 +26,6 @@ def module(ty):
     src = PRELUDE + f"typedef {ty} elem_t;\ntypedef {ty} real_t;\n" + body
     opts = ("-I" + INC, f"-DNB={NB}", "-DW=4", "-DMIDMAX=512", f"-DCL={CL}", f"-DMAXT={MAXT[ty]}", "-std=c++17")
     return cp.RawModule(code=src, options=opts)
-
-
-def r32(x):
-    return (x + 31) // 32 * 32
 
 
 BUF = {}
@@ -57,28 +46,6 @@ def run_panel(mod, w, n, k, cluster, entry="lu_panel_cluster"):
     else:
         mod.get_function("lu_panel")((1, 1), (r32(rows),), (w, np.int32(n), np.int64(n * n), np.int32(k), ipiv, info, src))
     return ipiv
-
-
-def timed(f, reps=20, inner=10):
-    """GPU time of one call of f (`inner` calls captured into a CUDA graph, so that Python's launch
-    costs leave no gaps between them), median over `reps` replays, in ms."""
-    stream = cp.cuda.Stream(non_blocking=True)
-    with stream:
-        f()
-        stream.synchronize()
-        stream.begin_capture()
-        for _ in range(inner):
-            f()
-        graph = stream.end_capture()
-        ts = []
-        for _ in range(reps):
-            a, b = cp.cuda.Event(), cp.cuda.Event()
-            a.record(stream)
-            graph.launch(stream)
-            b.record(stream)
-            b.synchronize()
-            ts.append(cp.cuda.get_elapsed_time(a, b) / inner)
-    return float(np.median(ts))
 
 
 def check(mod, ty, n, entry):
@@ -116,12 +83,12 @@ def timing(mod, ty, n, entry):
         def restore(seg=seg):
             w[seg] = a[seg]
 
-        cpy = timed(restore)
-        ms = timed(lambda k=k: (restore(), run_panel(mod, w, n, k, True, entry))) - cpy
+        cpy = timed(restore, inner=10)
+        ms = timed(lambda k=k: (restore(), run_panel(mod, w, n, k, True, entry)), inner=10) - cpy
         heights.append((rows, ms))
         line = f"  {entry} {ty} rows {rows:5d}: {ms * 1e3:7.1f} us ({ms * 1e3 / NB:5.2f} us a column)"
         if rows == 512:
-            one = timed(lambda k=k: (restore(), run_panel(mod, w, n, k, False))) - cpy
+            one = timed(lambda k=k: (restore(), run_panel(mod, w, n, k, False)), inner=10) - cpy
             line += f"; one-block lu_panel {one * 1e3:7.1f} us"
         print(line)
     # The panels of a whole n x n factorization, by the measured heights (linear between them).

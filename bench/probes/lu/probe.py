@@ -36,15 +36,16 @@ def r32(x):
     return (x + 31) // 32 * 32
 
 
-def timed(f, reps=20):
-    """GPU time of f's launches (captured into a CUDA graph, so that Python's launch costs
-    leave no gaps), median of `reps`, in ms."""
+def timed(f, reps=20, inner=1):
+    """GPU time of one call of f (`inner` calls captured into a CUDA graph, so that Python's
+    launch costs leave no gaps), median of `reps` replays, in ms."""
     stream = cp.cuda.Stream(non_blocking=True)
     with stream:
         f()
         stream.synchronize()
         stream.begin_capture()
-        f()
+        for _ in range(inner):
+            f()
         graph = stream.end_capture()
         ts = []
         for _ in range(reps):
@@ -53,7 +54,7 @@ def timed(f, reps=20):
             graph.launch(stream)
             b.record(stream)
             b.synchronize()
-            ts.append(cp.cuda.get_elapsed_time(a, b))
+            ts.append(cp.cuda.get_elapsed_time(a, b) / inner)
     return float(np.median(ts))
 
 

@@ -47,10 +47,11 @@ impl KernelKey for InvKey {
     }
 }
 
-/// Columns of `L⁻¹` solved at once for order `n`: the whole matrix up to 1024 (the blocks'
-/// launches cost more than they save), else a third of it, in multiples of 256 (measured at
-/// 4096 and 6000: thirds 2.1 and 4.5 ms, halves about the same at 4096, sixths 2.7 and 5.9, the
-/// whole 2.8 and 6.7).
+/// Columns of `L⁻¹` solved at once for order `n`: the whole matrix up to 1024, else about a third
+/// of it, in multiples of 256. Measured (`inv_routes.py`, H200) with blocks of fixed widths: at
+/// 6000² float32, blocks of 2048 (thirds) 4.5 ms, 1024 5.9, 512 8.6, 256 14.4, the whole 6.7; at
+/// 4096² float64, 2048 (halves) 2.1, 1024 2.7, the whole 2.8 (cuBLAS's trsm is slow on narrow
+/// right-hand sides); the thirds of 4096 (1536) were not measured.
 fn l_block(n: usize) -> usize {
     if n <= 1024 {
         n

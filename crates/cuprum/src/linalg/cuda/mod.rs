@@ -298,9 +298,10 @@ fn getrf_cusolver(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Re
     )
 }
 
-/// Solves with the factors of [`getrf`]: `rhs` (C-contiguous `(batch, nrhs, n)`: the
-/// column-major `n×nrhs` right-hand sides) is overwritten with `op(wᵀ)⁻¹ rhs`.
-fn getrs(dev: &CudaDevice, w: &Array, ipiv: &Array, rhs: &Array, trans: bool) -> Result<()> {
+/// Solves `a x = rhs` with the factors [`getrf`] made of `aᵀ` (`w`, cuSOLVER's transposed
+/// solve): `rhs` (C-contiguous `(batch, nrhs, n)`: the column-major `n×nrhs` right-hand sides)
+/// is overwritten with `a⁻¹ rhs`.
+fn getrs(dev: &CudaDevice, w: &Array, ipiv: &Array, rhs: &Array) -> Result<()> {
     let dt = w.dtype();
     let ty = sol_type(dt)?;
     let n = w.shape()[w.ndim() - 1];
@@ -310,7 +311,6 @@ fn getrs(dev: &CudaDevice, w: &Array, ipiv: &Array, rhs: &Array, trans: bool) ->
     // `info` reports only an illegal argument here (the singular matrices are getrf's).
     let info = info_array(dev, count)?;
     let (pw, pp, pb, pi) = (dptr(w)?, dptr(ipiv)?, dptr(rhs)?, dptr(&info)?);
-    let op = if trans { sol::cublasOperation_t::CUBLAS_OP_T } else { sol::cublasOperation_t::CUBLAS_OP_N };
     with_handles(dev, |h| {
         for i in 0..count {
             // SAFETY: matrix `i` of `w`, its pivots, its right-hand sides and its info slot lie
@@ -319,7 +319,7 @@ fn getrs(dev: &CudaDevice, w: &Array, ipiv: &Array, rhs: &Array, trans: bool) ->
                 sol::cusolverDnXgetrs(
                     h.solver,
                     h.params,
-                    op,
+                    sol::cublasOperation_t::CUBLAS_OP_T,
                     n as i64,
                     nrhs as i64,
                     ty,
@@ -433,7 +433,7 @@ pub(crate) fn solve(a: &Array, b: &Array, out: &Array) -> Result<()> {
     let (w, ipiv, info) = lu(&dev, a)?;
     let (n, k) = (b.shape()[b.ndim() - 2], b.shape()[b.ndim() - 1]);
     let bt = b.swapaxes(-1, -2)?.copy()?.reshape([w.shape()[0], k, n])?;
-    getrs(&dev, &w, &ipiv, &bt, true)?;
+    getrs(&dev, &w, &ipiv, &bt)?;
     check_info(&info, |i| i > 0, "Singular matrix")?;
     let x = bt.swapaxes(-1, -2)?.reshape(out.shape().to_vec())?;
     crate::ufunc::assign(out, &x)
