@@ -6,7 +6,6 @@ with their refinement count and their error against the float64 solve.
 
     python3 bench/probes/lu/getrf_profile.py      (on the GPU host)
 """
-import collections
 import os
 import sys
 
@@ -36,32 +35,6 @@ def getrs(kind, lu, ipiv, b):
     nrhs = 1 if b.ndim == 1 else b.shape[1]
     info = cp.zeros(1, cp.int32)
     getattr(cusolver, kind + "getrs")(H, 0, n, nrhs, lu.data.ptr, n, ipiv.data.ptr, b.data.ptr, n, info.data.ptr)
-
-
-def kernels(f, label):
-    import torch
-    from torch.profiler import ProfilerActivity, profile
-
-    f()
-    cp.cuda.Device().synchronize()
-    e0, e1 = cp.cuda.Event(), cp.cuda.Event()
-    with profile(activities=[ProfilerActivity.CUDA, ProfilerActivity.CPU]) as prof:
-        e0.record()
-        f()
-        e1.record()
-        e1.synchronize()
-    wall = cp.cuda.get_elapsed_time(e0, e1)
-    groups = collections.defaultdict(lambda: [0, 0.0])
-    for ev in prof.events():
-        if ev.device_type == torch.autograd.DeviceType.CUDA:
-            t = ev.device_time_total if hasattr(ev, "device_time_total") else ev.cuda_time_total
-            groups[ev.name][0] += 1
-            groups[ev.name][1] += t / 1e3
-    total = sum(t for _, t in groups.values())
-    count = sum(c for c, _ in groups.values())
-    print("%s: call %.2f ms (events), %d GPU activities summing %.2f ms" % (label, wall, count, total))
-    for name, (c, t) in sorted(groups.items(), key=lambda x: -x[1][1])[:12]:
-        print("  %6d x %8.3f ms  %s" % (c, t, name[:110]))
 
 
 rng = np.random.default_rng(0)
@@ -142,6 +115,6 @@ for kind in ("dd", "ds", "dx", "dh", "db"):
     except Exception as e:  # the binding's signature differs between CuPy versions
         print("%sgesv: %r" % (kind, e))
 
-kernels(lambda: getrf(mg.copy(order="F"), "d"), "dgetrf 4096 kernels")
-kernels(lambda: getrf(ug.copy(order="F"), "s"), "sgetrf 6000 kernels")
-kernels(lambda: getrs("s", lu6, ipiv6, eye.copy(order="F")), "sgetrs 6000 x 6000 kernels")
+evtime.kernels(lambda: getrf(mg.copy(order="F"), "d"), "dgetrf 4096 kernels")
+evtime.kernels(lambda: getrf(ug.copy(order="F"), "s"), "sgetrf 6000 kernels")
+evtime.kernels(lambda: getrs("s", lu6, ipiv6, eye.copy(order="F")), "sgetrs 6000 x 6000 kernels")
