@@ -5,6 +5,9 @@ median of 20) beside CuPy's det and qr.
 
     python3 bench/probes/lu/probe.py [n]      (run from the repository root)
 """
+
+import ctypes
+import glob
 import os
 import sys
 
@@ -26,6 +29,25 @@ NB, W, MIDMAX = 32, 4, 512
 PRELUDE = "".join(f'#include "cuprum/{h}.cuh"\n' for h in ("prelude", "float16", "numpy_math", "complex", "special"))
 
 
+def _cublas():
+    """cuBLAS through ctypes (the library CuPy loaded): CuPy's bindings refuse calls while a
+    stream is captured, which `timed` does."""
+    import cupy_backends.cuda.libs.cublas  # noqa: F401  (loads the library)
+
+    for line in open("/proc/self/maps"):
+        if "libcublas.so" in line:
+            return ctypes.CDLL(line.split()[-1])
+    return ctypes.CDLL(sorted(glob.glob("/usr/local/cuda*/lib64/libcublas.so*"))[-1])
+
+
+CUBLAS = _cublas()
+P = ctypes.c_void_p
+
+
+def ok(status):
+    assert status == 0, f"cuBLAS status {status}"
+
+
 def module(name, ty, path=None):
     body = open(path or os.path.join(CUDA, name)).read()
     src = PRELUDE + f"typedef {ty} elem_t;\ntypedef {ty} real_t;\n" + body
@@ -36,10 +58,11 @@ def r32(x):
     return (x + 31) // 32 * 32
 
 
-def timed(f, reps=20, inner=1):
+def timed(f, reps=20, inner=1, priority=None):
     """GPU time of one call of f (`inner` calls captured into a CUDA graph, so that Python's
-    launch costs leave no gaps), median of `reps` replays, in ms."""
-    stream = cp.cuda.Stream(non_blocking=True)
+    launch costs leave no gaps), median of `reps` replays, in ms; the capturing stream of the
+    given priority (lower is more urgent) or the default."""
+    stream = cp.cuda.Stream(non_blocking=True, priority=priority)
     with stream:
         f()
         stream.synchronize()
@@ -74,8 +97,11 @@ def lu(mod, w, stages=("panel", "update")):
         if "panel" in stages:
             panel((1, batch), (r32(n - k),), (w, np.int32(n), np.int64(n * n), np.int32(k), ipiv, info, src))
         if n - nbk > 0 and "update" in stages:
-            update(((n - nbk + W - 1) // W, batch), (min(max(r32(n - k - nbk), 32), MIDMAX),),
-                   (w, np.int32(n), np.int64(n * n), np.int32(k), src))
+            update(
+                ((n - nbk + W - 1) // W, batch),
+                (min(max(r32(n - k - nbk), 32), MIDMAX),),
+                (w, np.int32(n), np.int64(n * n), np.int32(k), src),
+            )
     return ipiv, info
 
 
@@ -88,16 +114,34 @@ def qr(mod, w, qcols, stages=("panel", "apply", "orgqr")):
     isz = w.dtype.itemsize
 
     def app(v, tp, x, xstride, k, nbk, c0, c1, trans):
-        apply(((c1 - c0 + W - 1) // W, batch), (r32(m - k),),
-              (v, np.int64(n * m), tp, np.int64(panels * NB * NB), x, np.int64(xstride), np.int32(m), np.int32(k),
-               np.int32(nbk), np.int32(c0), np.int32(c1), np.int32(trans)))
+        apply(
+            ((c1 - c0 + W - 1) // W, batch),
+            (r32(m - k),),
+            (
+                v,
+                np.int64(n * m),
+                tp,
+                np.int64(panels * NB * NB),
+                x,
+                np.int64(xstride),
+                np.int32(m),
+                np.int32(k),
+                np.int32(nbk),
+                np.int32(c0),
+                np.int32(c1),
+                np.int32(trans),
+            ),
+        )
 
     for pi, k in enumerate(range(0, kk, NB)):
         nbk = min(NB, kk - k)
         tp = np.uint64(t.data.ptr + pi * NB * NB * isz)
         if "panel" in stages:
-            panel((1, batch), (MIDMAX,), (w, np.int32(m), np.int32(n), np.int64(n * m), np.int32(k), tp,
-                                             np.int64(panels * NB * NB)))
+            panel(
+                (1, batch),
+                (MIDMAX,),
+                (w, np.int32(m), np.int32(n), np.int64(n * m), np.int32(k), tp, np.int64(panels * NB * NB)),
+            )
         if k + nbk < n and "apply" in stages:
             app(w, tp, w, n * m, k, nbk, k + nbk, n, 1)
     q = None
@@ -137,8 +181,10 @@ def main():
     R = np.triu(w[0].get().T)
     qn = q[0].get().T
     rq, rr = np.linalg.qr(Q)
-    print(f"qr {n} {qty}: |R - R_np| / |R| = {np.linalg.norm(R - rr) / np.linalg.norm(rr):.2e}, "
-          f"|Q - Q_np| = {np.linalg.norm(qn - rq):.2e}, |QR - A| / |A| = {np.linalg.norm(qn @ R - Q) / np.linalg.norm(Q):.2e}")
+    print(
+        f"qr {n} {qty}: |R - R_np| / |R| = {np.linalg.norm(R - rr) / np.linalg.norm(rr):.2e}, "
+        f"|Q - Q_np| = {np.linalg.norm(qn - rq):.2e}, |QR - A| / |A| = {np.linalg.norm(qn @ R - Q) / np.linalg.norm(Q):.2e}"
+    )
     wq = cp.asarray(np.ascontiguousarray(Q.T))[None]
     for st in (("panel", "apply", "orgqr"), ("panel",), ("apply",), ("orgqr",)):
         ms = timed(lambda: qr(mod, wq.copy(), n, st))

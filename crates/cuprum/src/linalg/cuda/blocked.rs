@@ -45,6 +45,7 @@ enum Stage {
     LuPanelCluster,
     LuSwapList,
     LuSwapApply,
+    LuStepU12,
     QrPanel,
     QrApply,
 }
@@ -66,6 +67,7 @@ impl KernelKey for BlockedKey {
             Stage::LuPanelCluster => "lu_panel_cluster",
             Stage::LuSwapList => "lu_swap_list",
             Stage::LuSwapApply => "lu_swap_apply",
+            Stage::LuStepU12 => "lu_step_u12",
             Stage::QrPanel => "qr_panel",
             Stage::QrApply => "qr_apply",
         }
@@ -87,7 +89,8 @@ impl KernelKey for BlockedKey {
             | Stage::LuDet
             | Stage::LuPanelCluster
             | Stage::LuSwapList
-            | Stage::LuSwapApply => include_str!("blocked_lu.cu"),
+            | Stage::LuSwapApply
+            | Stage::LuStepU12 => include_str!("blocked_lu.cu"),
             Stage::QrPanel | Stage::QrApply => include_str!("blocked_qr.cu"),
         };
         format!("{PRELUDE}typedef {t} elem_t;\ntypedef {t} real_t;\n{body}")
@@ -191,11 +194,14 @@ pub(super) fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> 
 /// LU factorisations of every matrix of `w` as [`getrf`], for orders above [`MIDMAX`]
 /// ([`takes_tall`]): right-looking in outer steps of [`OB`] columns, each factored by panels of
 /// [`NB`] (a cluster of blocks holding the panel's rows, `lu_panel_cluster`, or one block,
-/// `lu_panel`, once at most [`MIDMAX`] rows are left), each panel's interchanges, triangular
-/// solve and product applied to the rest of its outer step; then the step's interchanges to
-/// the other columns (`lu_swap_list`/`lu_swap_apply`), `U12 = L11⁻¹ A12` and `A22 -= L21 U12`
-/// (cuBLAS). cuSOLVER's getrf spends 9.6 of 12.9 ms of a 4096² float64 LU in its panels
-/// (`bench/probes/lu/getrf_profile.py`); the cluster's panels take 6.8 (`cluster_panel.py`).
+/// `lu_panel`, once at most [`MIDMAX`] rows are left), each panel's interchanges and triangular
+/// solve on the rest of its outer step in one launch (`lu_step_u12`), its product there
+/// (cuBLAS); then the step's interchanges to the other columns (`lu_swap_list`/
+/// `lu_swap_apply`), `U12 = L11⁻¹ A12` and `A22 -= L21 U12` (cuBLAS). cuSOLVER's getrf spends
+/// 9.6 of 12.9 ms of a 4096² float64 LU in its panels (`bench/probes/lu/getrf_profile.py`);
+/// of ours (`tall_lu.py`, a CUDA graph: 10.3 ms) the panels take 6.6, the steps inside the
+/// outer ones 1.2 (1.8 as two interchange launches and a cuBLAS trsm a panel) and the outer
+/// steps 2.6.
 pub(super) fn getrf_tall(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Result<()> {
     let dt = w.dtype();
     let (batch, n) = (w.shape()[0], w.shape()[1]);
@@ -206,6 +212,7 @@ pub(super) fn getrf_tall(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array
     let k_cluster = dev.kernel(&BlockedKey { dt, stage: Stage::LuPanelCluster })?;
     let k_list = dev.kernel(&BlockedKey { dt, stage: Stage::LuSwapList })?;
     let k_apply = dev.kernel(&BlockedKey { dt, stage: Stage::LuSwapApply })?;
+    let k_u12 = dev.kernel(&BlockedKey { dt, stage: Stage::LuStepU12 })?;
     let (isz, ni) = (dt.itemsize(), n as i32);
     let (ps, pl) = (dptr(&src)?, dptr(&list)?);
     let at = |b: u64, i: usize, j: usize| b + ((i + j * n) * isz) as u64;
@@ -272,15 +279,31 @@ pub(super) fn getrf_tall(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array
                         // the matrix at b, its pivots, info slot and `src`.
                         unsafe { p.launch(dev, &k_one, 1, round32(rows))? };
                     }
-                    // The panel's interchanges to the rest of the outer step, then its U12 and
-                    // trailing product there.
-                    swaps(b, ip, k, k + nbk, (kk, k), (k + nbk, kk + kb))?;
-                    let right = kk + kb - (k + nbk);
+                    // The panel's interchanges on the rest of the outer step and its U12 (one
+                    // launch), then the product with L21 there.
+                    let (left, right) = (k - kk, kk + kb - (k + nbk));
+                    let cols = left + right;
+                    if cols > 0 {
+                        let mut p = Params::new();
+                        p.push(b);
+                        p.push(ni);
+                        p.push(k as i32);
+                        p.push(kk as i32);
+                        p.push(k as i32);
+                        p.push((k + nbk) as i32);
+                        p.push(cols as i32);
+                        p.push(ps);
+                        // SAFETY: the parameters match `lu_step_u12` (elem_t*, int, int, int,
+                        // int, int, int, const int*); a warp per column of the outer step
+                        // besides the panel's (kk .. k and k + nbk .. kk + kb, within the n × n
+                        // matrix at b), `src`'s positions k .. n written by the panel launch
+                        // before it on the stream.
+                        unsafe { p.launch(dev, &k_u12, cols.div_ceil(W) as u32, (32 * W) as u32)? };
+                    }
                     if right > 0 {
-                        // SAFETY: L11 (nbk², unit lower) at (k, k), A12 (nbk × right) at (k, k +
-                        // nbk), A21 ((n - k - nbk) × nbk) and A22 within the n × n matrix at b.
+                        // SAFETY: L21 ((n - k - nbk) × nbk) at (k + nbk, k), U12 (nbk × right)
+                        // at (k, k + nbk) and A22 within the n × n matrix at b.
                         unsafe {
-                            trsm(h, dt, true, nbk as i32, right as i32, at(b, k, k), at(b, k, k + nbk), ni)?;
                             gemm_sub(
                                 h,
                                 dt,
@@ -570,6 +593,7 @@ mod tests {
                 Stage::LuPanelCluster,
                 Stage::LuSwapList,
                 Stage::LuSwapApply,
+                Stage::LuStepU12,
                 Stage::QrPanel,
                 Stage::QrApply,
             ] {
@@ -578,6 +602,6 @@ mod tests {
                 compiled += check_compiles(&key) as usize;
             }
         }
-        eprintln!("linalg blocked LU and QR kernels: 16 entries, {compiled} compiled by NVRTC");
+        eprintln!("linalg blocked LU and QR kernels: 18 entries, {compiled} compiled by NVRTC");
     }
 }

@@ -268,7 +268,9 @@ extern "C" __global__ void __launch_bounds__(256) lu_det(const elem_t* __restric
 // barrier of column j + 1, which every block reaches only after its reads of column j.
 // lu_swap_list and lu_swap_apply: a run of LAPACK's row interchanges (ipiv[k0 .. k1)) as one
 // permutation of the rows it touches, applied to the other columns (dst <- src pairs, at most
-// 2 (k1 - k0)), where a right-looking step applies them one swap after another.
+// 2 (k1 - k0)), where a right-looking step applies them one swap after another: an outer step's.
+// lu_step_u12: a panel's interchanges (from its row map src) on the other columns of its outer
+// step and, right of it, U12 = L11^-1 (P B)12, in one launch (the product with L21 is cuBLAS's).
 //
 // -D (tall panels): CL (blocks a cluster), MAXT (threads a block: a row a thread in registers).
 #if __CUDA_ARCH__ >= 900
@@ -461,4 +463,46 @@ extern "C" __global__ void __launch_bounds__(256) lu_swap_apply(elem_t* __restri
   __syncthreads();
   if (t < count) bc[list[1 + 2 * t]] = v0;
   if (t + 256 < count) bc[list[1 + 2 * (t + 256)]] = v1;
+}
+
+// Block x: W columns of the panel's outer step, a warp each (lane i holds row k + i): column
+// c0 + x if x < c1 - c0 (left of the panel: the interchanges only), else c2 + x - (c1 - c0)
+// (right of it: the interchanges and U12), cols columns in all; the block's 32 W threads load
+// L11 when the launch has a column right of the panel. src: position i holds row src[i] (the panel's positions k .. n-1). Only the
+// panel's nbk positions and the rows below that moved up into them change, and every value a
+// warp writes it has read first: no block touches another's columns.
+extern "C" __global__ void __launch_bounds__(32 * W) lu_step_u12(elem_t* __restrict__ a, int n, int k, int c0,
+    int c1, int c2, int cols, const int* __restrict__ src) {
+  __shared__ __align__(16) elem_t s_l11[NB][NB];  // s_l11[j][i] = L(k + i, k + j)
+  const int t = threadIdx.x, lane = t & 31;
+  const int x = blockIdx.x * W + (t >> 5);
+  const int nbk = min(NB, n - k);
+  const bool solve = cols > c1 - c0;  // the launch has a column right of the panel
+  if (solve)
+    for (int e = t; e < NB * NB; e += blockDim.x) {
+      const int j = e / NB, i = e - j * NB;
+      s_l11[j][i] = (i < nbk && j < nbk) ? a[(long long)(k + j) * n + k + i] : (elem_t)0;
+    }
+  __syncthreads();
+  if (x >= cols) return;
+  const bool right = x >= c1 - c0;
+  elem_t* bc = a + (long long)(right ? c2 + (x - (c1 - c0)) : c0 + x) * n;
+  const bool on = lane < nbk;
+  const int s = on ? src[k + lane] : k + lane;
+  const elem_t top = on ? bc[k + lane] : (elem_t)0;
+  elem_t u = on ? bc[s] : (elem_t)0;
+  // The lower row s that moved up to k + lane: position s now holds row src[s] (one of the
+  // panel's positions: only those move down).
+  const bool down = on && s >= k + nbk;
+  const int s2 = down ? src[s] - k : lane;
+  const elem_t moved = __shfl_sync(FULL_MASK, top, s2 & 31);
+  if (right) {
+#pragma unroll
+    for (int j = 0; j < NB; ++j) {
+      const elem_t uj = __shfl_sync(FULL_MASK, u, j);
+      if (lane > j && j < nbk) u -= s_l11[j][lane] * uj;
+    }
+  }
+  if (down) bc[s] = moved;
+  if (on) bc[k + lane] = u;
 }
