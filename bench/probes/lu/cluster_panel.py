@@ -8,6 +8,7 @@ against cuSOLVER's getrf_pivot time (`getrf_profile.py`).
     python3 bench/probes/lu/cluster_panel.py      (from the repository root, on the GPU host; it
     imports probe.py's setup and graph timer)
 """
+
 import os
 
 import cupy as cp
@@ -24,7 +25,16 @@ MAXT = {"double": 512, "float": 768}
 def module(ty):
     body = open(os.path.join(CUDA, "blocked_lu.cu")).read() + open(os.path.join(HERE, "cluster_panel.cu")).read()
     src = PRELUDE + f"typedef {ty} elem_t;\ntypedef {ty} real_t;\n" + body
-    opts = ("-I" + INC, f"-DNB={NB}", "-DW=4", "-DMIDMAX=512", f"-DCL={CL}", f"-DMAXT={MAXT[ty]}", "-std=c++17")
+    opts = (
+        "-I" + INC,
+        f"-DNB={NB}",
+        "-DW=4",
+        "-DMIDMAX=512",
+        f"-DCL={CL}",
+        f"-DMAXT={MAXT[ty]}",
+        "-DOB=256",
+        "-std=c++17",
+    )
     return cp.RawModule(code=src, options=opts)
 
 
@@ -44,7 +54,9 @@ def run_panel(mod, w, n, k, cluster, entry="lu_panel_cluster"):
             (CL,), (r32(rpc),), (w, np.int32(n), np.int64(n * n), np.int32(k), np.int32(rpc), ipiv, info, src)
         )
     else:
-        mod.get_function("lu_panel")((1, 1), (r32(rows),), (w, np.int32(n), np.int64(n * n), np.int32(k), ipiv, info, src))
+        mod.get_function("lu_panel")(
+            (1, 1), (r32(rows),), (w, np.int32(n), np.int64(n * n), np.int32(k), ipiv, info, src)
+        )
     return ipiv
 
 
@@ -58,7 +70,9 @@ def check(mod, ty, n, entry):
     lu, piv = scipy.linalg.lu_factor(a[:, :NB].astype(np.float64))
     same_piv = np.array_equal(ipiv[:NB] - 1, piv)
     err = np.abs(got - lu).max() / np.abs(lu).max()
-    print(f"check {entry} {ty} {n} x {NB}: pivots {'equal' if same_piv else 'DIFFER'}, max |factors - scipy| / max = {err:.2e}")
+    print(
+        f"check {entry} {ty} {n} x {NB}: pivots {'equal' if same_piv else 'DIFFER'}, max |factors - scipy| / max = {err:.2e}"
+    )
     # Ties and a zero column below the diagonal: the first row of largest magnitude, as LAPACK's.
     t = np.floor(rng.random((n, NB)) * 3 - 1).astype(dt)
     t[:, 5] = 0
@@ -66,8 +80,10 @@ def check(mod, ty, n, entry):
     ipiv = run_panel(mod, wt, n, 0, True, entry).get()
     lu, piv = scipy.linalg.lu_factor(t.astype(np.float64), check_finite=False)
     got = wt.get().reshape(n, n, order="F")[:, :NB]
-    print(f"  ties and a zero column: pivots {'equal' if np.array_equal(ipiv[:NB] - 1, piv) else 'DIFFER'}, "
-          f"max |factors - scipy| = {np.abs(got - lu).max():.2e}")
+    print(
+        f"  ties and a zero column: pivots {'equal' if np.array_equal(ipiv[:NB] - 1, piv) else 'DIFFER'}, "
+        f"max |factors - scipy| = {np.abs(got - lu).max():.2e}"
+    )
 
 
 def timing(mod, ty, n, entry):

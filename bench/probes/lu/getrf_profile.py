@@ -6,6 +6,7 @@ with their refinement count and their error against the float64 solve.
 
     python3 bench/probes/lu/getrf_profile.py      (on the GPU host)
 """
+
 import os
 import sys
 
@@ -98,20 +99,36 @@ for kind in ("dd", "ds", "dx", "dh", "db"):
     ip = cp.empty(4096, cp.int32)
     info = cp.zeros(1, cp.int32)
     try:
-        lw = getattr(cusolver, kind + "gesv_bufferSize")(H, 4096, 1, a.data.ptr, 4096, ip.data.ptr, bb.data.ptr, 4096,
-                                                          x.data.ptr, 4096, 0)
+        lw = getattr(cusolver, kind + "gesv_bufferSize")(
+            H, 4096, 1, a.data.ptr, 4096, ip.data.ptr, bb.data.ptr, 4096, x.data.ptr, 4096, 0
+        )
         work = cp.empty(lw, cp.uint8)
 
         def irs(kind=kind, a=a, bb=bb, x=x, ip=ip, work=work, lw=lw, info=info):
-            return getattr(cusolver, kind + "gesv")(H, 4096, 1, a.data.ptr, 4096, ip.data.ptr, bb.data.ptr, 4096,
-                                                    x.data.ptr, 4096, work.data.ptr, lw, info.data.ptr)
+            return getattr(cusolver, kind + "gesv")(
+                H,
+                4096,
+                1,
+                a.data.ptr,
+                4096,
+                ip.data.ptr,
+                bb.data.ptr,
+                4096,
+                x.data.ptr,
+                4096,
+                work.data.ptr,
+                lw,
+                info.data.ptr,
+            )
 
         it = irs()
         t = evtime.median_ms(irs, 10)
         err = float(cp.abs(x[:, 0] - x_ref).max() / cp.abs(x_ref).max())
         res = float(cp.abs(mg @ x[:, 0] - vg).max())
-        print("%sgesv 4096 x 1: %.3f ms, iterations %s, info %d, |x - x_dgesv|/|x| %.2e, max residual %.2e"
-              % (kind, t, it, int(info[0]), err, res))
+        print(
+            "%sgesv 4096 x 1: %.3f ms, iterations %s, info %d, |x - x_dgesv|/|x| %.2e, max residual %.2e"
+            % (kind, t, it, int(info[0]), err, res)
+        )
     except Exception as e:  # the binding's signature differs between CuPy versions
         print("%sgesv: %r" % (kind, e))
 

@@ -51,7 +51,9 @@ def ok(status):
 def module(name, ty, path=None):
     body = open(path or os.path.join(CUDA, name)).read()
     src = PRELUDE + f"typedef {ty} elem_t;\ntypedef {ty} real_t;\n" + body
-    return cp.RawModule(code=src, options=("-I" + INC, f"-DNB={NB}", f"-DW={W}", f"-DMIDMAX={MIDMAX}", "-std=c++17"))
+    return cp.RawModule(
+        code=src, options=("-I" + INC, f"-DNB={NB}", f"-DW={W}", f"-DMIDMAX={MIDMAX}", "-DOB=256", "-std=c++17")
+    )
 
 
 def r32(x):

@@ -12,12 +12,12 @@ import cupy as cp
 import numpy as np
 from probe import CUDA, INC, NB, PRELUDE
 
-OB = 256
+OB = 512
 
 
 def module(name, ty, extra=()):
     src = PRELUDE + f"typedef {ty} elem_t;\ntypedef {ty} real_t;\n" + open(os.path.join(CUDA, name)).read()
-    opts = ("-I" + INC, f"-DNB={NB}", "-DW=4", "-DMIDMAX=512", "-std=c++17", *extra)
+    opts = ("-I" + INC, f"-DNB={NB}", "-DW=4", "-DMIDMAX=512", f"-DOB={OB}", "-std=c++17", *extra)
     return cp.RawModule(code=src, options=opts)
 
 
@@ -46,7 +46,7 @@ ok = True
 for ty, dt in (("double", np.float64), ("float", np.float32)):
     mod = module("blocked_lu.cu", ty, ("-DCL=8", "-DMAXT=512" if ty == "double" else "-DMAXT=768"))
     k_list, k_apply = mod.get_function("lu_swap_list"), mod.get_function("lu_swap_apply")
-    for n, k0, k1 in ((600, 0, 256), (700, 256, 512), (1100, 768, 1024), (1100, 1024, 1100), (4096, 3840, 4096)):
+    for n, k0, k1 in ((600, 0, 256), (700, 0, 512), (1100, 512, 1024), (1100, 1024, 1100), (4096, 3584, 4096)):
         ipiv = pivots(rng, n, k0, k1)
         b = rng.standard_normal((n, n)).astype(dt)  # b[i, j]: row i, column j
         lst = cp.zeros(1 + 4 * OB, cp.int32)

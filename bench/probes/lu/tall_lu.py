@@ -10,7 +10,7 @@ and gemm on the rest of its outer step), `fused` (per panel `lu_step_u12`, the i
 U12 in one launch, then the gemm: the library's since), `lookahead` (`fused`, and after each
 outer step the next step's columns updated first, the rest of the trailing matrix on a side
 stream with its own cuBLAS handle while the next step's panels run; `-prio`: the panels' stream
-at the highest priority, `-smN`: the side handle's `cublasSetSmCountTarget(N)`, `-ob128`: outer
+at the highest priority, `-smN`: the side handle's `cublasSetSmCountTarget(N)`, `-obN`: outer
 steps of 128), and for the split `panels` (the panel launches alone) and `no_inner` (panels
 and the outer steps' work, no inner updates: wrong factors, timing only).
 
@@ -30,9 +30,7 @@ CL, OB, W, MIDMAX = 8, 256, 4, 512
 MAXT = {"double": 512, "float": 768}
 
 
-
-
-def module(ty):
+def module(ty, ob=OB):
     body = open(os.path.join(CUDA, "blocked_lu.cu")).read()
     src = PRELUDE + f"typedef {ty} elem_t;\ntypedef {ty} real_t;\n" + body
     opts = (
@@ -42,6 +40,7 @@ def module(ty):
         f"-DMIDMAX={MIDMAX}",
         f"-DCL={CL}",
         f"-DMAXT={MAXT[ty]}",
+        f"-DOB={ob}",
         "-std=c++17",
     )
     return cp.RawModule(code=src, options=opts)
@@ -51,7 +50,7 @@ class Lu:
     def __init__(self, ty, n, ob=OB):
         self.ty, self.n, self.ob = ty, n, ob
         self.dt = np.float32 if ty == "float" else np.float64
-        self.mod = module(ty)
+        self.mod = module(ty, ob)
         f = self.mod.get_function
         self.k_one, self.k_cl, self.k_list, self.k_apply, self.k_u12 = (
             f("lu_panel"),
@@ -63,7 +62,7 @@ class Lu:
         self.ipiv = cp.zeros(n, cp.int64)
         self.info = cp.zeros(1, cp.int32)
         self.src = cp.zeros(n, cp.int32)
-        self.list = cp.zeros(1 + 4 * OB, cp.int32)
+        self.list = cp.zeros(1 + 4 * ob, cp.int32)
         # cuBLAS through ctypes: CuPy's bindings refuse calls while a stream is captured.
         self.h = ctypes.c_void_p(cp.cuda.device.get_cublas_handle())
         c = ctypes.c_float if ty == "float" else ctypes.c_double
@@ -224,7 +223,7 @@ CHECKED = os.environ.get("CHECKED", "rust fused lookahead").split()
 def checks(ty, n):
     rng = np.random.default_rng(n)
     dt = np.float32 if ty == "float" else np.float64
-    lu = Lu(ty, n)
+    lu = Lu(ty, n, int(os.environ.get("CHECK_OB", OB)))  # CHECK_OB: the outer steps' width checked
     a = rng.standard_normal((n, n)).astype(dt)
     p = [check(lu, v, a) for v in CHECKED]
     print(f"  {', '.join(CHECKED)}: pivots equal to the first's {[np.array_equal(p[0], q) for q in p[1:]]}")
@@ -250,16 +249,19 @@ def timing(ty, n):
 
     cpy = timed(restore)
     out = {}
-    lu128 = Lu(ty, n, 128)
+    by_ob = {OB: lu}
     for v in VARIANTS:
         # -prio: the main stream (panels) at the highest priority, the side stream at the default;
         # -smN: the side stream's cuBLAS handle told to size its grids for N SMs
-        # (cublasSetSmCountTarget), leaving the others to the panels' cluster; -ob128: outer
-        # steps of 128 columns.
+        # (cublasSetSmCountTarget), leaving the others to the panels' cluster; -obN: outer
+        # steps of N columns.
         prio = -5 if "-prio" in v else None
         sm = int(v.split("-sm")[1].split("-")[0]) if "-sm" in v else 0
         ok(CUBLAS.cublasSetSmCountTarget(lu.h_side, sm))
-        name, x = v.split("-")[0], lu128 if "-ob128" in v else lu
+        ob = int(v.split("-ob")[1].split("-")[0]) if "-ob" in v else OB
+        if ob not in by_ob:
+            by_ob[ob] = Lu(ty, n, ob)
+        name, x = v.split("-")[0], by_ob[ob]
         ms = timed(lambda name=name, x=x: (restore(), x.run(w, name)), priority=prio) - cpy
         out.setdefault(v, []).append(ms)
     ok(CUBLAS.cublasSetSmCountTarget(lu.h_side, 0))

@@ -1331,7 +1331,7 @@ fn blocked_lu(gpu: &Device, dt: DType) -> cuprum::Result<()> {
 per_dtype!(blocked_lu: linalg_blocked_lu_f32 => Float32, linalg_blocked_lu_f64 => Float64);
 
 /// The GPU's own LU above 512 (`linalg/cuda/blocked.rs`'s `getrf_tall`: a cluster's panels, one
-/// block's once 512 rows are left, outer steps of 256 columns) against the CPU on fresh random
+/// block's once 512 rows are left, outer steps of 512 columns) against the CPU on fresh random
 /// inputs of `sizes` (stacks, a transposed view; the CPU's slogdet and solve's and inv's backward
 /// errors), `large` (solve's backward error only: up to the largest order the path takes, 4096
 /// float64 and 6144 float32, and one more, which is cuSOLVER's), exactly singular matrices of

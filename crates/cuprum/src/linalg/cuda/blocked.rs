@@ -79,6 +79,7 @@ impl KernelKey for BlockedKey {
             ("MIDMAX", MIDMAX.to_string()),
             ("CL", CL.to_string()),
             ("MAXT", cluster_threads(self.dt).to_string()),
+            ("OB", OB.to_string()),
         ]
     }
     fn source(&self) -> String {
@@ -105,8 +106,11 @@ pub(super) fn takes(dt: DType, n: usize) -> bool {
 /// Blocks of a tall panel's cluster (a portable cluster size on Hopper).
 const CL: usize = 8;
 /// Columns of an outer step of [`getrf_tall`]: its row interchanges, triangular solve and
-/// product with the trailing matrix are made once per `OB` columns, the panels' in between.
-const OB: usize = 256;
+/// product with the trailing matrix are made once per `OB` columns, the panels' in between
+/// (`probes/lu/tall_lu.py`: 512 against 256, 4096 float64 10.09 against 10.31 ms, 6000 float32
+/// 16.31 against 16.57; 128 was slower, 768 no better). `lu_swap_apply` moves `2 OB` rows a
+/// column at most.
+const OB: usize = 512;
 
 /// Threads of a block of a tall panel's cluster: a row a thread, its `NB` entries in registers
 /// (float64: 128 registers each at 512 threads).
@@ -199,9 +203,9 @@ pub(super) fn getrf(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> 
 /// (cuBLAS); then the step's interchanges to the other columns (`lu_swap_list`/
 /// `lu_swap_apply`), `U12 = L11⁻¹ A12` and `A22 -= L21 U12` (cuBLAS). cuSOLVER's getrf spends
 /// 9.6 of 12.9 ms of a 4096² float64 LU in its panels (`bench/probes/lu/getrf_profile.py`);
-/// of ours (`tall_lu.py`, a CUDA graph: 10.3 ms) the panels take 6.6, the steps inside the
-/// outer ones 1.2 (1.8 as two interchange launches and a cuBLAS trsm a panel) and the outer
-/// steps 2.6.
+/// of ours (`tall_lu.py`, a CUDA graph, outer steps of 256: 10.3 ms) the panels take 6.6, the
+/// steps inside the outer ones 1.2 (1.8 as two interchange launches and a cuBLAS trsm a panel)
+/// and the outer steps 2.6.
 pub(super) fn getrf_tall(dev: &CudaDevice, w: &Array, ipiv: &Array, info: &Array) -> Result<()> {
     let dt = w.dtype();
     let (batch, n) = (w.shape()[0], w.shape()[1]);

@@ -272,7 +272,8 @@ extern "C" __global__ void __launch_bounds__(256) lu_det(const elem_t* __restric
 // lu_step_u12: a panel's interchanges (from its row map src) on the other columns of its outer
 // step and, right of it, U12 = L11^-1 (P B)12, in one launch (the product with L21 is cuBLAS's).
 //
-// -D (tall panels): CL (blocks a cluster), MAXT (threads a block: a row a thread in registers).
+// -D (tall panels): CL (blocks a cluster), MAXT (threads a block: a row a thread in registers), OB
+// (columns of an outer step: an interchange list holds at most 2 OB pairs).
 #if __CUDA_ARCH__ >= 900
 __device__ __forceinline__ unsigned cl_rank() {
   unsigned r;
@@ -449,20 +450,27 @@ extern "C" __global__ void __launch_bounds__(256) lu_swap_list(const long long* 
   if (t == 0) list[0] = s_count;
 }
 
-// Block x: column c0 + x if x < c1 - c0, else c2 + x - (c1 - c0); 256 threads, two pairs of the
-// list each at most (every source read before any destination is written).
+// Block x: column c0 + x if x < c1 - c0, else c2 + x - (c1 - c0); 256 threads, LU_PAIRS pairs of
+// the list each at most (every source read before any destination is written).
+#define LU_PAIRS ((2 * OB + 255) / 256)
 extern "C" __global__ void __launch_bounds__(256) lu_swap_apply(elem_t* __restrict__ a, int n,
     const int* __restrict__ list, int c0, int c1, int c2) {
   const int x = blockIdx.x;
   const long long c = x < c1 - c0 ? c0 + x : c2 + (x - (c1 - c0));
   elem_t* bc = a + c * n;
   const int count = list[0], t = threadIdx.x;
-  elem_t v0 = 0, v1 = 0;
-  if (t < count) v0 = bc[list[2 + 2 * t]];
-  if (t + 256 < count) v1 = bc[list[2 + 2 * (t + 256)]];
+  elem_t v[LU_PAIRS];
+#pragma unroll
+  for (int q = 0; q < LU_PAIRS; ++q) {
+    const int e = t + 256 * q;
+    v[q] = e < count ? bc[list[2 + 2 * e]] : (elem_t)0;
+  }
   __syncthreads();
-  if (t < count) bc[list[1 + 2 * t]] = v0;
-  if (t + 256 < count) bc[list[1 + 2 * (t + 256)]] = v1;
+#pragma unroll
+  for (int q = 0; q < LU_PAIRS; ++q) {
+    const int e = t + 256 * q;
+    if (e < count) bc[list[1 + 2 * e]] = v[q];
+  }
 }
 
 // Block x: W columns of the panel's outer step, a warp each (lane i holds row k + i): column
