@@ -1,7 +1,6 @@
 """CuPy's det_512_f32 and qr_512_f64 as cupy_reference.py times them (same inputs, cupyx
 benchmark, median of 20), for an A/B beside `cuprum-bench --only det_512_f32,qr_512_f64` in the
 same device call, and CuPy's det and qr at the other orders the blocked kernels take."""
-
 import numpy as np
 import cupy as cp
 from cupyx.profiler import benchmark

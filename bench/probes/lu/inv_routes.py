@@ -10,7 +10,6 @@ median of 5) and the result checked against cp.linalg.inv (getrs on the identity
 
     python3 bench/probes/lu/inv_routes.py [n] [f32|f64]      (on the GPU host)
 """
-
 import ctypes
 import os
 import sys
@@ -42,43 +41,24 @@ ONE = np.array(1, DT)
 def trtri(a, uplo, diag):
     n = a.shape[0]
     dbytes, hbytes = ctypes.c_size_t(), ctypes.c_size_t()
-    st = lib.cusolverDnXtrtri_bufferSize(
-        ctypes.c_void_p(SOL),
-        uplo,
-        diag,
-        ctypes.c_int64(n),
-        CUDA_T,
-        ctypes.c_void_p(a.data.ptr),
-        ctypes.c_int64(n),
-        ctypes.byref(dbytes),
-        ctypes.byref(hbytes),
-    )
+    st = lib.cusolverDnXtrtri_bufferSize(ctypes.c_void_p(SOL), uplo, diag, ctypes.c_int64(n), CUDA_T,
+                                         ctypes.c_void_p(a.data.ptr), ctypes.c_int64(n), ctypes.byref(dbytes),
+                                         ctypes.byref(hbytes))
     assert st == 0, st
     dw = cp.empty(max(dbytes.value, 1), cp.uint8)
     hw = (ctypes.c_char * max(hbytes.value, 1))()
     info = cp.zeros(1, cp.int32)
-    st = lib.cusolverDnXtrtri(
-        ctypes.c_void_p(SOL),
-        uplo,
-        diag,
-        ctypes.c_int64(n),
-        CUDA_T,
-        ctypes.c_void_p(a.data.ptr),
-        ctypes.c_int64(n),
-        ctypes.c_void_p(dw.data.ptr),
-        ctypes.c_size_t(dbytes.value),
-        hw,
-        ctypes.c_size_t(hbytes.value),
-        ctypes.c_void_p(info.data.ptr),
-    )
+    st = lib.cusolverDnXtrtri(ctypes.c_void_p(SOL), uplo, diag, ctypes.c_int64(n), CUDA_T,
+                              ctypes.c_void_p(a.data.ptr), ctypes.c_int64(n), ctypes.c_void_p(dw.data.ptr),
+                              ctypes.c_size_t(dbytes.value), hw, ctypes.c_size_t(hbytes.value),
+                              ctypes.c_void_p(info.data.ptr))
     assert st == 0, st
 
 
 def trsm(side, uplo, diag, a, b):
     m, n = b.shape
-    getattr(cublas, K + "trsm")(
-        BLAS, side, uplo, OPN, diag, m, n, ONE.ctypes.data, a.data.ptr, a.shape[0], b.data.ptr, m
-    )
+    getattr(cublas, K + "trsm")(BLAS, side, uplo, OPN, diag, m, n, ONE.ctypes.data, a.data.ptr, a.shape[0],
+                                b.data.ptr, m)
 
 
 def perm_of(ipiv):
@@ -185,13 +165,11 @@ def at(m, i, j):
 def lblocks(nb):
     for jb in range(0, N, nb):
         w_ = min(nb, N - jb)
-        getattr(cublas, K + "trsm")(
-            BLAS, LEFT, LOWER, OPN, UNIT, N - jb, w_, ONE.ctypes.data, at(lu, jb, jb), N, at(y, jb, jb), N
-        )
+        getattr(cublas, K + "trsm")(BLAS, LEFT, LOWER, OPN, UNIT, N - jb, w_, ONE.ctypes.data, at(lu, jb, jb), N,
+                                    at(y, jb, jb), N)
 
 
 for nb in (256, 512, 1024, 2048):
-
     def r_lblk(nb=nb):
         y[...] = eye
         lblocks(nb)

@@ -14,13 +14,16 @@ import numpy as np
 from probe import CUBLAS, P, ok, timed
 
 
-def solver(ty, n):
-    c = ctypes.c_float if ty == np.float32 else ctypes.c_double
-    one, m1 = c(1.0), c(-1.0)
-    trsm = CUBLAS.cublasStrsm_v2 if ty == np.float32 else CUBLAS.cublasDtrsm_v2
-    gemm = CUBLAS.cublasSgemm_v2 if ty == np.float32 else CUBLAS.cublasDgemm_v2
+def blas(ty):
+    """cuBLAS's typed entry by name (`fn("trsm")`), the scalars 1 and -1, the handle, the item size."""
+    c, pre = (ctypes.c_float, "S") if ty == np.float32 else (ctypes.c_double, "D")
     h = ctypes.c_void_p(cp.cuda.device.get_cublas_handle())
-    isz = np.dtype(ty).itemsize
+    return (lambda name: getattr(CUBLAS, f"cublas{pre}{name}_v2")), c(1.0), c(-1.0), h, np.dtype(ty).itemsize
+
+
+def solver(ty, n):
+    fn, one, m1, h, isz = blas(ty)
+    trsm, gemm = fn("trsm"), fn("gemm")
 
     def at(x, i, j):
         return P(x.data.ptr + (i + j * n) * isz)
@@ -94,12 +97,8 @@ def lower_inverse(ty, n):
     trmm, out of place then in place), down to leaves of `leaf` rows solved by trsm."""
     import scipy.linalg
 
-    c = ctypes.c_float if ty == np.float32 else ctypes.c_double
-    one, m1 = c(1.0), c(-1.0)
-    trsm = CUBLAS.cublasStrsm_v2 if ty == np.float32 else CUBLAS.cublasDtrsm_v2
-    trmm = CUBLAS.cublasStrmm_v2 if ty == np.float32 else CUBLAS.cublasDtrmm_v2
-    h = ctypes.c_void_p(cp.cuda.device.get_cublas_handle())
-    isz = np.dtype(ty).itemsize
+    fn, one, m1, h, isz = blas(ty)
+    trsm, trmm = fn("trsm"), fn("trmm")
     lu = cp.asfortranarray(
         cp.asarray(scipy.linalg.lu_factor(np.random.default_rng(1).standard_normal((n, n)).astype(ty))[0])
     )
@@ -123,42 +122,12 @@ def lower_inverse(ty, n):
         rec(r0, mid, leaf)
         rec(mid, r1, leaf)
         # X21 = L21 X11 (right side, lower, unit), then X21 = -X22 X21 (left side, lower, unit).
-        ok(
-            trmm(
-                h,
-                1,
-                0,
-                0,
-                1,
-                r1 - mid,
-                mid - r0,
-                ctypes.byref(one),
-                at(x, r0, r0),
-                n,
-                at(lu, mid, r0),
-                n,
-                at(x, mid, r0),
-                n,
-            )
-        )
-        ok(
-            trmm(
-                h,
-                0,
-                0,
-                0,
-                1,
-                r1 - mid,
-                mid - r0,
-                ctypes.byref(m1),
-                at(x, mid, mid),
-                n,
-                at(x, mid, r0),
-                n,
-                at(x, mid, r0),
-                n,
-            )
-        )
+        mm(1, r1 - mid, mid - r0, one, at(x, r0, r0), at(lu, mid, r0), at(x, mid, r0))
+        mm(0, r1 - mid, mid - r0, m1, at(x, mid, mid), at(x, mid, r0), at(x, mid, r0))
+
+    def mm(side, m, k, alpha, a, b, c):
+        """C := alpha op(A) B (side 0) or alpha B op(A) (side 1), A lower unit (cuBLAS's out-of-place trmm)."""
+        ok(trmm(h, side, 0, 0, 1, m, k, ctypes.byref(alpha), a, n, b, n, c, n))
 
     def recursive(leaf):
         ok(CUBLAS.cublasSetStream_v2(h, P(cp.cuda.get_current_stream().ptr)))
