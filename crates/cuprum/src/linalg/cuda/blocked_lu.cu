@@ -476,9 +476,10 @@ extern "C" __global__ void __launch_bounds__(256) lu_swap_apply(elem_t* __restri
 // Block x: W columns of the panel's outer step, a warp each (lane i holds row k + i): column
 // c0 + x if x < c1 - c0 (left of the panel: the interchanges only), else c2 + x - (c1 - c0)
 // (right of it: the interchanges and U12), cols columns in all; the block's 32 W threads load
-// L11 when the launch has a column right of the panel. src: position i holds row src[i] (the panel's positions k .. n-1). Only the
-// panel's nbk positions and the rows below that moved up into them change, and every value a
-// warp writes it has read first: no block touches another's columns.
+// L11 when the launch has a column right of the panel. src: position i holds row src[i] (the
+// panel's positions k .. n-1). Only the panel's nbk positions and the rows below that moved up
+// into them change, and every value a warp writes it has read first: no block touches another's
+// columns.
 extern "C" __global__ void __launch_bounds__(32 * W) lu_step_u12(elem_t* __restrict__ a, int n, int k, int c0,
     int c1, int c2, int cols, const int* __restrict__ src) {
   __shared__ __align__(16) elem_t s_l11[NB][NB];  // s_l11[j][i] = L(k + i, k + j)
