@@ -1,6 +1,8 @@
-"""cuprum's tall LU (linalg/cuda/blocked.rs `getrf_tall`: cluster panels, outer steps of 256
-columns, cuBLAS trsm and gemm) driven from CuPy as the Rust code drives it, to split its time
-and to try changes before they are built into the library: each variant is checked against
+"""cuprum's tall LU (linalg/cuda/blocked.rs `getrf_tall`: cluster panels, outer steps of OB
+columns, cuBLAS trsm and gemm; OB is 256 here by default, the width the variants below were
+first timed at, and 512 in the library since `-ob512` measured faster) driven from CuPy as the
+Rust code drives it, to split its time and to try changes before they are built into the
+library: each variant is checked against
 SciPy's getrf (pivots, and the backward error |P B - L U|, which holds whatever float32's ties
 did), then timed as a CUDA graph (the matrix restored from a copy inside the graph, the copy's
 time taken off; cuBLAS through ctypes, since CuPy's bindings refuse calls during a capture).
@@ -11,7 +13,7 @@ U12 in one launch, then the gemm: the library's since), `lookahead` (`fused`, an
 outer step the next step's columns updated first, the rest of the trailing matrix on a side
 stream with its own cuBLAS handle while the next step's panels run; `-prio`: the panels' stream
 at the highest priority, `-smN`: the side handle's `cublasSetSmCountTarget(N)`, `-obN`: outer
-steps of 128), and for the split `panels` (the panel launches alone) and `no_inner` (panels
+steps of N columns), and for the split `panels` (the panel launches alone) and `no_inner` (panels
 and the outer steps' work, no inner updates: wrong factors, timing only).
 
     python3 bench/probes/lu/tall_lu.py          (from the repository root, on the GPU host)
